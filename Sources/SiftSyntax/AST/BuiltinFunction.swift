@@ -1,0 +1,161 @@
+/// The NSExpression built-in functions (`expressionForFunction:arguments:`).
+///
+/// Each has a selector (`modulus:by:`) and a short name (`modulus`); both spellings parse:
+/// `modulus:by:(7, 2)` and, for one-part selectors, `sqrt(x)` or `sqrt:(x)`.
+/// Unknown names are rejected at parse time.
+///
+/// ```swift
+/// BuiltinFunction(spelling: "sqrt")?.arity   // 1...1
+/// BuiltinFunction(spelling: "modulus:by:")   // .modulus
+/// ```
+public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
+  case sum = "sum:"
+  case count = "count:"
+  case min = "min:"
+  case max = "max:"
+  case average = "average:"
+  case median = "median:"
+  case mode = "mode:"
+  case stddev = "stddev:"
+  case add = "add:to:"
+  case subtract = "from:subtract:"
+  case multiply = "multiply:by:"
+  case divide = "divide:by:"
+  case modulus = "modulus:by:"
+  case sqrt = "sqrt:"
+  case log = "log:"
+  case ln = "ln:"
+  case raise = "raise:toPower:"
+  case exp = "exp:"
+  case ceiling = "ceiling:"
+  case floor = "floor:"
+  case abs = "abs:"
+  case trunc = "trunc:"
+  case random = "random"
+  case randomBelow = "random:"
+  case randomn = "randomn:"
+  case now = "now"
+  case uppercase = "uppercase:"
+  case lowercase = "lowercase:"
+  case bitwiseAnd = "bitwiseAnd:with:"
+  case bitwiseOr = "bitwiseOr:with:"
+  case bitwiseXor = "bitwiseXor:with:"
+  case leftShift = "leftshift:by:"
+  case rightShift = "rightshift:by:"
+  case onesComplement = "onesComplement:"
+  case noindex = "noindex:"
+
+  /// The full selector, e.g. `raise:toPower:`.
+  public var selector: String { rawValue }
+
+  /// The first selector part without its colon, e.g. `raise`.
+  public var shortName: String {
+    String(rawValue.prefix { $0 != ":" })
+  }
+
+  /// True when the selector has more than one part (`add:to:`).
+  public var isMultiPart: Bool { rawValue.filter { $0 == ":" }.count > 1 }
+
+  /// How many arguments the function takes.
+  public var arity: ClosedRange<Int> {
+    switch self {
+    case .random, .now: return 0...0
+    case .add, .subtract, .multiply, .divide, .modulus, .raise, .bitwiseAnd, .bitwiseOr,
+      .bitwiseXor, .leftShift, .rightShift:
+      return 2...2
+    default: return 1...1
+    }
+  }
+
+  /// Finds a function from how it is written in a format string: the full selector
+  /// (`modulus:by:`, `sqrt:`) or, for a one-part selector, the bare name (`sqrt`, `now`).
+  /// `random` with one argument is `random:`; pass `argumentCount` to choose.
+  public init?(spelling: String, argumentCount: Int? = nil) {
+    if let f = BuiltinFunction(rawValue: spelling) {
+      self = f
+      return
+    }
+    if spelling.hasSuffix(":") { return nil }
+    if spelling == "random" {
+      self = (argumentCount ?? 0) == 0 ? .random : .randomBelow
+      return
+    }
+    guard let f = BuiltinFunction(rawValue: spelling + ":"), !f.isMultiPart else { return nil }
+    self = f
+  }
+
+  /// How the printer writes the name: the bare name for one-part selectors, else the selector.
+  public var printedName: String {
+    switch self {
+    case .random, .now: return rawValue
+    case .randomBelow: return "random"
+    default: return isMultiPart ? rawValue : shortName
+    }
+  }
+}
+
+/// A printf-style format specifier found in a format string (`%@`, `%K`, `%lld`, …).
+///
+/// ```swift
+/// FormatSpecifier(text: "%lld")?.expects   // .integer
+/// ```
+public struct FormatSpecifier: Sendable, Hashable, CustomStringConvertible {
+  /// What kind of argument a specifier consumes.
+  public enum Expectation: Sendable, Hashable {
+    /// `%K`: a key path string.
+    case keyPath
+    /// `%@`: any value.
+    case object
+    /// `%d %i %u %x %X %o` with length modifiers: an integer.
+    case integer
+    /// `%u`-family: a non-negative integer.
+    case unsignedInteger
+    /// `%f %e %g %lf`: a number.
+    case floatingPoint
+    /// `%s`: a string.
+    case string
+    /// `%c`: one character (a one-character string or a code point).
+    case character
+  }
+
+  /// The specifier as written, e.g. `%lld`.
+  public var text: String
+  /// What it consumes.
+  public var expects: Expectation
+
+  /// Classifies specifier text; nil for text that is not a supported specifier
+  /// (`%k`, `%q`, `%%`).
+  public init?(text: String) {
+    guard text.hasPrefix("%"), text.count >= 2 else { return nil }
+    let body = text.dropFirst()
+    guard let conversion = body.last else { return nil }
+    let modifiers = String(body.dropLast())
+    let allowedModifiers: Set<String> = ["", "h", "hh", "l", "ll", "q", "L", "z", "t", "j"]
+    switch conversion {
+    case "@", "K":
+      guard modifiers.isEmpty else { return nil }
+      expects = conversion == "@" ? .object : .keyPath
+    case "d", "i", "D":
+      guard allowedModifiers.contains(modifiers) else { return nil }
+      expects = .integer
+    case "u", "U", "x", "X", "o", "O":
+      guard allowedModifiers.contains(modifiers) else { return nil }
+      expects = .unsignedInteger
+    case "f", "e", "E", "g", "G", "F", "a", "A":
+      guard ["", "l", "L"].contains(modifiers) else { return nil }
+      expects = .floatingPoint
+    case "s", "S":
+      guard modifiers.isEmpty else { return nil }
+      expects = .string
+    case "c", "C":
+      guard modifiers.isEmpty else { return nil }
+      expects = .character
+    default:
+      return nil
+    }
+    self.text = text
+  }
+
+  /// The specifier text.
+  public var description: String { text }
+}

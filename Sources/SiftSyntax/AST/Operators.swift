@@ -1,0 +1,184 @@
+/// The operator of a comparison predicate (`NSComparisonPredicate.Operator`).
+///
+/// ```swift
+/// ComparisonOperator.beginsWith.keyword   // "BEGINSWITH"
+/// ```
+public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
+  case equal = "=="
+  case notEqual = "!="
+  case lessThan = "<"
+  case lessThanOrEqual = "<="
+  case greaterThan = ">"
+  case greaterThanOrEqual = ">="
+  case between = "BETWEEN"
+  case `in` = "IN"
+  case contains = "CONTAINS"
+  case beginsWith = "BEGINSWITH"
+  case endsWith = "ENDSWITH"
+  case like = "LIKE"
+  case matches = "MATCHES"
+  case utiConformsTo = "UTI-CONFORMS-TO"
+  case utiEquals = "UTI-EQUALS"
+
+  /// The canonical spelling printed by `predicateFormat` (`==`, `BEGINSWITH`, …).
+  public var keyword: String { rawValue }
+
+  /// True for `==`, `!=`, `<`, `<=`, `>`, `>=`.
+  public var isOrdering: Bool {
+    switch self {
+    case .equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
+      return true
+    default:
+      return false
+    }
+  }
+
+  /// True for the operators that take a string on both sides (`BEGINSWITH`, `LIKE`, …).
+  public var isStringOperator: Bool {
+    switch self {
+    case .beginsWith, .endsWith, .like, .matches: return true
+    default: return false
+    }
+  }
+}
+
+/// The `[cdnl]` options glued to a comparison operator (`BEGINSWITH[cd]`).
+///
+/// ```swift
+/// let opts: ComparisonOptions = [.caseInsensitive, .diacriticInsensitive]
+/// opts.description   // "[cd]"
+/// ```
+public struct ComparisonOptions: OptionSet, Sendable, Hashable, CustomStringConvertible {
+  public let rawValue: UInt8
+  /// Creates options from their bits.
+  public init(rawValue: UInt8) { self.rawValue = rawValue }
+
+  /// `[c]`: full Unicode case-insensitivity.
+  public static let caseInsensitive = ComparisonOptions(rawValue: 1)
+  /// `[d]`: diacritic-insensitivity (é = e).
+  public static let diacriticInsensitive = ComparisonOptions(rawValue: 2)
+  /// `[n]`: operands are already normalized; compare them as they are.
+  public static let normalized = ComparisonOptions(rawValue: 4)
+  /// `[l]`: locale-sensitive (accepted; compared like `[c]`-less Unicode text).
+  public static let localeSensitive = ComparisonOptions(rawValue: 8)
+
+  /// The letters in canonical order c, d, n, l, e.g. `[cd]`; empty when there are none.
+  public var description: String {
+    if isEmpty { return "" }
+    var s = "["
+    if contains(.caseInsensitive) { s += "c" }
+    if contains(.diacriticInsensitive) { s += "d" }
+    if contains(.normalized) { s += "n" }
+    if contains(.localeSensitive) { s += "l" }
+    return s + "]"
+  }
+}
+
+/// The `ANY`/`SOME`, `ALL`, `NONE` prefix of a comparison.
+///
+/// ```swift
+/// Quantifier.none.keyword   // "NONE"
+/// ```
+public enum Quantifier: String, Sendable, Hashable, CaseIterable {
+  /// `ANY` or `SOME`: at least one element satisfies the comparison.
+  case any = "ANY"
+  /// `ALL`: every element does (true for an empty collection).
+  case all = "ALL"
+  /// `NONE`: no element does (true for an empty collection).
+  case none = "NONE"
+
+  /// The printed keyword.
+  public var keyword: String { rawValue }
+}
+
+/// Binary arithmetic and bitwise operators of expressions.
+///
+/// ```swift
+/// BinaryOperator.power.symbol   // "**"
+/// ```
+public enum BinaryOperator: String, Sendable, Hashable, CaseIterable {
+  case add = "+"
+  case subtract = "-"
+  case multiply = "*"
+  case divide = "/"
+  case power = "**"
+  case bitwiseAnd = "&"
+  case bitwiseOr = "|"
+  case bitwiseXor = "^"
+  case leftShift = "<<"
+  case rightShift = ">>"
+
+  /// The printed symbol.
+  public var symbol: String { rawValue }
+
+  /// Binding strength; higher binds tighter. Matches the grammar's levels.
+  public var precedence: ExpressionPrecedence {
+    switch self {
+    case .bitwiseAnd, .bitwiseOr, .bitwiseXor, .leftShift, .rightShift: return .bitwise
+    case .add, .subtract: return .additive
+    case .multiply, .divide: return .multiplicative
+    case .power: return .power
+    }
+  }
+
+  /// True only for `**`, which groups right to left.
+  public var isRightAssociative: Bool { self == .power }
+}
+
+/// Expression precedence levels, lowest first (see Grammar/README.md).
+///
+/// ```swift
+/// ExpressionPrecedence.power > .additive   // true
+/// ```
+public enum ExpressionPrecedence: Int, Sendable, Comparable {
+  case assignment = 0
+  case bitwise
+  case additive
+  case multiplicative
+  case power
+  case unary
+  case postfix
+
+  public static func < (a: ExpressionPrecedence, b: ExpressionPrecedence) -> Bool {
+    a.rawValue < b.rawValue
+  }
+}
+
+/// Prefix operators of expressions.
+///
+/// ```swift
+/// UnaryOperator.negate.symbol   // "-"
+/// ```
+public enum UnaryOperator: String, Sendable, Hashable, CaseIterable {
+  /// `-x`.
+  case negate = "-"
+  /// `~x`, the bitwise complement.
+  case bitwiseNot = "~"
+
+  /// The printed symbol.
+  public var symbol: String { rawValue }
+}
+
+/// KVC collection operators that may appear as key-path components (`tags.@count`).
+///
+/// ```swift
+/// CollectionOperator(name: "avg")   // .avg
+/// ```
+public enum CollectionOperator: String, Sendable, Hashable, CaseIterable {
+  case count
+  case sum
+  case avg
+  case min
+  case max
+  case distinctUnionOfObjects
+  case unionOfObjects
+  case distinctUnionOfArrays
+  case unionOfArrays
+  case distinctUnionOfSets
+
+  /// Looks an operator up by its name without `@` (case-sensitive, as KVC is).
+  public init?(name: String) { self.init(rawValue: name) }
+
+  /// The spelling with `@`, e.g. `@count`.
+  public var spelling: String { "@" + rawValue }
+}

@@ -1,0 +1,142 @@
+extension SiftPredicate {
+  /// Replaces the format specifiers with `arguments`, in source order, checking count and
+  /// kind: `%K` needs a key-path string, `%d`-style specifiers an integer, `%f` a number,
+  /// `%s` a string, `%c` one character; `%@` takes any value.
+  ///
+  /// ```swift
+  /// let template = try SiftPredicate.parse("%K > %d")
+  /// let p = try template.binding(["tipCount", 100])   // tipCount > 100
+  /// ```
+  /// - Throws: `SiftError` at stage `.arguments`, pointing at the specifier.
+  public func binding(_ arguments: [SiftValue]) throws(SiftError) -> SiftPredicate {
+    let source = self.source
+    if arguments.count > unboundArgumentCount {
+      let end = source.utf8.count
+      throw SiftError(
+        stage: .arguments,
+        diagnostic: Diagnostic(
+          id: "too-many-arguments",
+          message: "the format uses \(unboundArgumentCount) argument\(unboundArgumentCount == 1 ? "" : "s"), but \(arguments.count) were given",
+          range: SourceRange(start: 0, end: end)),
+        source: source)
+    }
+    do {
+      let root = try ASTWalker.rewrite(root) { (e: ExpressionNode, _: Set<String>) throws(ArgumentFailure) -> ExpressionNode in
+        try ArgumentBinder.bind(e, arguments)
+      }
+      var bound = SiftPredicate(root: root, source: source, warnings: warnings)
+      bound.unboundArgumentCount = 0
+      return bound
+    } catch {
+      throw SiftError(stage: .arguments, diagnostic: error.diagnostic, source: source)
+    }
+  }
+
+  /// Replaces free `$VARIABLES` with values (`predicateWithSubstitutionVariables:`). Variables
+  /// missing from the dictionary stay in place; SUBQUERY iterator variables are never replaced.
+  ///
+  /// ```swift
+  /// let p = try SiftPredicate(format: "name == $NAME").substituting(["NAME": "Red bar"])
+  /// ```
+  public func substituting(_ variables: [String: SiftValue]) -> SiftPredicate {
+    let root = ASTWalker.rewrite(root) { (e: ExpressionNode, scope: Set<String>) -> ExpressionNode in
+      if case .variable(let name) = e.kind, !scope.contains(name), let value = variables[name] {
+        return ExpressionNode(.constant(value), range: e.range)
+      }
+      return e
+    }
+    var p = SiftPredicate(root: root, source: source, warnings: warnings)
+    p.unboundArgumentCount = unboundArgumentCount
+    return p
+  }
+}
+
+struct ArgumentFailure: Error {
+  var diagnostic: Diagnostic
+}
+
+enum ArgumentBinder {
+  /// Binds one node (children are already bound); also merges a key path applied to a key path.
+  static func bind(_ e: ExpressionNode, _ arguments: [SiftValue]) throws(ArgumentFailure) -> ExpressionNode {
+    switch e.kind {
+    case .argument(let spec, let position):
+      guard position < arguments.count else {
+        throw ArgumentFailure(diagnostic: Diagnostic(
+          id: "missing-argument",
+          message: "no argument for '\(spec.text)' (argument \(position + 1)); \(arguments.count) \(arguments.count == 1 ? "was" : "were") given",
+          range: e.range))
+      }
+      return try value(for: spec, arguments[position], position: position, range: e.range)
+    case .keyPath(let base?, let kp):
+      if case .keyPath(nil, let inner) = base.kind {
+        return ExpressionNode(.keyPath(base: nil, KeyPath(inner.components + kp.components)), range: e.range)
+      }
+      return e
+    default:
+      return e
+    }
+  }
+
+  static func value(for spec: FormatSpecifier, _ arg: SiftValue, position: Int, range: SourceRange)
+    throws(ArgumentFailure) -> ExpressionNode
+  {
+    func wrong(_ expected: String) -> ArgumentFailure {
+      ArgumentFailure(diagnostic: Diagnostic(
+        id: "wrong-argument-kind",
+        message: "'\(spec.text)' needs \(expected), but argument \(position + 1) is \(article(arg.kindName))",
+        range: range))
+    }
+    switch spec.expects {
+    case .object:
+      return ExpressionNode(.constant(arg), range: range)
+    case .keyPath:
+      guard case .string(let path) = arg else { throw wrong("a key path string") }
+      let kp = KeyPath(dotted: path)
+      for c in kp.components {
+        if case .key(let k) = c, k.isEmpty {
+          throw ArgumentFailure(diagnostic: Diagnostic(
+            id: "invalid-key-path", message: "key path \"\(path)\" for '%K' has an empty component", range: range))
+        }
+        if case .key(let k) = c, k.hasPrefix("@") {
+          throw ArgumentFailure(diagnostic: Diagnostic(
+            id: "unknown-collection-operator", message: "unknown collection operator '\(k)' in key path \"\(path)\"", range: range))
+        }
+      }
+      if path == "SELF" || path == "self" { return ExpressionNode(.evaluatedObject, range: range) }
+      return ExpressionNode(.keyPath(base: nil, kp), range: range)
+    case .integer, .unsignedInteger:
+      let n: Int64
+      switch arg {
+      case .int(let i): n = i
+      case .bool(let b): n = b ? 1 : 0
+      default: throw wrong("an integer")
+      }
+      if spec.expects == .unsignedInteger && n < 0 { throw wrong("a non-negative integer") }
+      return ExpressionNode(.constant(.int(n)), range: range)
+    case .floatingPoint:
+      switch arg {
+      case .double: return ExpressionNode(.constant(arg), range: range)
+      case .int(let i): return ExpressionNode(.constant(.double(Double(i))), range: range)
+      default: throw wrong("a number")
+      }
+    case .string:
+      guard case .string = arg else { throw wrong("a string") }
+      return ExpressionNode(.constant(arg), range: range)
+    case .character:
+      switch arg {
+      case .string(let s) where s.count == 1: return ExpressionNode(.constant(arg), range: range)
+      case .int(let i):
+        if let scalar = UInt32(exactly: i).flatMap(Unicode.Scalar.init) {
+          return ExpressionNode(.constant(.string(String(Character(scalar)))), range: range)
+        }
+        throw wrong("a Unicode code point")
+      default: throw wrong("a one-character string")
+      }
+    }
+  }
+
+  static func article(_ kind: String) -> String {
+    if kind == "nil" { return "nil" }
+    return ["a", "e", "i", "o", "u"].contains(kind.first.map(String.init) ?? "") ? "an \(kind)" : "a \(kind)"
+  }
+}

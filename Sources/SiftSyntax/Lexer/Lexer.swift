@@ -1,0 +1,214 @@
+/// Turns format-string text into tokens. The lexer never throws: bad input becomes an
+/// `.invalid` token carrying its diagnostic, and the parser reports it when it gets there.
+///
+/// ```swift
+/// let tokens = Lexer.tokenize("ANY tags BEGINSWITH[c] %@")
+/// ```
+public struct Lexer {
+  let bytes: [UInt8]
+  var position = 0
+  var sawSpace = false
+
+  /// Creates a lexer over the UTF-8 bytes of `source`.
+  public init(_ source: String) {
+    self.bytes = Array(source.utf8)
+  }
+
+  /// All tokens of `source`, ending with one `.end` token.
+  public static func tokenize(_ source: String) -> [Token] {
+    var lexer = Lexer(source)
+    var tokens: [Token] = []
+    tokens.reserveCapacity(lexer.bytes.count / 3 + 2)
+    while true {
+      let t = lexer.next()
+      tokens.append(t)
+      if case .end = t.kind { break }
+    }
+    return tokens
+  }
+
+  /// The next token.
+  public mutating func next() -> Token {
+    skipWhitespace()
+    let space = sawSpace
+    sawSpace = false
+    let start = position
+    guard position < bytes.count else {
+      return Token(.end, range: .at(bytes.count), precededBySpace: space)
+    }
+    let kind = lexToken()
+    return Token(kind, range: SourceRange(start: start, end: position), precededBySpace: space)
+  }
+
+  // MARK: - Character classes
+
+  @inline(__always) func peek(_ ahead: Int = 0) -> UInt8? {
+    let i = position + ahead
+    return i < bytes.count ? bytes[i] : nil
+  }
+
+  @inline(__always) static func isIdentifierStart(_ b: UInt8) -> Bool {
+    (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || b == 0x5F
+  }
+
+  @inline(__always) static func isIdentifierContinue(_ b: UInt8) -> Bool {
+    isIdentifierStart(b) || isDigit(b)
+  }
+
+  @inline(__always) static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+
+  /// Decodes the Unicode scalar starting at `index` (for non-ASCII input); returns it and
+  /// its length in bytes. Input comes from a Swift `String`, so it is valid UTF-8.
+  func scalar(at index: Int) -> (Unicode.Scalar, Int)? {
+    guard index < bytes.count else { return nil }
+    var iterator = bytes[index...].makeIterator()
+    var decoder = UTF8()
+    if case .scalarValue(let s) = decoder.decode(&iterator) {
+      return (s, UTF8.width(s))
+    }
+    return nil
+  }
+
+  static func isUnicodeIdentifierStart(_ s: Unicode.Scalar) -> Bool {
+    s.properties.isAlphabetic
+  }
+
+  static func isUnicodeIdentifierContinue(_ s: Unicode.Scalar) -> Bool {
+    let p = s.properties
+    return p.isAlphabetic || p.numericType != nil
+      || p.generalCategory == .nonspacingMark || p.generalCategory == .spacingMark
+  }
+
+  mutating func skipWhitespace() {
+    while position < bytes.count {
+      let b = bytes[position]
+      if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0B || b == 0x0C {
+        position += 1
+        sawSpace = true
+      } else if b >= 0x80, let (s, len) = scalar(at: position), s.properties.isWhitespace {
+        position += len
+        sawSpace = true
+      } else {
+        return
+      }
+    }
+  }
+
+  // MARK: - Dispatch
+
+  mutating func lexToken() -> TokenKind {
+    let b = bytes[position]
+    if Lexer.isIdentifierStart(b) { return lexWord() }
+    if Lexer.isDigit(b) { return lexNumber() }
+    switch b {
+    case UInt8(ascii: "\""), UInt8(ascii: "'"): return lexString(quote: b)
+    case UInt8(ascii: "%"): return lexFormatSpecifier()
+    case UInt8(ascii: "$"): return lexPrefixedName(kind: "$")
+    case UInt8(ascii: "@"): return lexPrefixedName(kind: "@")
+    case UInt8(ascii: "#"): return lexEscapedWord()
+    default: break
+    }
+    if b >= 0x80 {
+      if let (s, _) = scalar(at: position), Lexer.isUnicodeIdentifierStart(s) {
+        return lexWord()
+      }
+    }
+    return lexPunctuation()
+  }
+
+  /// Reads identifier characters (ASCII or Unicode letters/digits) from `position`.
+  mutating func readIdentifierText() -> String {
+    let start = position
+    while position < bytes.count {
+      let b = bytes[position]
+      if Lexer.isIdentifierContinue(b) {
+        position += 1
+      } else if b >= 0x80, let (s, len) = scalar(at: position),
+        Lexer.isUnicodeIdentifierContinue(s)
+      {
+        position += len
+      } else {
+        break
+      }
+    }
+    return String(decoding: bytes[start..<position], as: UTF8.self)
+  }
+
+  mutating func lexWord() -> TokenKind {
+    let start = position
+    let word = readIdentifierText()
+    if let keyword = keywordMatch(word, start: start) { return .keyword(keyword) }
+    return .identifier(word)
+  }
+
+  /// Case-insensitive keyword lookup, including the hyphenated UTI operators.
+  mutating func keywordMatch(_ word: String, start: Int) -> Keyword? {
+    let count = position - start
+    guard count <= 15 else { return nil }
+    var upper = [UInt8]()
+    upper.reserveCapacity(count)
+    for b in bytes[start..<position] {
+      guard b < 0x80 else { return nil }
+      upper.append(b >= 0x61 && b <= 0x7A ? b - 0x20 : b)
+    }
+    if upper == Array("UTI".utf8) {
+      for (suffix, keyword) in [("-CONFORMS-TO", Keyword.utiConformsTo), ("-EQUALS", .utiEquals)] {
+        if matchesUppercase(suffix, at: position) {
+          let end = position + suffix.utf8.count
+          if end >= bytes.count || !Lexer.isIdentifierContinue(bytes[end]) {
+            position = end
+            return keyword
+          }
+        }
+      }
+    }
+    return Keyword.table[String(decoding: upper, as: UTF8.self)]
+  }
+
+  func matchesUppercase(_ text: String, at index: Int) -> Bool {
+    var i = index
+    for c in text.utf8 {
+      guard i < bytes.count else { return false }
+      let b = bytes[i]
+      let up = b >= 0x61 && b <= 0x7A ? b - 0x20 : b
+      if up != c { return false }
+      i += 1
+    }
+    return true
+  }
+
+  /// `#word`: a reserved word (or any identifier) used as a key.
+  mutating func lexEscapedWord() -> TokenKind {
+    let hashAt = position
+    position += 1
+    guard let b = peek(), Lexer.isIdentifierStart(b) || b >= 0x80 else {
+      return .invalid(
+        DiagnosticCatalog.expectedKeyAfterHash(at: SourceRange(start: hashAt, end: position)))
+    }
+    let word = readIdentifierText()
+    if word.isEmpty {
+      return .invalid(
+        DiagnosticCatalog.expectedKeyAfterHash(at: SourceRange(start: hashAt, end: position)))
+    }
+    return .identifier(word)
+  }
+
+  /// `$NAME` (variables; `$#name` also accepted) and `@name` (collection operators).
+  mutating func lexPrefixedName(kind: Character) -> TokenKind {
+    let sigilAt = position
+    position += 1
+    if kind == "$", peek() == UInt8(ascii: "#") { position += 1 }
+    guard let b = peek(), Lexer.isIdentifierStart(b) || b >= 0x80 else {
+      return .invalid(
+        DiagnosticCatalog.expectedNameAfterSigil(
+          kind, at: SourceRange(start: sigilAt, end: position)))
+    }
+    let name = readIdentifierText()
+    if name.isEmpty {
+      return .invalid(
+        DiagnosticCatalog.expectedNameAfterSigil(
+          kind, at: SourceRange(start: sigilAt, end: position)))
+    }
+    return kind == "$" ? .variable(name) : .atKey(name)
+  }
+}

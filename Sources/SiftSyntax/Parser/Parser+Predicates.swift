@@ -1,0 +1,242 @@
+/// The result of parsing where either a predicate or a bare expression may stand: inside
+/// parentheses, `(a + b) > 3` and `(a > 3)` share a prefix, so the decision is made after `)`.
+enum Operand {
+  case predicate(PredicateNode)
+  case expression(ExpressionNode)
+}
+
+extension Parser {
+  /// `format ::= orPredicate EOF`
+  mutating func parseFormat() throws(ParseFailure) -> PredicateNode {
+    if case .end = currentKind {
+      throw ParseFailure(DiagnosticCatalog.emptyPredicate(at: current.range))
+    }
+    let operand = try parseOrPredicate(allowBareExpression: false)
+    guard case .predicate(let node) = operand else {
+      throw ParseFailure(DiagnosticCatalog.expectedComparisonOperator(found: current, suggestion: nil))
+    }
+    if case .end = currentKind { return node }
+    try failOnInvalidToken()
+    throw ParseFailure(DiagnosticCatalog.unexpectedAfterPredicate(current))
+  }
+
+  /// `orPredicate ::= andPredicate ( ( "OR" | "||" ) andPredicate )*`
+  mutating func parseOrPredicate(allowBareExpression: Bool) throws(ParseFailure) -> Operand {
+    let start = current.range.start
+    let first = try parseAndPredicate(allowBareExpression: allowBareExpression)
+    guard atOr() else { return first.operand }
+    var terms = [try requirePredicate(first.operand)]
+    var chains: [SourceRange] = first.isChain ? [first.range] : []
+    while atOr() {
+      advance()
+      let next = try parseAndPredicate(allowBareExpression: false)
+      terms.append(try requirePredicate(next.operand))
+      if next.isChain { chains.append(next.range) }
+    }
+    let node = PredicateNode(.or(terms), range: range(from: start))
+    try checkHeight(node.height, node.range)
+    if let chain = chains.first {
+      warnings.append(DiagnosticCatalog.mixedAndOr(chain: chain, text: text(of: chain)))
+    }
+    return .predicate(node)
+  }
+
+  /// `andPredicate ::= notPredicate ( ( "AND" | "&&" ) notPredicate )*`
+  mutating func parseAndPredicate(allowBareExpression: Bool) throws(ParseFailure)
+    -> (operand: Operand, isChain: Bool, range: SourceRange)
+  {
+    let start = current.range.start
+    let first = try parseNotPredicate(allowBareExpression: allowBareExpression)
+    guard atAnd() else { return (first, false, range(from: start)) }
+    var terms = [try requirePredicate(first)]
+    while atAnd() {
+      advance()
+      terms.append(try requirePredicate(try parseNotPredicate(allowBareExpression: false)))
+    }
+    let r = range(from: start)
+    let node = PredicateNode(.and(terms), range: r)
+    try checkHeight(node.height, r)
+    return (.predicate(node), true, r)
+  }
+
+  /// `notPredicate ::= ( "NOT" | "!" ) notPredicate | primaryPredicate`
+  mutating func parseNotPredicate(allowBareExpression: Bool) throws(ParseFailure) -> Operand {
+    if at(.not) || at(.bang) {
+      let notToken = advance()
+      let inner = try nested(at: notToken) { (p: inout Parser) throws(ParseFailure) in
+        try p.requirePredicate(try p.parseNotPredicate(allowBareExpression: false))
+      }
+      let node = PredicateNode(.not(inner), range: range(from: notToken.range.start))
+      try checkHeight(node.height, node.range)
+      return .predicate(node)
+    }
+    return try parsePrimaryPredicate(allowBareExpression: allowBareExpression)
+  }
+
+  /// ```
+  /// primaryPredicate ::= "TRUEPREDICATE" | "FALSEPREDICATE"
+  ///                    | "(" orPredicate ")"
+  ///                    | comparison
+  /// ```
+  mutating func parsePrimaryPredicate(allowBareExpression: Bool) throws(ParseFailure) -> Operand {
+    if let t = eat(.truePredicate) { return .predicate(PredicateNode(.constant(true), range: t.range)) }
+    if let t = eat(.falsePredicate) { return .predicate(PredicateNode(.constant(false), range: t.range)) }
+    if at(.leftParen) {
+      let open = current
+      let inner = try nested(at: open) { (p: inout Parser) throws(ParseFailure) in
+        try p.parseParenthesized()
+      }
+      switch inner {
+      case .predicate: return inner
+      case .expression(let seed):
+        let lhs = try parseExpression(seed: seed)
+        return try parseComparison(quantifier: nil, lhs: lhs, allowBareExpression: allowBareExpression)
+      }
+    }
+    return try parseComparison(allowBareExpression: allowBareExpression)
+  }
+
+  /// `"(" orPredicate ")"` where the content may also be an expression.
+  mutating func parseParenthesized() throws(ParseFailure) -> Operand {
+    let open = advance()
+    let inner = try parseOrPredicate(allowBareExpression: true)
+    let close = try expect(.rightParen, "to close '('", opening: open)
+    switch inner {
+    case .predicate(var p):
+      p.range = open.range.union(close.range)
+      return .predicate(p)
+    case .expression(var e):
+      e.range = open.range.union(close.range)
+      return .expression(e)
+    }
+  }
+
+  /// `comparison ::= [ quantifier ] expression comparisonOperator expression`
+  mutating func parseComparison(allowBareExpression: Bool) throws(ParseFailure) -> Operand {
+    var quantifier: Quantifier?
+    switch currentKind {
+    case .keyword(.any), .keyword(.some): quantifier = .any
+    case .keyword(.all): quantifier = .all
+    case .keyword(.none): quantifier = Quantifier.none
+    default: break
+    }
+    if quantifier != nil { advance() }
+    let lhs = try parseExpression()
+    return try parseComparison(
+      quantifier: quantifier, lhs: lhs, allowBareExpression: allowBareExpression && quantifier == nil)
+  }
+
+  /// The operator and right side of a comparison whose left side is already parsed.
+  mutating func parseComparison(quantifier: Quantifier?, lhs: ExpressionNode, allowBareExpression: Bool)
+    throws(ParseFailure) -> Operand
+  {
+    let start = lhs.range.start
+    guard let (op, options, opRange) = try parseComparisonOperator() else {
+      if allowBareExpression { return .expression(lhs) }
+      try failOnInvalidToken()
+      throw ParseFailure(
+        DiagnosticCatalog.expectedComparisonOperator(found: current, suggestion: operatorSuggestion()))
+    }
+    let rhs = try parseExpression()
+    if op == .between { try checkBetweenBounds(rhs) }
+    if isAtComparisonOperator() {
+      throw ParseFailure(DiagnosticCatalog.chainedComparison(at: current.range, first: opRange))
+    }
+    let comparison = Comparison(
+      quantifier: quantifier, lhs: lhs, op: op, options: options, rhs: rhs, operatorRange: opRange)
+    let node = PredicateNode(.comparison(comparison), range: range(from: start))
+    try checkHeight(node.height, node.range)
+    return .predicate(node)
+  }
+
+  /// ```
+  /// comparisonOperator ::= ( "==" | "=" | "!=" | "<>" | "<" | "<=" | "=<" | ">" | ">=" | "=>"
+  ///                        | "IN" | "CONTAINS" | "BEGINSWITH" | "ENDSWITH" | "LIKE" | "MATCHES"
+  ///                        | "BETWEEN" | "UTI-CONFORMS-TO" | "UTI-EQUALS" ) [ comparisonOptions ]
+  /// ```
+  mutating func parseComparisonOperator() throws(ParseFailure)
+    -> (ComparisonOperator, ComparisonOptions, SourceRange)?
+  {
+    guard let op = comparisonOperator(currentKind) else { return nil }
+    let token = advance()
+    var options: ComparisonOptions = []
+    if at(.leftBracket) { options = try parseComparisonOptions() }
+    return (op, options, range(from: token.range.start))
+  }
+
+  /// `comparisonOptions ::= "[" optionLetters "]"` where the letters are any of `c d n l`.
+  mutating func parseComparisonOptions() throws(ParseFailure) -> ComparisonOptions {
+    let open = advance()
+    let wordToken = current
+    var word = ""
+    switch wordToken.kind {
+    case .identifier, .keyword: word = text(of: wordToken.range)
+    default:
+      try failOnInvalidToken()
+      throw ParseFailure(DiagnosticCatalog.unknownComparisonOption(text(of: wordToken.range), at: wordToken.range))
+    }
+    advance()
+    var options: ComparisonOptions = []
+    for ch in word.lowercased() {
+      switch ch {
+      case "c": options.insert(.caseInsensitive)
+      case "d": options.insert(.diacriticInsensitive)
+      case "n": options.insert(.normalized)
+      case "l": options.insert(.localeSensitive)
+      default:
+        throw ParseFailure(DiagnosticCatalog.unknownComparisonOption(word, at: wordToken.range))
+      }
+    }
+    _ = try expect(.rightBracket, "to close the comparison options", opening: open)
+    return options
+  }
+
+  // MARK: - Helpers
+
+  func comparisonOperator(_ kind: TokenKind) -> ComparisonOperator? {
+    switch kind {
+    case .punct(.equal): return .equal
+    case .punct(.notEqual): return .notEqual
+    case .punct(.less): return .lessThan
+    case .punct(.lessEqual): return .lessThanOrEqual
+    case .punct(.greater): return .greaterThan
+    case .punct(.greaterEqual): return .greaterThanOrEqual
+    case .keyword(let k): return k.comparisonOperator
+    default: return nil
+    }
+  }
+
+  func isAtComparisonOperator() -> Bool { comparisonOperator(currentKind) != nil }
+
+  func atAnd() -> Bool { at(.and) || at(.andAnd) }
+  func atOr() -> Bool { at(.or) || at(.orOr) }
+
+  func requirePredicate(_ operand: Operand) throws(ParseFailure) -> PredicateNode {
+    switch operand {
+    case .predicate(let p): return p
+    case .expression:
+      throw ParseFailure(DiagnosticCatalog.expectedComparisonOperator(found: current, suggestion: nil))
+    }
+  }
+
+  /// A literal bound for BETWEEN must have exactly two elements.
+  func checkBetweenBounds(_ rhs: ExpressionNode) throws(ParseFailure) {
+    var count: Int?
+    switch rhs.kind {
+    case .aggregate(let items): count = items.count
+    case .constant(.array(let items)): count = items.count
+    case .constant(let v) where !v.isNull: count = -1
+    default: break
+    }
+    if let count, count != 2 {
+      throw ParseFailure(DiagnosticCatalog.betweenNeedsTwoBounds(found: count, at: rhs.range))
+    }
+  }
+
+  /// "did you mean 'BEGINSWITH'?" for an identifier that looks like a misspelled operator.
+  func operatorSuggestion() -> String? {
+    guard case .identifier(let word) = currentKind else { return nil }
+    let names = ["BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES", "BETWEEN", "IN"]
+    return Spelling.closest(to: word.uppercased(), in: names, maxDistance: 2)
+  }
+}

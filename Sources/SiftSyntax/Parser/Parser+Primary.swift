@@ -1,0 +1,137 @@
+extension Parser {
+  /// ```
+  /// primary ::= literal | "SELF" | keyPathStart | variable | formatArgument
+  ///           | aggregate | "(" expression ")" | functionCall | functionExpression
+  ///           | subqueryExpression | castExpression | ternaryExpression | "ANYKEY"
+  /// literal ::= string | number | "NULL" | "NIL" | "TRUE" | "YES" | "FALSE" | "NO"
+  /// ```
+  mutating func parsePrimary() throws(ParseFailure) -> ExpressionNode {
+    let t = current
+    switch t.kind {
+    case .string(let s):
+      advance()
+      return ExpressionNode(.constant(.string(s)), range: t.range)
+    case .integer(let magnitude):
+      advance()
+      let value: SiftValue = magnitude <= UInt64(Int64.max) ? .int(Int64(magnitude)) : .double(Double(magnitude))
+      return ExpressionNode(.constant(value), range: t.range)
+    case .double(let d):
+      advance()
+      return ExpressionNode(.constant(.double(d)), range: t.range)
+    case .variable(let name):
+      advance()
+      return ExpressionNode(.variable(name), range: t.range)
+    case .formatSpecifier(let text):
+      return try parseFormatArgument(text)
+    case .identifier(let name):
+      if isFunctionCallAhead() { return try parseFunctionCall() }
+      advance()
+      return ExpressionNode(.keyPath(base: nil, KeyPath([.key(name)])), range: t.range)
+    case .atKey(let name):
+      advance()
+      let component = try collectionOperator(name, at: t.range)
+      return ExpressionNode(.keyPath(base: nil, KeyPath([component])), range: t.range)
+    case .punct(.leftBrace):
+      return try parseAggregate()
+    case .punct(.leftParen):
+      return try nested(at: t) { (p: inout Parser) throws(ParseFailure) in
+        let open = p.advance()
+        var inner = try p.parseExpression()
+        let close = try p.expect(.rightParen, "to close '('", opening: open)
+        inner.range = open.range.union(close.range)
+        return inner
+      }
+    case .keyword(let k):
+      return try parseKeywordPrimary(k, t)
+    case .invalid(let d):
+      throw ParseFailure(d)
+    default:
+      throw ParseFailure(DiagnosticCatalog.expectedExpression(found: t))
+    }
+  }
+
+  /// Primaries introduced by a reserved word: literals, SELF, SUBQUERY, FUNCTION, CAST, …
+  mutating func parseKeywordPrimary(_ k: Keyword, _ t: Token) throws(ParseFailure) -> ExpressionNode {
+    func constant(_ v: SiftValue, _ p: inout Parser) -> ExpressionNode {
+      p.advance()
+      return ExpressionNode(.constant(v), range: t.range)
+    }
+    switch k {
+    case .null, .nil_: return constant(.null, &self)
+    case .true, .yes: return constant(.bool(true), &self)
+    case .false, .no: return constant(.bool(false), &self)
+    case .self:
+      advance()
+      return ExpressionNode(.evaluatedObject, range: t.range)
+    case .anyKey:
+      advance()
+      return ExpressionNode(.anyKey, range: t.range)
+    case .subquery: return try parseSubqueryExpression()
+    case .function: return try parseFunctionExpression()
+    case .cast: return try parseCastExpression()
+    case .ternary: return try parseTernaryExpression()
+    case .fetch:
+      throw ParseFailure(DiagnosticCatalog.unsupportedFeature("FETCH expression", at: t.range))
+    case .and, .or, .not, .any, .some, .all, .none, .truePredicate, .falsePredicate:
+      throw ParseFailure(DiagnosticCatalog.expectedExpression(found: t))
+    default:
+      throw ParseFailure(DiagnosticCatalog.reservedWordAsKey(k, text: text(of: t.range), at: t.range))
+    }
+  }
+
+  /// `formatArgument ::= "%@" | "%K" | printfSpecifier` — numbered in source order.
+  mutating func parseFormatArgument(_ text: String) throws(ParseFailure) -> ExpressionNode {
+    let t = advance()
+    guard let spec = FormatSpecifier(text: text) else {
+      throw ParseFailure(DiagnosticCatalog.literalPercent(at: t.range))
+    }
+    let position = argumentCount
+    argumentCount += 1
+    return ExpressionNode(.argument(spec, position: position), range: t.range)
+  }
+
+  /// `aggregate ::= "{" [ expression ( "," expression )* ] "}"` — all-constant aggregates
+  /// fold into one array constant.
+  mutating func parseAggregate() throws(ParseFailure) -> ExpressionNode {
+    let open = current
+    return try nested(at: open) { (p: inout Parser) throws(ParseFailure) in
+      p.advance()
+      var items: [ExpressionNode] = []
+      if !p.at(.rightBrace) {
+        repeat {
+          items.append(try p.parseExpression())
+        } while p.eat(.comma) != nil
+      }
+      _ = try p.expect(.rightBrace, "to close '{'", opening: open)
+      var constants: [SiftValue] = []
+      constants.reserveCapacity(items.count)
+      for item in items {
+        guard case .constant(let v) = item.kind else {
+          return try p.make(.aggregate(items), from: open.range.start)
+        }
+        constants.append(v)
+      }
+      return ExpressionNode(.constant(.array(constants)), range: p.range(from: open.range.start))
+    }
+  }
+
+  /// True when an identifier starts a function call: `name(` or a selector `name:`.
+  func isFunctionCallAhead() -> Bool {
+    switch peekKind() {
+    case .punct(.leftParen), .punct(.colon): return true
+    default: return false
+    }
+  }
+
+  /// Parses a comma-separated argument list up to `)`; the `(` is already consumed.
+  mutating func parseArgumentList(opening: Token) throws(ParseFailure) -> [ExpressionNode] {
+    var args: [ExpressionNode] = []
+    if !at(.rightParen) {
+      repeat {
+        args.append(try parseExpression())
+      } while eat(.comma) != nil
+    }
+    _ = try expect(.rightParen, "to close the argument list", opening: opening)
+    return args
+  }
+}

@@ -1,0 +1,148 @@
+/// The recursive-descent parser for the NSPredicate format-string language.
+///
+/// Each grammar rule in `Grammar/Predicate.ebnf` has exactly one `parseX()` function with the
+/// same name, one precedence level per function. The parser stops at the first error (see
+/// "Error policy" in Grammar/README.md): predicates are short, and one precise message with
+/// a caret beats a cascade. Nesting is bounded by `ParserLimits.maxDepth`; AND/OR chains and
+/// left-associative operator runs are loops, not recursion.
+///
+/// ```swift
+/// let result = try Parser.parse("name BEGINSWITH[c] 'blue' AND distance < 5")
+/// print(result.root)
+/// ```
+public struct Parser {
+  /// What a successful parse produces: the tree plus warnings (never errors).
+  public struct Result: Sendable {
+    /// The predicate tree; `%@`-style specifiers are still `.argument` nodes.
+    public var root: PredicateNode
+    /// Warnings such as an unparenthesised mix of AND and OR.
+    public var warnings: [Diagnostic]
+    /// Number of format specifiers that consume an argument.
+    public var argumentCount: Int
+  }
+
+  let tokens: [Token]
+  var index = 0
+  let source: String
+  let limits: ParserLimits
+  var depth = 0
+  var warnings: [Diagnostic] = []
+  var argumentCount = 0
+
+  init(source: String, limits: ParserLimits) {
+    self.source = source
+    self.limits = limits
+    self.tokens = Lexer.tokenize(source)
+  }
+
+  /// Parses a whole format string.
+  ///
+  /// - Throws: `SiftError` with stage `.parse` and a diagnostic at the offending spot.
+  public static func parse(_ source: String, limits: ParserLimits = ParserLimits()) throws(SiftError)
+    -> Result
+  {
+    if source.utf8.count > limits.maxInputBytes {
+      throw SiftError(
+        stage: .parse,
+        diagnostic: DiagnosticCatalog.inputTooLarge(
+          size: source.utf8.count, limit: limits.maxInputBytes,
+          at: SourceRange(start: limits.maxInputBytes, end: source.utf8.count)),
+        source: source)
+    }
+    var parser = Parser(source: source, limits: limits)
+    do {
+      let root = try parser.parseFormat()
+      return Result(root: root, warnings: parser.warnings, argumentCount: parser.argumentCount)
+    } catch {
+      throw SiftError(stage: .parse, diagnostic: error.diagnostic, source: source)
+    }
+  }
+
+  // MARK: - Token access
+
+  var current: Token { tokens[index] }
+  var currentKind: TokenKind { tokens[index].kind }
+
+  func peekKind(_ ahead: Int = 1) -> TokenKind {
+    let i = index + ahead
+    return i < tokens.count ? tokens[i].kind : .end
+  }
+
+  /// Consumes and returns the current token (never moves past `.end`).
+  @discardableResult
+  mutating func advance() -> Token {
+    let t = tokens[index]
+    if index < tokens.count - 1 { index += 1 }
+    return t
+  }
+
+  func at(_ p: Punctuation) -> Bool {
+    if case .punct(let q) = currentKind { return q == p }
+    return false
+  }
+
+  func at(_ k: Keyword) -> Bool {
+    if case .keyword(let q) = currentKind { return q == k }
+    return false
+  }
+
+  mutating func eat(_ p: Punctuation) -> Token? {
+    at(p) ? advance() : nil
+  }
+
+  mutating func eat(_ k: Keyword) -> Token? {
+    at(k) ? advance() : nil
+  }
+
+  /// Consumes `p` or fails with "expected 'p' <context>".
+  mutating func expect(_ p: Punctuation, _ context: String, opening: Token? = nil) throws(ParseFailure)
+    -> Token
+  {
+    if let t = eat(p) { return t }
+    try failOnInvalidToken()
+    throw ParseFailure(
+      DiagnosticCatalog.expectedPunctuation(p, context, found: current, opening: opening))
+  }
+
+  /// If the current token is an `.invalid` token, reports its diagnostic.
+  func failOnInvalidToken() throws(ParseFailure) {
+    if case .invalid(let d) = currentKind { throw ParseFailure(d) }
+  }
+
+  func range(from start: Int) -> SourceRange {
+    let prevEnd = index > 0 ? tokens[index - 1].range.end : 0
+    return SourceRange(start: start, end: max(start, prevEnd))
+  }
+
+  /// Runs `body` one nesting level deeper, failing once `maxDepth` is exceeded.
+  mutating func nested<T>(at token: Token, _ body: (inout Parser) throws(ParseFailure) -> T)
+    throws(ParseFailure) -> T
+  {
+    depth += 1
+    defer { depth -= 1 }
+    if depth > limits.maxDepth {
+      throw ParseFailure(DiagnosticCatalog.nestingTooDeep(limit: limits.maxDepth, at: token.range))
+    }
+    return try body(&self)
+  }
+
+  /// Fails when a freshly built node makes the tree taller than `maxDepth`.
+  func checkHeight(_ height: Int, _ range: SourceRange) throws(ParseFailure) {
+    if height > limits.maxDepth {
+      throw ParseFailure(DiagnosticCatalog.nestingTooDeep(limit: limits.maxDepth, at: range))
+    }
+  }
+
+  func text(of range: SourceRange) -> String {
+    let utf8 = Array(source.utf8)
+    let s = max(0, min(range.start, utf8.count))
+    let e = max(s, min(range.end, utf8.count))
+    return String(decoding: utf8[s..<e], as: UTF8.self)
+  }
+}
+
+/// Internal error carrier; the front door wraps it into `SiftError`.
+struct ParseFailure: Error {
+  var diagnostic: Diagnostic
+  init(_ diagnostic: Diagnostic) { self.diagnostic = diagnostic }
+}

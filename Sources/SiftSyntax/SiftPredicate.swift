@@ -1,0 +1,86 @@
+/// A parsed predicate: Sift's counterpart of `NSPredicate(format:)`.
+///
+/// ```swift
+/// let p = try SiftPredicate(
+///   format: "%K == %@ AND createdAt >= %@",
+///   "priceInfo.priceCategory", "$", SiftValue(Date()))
+/// print(p)   // priceInfo.priceCategory == "$" AND createdAt >= CAST(…, "NSDate")
+/// ```
+///
+/// Equality compares the trees only (not the source text or positions).
+public struct SiftPredicate: Sendable, Hashable, CustomStringConvertible {
+  /// The predicate tree.
+  public var root: PredicateNode
+  /// The format string the tree's source ranges point into.
+  public var source: String
+  /// Warnings found while parsing (for example an unparenthesised AND/OR mix).
+  public var warnings: [Diagnostic]
+  /// Format specifiers still waiting for an argument (0 once bound).
+  public var unboundArgumentCount: Int
+
+  /// Wraps a tree built in code; `source` is only used to render diagnostics.
+  public init(root: PredicateNode, source: String = "", warnings: [Diagnostic] = []) {
+    self.root = root
+    self.source = source
+    self.warnings = warnings
+    self.unboundArgumentCount = SiftPredicate.countArguments(in: root)
+  }
+
+  /// Parses `format` and binds `arguments` to its `%@`/`%K`/… specifiers, in order.
+  ///
+  /// ```swift
+  /// let p = try SiftPredicate(format: "name BEGINSWITH[c] %@", "blue")
+  /// ```
+  /// - Throws: `SiftError` at stage `.parse` or `.arguments`.
+  public init(format: String, _ arguments: SiftValue...) throws(SiftError) {
+    try self.init(format: format, arguments: arguments)
+  }
+
+  /// Parses `format` and binds an argument array (`predicateWithFormat:argumentArray:`).
+  ///
+  /// ```swift
+  /// let p = try SiftPredicate(format: "tipCount BETWEEN %@", arguments: [[10, 20]])
+  /// ```
+  public init(format: String, arguments: [SiftValue], limits: ParserLimits = ParserLimits())
+    throws(SiftError)
+  {
+    let parsed = try SiftPredicate.parse(format, limits: limits)
+    self = try parsed.binding(arguments)
+  }
+
+  /// Parses without binding arguments: specifiers stay as `.argument` nodes until
+  /// `binding(_:)`, so one parse can serve many argument lists.
+  ///
+  /// ```swift
+  /// let template = try SiftPredicate.parse("price < %@")
+  /// let cheap = try template.binding([5])
+  /// ```
+  public static func parse(_ format: String, limits: ParserLimits = ParserLimits()) throws(SiftError)
+    -> SiftPredicate
+  {
+    let result = try Parser.parse(format, limits: limits)
+    var p = SiftPredicate(root: result.root, source: format, warnings: result.warnings)
+    p.unboundArgumentCount = result.argumentCount
+    return p
+  }
+
+  /// The canonical format string, in Apple's `predicateFormat` style.
+  public var predicateFormat: String { CanonicalPrinter().print(root) }
+
+  /// Same as `predicateFormat`.
+  public var description: String { predicateFormat }
+
+  /// Names of the `$VARIABLES` still free in the predicate (subquery iterators excluded).
+  public var variables: Set<String> { VariableCollector.freeVariables(of: root) }
+
+  public static func == (a: SiftPredicate, b: SiftPredicate) -> Bool { a.root == b.root }
+  public func hash(into hasher: inout Hasher) { hasher.combine(root) }
+
+  static func countArguments(in root: PredicateNode) -> Int {
+    var count = 0
+    ASTWalker.forEachExpression(in: root) { e in
+      if case .argument = e.kind { count += 1 }
+    }
+    return count
+  }
+}
