@@ -1,24 +1,48 @@
 // swift-tools-version:6.0
 // Sift: Apple's NSPredicate format-string language on every platform Swift runs on.
-// No package dependencies: only the toolchain and system C libraries.
+// No package dependencies: only the toolchain and system C libraries (libsqlite3, libpq).
 import PackageDescription
 
 let package = Package(
   name: "Sift",
   products: [
     .library(name: "SiftSyntax", targets: ["SiftSyntax"]),
+    .library(name: "SiftEvaluation", targets: ["SiftEvaluation"]),
+    .library(name: "SiftSQL", targets: ["SiftSQL"]),
+    .library(name: "SiftSQLite", targets: ["SiftSQLite"]),
+    .library(name: "SiftPostgres", targets: ["SiftPostgres"]),
     .executable(name: "sift", targets: ["sift"]),
     .executable(name: "sift-bench", targets: ["sift-bench"]),
   ],
   targets: [
+    // Pipeline stages. Arrows point one way: Syntax ← Evaluation; Syntax ← SQL ← SQLite/Postgres.
     .target(name: "SiftSyntax"),
-    .executableTarget(name: "sift", dependencies: ["SiftSyntax"]),
-    .executableTarget(name: "sift-bench", dependencies: ["SiftSyntax"]),
+    .target(name: "SiftEvaluation", dependencies: ["SiftSyntax"]),
+    .target(name: "SiftSQL", dependencies: ["SiftSyntax"]),
+    .target(name: "SiftSQLite", dependencies: ["SiftSQL", "CSQLite"]),
+    .target(name: "SiftPostgres", dependencies: ["SiftSQL", "CLibPQ"]),
+    .systemLibrary(
+      name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
+      providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
+    .systemLibrary(
+      name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
+      providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+
+    // The command-line tool: a library (testable) plus a thin executable.
+    .target(
+      name: "SiftCLI",
+      dependencies: ["SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres"],
+      resources: [.copy("Resources")]),
+    .executableTarget(name: "sift", dependencies: ["SiftCLI"]),
+    .executableTarget(
+      name: "sift-bench", dependencies: ["SiftSyntax", "SiftEvaluation", "SiftSQL"]),
+
+    .testTarget(name: "SiftSyntaxTests", dependencies: ["SiftSyntax"]),
+    .testTarget(name: "SiftEvaluationTests", dependencies: ["SiftSyntax", "SiftEvaluation"]),
     .testTarget(
-      name: "SiftSyntaxTests",
-      dependencies: ["SiftSyntax"],
-      resources: []
-    ),
+      name: "SiftSQLTests",
+      dependencies: ["SiftSyntax", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftEvaluation"]),
+    .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "SiftSyntax"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,194 @@
+import Foundation
+
+/// Sift's JSON reader and writer, with the typing rules of the batch contract:
+/// a number without fraction or exponent is an integer (64-bit; larger ones become doubles),
+/// `{"$date": "2024-03-01T00:00:00Z"}` is a date (ISO 8601, optional fractional seconds;
+/// a number means seconds since 1970), `{"$data": "<base64>"}` is data, other objects are
+/// dictionaries.
+///
+/// ```swift
+/// let v = try SiftJSON.parse(#"{"n": 1, "d": 1.5, "when": {"$date": "2024-03-01T00:00:00Z"}}"#)
+/// print(SiftJSON.serialize(v))
+/// ```
+public enum SiftJSON {
+  /// A JSON syntax error with its position.
+  public struct SyntaxError: Error, Sendable, CustomStringConvertible {
+    /// What is wrong.
+    public var message: String
+    /// UTF-8 offset of the problem.
+    public var offset: Int
+    /// 1-based line.
+    public var line: Int
+    /// 1-based column (bytes).
+    public var column: Int
+    /// "line:column: message".
+    public var description: String { "\(line):\(column): \(message)" }
+  }
+
+  /// Maximum nesting of arrays and objects.
+  public static let maxDepth = 512
+
+  /// Parses one JSON value (surrounding whitespace allowed).
+  public static func parse(_ text: String) throws(SyntaxError) -> SiftValue {
+    try parse(bytes: Array(text.utf8))
+  }
+
+  /// Parses one JSON value from UTF-8 bytes.
+  public static func parse(bytes: [UInt8]) throws(SyntaxError) -> SiftValue {
+    var reader = JSONReader(bytes: bytes)
+    return try reader.parseDocument()
+  }
+
+  /// Writes compact JSON; dictionary keys are sorted so output is deterministic.
+  /// Non-finite doubles become `null`.
+  public static func serialize(_ value: SiftValue) -> String {
+    var out = ""
+    write(value, into: &out)
+    return out
+  }
+
+  static func write(_ value: SiftValue, into out: inout String) {
+    switch value {
+    case .null: out += "null"
+    case .bool(let b): out += b ? "true" : "false"
+    case .int(let i): out += String(i)
+    case .double(let d):
+      if !d.isFinite {
+        out += "null"
+      } else if d == d.rounded(), abs(d) < 1e15 {
+        out += String(format: "%.1f", d)
+      } else {
+        out += "\(d)"
+      }
+    case .string(let s): writeString(s, into: &out)
+    case .date(let date):
+      out += "{\"$date\": "
+      writeString(formatDate(date), into: &out)
+      out += "}"
+    case .data(let data):
+      out += "{\"$data\": "
+      writeString(data.base64EncodedString(), into: &out)
+      out += "}"
+    case .array(let items):
+      out += "["
+      for (i, x) in items.enumerated() {
+        if i > 0 { out += ", " }
+        write(x, into: &out)
+      }
+      out += "]"
+    case .dictionary(let d):
+      out += "{"
+      for (i, key) in d.keys.sorted().enumerated() {
+        if i > 0 { out += ", " }
+        writeString(key, into: &out)
+        out += ": "
+        write(d[key] ?? .null, into: &out)
+      }
+      out += "}"
+    }
+  }
+
+  /// Appends a JSON string literal.
+  public static func writeString(_ s: String, into out: inout String) {
+    out += "\""
+    for scalar in s.unicodeScalars {
+      switch scalar {
+      case "\"": out += "\\\""
+      case "\\": out += "\\\\"
+      case "\n": out += "\\n"
+      case "\r": out += "\\r"
+      case "\t": out += "\\t"
+      default:
+        if scalar.value < 0x20 {
+          out += String(format: "\\u%04x", scalar.value)
+        } else {
+          out.unicodeScalars.append(scalar)
+        }
+      }
+    }
+    out += "\""
+  }
+
+  /// ISO 8601 in UTC with milliseconds when needed: `2024-03-01T00:00:00Z`.
+  public static func formatDate(_ date: Date) -> String {
+    let seconds = date.timeIntervalSince1970
+    let whole = seconds.rounded(.down)
+    let millis = Int(((seconds - whole) * 1000).rounded())
+    var t = time_t(whole)
+    var parts = tm()
+    gmtime_r(&t, &parts)
+    var s = String(
+      format: "%04d-%02d-%02dT%02d:%02d:%02d", Int(parts.tm_year) + 1900, Int(parts.tm_mon) + 1,
+      Int(parts.tm_mday), Int(parts.tm_hour), Int(parts.tm_min), Int(parts.tm_sec))
+    if millis > 0 && millis < 1000 { s += String(format: ".%03d", millis) }
+    return s + "Z"
+  }
+
+  /// Parses `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)` or a bare `YYYY-MM-DD`.
+  public static func parseDate(_ text: String) -> Date? {
+    let b = Array(text.utf8)
+    func num(_ from: Int, _ count: Int) -> Int? {
+      guard from + count <= b.count else { return nil }
+      var v = 0
+      for i in from..<(from + count) {
+        guard b[i] >= 0x30 && b[i] <= 0x39 else { return nil }
+        v = v * 10 + Int(b[i] - 0x30)
+      }
+      return v
+    }
+    guard let year = num(0, 4), b.count >= 10, b[4] == UInt8(ascii: "-"), let month = num(5, 2),
+      b[7] == UInt8(ascii: "-"), let day = num(8, 2), (1...12).contains(month), (1...31).contains(day)
+    else { return nil }
+    var hour = 0, minute = 0, second = 0
+    var fraction = 0.0
+    var offset = 0
+    var i = 10
+    if i < b.count {
+      guard b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: " "), let h = num(11, 2),
+        b.count > 13, b[13] == UInt8(ascii: ":"), let m = num(14, 2) else { return nil }
+      hour = h
+      minute = m
+      i = 16
+      if i < b.count, b[i] == UInt8(ascii: ":") {
+        guard let s = num(17, 2) else { return nil }
+        second = s
+        i = 19
+      }
+      if i < b.count, b[i] == UInt8(ascii: ".") {
+        i += 1
+        var scale = 0.1
+        while i < b.count, b[i] >= 0x30 && b[i] <= 0x39 {
+          fraction += Double(b[i] - 0x30) * scale
+          scale /= 10
+          i += 1
+        }
+      }
+      if i < b.count {
+        if b[i] == UInt8(ascii: "Z") {
+          i += 1
+        } else if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
+          guard let oh = num(i + 1, 2), i + 3 < b.count, b[i + 3] == UInt8(ascii: ":"), let om = num(i + 4, 2)
+          else { return nil }
+          offset = (oh * 3600 + om * 60) * (b[i] == UInt8(ascii: "-") ? -1 : 1)
+          i += 6
+        } else {
+          return nil
+        }
+      }
+      guard i == b.count, hour < 24, minute < 60, second < 61 else { return nil }
+    }
+    let days = daysFromCivil(year, month, day)
+    let total = Double(days * 86400 + hour * 3600 + minute * 60 + second - offset) + fraction
+    return Date(timeIntervalSince1970: total)
+  }
+
+  /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).
+  static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
+    let y = m <= 2 ? y0 - 1 : y0
+    let era = (y >= 0 ? y : y - 399) / 400
+    let yoe = y - era * 400
+    let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
+    return era * 146097 + doe - 719468
+  }
+}
