@@ -1,0 +1,91 @@
+import Foundation
+import SiftSyntax
+
+/// Command-line options of sift-bench.
+struct BenchOptions {
+  /// `--format 'P'`: the predicate to measure (else the standard set).
+  var format: String?
+  /// `--arg JSON` values, in order.
+  var arguments: [SiftValue] = []
+  /// `--data FILE`: a JSON array of records for evaluation.
+  var data: String?
+  /// `--schema FILE` and `--entity NAME`: for SQL compilation.
+  var schema: String?
+  var entity: String?
+  /// `--seconds N`: time budget per measurement (default 0.5).
+  var seconds: Double = 0.5
+
+  struct Failure: Error, CustomStringConvertible { var description: String }
+
+  static func parse(_ args: [String]) throws -> BenchOptions {
+    var o = BenchOptions()
+    var i = 0
+    func value() throws -> String {
+      i += 1
+      guard i < args.count else { throw Failure(description: "\(args[i - 1]) needs a value") }
+      return args[i]
+    }
+    while i < args.count {
+      switch args[i] {
+      case "--format": o.format = try value()
+      case "--arg":
+        let text = try value()
+        do { o.arguments.append(try SiftJSON.parse(text)) } catch { throw Failure(description: "--arg \(text): \(error)") }
+      case "--data": o.data = try value()
+      case "--schema": o.schema = try value()
+      case "--entity": o.entity = try value()
+      case "--seconds":
+        guard let s = Double(try value()), s > 0 else { throw Failure(description: "--seconds needs a positive number") }
+        o.seconds = s
+      case "-h", "--help":
+        print("usage: sift-bench [--format 'P'] [--arg JSON]... [--data FILE.json] [--schema S.json --entity E] [--seconds N]")
+        exit(0)
+      default: throw Failure(description: "unknown option \(args[i])")
+      }
+      i += 1
+    }
+    return o
+  }
+
+  /// Directory holding the shared conformance sample (venues.json).
+  static var fixturesDirectory: URL {
+    URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+      .deletingLastPathComponent().appendingPathComponent("Tests/Fixtures/conformance")
+  }
+}
+
+/// Prints one JSON line.
+func emit(_ fields: [(String, SiftValue)]) {
+  var d: [String: SiftValue] = [:]
+  for (k, v) in fields { d[k] = v }
+  print(SiftJSON.serialize(.dictionary(d)))
+  fflush(stdout)
+}
+
+/// Times `body` repeatedly for about `seconds`; returns nanoseconds per call (median of batches).
+func measure(seconds: Double, _ body: () -> Void) -> (nsPerOp: Double, ops: Int) {
+  // Warm up and size a batch to ~10 ms.
+  var batch = 1
+  while true {
+    let t0 = DispatchTime.now().uptimeNanoseconds
+    for _ in 0..<batch { body() }
+    let dt = DispatchTime.now().uptimeNanoseconds - t0
+    if dt > 10_000_000 || batch > 1 << 24 { break }
+    batch *= 2
+  }
+  var samples: [Double] = []
+  var ops = 0
+  let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 1e9)
+  repeat {
+    let t0 = DispatchTime.now().uptimeNanoseconds
+    for _ in 0..<batch { body() }
+    let dt = DispatchTime.now().uptimeNanoseconds - t0
+    samples.append(Double(dt) / Double(batch))
+    ops += batch
+  } while DispatchTime.now().uptimeNanoseconds < deadline || samples.count < 5
+  samples.sort()
+  return (samples[samples.count / 2], ops)
+}
+
+/// Keeps a value alive so the optimizer cannot drop the work that produced it.
+@inline(never) func blackHole<T>(_ x: T) { withExtendedLifetime(x) {} }
