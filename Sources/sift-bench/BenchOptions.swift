@@ -59,7 +59,7 @@ func emit(_ fields: [(String, SiftValue)]) {
   var d: [String: SiftValue] = [:]
   for (k, v) in fields { d[k] = v }
   print(SiftJSON.serialize(.dictionary(d)))
-  fflush(stdout)
+  fflush(nil)
 }
 
 /// Times `body` repeatedly for about `seconds`; returns nanoseconds per call (median of batches).
