@@ -1,0 +1,78 @@
+import Foundation
+import SiftSyntax
+
+/// Output helpers shared by the subcommands.
+enum CLIOutput {
+  static let commands = ["repl", "parse", "eval", "sql", "batch", "help"]
+
+  /// Writes to standard error.
+  static func error(_ text: String) {
+    FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
+  }
+
+  /// Prints a usage error (exit status 2).
+  static func usageError(_ message: String, suggestion: String? = nil, command: String? = nil) -> Int32 {
+    var text = "sift: \(message)"
+    if let suggestion { text += "\n  did you mean '\(suggestion)'?" }
+    text += "\n  run 'sift help\(command.map { " " + $0 } ?? "")' for usage"
+    error(text)
+    return 2
+  }
+
+  static func closestCommand(_ word: String) -> String? {
+    Spelling.closest(to: word, in: commands, maxDistance: 2)
+  }
+
+  /// Renders a Sift error with colors when stderr is a terminal and NO_COLOR is unset.
+  static func render(_ e: SiftError) -> String {
+    let colors = isatty(2) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
+    return DiagnosticRenderer(colors: colors).render(e.diagnostic, in: e.source)
+  }
+}
+
+/// A tiny flag parser for subcommands: `--name value`, repeated flags, and positionals.
+struct CLIArguments {
+  var positionals: [String] = []
+  var values: [String: [String]] = [:]
+  var flags: Set<String> = []
+
+  struct Failure: Error { var message: String }
+
+  /// Parses `args`; `valued` names take a value, `switches` do not.
+  init(_ args: [String], valued: Set<String>, switches: Set<String>) throws {
+    var i = 0
+    while i < args.count {
+      let a = args[i]
+      if a.hasPrefix("--"), a.count > 2 {
+        var name = a
+        var inline: String?
+        if let eq = a.firstIndex(of: "=") {
+          name = String(a[..<eq])
+          inline = String(a[a.index(after: eq)...])
+        }
+        if valued.contains(name) {
+          if let inline {
+            values[name, default: []].append(inline)
+          } else {
+            i += 1
+            guard i < args.count else { throw Failure(message: "\(name) needs a value") }
+            values[name, default: []].append(args[i])
+          }
+        } else if switches.contains(name) {
+          flags.insert(name)
+        } else {
+          let all = Array(valued) + Array(switches)
+          var m = "unknown option '\(name)'"
+          if let s = Spelling.closest(to: name, in: all, maxDistance: 3) { m += "; did you mean '\(s)'?" }
+          throw Failure(message: m)
+        }
+      } else {
+        positionals.append(a)
+      }
+      i += 1
+    }
+  }
+
+  func value(_ name: String) -> String? { values[name]?.last }
+  func all(_ name: String) -> [String] { values[name] ?? [] }
+}

@@ -1,0 +1,26 @@
+import Foundation
+
+/// The `sift` command line: `sift [repl]`, `sift parse`, `sift eval`, `sift sql`, `sift batch`,
+/// `sift help [COMMAND]`. Each subcommand lives in `Commands/`.
+///
+/// ```swift
+/// exit(SiftCommandLine.run(["parse", "name == 'x'"]))
+/// ```
+public enum SiftCommandLine {
+  /// Runs the command line and returns the exit status (0 ok, 1 failure, 2 usage error).
+  public static func run(_ arguments: [String]) -> Int32 {
+    guard let first = arguments.first else { return runREPL(arguments: []) }
+    let rest = Array(arguments.dropFirst())
+    switch first {
+    case "repl": return runREPL(arguments: rest)
+    case "parse": return ParseCommand.run(rest)
+    case "batch": return BatchCommand.run(rest)
+    case "eval": return EvalCommand.run(rest)
+    case "sql": return SQLCommand.run(rest)
+    case "help", "--help", "-h": return HelpCommand.run(rest)
+    default:
+      if first.hasPrefix("-") { return runREPL(arguments: arguments) }
+      return CLIOutput.usageError("unknown command '\(first)'", suggestion: CLIOutput.closestCommand(first))
+    }
+  }
+}
