@@ -39,7 +39,7 @@ struct CLIArguments {
   struct Failure: Error { var message: String }
 
   /// Parses `args`; `valued` names take a value, `switches` do not.
-  init(_ args: [String], valued: Set<String>, switches: Set<String>) throws {
+  init(_ args: [String], valued: Set<String>, switches: Set<String>) throws(Failure) {
     var i = 0
     while i < args.count {
       let a = args[i]
