@@ -71,15 +71,15 @@ public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
   /// (`modulus:by:`, `sqrt:`) or, for a one-part selector, the bare name (`sqrt`, `now`).
   /// `random` with one argument is `random:`; pass `argumentCount` to choose.
   public init?(spelling: String, argumentCount: Int? = nil) {
+    if spelling == "random" {
+      self = (argumentCount ?? 0) == 0 ? .random : .randomBelow
+      return
+    }
     if let f = BuiltinFunction(rawValue: spelling) {
       self = f
       return
     }
     if spelling.hasSuffix(":") { return nil }
-    if spelling == "random" {
-      self = (argumentCount ?? 0) == 0 ? .random : .randomBelow
-      return
-    }
     guard let f = BuiltinFunction(rawValue: spelling + ":"), !f.isMultiPart else { return nil }
     self = f
   }

@@ -114,8 +114,8 @@ public struct SiftError: Error, Sendable, Hashable, CustomStringConvertible {
   }
 
   /// Line and column of the start of the diagnostic's range.
-  public var location: SourceLocation {
-    SourceLocation(offset: diagnostic.range.start, in: source)
+  public var location: SourcePosition {
+    SourcePosition(offset: diagnostic.range.start, in: source)
   }
 
   /// The rendered diagnostic (plain text, no colors).

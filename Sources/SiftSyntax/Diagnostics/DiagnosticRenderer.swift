@@ -21,7 +21,7 @@ public struct DiagnosticRenderer: Sendable {
 
   /// Renders one diagnostic against the source its range points into.
   public func render(_ diagnostic: Diagnostic, in source: String) -> String {
-    let location = SourceLocation(offset: diagnostic.range.start, in: source)
+    let location = SourcePosition(offset: diagnostic.range.start, in: source)
     let lineText = DiagnosticRenderer.lineText(containing: diagnostic.range.start, in: source)
     let gutter = String(location.line)
     let pad = String(repeating: " ", count: gutter.count)
@@ -31,7 +31,7 @@ public struct DiagnosticRenderer: Sendable {
     out += "\n\(gutter) | \(lineText)"
 
     let prefix = String(lineText.prefix(location.column - 1))
-    let endLocation = SourceLocation(offset: diagnostic.range.end, in: source)
+    let endLocation = SourcePosition(offset: diagnostic.range.end, in: source)
     var underlined = 1
     if endLocation.line == location.line, endLocation.column > location.column {
       underlined = endLocation.column - location.column
@@ -44,7 +44,7 @@ public struct DiagnosticRenderer: Sendable {
 
     for note in diagnostic.notes {
       if let r = note.range {
-        let at = SourceLocation(offset: r.start, in: source)
+        let at = SourcePosition(offset: r.start, in: source)
         out += "\n\(pad) = note: \(note.message) (at \(at.line):\(at.column))"
       } else {
         out += "\n\(pad) = note: \(note.message)"

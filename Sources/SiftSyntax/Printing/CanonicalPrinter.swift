@@ -74,9 +74,9 @@ public struct CanonicalPrinter: Sendable {
 
   func write(_ c: Comparison, into out: inout String) {
     if let q = c.quantifier { out += q.keyword + " " }
-    write(c.lhs, into: &out, context: .bitwise)
+    write(c.lhs, into: &out, context: .assignment)
     out += " " + c.op.keyword + c.options.description + " "
-    write(c.rhs, into: &out, context: .bitwise)
+    write(c.rhs, into: &out, context: .assignment)
   }
 
   // MARK: - Expressions

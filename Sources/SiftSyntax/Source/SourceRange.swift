@@ -36,9 +36,9 @@ public struct SourceRange: Sendable, Hashable, CustomStringConvertible {
 /// A human-readable position: 1-based line and column, the column counted in `Character`s.
 ///
 /// ```swift
-/// let loc = SourceLocation(offset: 7, in: "a == 1\nb")   // line 2, column 1
+/// let loc = SourcePosition(offset: 7, in: "a == 1\nb")   // line 2, column 1
 /// ```
-public struct SourceLocation: Sendable, Hashable, CustomStringConvertible {
+public struct SourcePosition: Sendable, Hashable, CustomStringConvertible {
   /// 1-based line number.
   public var line: Int
   /// 1-based column, in user-perceived characters.
