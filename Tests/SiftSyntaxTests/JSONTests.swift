@@ -1,0 +1,40 @@
+import Foundation
+import Testing
+
+@testable import SiftSyntax
+
+@Suite("SiftJSON typing rules")
+struct JSONTests {
+  @Test func typesNumbersAndDates() throws {
+    let v = try SiftJSON.parse(#"{"i": 1, "d": 1.0, "e": 1e2, "neg": -5, "big": 12345678901234567890, "s": "é\n\u00e9", "n": null, "b": true, "when": {"$date": "2024-03-01T00:00:00Z"}, "a": [1, "x"]}"#)
+    guard case .dictionary(let d) = v else {
+      Issue.record("not an object")
+      return
+    }
+    #expect(d["i"] == .int(1))
+    #expect(d["d"] == .double(1))
+    #expect(d["e"] == .double(100))
+    #expect(d["neg"] == .int(-5))
+    #expect(d["big"] == .double(Double("12345678901234567890") ?? 0))
+    #expect(d["s"] == .string("é\né"))
+    #expect(d["n"] == .null)
+    #expect(d["b"] == .bool(true))
+    #expect(d["when"] == .date(Date(timeIntervalSince1970: 1_709_251_200)))
+    #expect(d["a"] == [1, "x"])
+  }
+
+  @Test(arguments: ["2024-03-01T00:00:00Z", "2024-03-01T01:00:00+01:00", "2024-02-29T19:00:00-05:00", "2024-03-01"])
+  func datesAgree(_ text: String) {
+    #expect(SiftJSON.parseDate(text) == Date(timeIntervalSince1970: 1_709_251_200))
+  }
+
+  @Test func roundTrips() throws {
+    let v: SiftValue = ["a": [1, 2.5, "x", nil, true], "d": .date(Date(timeIntervalSince1970: 1.5))]
+    #expect(try SiftJSON.parse(SiftJSON.serialize(v)) == v)
+  }
+
+  @Test(arguments: ["", "{", "[1,]", "{\"a\" 1}", "tru", "\"\\q\"", "01x", "[" + String(repeating: "[", count: 600)])
+  func rejectsBadJSON(_ text: String) {
+    #expect(throws: SiftJSON.SyntaxError.self) { try SiftJSON.parse(text) }
+  }
+}
