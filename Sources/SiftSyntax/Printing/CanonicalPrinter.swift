@@ -129,7 +129,7 @@ public struct CanonicalPrinter: Sendable {
     case .unary(let op, let x):
       out += op.symbol
       // Keep "-(5)" apart from the literal -5, and "- -x" from "--x".
-      if op == .negate, case .constant(let v) = x.kind, v.isNumber {
+      if op == .negate, CanonicalPrinter.startsWithNumberLiteral(x) {
         out += "("
         writeBare(x, into: &out)
         out += ")"
@@ -220,6 +220,17 @@ public struct CanonicalPrinter: Sendable {
       first = false
     }
     if first { out += "SELF" }
+  }
+
+  /// True when `e` prints starting with a number literal, which a preceding `-` would fold
+  /// into (`-(5)[0]` must not print as `-5[0]`).
+  static func startsWithNumberLiteral(_ e: ExpressionNode) -> Bool {
+    switch e.kind {
+    case .constant(let v): return v.isNumber
+    case .index(let base, _): return startsWithNumberLiteral(base)
+    case .keyPath(let base?, _): return startsWithNumberLiteral(base)
+    default: return false
+    }
   }
 
   /// True when `key` lexes as one identifier token.
