@@ -42,7 +42,8 @@ let package = Package(
     .testTarget(
       name: "SiftSQLTests",
       dependencies: ["SiftSyntax", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftEvaluation"]),
-    .testTarget(name: "SiftCLITests", dependencies: ["SiftCLI", "SiftSyntax"]),
+    .testTarget(
+      name: "SiftCLITests", dependencies: ["SiftCLI", "SiftSyntax"], exclude: ["Transcripts"]),
   ],
   swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,100 @@
+import Foundation
+import SiftSyntax
+
+/// The sample entities shipped in `Resources/sample`: 1,000 bubble-tea `venues` (locations,
+/// menus, tags, scores) and 200 `notes` (dates, tags, authors, checklists).
+///
+/// ```swift
+/// let sets = try SampleData.load()
+/// sets.map(\.name)   // ["venues", "notes"]
+/// ```
+public enum SampleData {
+  /// Columns shown by default for each sample entity.
+  static let defaultColumns: [String: [String]] = [
+    "venues": ["id", "name", "priceCategory", "distance", "rating", "tipCount", "location.city", "tags"],
+    "notes": ["id", "title", "createdAt", "pinned", "wordCount", "language", "tags"],
+  ]
+
+  /// Loads both sample entities from the package resources.
+  public static func load() throws -> [REPLDataSet] {
+    try ["venues", "notes"].map { name in
+      guard let url = url(name + ".json") else {
+        throw REPLDataError("sample file \(name).json is missing from the SiftCLI resources")
+      }
+      var set = try JSONDataLoader.load(url: url, name: name)
+      set.origin = "built-in sample"
+      set.defaultColumns = defaultColumns[name] ?? set.defaultColumns
+      return set
+    }
+  }
+
+  /// The sample schema file for SiftSQL, if shipped.
+  static var schemaURL: URL? { url("schema.json") }
+
+  static func url(_ file: String) -> URL? {
+    let parts = file.split(separator: ".")
+    guard parts.count == 2 else { return nil }
+    return Bundle.module.url(
+      forResource: String(parts[0]), withExtension: String(parts[1]), subdirectory: "Resources/sample")
+  }
+}
+
+/// Reads JSON record files: a top-level array of objects, a single object, or JSON Lines
+/// (one object per line, for `.jsonl`/`.ndjson` or when the whole file is not one value).
+///
+/// ```swift
+/// let set = try JSONDataLoader.load(url: URL(fileURLWithPath: "people.json"), name: "people")
+/// ```
+public enum JSONDataLoader {
+  /// Loads a file as a data set named `name`.
+  public static func load(url: URL, name: String) throws -> REPLDataSet {
+    let bytes: [UInt8]
+    do {
+      bytes = Array(try Data(contentsOf: url))
+    } catch {
+      throw REPLDataError("cannot read \(url.path): \(error.localizedDescription)")
+    }
+    let records = try parse(bytes: bytes, path: url.path)
+    return REPLDataSet(name: name, records: records, origin: url.lastPathComponent)
+  }
+
+  /// Parses file contents into records.
+  static func parse(bytes: [UInt8], path: String) throws -> [SiftValue] {
+    let lines = path.hasSuffix(".jsonl") || path.hasSuffix(".ndjson")
+    if !lines {
+      do {
+        switch try SiftJSON.parse(bytes: bytes) {
+        case .array(let items): return items
+        case let single: return [single]
+        }
+      } catch {
+        // Fall through to JSON Lines when the first line alone is a complete value.
+        guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
+          (try? SiftJSON.parse(bytes: Array(bytes[..<newline]))) != nil
+        else { throw REPLDataError("\(path): \(error)") }
+      }
+    }
+    var records: [SiftValue] = []
+    var lineNumber = 0
+    for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
+      lineNumber += 1
+      if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+      do {
+        records.append(try SiftJSON.parse(bytes: Array(line)))
+      } catch {
+        throw REPLDataError("\(path):\(lineNumber): \(error.message)")
+      }
+    }
+    return records
+  }
+}
+
+/// A problem loading or opening data, shown as `error: message`.
+public struct REPLDataError: Error, CustomStringConvertible, Sendable {
+  /// What went wrong.
+  public var message: String
+  /// Creates an error.
+  public init(_ message: String) { self.message = message }
+  /// The message.
+  public var description: String { message }
+}

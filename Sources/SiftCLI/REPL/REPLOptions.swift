@@ -1,0 +1,127 @@
+import Foundation
+import SiftSyntax
+
+/// The flags of `sift repl` (and of `sift` with no subcommand).
+///
+/// ```swift
+/// let options = try REPLOptions.parse(["--keep-going", "--load", "people.json"])
+/// ```
+public struct REPLOptions: Sendable, Equatable {
+  /// Continue after a failed input in script mode.
+  public var keepGoing = false
+  /// Never emit ANSI colors.
+  public var noColor = false
+  /// Start without the built-in sample data.
+  public var noSample = false
+  /// JSON files to load as entities.
+  public var loads: [String] = []
+  /// Entity to start on.
+  public var entity: String?
+  /// Engine for typed predicates.
+  public var engine: String?
+  /// PostgreSQL connection string to connect to at start.
+  public var postgres: String?
+  /// History file (nil: default `~/.sift_history`).
+  public var historyPath: String?
+  /// Do not read or write a history file.
+  public var noHistory = false
+  /// Inputs to run instead of reading stdin (`-c`).
+  public var commands: [String] = []
+  /// Print each input before its output in script mode.
+  public var echo = false
+  /// Print the help text and exit.
+  public var help = false
+
+  /// Creates default options.
+  public init() {}
+
+  /// The text of `sift repl --help`.
+  public static let helpText = """
+    usage: sift [repl] [OPTIONS]
+
+    Opens the Sift REPL on the built-in sample data (1,000 bubble-tea venues and 200 notes,
+    in memory and in an in-memory SQLite database). Type predicates to see matching rows;
+    type .help for commands. When stdin is not a terminal the inputs are run as a script:
+    `echo 'distance < 5' | sift` or `sift < queries.txt`.
+
+    options:
+      -c, --command INPUT   run INPUT (a predicate or .command) and exit; repeatable
+      --keep-going          in scripts, continue after an error (exit status 1 at the end)
+      --echo                in scripts, print each input before its output
+      --load FILE           load a JSON file (array or JSON Lines) as an entity; repeatable
+      --no-sample           start without the sample data
+      --entity NAME         start on entity NAME
+      --engine KIND         run typed predicates in memory (default), sqlite or postgres
+      --postgres CONNINFO   connect to PostgreSQL at start (e.g. "dbname=sift")
+      --history FILE        history file (default ~/.sift_history)
+      --no-history          keep no history file
+      --no-color            no ANSI colors (also when NO_COLOR is set or output is not a terminal)
+      -h, --help            show this help
+
+    exit status: 0 ok, 1 an input failed (scripts), 2 usage error.
+    """
+
+  /// A usage error.
+  public struct UsageError: Error, Equatable, CustomStringConvertible, Sendable {
+    /// What is wrong.
+    public var message: String
+    /// The message.
+    public var description: String { message }
+  }
+
+  static let valued = ["--load", "--entity", "--engine", "--postgres", "--history", "--command", "-c"]
+  static let switches = ["--keep-going", "--no-color", "--no-sample", "--no-history", "--echo", "--help", "-h"]
+
+  /// Parses REPL flags.
+  public static func parse(_ args: [String]) throws(UsageError) -> REPLOptions {
+    var o = REPLOptions()
+    var i = 0
+    while i < args.count {
+      var flag = args[i]
+      var inline: String?
+      if flag.hasPrefix("--"), let eq = flag.firstIndex(of: "=") {
+        inline = String(flag[flag.index(after: eq)...])
+        flag = String(flag[..<eq])
+      }
+      if valued.contains(flag) {
+        let value: String
+        if let inline {
+          value = inline
+        } else {
+          i += 1
+          guard i < args.count else { throw UsageError(message: "\(flag) needs a value") }
+          value = args[i]
+        }
+        switch flag {
+        case "--load": o.loads.append(value)
+        case "--entity": o.entity = value
+        case "--engine":
+          guard REPLEngineKind(rawValue: value) != nil else {
+            throw UsageError(message: "--engine must be memory, sqlite or postgres, not '\(value)'")
+          }
+          o.engine = value
+        case "--postgres": o.postgres = value
+        case "--history": o.historyPath = value
+        default: o.commands.append(value)
+        }
+      } else if switches.contains(flag), inline == nil {
+        switch flag {
+        case "--keep-going": o.keepGoing = true
+        case "--no-color": o.noColor = true
+        case "--no-sample": o.noSample = true
+        case "--no-history": o.noHistory = true
+        case "--echo": o.echo = true
+        default: o.help = true
+        }
+      } else if flag.hasPrefix("-") {
+        var m = "unknown option '\(flag)'"
+        if let s = Spelling.closest(to: flag, in: valued + switches, maxDistance: 3) { m += "; did you mean '\(s)'?" }
+        throw UsageError(message: m)
+      } else {
+        throw UsageError(message: "unexpected argument '\(flag)'; pass predicates with -c or on stdin")
+      }
+      i += 1
+    }
+    return o
+  }
+}

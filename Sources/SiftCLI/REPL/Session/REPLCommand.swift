@@ -1,0 +1,102 @@
+import SiftSyntax
+
+/// A REPL command as typed: `.name arguments`. The prefix is `.` (as in sqlite3); `\` (psql)
+/// and `:` are accepted as aliases, so `\d`, `\q`, `:help` work too.
+///
+/// ```swift
+/// let c = REPLCommand.parse(".sql distance < 5")
+/// c?.name        // "sql"
+/// c?.argument    // "distance < 5"
+/// ```
+public struct REPLCommand: Sendable, Hashable {
+  /// The command word without its prefix, lower-cased (`sql`, `d`, `help`).
+  public var name: String
+  /// Everything after the command word, trimmed.
+  public var argument: String
+
+  /// Creates a command.
+  public init(name: String, argument: String) {
+    self.name = name
+    self.argument = argument
+  }
+
+  /// Characters that start a command.
+  public static let prefixes: Set<Character> = [".", "\\", ":"]
+
+  /// The command in `line`, or nil when the line is a predicate. A line such as `.5 > x`
+  /// (a number) is a predicate, not a command.
+  public static func parse(_ line: String) -> REPLCommand? {
+    let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
+    guard let first = trimmed.first, prefixes.contains(first) else { return nil }
+    let rest = trimmed.dropFirst()
+    guard let head = rest.first, head.isLetter || head == "?" else { return nil }
+    let word = rest.prefix { !$0.isWhitespace }
+    let argument = rest.dropFirst(word.count).trimmingCharacters(in: .whitespacesAndNewlines)
+    return REPLCommand(name: word.lowercased(), argument: argument)
+  }
+}
+
+/// What the REPL knows about a command: canonical name, aliases, usage and a summary.
+///
+/// ```swift
+/// REPLCommandSpec.lookup("\\d")?.name   // "entities"
+/// ```
+public struct REPLCommandSpec: Sendable {
+  /// Canonical name, used after `.`.
+  public var name: String
+  /// Other accepted names (`q`, `exit`, `d`, `?`).
+  public var aliases: [String]
+  /// Arguments, e.g. `[PREDICATE]`.
+  public var usage: String
+  /// One-line description.
+  public var summary: String
+  /// Group heading in `.help`.
+  public var group: String
+
+  /// Every command, in help order.
+  public static let all: [REPLCommandSpec] = [
+    .init(name: "help", aliases: ["h", "?"], usage: "[COMMAND]", summary: "list commands, or explain one", group: "General"),
+    .init(name: "quit", aliases: ["q", "exit"], usage: "", summary: "leave the REPL (Ctrl-D also works)", group: "General"),
+    .init(name: "history", aliases: ["hist", "s"], usage: "[N]", summary: "show the last N inputs (default 20)", group: "General"),
+    .init(name: "status", aliases: ["show", "conninfo"], usage: "", summary: "show the session settings", group: "General"),
+    .init(name: "tokens", aliases: ["tok", "lex"], usage: "PREDICATE", summary: "show the lexer's tokens", group: "Syntax"),
+    .init(name: "ast", aliases: ["tree"], usage: "[--json] PREDICATE", summary: "show the syntax tree (S-expression or JSON)", group: "Syntax"),
+    .init(name: "canon", aliases: ["format", "print"], usage: "PREDICATE", summary: "show the canonical predicateFormat", group: "Syntax"),
+    .init(name: "eval", aliases: ["where"], usage: "PREDICATE", summary: "run a predicate (same as typing it)", group: "Query"),
+    .init(name: "count", aliases: [], usage: "[PREDICATE]", summary: "count matches of a predicate (default: the last one)", group: "Query"),
+    .init(name: "agg", aliases: ["aggregate", "stats"], usage: "KEYPATH [PREDICATE]", summary: "count, sum, avg, min, max of KEYPATH over the fetch", group: "Query"),
+    .init(name: "sort", aliases: ["order"], usage: "[KEY [asc|desc], ... | none]", summary: "set or show the sort order", group: "Query"),
+    .init(name: "limit", aliases: [], usage: "[N | none]", summary: "set or show the fetch limit", group: "Query"),
+    .init(name: "offset", aliases: [], usage: "[N]", summary: "set or show the fetch offset", group: "Query"),
+    .init(name: "rows", aliases: [], usage: "[N]", summary: "set or show how many rows a table shows (default 10)", group: "Query"),
+    .init(name: "columns", aliases: ["cols"], usage: "[KEY, ... | default | *]", summary: "set or show the table columns", group: "Query"),
+    .init(name: "args", aliases: ["arg", "bind"], usage: "[JSON, ... | clear]", summary: "set or list the %@ / %K arguments", group: "Query"),
+    .init(name: "let", aliases: ["set"], usage: "NAME = JSON", summary: "set the $NAME variable", group: "Query"),
+    .init(name: "unset", aliases: [], usage: "NAME", summary: "remove a $NAME variable", group: "Query"),
+    .init(name: "vars", aliases: ["variables"], usage: "", summary: "list the $VARIABLES", group: "Query"),
+    .init(name: "engine", aliases: ["mode"], usage: "[memory | sqlite | postgres]", summary: "where typed predicates run", group: "Query"),
+    .init(name: "sql", aliases: [], usage: "[PREDICATE]", summary: "show the SQL and bindings for the current dialect", group: "SQL"),
+    .init(name: "plan", aliases: ["explain"], usage: "[PREDICATE]", summary: "show SQLite's query plan", group: "SQL"),
+    .init(name: "compare", aliases: ["diff", "check"], usage: "[PREDICATE]", summary: "run in memory and in SQL; report rows that differ", group: "SQL"),
+    .init(name: "dialect", aliases: [], usage: "[sqlite | postgres]", summary: "set or show the SQL dialect", group: "SQL"),
+    .init(name: "connect", aliases: ["c"], usage: "CONNINFO", summary: "connect to PostgreSQL and copy the data sets there", group: "SQL"),
+    .init(name: "entities", aliases: ["tables", "d", "dt"], usage: "", summary: "list the entities", group: "Data"),
+    .init(name: "schema", aliases: ["attributes", "describe"], usage: "[ENTITY]", summary: "list an entity's attributes", group: "Data"),
+    .init(name: "use", aliases: ["entity"], usage: "ENTITY", summary: "switch the current entity", group: "Data"),
+    .init(name: "load", aliases: ["import", "i"], usage: "FILE.json [--schema FILE] [--as NAME]", summary: "load JSON records as an entity", group: "Data"),
+    .init(name: "open", aliases: [], usage: "FILE.sqlite", summary: "open a SQLite database file", group: "Data"),
+  ]
+
+  /// The spec for a name or alias (case-insensitive, without the prefix).
+  public static func lookup(_ name: String) -> REPLCommandSpec? {
+    let n = name.lowercased()
+    return all.first { $0.name == n || $0.aliases.contains(n) }
+  }
+
+  /// The closest command name to a misspelling, for "did you mean …?".
+  public static func suggestion(for name: String) -> String? {
+    Spelling.closest(to: name, in: all.map(\.name) + all.flatMap(\.aliases).filter { $0.count > 2 },
+                     maxDistance: 2)
+      .flatMap { lookup($0)?.name }
+  }
+}

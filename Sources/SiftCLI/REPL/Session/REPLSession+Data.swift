@@ -1,0 +1,107 @@
+import Foundation
+import SiftSyntax
+
+extension REPLSession {
+  func listEntities() -> REPLResponse {
+    guard !dataSets.isEmpty else { return .ok("no entities; load one with .load FILE.json\n") }
+    let rows: [[SiftValue]] = dataSets.map { set in
+      [.string((set.name == entity ? "* " : "  ") + set.name), .int(Int64(set.records.count)),
+       .int(Int64(set.attributes.filter { !$0.name.contains(".") }.count)), .string(set.origin)]
+    }
+    return .ok(TableRenderer(style: style).render(columns: ["entity", "records", "attributes", "origin"], rows: rows))
+  }
+
+  func describe(_ arg: String) -> REPLResponse {
+    let name = arg.isEmpty ? entity : arg
+    guard let set = dataSets.first(where: { $0.name == name }) else { return unknownEntity(name) }
+    let rows: [[SiftValue]] = set.attributes.map { a in
+      [.string(a.name), .string(a.typeDescription), .string(example(a.name, in: set))]
+    }
+    let out = "\(set.name): \(set.records.count) records\n"
+      + TableRenderer(style: style, maxCellWidth: 40).render(columns: ["attribute", "type", "example"], rows: rows)
+    return .ok(out)
+  }
+
+  /// The first non-nil value of an attribute, as cell text.
+  private func example(_ path: String, in set: REPLDataSet) -> String {
+    for record in set.records.prefix(200) {
+      let v = RecordPath.value(of: path, in: record)
+      if !v.isNull { return CellFormatter.text(v) }
+    }
+    return ""
+  }
+
+  func unknownEntity(_ name: String) -> REPLResponse {
+    var text = "no entity '\(name)'"
+    if let s = Spelling.closest(to: name, in: dataSets.map(\.name), maxDistance: 3) { text += "; did you mean '\(s)'?" }
+    return .failure(errorLine(text + " (.entities lists them)"))
+  }
+
+  func use(_ arg: String) -> REPLResponse {
+    guard !arg.isEmpty else { return .failure(errorLine("usage: .use ENTITY")) }
+    guard dataSets.contains(where: { $0.name == arg }) else { return unknownEntity(arg) }
+    if entity != arg { lastPredicate = nil }
+    entity = arg
+    return .ok("entity: \(arg) (\(current?.records.count ?? 0) records)\n")
+  }
+
+  /// `.load FILE [--schema FILE] [--as NAME]`.
+  func load(_ arg: String) -> REPLResponse {
+    let words = REPLSession.splitWords(arg)
+    var file: String?
+    var name: String?
+    var schema: String?
+    var i = 0
+    while i < words.count {
+      switch words[i] {
+      case "--as", "--schema":
+        guard i + 1 < words.count else { return .failure(errorLine("\(words[i]) needs a value")) }
+        if words[i] == "--as" { name = words[i + 1] } else { schema = words[i + 1] }
+        i += 2
+      default:
+        guard file == nil else { return .failure(errorLine("usage: .load FILE.json [--schema FILE] [--as NAME]")) }
+        file = words[i]
+        i += 1
+      }
+    }
+    guard let file else { return .failure(errorLine("usage: .load FILE.json [--schema FILE] [--as NAME]")) }
+    let url = URL(fileURLWithPath: (file as NSString).expandingTildeInPath)
+    let entityName = name ?? url.deletingPathExtension().lastPathComponent
+    do {
+      let set = try JSONDataLoader.load(url: url, name: entityName)
+      let note = add(set, schemaPath: schema)
+      entity = set.name
+      lastPredicate = nil
+      var out = "loaded \(set.records.count) records as '\(set.name)' (\(set.attributes.filter { !$0.name.contains(".") }.count) attributes)\n"
+      if let note { out += style.dim(note) + "\n" }
+      return .ok(out)
+    } catch {
+      return .failure(errorLine("\(error)"))
+    }
+  }
+
+  /// Splits on whitespace, honouring single and double quotes.
+  static func splitWords(_ text: String) -> [String] {
+    var words: [String] = []
+    var current = ""
+    var quote: Character?
+    var inWord = false
+    for ch in text {
+      if let q = quote {
+        if ch == q { quote = nil } else { current.append(ch) }
+      } else if ch == "\"" || ch == "'" {
+        quote = ch
+        inWord = true
+      } else if ch.isWhitespace {
+        if inWord { words.append(current) }
+        current = ""
+        inWord = false
+      } else {
+        current.append(ch)
+        inWord = true
+      }
+    }
+    if inWord { words.append(current) }
+    return words
+  }
+}

@@ -1,0 +1,223 @@
+import Foundation
+import SiftSyntax
+
+/// The REPL's state and command interpreter, independent of any terminal: feed it one complete
+/// input (a predicate or a `.command`) and it returns the text to show.
+///
+/// ```swift
+/// let session = try REPLSession.withSampleData()
+/// print(session.execute("distance < 1 AND ANY tags == 'wifi'").text)
+/// print(session.execute(".sql").text)
+/// ```
+///
+/// State: the data sets (entities), the current entity, `%@` arguments, `$VARIABLES`, the
+/// engine that runs typed predicates, the SQL dialect, and the fetch settings (sort, limit,
+/// offset). Long evaluations check `interrupt` between records.
+public final class REPLSession {
+  /// Entities by load order.
+  public internal(set) var dataSets: [REPLDataSet] = []
+  /// The entity typed predicates run against.
+  public internal(set) var entity: String = ""
+  /// Arguments bound to `%@`, `%K`, … in order.
+  public var arguments: [SiftValue] = []
+  /// Values substituted for `$NAME`.
+  public var variables: [String: SiftValue] = [:]
+  /// Where typed predicates run.
+  public internal(set) var engine: REPLEngineKind = .memory
+  /// Dialect for `.sql`.
+  public internal(set) var dialect: REPLDialect = .sqlite
+  /// Sort keys for fetches.
+  public var sort: [REPLSortKey] = []
+  /// Fetch limit (nil: all).
+  public var limit: Int?
+  /// Fetch offset.
+  public var offset: Int = 0
+  /// How many rows a result table shows.
+  public var displayRows: Int = 10
+  /// Column overrides per entity.
+  public var columns: [String: [String]] = [:]
+  /// The last predicate text that ran (used by `.sql`, `.count`, … without arguments).
+  public internal(set) var lastPredicate: String?
+  /// Inputs seen so far (the loop appends; `.history` shows them).
+  public var history: [String] = []
+  /// Output styling.
+  public var style: REPLStyle
+  /// Set by Ctrl-C; checked between records.
+  public let interrupt: InterruptFlag
+  /// Receives progress lines during long evaluations (nil: silent).
+  public var progress: (@Sendable (String) -> Void)?
+  /// SQL back ends (SQLite in memory, files, PostgreSQL).
+  var sql = REPLSQLState()
+
+  /// Creates an empty session.
+  public init(style: REPLStyle = REPLStyle(colors: false), interrupt: InterruptFlag = InterruptFlag()) {
+    self.style = style
+    self.interrupt = interrupt
+  }
+
+  /// A session with the built-in sample entities (`venues`, `notes`) loaded in memory and
+  /// into an in-memory SQLite database.
+  public static func withSampleData(style: REPLStyle = REPLStyle(colors: false)) throws -> REPLSession {
+    let session = REPLSession(style: style)
+    for set in try SampleData.load() { session.add(set) }
+    session.entity = "venues"
+    return session
+  }
+
+  /// Adds (or replaces) an entity and mirrors it into the SQL back ends; makes it current
+  /// when it is the first one.
+  @discardableResult
+  public func add(_ set: REPLDataSet) -> String? { add(set, schemaPath: nil) }
+
+  /// The current entity's data set.
+  public var current: REPLDataSet? { dataSets.first { $0.name == entity } }
+
+  /// Runs one complete input and returns what to print.
+  public func execute(_ input: String) -> REPLResponse {
+    let trimmed = input.trimmingCharacters(in: .whitespacesAndNewlines)
+    if trimmed.isEmpty || trimmed.hasPrefix("--") { return .ok("") }
+    interrupt.clear()
+    if let command = REPLCommand.parse(trimmed) { return run(command) }
+    return evaluate(trimmed, mode: .table)
+  }
+
+  /// The banner shown when the interactive REPL starts.
+  public var banner: String {
+    var text = style.bold("sift") + " — NSPredicate format strings, in memory and in SQL\n"
+    for set in dataSets {
+      text += "  \(set.name): \(set.records.count) records (\(set.origin))\n"
+    }
+    if !dataSets.isEmpty { text += "  in memory\(sql.sqlite == nil ? "" : " and in an in-memory SQLite database")\n" }
+    text += "Type a predicate such as " + style.cyan("distance < 5 AND ANY tags == 'wifi'")
+    text += ", or .help for commands (.quit or Ctrl-D to leave).\n"
+    return text
+  }
+
+  /// The prompt for the first line of an input (`venues> `) and for continuation lines.
+  public var prompt: String { (entity.isEmpty ? "sift" : entity) + "> " }
+  /// Continuation prompt, as wide as `prompt`.
+  public var continuationPrompt: String {
+    String(repeating: " ", count: max(0, prompt.count - 5)) + "...> "
+  }
+
+  func run(_ command: REPLCommand) -> REPLResponse {
+    guard let spec = REPLCommandSpec.lookup(command.name) else {
+      var text = "unknown command '.\(command.name)'"
+      if let s = REPLCommandSpec.suggestion(for: command.name) { text += "; did you mean '.\(s)'?" }
+      return .failure(errorLine(text + " (.help lists commands)"))
+    }
+    let arg = command.argument
+    switch spec.name {
+    case "help": return help(arg)
+    case "quit": return REPLResponse(text: "", status: .quit)
+    case "history": return showHistory(arg)
+    case "status": return status()
+    case "tokens": return tokens(arg)
+    case "ast": return ast(arg)
+    case "canon": return canonical(arg)
+    case "eval": return evaluate(arg, mode: .table)
+    case "count": return evaluate(arg, mode: .count)
+    case "agg": return aggregate(arg)
+    case "sort": return setSort(arg)
+    case "limit": return setLimit(arg)
+    case "offset": return setOffset(arg)
+    case "rows": return setRows(arg)
+    case "columns": return setColumns(arg)
+    case "args": return setArguments(arg)
+    case "let": return setVariable(arg)
+    case "unset": return unsetVariable(arg)
+    case "vars": return listVariables()
+    case "engine": return setEngine(arg)
+    case "sql": return showSQL(arg)
+    case "plan": return showPlan(arg)
+    case "compare": return compare(arg)
+    case "dialect": return setDialect(arg)
+    case "connect": return connect(arg)
+    case "entities": return arg.isEmpty ? listEntities() : describe(arg)
+    case "schema": return describe(arg)
+    case "use": return use(arg)
+    case "load": return load(arg)
+    case "open": return open(arg)
+    default: return .failure(errorLine("command '.\(spec.name)' is not available"))
+    }
+  }
+
+  /// `error: message` in the error color.
+  func errorLine(_ message: String) -> String { style.red("error") + ": " + message + "\n" }
+
+  /// A rendered diagnostic (with caret) for a Sift error.
+  func render(_ error: SiftError) -> String {
+    DiagnosticRenderer(colors: style.colors).render(error.diagnostic, in: error.source) + "\n"
+  }
+
+  /// The predicate text to use: the argument, or the last predicate when empty.
+  func predicateText(_ arg: String) -> String? {
+    arg.isEmpty ? lastPredicate : arg
+  }
+
+  /// Parses, binds the session arguments and substitutes the session variables.
+  func prepare(_ text: String) -> Result<SiftPredicate, SiftError> {
+    do {
+      let parsed = try SiftPredicate.parse(text)
+      let bound = try parsed.binding(Array(arguments.prefix(parsed.unboundArgumentCount)))
+      return .success(bound.substituting(variables))
+    } catch {
+      return .failure(error)
+    }
+  }
+
+  /// Rendered warnings of a predicate (AND/OR mix and the like).
+  func warnings(_ p: SiftPredicate) -> String {
+    p.warnings.map { DiagnosticRenderer(colors: style.colors).render($0, in: p.source) + "\n" }.joined()
+  }
+}
+
+/// What one input produced: text to print and whether it failed or asked to quit.
+///
+/// ```swift
+/// let r = session.execute(".limit 5")
+/// if r.status == .failed { print("error") }
+/// ```
+public struct REPLResponse: Sendable, Hashable {
+  /// The outcome of an input.
+  public enum Status: Sendable, Hashable {
+    /// Worked.
+    case ok
+    /// An error was shown (scripts stop here unless `--keep-going`).
+    case failed
+    /// `.quit` was typed.
+    case quit
+  }
+
+  /// Text to print (ends with a newline unless empty).
+  public var text: String
+  /// Outcome.
+  public var status: Status
+
+  /// Creates a response.
+  public init(text: String, status: Status) {
+    self.text = text
+    self.status = status
+  }
+
+  static func ok(_ text: String) -> REPLResponse { REPLResponse(text: text, status: .ok) }
+  static func failure(_ text: String) -> REPLResponse { REPLResponse(text: text, status: .failed) }
+}
+
+/// Where typed predicates run.
+public enum REPLEngineKind: String, Sendable, CaseIterable {
+  /// SiftEvaluation over the records in memory.
+  case memory
+  /// The SQLite database (in memory, or an opened file).
+  case sqlite
+  /// The connected PostgreSQL database.
+  case postgres
+}
+
+/// SQL dialect for `.sql`.
+public enum REPLDialect: String, Sendable, CaseIterable {
+  /// SQLite.
+  case sqlite
+  /// PostgreSQL.
+  case postgres
+}

@@ -1,0 +1,49 @@
+import Dispatch
+import Foundation
+
+/// A thread-safe "Ctrl-C was pressed" flag. `installSIGINTHandler()` routes SIGINT to it via a
+/// dispatch signal source (so nothing runs in signal context) instead of killing the process.
+///
+/// ```swift
+/// let flag = InterruptFlag()
+/// flag.installSIGINTHandler()
+/// for r in records { if flag.isSet { break } … }
+/// ```
+public final class InterruptFlag: @unchecked Sendable {
+  private let lock = NSLock()
+  private var value = false
+  private var source: DispatchSourceSignal?
+
+  /// Creates a cleared flag.
+  public init() {}
+
+  /// True once `set()` was called (or SIGINT arrived) and until `clear()`.
+  public var isSet: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return value
+  }
+
+  /// Raises the flag.
+  public func set() {
+    lock.lock()
+    value = true
+    lock.unlock()
+  }
+
+  /// Lowers the flag.
+  public func clear() {
+    lock.lock()
+    value = false
+    lock.unlock()
+  }
+
+  /// Ignores SIGINT's default action and raises this flag on each SIGINT instead.
+  public func installSIGINTHandler() {
+    signal(SIGINT, SIG_IGN)
+    let s = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue.global())
+    s.setEventHandler { [weak self] in self?.set() }
+    s.resume()
+    source = s
+  }
+}

@@ -1,0 +1,83 @@
+import Foundation
+import SiftSyntax
+
+/// Loads JSON records into the fast `SiftObject` layout, with `SiftJSON`'s typing rules:
+/// numbers without fraction or exponent are integers, `{"$date": "…"}` is a date,
+/// `{"$data": "…"}` is data. Records that share keys share one key table.
+///
+/// ```swift
+/// let venues = try JSONRecords.load(contentsOf: URL(fileURLWithPath: "venues.json"))
+/// let m = try SiftPredicate(format: "priceCategory == '$$'").compile()
+/// let cheap = try m.filter(venues)
+/// ```
+public enum JSONRecords {
+  /// Why records could not be loaded.
+  public struct LoadError: Error, Sendable, CustomStringConvertible {
+    /// What went wrong.
+    public var message: String
+    /// The message.
+    public var description: String { message }
+  }
+
+  /// Reads a file holding a JSON array of objects (or one object, or JSON Lines).
+  ///
+  /// ```swift
+  /// let rows = try JSONRecords.load(contentsOf: url)
+  /// ```
+  public static func load(contentsOf url: URL) throws -> [SiftObject] {
+    let data = try Data(contentsOf: url)
+    return try load(bytes: [UInt8](data))
+  }
+
+  /// Parses UTF-8 JSON: an array of objects, a single object, or one object per line.
+  ///
+  /// ```swift
+  /// let rows = try JSONRecords.load(bytes: Array(#"[{"a": 1}, {"a": 2}]"#.utf8))
+  /// ```
+  public static func load(bytes: [UInt8]) throws -> [SiftObject] {
+    let value: SiftValue
+    do {
+      value = try SiftJSON.parse(bytes: bytes)
+    } catch {
+      // Maybe JSON Lines: one value per line.
+      let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
+      guard lines.count > 1 else { throw LoadError(message: "invalid JSON: \(error)") }
+      var items: [SiftValue] = []
+      for (n, line) in lines.enumerated() {
+        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+        do {
+          items.append(try SiftJSON.parse(bytes: Array(line)))
+        } catch {
+          throw LoadError(message: "invalid JSON on line \(n + 1): \(error)")
+        }
+      }
+      return try records(from: .array(items))
+    }
+    return try records(from: value)
+  }
+
+  /// Converts parsed values: an array of dictionaries, or one dictionary.
+  ///
+  /// ```swift
+  /// let rows = try JSONRecords.records(from: [["a": 1]])
+  /// ```
+  public static func records(from value: SiftValue) throws -> [SiftObject] {
+    var cache = ShapeCache()
+    switch value {
+    case .dictionary(let d):
+      return [SiftObject.convert(d, cache: &cache, depth: EvalLimits.maxDataDepth)]
+    case .array(let items):
+      var out: [SiftObject] = []
+      out.reserveCapacity(items.count)
+      for (i, item) in items.enumerated() {
+        guard case .dictionary(let d) = item else {
+          throw LoadError(message: "record \(i) is \(item.kindName), not an object")
+        }
+        out.append(SiftObject.convert(d, cache: &cache, depth: EvalLimits.maxDataDepth))
+      }
+      return out
+    default:
+      throw LoadError(message: "expected an array of objects, found \(value.kindName)")
+    }
+  }
+}

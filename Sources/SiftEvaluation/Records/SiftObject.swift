@@ -1,0 +1,110 @@
+import SiftSyntax
+
+/// A record in Sift's fast layout: keys interned to small integers and values in slots, with
+/// nested dictionaries stored the same way. Compiled key paths read it with array lookups, no
+/// hashing. `JSONRecords` and `SiftRecordEncoder` produce it; build one from any dictionary.
+///
+/// ```swift
+/// let venue = SiftObject(["name": "Red bar", "location": ["city": "Tokyo"]])
+/// let m = try SiftPredicate(format: "location.city == 'Tokyo'").compile()
+/// try m.matches(venue)   // true
+/// ```
+///
+/// Immutable and `Sendable`.
+public final class SiftObject: SiftRecord, Sendable, CustomStringConvertible {
+  let shape: Shape
+  let values: [EvalValue]
+
+  init(shape: Shape, values: [EvalValue]) {
+    self.shape = shape
+    self.values = values
+  }
+
+  /// Converts a dictionary (and every dictionary nested in it, through arrays too).
+  ///
+  /// ```swift
+  /// let o = SiftObject(["a": 1, "b": ["c": true]])
+  /// ```
+  public convenience init(_ dictionary: [String: SiftValue]) {
+    var cache = ShapeCache()
+    let o = SiftObject.convert(dictionary, cache: &cache, depth: EvalLimits.maxDataDepth)
+    self.init(shape: o.shape, values: o.values)
+  }
+
+  /// Converts `value` when it is a dictionary; nil otherwise.
+  ///
+  /// ```swift
+  /// SiftObject(value: ["a": 1])?.value(forKey: "a")   // .int(1)
+  /// ```
+  public convenience init?(value: SiftValue) {
+    guard case .dictionary(let d) = value else { return nil }
+    self.init(d)
+  }
+
+  /// The keys, in stored order.
+  ///
+  /// ```swift
+  /// SiftObject(["a": 1]).keys   // ["a"]
+  /// ```
+  public var keys: [String] { shape.keys }
+
+  /// The value under `key`, converted back to a `SiftValue`.
+  ///
+  /// ```swift
+  /// SiftObject(["a": 1]).value(forKey: "a")   // .int(1)
+  /// ```
+  public func value(forKey key: String) -> SiftValue? {
+    guard let i = shape.keys.firstIndex(of: key) else { return nil }
+    return values[i].siftValue()
+  }
+
+  /// The record itself: the evaluator reads slots directly.
+  public var siftRecordRoot: SiftRecordRoot { SiftRecordRoot(.object(self)) }
+
+  /// The whole record as a `SiftValue` dictionary.
+  ///
+  /// ```swift
+  /// SiftObject(["a": 1]).siftValue   // ["a": 1]
+  /// ```
+  public var siftValue: SiftValue { siftValue(depth: EvalLimits.maxDataDepth) }
+
+  /// The record as compact JSON.
+  public var description: String { SiftJSON.serialize(siftValue) }
+
+  func siftValue(depth: Int) -> SiftValue {
+    guard depth > 0 else { return .null }
+    var d: [String: SiftValue] = [:]
+    d.reserveCapacity(values.count)
+    for (k, v) in zip(shape.keys, values) { d[k] = v.siftValue(depth: depth - 1) }
+    return .dictionary(d)
+  }
+
+  /// The slot value for an interned key id (`.null` when absent).
+  @inline(__always)
+  func value(id: Int) -> EvalValue {
+    let s = shape.slot(id)
+    return s >= 0 ? values[s] : .null
+  }
+
+  /// Deep conversion with shared shapes. Past `depth`, nested collections stay as lazily read
+  /// `SiftValue`s, so conversion recursion is bounded.
+  static func convert(_ d: [String: SiftValue], cache: inout ShapeCache, depth: Int) -> SiftObject {
+    let keys = d.keys.sorted()
+    var values: [EvalValue] = []
+    values.reserveCapacity(keys.count)
+    for k in keys { values.append(convert(d[k] ?? .null, cache: &cache, depth: depth - 1)) }
+    return SiftObject(shape: cache.shape(for: keys), values: values)
+  }
+
+  static func convert(_ v: SiftValue, cache: inout ShapeCache, depth: Int) -> EvalValue {
+    switch v {
+    case .dictionary(let d):
+      return depth > 0 ? .object(convert(d, cache: &cache, depth: depth)) : .dict(d)
+    case .array(let a):
+      guard depth > 0 else { return .values(a) }
+      return .array(a.map { convert($0, cache: &cache, depth: depth - 1) })
+    default:
+      return EvalValue(v)
+    }
+  }
+}

@@ -1,0 +1,200 @@
+import CLibPQ
+import Foundation
+
+/// The raw libpq connection: owns one `PGconn`, runs statements with `PQexecParams`
+/// (parameters as `PostgresWireParameter`) or scripts with `PQexec`, and turns
+/// failures into `PostgresError`. Not thread-safe by itself; `PostgresDatabase` serializes it.
+final class PostgresConnection {
+  private var handle: OpaquePointer?
+
+  /// Connects with a libpq conninfo string (`host=127.0.0.1 user=sift dbname=sift`) or URI.
+  init(conninfo: String) throws(PostgresError) {
+    guard !conninfo.utf8.contains(0) else {
+      throw PostgresError(kind: .connection, message: "conninfo contains a NUL character")
+    }
+    let conn = PQconnectdb(conninfo)
+    guard let conn else {
+      throw PostgresError(kind: .connection, message: "libpq could not allocate a connection")
+    }
+    guard PQstatus(conn) == CONNECTION_OK else {
+      let message = PostgresConnection.errorText(PQerrorMessage(conn))
+      PQfinish(conn)
+      throw PostgresError(kind: .connection, message: message)
+    }
+    // Notices ("schema … does not exist, skipping") would otherwise go to stderr.
+    PQsetNoticeProcessor(conn, { _, _ in }, nil)
+    guard PQsetClientEncoding(conn, "UTF8") == 0 else {
+      let message = PostgresConnection.errorText(PQerrorMessage(conn))
+      PQfinish(conn)
+      throw PostgresError(kind: .connection, message: "cannot use UTF8: \(message)")
+    }
+    handle = conn
+  }
+
+  deinit { close() }
+
+  /// Whether `close()` has not been called yet.
+  var isOpen: Bool { handle != nil }
+
+  /// Closes the connection (`PQfinish`); later calls throw `.connection` errors.
+  func close() {
+    if let handle { PQfinish(handle) }
+    handle = nil
+  }
+
+  /// Runs a script of one or more `;`-separated statements without parameters.
+  func executeScript(_ sql: String) throws(PostgresError) {
+    let conn = try open()
+    guard !sql.utf8.contains(0) else {
+      throw PostgresError(
+        kind: .unsupportedValue, message: "SQL text contains a NUL character", statement: sql)
+    }
+    let result = PQexec(conn, sql)
+    defer { PQclear(result) }
+    try check(result, conn: conn, statement: sql)
+  }
+
+  /// Runs one statement with `$1…$n` parameters; returns its rows (empty for commands).
+  func execute(_ sql: String, parameters: [PostgresWireParameter]) throws(PostgresError)
+    -> [[PostgresCell]]
+  {
+    let conn = try open()
+    guard !sql.utf8.contains(0) else {
+      throw PostgresError(
+        kind: .unsupportedValue, message: "SQL text contains a NUL character", statement: sql)
+    }
+    guard parameters.count <= Int(Int32.max) else {
+      throw PostgresError(kind: .unsupportedValue, message: "too many parameters", statement: sql)
+    }
+    let buffers = ParameterBuffers(parameters)
+    defer { buffers.deallocate() }
+    let result = PQexecParams(
+      conn, sql, Int32(parameters.count), buffers.types, buffers.values, buffers.lengths,
+      buffers.formats, 0)
+    defer { PQclear(result) }
+    try check(result, conn: conn, statement: sql)
+    return try PostgresConnection.rows(of: result, statement: sql)
+  }
+
+  private func open() throws(PostgresError) -> OpaquePointer {
+    guard let handle else {
+      throw PostgresError(kind: .connection, message: "connection is closed")
+    }
+    if PQstatus(handle) != CONNECTION_OK {
+      PQreset(handle)
+      guard PQstatus(handle) == CONNECTION_OK else {
+        throw PostgresError(
+          kind: .connection, message: PostgresConnection.errorText(PQerrorMessage(handle)))
+      }
+    }
+    return handle
+  }
+
+  private func check(_ result: OpaquePointer?, conn: OpaquePointer, statement: String)
+    throws(PostgresError)
+  {
+    guard let result else {
+      throw PostgresError(
+        kind: .connection, message: PostgresConnection.errorText(PQerrorMessage(conn)),
+        statement: statement)
+    }
+    switch PQresultStatus(result) {
+    case PGRES_COMMAND_OK, PGRES_TUPLES_OK, PGRES_EMPTY_QUERY:
+      return
+    default:
+      var sqlState: String?
+      if let code = PQresultErrorField(result, Int32(UInt8(ascii: "C"))) {
+        sqlState = String(cString: code)
+      }
+      throw PostgresError(
+        kind: .query, message: PostgresConnection.errorText(PQresultErrorMessage(result)),
+        sqlState: sqlState, statement: statement)
+    }
+  }
+
+  private static func rows(of result: OpaquePointer?, statement: String) throws(PostgresError)
+    -> [[PostgresCell]]
+  {
+    guard let result, PQresultStatus(result) == PGRES_TUPLES_OK else { return [] }
+    let rowCount = PQntuples(result)
+    let columnCount = PQnfields(result)
+    let types = (0..<columnCount).map { PQftype(result, $0) }
+    var rows: [[PostgresCell]] = []
+    rows.reserveCapacity(Int(rowCount))
+    for r in 0..<rowCount {
+      var row: [PostgresCell] = []
+      row.reserveCapacity(Int(columnCount))
+      for c in 0..<columnCount {
+        if PQgetisnull(result, r, c) != 0 {
+          row.append(PostgresCell(type: types[Int(c)], text: nil))
+          continue
+        }
+        let length = Int(PQgetlength(result, r, c))
+        guard let bytes = PQgetvalue(result, r, c), length >= 0 else {
+          throw PostgresError(
+            kind: .result, message: "libpq returned no value for row \(r) column \(c)",
+            statement: statement)
+        }
+        let text = bytes.withMemoryRebound(to: UInt8.self, capacity: length) {
+          String(decoding: UnsafeBufferPointer(start: $0, count: length), as: UTF8.self)
+        }
+        row.append(PostgresCell(type: types[Int(c)], text: text))
+      }
+      rows.append(row)
+    }
+    return rows
+  }
+
+  static func errorText(_ pointer: UnsafePointer<CChar>?) -> String {
+    guard let pointer else { return "unknown libpq error" }
+    return String(cString: pointer)
+  }
+}
+
+/// C arrays for `PQexecParams`, allocated together and freed with `deallocate()`.
+private struct ParameterBuffers {
+  let types: UnsafeMutablePointer<Oid>
+  let values: UnsafeMutablePointer<UnsafePointer<CChar>?>
+  let lengths: UnsafeMutablePointer<Int32>
+  let formats: UnsafeMutablePointer<Int32>
+  private let storage: [UnsafeMutablePointer<CChar>?]
+  private let count: Int
+
+  init(_ parameters: [PostgresWireParameter]) {
+    count = parameters.count
+    let n = max(count, 1)
+    types = .allocate(capacity: n)
+    values = .allocate(capacity: n)
+    lengths = .allocate(capacity: n)
+    formats = .allocate(capacity: n)
+    var storage: [UnsafeMutablePointer<CChar>?] = []
+    for (i, p) in parameters.enumerated() {
+      types[i] = p.type
+      formats[i] = p.isBinary ? 1 : 0
+      guard let bytes = p.bytes else {
+        values[i] = nil
+        lengths[i] = 0
+        storage.append(nil)
+        continue
+      }
+      // Text parameters are NUL-terminated C strings; binary ones use the explicit length.
+      let buffer = UnsafeMutablePointer<CChar>.allocate(capacity: bytes.count + 1)
+      bytes.withUnsafeBytes { raw in
+        for (j, b) in raw.enumerated() { buffer[j] = CChar(bitPattern: b) }
+      }
+      buffer[bytes.count] = 0
+      values[i] = UnsafePointer(buffer)
+      lengths[i] = Int32(clamping: bytes.count)
+      storage.append(buffer)
+    }
+    self.storage = storage
+  }
+
+  func deallocate() {
+    for buffer in storage { buffer?.deallocate() }
+    types.deallocate()
+    values.deallocate()
+    lengths.deallocate()
+    formats.deallocate()
+  }
+}

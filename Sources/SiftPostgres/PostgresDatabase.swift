@@ -1,0 +1,153 @@
+import Foundation
+
+/// A connection to a PostgreSQL server (through libpq) that runs Sift's compiled SQL.
+///
+/// It binds `$1…$n` parameters (text format for scalars, binary `bytea` for bytes), converts
+/// result cells back by column type, reports every failure as a `PostgresError` carrying the
+/// server's message, and closes the connection (`PQfinish`) on `close()` or deinit.
+///
+/// With `schema: .temporary()` it creates a fresh schema (`sift_test_<random>`), points
+/// `search_path` at it so tables and Sift's helper functions land there, and drops it
+/// (`CASCADE`) when closed — tests can share one database without seeing each other.
+///
+/// Thread safety: one instance may be shared between threads; an internal lock serializes
+/// every call, so statements on one connection never interleave. For parallel work open
+/// several instances.
+///
+/// ```swift
+/// let db = try PostgresDatabase(
+///   conninfo: "host=127.0.0.1 user=sift password=sift dbname=sift", schema: .temporary())
+/// let rows = try db.query("SELECT $1::int8 + 1", [.int(41)])   // [[.int(42)]]
+/// ```
+public final class PostgresDatabase: @unchecked Sendable {
+  /// Which schema the connection works in.
+  public enum Schema: Sendable, Hashable {
+    /// Whatever the server's `search_path` says; nothing is created or dropped.
+    case current
+    /// `CREATE SCHEMA IF NOT EXISTS name`, then `SET search_path TO name, public`; kept on close.
+    case named(String)
+    /// A fresh schema `<prefix>_<random hex>`, used like `.named`, dropped with `CASCADE` on close.
+    case temporary(prefix: String = "sift_test")
+  }
+
+  private let lock = NSLock()
+  private let connection: PostgresConnection
+  private let dropsSchemaOnClose: Bool
+
+  /// The schema the connection works in (nil for `.current`).
+  public let schemaName: String?
+
+  /// Connects, selects or creates the schema, and sets session defaults (UTF8, UTC,
+  /// `extra_float_digits = 3` for exact doubles, `bytea_output = hex`).
+  ///
+  /// ```swift
+  /// let db = try PostgresDatabase(conninfo: "postgresql://sift:sift@127.0.0.1/sift")
+  /// ```
+  /// - Throws: `PostgresError` (`.connection` when the server is unreachable or refuses login).
+  public init(conninfo: String, schema: Schema = .current) throws(PostgresError) {
+    connection = try PostgresConnection(conninfo: conninfo)
+    switch schema {
+    case .current:
+      schemaName = nil
+      dropsSchemaOnClose = false
+    case .named(let name):
+      schemaName = name
+      dropsSchemaOnClose = false
+    case .temporary(let prefix):
+      schemaName = "\(prefix)_\(PostgresDatabase.randomSuffix())"
+      dropsSchemaOnClose = true
+    }
+    var setup = "SET client_min_messages = warning; SET TimeZone = 'UTC'; "
+    setup += "SET extra_float_digits = 3; SET bytea_output = 'hex';"
+    if let schemaName {
+      let quoted = PostgresDatabase.quoteIdentifier(schemaName)
+      setup += " CREATE SCHEMA IF NOT EXISTS \(quoted); SET search_path TO \(quoted), public;"
+    }
+    do {
+      try connection.executeScript(setup)
+    } catch {
+      connection.close()
+      throw error
+    }
+  }
+
+  deinit { close() }
+
+  /// Drops a `.temporary` schema (errors ignored: the server may already be gone) and closes
+  /// the connection. Safe to call twice; later statements throw `.connection` errors.
+  ///
+  /// ```swift
+  /// db.close()
+  /// ```
+  public func close() {
+    lock.lock()
+    defer { lock.unlock() }
+    guard connection.isOpen else { return }
+    if dropsSchemaOnClose, let schemaName {
+      try? connection.executeScript(
+        "DROP SCHEMA IF EXISTS \(PostgresDatabase.quoteIdentifier(schemaName)) CASCADE")
+    }
+    connection.close()
+  }
+
+  /// Runs a script of `;`-separated statements without parameters (simple query protocol).
+  ///
+  /// ```swift
+  /// try db.run("CREATE TABLE t (a int8); INSERT INTO t VALUES (1)")
+  /// ```
+  public func run(_ script: String) throws(PostgresError) {
+    lock.lock()
+    defer { lock.unlock() }
+    try connection.executeScript(script)
+  }
+
+  /// Runs one statement with `$n` parameters and returns its rows, decoded by column type.
+  func query(_ sql: String, _ values: [PostgresWireValue]) throws(PostgresError)
+    -> [[PostgresWireValue]]
+  {
+    var parameters: [PostgresWireParameter] = []
+    parameters.reserveCapacity(values.count)
+    for (i, value) in values.enumerated() {
+      do {
+        parameters.append(try PostgresWireParameter.encode(value))
+      } catch {
+        throw PostgresError(
+          kind: error.kind, message: "parameter $\(i + 1): \(error.message)", statement: sql)
+      }
+    }
+    lock.lock()
+    defer { lock.unlock() }
+    let cells = try connection.execute(sql, parameters: parameters)
+    var rows: [[PostgresWireValue]] = []
+    rows.reserveCapacity(cells.count)
+    for row in cells {
+      var decoded: [PostgresWireValue] = []
+      decoded.reserveCapacity(row.count)
+      for cell in row {
+        do {
+          decoded.append(try cell.decode())
+        } catch {
+          throw PostgresError(kind: .result, message: error.message, statement: sql)
+        }
+      }
+      rows.append(decoded)
+    }
+    return rows
+  }
+
+  /// `"name"` with embedded `"` doubled, safe to splice into SQL as an identifier.
+  ///
+  /// ```swift
+  /// PostgresDatabase.quoteIdentifier("a\"b")   // "a""b"
+  /// ```
+  public static func quoteIdentifier(_ name: String) -> String {
+    "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+
+  private static func randomSuffix() -> String {
+    var generator = SystemRandomNumberGenerator()
+    let n = generator.next() as UInt64
+    let hex = String(n, radix: 16)
+    return String(repeating: "0", count: 16 - hex.count) + hex
+  }
+}

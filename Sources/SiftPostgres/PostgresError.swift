@@ -1,0 +1,58 @@
+import Foundation
+
+/// An error from the PostgreSQL runner: a failed connection, a statement the server rejected,
+/// a value PostgreSQL cannot hold (text with NUL), or a result cell that could not be decoded.
+///
+/// `message` carries the server's own text when there is one; `sqlState` the five-character
+/// SQLSTATE code (for example `42P01` undefined table, `22021` bad encoding).
+///
+/// ```swift
+/// do { _ = try db.execute(SQLStatement(sql: "SELECT * FROM nope", bindings: [])) }
+/// catch let error as PostgresError {
+///   print(error.kind, error.sqlState ?? "-", error.message)   // query 42P01 relation "nope" …
+/// }
+/// ```
+public struct PostgresError: Error, Sendable, Hashable, CustomStringConvertible {
+  /// What failed.
+  public enum Kind: String, Sendable, Hashable {
+    /// Connecting (or reconnecting) to the server failed, or the connection is closed.
+    case connection
+    /// The server rejected a statement (syntax, type, constraint, permission, …).
+    case query
+    /// A bound value cannot be sent to PostgreSQL (for example text containing NUL).
+    case unsupportedValue
+    /// A result cell could not be converted to a Swift value.
+    case result
+  }
+
+  /// What failed.
+  public var kind: Kind
+  /// The server's (or the runner's) message, trimmed; never empty.
+  public var message: String
+  /// The SQLSTATE code reported by the server, if any.
+  public var sqlState: String?
+  /// The statement text that failed, if the error belongs to one.
+  public var statement: String?
+
+  /// Creates an error.
+  ///
+  /// ```swift
+  /// let e = PostgresError(kind: .connection, message: "connection is closed")
+  /// ```
+  public init(kind: Kind, message: String, sqlState: String? = nil, statement: String? = nil) {
+    let trimmed = message.trimmingCharacters(in: .whitespacesAndNewlines)
+    self.kind = kind
+    self.message = trimmed.isEmpty ? "unknown PostgreSQL error" : trimmed
+    self.sqlState = sqlState
+    self.statement = statement
+  }
+
+  /// `postgres query error [42P01]: relation "nope" does not exist`, plus the statement.
+  public var description: String {
+    var text = "postgres \(kind.rawValue) error"
+    if let sqlState { text += " [\(sqlState)]" }
+    text += ": \(message)"
+    if let statement { text += "\n  in: \(statement)" }
+    return text
+  }
+}
