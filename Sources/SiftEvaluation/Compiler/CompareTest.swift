@@ -1,0 +1,152 @@
+import Foundation
+import SiftSyntax
+
+/// One comparison operator with its options, prepared once: the string rule, and, when the
+/// right side is a constant, the folded needle, LIKE pattern or regular expression.
+///
+/// Semantics (see Grammar/notes/evaluation.md):
+/// - `==`/`!=`: `ValueComparison.equal`; nil equals only nil.
+/// - ordering: a nil operand gives false, except nil `<=`/`>=` nil is true; numbers, strings
+///   and dates order among themselves; any other pair is the error `incomparable-values`.
+/// - `BETWEEN`: inclusive, the right side must be a two-element array.
+/// - `IN`/`CONTAINS`: membership in an array or a dictionary's values, or substring when the
+///   container is a string; nil container or needle gives false; other containers are errors.
+/// - `BEGINSWITH`/`ENDSWITH`/`LIKE`/`MATCHES`: both sides strings (nil gives false, another
+///   kind is `not-a-string`); an empty needle never begins/ends/is contained.
+struct CompareTest: Sendable {
+  let op: ComparisonOperator
+  let rule: TextRule
+  let range: SourceRange
+  let lhsRange: SourceRange
+  let rhsRange: SourceRange
+  /// Prepared constant right side, when there is one.
+  let needle: PreparedText?
+  let like: LikePattern?
+  let regex: RegexPattern?
+
+  init(_ c: Comparison, constantRHS: EvalValue?) throws(EvalFailure) {
+    op = c.op
+    rule = TextRule(c.options)
+    range = c.operatorRange
+    lhsRange = c.lhs.range
+    rhsRange = c.rhs.range
+    var needle: PreparedText?
+    var like: LikePattern?
+    var regex: RegexPattern?
+    if case .string(let s)? = constantRHS {
+      needle = rule.prepare(s)
+      if op == .like { like = LikePattern(s, options: rule.options) }
+      if op == .matches {
+        do { regex = try RegexPattern(s, options: rule.options) } catch {
+          throw EvalDiagnostics.invalidRegex(error.description, at: c.rhs.range)
+        }
+      }
+    }
+    if op == .utiConformsTo || op == .utiEquals {
+      throw EvalDiagnostics.unsupported("the \(op.keyword) operator", at: c.operatorRange)
+    }
+    self.needle = needle
+    self.like = like
+    self.regex = regex
+  }
+
+  /// Applies the operator to evaluated operands.
+  @inline(__always)
+  func test(_ l: EvalValue, _ r: EvalValue) throws(EvalFailure) -> Bool {
+    switch op {
+    case .equal: return equal(l, r)
+    case .notEqual: return !equal(l, r)
+    case .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
+      if l.isNull || r.isNull {
+        return l.isNull && r.isNull && (op == .lessThanOrEqual || op == .greaterThanOrEqual)
+      }
+      guard let c = ValueComparison.order(l, r, rule) else { throw EvalDiagnostics.incomparable(l, r, at: range) }
+      if c == ValueComparison.unordered { return false }
+      switch op {
+      case .lessThan: return c < 0
+      case .lessThanOrEqual: return c <= 0
+      case .greaterThan: return c > 0
+      default: return c >= 0
+      }
+    case .between: return try between(l, r)
+    case .in: return try membership(l, in: r, needlePrepared: false)
+    case .contains: return try membership(r, in: l, needlePrepared: true)
+    case .beginsWith, .endsWith:
+      guard let (s, n) = try strings(l, r) else { return false }
+      return rule.find(n, in: s, op == .beginsWith ? .prefix : .suffix)
+    case .like:
+      guard case .string(let s)? = try checkedString(l, lhsRange) else { return false }
+      if let like, case .string = r { return like.matches(s) }
+      guard case .string(let p)? = try checkedString(r, rhsRange) else { return false }
+      return LikePattern(p, options: rule.options).matches(s)
+    case .matches:
+      guard case .string(let s)? = try checkedString(l, lhsRange) else { return false }
+      if let regex, case .string = r { return regex.matches(s) }
+      guard case .string(let p)? = try checkedString(r, rhsRange) else { return false }
+      do { return try RegexPattern(p, options: rule.options).matches(s) } catch {
+        throw EvalDiagnostics.invalidRegex(error.description, at: rhsRange)
+      }
+    case .utiConformsTo, .utiEquals:
+      throw EvalDiagnostics.unsupported("the \(op.keyword) operator", at: range)
+    }
+  }
+
+  @inline(__always)
+  func equal(_ l: EvalValue, _ r: EvalValue) -> Bool {
+    if let needle, case .string(let s) = l, case .string = r { return rule.equal(s, needle) }
+    return ValueComparison.equal(l, r, rule)
+  }
+
+  func between(_ l: EvalValue, _ r: EvalValue) throws(EvalFailure) -> Bool {
+    guard let bounds = r.list, bounds.count == 2 else { throw EvalDiagnostics.betweenNeedsTwoBounds(r, at: rhsRange) }
+    let lo = bounds[0], hi = bounds[1]
+    if l.isNull || lo.isNull || hi.isNull { return false }
+    guard let a = ValueComparison.order(l, lo, rule) else { throw EvalDiagnostics.incomparable(l, lo, at: range) }
+    guard let b = ValueComparison.order(l, hi, rule) else { throw EvalDiagnostics.incomparable(l, hi, at: range) }
+    if a == ValueComparison.unordered || b == ValueComparison.unordered { return false }
+    return a >= 0 && b <= 0
+  }
+
+  /// Is `needle` an element (or value, or substring) of `container`? `needlePrepared` says the
+  /// needle is the comparison's right side (so a prepared constant applies).
+  func membership(_ needle: EvalValue, in container: EvalValue, needlePrepared: Bool) throws(EvalFailure) -> Bool {
+    switch container {
+    case .null: return false
+    case .string(let hay):
+      if needle.isNull { return false }
+      guard case .string(let n) = needle else {
+        throw EvalDiagnostics.needsString("\(op.keyword) on a string", needle, at: needlePrepared ? rhsRange : lhsRange)
+      }
+      let prepared = (needlePrepared ? self.needle : nil) ?? rule.prepare(n)
+      return rule.find(prepared, in: hay, .anywhere)
+    case .array, .values:
+      guard let items = container.list else { return false }
+      for i in 0..<items.count where ValueComparison.equal(needle, items[i], rule) { return true }
+      return false
+    case .dict, .object:
+      guard let k = Keyed(container) else { return false }
+      return k.values.contains { ValueComparison.equal(needle, $0, rule) }
+    default:
+      throw EvalDiagnostics.needsCollection(
+        "\(op.keyword)", container, at: op == .in ? rhsRange : lhsRange)
+    }
+  }
+
+  /// Both operands as strings; nil when either is nil; an error for other kinds.
+  @inline(__always)
+  func strings(_ l: EvalValue, _ r: EvalValue) throws(EvalFailure) -> (String, PreparedText)? {
+    guard case .string(let s)? = try checkedString(l, lhsRange) else { return nil }
+    if let needle, case .string = r { return (s, needle) }
+    guard case .string(let n)? = try checkedString(r, rhsRange) else { return nil }
+    return (s, rule.prepare(n))
+  }
+
+  @inline(__always)
+  func checkedString(_ v: EvalValue, _ at: SourceRange) throws(EvalFailure) -> EvalValue? {
+    switch v {
+    case .string: return v
+    case .null: return nil
+    default: throw EvalDiagnostics.needsString(op.keyword, v, at: at)
+    }
+  }
+}

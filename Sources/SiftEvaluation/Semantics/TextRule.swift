@@ -1,0 +1,147 @@
+import Foundation
+import SiftSyntax
+
+/// How a comparison treats strings: which of `[c]`/`[d]` fold them. `[n]` and `[l]` are
+/// accepted and change nothing.
+///
+/// Strings compare by Unicode code points (UTF-8 byte order), exactly as written: no
+/// normalization unless `[c]` or `[d]` is given, in which case both sides are folded with
+/// `TextFolding` (full case folding, diacritics removed, NFC). ASCII text takes byte-level fast
+/// paths that allocate nothing.
+struct TextRule: Sendable {
+  let options: ComparisonOptions
+  let caseless: Bool
+  let folds: Bool
+
+  init(_ options: ComparisonOptions) {
+    let relevant = options.intersection([.caseInsensitive, .diacriticInsensitive])
+    self.options = relevant
+    self.caseless = relevant.contains(.caseInsensitive)
+    self.folds = !relevant.isEmpty
+  }
+
+  /// Folds a needle once (at compile time when it is a constant).
+  func prepare(_ needle: String) -> PreparedText {
+    let f = TextFolding.fold(needle, options)
+    return PreparedText(folded: f, isASCII: TextFolding.isASCII(f))
+  }
+
+  func equal(_ a: String, _ b: String) -> Bool {
+    if !folds { return Bytes.equal(a, b) }
+    return equal(a, prepare(b))
+  }
+
+  func equal(_ a: String, _ b: PreparedText) -> Bool {
+    if !folds { return Bytes.equal(a, b.folded) }
+    if b.isASCII && TextFolding.isASCII(a) {
+      return caseless ? Bytes.equalASCIICaseless(a, b.folded) : Bytes.equal(a, b.folded)
+    }
+    return Bytes.equal(TextFolding.fold(a, options), b.folded)
+  }
+
+  /// -1, 0 or 1 by code points of the (folded) strings.
+  func compare(_ a: String, _ b: String) -> Int {
+    if !folds { return Bytes.compare(a, b, caseless: false) }
+    if TextFolding.isASCII(a) && TextFolding.isASCII(b) { return Bytes.compare(a, b, caseless: caseless) }
+    return Bytes.compare(TextFolding.fold(a, options), TextFolding.fold(b, options), caseless: false)
+  }
+
+  enum Position { case prefix, suffix, anywhere }
+
+  /// BEGINSWITH / ENDSWITH / CONTAINS on strings. An empty needle never matches.
+  func find(_ needle: PreparedText, in subject: String, _ where_: Position) -> Bool {
+    if needle.folded.utf8.isEmpty { return false }
+    if !folds { return Bytes.find(needle.folded, in: subject, where_, caseless: false) }
+    if needle.isASCII && TextFolding.isASCII(subject) {
+      return Bytes.find(needle.folded, in: subject, where_, caseless: caseless)
+    }
+    return Bytes.find(needle.folded, in: TextFolding.fold(subject, options), where_, caseless: false)
+  }
+}
+
+/// A needle folded ahead of time.
+struct PreparedText: Sendable {
+  let folded: String
+  let isASCII: Bool
+}
+
+/// Byte-level (UTF-8) string primitives: code-point order, no allocation.
+enum Bytes {
+  @inline(__always)
+  static func with<R>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    var s = s
+    return s.withUTF8(body)
+  }
+
+  @inline(__always)
+  static func lower(_ b: UInt8) -> UInt8 { (b &- 0x41) < 26 ? b | 0x20 : b }
+
+  static func equal(_ a: String, _ b: String) -> Bool {
+    if a.utf8.count != b.utf8.count { return false }
+    return with(a) { pa in
+      with(b) { pb in
+        guard let x = pa.baseAddress, let y = pb.baseAddress else { return true }
+        return memcmp(x, y, pa.count) == 0
+      }
+    }
+  }
+
+  static func equalASCIICaseless(_ a: String, _ loweredB: String) -> Bool {
+    if a.utf8.count != loweredB.utf8.count { return false }
+    return with(a) { pa in
+      with(loweredB) { pb in
+        for i in 0..<pa.count where lower(pa[i]) != pb[i] { return false }
+        return true
+      }
+    }
+  }
+
+  static func compare(_ a: String, _ b: String, caseless: Bool) -> Int {
+    with(a) { pa in
+      with(b) { pb in
+        let n = min(pa.count, pb.count)
+        if caseless {
+          for i in 0..<n {
+            let x = lower(pa[i]), y = lower(pb[i])
+            if x != y { return x < y ? -1 : 1 }
+          }
+        } else if n > 0, let x = pa.baseAddress, let y = pb.baseAddress {
+          let r = memcmp(x, y, n)
+          if r != 0 { return r < 0 ? -1 : 1 }
+        }
+        return pa.count == pb.count ? 0 : (pa.count < pb.count ? -1 : 1)
+      }
+    }
+  }
+
+  /// Is `needle` (already lower-case when `caseless`) at the start, end or anywhere in `subject`?
+  static func find(_ needle: String, in subject: String, _ where_: TextRule.Position, caseless: Bool) -> Bool {
+    with(needle) { n in
+      with(subject) { s in
+        if n.count == 0 || n.count > s.count { return false }
+        func at(_ offset: Int) -> Bool {
+          if caseless {
+            for i in 0..<n.count where lower(s[offset + i]) != n[i] { return false }
+            return true
+          }
+          guard let x = s.baseAddress, let y = n.baseAddress else { return true }
+          return memcmp(x + offset, y, n.count) == 0
+        }
+        switch where_ {
+        case .prefix: return at(0)
+        case .suffix: return at(s.count - n.count)
+        case .anywhere:
+          let first = n[0]
+          var i = 0
+          let last = s.count - n.count
+          while i <= last {
+            let b = caseless ? lower(s[i]) : s[i]
+            if b == first && at(i) { return true }
+            i += 1
+          }
+          return false
+        }
+      }
+    }
+  }
+}
