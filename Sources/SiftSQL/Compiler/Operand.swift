@@ -1,0 +1,59 @@
+import SiftSyntax
+
+/// A row of an entity: SELF, a to-one target, or a subquery variable over objects.
+struct RowRef: Sendable {
+  var entity: SQLEntity
+  /// The row's primary key as SQL (NULL when a to-one relationship is empty).
+  var key: SQLExpr
+  /// The alias the row is reachable under in the current FROM, if it is one (`t0`).
+  var alias: String?
+}
+
+/// The elements of a to-many relationship, a scalar-array side table or a SUBQUERY: a FROM
+/// clause, a correlation condition, and what one element is.
+struct SQLCollection: Sendable {
+  enum Element: Sendable {
+    case row(RowRef)
+    case value(SQLExpr)
+  }
+
+  /// `"menuitem" t3` (identifiers only, never bindings).
+  var from: String
+  /// Correlation plus SUBQUERY filters.
+  var condition: SQLExpr
+  var element: Element
+  /// The side table's position column, for `[FIRST]`, `[LAST]`, `[n]`.
+  var position: String?
+  /// From `@distinctUnionOfObjects`: count distinct elements.
+  var distinct = false
+
+  /// `FROM … WHERE …` for a subselect over the elements, with `extra` conditions.
+  func fromWhere(_ extra: [SQLExpr] = []) -> SQLExpr {
+    let cond = SQLExpr.and([condition] + extra)
+    return SQLExpr.condition("FROM " + from + " WHERE " + cond.sql, [cond])
+  }
+}
+
+/// What an expression compiles to before it is used.
+indirect enum Operand: Sendable {
+  /// A single SQL value.
+  case value(SQLExpr)
+  /// A constant not yet bound, so it can be coerced to the type it meets.
+  case constant(SiftValue)
+  /// An entity row.
+  case row(RowRef)
+  /// A collection of elements.
+  case collection(SQLCollection)
+  /// A non-constant aggregate `{a, b}`.
+  case list([Operand])
+
+  var kindName: String {
+    switch self {
+    case .value: return "a value"
+    case .constant(let v): return v.kindName
+    case .row(let r): return "an object of entity \(r.entity.name)"
+    case .collection: return "a to-many collection"
+    case .list: return "an aggregate"
+    }
+  }
+}

@@ -1,0 +1,119 @@
+import SiftSyntax
+
+extension ComparisonOperator {
+  /// The operator with its operands swapped (`a < b` ⇔ `b > a`).
+  var flipped: ComparisonOperator {
+    switch self {
+    case .lessThan: return .greaterThan
+    case .greaterThan: return .lessThan
+    case .lessThanOrEqual: return .greaterThanOrEqual
+    case .greaterThanOrEqual: return .lessThanOrEqual
+    default: return self
+    }
+  }
+}
+
+extension SQLCompilation {
+  /// `==`, `!=`, `<`, `<=`, `>`, `>=` between two single values, with NSPredicate's rules:
+  /// nil equals only nil, `!=` is true when exactly one side is nil, ordering with nil is
+  /// false except nil <= nil; values of different kinds are never equal (no coercion), and
+  /// ordering them is an error; `[c]`/`[d]` fold both sides of a string comparison.
+  mutating func scalarCompare(
+    _ op: ComparisonOperator, _ l: inout Operand, _ r: inout Operand, _ c: Comparison,
+    lhsRange: SourceRange, rhsRange: SourceRange
+  ) throws(SiftError) -> SQLExpr {
+    if case .row(let a) = l { return try rowCompare(op, a, r, c, rowRange: lhsRange, otherRange: rhsRange) }
+    if case .row(let b) = r { return try rowCompare(op.flipped, b, l, c, rowRange: rhsRange, otherRange: lhsRange) }
+    var x: SQLExpr
+    var y: SQLExpr
+    if case .constant = l {
+      y = try scalar(&r, hint: nil, rhsRange)
+      x = try scalar(&l, hint: y.type, lhsRange)
+    } else {
+      x = try scalar(&l, hint: nil, lhsRange)
+      y = try scalar(&r, hint: x.type, rhsRange)
+    }
+    let xNull = x.constant?.isNull == true
+    let yNull = y.constant?.isNull == true
+    if xNull && yNull {
+      return op == .equal || op == .lessThanOrEqual || op == .greaterThanOrEqual ? .alwaysTrue : .alwaysFalse
+    }
+    if xNull || yNull {
+      let other = xNull ? y : x
+      switch op {
+      case .equal, .lessThanOrEqual, .greaterThanOrEqual: return isNull(other)
+      case .notEqual: return isNotNull(other)
+      default: return .alwaysFalse
+      }
+    }
+    if !x.type.comparable(with: y.type) {
+      switch op {
+      case .equal: return .alwaysFalse
+      case .notEqual: return .or([isNotNull(x), isNotNull(y)])
+      default:
+        throw fail(
+          "type-mismatch", "cannot order \(x.type) against \(y.type) (no implicit conversion)", c.operatorRange)
+      }
+    }
+    if !dialect.booleansAreIntegers, x.type == .boolean || y.type == .boolean, x.type != y.type {
+      if let folded = try coerceBoolean(op, &x, &y, rhsRange) { return folded }
+    }
+    let o = c.options.rawValue & 3
+    if o != 0, x.type == .string || y.type == .string {
+      x = fold(x, o)
+      y = fold(y, o)
+    }
+    let bothNullable = x.nullable && y.nullable
+    switch op {
+    case .equal:
+      let sym = bothNullable ? " " + dialect.nullSafeEqualOperator + " " : " = "
+      return SQLExpr.condition(x.sql + sym + y.sql, [x, y])
+    case .notEqual:
+      return SQLExpr.condition(x.sql + " " + dialect.nullSafeNotEqualOperator + " " + y.sql, [x, y])
+    default:
+      let coll = x.type == .string && y.type == .string ? collation(for: x) : ""
+      let base = SQLExpr.condition(x.sql + coll + " " + op.rawValue + " " + y.sql, [x, y])
+      if bothNullable && (op == .lessThanOrEqual || op == .greaterThanOrEqual) {
+        return .or([base, .and([isNull(x), isNull(y)])])
+      }
+      return base
+    }
+  }
+
+  /// Where booleans are not numbers (PostgreSQL): a 0/1 constant meeting a boolean binds as a
+  /// boolean; another number makes `==` false and `!=` true; ordering casts to integer.
+  func coerceBoolean(_ op: ComparisonOperator, _ x: inout SQLExpr, _ y: inout SQLExpr, _ range: SourceRange) throws(SiftError) -> SQLExpr? {
+    let xIsBool = x.type == .boolean
+    let other = xIsBool ? y : x
+    if let v = other.constant, op == .equal || op == .notEqual {
+      guard let b = boolValue(v) else { return op == .equal ? .alwaysFalse : .alwaysTrue }
+      let bound = try bind(.bool(b), hint: .boolean, range)
+      if xIsBool { y = bound } else { x = bound }
+      return nil
+    }
+    x = numeric(x)
+    y = numeric(y)
+    return nil
+  }
+
+  /// Objects compare by primary key, and only for (in)equality: `location == nil`.
+  mutating func rowCompare(
+    _ op: ComparisonOperator, _ row: RowRef, _ other: Operand, _ c: Comparison,
+    rowRange: SourceRange, otherRange: SourceRange
+  ) throws(SiftError) -> SQLExpr {
+    guard op == .equal || op == .notEqual else {
+      throw fail("object-comparison", "objects can only be compared with == or != (for example with nil)", c.operatorRange)
+    }
+    switch other {
+    case .constant(.null):
+      return op == .equal ? isNull(row.key) : isNotNull(row.key)
+    case .row(let o) where o.entity.name == row.entity.name:
+      let sym = op == .equal ? dialect.nullSafeEqualOperator : dialect.nullSafeNotEqualOperator
+      return SQLExpr.condition(row.key.sql + " " + sym + " " + o.key.sql, [row.key, o.key])
+    default:
+      throw fail(
+        "object-comparison", "an object of entity \(row.entity.name) can only be compared with nil or another \(row.entity.name)",
+        otherRange)
+    }
+  }
+}

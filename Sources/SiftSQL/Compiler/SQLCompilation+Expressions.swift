@@ -1,0 +1,291 @@
+import Foundation
+import SiftSyntax
+
+extension SQLCompilation {
+  /// Compiles an expression to an operand (constants stay unbound until they meet a type).
+  mutating func expression(_ e: ExpressionNode) throws(SiftError) -> Operand {
+    switch e.kind {
+    case .constant(let v):
+      return .constant(v)
+    case .evaluatedObject:
+      return .row(selfRow)
+    case .variable(let name):
+      guard let v = variables[name] else {
+        throw fail("unbound-variable", "variable $\(name) has no value; substitute it before compiling", e.range)
+      }
+      return v
+    case .keyPath(let base, let kp):
+      let b = try base.map { (x: ExpressionNode) throws(SiftError) -> Operand in try expression(x) } ?? .row(selfRow)
+      return try resolve(b, kp.components[...], e.range)
+    case .index(let base, let kind):
+      return try index(try expression(base), kind, e.range)
+    case .aggregate(let items):
+      var out: [Operand] = []
+      for item in items { out.append(try expression(item)) }
+      return .list(out)
+    case .unary(let op, let x):
+      let v = try numericScalar(x, op.symbol)
+      if op == .negate { return .value(SQLExpr("(- " + v.sql + ")", v.bindings, type: v.type, nullable: v.nullable)) }
+      guard v.type == .integer || v.type.family == 0 else {
+        throw fail("bitwise-needs-integers", "~ needs an integer", e.range)
+      }
+      return .value(SQLExpr("(~ " + v.sql + ")", v.bindings, type: .integer, nullable: v.nullable))
+    case .binary(let op, let a, let b):
+      return .value(try binary(op, a, b, e.range))
+    case .function(let f, let args):
+      return try function(f, args, e.range)
+    case .customFunction(_, let selector, _):
+      throw fail("unsupported-in-sql", "FUNCTION(…, '\(selector)') cannot be compiled to SQL", e.range)
+    case .subquery(let collection, let variable, let predicate):
+      guard case .collection(let c) = try expression(collection) else {
+        throw fail("subquery-needs-collection", "SUBQUERY needs a to-many relationship or an array attribute", collection.range)
+      }
+      let element: Operand
+      switch c.element {
+      case .row(let r): element = .row(r)
+      case .value(let v): element = .value(v)
+      }
+      let saved = variables[variable]
+      variables[variable] = element
+      defer { variables[variable] = saved }
+      var out = c
+      out.condition = SQLExpr.and([c.condition, try self.predicate(predicate, positive: true)])
+      return .collection(out)
+    case .cast(let x, let type):
+      return try cast(x, type, e.range)
+    case .ternary(let p, let a, let b):
+      let cond = try predicate(p, positive: true)
+      var (x, y) = (try expression(a), try expression(b))
+      let vx = try scalar(&x, hint: nil, a.range)
+      let vy = try scalar(&y, hint: vx.type, b.range)
+      let vx2 = vx.constant != nil ? try bind(vx.constant ?? .null, hint: vy.type, a.range) : vx
+      var type = vx2.type == vy.type ? vx2.type : .unknown
+      if vx2.type.isNumeric && vy.type.isNumeric && type == .unknown { type = .double }
+      if vx2.type == .null { type = vy.type }
+      if vy.type == .null { type = vx2.type }
+      let sql = "CASE WHEN " + cond.sql + " THEN " + vx2.sql + " ELSE " + vy.sql + " END"
+      return .value(SQLExpr.condition(sql, [cond, vx2, vy]).typed(type, nullable: vx2.nullable || vy.nullable))
+    case .assignment:
+      throw fail("unsupported-in-sql", "an assignment ($x := …) cannot be compiled to SQL", e.range)
+    case .anyKey:
+      throw fail("unsupported-in-sql", "ANYKEY cannot be compiled to SQL", e.range)
+    case .argument:
+      throw fail("unbound-argument", "unbound argument: bind every %@ before compiling", e.range)
+    }
+  }
+
+  /// An operand as one SQL value; constants are bound (coerced toward `hint`).
+  mutating func scalar(_ o: inout Operand, hint: SQLType?, _ range: SourceRange) throws(SiftError) -> SQLExpr {
+    switch o {
+    case .value(let v): return v
+    case .constant(let c): return try bind(c, hint: hint, range)
+    case .row:
+      throw fail("object-not-allowed", "an object (relationship) cannot be used as a value here; compare one of its attributes", range)
+    case .collection:
+      throw fail("to-many-not-allowed", "to-many key not allowed here; use ANY, ALL, NONE or a collection operator such as @count", range)
+    case .list:
+      throw fail("aggregate-not-allowed", "an aggregate {…} cannot be used as a single value here", range)
+    }
+  }
+
+  /// Binds a constant, coerced toward the type it meets.
+  func bind(_ v: SiftValue, hint: SQLType?, _ range: SourceRange) throws(SiftError) -> SQLExpr {
+    var e: SQLExpr
+    switch v {
+    case .null: e = SQLExpr(SQLExpr.marker, [.null], type: .null, nullable: true)
+    case .bool(let b):
+      if let hint, hint == .integer || hint == .double {
+        e = SQLExpr(SQLExpr.marker, [.integer(b ? 1 : 0)], type: .integer, nullable: false)
+      } else {
+        e = SQLExpr(SQLExpr.marker, [dialect.bindBool(b)], type: .boolean, nullable: false)
+      }
+    case .int(let i): e = SQLExpr(SQLExpr.marker, [.integer(i)], type: .integer, nullable: false)
+    case .double(let d): e = SQLExpr(SQLExpr.marker, [.double(d)], type: .double, nullable: false)
+    case .string(let s): e = SQLExpr(SQLExpr.marker, [.text(SQLText.normalize(s))], type: .string, nullable: false)
+    case .date(let d):
+      e = SQLExpr(SQLExpr.marker, [.double(schema.dateEncoding.encode(d))], type: .date, nullable: false)
+    case .data(let d): e = SQLExpr(SQLExpr.marker, [.blob(d)], type: .data, nullable: false)
+    case .array, .dictionary:
+      throw fail("collection-not-allowed", "a collection constant cannot be used as a single value here", range)
+    }
+    e.constant = v
+    return e
+  }
+
+  mutating func numericScalar(_ x: ExpressionNode, _ op: String) throws(SiftError) -> SQLExpr {
+    var o = try expression(x)
+    let v = try scalar(&o, hint: .integer, x.range)
+    guard v.type.isNumeric || v.type.family == 0 else {
+      throw fail("arithmetic-needs-numbers", "'\(op)' needs numbers, but this is \(v.type)", x.range)
+    }
+    return numeric(v)
+  }
+
+  mutating func binary(_ op: BinaryOperator, _ a: ExpressionNode, _ b: ExpressionNode, _ range: SourceRange) throws(SiftError) -> SQLExpr {
+    let x = try numericScalar(a, op.symbol)
+    let y = try numericScalar(b, op.symbol)
+    let bothInt = (x.type == .integer || x.type == .boolean) && (y.type == .integer || y.type == .boolean)
+    let type: SQLType = bothInt ? .integer : (x.type == .double || y.type == .double ? .double : .unknown)
+    let nullable = x.nullable || y.nullable
+    func make(_ sql: String, _ t: SQLType, nullable n: Bool = nullable) -> SQLExpr {
+      SQLExpr.condition(sql, [x, y]).typed(t, nullable: n)
+    }
+    func ints() throws(SiftError) {
+      guard (x.type == .integer || x.type.family == 0) && (y.type == .integer || y.type.family == 0) else {
+        throw fail("bitwise-needs-integers", "'\(op.symbol)' needs integers", range)
+      }
+    }
+    switch op {
+    case .add, .subtract, .multiply:
+      return make("(" + x.sql + " " + op.symbol + " " + y.sql + ")", type)
+    case .divide:
+      // Integer / integer truncates on both databases, as in memory; x / 0 is NULL (nil).
+      return make("(" + x.sql + " / NULLIF(" + y.sql + ", 0))", type, nullable: true)
+    case .power:
+      return make(dialect.powerFunction + "(" + x.sql + ", " + y.sql + ")", .double)
+    case .bitwiseAnd, .bitwiseOr:
+      try ints()
+      return make("(" + x.sql + " " + op.symbol + " " + y.sql + ")", .integer)
+    case .bitwiseXor:
+      try ints()
+      if let xor = dialect.xorOperator { return make("(" + x.sql + " " + xor + " " + y.sql + ")", .integer) }
+      let sql = "((" + x.sql + " | " + y.sql + ") - (" + x.sql + " & " + y.sql + "))"
+      return SQLExpr.condition(sql, [x, y, x, y]).typed(.integer, nullable: nullable)
+    case .leftShift, .rightShift:
+      try ints()
+      guard dialect.supportsSmartShifts else {
+        throw fail("unsupported-in-sql", "'\(op.symbol)' cannot be compiled faithfully for \(dialect.name)", range)
+      }
+      return make("(" + x.sql + " " + op.symbol + " " + y.sql + ")", .integer)
+    }
+  }
+
+  mutating func function(_ f: BuiltinFunction, _ args: [ExpressionNode], _ range: SourceRange) throws(SiftError) -> Operand {
+    func arg(_ i: Int) -> ExpressionNode { args[min(i, args.count - 1)] }
+    guard f.arity.contains(args.count) else {
+      throw fail("wrong-argument-count", "\(f.printedName) takes \(f.arity.lowerBound) argument(s)", range)
+    }
+    let binaryOps: [BuiltinFunction: BinaryOperator] = [
+      .add: .add, .subtract: .subtract, .multiply: .multiply, .divide: .divide, .raise: .power,
+      .bitwiseAnd: .bitwiseAnd, .bitwiseOr: .bitwiseOr, .bitwiseXor: .bitwiseXor,
+      .leftShift: .leftShift, .rightShift: .rightShift,
+    ]
+    if let op = binaryOps[f] { return .value(try binary(op, arg(0), arg(1), range)) }
+    switch f {
+    case .modulus:
+      let x = try numericScalar(arg(0), "%")
+      let y = try numericScalar(arg(1), "%")
+      guard x.type == .integer && y.type == .integer else {
+        throw fail("unsupported-in-sql", "modulus:by: is compiled for integers only", range)
+      }
+      return .value(SQLExpr.condition("(" + x.sql + " % NULLIF(" + y.sql + ", 0))", [x, y]).typed(.integer, nullable: true))
+    case .abs:
+      let x = try numericScalar(arg(0), "abs")
+      return .value(SQLExpr("abs(" + x.sql + ")", x.bindings, type: x.type, nullable: x.nullable))
+    case .sqrt, .ln, .log, .exp, .ceiling, .floor, .trunc:
+      let x = try numericScalar(arg(0), f.shortName)
+      guard let name = dialect.mathFunction(f.shortName) else {
+        throw fail("unsupported-in-sql", "\(f.shortName) is not available on \(dialect.name)", range)
+      }
+      let sql = name + "(CAST(" + x.sql + " AS " + dialect.doubleTypeName + "))"
+      return .value(SQLExpr(sql, x.bindings, type: .double, nullable: true))
+    case .uppercase, .lowercase:
+      var o = try expression(arg(0))
+      let x = try scalar(&o, hint: .string, arg(0).range)
+      guard x.type == .string || x.type.family == 0 else {
+        throw fail("string-function-needs-string", "\(f.shortName) needs a string", range)
+      }
+      let name = f == .uppercase ? dialect.uppercaseFunction : dialect.lowercaseFunction
+      return .value(SQLExpr(name + "(" + x.sql + ")", x.bindings, type: .string, nullable: x.nullable))
+    case .noindex:
+      return try expression(arg(0))
+    case .now:
+      return .constant(.date(Date()))
+    case .onesComplement:
+      let x = try numericScalar(arg(0), "~")
+      return .value(SQLExpr("(~ " + x.sql + ")", x.bindings, type: .integer, nullable: x.nullable))
+    case .sum, .count, .min, .max, .average:
+      let op: CollectionOperator = f == .sum ? .sum : f == .count ? .count : f == .min ? .min : f == .max ? .max : .avg
+      guard case .collection(let c) = try expression(arg(0)) else {
+        throw fail("unsupported-in-sql", "\(f.shortName)(…) is compiled only over a to-many key path or array attribute", range)
+      }
+      return try collectionOperator(op, c, [], range)
+    default:
+      throw fail("unsupported-in-sql", "\(f.printedName)(…) cannot be compiled to SQL faithfully", range)
+    }
+  }
+
+  mutating func cast(_ x: ExpressionNode, _ type: CastType, _ range: SourceRange) throws(SiftError) -> Operand {
+    let o = try expression(x)
+    if case .constant(let v) = o, type == .date {
+      switch v {
+      case .int(let i): return .constant(.date(Date(timeIntervalSinceReferenceDate: Double(i))))
+      case .double(let d): return .constant(.date(Date(timeIntervalSinceReferenceDate: d)))
+      case .date: return o
+      default: break
+      }
+    }
+    var copy = o
+    let v = try scalar(&copy, hint: nil, x.range)
+    let same: Bool
+    switch type {
+    case .number, .decimalNumber: same = v.type.isNumeric
+    case .string: same = v.type == .string
+    case .date: same = v.type == .date
+    case .array: same = false
+    }
+    if same { return .value(v) }
+    throw fail("unsupported-in-sql", "CAST(…, \"\(type.className)\") of \(v.type) cannot be compiled to SQL", range)
+  }
+
+  /// `[FIRST]`, `[LAST]`, `[SIZE]`, `[n]` on array attributes; `["key"]` on objects.
+  mutating func index(_ base: Operand, _ kind: IndexKind, _ range: SourceRange) throws(SiftError) -> Operand {
+    switch (base, kind) {
+    case (.collection(let c), .size):
+      return try collectionOperator(.count, c, [], range)
+    case (.collection(let c), _):
+      guard let position = c.position, case .value(let e) = c.element else {
+        throw fail("unsupported-in-sql", "indexing a to-many relationship cannot be compiled to SQL (it has no order)", range)
+      }
+      let fw = c.fromWhere()
+      switch kind {
+      case .first, .last:
+        let order = kind == .first ? " ASC" : " DESC"
+        let sql = "(SELECT " + e.sql + " " + fw.sql + " ORDER BY " + position + order + " LIMIT 1)"
+        return .value(SQLExpr.condition(sql, [e, fw]).typed(e.type, nullable: true))
+      case .expression(let ix):
+        guard case .constant(.int(let n)) = ix.kind, n >= 0 else {
+          throw fail("unsupported-in-sql", "an array index must be a non-negative integer constant in SQL", ix.range)
+        }
+        let pos = SQLExpr(position + " = " + SQLExpr.marker, [.integer(n)], type: .boolean)
+        let fw2 = c.fromWhere([pos])
+        return .value(SQLExpr.condition("(SELECT " + e.sql + " " + fw2.sql + ")", [e, fw2]).typed(e.type, nullable: true))
+      case .size:
+        return try collectionOperator(.count, c, [], range)
+      }
+    case (.constant(.array(let a)), _):
+      switch kind {
+      case .first: return .constant(a.first ?? .null)
+      case .last: return .constant(a.last ?? .null)
+      case .size: return .constant(.int(Int64(a.count)))
+      case .expression(let ix):
+        guard case .constant(.int(let n)) = ix.kind, n >= 0, n < a.count else {
+          throw fail("index-out-of-range", "index out of range", ix.range)
+        }
+        return .constant(a[Int(n)])
+      }
+    case (.row(let r), .expression(let ix)):
+      guard case .constant(.string(let key)) = ix.kind else {
+        throw fail("unsupported-in-sql", "an object subscript must be a constant key string", ix.range)
+      }
+      return try member(r, key, ix.range)
+    case (.constant(.dictionary(let d)), .expression(let ix)):
+      guard case .constant(.string(let key)) = ix.kind else {
+        throw fail("unsupported-in-sql", "a dictionary subscript must be a constant key string", ix.range)
+      }
+      return .constant(d[key] ?? .null)
+    default:
+      throw fail("index-needs-collection", "this subscript needs an array attribute, an array or an object", range)
+    }
+  }
+}

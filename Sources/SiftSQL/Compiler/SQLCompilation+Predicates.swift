@@ -1,0 +1,234 @@
+import SiftSyntax
+
+extension SQLCompilation {
+  /// Compiles a predicate. `positive: false` compiles its negation: NOT is pushed down to
+  /// the comparisons (De Morgan), where it becomes `NOT EXISTS` or `(c) IS NOT TRUE`, so a
+  /// NULL never meets a NOT (two-valued logic, as in memory).
+  mutating func predicate(_ p: PredicateNode, positive: Bool) throws(SiftError) -> SQLExpr {
+    switch p.kind {
+    case .constant(let b):
+      return b == positive ? .alwaysTrue : .alwaysFalse
+    case .and(let terms):
+      var out: [SQLExpr] = []
+      for t in terms { out.append(try predicate(t, positive: positive)) }
+      return positive ? .and(out) : .or(out)
+    case .or(let terms):
+      var out: [SQLExpr] = []
+      for t in terms { out.append(try predicate(t, positive: positive)) }
+      return positive ? .or(out) : .and(out)
+    case .not(let q):
+      return try predicate(q, positive: !positive)
+    case .comparison(let c):
+      let e = try comparison(c)
+      return positive ? e : e.negated
+    }
+  }
+
+  mutating func comparison(_ c: Comparison) throws(SiftError) -> SQLExpr {
+    var lhs = try expression(c.lhs)
+    var rhs = try expression(c.rhs)
+    if let quantifier = c.quantifier { return try quantified(quantifier, lhs, &rhs, c) }
+    return try compare(c.op, &lhs, &rhs, c, lhsRange: c.lhs.range, rhsRange: c.rhs.range)
+  }
+
+  /// `EXISTS (SELECT 1 FROM … WHERE correlation AND extra)`.
+  func exists(_ col: SQLCollection, _ extra: [SQLExpr]) -> SQLExpr {
+    let fw = col.fromWhere(extra)
+    return SQLExpr.condition("EXISTS (SELECT 1 " + fw.sql + ")", [fw], shape: .exists)
+  }
+
+  func elementOperand(_ col: SQLCollection) -> Operand {
+    switch col.element {
+    case .row(let r): return .row(r)
+    case .value(let v): return .value(v)
+    }
+  }
+
+  /// ANY → EXISTS; NONE → NOT EXISTS; ALL → NOT EXISTS (… WHERE (p) IS NOT TRUE), so an
+  /// element whose comparison is NULL counts as failing, and an empty collection is true.
+  mutating func quantified(
+    _ q: Quantifier, _ lhs: Operand, _ rhs: inout Operand, _ c: Comparison
+  ) throws(SiftError) -> SQLExpr {
+    func combine(_ terms: [SQLExpr]) -> SQLExpr {
+      switch q {
+      case .any: return .or(terms)
+      case .all: return .and(terms)
+      case .none: return SQLExpr.or(terms).negated
+      }
+    }
+    switch lhs {
+    case .collection(let col):
+      var elem = elementOperand(col)
+      let inner = try compare(c.op, &elem, &rhs, c, lhsRange: c.lhs.range, rhsRange: c.rhs.range)
+      switch q {
+      case .any: return exists(col, [inner])
+      case .none: return exists(col, [inner]).negated
+      case .all: return exists(col, [inner.negated]).negated
+      }
+    case .constant(.array(let items)):
+      var terms: [SQLExpr] = []
+      for item in items {
+        var l = Operand.constant(item)
+        terms.append(try compare(c.op, &l, &rhs, c, lhsRange: c.lhs.range, rhsRange: c.rhs.range))
+      }
+      return combine(terms)
+    case .list(let ops):
+      var terms: [SQLExpr] = []
+      for op in ops {
+        var l = op
+        terms.append(try compare(c.op, &l, &rhs, c, lhsRange: c.lhs.range, rhsRange: c.rhs.range))
+      }
+      return combine(terms)
+    case .constant(.null):
+      return q == .any ? .alwaysFalse : .alwaysTrue
+    default:
+      throw fail(
+        "quantifier-needs-collection",
+        "\(q.keyword) needs a collection on its left (a to-many relationship or an array attribute), not \(lhs.kindName)",
+        c.lhs.range)
+    }
+  }
+
+  /// One unquantified comparison between two operands.
+  mutating func compare(
+    _ op: ComparisonOperator, _ l: inout Operand, _ r: inout Operand, _ c: Comparison,
+    lhsRange: SourceRange, rhsRange: SourceRange
+  ) throws(SiftError) -> SQLExpr {
+    switch op {
+    case .in:
+      return try membership(needle: l, haystack: r, c, needleRange: lhsRange, haystackRange: rhsRange)
+    case .contains:
+      switch l {
+      case .collection, .list, .constant(.array), .constant(.dictionary):
+        return try membership(needle: r, haystack: l, c, needleRange: rhsRange, haystackRange: lhsRange)
+      default:
+        return try stringOperator(.contains, haystack: l, needle: r, c, haystackRange: lhsRange, needleRange: rhsRange)
+      }
+    case .between:
+      var bounds: [Operand]
+      switch r {
+      case .constant(.array(let a)): bounds = a.map { Operand.constant($0) }
+      case .list(let ops): bounds = ops
+      default: bounds = []
+      }
+      guard bounds.count == 2 else {
+        throw fail("between-needs-two-bounds", "BETWEEN needs a two-element bound such as {1, 10}", rhsRange)
+      }
+      var l2 = l
+      let ge = try scalarCompare(.greaterThanOrEqual, &l, &bounds[0], c, lhsRange: lhsRange, rhsRange: rhsRange)
+      let le = try scalarCompare(.lessThanOrEqual, &l2, &bounds[1], c, lhsRange: lhsRange, rhsRange: rhsRange)
+      return .and([ge, le])
+    case .beginsWith, .endsWith, .like, .matches:
+      return try stringOperator(op, haystack: l, needle: r, c, haystackRange: lhsRange, needleRange: rhsRange)
+    case .utiConformsTo, .utiEquals:
+      throw fail("unsupported-in-sql", "\(op.keyword) cannot be compiled to SQL", c.operatorRange)
+    case .equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
+      return try scalarCompare(op, &l, &r, c, lhsRange: lhsRange, rhsRange: rhsRange)
+    }
+  }
+
+  /// `needle IN haystack` (and `haystack CONTAINS needle` for collections).
+  mutating func membership(
+    needle: Operand, haystack: Operand, _ c: Comparison, needleRange: SourceRange, haystackRange: SourceRange
+  ) throws(SiftError) -> SQLExpr {
+    var n = needle
+    switch haystack {
+    case .collection(let col):
+      var elem = elementOperand(col)
+      let eq = try scalarCompare(.equal, &elem, &n, c, lhsRange: haystackRange, rhsRange: needleRange)
+      return exists(col, [eq])
+    case .constant(.array(let items)):
+      return try inList(&n, items, c, needleRange: needleRange)
+    case .constant(.dictionary(let d)):
+      return try inList(&n, d.keys.sorted().compactMap { d[$0] }, c, needleRange: needleRange)
+    case .constant(.null):
+      return .alwaysFalse
+    case .constant(.string), .value:
+      return try stringOperator(.contains, haystack: haystack, needle: n, c, haystackRange: haystackRange, needleRange: needleRange)
+    case .list(let ops):
+      var terms: [SQLExpr] = []
+      for op in ops {
+        var x = op
+        var y = n
+        terms.append(try scalarCompare(.equal, &y, &x, c, lhsRange: needleRange, rhsRange: haystackRange))
+      }
+      return .or(terms)
+    default:
+      throw fail("in-needs-collection", "IN needs a collection or a string on its right, not \(haystack.kindName)", haystackRange)
+    }
+  }
+
+  /// `x IN (?, ?, …)`: NULL elements become `OR x IS NULL`, elements of another type are
+  /// dropped (never equal), an empty list is `1 = 0` (PostgreSQL rejects `IN ()`).
+  mutating func inList(_ n: inout Operand, _ items: [SiftValue], _ c: Comparison, needleRange: SourceRange) throws(SiftError) -> SQLExpr {
+    if case .row(let r) = n {
+      // An object IN a list of primary keys is not NSPredicate; compare keys only for nil.
+      return items.contains(.null) ? isNull(r.key) : .alwaysFalse
+    }
+    var hint: SQLType?
+    for item in items where !item.isNull {
+      hint = (try? bind(item, hint: nil, needleRange))?.type
+      break
+    }
+    var x = try scalar(&n, hint: hint, needleRange)
+    if x.constant?.isNull == true { return items.contains(.null) ? .alwaysTrue : .alwaysFalse }
+    let o = c.options.rawValue & 3
+    let folds = o != 0 && (x.type == .string || x.type.family == 0)
+    if x.type == .boolean && !dialect.booleansAreIntegers { x = boolKeyed(x) }
+    var hasNull = false
+    var kept: [SQLExpr] = []
+    for item in items {
+      if item.isNull { hasNull = true; continue }
+      guard var e = try? bind(item, hint: x.type, needleRange), x.type.comparable(with: e.type) else { continue }
+      if x.type == .boolean, !dialect.booleansAreIntegers {
+        guard let b = boolValue(item) else { continue }
+        e = try bind(.bool(b), hint: .boolean, needleRange)
+      }
+      if folds, e.type == .string { e = fold(e, o) }
+      kept.append(e)
+    }
+    if folds { x = fold(x, o) }
+    let nullTerm = hasNull && x.nullable ? isNull(x) : SQLExpr.alwaysFalse
+    if kept.isEmpty { return nullTerm }
+    let list = kept.map(\.sql).joined(separator: ", ")
+    let inTerm = SQLExpr.condition(x.sql + " IN (" + list + ")", [x] + kept)
+    return .or([inTerm, nullTerm])
+  }
+
+  /// A boolean column compared with booleans only (PostgreSQL): unchanged.
+  func boolKeyed(_ x: SQLExpr) -> SQLExpr { x }
+
+  /// The boolean a constant stands for when compared with a boolean (0/1 and booleans).
+  func boolValue(_ v: SiftValue) -> Bool? {
+    switch v {
+    case .bool(let b): return b
+    case .int(let i): return i == 0 ? false : i == 1 ? true : nil
+    case .double(let d): return d == 0 ? false : d == 1 ? true : nil
+    default: return nil
+    }
+  }
+
+  func isNull(_ e: SQLExpr) -> SQLExpr {
+    guard e.nullable else { return .alwaysFalse }
+    return SQLExpr.condition(e.sql + " IS NULL", [e])
+  }
+
+  func isNotNull(_ e: SQLExpr) -> SQLExpr {
+    guard e.nullable else { return .alwaysTrue }
+    return SQLExpr.condition(e.sql + " IS NOT NULL", [e])
+  }
+
+  /// Wraps a string in the fold function, or folds a constant in Swift when the dialect's
+  /// function is `TextFolding.fold` itself.
+  func fold(_ e: SQLExpr, _ options: UInt8) -> SQLExpr {
+    if dialect.foldsConstantsInSwift, case .string(let s)? = e.constant {
+      let folded = TextFolding.fold(SQLText.normalize(s), ComparisonOptions(rawValue: options))
+      var out = SQLExpr(SQLExpr.marker, [.text(folded)], type: .string, nullable: false)
+      out.constant = .string(folded)
+      return out
+    }
+    return SQLExpr(
+      dialect.foldFunction + "(" + e.sql + ", " + String(options) + ")", e.bindings, type: .string,
+      nullable: e.nullable)
+  }
+}

@@ -1,0 +1,235 @@
+import SiftSyntax
+
+/// The state of one compilation: dialect, schema, the predicate's source (for diagnostics),
+/// the alias counter and the SUBQUERY variables in scope. Key-path resolution lives here.
+struct SQLCompilation {
+  let dialect: any SQLDialect
+  let schema: SQLSchema
+  let source: String
+  let root: SQLEntity
+  let selfRow: RowRef
+  var nextAlias = 1
+  var variables: [String: Operand] = [:]
+
+  init(dialect: any SQLDialect, schema: SQLSchema, entity: SQLEntity, source: String) {
+    self.dialect = dialect
+    self.schema = schema
+    self.source = source
+    self.root = entity
+    let pk = "t0." + dialect.quoteIdentifier(entity.primaryKeyAttribute.column)
+    self.selfRow = RowRef(
+      entity: entity, key: SQLExpr(pk, type: SQLType(entity.primaryKeyAttribute.type), nullable: false),
+      alias: "t0")
+  }
+
+  func fail(_ id: String, _ message: String, _ range: SourceRange) -> SiftError {
+    SQLDiagnostics.error(id, message, range, source: source)
+  }
+
+  func q(_ name: String) -> String { dialect.quoteIdentifier(name) }
+
+  mutating func newAlias(_ prefix: String = "t") -> String {
+    defer { nextAlias += 1 }
+    return prefix + String(nextAlias)
+  }
+
+  // MARK: - Rows and members
+
+  /// A column of a row: `alias."col"`, or a correlated subselect through the row's key.
+  mutating func column(_ row: RowRef, _ column: String, type: SQLType, nullable: Bool = true) -> SQLExpr {
+    if let alias = row.alias {
+      return SQLExpr(alias + "." + q(column), type: type, nullable: nullable)
+    }
+    let a = newAlias()
+    let sql = "(SELECT " + a + "." + q(column) + " FROM " + q(row.entity.table) + " " + a + " WHERE " + a + "."
+      + q(row.entity.primaryKeyAttribute.column) + " = " + row.key.sql + ")"
+    return SQLExpr(sql, row.key.bindings, type: type, nullable: true)
+  }
+
+  /// The row's primary key (a plain column when the row has an alias).
+  func primaryKey(_ row: RowRef) -> SQLExpr { row.key }
+
+  /// `row.key` for an attribute or relationship named `key`.
+  mutating func member(_ row: RowRef, _ key: String, _ range: SourceRange) throws(SiftError) -> Operand {
+    let e = row.entity
+    if let a = e.attribute(key) {
+      if a.type.isArray { return .collection(sideTable(row, a)) }
+      let isPK = a.name == e.primaryKey
+      return .value(column(row, a.column, type: SQLType(a.type), nullable: !isPK || row.alias == nil))
+    }
+    if let r = e.relationship(key), let target = schema.entity(r.target) {
+      switch r.kind {
+      case .toOne(let fk):
+        let keyExpr = column(row, fk, type: SQLType(target.primaryKeyAttribute.type))
+        return .row(RowRef(entity: target, key: keyExpr, alias: nil))
+      case .toMany(let inverse):
+        let a = newAlias()
+        let owner = primaryKey(row)
+        let cond = SQLExpr.condition(a + "." + q(inverse) + " = " + owner.sql, [owner])
+        let elementKey = SQLExpr(a + "." + q(target.primaryKeyAttribute.column), type: SQLType(target.primaryKeyAttribute.type), nullable: false)
+        return .collection(SQLCollection(
+          from: q(target.table) + " " + a, condition: cond,
+          element: .row(RowRef(entity: target, key: elementKey, alias: a))))
+      case .manyToMany(let table, let sourceColumn, let targetColumn):
+        let j = newAlias("j")
+        let a = newAlias()
+        let owner = primaryKey(row)
+        let from = q(table) + " " + j + " JOIN " + q(target.table) + " " + a + " ON " + a + "."
+          + q(target.primaryKeyAttribute.column) + " = " + j + "." + q(targetColumn)
+        let cond = SQLExpr.condition(j + "." + q(sourceColumn) + " = " + owner.sql, [owner])
+        let elementKey = SQLExpr(a + "." + q(target.primaryKeyAttribute.column), type: SQLType(target.primaryKeyAttribute.type), nullable: false)
+        return .collection(SQLCollection(
+          from: from, condition: cond, element: .row(RowRef(entity: target, key: elementKey, alias: a))))
+      }
+    }
+    if key == "self" { return .row(row) }
+    throw SQLDiagnostics.unknownKey(key, entity: e, range, source: source)
+  }
+
+  mutating func sideTable(_ row: RowRef, _ a: SQLAttribute) -> SQLCollection {
+    let alias = newAlias()
+    let owner = primaryKey(row)
+    let cond = SQLExpr.condition(alias + "." + q(SQLSchema.ownerColumn) + " = " + owner.sql, [owner])
+    return SQLCollection(
+      from: q(row.entity.sideTable(for: a)) + " " + alias, condition: cond,
+      element: .value(SQLExpr(alias + "." + q(SQLSchema.valueColumn), type: SQLType(a.type), nullable: true)),
+      position: alias + "." + q(SQLSchema.positionColumn))
+  }
+
+  // MARK: - Key paths
+
+  /// Applies key-path components to a base operand.
+  mutating func resolve(
+    _ base: Operand, _ components: ArraySlice<KeyPath.Component>, _ range: SourceRange
+  ) throws(SiftError) -> Operand {
+    var current = base
+    var i = components.startIndex
+    while i < components.endIndex {
+      let component = components[i]
+      i += 1
+      switch (current, component) {
+      case (.row(let r), .key(let k)):
+        current = try member(r, k, range)
+      case (.collection(let c), .key(let k)):
+        current = try mapElements(c, k, range)
+      case (.collection(let c), .operator(let op)):
+        let rest = components[i...]
+        i = components.endIndex
+        current = try collectionOperator(op, c, rest, range)
+      case (.constant(.dictionary(let d)), .key(let k)):
+        current = .constant(d[k] ?? .null)
+      case (.constant(.array(let a)), .operator(.count)):
+        current = .constant(.int(Int64(a.count)))
+      case (.value, .key("self")), (.constant, .key("self")):
+        continue
+      case (_, .key(let k)):
+        throw fail("key-on-non-object", "key '\(k)' cannot be applied to \(current.kindName)", range)
+      case (_, .operator(let op)):
+        throw fail(
+          "collection-operator-needs-collection",
+          "\(op.spelling) needs a to-many relationship or an array attribute, not \(current.kindName)", range)
+      }
+    }
+    return current
+  }
+
+  /// `collection.key`: the key applied to every element.
+  mutating func mapElements(_ c: SQLCollection, _ key: String, _ range: SourceRange) throws(SiftError) -> Operand {
+    switch c.element {
+    case .value:
+      if key == "self" { return .collection(c) }
+      throw fail("key-on-non-object", "key '\(key)' cannot be applied to the elements of an array attribute", range)
+    case .row(let r):
+      var out = c
+      switch try member(r, key, range) {
+      case .value(let v): out.element = .value(v)
+      case .row(let target): out.element = .row(target)
+      case .collection, .list, .constant:
+        throw fail("multiple-to-many", "multiple to-many keys not allowed here ('\(key)' is a second to-many step)", range)
+      }
+      return .collection(out)
+    }
+  }
+
+  /// `@count`, `@sum.x`, `@avg.x`, `@min.x`, `@max.x`, `@distinctUnionOfObjects.x`, …
+  mutating func collectionOperator(
+    _ op: CollectionOperator, _ c: SQLCollection, _ rest: ArraySlice<KeyPath.Component>, _ range: SourceRange
+  ) throws(SiftError) -> Operand {
+    var mapped = c
+    if !rest.isEmpty {
+      guard op != .count else {
+        throw fail("key-after-count", "@count takes no key path after it", range)
+      }
+      guard case .collection(let m) = try resolve(.collection(c), rest, range) else {
+        throw fail("collection-operator-needs-collection", "\(op.spelling) needs a key path to element values", range)
+      }
+      mapped = m
+    }
+    switch op {
+    case .count:
+      if mapped.distinct, case .value(let e) = mapped.element {
+        let fw = mapped.fromWhere()
+        return .value(SQLExpr.condition("(SELECT COUNT(DISTINCT " + e.sql + ") " + fw.sql + ")", [e, fw]).typed(.integer, nullable: false))
+      }
+      let fw = mapped.fromWhere()
+      return .value(SQLExpr.condition("(SELECT COUNT(*) " + fw.sql + ")", [fw]).typed(.integer, nullable: false))
+    case .sum, .avg, .min, .max:
+      guard case .value(var e) = mapped.element else {
+        throw fail("aggregate-needs-values", "\(op.spelling) needs a key path to numbers, e.g. \(op.spelling).price", range)
+      }
+      let fw = mapped.fromWhere()
+      let inner: String
+      var type = e.type
+      var nullable = true
+      switch op {
+      case .sum, .avg:
+        guard e.type.isNumeric || e.type.family == 0 else {
+          throw fail("aggregate-needs-numbers", "\(op.spelling) needs numbers, but the elements are \(e.type)", range)
+        }
+        e = numeric(e)
+        if op == .sum {
+          inner = "COALESCE(SUM(" + e.sql + "), 0)"
+          type = e.type == .double ? .double : .integer
+          nullable = false
+        } else {
+          inner = "AVG(CAST(COALESCE(" + e.sql + ", 0) AS " + dialect.doubleTypeName + "))"
+          type = .double
+        }
+      default:
+        let name = op == .min ? "MIN(" : "MAX("
+        inner = name + e.sql + collation(for: e) + ")"
+      }
+      return .value(SQLExpr.condition("(SELECT " + inner + " " + fw.sql + ")", [e, fw]).typed(type, nullable: nullable))
+    case .distinctUnionOfObjects, .unionOfObjects:
+      mapped.distinct = mapped.distinct || op == .distinctUnionOfObjects
+      return .collection(mapped)
+    case .distinctUnionOfArrays, .unionOfArrays, .distinctUnionOfSets:
+      throw fail("unsupported-in-sql", "\(op.spelling) cannot be compiled to SQL", range)
+    }
+  }
+
+  /// ` COLLATE "C"` for text where the dialect needs it to order by code point.
+  func collation(for e: SQLExpr) -> String {
+    guard e.type == .string, let c = dialect.codePointCollation else { return "" }
+    return " COLLATE " + q(c)
+  }
+
+  /// Booleans cast to integers where the dialect does not treat them as numbers.
+  func numeric(_ e: SQLExpr) -> SQLExpr {
+    guard e.type == .boolean, !dialect.booleansAreIntegers else { return e }
+    var out = e
+    out.sql = "CAST(" + e.sql + " AS " + dialect.integerTypeName + ")"
+    out.type = .integer
+    return out
+  }
+}
+
+extension SQLExpr {
+  func typed(_ type: SQLType, nullable: Bool) -> SQLExpr {
+    var out = self
+    out.type = type
+    out.nullable = nullable
+    out.shape = .plain
+    return out
+  }
+}

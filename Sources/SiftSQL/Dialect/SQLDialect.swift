@@ -1,0 +1,126 @@
+/// What a database can do, as data: the compiler asks these questions instead of testing
+/// which database it is compiling for. `SQLiteDialect` and `PostgreSQLDialect` answer them.
+///
+/// ```swift
+/// let d: any SQLDialect = PostgreSQLDialect()
+/// d.placeholder(2)                 // "$2"
+/// d.quoteIdentifier("a\"b")        // "\"a\"\"b\""
+/// ```
+public protocol SQLDialect: Sendable {
+  /// A short name for messages and golden files: `sqlite`, `postgresql`.
+  var name: String { get }
+  /// The text of the `index`-th placeholder (1-based): `?` or `$index`.
+  func placeholder(_ index: Int) -> String
+  /// Quotes an identifier, doubling embedded quotes: `a"b` → `"a""b"`.
+  func quoteIdentifier(_ name: String) -> String
+  /// Whether `x IN ()` is valid SQL (SQLite yes, PostgreSQL no). Sift never emits it either
+  /// way (an empty list compiles to `1 = 0`), but the capability is documented here.
+  var supportsEmptyInList: Bool { get }
+  /// How a boolean is bound: `.integer(0/1)` for SQLite, `.bool` for PostgreSQL.
+  func bindBool(_ value: Bool) -> SQLValue
+  /// True when booleans are stored as integers and mix freely with numbers (SQLite). When
+  /// false, a boolean operand meeting a number is cast to an integer first.
+  var booleansAreIntegers: Bool { get }
+  /// Null-safe equality: `IS` (SQLite) or `IS NOT DISTINCT FROM` (PostgreSQL).
+  var nullSafeEqualOperator: String { get }
+  /// Null-safe inequality: `IS NOT` (SQLite) or `IS DISTINCT FROM` (PostgreSQL).
+  var nullSafeNotEqualOperator: String { get }
+  /// Whether `ORDER BY x NULLS FIRST/LAST` is accepted (SQLite ≥ 3.30, PostgreSQL).
+  var supportsNullsOrdering: Bool { get }
+  /// The LIMIT value meaning "no limit" when an OFFSET needs a LIMIT (`-1` for SQLite); nil
+  /// when `OFFSET n` may stand alone (PostgreSQL).
+  var unlimitedLimit: SQLValue? { get }
+  /// Name of the `(text, options) → text` folding function for `[c]`/`[d]` (`sift_fold`).
+  var foldFunction: String { get }
+  /// True when folding constants in Swift (`TextFolding.fold`) gives exactly what the
+  /// database's fold function gives, so constants are folded before binding (SQLite, whose
+  /// function *is* `TextFolding.fold`). False means constants are folded in SQL too.
+  var foldsConstantsInSwift: Bool { get }
+  /// How `CONTAINS`/`BEGINSWITH`/`ENDSWITH` are compiled.
+  var stringSearch: SQLStringSearchStyle { get }
+  /// `(haystack, needle) → 1-based position or 0`: `instr` (SQLite), `strpos` (PostgreSQL).
+  var positionFunction: String { get }
+  /// True when text compares by code point (UTF-8 bytes), so an unoptioned BEGINSWITH with a
+  /// constant becomes the index-friendly range `x >= ? AND x < ?`.
+  var prefixRangeScan: Bool { get }
+  /// A registered `(text, pattern, options)` LIKE function (SQLite `sift_like`), or nil to
+  /// translate the pattern to SQL `LIKE … ESCAPE '\'` (PostgreSQL).
+  var likeFunction: String? { get }
+  /// How MATCHES is compiled.
+  var regex: SQLRegexStyle { get }
+  /// Collation that orders text by code point, appended to ordering comparisons (`"C"` on
+  /// PostgreSQL); nil when the default already does (SQLite BINARY).
+  var codePointCollation: String? { get }
+  /// Collation for localized-standard sorting (`SIFT_LOCALIZED` registered by SiftSQLite,
+  /// `und-x-icu` on PostgreSQL); nil if unavailable.
+  var localizedCollation: String? { get }
+  /// `(base, exponent) → double`: `sift_pow` (registered) or `power`.
+  var powerFunction: String { get }
+  /// The SQL function for a one-argument math built-in (`sqrt`, `ln`, `log`, `exp`,
+  /// `ceiling`, `floor`, `trunc`), or nil if the database has none.
+  func mathFunction(_ name: String) -> String?
+  /// Unicode upper-/lower-casing functions.
+  var uppercaseFunction: String { get }
+  /// See `uppercaseFunction`.
+  var lowercaseFunction: String { get }
+  /// Type names for `CAST(x AS …)`: a double and a 64-bit integer.
+  var doubleTypeName: String { get }
+  /// See `doubleTypeName`.
+  var integerTypeName: String { get }
+  /// The bitwise XOR operator (`#` on PostgreSQL), or nil to emulate it as `(a | b) - (a & b)`.
+  var xorOperator: String? { get }
+  /// Whether `<<`/`>>` behave like Swift's smart shifts (SQLite yes; PostgreSQL takes the
+  /// count modulo 64, so shifts are refused there).
+  var supportsSmartShifts: Bool { get }
+  /// How scalar-array attributes are stored.
+  var arrayRepresentation: SQLArrayRepresentation { get }
+  /// Column type for an attribute type (`TEXT`, `BIGINT`, …); arrays live in side tables.
+  func columnType(_ type: SQLAttributeType) -> String
+  /// Statements to run once per connection/database before compiled SQL can run (functions
+  /// the compiled SQL calls). Empty for SQLite, whose functions SiftSQLite registers in C.
+  var setupSQL: [String] { get }
+}
+
+extension SQLDialect {
+  /// Default quoting: double quotes, embedded quotes doubled (both databases).
+  public func quoteIdentifier(_ name: String) -> String {
+    if !name.utf8.contains(0x22) { return "\"" + name + "\"" }
+    return "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
+}
+
+/// How string searches compile (see `SQLDialect.stringSearch`).
+///
+/// ```swift
+/// SQLiteDialect().stringSearch   // .registeredFunction("sift_search")
+/// ```
+public enum SQLStringSearchStyle: Sendable, Hashable {
+  /// `name(haystack, needle, kind, options)` with kind 0 = contains, 1 = begins, 2 = ends;
+  /// used when options are present (unoptioned CONTAINS uses the position function).
+  case registeredFunction(String)
+  /// `haystack LIKE pattern ESCAPE '\'` with the needle's `\ % _` escaped in Swift.
+  case likePatterns
+}
+
+/// How MATCHES compiles (see `SQLDialect.regex`).
+///
+/// ```swift
+/// PostgreSQLDialect().regex   // .anchoredOperator(caseSensitive: "~", caseInsensitive: "~*")
+/// ```
+public enum SQLRegexStyle: Sendable, Hashable {
+  /// A registered `(text, pattern, options)` function with whole-string ICU semantics.
+  case registeredFunction(String)
+  /// An operator applied to `'^(?:' || pattern || ')$'`.
+  case anchoredOperator(caseSensitive: String, caseInsensitive: String)
+}
+
+/// Storage of scalar-array attributes (`tags: stringArray`).
+///
+/// ```swift
+/// SQLiteDialect().arrayRepresentation   // .sideTable
+/// ```
+public enum SQLArrayRepresentation: Sendable, Hashable {
+  /// A table `<table>__<column>(owner, position, value)`; the same EXISTS/COUNT machinery
+  /// as to-many relationships works on both databases.
+  case sideTable
+}

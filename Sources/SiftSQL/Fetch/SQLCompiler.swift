@@ -1,0 +1,93 @@
+import SiftSyntax
+
+/// Compiles predicates and requests against a schema into parameterized SQL for one dialect.
+///
+/// The root entity's table is always aliased `t0`. Every value is bound; every identifier is
+/// quoted. The SQL selects exactly the records in-memory evaluation selects (see
+/// Grammar/notes/sql.md); whatever cannot be expressed faithfully is a `SiftError` with
+/// stage `.sql` pointing at the offending node.
+///
+/// ```swift
+/// let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: schema)
+/// let w = try compiler.compileWhere(try SiftPredicate(format: "name BEGINSWITH %@", "Blue"), entity: "Venue")
+/// // w.sql: (t0."name" >= ? AND t0."name" < ?)   w.bindings: ['Blue', 'Bluf']
+/// ```
+public struct SQLCompiler: Sendable {
+  /// The target database.
+  public let dialect: any SQLDialect
+  /// The entities key paths resolve against.
+  public let schema: SQLSchema
+
+  /// Creates a compiler.
+  public init(dialect: any SQLDialect, schema: SQLSchema) {
+    self.dialect = dialect
+    self.schema = schema
+  }
+
+  /// The entity named `name`, or an `unknown-entity` error suggesting the closest name.
+  ///
+  /// ```swift
+  /// let venue = try compiler.entity("Venue")
+  /// ```
+  public func entity(_ name: String) throws(SiftError) -> SQLEntity {
+    if let e = schema.entity(name) { return e }
+    var message = "entity '\(name)' not found in the schema"
+    if let s = Spelling.closest(to: name, in: schema.entityNames) { message += "; did you mean '\(s)'?" }
+    throw SQLDiagnostics.error("unknown-entity", message, SourceRange(start: 0, end: name.utf8.count), source: name)
+  }
+
+  /// The WHERE condition alone (no `WHERE` keyword), for `FROM <fromClause(entity)>`.
+  ///
+  /// ```swift
+  /// let w = try compiler.compileWhere(try SiftPredicate(format: "tags.@count > 2"), entity: "Venue")
+  /// // (SELECT COUNT(*) FROM "venue__tags" t1 WHERE t1."owner" = t0."id") > ?
+  /// ```
+  public func compileWhere(_ predicate: SiftPredicate, entity name: String) throws(SiftError) -> SQLStatement {
+    let e = try entity(name)
+    var c = SQLCompilation(dialect: dialect, schema: schema, entity: e, source: predicate.source)
+    let w = try c.predicate(predicate.root, positive: true)
+    return SQLFinisher.finish(w.sql, w.bindings, dialect: dialect)
+  }
+
+  /// `"table" t0`: the FROM clause `compileWhere` conditions refer to.
+  ///
+  /// ```swift
+  /// try compiler.fromClause(entity: "Venue")   // "venue" t0
+  /// ```
+  public func fromClause(entity name: String) throws(SiftError) -> String {
+    dialect.quoteIdentifier(try entity(name).table) + " t0"
+  }
+
+  /// Names of the columns `.records` results hold, in order (the entity's non-array
+  /// attributes, primary key first).
+  ///
+  /// ```swift
+  /// try compiler.recordColumns(entity: "Venue").first   // "id"
+  /// ```
+  public func recordColumns(entity name: String) throws(SiftError) -> [String] {
+    try entity(name).columnAttributes.map(\.name)
+  }
+
+  /// `SELECT __sift_index … WHERE predicate ORDER BY __sift_index`: the positions of the
+  /// matching records in the JSON array `SQLDataLoader` loaded.
+  ///
+  /// ```swift
+  /// let st = try compiler.compileMatchingIndices(p, entity: "Venue")
+  /// ```
+  public func compileMatchingIndices(_ predicate: SiftPredicate, entity name: String) throws(SiftError) -> SQLStatement {
+    try compile(FetchRequest(entity: name, predicate: predicate, resultType: .indices))
+  }
+
+  /// Compiles a key path of `entity` (to-one steps allowed) to a value, with errors pointing
+  /// into the key path text.
+  func keyPathValue(
+    _ keyPath: String, _ c: inout SQLCompilation, entity: SQLEntity
+  ) throws(SiftError) -> SQLExpr {
+    var sub = SQLCompilation(dialect: dialect, schema: schema, entity: entity, source: keyPath)
+    sub.nextAlias = c.nextAlias
+    defer { c.nextAlias = sub.nextAlias }
+    let node = ExpressionNode.keyPath(keyPath, range: SourceRange(start: 0, end: keyPath.utf8.count))
+    var o = try sub.expression(node)
+    return try sub.scalar(&o, hint: nil, node.range)
+  }
+}
