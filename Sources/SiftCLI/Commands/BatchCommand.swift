@@ -1,0 +1,101 @@
+import Foundation
+import SiftEvaluation
+import SiftSyntax
+
+/// `sift batch [--data D.json] [--schema S.json --entity E [--postgres CONNINFO]]`: reads JSON Lines
+/// cases from stdin — `{"id", "format", "args": [JSON…], "variables": {"NAME": JSON}}` — and writes
+/// one JSON line per case (the contract is documented in README.md):
+///
+///     {"id": …, "ok": true, "canonical": "…", "matches": [0, 4], "sql": "…", "bindings": […], "sqlMatches": […]}
+///     {"id": …, "ok": false, "stage": "parse", "error": {"id", "message", "line", "column", "offset"}}
+enum BatchCommand {
+  static func run(_ args: [String]) -> Int32 {
+    let parsed: CLIArguments
+    do {
+      parsed = try CLIArguments(
+        args, valued: ["--data", "--schema", "--entity", "--postgres"], switches: ["--lenient"])
+    } catch {
+      return CLIOutput.usageError(error.message, command: "batch")
+    }
+    guard parsed.positionals.isEmpty else {
+      return CLIOutput.usageError("batch reads cases from standard input and takes no format string", command: "batch")
+    }
+    var context = BatchContext(lenient: parsed.flags.contains("--lenient"))
+    do {
+      if let path = parsed.value("--data") { context.data = try CommandInputs.data(path) }
+      try context.configureSQL(
+        schema: parsed.value("--schema"), entity: parsed.value("--entity"), postgres: parsed.value("--postgres"))
+    } catch {
+      CLIOutput.error("sift batch: \(error)")
+      return 1
+    }
+    var lineNumber = 0
+    while let line = readLine(strippingNewline: true) {
+      lineNumber += 1
+      if line.allSatisfy(\.isWhitespace) { continue }
+      let result = context.process(line: line, lineNumber: lineNumber)
+      print(SiftJSON.serialize(result))
+    }
+    return 0
+  }
+}
+
+/// Everything a batch run shares across cases, and the per-case pipeline.
+struct BatchContext {
+  var lenient: Bool
+  var data: CommandInputs.DataSet?
+  var sql: BatchSQL?
+
+  init(lenient: Bool) { self.lenient = lenient }
+
+  /// One case: parse → bind arguments → substitute variables → (evaluate) → (SQL).
+  mutating func process(line: String, lineNumber: Int) -> SiftValue {
+    guard case .dictionary(let c)? = try? SiftJSON.parse(line) else {
+      return ["id": .null, "ok": false, "stage": "input",
+              "error": ["id": "invalid-case", "message": .string("line \(lineNumber) is not a JSON object"),
+                        "line": .int(Int64(lineNumber)), "column": 1, "offset": 0]]
+    }
+    let id = c["id"] ?? .null
+    func failure(_ stage: String, _ error: SiftValue) -> SiftValue {
+      ["id": id, "ok": false, "stage": .string(stage), "error": error]
+    }
+    guard case .string(let format)? = c["format"] else {
+      return failure("input", ["id": "invalid-case", "message": "the case has no \"format\" string", "line": 1, "column": 1, "offset": 0])
+    }
+    var arguments: [SiftValue] = []
+    if case .array(let a)? = c["args"] { arguments = a }
+    var variables: [String: SiftValue] = [:]
+    if case .dictionary(let v)? = c["variables"] { variables = v }
+
+    let predicate: SiftPredicate
+    do {
+      predicate = try SiftPredicate.parse(format).binding(arguments)
+    } catch {
+      return failure(error.stage.rawValue, error.batchJSON)
+    }
+    let evaluated = predicate.substituting(variables)
+    var out: [String: SiftValue] = ["id": id, "ok": true, "canonical": .string(evaluated.predicateFormat)]
+    if !predicate.warnings.isEmpty {
+      out["warnings"] = .array(predicate.warnings.map { w in
+        .dictionary(["id": .string(w.id), "message": .string(w.message), "offset": .int(Int64(w.range.start))])
+      })
+    }
+    if let data {
+      do {
+        let matcher = try evaluated.compile(EvaluationOptions(policy: lenient ? .treatAsNoMatch : .strict))
+        let indices = try matcher.matchingIndices(data.records, variables: variables)
+        out["matches"] = .array(indices.map { .int(Int64($0)) })
+      } catch {
+        return failure(error.stage.rawValue, error.batchJSON)
+      }
+    }
+    if let sql {
+      do {
+        try sql.process(evaluated, into: &out)
+      } catch {
+        return failure(error.stage.rawValue, error.batchJSON)
+      }
+    }
+    return .dictionary(out)
+  }
+}

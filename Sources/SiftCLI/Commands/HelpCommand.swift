@@ -1,0 +1,103 @@
+/// `sift help [COMMAND]` and `sift --help`: usage for every subcommand, with examples.
+enum HelpCommand {
+  static func run(_ args: [String]) -> Int32 {
+    guard let topic = args.first else {
+      print(overview)
+      return 0
+    }
+    if topic == "repl" { return runREPL(arguments: ["--help"]) }
+    guard let text = pages[topic] else {
+      return CLIOutput.usageError("no help for '\(topic)'", suggestion: CLIOutput.closestCommand(topic))
+    }
+    print(text)
+    return 0
+  }
+
+  static let overview = """
+    sift — Apple's NSPredicate format strings on any platform: parse, evaluate, compile to SQL.
+
+    USAGE
+      sift                         start the REPL on the built-in sample data
+      sift repl [OPTIONS]          the REPL (see 'sift help repl')
+      sift parse 'FORMAT' …        print the canonical form or a diagnostic
+      sift eval 'FORMAT' --data F  print the records of F that match
+      sift sql 'FORMAT' --schema S --entity E
+                                   print the SQL and its bindings
+      sift batch …                 run JSON Lines cases from standard input
+      sift help COMMAND            details and examples for one command
+
+    EXAMPLES
+      sift parse "name beginswith[c] %@" --arg '"blue"'
+      sift eval "ANY tags == 'wifi' AND distance < 5" --data venues.json --count
+      echo '{"id": 1, "format": "distance < %@", "args": [2]}' | sift batch --data venues.json
+
+    Exit status: 0 success, 1 the predicate or data failed, 2 the command line was wrong.
+    """
+
+  static let pages: [String: String] = [
+    "parse": """
+      sift parse 'FORMAT' [--arg JSON]... [--json]
+
+      Parses a predicate, binds %@/%K/%d… arguments in order, and prints the canonical form
+      (Apple's predicateFormat style). On an error prints the diagnostic with a caret under the
+      spot and exits 1. Warnings (such as an unparenthesised AND/OR mix) go to standard error.
+
+        --arg JSON   an argument for the next format specifier, as JSON: '"text"', 42, 2.5,
+                     true, null, '[1, 2]', '{"$date": "2024-03-01T00:00:00Z"}'
+        --json       print the syntax tree as JSON instead
+
+      EXAMPLES
+        sift parse "a = 1 and b like[c] 'x*'"          # a == 1 AND b LIKE[c] "x*"
+        sift parse "%K > %@" --arg '"tipCount"' --arg 100
+        sift parse "tags.@count > 2" --json
+      """,
+    "eval": """
+      sift eval 'FORMAT' --data FILE.json [--arg JSON]... [--var NAME=JSON]... [--count] [--lenient]
+
+      Evaluates a predicate over every record of FILE.json (an array of objects, or JSON Lines)
+      and prints the matching records as JSON lines, or their number with --count.
+
+        --data FILE    the records; numbers without a fraction are integers,
+                       {"$date": "ISO 8601"} is a date
+        --arg JSON     an argument for the next format specifier
+        --var N=JSON   a value for $N
+        --count        print only how many records match
+        --lenient      a record whose evaluation fails does not match (default: the run fails)
+
+      EXAMPLES
+        sift eval "name BEGINSWITH[c] 'blue'" --data venues.json
+        sift eval "SUBQUERY(menu, $m, $m.vegan == YES).@count > 1" --data venues.json --count
+        sift eval "distance < $MAX" --var MAX=2.5 --data venues.json
+      """,
+    "sql": """
+      sift sql 'FORMAT' --schema S.json --entity E [--dialect sqlite|postgres] [--arg JSON]...
+
+      Compiles a predicate into a parameterized SELECT for one entity of a schema and prints the
+      SQL and its bindings. No value ever appears in the SQL text.
+
+        --schema S.json   entities, tables, attributes, relationships (format in README.md)
+        --entity E        the entity to select
+        --dialect D       sqlite (default, '?' placeholders) or postgres ('$1' placeholders)
+        --arg JSON        an argument for the next format specifier
+
+      EXAMPLE
+        sift sql "name BEGINSWITH %@ AND ANY menu.price < 5" --arg '"Blue"' \\
+          --schema venues.schema.json --entity Venue --dialect postgres
+      """,
+    "batch": """
+      sift batch [--data D.json] [--schema S.json --entity E] [--postgres CONNINFO] [--lenient]
+
+      Reads one JSON case per line from standard input and writes one JSON result per line:
+        in:  {"id": …, "format": "…", "args": [JSON…], "variables": {"NAME": JSON}}
+        out: {"id": …, "ok": true, "canonical": "…"}
+             {"id": …, "ok": false, "stage": "parse"|"arguments"|"evaluate"|"sql",
+              "error": {"id", "message", "line", "column", "offset"}}
+      With --data, ok lines add "matches": [record indices]. With --schema and --entity they add
+      "sql", "bindings" and "sqlMatches" (from an in-memory SQLite database loaded with D); with
+      --postgres CONNINFO also "pgMatches".
+
+      EXAMPLE
+        sift batch --data venues.json < cases.jsonl
+      """,
+  ]
+}
