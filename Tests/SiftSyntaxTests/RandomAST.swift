@@ -59,7 +59,7 @@ struct RandomAST {
     case 1: return .bool(chance(50))
     case 2: return .int(pick([0, 1, -1, 42, Int64.max, Int64.min, -7]))
     case 3: return .int(Int64(int(-1000...1000)))
-    case 4: return .double(pick([0.5, -2.25, 1e20, 5e-324, -0.0, 1e300, .infinity, -.infinity, 3.0]))
+    case 4: return .double(pick([0.5, -2.25, 1e20, .leastNonzeroMagnitude, -0.0, 1e300, .infinity, -.infinity, 3.0]))
     case 5, 6: return .string(pick(Self.strings))
     case 7: return .date(Date(timeIntervalSinceReferenceDate: pick([0, -1.5, 726_148_800, 1e9])))
     default:
