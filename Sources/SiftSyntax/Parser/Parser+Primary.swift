@@ -74,6 +74,8 @@ extension Parser {
       throw ParseFailure(DiagnosticCatalog.unsupportedFeature("FETCH expression", at: t.range))
     case .and, .or, .not, .any, .some, .all, .none, .truePredicate, .falsePredicate:
       throw ParseFailure(DiagnosticCatalog.expectedExpression(found: t))
+    case _ where k.comparisonOperator != nil:
+      throw ParseFailure(DiagnosticCatalog.expectedExpression(found: t))
     default:
       throw ParseFailure(DiagnosticCatalog.reservedWordAsKey(k, text: text(of: t.range), at: t.range))
     }
