@@ -20,10 +20,14 @@ public struct SiftPredicate: Sendable, Hashable, CustomStringConvertible {
 
   /// Wraps a tree built in code; `source` is only used to render diagnostics.
   public init(root: PredicateNode, source: String = "", warnings: [Diagnostic] = []) {
+    self.init(root: root, source: source, warnings: warnings, unboundArgumentCount: SiftPredicate.countArguments(in: root))
+  }
+
+  init(root: PredicateNode, source: String, warnings: [Diagnostic], unboundArgumentCount: Int) {
     self.root = root
     self.source = source
     self.warnings = warnings
-    self.unboundArgumentCount = SiftPredicate.countArguments(in: root)
+    self.unboundArgumentCount = unboundArgumentCount
   }
 
   /// Parses `format` and binds `arguments` to its `%@`/`%K`/… specifiers, in order.
@@ -59,9 +63,8 @@ public struct SiftPredicate: Sendable, Hashable, CustomStringConvertible {
     -> SiftPredicate
   {
     let result = try Parser.parse(format, limits: limits)
-    var p = SiftPredicate(root: result.root, source: format, warnings: result.warnings)
-    p.unboundArgumentCount = result.argumentCount
-    return p
+    return SiftPredicate(
+      root: result.root, source: format, warnings: result.warnings, unboundArgumentCount: result.argumentCount)
   }
 
   /// The canonical format string, in Apple's `predicateFormat` style.

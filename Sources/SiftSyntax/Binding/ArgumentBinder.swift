@@ -20,13 +20,12 @@ extension SiftPredicate {
           range: SourceRange(start: 0, end: end)),
         source: source)
     }
+    if unboundArgumentCount == 0 { return self }
     do {
       let root = try ASTWalker.rewrite(root) { (e: ExpressionNode, _: Set<String>) throws(ArgumentFailure) -> ExpressionNode in
         try ArgumentBinder.bind(e, arguments)
       }
-      var bound = SiftPredicate(root: root, source: source, warnings: warnings)
-      bound.unboundArgumentCount = 0
-      return bound
+      return SiftPredicate(root: root, source: source, warnings: warnings, unboundArgumentCount: 0)
     } catch {
       throw SiftError(stage: .arguments, diagnostic: error.diagnostic, source: source)
     }
@@ -45,9 +44,7 @@ extension SiftPredicate {
       }
       return e
     }
-    var p = SiftPredicate(root: root, source: source, warnings: warnings)
-    p.unboundArgumentCount = unboundArgumentCount
-    return p
+    return SiftPredicate(root: root, source: source, warnings: warnings, unboundArgumentCount: unboundArgumentCount)
   }
 }
 

@@ -89,6 +89,14 @@ extension Lexer {
   mutating func lexString(quote: UInt8) -> TokenKind {
     let start = position
     position += 1
+    // Fast path: no escapes before the closing quote.
+    var end = position
+    while end < bytes.count, bytes[end] != quote, bytes[end] != UInt8(ascii: "\\") { end += 1 }
+    if end < bytes.count, bytes[end] == quote {
+      let text = String(decoding: bytes[position..<end], as: UTF8.self)
+      position = end + 1
+      return .string(text)
+    }
     var scalars = String.UnicodeScalarView()
     var runStart = position
     func flush(_ lexer: Lexer, _ upTo: Int) {

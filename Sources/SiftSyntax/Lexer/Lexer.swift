@@ -5,30 +5,33 @@
 /// let tokens = Lexer.tokenize("ANY tags BEGINSWITH[c] %@")
 /// ```
 public struct Lexer {
-  let bytes: [UInt8]
+  /// The source bytes; valid only inside `tokenize`, which owns the storage.
+  let bytes: UnsafeBufferPointer<UInt8>
   var position = 0
   var sawSpace = false
 
-  /// Creates a lexer over the UTF-8 bytes of `source`.
-  public init(_ source: String) {
-    self.bytes = Array(source.utf8)
+  init(bytes: UnsafeBufferPointer<UInt8>) {
+    self.bytes = bytes
   }
 
   /// All tokens of `source`, ending with one `.end` token.
   public static func tokenize(_ source: String) -> [Token] {
-    var lexer = Lexer(source)
-    var tokens: [Token] = []
-    tokens.reserveCapacity(lexer.bytes.count / 3 + 2)
-    while true {
-      let t = lexer.next()
-      tokens.append(t)
-      if case .end = t.kind { break }
+    var text = source
+    return text.withUTF8 { buffer in
+      var lexer = Lexer(bytes: buffer)
+      var tokens: [Token] = []
+      tokens.reserveCapacity(buffer.count / 4 + 2)
+      while true {
+        let t = lexer.next()
+        tokens.append(t)
+        if case .end = t.kind { break }
+      }
+      return tokens
     }
-    return tokens
   }
 
   /// The next token.
-  public mutating func next() -> Token {
+  mutating func next() -> Token {
     skipWhitespace()
     let space = sawSpace
     sawSpace = false
@@ -119,39 +122,44 @@ public struct Lexer {
   /// Reads identifier characters (ASCII or Unicode letters/digits) from `position`.
   mutating func readIdentifierText() -> String {
     let start = position
-    while position < bytes.count {
-      let b = bytes[position]
-      if Lexer.isIdentifierContinue(b) {
-        position += 1
-      } else if b >= 0x80, let (s, len) = scalar(at: position),
-        Lexer.isUnicodeIdentifierContinue(s)
-      {
-        position += len
-      } else {
-        break
-      }
-    }
+    skipIdentifierCharacters()
     return String(decoding: bytes[start..<position], as: UTF8.self)
   }
 
   mutating func lexWord() -> TokenKind {
     let start = position
-    let word = readIdentifierText()
-    if let keyword = keywordMatch(word, start: start) { return .keyword(keyword) }
-    return .identifier(word)
+    skipIdentifierCharacters()
+    if let keyword = keywordMatch(start: start) { return .keyword(keyword) }
+    return .identifier(String(decoding: bytes[start..<position], as: UTF8.self))
   }
 
-  /// Case-insensitive keyword lookup, including the hyphenated UTI operators.
-  mutating func keywordMatch(_ word: String, start: Int) -> Keyword? {
-    let count = position - start
-    guard count <= 15 else { return nil }
-    var upper = [UInt8]()
-    upper.reserveCapacity(count)
-    for b in bytes[start..<position] {
-      guard b < 0x80 else { return nil }
-      upper.append(b >= 0x61 && b <= 0x7A ? b - 0x20 : b)
+  /// Advances over identifier characters (ASCII or Unicode letters/digits).
+  mutating func skipIdentifierCharacters() {
+    while position < bytes.count {
+      let b = bytes[position]
+      if Lexer.isIdentifierContinue(b) {
+        position += 1
+      } else if b >= 0x80, let (s, len) = scalar(at: position), Lexer.isUnicodeIdentifierContinue(s) {
+        position += len
+      } else {
+        break
+      }
     }
-    if upper == Array("UTI".utf8) {
+  }
+
+  /// Case-insensitive keyword lookup, including the hyphenated UTI operators. Allocation-free:
+  /// the word's upper-cased bytes are packed into two integers and looked up in a table.
+  mutating func keywordMatch(start: Int) -> Keyword? {
+    let count = position - start
+    guard count >= 2, count <= 16 else { return nil }
+    var key = KeywordKey()
+    for i in 0..<count {
+      let b = bytes[start + i]
+      guard b < 0x80 else { return nil }
+      let up = UInt64(b >= 0x61 && b <= 0x7A ? b - 0x20 : b)
+      if i < 8 { key.low |= up << (8 * UInt64(i)) } else { key.high |= up << (8 * UInt64(i - 8)) }
+    }
+    if count == 3, key.low == Lexer.utiKey {
       for (suffix, keyword) in [("-CONFORMS-TO", Keyword.utiConformsTo), ("-EQUALS", .utiEquals)] {
         if matchesUppercase(suffix, at: position) {
           let end = position + suffix.utf8.count
@@ -162,8 +170,69 @@ public struct Lexer {
         }
       }
     }
-    return Keyword.table[String(decoding: upper, as: UTF8.self)]
+    return Lexer.keywordTable.lookup(key)
   }
+
+  /// Up to 16 upper-case ASCII bytes packed little-endian.
+  struct KeywordKey: Hashable {
+    var low: UInt64 = 0
+    var high: UInt64 = 0
+
+    init() {}
+    init(_ text: String) {
+      for (i, b) in text.utf8.enumerated() where i < 16 {
+        if i < 8 { low |= UInt64(b) << (8 * UInt64(i)) } else { high |= UInt64(b) << (8 * UInt64(i - 8)) }
+      }
+    }
+  }
+
+  static let utiKey = KeywordKey("UTI").low
+
+  /// A collision-free multiplicative hash over the keywords, found once at start-up, so a
+  /// lookup is one multiply, one shift and one comparison.
+  struct KeywordTable: Sendable {
+    var multiplier: UInt64 = 0
+    var keys: [KeywordKey] = []
+    var words: [Keyword?] = []
+    static let bits: UInt64 = 9
+
+    init() {
+      let entries = Keyword.allCases.filter { !$0.rawValue.contains("-") }.map { (KeywordKey($0.rawValue), $0) }
+      var candidate: UInt64 = 0x9E37_79B9_7F4A_7C15
+      while true {
+        var keys = [KeywordKey](repeating: KeywordKey(), count: 1 << Int(KeywordTable.bits))
+        var words = [Keyword?](repeating: nil, count: keys.count)
+        var collided = false
+        for (key, word) in entries {
+          let slot = KeywordTable.slot(key, candidate)
+          if words[slot] != nil {
+            collided = true
+            break
+          }
+          keys[slot] = key
+          words[slot] = word
+        }
+        if !collided {
+          multiplier = candidate
+          self.keys = keys
+          self.words = words
+          return
+        }
+        candidate = candidate &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
+      }
+    }
+
+    @inline(__always) static func slot(_ key: KeywordKey, _ multiplier: UInt64) -> Int {
+      Int(truncatingIfNeeded: ((key.low ^ (key.high &* 31)) &* multiplier) >> (64 - bits))
+    }
+
+    @inline(__always) func lookup(_ key: KeywordKey) -> Keyword? {
+      let slot = KeywordTable.slot(key, multiplier)
+      return keys[slot] == key ? words[slot] : nil
+    }
+  }
+
+  static let keywordTable = KeywordTable()
 
   func matchesUppercase(_ text: String, at index: Int) -> Bool {
     var i = index

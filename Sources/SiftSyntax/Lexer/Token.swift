@@ -40,8 +40,9 @@ public enum TokenKind: Sendable, Hashable {
   case formatSpecifier(String)
   /// Punctuation and operators.
   case punct(Punctuation)
-  /// Something the lexer could not read; carries the diagnostic explaining why.
-  case invalid(Diagnostic)
+  /// Something the lexer could not read; carries the diagnostic explaining why (boxed, so
+  /// tokens stay small and cheap to copy).
+  indirect case invalid(Diagnostic)
   /// End of input.
   case end
 }
