@@ -69,6 +69,7 @@ struct PreparedText: Sendable {
 enum Bytes {
   @inline(__always)
   static func with<R>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    if let r = s.utf8.withContiguousStorageIfAvailable(body) { return r }
     var s = s
     return s.withUTF8(body)
   }
