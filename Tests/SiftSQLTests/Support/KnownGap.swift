@@ -7,9 +7,9 @@ enum KnownGap: String, CaseIterable, Sendable {
   /// (so every comparison is false), but the databases store it as no rows, i.e. an empty
   /// collection (`@count` 0, `@sum` 0).
   case nilCollectionIsEmpty = "nil-collection-is-empty"
-  /// `SQLDataLoader` stores text in NFC, while in-memory string operators (CONTAINS,
-  /// BEGINSWITH, …) compare unnormalized scalars: `"Cafe\u{301}" CONTAINS "é"` is false in
-  /// memory but true in SQL (memory's own `==` uses canonical equivalence and says true).
+  /// `SQLDataLoader` and the compiler put text (data and constants) in NFC, while in-memory
+  /// evaluation compares unnormalized scalars: `"Cafe\u{301}" == "Café"` and
+  /// `"naïve café" ENDSWITH "e\u{301}"` are false in memory but true in SQL.
   case memoryIgnoresNormalization = "memory-ignores-normalization"
   /// PostgreSQL `[c]`/`[d]` fold with `lower()` and `unaccent()`, which differ from
   /// `TextFolding.fold`: no full case folding (`ß`≠`ss`, final `ς`≠`σ`), and `unaccent`
