@@ -152,9 +152,8 @@ struct Run {
   /// Evaluates one record under the program's error policy.
   @usableFromInline
   func test(_ root: SiftRecordRoot, index: Int?) throws(SiftError) -> Bool {
-    frame.root = root.value
     do {
-      return try program.root(frame)
+      return try program.root(Ctx(root: root.value, frame: frame))
     } catch {
       if program.policy == .treatAsNoMatch { return false }
       var failure = error

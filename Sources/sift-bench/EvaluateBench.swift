@@ -1,2 +1,72 @@
-// Owned by the evaluation work (issue 3): evaluation benchmarks against baselines.
-func runEvaluateBenchmarks(_ options: BenchOptions) throws {}
+import Foundation
+import SiftEvaluation
+import SiftSyntax
+
+/// Evaluation benchmarks. With `--data FILE --format P`: Sift alone over the file's records.
+/// Without options: the standard set over venues.json, each beside its baselines in the same
+/// process — a hand-written closure over the same `SiftValue` dictionaries, and Foundation's
+/// `#Predicate` over typed structs — printing ns/record and ratios.
+func runEvaluateBenchmarks(_ options: BenchOptions) throws {
+  if let data = options.data {
+    guard let format = options.format else {
+      throw BenchOptions.Failure(description: "--data needs --format 'P'")
+    }
+    let records = try JSONRecords.load(contentsOf: URL(fileURLWithPath: data))
+    let matcher = try SiftPredicate(format: format, arguments: options.arguments).compile()
+    let count = try matcher.matchingIndices(records).count
+    let r = measure(seconds: options.seconds) { blackHole(try? matcher.matchingIndices(records)) }
+    emit([
+      ("name", "evaluate"), ("ns_per_record", .double(r.nsPerOp / Double(max(records.count, 1)))),
+      ("records", .int(Int64(records.count))), ("matches", .int(Int64(count))),
+    ])
+    return
+  }
+  try runStandardEvaluateBenchmarks(seconds: options.seconds)
+}
+
+func runStandardEvaluateBenchmarks(seconds: Double) throws {
+  let url = BenchOptions.fixturesDirectory.appendingPathComponent("venues.json")
+  let fast = try JSONRecords.load(contentsOf: url)
+  guard case .array(let items) = try SiftJSON.parse(bytes: [UInt8](Data(contentsOf: url))) else {
+    throw BenchOptions.Failure(description: "venues.json is not an array")
+  }
+  let dicts: [[String: SiftValue]] = items.compactMap { if case .dictionary(let d) = $0 { return d } else { return nil } }
+  let typed = try BenchVenue.load(url)
+  let n = Double(fast.count)
+
+  for c in try EvalBenchCases.all() {
+    let matcher = try SiftPredicate(format: c.format).compile()
+    // All three must agree before anything is timed.
+    let expected = try matcher.matchingIndices(fast)
+    let viaDicts = try matcher.matchingIndices(dicts)
+    let viaClosure = dicts.indices.filter { c.closure(dicts[$0]) }
+    var viaFoundation: [Int]?
+    if let p = c.foundation { viaFoundation = try typed.indices.filter { try p.evaluate(typed[$0]) } }
+    guard expected == viaDicts, expected == viaClosure, viaFoundation == nil || viaFoundation == expected else {
+      throw BenchOptions.Failure(description: "evaluate.\(c.name): Sift and the baselines disagree")
+    }
+
+    let sift = measure(seconds: seconds) { blackHole(try? matcher.matchingIndices(fast)) }.nsPerOp / n
+    let siftDict = measure(seconds: seconds) { blackHole(try? matcher.matchingIndices(dicts)) }.nsPerOp / n
+    let closure = measure(seconds: seconds) {
+      var hits: [Int] = []
+      for i in dicts.indices where c.closure(dicts[i]) { hits.append(i) }
+      blackHole(hits)
+    }.nsPerOp / n
+    var fields: [(String, SiftValue)] = [
+      ("name", .string("evaluate.\(c.name)")), ("ns_per_record", .double(sift)),
+      ("dict_ns", .double(siftDict)), ("closure_ns", .double(closure)),
+      ("ratio_vs_closure", .double(siftDict / closure)), ("fast_vs_closure", .double(sift / closure)),
+      ("matches", .int(Int64(expected.count))),
+    ]
+    if let p = c.foundation {
+      let foundation = measure(seconds: seconds) {
+        var hits: [Int] = []
+        for i in typed.indices where (try? p.evaluate(typed[i])) == true { hits.append(i) }
+        blackHole(hits)
+      }.nsPerOp / n
+      fields += [("foundation_ns", .double(foundation)), ("speedup_vs_foundation", .double(foundation / sift))]
+    }
+    emit(fields)
+  }
+}

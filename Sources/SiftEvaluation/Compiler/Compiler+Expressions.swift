@@ -7,18 +7,18 @@ extension Compiler {
     let range = e.range
     switch e.kind {
     case .constant(let v): return .constant(EvalValue(v))
-    case .evaluatedObject: return .dynamic { frame in frame.root }
+    case .evaluatedObject: return .dynamic { ctx in ctx.root }
     case .variable(let name):
       let slot = variableSlot(name, at: range)
-      return .dynamic { frame in frame.slots[slot] }
+      return .dynamic { ctx in ctx.frame.slots[slot] }
     case .keyPath(let base, let kp): return try keyPath(base, kp, range: range)
     case .index(let base, let kind): return try index(base, kind, range: range)
     case .aggregate(let items):
       let fs = try functions(items)
-      return .dynamic { frame throws(EvalFailure) in
+      return .dynamic { ctx throws(EvalFailure) in
         var out: [EvalValue] = []
         out.reserveCapacity(fs.count)
-        for f in fs { out.append(try f(frame)) }
+        for f in fs { out.append(try f(ctx)) }
         return .array(out)
       }
     case .unary(let op, let x):
@@ -26,24 +26,24 @@ extension Compiler {
       let f = cx.function
       let g: ExpressionFn
       switch op {
-      case .negate: g = { frame throws(EvalFailure) in try Arithmetic.negate(f(frame), at: range) }
-      case .bitwiseNot: g = { frame throws(EvalFailure) in try Arithmetic.bitwiseNot(f(frame), at: range) }
+      case .negate: g = { ctx throws(EvalFailure) in try Arithmetic.negate(f(ctx), at: range) }
+      case .bitwiseNot: g = { ctx throws(EvalFailure) in try Arithmetic.bitwiseNot(f(ctx), at: range) }
       }
       return Compiler.fold(g, pure: cx.constant != nil)
     case .binary(let op, let a, let b):
       let ca = try expression(a), cb = try expression(b)
       let fa = ca.function, fb = cb.function
-      let g: ExpressionFn = { frame throws(EvalFailure) in
-        try Arithmetic.binary(op, fa(frame), fb(frame), at: range)
+      let g: ExpressionFn = { ctx throws(EvalFailure) in
+        try Arithmetic.binary(op, fa(ctx), fb(ctx), at: range)
       }
       return Compiler.fold(g, pure: ca.constant != nil && cb.constant != nil)
     case .function(let f, let args):
       let cs = try compiled(args)
       let fs = cs.map(\.function)
-      let g: ExpressionFn = { frame throws(EvalFailure) in
+      let g: ExpressionFn = { ctx throws(EvalFailure) in
         var values: [EvalValue] = []
         values.reserveCapacity(fs.count)
-        for a in fs { values.append(try a(frame)) }
+        for a in fs { values.append(try a(ctx)) }
         return try Functions.call(f, values, at: range)
       }
       let impure: Set<BuiltinFunction> = [.random, .randomBelow, .randomn, .now]
@@ -54,30 +54,30 @@ extension Compiler {
       }
       let r = try expression(receiver).function
       let fs = try functions(arguments)
-      return .dynamic { frame throws(EvalFailure) in
-        let recv = try r(frame).siftValue()
+      return .dynamic { ctx throws(EvalFailure) in
+        let recv = try r(ctx).siftValue()
         var values: [SiftValue] = []
-        for a in fs { values.append(try a(frame).siftValue()) }
+        for a in fs { values.append(try a(ctx).siftValue()) }
         do { return EvalValue(try fn(recv, values)) } catch {
           throw EvalDiagnostics.customFunctionFailed(selector, error, at: range)
         }
       }
     case .subquery(let collection, let variable, let p):
       let run = try subquery(collection, variable, p)
-      return .dynamic { frame throws(EvalFailure) in
+      return .dynamic { ctx throws(EvalFailure) in
         var out: [EvalValue] = []
-        try run(frame) { e in out.append(e) }
+        try run(ctx) { e in out.append(e) }
         return .array(out)
       }
     case .cast(let x, let type):
       let cx = try expression(x)
       let f = cx.function
-      let g: ExpressionFn = { frame throws(EvalFailure) in try Cast.apply(f(frame), type, at: range) }
+      let g: ExpressionFn = { ctx throws(EvalFailure) in try Cast.apply(f(ctx), type, at: range) }
       return Compiler.fold(g, pure: cx.constant != nil)
     case .ternary(let p, let a, let b):
       let test = try predicate(p)
       let fa = try expression(a).function, fb = try expression(b).function
-      return .dynamic { frame throws(EvalFailure) in try test(frame) ? fa(frame) : fb(frame) }
+      return .dynamic { ctx throws(EvalFailure) in try test(ctx) ? fa(ctx) : fb(ctx) }
     case .assignment(_, let x):
       return try expression(x)
     case .anyKey:
@@ -102,7 +102,7 @@ extension Compiler {
   /// fails, so an error (say `1 / 0`) surfaces only when the expression is reached.
   static func fold(_ f: @escaping ExpressionFn, pure: Bool) -> CompiledExpression {
     guard pure else { return .dynamic(f) }
-    do { return .constant(try f(Frame(slotCount: 0))) } catch { return .dynamic(f) }
+    do { return .constant(try f(Ctx(root: .null, frame: Frame(slotCount: 0)))) } catch { return .dynamic(f) }
   }
 
   /// The slot of `$name`: the innermost SUBQUERY iterator of that name, else a free variable.
@@ -122,31 +122,31 @@ extension Compiler {
     if let base, case .subquery(let c, let v, let p) = base.kind, case .operator(.count)? = kp.components.first {
       let run = try subquery(c, v, p)
       let rest = KeyPathReader(KeyPath(Array(kp.components.dropFirst())), range: range)
-      return .dynamic { frame throws(EvalFailure) in
+      return .dynamic { ctx throws(EvalFailure) in
         var n: Int64 = 0
-        try run(frame) { _ in n &+= 1 }
+        try run(ctx) { _ in n &+= 1 }
         return try rest.apply(.int(n), from: 0)
       }
     }
     let reader = KeyPathReader(kp, range: range)
     guard let base else {
       if reader.plainFrom == 0, case .key(_, let id)? = reader.steps.first, reader.steps.count == 1 {
-        return .dynamic { frame throws(EvalFailure) in
-          if case .object(let o) = frame.root { return o.value(id: id) }
-          return try reader.read(frame.root)
+        return .dynamic { ctx throws(EvalFailure) in
+          if case .object(let o) = ctx.root { return o.value(id: id) }
+          return try reader.read(ctx.root)
         }
       }
-      return .dynamic { frame throws(EvalFailure) in try reader.read(frame.root) }
+      return .dynamic { ctx throws(EvalFailure) in try reader.read(ctx.root) }
     }
     let cb = try expression(base)
     let b = cb.function
-    return Compiler.fold({ frame throws(EvalFailure) in try reader.read(b(frame)) }, pure: cb.constant != nil)
+    return Compiler.fold({ ctx throws(EvalFailure) in try reader.read(b(ctx)) }, pure: cb.constant != nil)
   }
 
   /// Compiles SUBQUERY's parts; the result calls `yield` with each element the predicate
   /// accepts. The iterator variable gets its own slot and is visible only inside.
   mutating func subquery(_ collection: ExpressionNode, _ variable: String, _ p: PredicateNode)
-    throws(EvalFailure) -> @Sendable (Frame, (EvalValue) -> Void) throws(EvalFailure) -> Void
+    throws(EvalFailure) -> @Sendable (Ctx, (EvalValue) -> Void) throws(EvalFailure) -> Void
   {
     let coll = try expression(collection).function
     let range = collection.range
@@ -155,16 +155,16 @@ extension Compiler {
     scope[variable] = slot
     let test = try predicate(p)
     scope[variable] = saved
-    return { frame, yield throws(EvalFailure) in
-      let c = try coll(frame)
+    return { ctx, yield throws(EvalFailure) in
+      let c = try coll(ctx)
       if c.isNull { return }
       guard let items = c.list else { throw EvalDiagnostics.needsCollection("SUBQUERY", c, at: range) }
       for i in 0..<items.count {
         let e = items[i]
-        frame.slots[slot] = e
-        if try test(frame) { yield(e) }
+        ctx.frame.slots[slot] = e
+        if try test(ctx) { yield(e) }
       }
-      frame.slots[slot] = .null
+      ctx.frame.slots[slot] = .null
     }
   }
 
@@ -178,16 +178,16 @@ extension Compiler {
     switch kind {
     case .first, .last:
       let first = kind == .first
-      g = { frame throws(EvalFailure) in
-        let v = try b(frame)
+      g = { ctx throws(EvalFailure) in
+        let v = try b(ctx)
         if v.isNull { return .null }
         guard let l = v.list else { throw EvalDiagnostics.needsCollection(first ? "[FIRST]" : "[LAST]", v, at: range) }
         if l.count == 0 { return .null }
         return first ? l[0] : l[l.count - 1]
       }
     case .size:
-      g = { frame throws(EvalFailure) in
-        let v = try b(frame)
+      g = { ctx throws(EvalFailure) in
+        let v = try b(ctx)
         if v.isNull { return .null }
         if let l = v.list { return .int(Int64(l.count)) }
         if let k = Keyed(v) { return .int(Int64(k.count)) }
@@ -197,7 +197,7 @@ extension Compiler {
       let cx = try expression(x)
       let f = cx.function
       pure = pure && cx.constant != nil
-      g = { frame throws(EvalFailure) in try Compiler.subscripted(b(frame), f(frame), at: range) }
+      g = { ctx throws(EvalFailure) in try Compiler.subscripted(b(ctx), f(ctx), at: range) }
     }
     return Compiler.fold(g, pure: pure)
   }
@@ -214,7 +214,7 @@ extension Compiler {
       switch base {
       case .dict(let d): return EvalValue(d[key])
       case .object(let o): return Keyed.value(in: o, key)
-      case .record(let r): return EvalValue(r.value(forKey: key))
+      case .record(let r): return EvalValue(r.record.value(forKey: key))
       default: break
       }
     }

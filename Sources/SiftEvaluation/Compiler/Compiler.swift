@@ -6,17 +6,23 @@ import SiftSyntax
 /// `matches`/`filter` call and reused for every record, so records cost no allocation.
 @usableFromInline
 final class Frame {
-  var root: EvalValue = .null
   var slots: [EvalValue]
 
   init(slotCount: Int) { slots = Array(repeating: .null, count: slotCount) }
 }
 
-typealias PredicateFn = @Sendable (Frame) throws(EvalFailure) -> Bool
-typealias ExpressionFn = @Sendable (Frame) throws(EvalFailure) -> EvalValue
+/// What compiled code receives per record: the record (by value, so reading it costs no
+/// exclusivity check) and the call's ctx.
+struct Ctx {
+  let root: EvalValue
+  let frame: Frame
+}
+
+typealias PredicateFn = @Sendable (Ctx) throws(EvalFailure) -> Bool
+typealias ExpressionFn = @Sendable (Ctx) throws(EvalFailure) -> EvalValue
 typealias Visitor = (EvalValue) throws(EvalFailure) -> Bool
 /// Visits a collection's elements until `body` returns true; returns whether it did.
-typealias ElementsFn = @Sendable (Frame, Visitor) throws(EvalFailure) -> Bool
+typealias ElementsFn = @Sendable (Ctx, Visitor) throws(EvalFailure) -> Bool
 
 /// A compiled expression: a constant (folded at compile time) or code to run per record.
 enum CompiledExpression {
@@ -62,20 +68,20 @@ struct Compiler {
     case .constant(let b): return { _ in b }
     case .not(let inner):
       let f = try predicate(inner)
-      return { frame throws(EvalFailure) in try !f(frame) }
+      return { ctx throws(EvalFailure) in try !f(ctx) }
     case .and(let terms):
       let fs = try predicates(terms)
       if fs.isEmpty { return { _ in true } }
       if fs.count == 2 {
         let a = fs[0], b = fs[1]
-        return { frame throws(EvalFailure) in
-          if try !a(frame) { return false }
-          return try b(frame)
+        return { ctx throws(EvalFailure) in
+          if try !a(ctx) { return false }
+          return try b(ctx)
         }
       }
-      return { frame throws(EvalFailure) in
+      return { ctx throws(EvalFailure) in
         for f in fs {
-          if try !f(frame) { return false }
+          if try !f(ctx) { return false }
         }
         return true
       }
@@ -84,14 +90,14 @@ struct Compiler {
       if fs.isEmpty { return { _ in false } }
       if fs.count == 2 {
         let a = fs[0], b = fs[1]
-        return { frame throws(EvalFailure) in
-          if try a(frame) { return true }
-          return try b(frame)
+        return { ctx throws(EvalFailure) in
+          if try a(ctx) { return true }
+          return try b(ctx)
         }
       }
-      return { frame throws(EvalFailure) in
+      return { ctx throws(EvalFailure) in
         for f in fs {
-          if try f(frame) { return true }
+          if try f(ctx) { return true }
         }
         return false
       }
@@ -114,30 +120,31 @@ struct Compiler {
       let r = rhs.function
       switch q {
       case .any:
-        return { frame throws(EvalFailure) in
-          let rv = try r(frame)
-          return try elements(frame) { e throws(EvalFailure) in try test.test(e, rv) }
+        return { ctx throws(EvalFailure) in
+          let rv = try r(ctx)
+          return try elements(ctx) { e throws(EvalFailure) in try test.test(e, rv) }
         }
       case .all:
-        return { frame throws(EvalFailure) in
-          let rv = try r(frame)
-          return try !elements(frame) { e throws(EvalFailure) in try !test.test(e, rv) }
+        return { ctx throws(EvalFailure) in
+          let rv = try r(ctx)
+          return try !elements(ctx) { e throws(EvalFailure) in try !test.test(e, rv) }
         }
       case .none:
-        return { frame throws(EvalFailure) in
-          let rv = try r(frame)
-          return try !elements(frame) { e throws(EvalFailure) in try test.test(e, rv) }
+        return { ctx throws(EvalFailure) in
+          let rv = try r(ctx)
+          return try !elements(ctx) { e throws(EvalFailure) in try test.test(e, rv) }
         }
       }
     }
+    if let k = rhs.constant, let fast = Compiler.rootKeyComparison(c.lhs, test, k) { return fast }
     let lhs = try expression(c.lhs)
     if let k = rhs.constant {
       if let fast = Compiler.fastComparison(lhs, test, k) { return fast }
       let l = lhs.function
-      return { frame throws(EvalFailure) in try test.test(l(frame), k) }
+      return { ctx throws(EvalFailure) in try test.test(l(ctx), k) }
     }
     let l = lhs.function, r = rhs.function
-    return { frame throws(EvalFailure) in try test.test(l(frame), r(frame)) }
+    return { ctx throws(EvalFailure) in try test.test(l(ctx), r(ctx)) }
   }
 
   /// Specialized closures for the most common shape: a key path compared with a constant.
@@ -146,18 +153,58 @@ struct Compiler {
     let negate = test.op == .notEqual
     switch k {
     case .string(let s) where !test.rule.folds:
-      return { frame throws(EvalFailure) in
-        if case .string(let v) = try l(frame) { return Bytes.equal(v, s) != negate }
+      return { ctx throws(EvalFailure) in
+        if case .string(let v) = try l(ctx) { return Bytes.equal(v, s) != negate }
         return negate
       }
     case .int(let i):
-      return { frame throws(EvalFailure) in
-        switch try l(frame) {
+      return { ctx throws(EvalFailure) in
+        switch try l(ctx) {
         case .int(let v): return (v == i) != negate
         case let other: return ValueComparison.equal(other, k, test.rule) != negate
         }
       }
     default: return nil
+    }
+  }
+
+  /// `key op constant` on the record itself, fused into one closure: a slot read on fast
+  /// records, then the comparison, with no intermediate calls.
+  static func rootKeyComparison(_ lhs: ExpressionNode, _ test: CompareTest, _ k: EvalValue) -> PredicateFn? {
+    guard case .keyPath(nil, let kp) = lhs.kind, kp.components.count == 1,
+      case .key(let name) = kp.components[0], name != "self" else { return nil }
+    let reader = KeyPathReader(kp, range: lhs.range)
+    guard case .key(_, let id) = reader.steps[0] else { return nil }
+    switch (test.op, k) {
+    case (.equal, .string(let s)) where !test.rule.folds, (.notEqual, .string(let s)) where !test.rule.folds:
+      let negate = test.op == .notEqual
+      return { ctx throws(EvalFailure) in
+        let v: EvalValue
+        if case .object(let o) = ctx.root { v = o.value(id: id) } else { v = try reader.read(ctx.root) }
+        if case .string(let x) = v { return Bytes.equal(x, s) != negate }
+        return negate
+      }
+    case (.lessThan, .int), (.lessThanOrEqual, .int), (.greaterThan, .int), (.greaterThanOrEqual, .int),
+      (.lessThan, .double), (.lessThanOrEqual, .double), (.greaterThan, .double), (.greaterThanOrEqual, .double):
+      guard let kn = k.number else { return nil }
+      let op = test.op
+      return { ctx throws(EvalFailure) in
+        let v: EvalValue
+        if case .object(let o) = ctx.root { v = o.value(id: id) } else { v = try reader.read(ctx.root) }
+        guard let n = v.number, let c = NumericOrder.compare(n, kn) else { return try test.test(v, k) }
+        switch op {
+        case .lessThan: return c < 0
+        case .lessThanOrEqual: return c <= 0
+        case .greaterThan: return c > 0
+        default: return c >= 0
+        }
+      }
+    default:
+      return { ctx throws(EvalFailure) in
+        let v: EvalValue
+        if case .object(let o) = ctx.root { v = o.value(id: id) } else { v = try reader.read(ctx.root) }
+        return try test.test(v, k)
+      }
     }
   }
 
@@ -171,14 +218,14 @@ struct Compiler {
     if case .keyPath(let base, let kp) = e.kind {
       let reader = KeyPathReader(kp, range: e.range)
       let b = try base.map { x throws(EvalFailure) in try expression(x).function }
-      return { frame, body throws(EvalFailure) in
-        let start = try b?(frame) ?? frame.root
+      return { ctx, body throws(EvalFailure) in
+        let start = try b?(ctx) ?? ctx.root
         return try reader.visit(start, body, notCollection: notCollection)
       }
     }
     let f = try expression(e).function
-    return { frame, body throws(EvalFailure) in
-      try KeyPathReader.visitElements(try f(frame), body, notCollection: notCollection)
+    return { ctx, body throws(EvalFailure) in
+      try KeyPathReader.visitElements(try f(ctx), body, notCollection: notCollection)
     }
   }
 }

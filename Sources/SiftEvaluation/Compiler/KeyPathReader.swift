@@ -50,7 +50,7 @@ struct KeyPathReader: Sendable {
   @inline(__always)
   func read(_ base: EvalValue) throws(EvalFailure) -> EvalValue {
     if case .record(let r) = base, let plainNames {
-      return EvalValue(r.value(forKeyPath: plainNames))
+      return EvalValue(r.record.value(forKeyPath: plainNames))
     }
     return try apply(base, from: 0)
   }
@@ -76,7 +76,7 @@ struct KeyPathReader: Sendable {
     switch v {
     case .object(let o): return o.value(id: id)
     case .dict(let d): return EvalValue(d[name])
-    case .record(let rec): return EvalValue(rec.value(forKey: name))
+    case .record(let rec): return EvalValue(rec.record.value(forKey: name))
     case .array, .values:
       guard depth > 0 else { throw EvalDiagnostics.dataTooDeep(at: r) }
       guard let l = v.list else { return .null }

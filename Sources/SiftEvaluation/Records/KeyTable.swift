@@ -24,11 +24,13 @@ final class KeyTable: @unchecked Sendable {
 
 /// The key layout shared by records with the same keys: key names by slot, and a table from key
 /// id to slot. Dense (an array indexed by key id) while ids are small, a dictionary otherwise.
-final class Shape: Sendable {
+final class Shape: @unchecked Sendable {
   /// Key names in slot order.
   let keys: [String]
   let ids: [Int]
-  private let dense: [Int32]
+  /// The dense table as raw memory (immutable after init), so a lookup retains nothing.
+  private let dense: UnsafeMutablePointer<Int32>
+  private let denseCount: Int
   private let sparse: [Int: Int]
 
   /// Largest key id kept in the dense table.
@@ -40,22 +42,27 @@ final class Shape: Sendable {
     self.ids = ids
     let maxID = ids.max() ?? -1
     if maxID < Shape.denseLimit {
-      var dense = [Int32](repeating: -1, count: maxID + 1)
+      let dense = UnsafeMutablePointer<Int32>.allocate(capacity: maxID + 1)
+      dense.initialize(repeating: -1, count: maxID + 1)
       for (slot, id) in ids.enumerated() { dense[id] = Int32(slot) }
       self.dense = dense
+      self.denseCount = maxID + 1
       self.sparse = [:]
     } else {
       var sparse: [Int: Int] = [:]
       for (slot, id) in ids.enumerated() { sparse[id] = slot }
-      self.dense = []
+      self.dense = UnsafeMutablePointer<Int32>.allocate(capacity: 1)
+      self.denseCount = 0
       self.sparse = sparse
     }
   }
 
+  deinit { dense.deallocate() }
+
   /// The slot holding key `id`, or -1.
   @inline(__always)
   func slot(_ id: Int) -> Int {
-    if id < dense.count { return Int(dense[id]) }
+    if id >= 0 && id < denseCount { return Int(dense[id]) }
     if sparse.isEmpty { return -1 }
     return sparse[id] ?? -1
   }

@@ -11,13 +11,22 @@ import SiftSyntax
 /// ```
 ///
 /// Immutable and `Sendable`.
-public final class SiftObject: SiftRecord, Sendable, CustomStringConvertible {
+public final class SiftObject: SiftRecord, @unchecked Sendable, CustomStringConvertible {
   let shape: Shape
   let values: [EvalValue]
+  /// The values again as raw memory (immutable after init): slot reads retain no buffer.
+  private let slots: UnsafeMutablePointer<EvalValue>
 
   init(shape: Shape, values: [EvalValue]) {
     self.shape = shape
     self.values = values
+    slots = UnsafeMutablePointer<EvalValue>.allocate(capacity: max(values.count, 1))
+    slots.initialize(from: values, count: values.count)
+  }
+
+  deinit {
+    slots.deinitialize(count: values.count)
+    slots.deallocate()
   }
 
   /// Converts a dictionary (and every dictionary nested in it, through arrays too).
@@ -83,7 +92,7 @@ public final class SiftObject: SiftRecord, Sendable, CustomStringConvertible {
   @inline(__always)
   func value(id: Int) -> EvalValue {
     let s = shape.slot(id)
-    return s >= 0 ? values[s] : .null
+    return s >= 0 ? slots[s] : .null
   }
 
   /// Deep conversion with shared shapes. Past `depth`, nested collections stay as lazily read

@@ -58,7 +58,7 @@ extension SiftRecord {
   }
 
   /// Wraps `self` (one existential box per record; Sift's own types avoid it).
-  public var siftRecordRoot: SiftRecordRoot { SiftRecordRoot(.record(self)) }
+  public var siftRecordRoot: SiftRecordRoot { SiftRecordRoot(.record(RecordBox(self))) }
 }
 
 /// The evaluator's view of one record, produced by `SiftRecord.siftRecordRoot`.

@@ -55,6 +55,9 @@ struct TextRule: Sendable {
     if needle.isASCII && TextFolding.isASCII(subject) {
       return Bytes.find(needle.folded, in: subject, where_, caseless: caseless)
     }
+    if where_ == .prefix && needle.isASCII, let answer = Bytes.asciiPrefix(needle.folded, of: subject, caseless: caseless) {
+      return answer
+    }
     return Bytes.find(needle.folded, in: TextFolding.fold(subject, options), where_, caseless: false)
   }
 }
@@ -69,6 +72,7 @@ struct PreparedText: Sendable {
 enum Bytes {
   @inline(__always)
   static func with<R>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    if let r = s.utf8.withContiguousStorageIfAvailable(body) { return r }
     var s = s
     return s.withUTF8(body)
   }
@@ -110,6 +114,21 @@ enum Bytes {
           if r != 0 { return r < 0 ? -1 : 1 }
         }
         return pa.count == pb.count ? 0 : (pa.count < pb.count ? -1 : 1)
+      }
+    }
+  }
+
+  /// Decides a prefix test without folding when the subject's first `needle.count + 1` bytes
+  /// are ASCII (folding cannot change them, and the next character cannot combine with them).
+  /// Nil when folding is needed.
+  static func asciiPrefix(_ needle: String, of subject: String, caseless: Bool) -> Bool? {
+    with(needle) { n in
+      with(subject) { s in
+        let upTo = Swift.min(s.count, n.count + 1)
+        for i in 0..<upTo where s[i] >= 0x80 { return nil }
+        if s.count < n.count { return nil }
+        for i in 0..<n.count where (caseless ? lower(s[i]) : s[i]) != n[i] { return false }
+        return true
       }
     }
   }

@@ -23,7 +23,7 @@ enum EvalValue: @unchecked Sendable {
   case values([SiftValue])
   case dict([String: SiftValue])
   case object(SiftObject)
-  case record(any SiftRecord)
+  case record(RecordBox)
 
   /// Wraps a `SiftValue` without copying its collections.
   @inline(__always)
@@ -96,6 +96,13 @@ enum EvalValue: @unchecked Sendable {
     case .record: return .null
     }
   }
+}
+
+/// A user record, boxed once so that `EvalValue` stays a plain (loadable) enum.
+@usableFromInline
+final class RecordBox {
+  let record: any SiftRecord
+  @usableFromInline init(_ record: any SiftRecord) { self.record = record }
 }
 
 /// Limits on recursion over data (nested arrays and dictionaries).

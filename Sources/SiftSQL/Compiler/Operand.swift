@@ -26,6 +26,10 @@ struct SQLCollection: Sendable {
   var position: String?
   /// From `@distinctUnionOfObjects`: count distinct elements.
   var distinct = false
+  /// The owner's element count (NULL when the collection is nil), if stored.
+  var presence: SQLExpr?
+  /// True once SUBQUERY or a union operator narrowed the elements.
+  var filtered = false
 
   /// `FROM … WHERE …` for a subselect over the elements, with `extra` conditions.
   func fromWhere(_ extra: [SQLExpr] = []) -> SQLExpr {

@@ -49,6 +49,8 @@ extension SQLCompilation {
       variables[variable] = element
       defer { variables[variable] = saved }
       var out = c
+      out.filtered = true
+      out.presence = nil  // SUBQUERY over nil is an empty array in memory: @count is 0
       out.condition = SQLExpr.and([c.condition, try self.predicate(predicate, positive: true)])
       return .collection(out)
     case .cast(let x, let type):
@@ -139,8 +141,11 @@ extension SQLCompilation {
     case .add, .subtract, .multiply:
       return make("(" + x.sql + " " + op.symbol + " " + y.sql + ")", type)
     case .divide:
-      // Integer / integer truncates on both databases, as in memory; x / 0 is NULL (nil).
-      return make("(" + x.sql + " / NULLIF(" + y.sql + ", 0))", type, nullable: true)
+      // Integer / integer truncates and a zero divisor is an error, as in memory; doubles
+      // give IEEE results. See SQLDialect.integerDivisionFunction.
+      let f = bothInt ? dialect.integerDivisionFunction : dialect.realDivisionFunction
+      if let f { return make(f + "(" + x.sql + ", " + y.sql + ")", type, nullable: true) }
+      return make("(" + x.sql + " / " + y.sql + ")", type, nullable: true)
     case .power:
       return make(dialect.powerFunction + "(" + x.sql + ", " + y.sql + ")", .double)
     case .bitwiseAnd, .bitwiseOr:
@@ -175,10 +180,14 @@ extension SQLCompilation {
     case .modulus:
       let x = try numericScalar(arg(0), "%")
       let y = try numericScalar(arg(1), "%")
-      guard x.type == .integer && y.type == .integer else {
-        throw fail("unsupported-in-sql", "modulus:by: is compiled for integers only", range)
+      let bothInt = x.type == .integer && y.type == .integer
+      if let f = dialect.modulusFunction {
+        return .value(SQLExpr.condition(f + "(" + x.sql + ", " + y.sql + ")", [x, y]).typed(bothInt ? .integer : .double, nullable: true))
       }
-      return .value(SQLExpr.condition("(" + x.sql + " % NULLIF(" + y.sql + ", 0))", [x, y]).typed(.integer, nullable: true))
+      guard bothInt else {
+        throw fail("unsupported-in-sql", "modulus:by: of non-integers cannot be compiled for \(dialect.name)", range)
+      }
+      return .value(SQLExpr.condition("(" + x.sql + " % " + y.sql + ")", [x, y]).typed(.integer, nullable: true))
     case .abs:
       let x = try numericScalar(arg(0), "abs")
       return .value(SQLExpr("abs(" + x.sql + ")", x.bindings, type: x.type, nullable: x.nullable))

@@ -69,7 +69,8 @@ struct SQLCompilation {
         let elementKey = SQLExpr(a + "." + q(target.primaryKeyAttribute.column), type: SQLType(target.primaryKeyAttribute.type), nullable: false)
         return .collection(SQLCollection(
           from: q(target.table) + " " + a, condition: cond,
-          element: .row(RowRef(entity: target, key: elementKey, alias: a))))
+          element: .row(RowRef(entity: target, key: elementKey, alias: a)),
+          presence: column(row, SQLSchema.countColumn(r.name), type: .integer)))
       case .manyToMany(let table, let sourceColumn, let targetColumn):
         let j = newAlias("j")
         let a = newAlias()
@@ -79,7 +80,8 @@ struct SQLCompilation {
         let cond = SQLExpr.condition(j + "." + q(sourceColumn) + " = " + owner.sql, [owner])
         let elementKey = SQLExpr(a + "." + q(target.primaryKeyAttribute.column), type: SQLType(target.primaryKeyAttribute.type), nullable: false)
         return .collection(SQLCollection(
-          from: from, condition: cond, element: .row(RowRef(entity: target, key: elementKey, alias: a))))
+          from: from, condition: cond, element: .row(RowRef(entity: target, key: elementKey, alias: a)),
+          presence: column(row, SQLSchema.countColumn(r.name), type: .integer)))
       }
     }
     if key == "self" { return .row(row) }
@@ -93,7 +95,8 @@ struct SQLCompilation {
     return SQLCollection(
       from: q(row.entity.sideTable(for: a)) + " " + alias, condition: cond,
       element: .value(SQLExpr(alias + "." + q(SQLSchema.valueColumn), type: SQLType(a.type), nullable: true)),
-      position: alias + "." + q(SQLSchema.positionColumn))
+      position: alias + "." + q(SQLSchema.positionColumn),
+      presence: column(row, SQLSchema.countColumn(a.column), type: .integer))
   }
 
   // MARK: - Key paths
@@ -152,9 +155,27 @@ struct SQLCompilation {
   }
 
   /// `@count`, `@sum.x`, `@avg.x`, `@min.x`, `@max.x`, `@distinctUnionOfObjects.x`, …
+  /// As in memory: a nil collection gives nil; `@sum` of nothing is 0; `@avg`, `@min`,
+  /// `@max` skip nil values and give nil for nothing.
   mutating func collectionOperator(
     _ op: CollectionOperator, _ c: SQLCollection, _ rest: ArraySlice<KeyPath.Component>, _ range: SourceRange
   ) throws(SiftError) -> Operand {
+    if op == .distinctUnionOfObjects || op == .unionOfObjects {
+      // The rest of the path applies to each element; nil elements are dropped.
+      var mapped = c
+      for component in rest {
+        guard case .key(let k) = component, case .collection(let m) = try mapElements(mapped, k, range) else {
+          throw fail("collection-operator-needs-collection", "a collection operator cannot follow \(op.spelling) in SQL", range)
+        }
+        mapped = m
+      }
+      if case .value(let e) = mapped.element {
+        mapped.condition = SQLExpr.and([mapped.condition, isNotNull(e)])
+      }
+      mapped.distinct = mapped.distinct || op == .distinctUnionOfObjects
+      mapped.filtered = true
+      return .collection(mapped)
+    }
     var mapped = c
     if !rest.isEmpty {
       guard op != .count else {
@@ -167,12 +188,13 @@ struct SQLCompilation {
     }
     switch op {
     case .count:
-      if mapped.distinct, case .value(let e) = mapped.element {
-        let fw = mapped.fromWhere()
-        return .value(SQLExpr.condition("(SELECT COUNT(DISTINCT " + e.sql + ") " + fw.sql + ")", [e, fw]).typed(.integer, nullable: false))
-      }
+      if !mapped.filtered, !mapped.distinct, let p = mapped.presence { return .value(p.typed(.integer, nullable: true)) }
       let fw = mapped.fromWhere()
-      return .value(SQLExpr.condition("(SELECT COUNT(*) " + fw.sql + ")", [fw]).typed(.integer, nullable: false))
+      if mapped.distinct, case .value(let e) = mapped.element {
+        let sql = "(SELECT COUNT(DISTINCT " + e.sql + ") " + fw.sql + ")"
+        return .value(guardPresence(SQLExpr.condition(sql, [e, fw]).typed(.integer, nullable: false), mapped))
+      }
+      return .value(guardPresence(SQLExpr.condition("(SELECT COUNT(*) " + fw.sql + ")", [fw]).typed(.integer, nullable: false), mapped))
     case .sum, .avg, .min, .max:
       guard case .value(var e) = mapped.element else {
         throw fail("aggregate-needs-values", "\(op.spelling) needs a key path to numbers, e.g. \(op.spelling).price", range)
@@ -192,20 +214,25 @@ struct SQLCompilation {
           type = e.type == .double ? .double : .integer
           nullable = false
         } else {
-          inner = "AVG(CAST(COALESCE(" + e.sql + ", 0) AS " + dialect.doubleTypeName + "))"
+          inner = "AVG(CAST(" + e.sql + " AS " + dialect.doubleTypeName + "))"
           type = .double
         }
       default:
         let name = op == .min ? "MIN(" : "MAX("
         inner = name + e.sql + collation(for: e) + ")"
       }
-      return .value(SQLExpr.condition("(SELECT " + inner + " " + fw.sql + ")", [e, fw]).typed(type, nullable: nullable))
-    case .distinctUnionOfObjects, .unionOfObjects:
-      mapped.distinct = mapped.distinct || op == .distinctUnionOfObjects
-      return .collection(mapped)
-    case .distinctUnionOfArrays, .unionOfArrays, .distinctUnionOfSets:
+      let sql = "(SELECT " + inner + " " + fw.sql + ")"
+      return .value(guardPresence(SQLExpr.condition(sql, [e, fw]).typed(type, nullable: nullable), mapped))
+    default:
       throw fail("unsupported-in-sql", "\(op.spelling) cannot be compiled to SQL", range)
     }
+  }
+
+  /// `CASE WHEN presence IS NULL THEN NULL ELSE e END`: nil collections give nil.
+  func guardPresence(_ e: SQLExpr, _ c: SQLCollection) -> SQLExpr {
+    guard let p = c.presence else { return e }
+    let sql = "CASE WHEN " + p.sql + " IS NULL THEN NULL ELSE " + e.sql + " END"
+    return SQLExpr.condition(sql, [p, e]).typed(e.type, nullable: true)
   }
 
   /// ` COLLATE "C"` for text where the dialect needs it to order by code point.

@@ -11,9 +11,10 @@ public struct PostgreSQLDialect: SQLDialect {
 
   /// Run once per database before compiled statements: creates `unaccent` and `sift_fold`.
   /// `sift_fold(s, opts)`: bit 1 lower-cases, bit 2 strips diacritics; NULL stays NULL.
+  /// `sift_fdiv(a, b)`: double division with IEEE results for a zero divisor.
   ///
   /// ```swift
-  /// PostgreSQLDialect.setupSQL.count   // 2
+  /// PostgreSQLDialect.setupSQL.count   // 3
   /// ```
   public static let setupSQL: [String] = [
     "CREATE EXTENSION IF NOT EXISTS unaccent",
@@ -26,6 +27,16 @@ public struct PostgreSQLDialect: SQLDialect {
         WHEN (opts & 1) = 1 THEN lower(s)
         WHEN (opts & 2) = 2 THEN unaccent(s)
         ELSE s END
+    $$
+    """,
+    """
+    CREATE OR REPLACE FUNCTION sift_fdiv(a double precision, b double precision) RETURNS double precision
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+      SELECT CASE
+        WHEN b <> 0 THEN a / b
+        WHEN a > 0 THEN 'Infinity'::double precision
+        WHEN a < 0 THEN '-Infinity'::double precision
+        ELSE 'NaN'::double precision END
     $$
     """,
   ]
@@ -57,6 +68,9 @@ public struct PostgreSQLDialect: SQLDialect {
     default: return nil
     }
   }
+  public var integerDivisionFunction: String? { nil }
+  public var realDivisionFunction: String? { "sift_fdiv" }
+  public var modulusFunction: String? { nil }
   public var uppercaseFunction: String { "upper" }
   public var lowercaseFunction: String { "lower" }
   public var doubleTypeName: String { "DOUBLE PRECISION" }

@@ -59,6 +59,15 @@ public protocol SQLDialect: Sendable {
   /// The SQL function for a one-argument math built-in (`sqrt`, `ln`, `log`, `exp`,
   /// `ceiling`, `floor`, `trunc`), or nil if the database has none.
   func mathFunction(_ name: String) -> String?
+  /// `(a, b)` integer division that truncates and raises an error for a zero divisor, as
+  /// memory does; nil when the native `/` already behaves so (PostgreSQL).
+  var integerDivisionFunction: String? { get }
+  /// `(a, b)` division of doubles with IEEE results (±infinity, NaN) for a zero divisor, as
+  /// memory; nil when the native `/` does so.
+  var realDivisionFunction: String? { get }
+  /// `(a, b)` remainder that raises for a zero integer divisor and uses `fmod` for doubles;
+  /// nil to use `%` on integers only (PostgreSQL, which raises on zero).
+  var modulusFunction: String? { get }
   /// Unicode upper-/lower-casing functions.
   var uppercaseFunction: String { get }
   /// See `uppercaseFunction`.

@@ -28,6 +28,9 @@ public struct SQLiteDialect: SQLDialect {
   public var localizedCollation: String? { "SIFT_LOCALIZED" }
   public var powerFunction: String { "sift_pow" }
   public func mathFunction(_ name: String) -> String? { "sift_" + name }
+  public var integerDivisionFunction: String? { "sift_div" }
+  public var realDivisionFunction: String? { "sift_div" }
+  public var modulusFunction: String? { "sift_mod" }
   public var uppercaseFunction: String { "sift_upper" }
   public var lowercaseFunction: String { "sift_lower" }
   public var doubleTypeName: String { "REAL" }

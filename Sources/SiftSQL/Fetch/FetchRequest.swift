@@ -102,7 +102,7 @@ public struct SQLSortDescriptor: Sendable, Hashable {
 /// One aggregate column of a `.aggregates` fetch: `sum(price)`, `count()`, ….
 ///
 /// Empty-set rules match in-memory collection operators: `sum` of nothing is 0, `avg`,
-/// `min` and `max` of nothing are nil, `count` is 0. `avg` treats nil values as 0.
+/// `min` and `max` of nothing are nil, `count` is 0. `avg`, `min` and `max` skip nil values.
 ///
 /// ```swift
 /// SQLAggregate(.avg, "distance", name: "meanDistance")

@@ -147,7 +147,7 @@ extension SQLCompiler {
       }
       v = c.numeric(v)
       if a.function == .sum { return ("COALESCE(SUM(" + v.sql + "), 0)", v.bindings) }
-      return ("AVG(CAST(COALESCE(" + v.sql + ", 0) AS " + dialect.doubleTypeName + "))", v.bindings)
+      return ("AVG(CAST(" + v.sql + " AS " + dialect.doubleTypeName + "))", v.bindings)
     case .min, .max:
       return ((a.function == .min ? "MIN(" : "MAX(") + v.sql + c.collation(for: v) + ")", v.bindings)
     }

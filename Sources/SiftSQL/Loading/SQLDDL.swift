@@ -37,6 +37,12 @@ public struct SQLDDL: Sendable {
     return out
   }
 
+  /// Names whose element counts the owner table stores: array attributes' columns and
+  /// to-many relationships' names (see `SQLSchema.countColumn`).
+  static func countedCollections(of e: SQLEntity) -> [String] {
+    e.attributes.filter(\.type.isArray).map(\.column) + e.relationships.filter(\.isToMany).map(\.name)
+  }
+
   /// Every CREATE statement, tables first, in a stable order.
   ///
   /// ```swift
@@ -69,6 +75,9 @@ public struct SQLDDL: Sendable {
       for (fk, type) in inverseForeignKeys(of: e) where seen.insert(fk).inserted {
         columns.append(q(fk) + " " + dialect.columnType(type))
         index(e.table, fk)
+      }
+      for name in SQLDDL.countedCollections(of: e) where seen.insert(SQLSchema.countColumn(name)).inserted {
+        columns.append(q(SQLSchema.countColumn(name)) + " " + dialect.columnType(.integer))
       }
       columns.append(q(SQLSchema.indexColumn) + " " + dialect.columnType(.integer))
       tables.append("CREATE TABLE IF NOT EXISTS " + q(e.table) + " (" + columns.joined(separator: ", ") + ")")

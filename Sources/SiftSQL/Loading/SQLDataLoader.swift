@@ -63,6 +63,9 @@ public struct SQLDataLoader: Sendable {
     for (fk, _) in SQLDDL(schema: schema, dialect: dialect).inverseForeignKeys(of: e) where seen.insert(fk).inserted {
       out.append(fk)
     }
+    for name in SQLDDL.countedCollections(of: e) where seen.insert(SQLSchema.countColumn(name)).inserted {
+      out.append(SQLSchema.countColumn(name))
+    }
     out.append(SQLSchema.indexColumn)
     return out
   }
@@ -148,6 +151,12 @@ public struct SQLDataLoader: Sendable {
         values[fk] = try insert(v, entity: target, index: nil, parent: nil, depth: depth + 1, path: path + "." + r.name)
       }
       if let parent { values[parent.column] = parent.key }
+      for a in e.attributes where a.type.isArray {
+        if case .array(let items)? = d[a.name] { values[SQLSchema.countColumn(a.column)] = .integer(Int64(items.count)) }
+      }
+      for r in e.relationships where r.isToMany {
+        if case .array(let items)? = d[r.name] { values[SQLSchema.countColumn(r.name)] = .integer(Int64(items.count)) }
+      }
       if let index { values[SQLSchema.indexColumn] = .integer(Int64(index)) }
       let columns = loader.columns(of: e)
       statement(e.table, columns, columns.map { values[$0] ?? .null })

@@ -188,6 +188,10 @@ public struct SQLSchema: Sendable, Hashable {
 
   /// Hidden column holding a root record's position in the loaded JSON array.
   public static let indexColumn = "__sift_index"
+  /// The owner-table column holding the element count of an array attribute or to-many
+  /// relationship, NULL when the record's value is nil or missing, so nil and empty stay
+  /// distinct as in memory (`nil.@count` is nil, `[].@count` is 0).
+  public static func countColumn(_ name: String) -> String { "__sift_count_" + name }
   /// Side-table columns.
   public static let ownerColumn = "owner"
   /// See `ownerColumn`.

@@ -37,7 +37,7 @@ enum PostgresTestServer {
   /// A connection in a fresh schema that is dropped when the connection closes.
   static func open() throws -> PostgresDatabase {
     guard let conninfo else { throw PostgresError(kind: .connection, message: skipMessage) }
-    return try PostgresDatabase(conninfo: conninfo, schema: .temporary(prefix: "sift_test"))
+    return try PostgresDatabase.prepared(conninfo: conninfo, schema: .temporary(prefix: "sift_test"))
   }
 
   private static func note(_ why: String) {

@@ -1,0 +1,171 @@
+import CSQLite
+import Foundation
+import SiftSQL
+import SiftSyntax
+
+/// A SQLite connection (in-memory or a file) that runs Sift's statements.
+///
+/// On open it turns off double-quoted string literals (`SQLITE_DBCONFIG_DQS_DML/DDL = 0`,
+/// so a misspelled `"column"` is an error, not a string) and registers the Sift functions
+/// (`sift_fold`, `sift_search`, `sift_like`, `sift_matches`, `regexp`, `sift_pow`, math and
+/// case functions, the `SIFT_LOCALIZED` collation) that share their definitions with
+/// in-memory evaluation. Prepared statements are cached by SQL text.
+///
+/// Not thread-safe: use one connection per thread.
+///
+/// ```swift
+/// let db = try SQLiteDatabase()                       // in-memory
+/// try db.load(records, entity: "Venue", schema: schema, dialect: SQLiteDialect())
+/// let rows = try db.execute(try compiler.compile(FetchRequest(entity: "Venue", resultType: .count)))
+/// ```
+public final class SQLiteDatabase: SQLDatabase {
+  private var handle: OpaquePointer?
+  private var cache: [String: OpaquePointer] = [:]
+  /// Most prepared statements kept.
+  public static let cacheLimit = 64
+
+  /// Opens `path` (`:memory:` by default), creating the file if needed.
+  /// - Throws: `SiftError` (stage `.sql`, id `sqlite-error`).
+  public init(path: String = ":memory:") throws(SiftError) {
+    var db: OpaquePointer?
+    let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+    let rc = sqlite3_open_v2(path, &db, flags, nil)
+    guard rc == SQLITE_OK, let db else {
+      let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+      if let db { sqlite3_close_v2(db) }
+      throw SQLiteDatabase.error(message, sql: path)
+    }
+    handle = db
+    _ = sift_sqlite3_db_config_int(db, SQLITE_DBCONFIG_DQS_DML, 0)
+    _ = sift_sqlite3_db_config_int(db, SQLITE_DBCONFIG_DQS_DDL, 0)
+    SQLiteFunctions.register(on: db)
+  }
+
+  deinit {
+    for (_, st) in cache { sqlite3_finalize(st) }
+    if let handle { sqlite3_close_v2(handle) }
+  }
+
+  static func error(_ message: String, sql: String) -> SiftError {
+    SiftError(
+      stage: .sql,
+      diagnostic: Diagnostic(id: "sqlite-error", message: message, range: SourceRange(start: 0, end: sql.utf8.count)),
+      source: sql)
+  }
+
+  private func lastError(_ sql: String) -> SiftError {
+    SQLiteDatabase.error(handle.map { String(cString: sqlite3_errmsg($0)) } ?? "database is closed", sql: sql)
+  }
+
+  private func prepare(_ sql: String) throws(SiftError) -> OpaquePointer {
+    if let st = cache[sql] {
+      sqlite3_reset(st)
+      sqlite3_clear_bindings(st)
+      return st
+    }
+    var st: OpaquePointer?
+    guard let handle, sqlite3_prepare_v2(handle, sql, -1, &st, nil) == SQLITE_OK, let st else {
+      throw lastError(sql)
+    }
+    if cache.count >= SQLiteDatabase.cacheLimit, let victim = cache.first {
+      sqlite3_finalize(victim.value)
+      cache[victim.key] = nil
+    }
+    cache[sql] = st
+    return st
+  }
+
+  /// Runs one statement and returns all rows. Integers, doubles, text, blobs and NULL come
+  /// back as the matching `SQLValue`.
+  /// - Throws: `SiftError` (stage `.sql`, id `sqlite-error`), e.g. when the bindings do not
+  ///   match the placeholders or a MATCHES pattern is invalid.
+  public func execute(_ statement: SQLStatement) throws(SiftError) -> [[SQLValue]] {
+    let st = try prepare(statement.sql)
+    defer { sqlite3_reset(st) }
+    let expected = Int(sqlite3_bind_parameter_count(st))
+    guard expected == statement.bindings.count else {
+      throw SQLiteDatabase.error(
+        "statement has \(expected) placeholders but \(statement.bindings.count) bindings", sql: statement.sql)
+    }
+    for (i, v) in statement.bindings.enumerated() {
+      guard SQLiteDatabase.bind(v, to: st, at: Int32(i + 1)) == SQLITE_OK else { throw lastError(statement.sql) }
+    }
+    var rows: [[SQLValue]] = []
+    let columns = sqlite3_column_count(st)
+    while true {
+      let rc = sqlite3_step(st)
+      if rc == SQLITE_DONE { break }
+      guard rc == SQLITE_ROW else { throw lastError(statement.sql) }
+      var row: [SQLValue] = []
+      row.reserveCapacity(Int(columns))
+      for c in 0..<columns { row.append(SQLiteDatabase.read(st, c)) }
+      rows.append(row)
+    }
+    return rows
+  }
+
+  /// Runs a script of statements without bindings.
+  /// - Throws: `SiftError` (stage `.sql`, id `sqlite-error`).
+  public func executeScript(_ sql: String) throws(SiftError) {
+    guard let handle else { throw lastError(sql) }
+    var message: UnsafeMutablePointer<CChar>?
+    if sqlite3_exec(handle, sql, nil, nil, &message) != SQLITE_OK {
+      let text = message.map { String(cString: $0) } ?? "unknown error"
+      sqlite3_free(message)
+      throw SQLiteDatabase.error(text, sql: sql)
+    }
+  }
+
+  /// The `detail` lines of `EXPLAIN QUERY PLAN` for a statement, e.g.
+  /// `SEARCH t0 USING INDEX venue__name__idx (name=?)`.
+  ///
+  /// ```swift
+  /// try db.explainQueryPlan(statement).contains { $0.contains("USING INDEX") }
+  /// ```
+  public func explainQueryPlan(_ statement: SQLStatement) throws(SiftError) -> [String] {
+    let rows = try execute(SQLStatement(sql: "EXPLAIN QUERY PLAN " + statement.sql, bindings: statement.bindings))
+    return rows.compactMap { row in
+      if case .text(let s)? = row.last { return s }
+      return nil
+    }
+  }
+
+  static func bind(_ v: SQLValue, to st: OpaquePointer, at i: Int32) -> Int32 {
+    switch v {
+    case .null: return sqlite3_bind_null(st, i)
+    case .integer(let n): return sqlite3_bind_int64(st, i, n)
+    case .bool(let b): return sqlite3_bind_int64(st, i, b ? 1 : 0)
+    case .double(let d): return sqlite3_bind_double(st, i, d)
+    case .text(let s):
+      var s = s
+      return s.withUTF8 { buf in
+        guard let base = UnsafeRawPointer(buf.baseAddress), buf.count > 0 else {
+          return sqlite3_bind_text64(st, i, "", 0, SQLiteFunctions.transient, UInt8(SQLITE_UTF8))
+        }
+        return sqlite3_bind_text64(
+          st, i, base.assumingMemoryBound(to: CChar.self), UInt64(buf.count), SQLiteFunctions.transient,
+          UInt8(SQLITE_UTF8))
+      }
+    case .blob(let d):
+      return d.withUnsafeBytes { buf in
+        sqlite3_bind_blob64(st, i, buf.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(buf.count), SQLiteFunctions.transient)
+      }
+    }
+  }
+
+  static func read(_ st: OpaquePointer, _ c: Int32) -> SQLValue {
+    switch sqlite3_column_type(st, c) {
+    case SQLITE_INTEGER: return .integer(sqlite3_column_int64(st, c))
+    case SQLITE_FLOAT: return .double(sqlite3_column_double(st, c))
+    case SQLITE_TEXT:
+      let n = Int(sqlite3_column_bytes(st, c))
+      guard let p = sqlite3_column_text(st, c) else { return .text("") }
+      return .text(String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self))
+    case SQLITE_BLOB:
+      let n = Int(sqlite3_column_bytes(st, c))
+      guard let p = sqlite3_column_blob(st, c) else { return .blob(Data()) }
+      return .blob(Data(bytes: p, count: n))
+    default: return .null
+    }
+  }
+}

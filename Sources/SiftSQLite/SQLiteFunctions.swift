@@ -1,0 +1,234 @@
+import CSQLite
+import Foundation
+import SiftSyntax
+
+/// The SQL functions and collation Sift registers on every SQLite connection. Each calls the
+/// same SiftSyntax code in-memory evaluation uses (`TextFolding`, `LikePattern`,
+/// `RegexPattern`), so `[c]`, `[d]`, LIKE and MATCHES give identical answers in both places.
+/// Every function returns NULL when an argument is NULL.
+///
+/// | function | meaning |
+/// | --- | --- |
+/// | `sift_fold(text, opts)` | `TextFolding.fold` (opts: 1 = `[c]`, 2 = `[d]`) |
+/// | `sift_search(h, n, kind, opts)` | 1 if folded `h` contains (0) / begins with (1) / ends with (2) folded `n`; an empty `n` is 0 |
+/// | `sift_like(text, pattern, opts)` | `LikePattern(pattern, options).matches(text)` |
+/// | `sift_matches(text, pattern, opts)` / `regexp(pattern, text)` | whole-string ICU regex |
+/// | `sift_pow`, `sift_sqrt`, `sift_ln`, `sift_log`, `sift_exp`, `sift_ceiling`, `sift_floor`, `sift_trunc` | math in doubles |
+/// | `sift_upper`, `sift_lower` | Unicode case mapping |
+/// | collation `SIFT_LOCALIZED` | `localizedStandardCompare` |
+///
+/// ```swift
+/// SQLiteFunctions.register(on: handle)   // done by SQLiteDatabase.init
+/// ```
+public enum SQLiteFunctions {
+  typealias Function = @convention(c) (OpaquePointer?, Int32, UnsafeMutablePointer<OpaquePointer?>?) -> Void
+
+  /// `SQLITE_TRANSIENT`: SQLite copies the bytes.
+  static let transient = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+
+  /// Registers every function and collation on a connection.
+  public static func register(on db: OpaquePointer) {
+    let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC
+    func add(_ name: String, _ n: Int32, _ f: Function) {
+      sqlite3_create_function_v2(db, name, n, flags, nil, f, nil, nil, nil)
+    }
+    add("sift_fold", 2, foldFunction)
+    add("sift_search", 4, searchFunction)
+    add("sift_like", 3, likeFunction)
+    add("sift_matches", 3, matchesFunction)
+    add("regexp", 2, regexpFunction)
+    add("sift_pow", 2, powFunction)
+    add("sift_div", 2, divFunction)
+    add("sift_mod", 2, modFunction)
+    add("sift_sqrt", 1) { ctx, _, argv in SQLiteFunctions.math(ctx, argv) { $0.squareRoot() } }
+    add("sift_ln", 1) { ctx, _, argv in SQLiteFunctions.math(ctx, argv) { Foundation.log($0) } }
+    add("sift_log", 1) { ctx, _, argv in SQLiteFunctions.math(ctx, argv) { Foundation.log10($0) } }
+    add("sift_exp", 1) { ctx, _, argv in SQLiteFunctions.math(ctx, argv) { Foundation.exp($0) } }
+    add("sift_ceiling", 1) { ctx, _, argv in SQLiteFunctions.math(ctx, argv) { $0.rounded(.up) } }
+    add("sift_floor", 1) { ctx, _, argv in SQLiteFunctions.math(ctx, argv) { $0.rounded(.down) } }
+    add("sift_trunc", 1) { ctx, _, argv in SQLiteFunctions.math(ctx, argv) { $0.rounded(.towardZero) } }
+    add("sift_upper", 1, upperFunction)
+    add("sift_lower", 1, lowerFunction)
+    sqlite3_create_collation_v2(db, "SIFT_LOCALIZED", SQLITE_UTF8, nil, localizedCollation, nil)
+  }
+
+  // MARK: - Argument access
+
+  static func value(_ argv: UnsafeMutablePointer<OpaquePointer?>?, _ i: Int) -> OpaquePointer? {
+    argv?[i]
+  }
+
+  static func text(_ argv: UnsafeMutablePointer<OpaquePointer?>?, _ i: Int) -> String? {
+    let v = value(argv, i)
+    guard sqlite3_value_type(v) != SQLITE_NULL else { return nil }
+    let p = sqlite3_value_text(v)
+    let n = Int(sqlite3_value_bytes(v))
+    guard let p else { return "" }
+    return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
+  }
+
+  static func double(_ argv: UnsafeMutablePointer<OpaquePointer?>?, _ i: Int) -> Double? {
+    let v = value(argv, i)
+    guard sqlite3_value_type(v) != SQLITE_NULL else { return nil }
+    return sqlite3_value_double(v)
+  }
+
+  static func options(_ argv: UnsafeMutablePointer<OpaquePointer?>?, _ i: Int) -> ComparisonOptions {
+    ComparisonOptions(rawValue: UInt8(truncatingIfNeeded: sqlite3_value_int64(value(argv, i)) & 3))
+  }
+
+  static func result(_ ctx: OpaquePointer?, _ s: String) {
+    var s = s
+    s.withUTF8 { buf in
+      guard let base = UnsafeRawPointer(buf.baseAddress), buf.count > 0 else {
+        return sqlite3_result_text64(ctx, "", 0, transient, UInt8(SQLITE_UTF8))
+      }
+      sqlite3_result_text64(ctx, base.assumingMemoryBound(to: CChar.self), UInt64(buf.count), transient, UInt8(SQLITE_UTF8))
+    }
+  }
+
+  static func math(_ ctx: OpaquePointer?, _ argv: UnsafeMutablePointer<OpaquePointer?>?, _ f: (Double) -> Double) {
+    guard let x = double(argv, 0) else { return sqlite3_result_null(ctx) }
+    sqlite3_result_double(ctx, f(x))
+  }
+
+  static let powFunction: Function = { ctx, _, argv in
+    guard let a = double(argv, 0), let b = double(argv, 1) else { return sqlite3_result_null(ctx) }
+    sqlite3_result_double(ctx, pow(a, b))
+  }
+
+  /// Integer / integer truncates (a zero divisor is an error, as in memory; overflow gives a
+  /// double); otherwise IEEE double division.
+  static let divFunction: Function = { ctx, _, argv in
+    let a = value(argv, 0)
+    let b = value(argv, 1)
+    if sqlite3_value_type(a) == SQLITE_NULL || sqlite3_value_type(b) == SQLITE_NULL { return sqlite3_result_null(ctx) }
+    if sqlite3_value_type(a) == SQLITE_INTEGER && sqlite3_value_type(b) == SQLITE_INTEGER {
+      let x = sqlite3_value_int64(a)
+      let y = sqlite3_value_int64(b)
+      if y == 0 { return sqlite3_result_error(ctx, "integer division by zero", -1) }
+      let (q, o) = x.dividedReportingOverflow(by: y)
+      return o ? sqlite3_result_double(ctx, Double(x) / Double(y)) : sqlite3_result_int64(ctx, q)
+    }
+    sqlite3_result_double(ctx, sqlite3_value_double(a) / sqlite3_value_double(b))
+  }
+
+  /// Integer remainder (zero divisor is an error) or `fmod` for doubles, as in memory.
+  static let modFunction: Function = { ctx, _, argv in
+    let a = value(argv, 0)
+    let b = value(argv, 1)
+    if sqlite3_value_type(a) == SQLITE_NULL || sqlite3_value_type(b) == SQLITE_NULL { return sqlite3_result_null(ctx) }
+    if sqlite3_value_type(a) == SQLITE_INTEGER && sqlite3_value_type(b) == SQLITE_INTEGER {
+      let y = sqlite3_value_int64(b)
+      if y == 0 { return sqlite3_result_error(ctx, "integer division by zero", -1) }
+      return sqlite3_result_int64(ctx, sqlite3_value_int64(a).remainderReportingOverflow(dividingBy: y).partialValue)
+    }
+    sqlite3_result_double(ctx, sqlite3_value_double(a).truncatingRemainder(dividingBy: sqlite3_value_double(b)))
+  }
+
+  static let upperFunction: Function = { ctx, _, argv in
+    guard let s = text(argv, 0) else { return sqlite3_result_null(ctx) }
+    result(ctx, s.uppercased())
+  }
+
+  static let lowerFunction: Function = { ctx, _, argv in
+    guard let s = text(argv, 0) else { return sqlite3_result_null(ctx) }
+    result(ctx, s.lowercased())
+  }
+
+  // MARK: - Text functions
+
+  static let foldFunction: Function = { ctx, _, argv in
+    guard let s = text(argv, 0) else { return sqlite3_result_null(ctx) }
+    result(ctx, TextFolding.fold(s, options(argv, 1)))
+  }
+
+  static let searchFunction: Function = { ctx, _, argv in
+    guard let h = text(argv, 0), let n = text(argv, 1) else { return sqlite3_result_null(ctx) }
+    let o = options(argv, 3)
+    let fh = TextFolding.fold(h, o)
+    let fn = TextFolding.fold(n, o)
+    let found: Bool
+    if fn.isEmpty {
+      found = false
+    } else {
+      switch sqlite3_value_int64(value(argv, 2)) {
+      case 1: found = fh.hasPrefix(fn)
+      case 2: found = fh.hasSuffix(fn)
+      default: found = fh.contains(fn)
+      }
+    }
+    sqlite3_result_int64(ctx, found ? 1 : 0)
+  }
+
+  /// Compiled patterns live in SQLite's auxiliary data for the pattern argument, so a
+  /// pattern bound once is compiled once per statement run.
+  final class Cached<T>: @unchecked Sendable {
+    let pattern: String
+    let options: ComparisonOptions
+    let value: T
+    init(_ pattern: String, _ options: ComparisonOptions, _ value: T) {
+      self.pattern = pattern
+      self.options = options
+      self.value = value
+    }
+  }
+
+  static func cached<T>(
+    _ ctx: OpaquePointer?, arg: Int32, _ pattern: String, _ o: ComparisonOptions, make: () throws -> T
+  ) rethrows -> T {
+    if let p = sqlite3_get_auxdata(ctx, arg),
+      let box = Unmanaged<AnyObject>.fromOpaque(p).takeUnretainedValue() as? Cached<T>,
+      box.pattern == pattern, box.options == o
+    {
+      return box.value
+    }
+    let value = try make()
+    let box = Cached(pattern, o, value)
+    sqlite3_set_auxdata(ctx, arg, Unmanaged<AnyObject>.passRetained(box).toOpaque()) { p in
+      if let p { Unmanaged<AnyObject>.fromOpaque(p).release() }
+    }
+    return value
+  }
+
+  static let likeFunction: Function = { ctx, _, argv in
+    guard let s = text(argv, 0), let p = text(argv, 1) else { return sqlite3_result_null(ctx) }
+    let o = options(argv, 2)
+    let pattern = cached(ctx, arg: 1, p, o) { LikePattern(p, options: o) }
+    sqlite3_result_int64(ctx, pattern.matches(s) ? 1 : 0)
+  }
+
+  static func regex(_ ctx: OpaquePointer?, text s: String, pattern p: String, arg: Int32, _ o: ComparisonOptions) {
+    do {
+      let r = try cached(ctx, arg: arg, p, o) { () throws -> RegexPattern in try RegexPattern(p, options: o) }
+      sqlite3_result_int64(ctx, r.matches(s) ? 1 : 0)
+    } catch {
+      let message = (error as? RegexPattern.InvalidPattern)?.description ?? "invalid regular expression"
+      sqlite3_result_error(ctx, message, -1)
+    }
+  }
+
+  static let matchesFunction: Function = { ctx, _, argv in
+    guard let s = text(argv, 0), let p = text(argv, 1) else { return sqlite3_result_null(ctx) }
+    regex(ctx, text: s, pattern: p, arg: 1, options(argv, 2))
+  }
+
+  static let regexpFunction: Function = { ctx, _, argv in
+    guard let p = text(argv, 0), let s = text(argv, 1) else { return sqlite3_result_null(ctx) }
+    regex(ctx, text: s, pattern: p, arg: 0, [])
+  }
+
+  typealias Collation = @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32
+
+  static let localizedCollation: Collation = { _, n1, p1, n2, p2 in
+    func string(_ p: UnsafeRawPointer?, _ n: Int32) -> String {
+      guard let p, n > 0 else { return "" }
+      return String(decoding: UnsafeRawBufferPointer(start: p, count: Int(n)), as: UTF8.self)
+    }
+    switch string(p1, n1).localizedStandardCompare(string(p2, n2)) {
+    case .orderedAscending: return -1
+    case .orderedDescending: return 1
+    case .orderedSame: return 0
+    }
+  }
+}

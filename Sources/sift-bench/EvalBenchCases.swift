@@ -1,0 +1,73 @@
+import Foundation
+import SiftSyntax
+
+/// The standard evaluation set, each with a hand-written closure and a Foundation `#Predicate`
+/// computing the same answer.
+enum EvalBenchCases {
+  static func all() throws -> [EvalBenchCase] {
+    let regex = try NSRegularExpression(pattern: "\\A(?:(Blue|Red) .*)\\z")
+    nonisolated(unsafe) let wholeRegex = try Regex("^(?:(Blue|Red) .*)$")
+    func string(_ d: [String: SiftValue], _ k: String) -> String? {
+      if case .string(let s)? = d[k] { return s }
+      return nil
+    }
+    func number(_ v: SiftValue?) -> Double? {
+      switch v {
+      case .int(let i)?: return Double(i)
+      case .double(let x)?: return x
+      default: return nil
+      }
+    }
+    return [
+      EvalBenchCase(
+        name: "equality", format: "priceCategory == \"$$\"",
+        closure: { string($0, "priceCategory") == "$$" },
+        foundation: #Predicate<BenchVenue> { $0.priceCategory == "$$" }),
+      EvalBenchCase(
+        name: "range", format: "tipCount >= 100 AND tipCount <= 300",
+        closure: { d in
+          guard case .int(let t)? = d["tipCount"] else { return false }
+          return t >= 100 && t <= 300
+        },
+        foundation: #Predicate<BenchVenue> { $0.tipCount >= 100 && $0.tipCount <= 300 }),
+      EvalBenchCase(
+        name: "compound_beginswith_c", format: "name BEGINSWITH[c] \"blue\" AND distance < 10",
+        closure: { d in
+          guard let n = string(d, "name"), n.lowercased().hasPrefix("blue") else { return false }
+          return (number(d["distance"]) ?? .infinity) < 10
+        },
+        foundation: #Predicate<BenchVenue> { $0.nameLower.starts(with: "blue") && $0.distance < 10 }),
+      EvalBenchCase(
+        name: "any_tags", format: "ANY tags == \"wifi\"",
+        closure: { d in
+          guard case .array(let tags)? = d["tags"] else { return false }
+          return tags.contains(.string("wifi"))
+        },
+        foundation: #Predicate<BenchVenue> { $0.tags.contains("wifi") }),
+      EvalBenchCase(
+        name: "menu_count", format: "menu.@count > 3",
+        closure: { d in
+          guard case .array(let menu)? = d["menu"] else { return false }
+          return menu.count > 3
+        },
+        foundation: #Predicate<BenchVenue> { $0.menu.count > 3 }),
+      EvalBenchCase(
+        name: "subquery", format: "SUBQUERY(menu, $m, $m.vegan == YES AND $m.price < 10).@count > 0",
+        closure: { d in
+          guard case .array(let menu)? = d["menu"] else { return false }
+          return menu.contains { m in
+            guard case .dictionary(let item) = m, case .bool(true)? = item["vegan"] else { return false }
+            return (number(item["price"]) ?? .infinity) < 10
+          }
+        },
+        foundation: #Predicate<BenchVenue> { $0.menu.contains { $0.vegan && $0.price < 10 } }),
+      EvalBenchCase(
+        name: "matches", format: "name MATCHES \"(Blue|Red) .*\"",
+        closure: { d in
+          guard let n = string(d, "name") else { return false }
+          return regex.firstMatch(in: n, range: NSRange(n.startIndex..<n.endIndex, in: n)) != nil
+        },
+        foundation: #Predicate<BenchVenue> { $0.name.contains(wholeRegex) }),
+    ]
+  }
+}

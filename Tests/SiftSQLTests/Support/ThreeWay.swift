@@ -1,0 +1,196 @@
+import Foundation
+import SiftEvaluation
+import SiftPostgres
+import SiftSQL
+import SiftSQLite
+import SiftSyntax
+
+/// One engine's answer: the matching record indices, or an error (compile or run time).
+enum EngineOutcome: Equatable, CustomStringConvertible {
+  case matches([Int])
+  case failed(String)
+
+  var description: String {
+    switch self {
+    case .matches(let m): return "\(m.count) matches"
+    case .failed(let message): return "error: " + message.split(separator: "\n").prefix(3).joined(separator: " | ")
+    }
+  }
+
+  /// Two outcomes agree when both match the same records or both fail.
+  func agrees(with other: EngineOutcome) -> Bool {
+    switch (self, other) {
+    case (.matches(let a), .matches(let b)): return a == b
+    case (.failed, .failed): return true
+    default: return false
+    }
+  }
+}
+
+/// The same records loaded three ways — in memory, SQLite, PostgreSQL (when `SIFT_POSTGRES`
+/// reaches a server) — and a predicate run against all of them. `check` returns a readable
+/// report when the engines disagree: the predicate, each engine's outcome, the SQL and
+/// bindings per dialect, the differing indices and those records.
+final class ThreeWay {
+  let entity: String
+  let records: [SiftValue]
+  let memory: [SiftObject]
+  /// The same records with every null or missing collection (`collectionKeys`) replaced by
+  /// `[]`: what the databases can store, since no rows is all they know.
+  let memoryWithEmptyCollections: [SiftObject]
+  /// The same records with every string in NFC, as `SQLDataLoader` stores text.
+  let memoryNFC: [SiftObject]
+  let sqlite: SQLiteDatabase
+  let sqliteCompiler: SQLCompiler
+  let postgres: PostgresDatabase?
+  let postgresCompiler: SQLCompiler
+
+  init(
+    schema: SQLSchema, entity: String, records: [SiftValue], collectionKeys: [String] = [],
+    usePostgres: Bool = true
+  ) throws {
+    self.entity = entity
+    self.records = records
+    memory = try JSONRecords.records(from: .array(records))
+    let emptied = records.map { r -> SiftValue in
+      guard case .dictionary(var d) = r else { return r }
+      for k in collectionKeys where d[k] == nil || d[k] == .null { d[k] = .array([]) }
+      return .dictionary(d)
+    }
+    memoryWithEmptyCollections = try JSONRecords.records(from: .array(emptied))
+    memoryNFC = try JSONRecords.records(from: .array(records.map { ThreeWay.nfc($0, depth: 0) }))
+    sqlite = try SQLiteDatabase()
+    sqliteCompiler = SQLCompiler(dialect: SQLiteDialect(), schema: schema)
+    try sqlite.load(records, entity: entity, schema: schema, dialect: SQLiteDialect())
+    postgresCompiler = SQLCompiler(dialect: PostgreSQLDialect(), schema: schema)
+    if usePostgres, PostgresTestServer.isAvailable {
+      let pg = try PostgresTestServer.open()
+      try pg.load(records, entity: entity, schema: schema, dialect: PostgreSQLDialect())
+      postgres = pg
+    } else {
+      postgres = nil
+    }
+  }
+
+  deinit { postgres?.close() }
+
+  private static func nfc(_ v: SiftValue, depth: Int) -> SiftValue {
+    guard depth < 16 else { return v }
+    switch v {
+    case .string(let s): return .string(s.precomposedStringWithCanonicalMapping)
+    case .array(let a): return .array(a.map { nfc($0, depth: depth + 1) })
+    case .dictionary(let d): return .dictionary(d.mapValues { nfc($0, depth: depth + 1) })
+    default: return v
+    }
+  }
+
+  private func memoryOutcome(_ p: SiftPredicate, _ records: [SiftObject]) -> EngineOutcome {
+    do {
+      return .matches(try p.compile().matchingIndices(records))
+    } catch {
+      return .failed("\(error)")
+    }
+  }
+
+  /// The three outcomes for an already parsed predicate.
+  func outcomes(_ p: SiftPredicate) -> (memory: EngineOutcome, sqlite: EngineOutcome, postgres: EngineOutcome?) {
+    let mem: EngineOutcome
+    do {
+      mem = .matches(try p.compile().matchingIndices(memory))
+    } catch {
+      mem = .failed("\(error.diagnostic.id): \(error.diagnostic.message)")
+    }
+    let lite = ThreeWay.run(p, entity, sqliteCompiler, sqlite)
+    let pg = postgres.map { ThreeWay.run(p, entity, postgresCompiler, $0) }
+    return (mem, lite, pg)
+  }
+
+  private static func run(
+    _ p: SiftPredicate, _ entity: String, _ compiler: SQLCompiler, _ db: any SQLDatabase
+  ) -> EngineOutcome {
+    do {
+      let statement = try compiler.compileMatchingIndices(p, entity: entity)
+      let rows = try db.execute(statement)
+      return .matches(rows.compactMap { $0.first?.intValue.map { Int(truncatingIfNeeded: $0) } })
+    } catch let error as SiftError {
+      return .failed("\(error.diagnostic.id): \(error.diagnostic.message)")
+    } catch {
+      return .failed("\(error)")
+    }
+  }
+
+  /// nil when all engines agree; otherwise a report of the disagreement and its known-gap
+  /// classification (nil when it is not a known gap).
+  func check(_ p: SiftPredicate, label: String) -> (report: String, gap: KnownGap?)? {
+    let o = outcomes(p)
+    var agree = o.memory.agrees(with: o.sqlite)
+    if let pg = o.postgres { agree = agree && o.memory.agrees(with: pg) }
+    if agree { return nil }
+    return (report(p, label: label, o), classify(p, o))
+  }
+
+  /// Which documented gap (see `KnownGap`) explains a disagreement, if any.
+  private func classify(
+    _ p: SiftPredicate, _ o: (memory: EngineOutcome, sqlite: EngineOutcome, postgres: EngineOutcome?)
+  ) -> KnownGap? {
+    func explains(_ alternative: EngineOutcome) -> Bool {
+      alternative.agrees(with: o.sqlite) && (o.postgres.map { alternative.agrees(with: $0) } ?? true)
+    }
+    if explains(memoryOutcome(p, memoryWithEmptyCollections)) { return .nilCollectionIsEmpty }
+    // Text as the databases hold it: NFC data and NFC constants (the compiler normalizes them).
+    if let nfcPredicate = try? SiftPredicate(format: p.predicateFormat.precomposedStringWithCanonicalMapping),
+      explains(memoryOutcome(nfcPredicate, memoryNFC))
+    {
+      return .memoryIgnoresNormalization
+    }
+    // PostgreSQL alone disagrees.
+    guard o.memory.agrees(with: o.sqlite), let pg = o.postgres,
+      case .matches(let m) = o.memory, case .matches(let q) = pg
+    else { return nil }
+    let differing = Set(m).symmetricDifference(q).filter { $0 >= 0 && $0 < records.count }
+    let texts = differing.map { SiftJSON.serialize(records[$0]) }.joined() + p.source
+      + p.predicateFormat
+    let usesOptions = p.predicateFormat.contains("[c") || p.predicateFormat.contains("[d")
+      || p.predicateFormat.contains("cd]")
+    if usesOptions, texts.unicodeScalars.contains(where: KnownGap.postgresFoldingScalars.contains) {
+      return .postgresFolding
+    }
+    if texts.contains("900719925474099") || texts.contains("922337203685477") {
+      return .postgresIntegerAsDouble
+    }
+    return nil
+  }
+
+  private func report(
+    _ p: SiftPredicate, label: String,
+    _ o: (memory: EngineOutcome, sqlite: EngineOutcome, postgres: EngineOutcome?)
+  ) -> String {
+    var lines = ["DISAGREEMENT \(label)", "  predicate: \(p.source)", "  canonical: \(p.predicateFormat)"]
+    lines.append("  memory:     \(o.memory)")
+    lines.append("  sqlite:     \(o.sqlite)\(diff(o.memory, o.sqlite))")
+    if let pg = o.postgres { lines.append("  postgresql: \(pg)\(diff(o.memory, pg))") }
+    for (name, compiler) in [("sqlite", sqliteCompiler), ("postgresql", postgresCompiler)] {
+      if let st = try? compiler.compileMatchingIndices(p, entity: entity) {
+        lines.append("  \(name) SQL: \(st.sql)")
+        lines.append("  \(name) bindings: \(st.bindings.map(\.description).joined(separator: ", "))")
+      }
+    }
+    var differing = Set<Int>()
+    if case .matches(let m) = o.memory {
+      for other in [o.sqlite, o.postgres] {
+        if case .matches(let s)? = other { differing.formUnion(Set(m).symmetricDifference(s)) }
+      }
+    }
+    for i in differing.sorted().prefix(3) where i >= 0 && i < records.count {
+      lines.append("  record \(i): \(SiftJSON.serialize(records[i]))")
+    }
+    return lines.joined(separator: "\n")
+  }
+
+  private func diff(_ a: EngineOutcome, _ b: EngineOutcome) -> String {
+    guard case .matches(let x) = a, case .matches(let y) = b, x != y else { return "" }
+    let onlyMemory = Set(x).subtracting(y).sorted().prefix(12)
+    let onlySQL = Set(y).subtracting(x).sorted().prefix(12)
+    return "  (memory only: \(Array(onlyMemory)); sql only: \(Array(onlySQL)))"
+  }
+}
