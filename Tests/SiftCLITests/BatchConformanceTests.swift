@@ -54,4 +54,20 @@ struct BatchConformanceTests {
     let bad = context.process(line: "not json", lineNumber: 3)
     if case .dictionary(let d) = bad { #expect(d["stage"] == "input") } else { Issue.record("not an object") }
   }
+
+  @Test func sqliteAgreesWithMemoryOnEveryCase() throws {
+    var context = BatchContext(lenient: false)
+    context.data = try CommandInputs.data(Self.fixtures.appendingPathComponent("venues.json").path)
+    let schema = Self.fixtures.deletingLastPathComponent().appendingPathComponent("sql/venues.schema.json").path
+    try context.configureSQL(schema: schema, entity: "Venue", postgres: nil)
+    var agreed = 0
+    for (n, line) in try Self.lines("venues-cases.jsonl").enumerated() {
+      guard case .dictionary(let out) = context.process(line: line, lineNumber: n + 1) else { continue }
+      guard out["ok"] == .bool(true) else { continue }
+      #expect(out["sqlMatches"] == out["matches"], "\(out["id"] ?? .null): \(out["sql"] ?? .null)")
+      if case .string(let sql)? = out["sql"] { #expect(!sql.contains("'"), "a value leaked into SQL: \(sql)") }
+      agreed += 1
+    }
+    #expect(agreed > 100)
+  }
 }

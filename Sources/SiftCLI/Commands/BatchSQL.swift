@@ -1,22 +1,114 @@
 import Foundation
+import SiftPostgres
+import SiftSQL
+import SiftSQLite
 import SiftSyntax
 
-/// The SQL half of `sift batch`: compiles each case for the schema's entity and runs it against an
-/// in-memory SQLite database (and PostgreSQL with `--postgres`).
-struct BatchSQL {
+/// The SQL half of `sift batch`: compiles each case for the schema's entity and, when records
+/// were given, runs it against an in-memory SQLite database loaded with them (and PostgreSQL
+/// with `--postgres`).
+final class BatchSQL {
   struct Failure: Error, CustomStringConvertible { var description: String }
 
+  let compiler: SQLCompiler
+  let entity: String
+  let sqlite: SQLiteDatabase?
+  let postgres: PostgresDatabase?
+  let postgresCompiler: SQLCompiler?
+
+  init(schemaPath: String, entity: String, postgres conninfo: String?, records: [SiftValue]?) throws {
+    let schema = try CommandInputs.schema(schemaPath)
+    guard schema.entity(entity) != nil else {
+      let names = schema.entities.keys.sorted()
+      var message = "entity '\(entity)' is not in \(schemaPath) (entities: \(names.joined(separator: ", ")))"
+      if let s = Spelling.closest(to: entity, in: names) { message += "; did you mean '\(s)'?" }
+      throw Failure(description: message)
+    }
+    self.entity = entity
+    compiler = SQLCompiler(dialect: SQLiteDialect(), schema: schema)
+    if let records {
+      let db = try SQLiteDatabase()
+      try db.load(records, entity: entity, schema: schema, dialect: SQLiteDialect())
+      sqlite = db
+    } else {
+      sqlite = nil
+    }
+    if let conninfo {
+      guard let records else { throw Failure(description: "--postgres needs --data to load the records") }
+      let db = try PostgresDatabase.prepared(conninfo: conninfo, schema: .temporary(prefix: "sift_batch"))
+      try db.load(records, entity: entity, schema: schema, dialect: PostgreSQLDialect())
+      postgres = db
+      postgresCompiler = SQLCompiler(dialect: PostgreSQLDialect(), schema: schema)
+    } else {
+      postgres = nil
+      postgresCompiler = nil
+    }
+  }
+
   /// Adds `"sql"`, `"bindings"`, `"sqlMatches"` (and `"pgMatches"`) to a case's output.
-  func process(_ predicate: SiftPredicate, into out: inout [String: SiftValue]) throws(SiftError) {}
+  func process(_ predicate: SiftPredicate, into out: inout [String: SiftValue]) throws(SiftError) {
+    let statement = try compiler.compile(FetchRequest(entity: entity, predicate: predicate))
+    out["sql"] = .string(statement.sql)
+    out["bindings"] = .array(statement.bindings.map(\.siftValue))
+    if let sqlite {
+      out["sqlMatches"] = .array(try run { try sqlite.matchingIndices(of: predicate, entity: entity, compiler: compiler) })
+    }
+    if let postgres, let postgresCompiler {
+      out["pgMatches"] = .array(try run { try postgres.matchingIndices(of: predicate, entity: entity, compiler: postgresCompiler) })
+    }
+  }
+
+  private func run(_ body: () throws -> [Int]) throws(SiftError) -> [SiftValue] {
+    do {
+      return try body().map { .int(Int64($0)) }
+    } catch let e as SiftError {
+      throw e
+    } catch {
+      throw SiftError(
+        stage: .sql,
+        diagnostic: Diagnostic(id: "database-error", message: "\(error)", range: .at(0)), source: "")
+    }
+  }
 }
 
 extension BatchContext {
   /// Sets up SQL compilation when `--schema` and `--entity` are given.
   mutating func configureSQL(schema: String?, entity: String?, postgres: String?) throws {
     guard schema != nil || entity != nil || postgres != nil else { return }
-    guard schema != nil, entity != nil else {
+    guard let schema, let entity else {
       throw BatchSQL.Failure(description: "--schema and --entity go together")
     }
-    throw BatchSQL.Failure(description: "SQL compilation is not available yet")
+    sql = try BatchSQL(schemaPath: schema, entity: entity, postgres: postgres, records: data?.values)
+  }
+}
+
+extension SQLValue {
+  /// The JSON form used in `"bindings"`: blobs as `{"$data": base64}`.
+  var siftValue: SiftValue {
+    switch self {
+    case .null: return .null
+    case .integer(let i): return .int(i)
+    case .double(let d): return .double(d)
+    case .text(let s): return .string(s)
+    case .blob(let d): return .data(d)
+    case .bool(let b): return .bool(b)
+    }
+  }
+}
+
+extension CommandInputs {
+  /// Loads a schema JSON file (format in README.md).
+  static func schema(_ path: String) throws -> SQLSchema {
+    let text: String
+    do {
+      text = try String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8)
+    } catch {
+      throw Failure(description: "cannot read \(path): \(error.localizedDescription)")
+    }
+    do {
+      return try SQLSchema(json: text)
+    } catch {
+      throw Failure(description: "\(path): \(error.diagnostic.message)")
+    }
   }
 }
