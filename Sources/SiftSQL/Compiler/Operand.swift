@@ -2,7 +2,7 @@ import SiftSyntax
 
 /// A row of an entity: SELF, a to-one target, or a subquery variable over objects.
 struct RowRef: Sendable {
-  var entity: SQLEntity
+  var entity: SQLEntityRef
   /// The row's primary key as SQL (NULL when a to-one relationship is empty).
   var key: SQLExpr
   /// The alias the row is reachable under in the current FROM, if it is one (`t0`).

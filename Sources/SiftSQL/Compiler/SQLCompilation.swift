@@ -4,14 +4,18 @@ import SiftSyntax
 /// the alias counter and the SUBQUERY variables in scope. Key-path resolution lives here.
 struct SQLCompilation {
   let dialect: any SQLDialect
-  let schema: SQLSchema
+  let schema: SQLEntityRefs
   let source: String
-  let root: SQLEntity
+  let root: SQLEntityRef
   let selfRow: RowRef
   var nextAlias = 1
   var variables: [String: Operand] = [:]
 
-  init(dialect: any SQLDialect, schema: SQLSchema, entity: SQLEntity, source: String) {
+  init(dialect: any SQLDialect, schema: SQLEntityRefs, entity: SQLEntity, source: String) {
+    self.init(dialect: dialect, schema: schema, root: schema.entity(entity.name) ?? SQLEntityRef(entity), source: source)
+  }
+
+  init(dialect: any SQLDialect, schema: SQLEntityRefs, root entity: SQLEntityRef, source: String) {
     self.dialect = dialect
     self.schema = schema
     self.source = source
@@ -85,7 +89,7 @@ struct SQLCompilation {
       }
     }
     if key == "self" { return .row(row) }
-    throw SQLDiagnostics.unknownKey(key, entity: e, range, source: source)
+    throw SQLDiagnostics.unknownKey(key, entity: e.entity, range, source: source)
   }
 
   mutating func sideTable(_ row: RowRef, _ a: SQLAttribute) -> SQLCollection {

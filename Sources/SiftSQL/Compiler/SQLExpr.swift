@@ -118,18 +118,33 @@ struct SQLExpr: Sendable {
 /// Numbers the placeholders of a finished fragment for a dialect.
 enum SQLFinisher {
   static func finish(_ sql: String, _ bindings: [SQLValue], dialect: any SQLDialect) -> SQLStatement {
-    var out = ""
-    out.reserveCapacity(sql.utf8.count + bindings.count * 2)
-    var n = 0
-    var utf8 = Array(sql.utf8)[...]
-    while let i = utf8.firstIndex(of: 0x01) {
-      out += String(decoding: utf8[utf8.startIndex..<i], as: UTF8.self)
-      n += 1
-      out += dialect.placeholder(n)
-      utf8 = utf8[(i + 1)...]
+    if bindings.isEmpty { return SQLStatement(sql: sql, bindings: bindings) }
+    let numbered = dialect.placeholdersAreNumbered
+    let single = Array(dialect.placeholder(1).utf8)
+    if !numbered, single.count == 1 {
+      // One byte for one byte: substitute in place.
+      var bytes = Array(sql.utf8)
+      for i in bytes.indices where bytes[i] == 0x01 { bytes[i] = single[0] }
+      return SQLStatement(sql: String(decoding: bytes, as: UTF8.self), bindings: bindings)
     }
-    out += String(decoding: utf8, as: UTF8.self)
-    return SQLStatement(sql: out, bindings: bindings)
+    var sql = sql
+    let text: String = sql.withUTF8 { src in
+      var out: [UInt8] = []
+      out.reserveCapacity(src.count + bindings.count * 3)
+      var n = 0
+      for b in src {
+        if b != 0x01 {
+          out.append(b)
+        } else if numbered {
+          n += 1
+          out.append(contentsOf: dialect.placeholder(n).utf8)
+        } else {
+          out.append(contentsOf: single)
+        }
+      }
+      return String(decoding: out, as: UTF8.self)
+    }
+    return SQLStatement(sql: text, bindings: bindings)
   }
 }
 

@@ -43,6 +43,7 @@ public struct PostgreSQLDialect: SQLDialect {
 
   public var name: String { "postgresql" }
   public func placeholder(_ index: Int) -> String { "$" + String(index) }
+  public var placeholdersAreNumbered: Bool { true }
   public var supportsEmptyInList: Bool { false }
   public func bindBool(_ value: Bool) -> SQLValue { .bool(value) }
   public var booleansAreIntegers: Bool { false }

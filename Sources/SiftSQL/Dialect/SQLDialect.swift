@@ -11,6 +11,8 @@ public protocol SQLDialect: Sendable {
   var name: String { get }
   /// The text of the `index`-th placeholder (1-based): `?` or `$index`.
   func placeholder(_ index: Int) -> String
+  /// True when placeholders carry their position (`$1`, `$2`), false when all are alike (`?`).
+  var placeholdersAreNumbered: Bool { get }
   /// Quotes an identifier, doubling embedded quotes: `a"b` → `"a""b"`.
   func quoteIdentifier(_ name: String) -> String
   /// Whether `x IN ()` is valid SQL (SQLite yes, PostgreSQL no). Sift never emits it either

@@ -10,6 +10,7 @@ public struct SQLiteDialect: SQLDialect {
   public init() {}
   public var name: String { "sqlite" }
   public func placeholder(_ index: Int) -> String { "?" }
+  public var placeholdersAreNumbered: Bool { false }
   public var supportsEmptyInList: Bool { true }
   public func bindBool(_ value: Bool) -> SQLValue { .integer(value ? 1 : 0) }
   public var booleansAreIntegers: Bool { true }

@@ -92,10 +92,10 @@ extension SQLCompiler {
       let v: SQLExpr
       switch value {
       case .value(let constant):
-        c = SQLCompilation(dialect: dialect, schema: schema, entity: e, source: name)
+        c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: name)
         v = try c.bind(constant, hint: SQLType(a.type), SourceRange(start: 0, end: name.utf8.count))
       case .expression(let node, let source):
-        c = SQLCompilation(dialect: dialect, schema: schema, entity: e, source: source)
+        c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: source)
         c.nextAlias = nextAlias
         var o = try c.expression(node)
         v = try c.scalar(&o, hint: SQLType(a.type), node.range)
@@ -117,7 +117,7 @@ extension SQLCompiler {
     }
     var sql = "UPDATE " + q(e.table) + " AS t0 SET " + sets.joined(separator: ", ")
     if let p = request.predicate {
-      var c = SQLCompilation(dialect: dialect, schema: schema, entity: e, source: p.source)
+      var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: p.source)
       c.nextAlias = nextAlias
       let w = try c.predicate(p.root, positive: true)
       if w.shape != .alwaysTrue {
@@ -140,7 +140,7 @@ extension SQLCompiler {
     var sql = "DELETE FROM " + q(e.table) + " AS t0"
     var bindings: [SQLValue] = []
     if let p = request.predicate {
-      var c = SQLCompilation(dialect: dialect, schema: schema, entity: e, source: p.source)
+      var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: p.source)
       let w = try c.predicate(p.root, positive: true)
       if w.shape != .alwaysTrue {
         sql += " WHERE " + w.sql

@@ -9,7 +9,7 @@ extension SQLCompiler {
   /// ```
   public func compile(_ request: FetchRequest) throws(SiftError) -> SQLStatement {
     let e = try entity(request.entity)
-    var c = SQLCompilation(dialect: dialect, schema: schema, entity: e, source: request.predicate?.source ?? "")
+    var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: request.predicate?.source ?? "")
     var whereExpr: SQLExpr?
     if let p = request.predicate {
       let w = try c.predicate(p.root, positive: true)

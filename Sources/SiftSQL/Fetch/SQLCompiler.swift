@@ -17,11 +17,13 @@ public struct SQLCompiler: Sendable {
   public let dialect: any SQLDialect
   /// The entities key paths resolve against.
   public let schema: SQLSchema
+  let refs: SQLEntityRefs
 
   /// Creates a compiler.
   public init(dialect: any SQLDialect, schema: SQLSchema) {
     self.dialect = dialect
     self.schema = schema
+    self.refs = SQLEntityRefs(schema)
   }
 
   /// The entity named `name`, or an `unknown-entity` error suggesting the closest name.
@@ -43,8 +45,8 @@ public struct SQLCompiler: Sendable {
   /// // (SELECT COUNT(*) FROM "venue__tags" t1 WHERE t1."owner" = t0."id") > ?
   /// ```
   public func compileWhere(_ predicate: SiftPredicate, entity name: String) throws(SiftError) -> SQLStatement {
-    let e = try entity(name)
-    var c = SQLCompilation(dialect: dialect, schema: schema, entity: e, source: predicate.source)
+    guard let e = refs.entity(name) else { _ = try entity(name); return SQLStatement(sql: "") }
+    var c = SQLCompilation(dialect: dialect, schema: refs, root: e, source: predicate.source)
     let w = try c.predicate(predicate.root, positive: true)
     return SQLFinisher.finish(w.sql, w.bindings, dialect: dialect)
   }
@@ -83,7 +85,7 @@ public struct SQLCompiler: Sendable {
   func keyPathValue(
     _ keyPath: String, _ c: inout SQLCompilation, entity: SQLEntity
   ) throws(SiftError) -> SQLExpr {
-    var sub = SQLCompilation(dialect: dialect, schema: schema, entity: entity, source: keyPath)
+    var sub = SQLCompilation(dialect: dialect, schema: refs, entity: entity, source: keyPath)
     sub.nextAlias = c.nextAlias
     defer { c.nextAlias = sub.nextAlias }
     let node = ExpressionNode.keyPath(keyPath, range: SourceRange(start: 0, end: keyPath.utf8.count))
