@@ -24,8 +24,9 @@ struct DifferentialConformanceTests {
         continue
       }
       compared += 1
-      if let found = engines.check(p, label: c.id) { reports.append(found.report) }
-      let memory = engines.outcomes(p).memory
+      let outcomes = engines.outcomes(p)
+      if let found = engines.check(p, label: c.id, given: outcomes) { reports.append(found.report) }
+      let memory = outcomes.memory
       switch (memory, c.expected) {
       case (.matches(let m), let expected?): #expect(m == expected, "\(c.id): memory differs from expected")
       case (.failed, nil): break

@@ -3,14 +3,10 @@
 /// `DifferentialKnownGapTests`). The random differential test files each occurrence as a
 /// known issue, so the suite stays green while they are open and says so when one is fixed.
 enum KnownGap: String, CaseIterable, Sendable {
-  /// A null or missing to-many / scalar array has `@count`, `@sum`, `@avg`… of nil in memory
-  /// (so every comparison is false), but the databases store it as no rows, i.e. an empty
-  /// collection (`@count` 0, `@sum` 0).
-  case nilCollectionIsEmpty = "nil-collection-is-empty"
   /// `SQLDataLoader` and the compiler put text (data and constants) in NFC, while in-memory
   /// evaluation compares unnormalized scalars: `"Cafe\u{301}" == "Café"` and
   /// `"naïve café" ENDSWITH "e\u{301}"` are false in memory but true in SQL.
-  case memoryIgnoresNormalization = "memory-ignores-normalization"
+  case sqlNormalizesText = "sql-normalizes-text"
   /// PostgreSQL `[c]`/`[d]` fold with `lower()` and `unaccent()`, which differ from
   /// `TextFolding.fold`: no full case folding (`ß`≠`ss`, final `ς`≠`σ`), and `unaccent`
   /// expands ligatures and special letters (`Ǆ`→`DZ`, `ß`→`ss`, `ﬁ`→`fi`).

@@ -35,9 +35,6 @@ final class ThreeWay {
   let entity: String
   let records: [SiftValue]
   let memory: [SiftObject]
-  /// The same records with every null or missing collection (`collectionKeys`) replaced by
-  /// `[]`: what the databases can store, since no rows is all they know.
-  let memoryWithEmptyCollections: [SiftObject]
   /// The same records with every string in NFC, as `SQLDataLoader` stores text.
   let memoryNFC: [SiftObject]
   let sqlite: SQLiteDatabase
@@ -45,19 +42,10 @@ final class ThreeWay {
   let postgres: PostgresDatabase?
   let postgresCompiler: SQLCompiler
 
-  init(
-    schema: SQLSchema, entity: String, records: [SiftValue], collectionKeys: [String] = [],
-    usePostgres: Bool = true
-  ) throws {
+  init(schema: SQLSchema, entity: String, records: [SiftValue], usePostgres: Bool = true) throws {
     self.entity = entity
     self.records = records
     memory = try JSONRecords.records(from: .array(records))
-    let emptied = records.map { r -> SiftValue in
-      guard case .dictionary(var d) = r else { return r }
-      for k in collectionKeys where d[k] == nil || d[k] == .null { d[k] = .array([]) }
-      return .dictionary(d)
-    }
-    memoryWithEmptyCollections = try JSONRecords.records(from: .array(emptied))
     memoryNFC = try JSONRecords.records(from: .array(records.map { ThreeWay.nfc($0, depth: 0) }))
     sqlite = try SQLiteDatabase()
     sqliteCompiler = SQLCompiler(dialect: SQLiteDialect(), schema: schema)
@@ -121,8 +109,11 @@ final class ThreeWay {
 
   /// nil when all engines agree; otherwise a report of the disagreement and its known-gap
   /// classification (nil when it is not a known gap).
-  func check(_ p: SiftPredicate, label: String) -> (report: String, gap: KnownGap?)? {
-    let o = outcomes(p)
+  func check(
+    _ p: SiftPredicate, label: String,
+    given: (memory: EngineOutcome, sqlite: EngineOutcome, postgres: EngineOutcome?)? = nil
+  ) -> (report: String, gap: KnownGap?)? {
+    let o = given ?? outcomes(p)
     var agree = o.memory.agrees(with: o.sqlite)
     if let pg = o.postgres { agree = agree && o.memory.agrees(with: pg) }
     if agree { return nil }
@@ -136,12 +127,11 @@ final class ThreeWay {
     func explains(_ alternative: EngineOutcome) -> Bool {
       alternative.agrees(with: o.sqlite) && (o.postgres.map { alternative.agrees(with: $0) } ?? true)
     }
-    if explains(memoryOutcome(p, memoryWithEmptyCollections)) { return .nilCollectionIsEmpty }
     // Text as the databases hold it: NFC data and NFC constants (the compiler normalizes them).
     if let nfcPredicate = try? SiftPredicate(format: p.predicateFormat.precomposedStringWithCanonicalMapping),
       explains(memoryOutcome(nfcPredicate, memoryNFC))
     {
-      return .memoryIgnoresNormalization
+      return .sqlNormalizesText
     }
     // PostgreSQL alone disagrees.
     guard o.memory.agrees(with: o.sqlite), let pg = o.postgres,
