@@ -14,6 +14,8 @@ extension PostgresDatabase: SQLDatabase {
   /// let rows = try db.execute(SQLStatement(sql: "SELECT $1::int8 * 2", bindings: [.integer(21)]))
   /// // [[.integer(42)]]
   /// ```
+  /// Too few bindings is a server error; extra bindings are accepted (PostgreSQL declares the
+  /// unused typed parameters), unlike SQLite.
   /// - Throws: `PostgresError`; text containing NUL is refused as `.unsupportedValue`.
   public func execute(_ statement: SQLStatement) throws(PostgresError) -> [[SQLValue]] {
     let rows = try query(statement.sql, statement.bindings.map(PostgresWireValue.init))

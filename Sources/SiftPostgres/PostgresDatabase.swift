@@ -35,6 +35,10 @@ public final class PostgresDatabase: @unchecked Sendable {
   private let dropsSchemaOnClose: Bool
 
   /// The schema the connection works in (nil for `.current`).
+  ///
+  /// ```swift
+  /// try PostgresDatabase(conninfo: info, schema: .temporary()).schemaName   // "sift_test_3f9c…"
+  /// ```
   public let schemaName: String?
 
   /// Connects, selects or creates the schema, and sets session defaults (UTF8, UTC,

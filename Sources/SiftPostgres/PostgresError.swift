@@ -47,7 +47,12 @@ public struct PostgresError: Error, Sendable, Hashable, CustomStringConvertible 
     self.statement = statement
   }
 
-  /// `postgres query error [42P01]: relation "nope" does not exist`, plus the statement.
+  /// The kind, SQLSTATE, message and statement on one or two lines.
+  ///
+  /// ```swift
+  /// print(error)   // postgres query error [42P01]: relation "nope" does not exist
+  ///                //   in: SELECT * FROM nope
+  /// ```
   public var description: String {
     var text = "postgres \(kind.rawValue) error"
     if let sqlState { text += " [\(sqlState)]" }

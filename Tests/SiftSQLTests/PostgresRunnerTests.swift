@@ -1,4 +1,5 @@
 import Foundation
+import SiftSQL
 import Testing
 
 @testable import SiftPostgres
@@ -172,5 +173,37 @@ struct PostgresRunnerLiveTests {
     let left = try check.query(
       "SELECT count(*) FROM pg_namespace WHERE nspname = $1", [.text(name)])
     #expect(left == [[.int(0)]])
+  }
+
+  @Test func sqlValuesRoundTripThroughTheSQLDatabaseProtocol() throws {
+    let db: any SQLDatabase = try PostgresTestServer.open()
+    defer { (db as? PostgresDatabase)?.close() }
+    let values: [SQLValue] = [
+      .null, .bool(false), .integer(-7), .double(-0.0), .text("Σ'\"%_"), .blob(Data([0, 0xff])),
+    ]
+    let placeholders = (1...values.count).map { "$\($0)" }.joined(separator: ", ")
+    let rows = try db.execute(SQLStatement(sql: "SELECT \(placeholders)", bindings: values))
+    #expect(rows == [values])
+    try db.executeScript("CREATE TABLE t (a BOOLEAN, b BYTEA); INSERT INTO t VALUES (true, '\\x01')")
+    #expect(try db.execute(SQLStatement(sql: "SELECT a, b FROM t")) == [[.bool(true), .blob(Data([1]))]])
+  }
+
+  @Test func wrongBindingCountIsAServerErrorNotACrash() throws {
+    let db = try PostgresTestServer.open()
+    defer { db.close() }
+    #expect(throws: PostgresError.self) {
+      _ = try db.execute(SQLStatement(sql: "SELECT $1::int8 + $2::int8", bindings: [.integer(1)]))
+    }
+    // Unlike SQLite, PostgreSQL accepts typed parameters the statement never uses.
+    #expect(try db.execute(SQLStatement(sql: "SELECT 1", bindings: [.integer(1)])) == [[.integer(1)]])
+    #expect(try db.execute(SQLStatement(sql: "SELECT 2")) == [[.integer(2)]])
+  }
+
+  @Test func siftFunctionsArePreparedInTheTemporarySchema() throws {
+    let db = try PostgresTestServer.open()
+    defer { db.close() }
+    let rows = try db.execute(
+      SQLStatement(sql: "SELECT sift_fold($1, 3), sift_fold(NULL, 1)", bindings: [.text("Crème")]))
+    #expect(rows == [[.text("creme"), .null]])
   }
 }
