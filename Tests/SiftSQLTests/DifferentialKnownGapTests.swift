@@ -41,6 +41,7 @@ struct DifferentialKnownGapTests {
     Repro(gap: .postgresIntegerAsDouble, format: "x == %@", args: [9_007_199_254_740_993]),
     Repro(gap: .postgresIntegerAsDouble, format: "n > x", args: []),
     Repro(gap: .postgresIntegerAsDouble, format: "n <= %@", args: [9_007_199_254_740_992.0]),
+    Repro(gap: .postgresIntegerAsDouble, format: "x IN %@", args: [[-2.5, 9_007_199_254_740_993, nil]]),
     // SQL stores and binds text in NFC; memory (like Apple's isEqual:) compares it as given.
     Repro(gap: .sqlNormalizesText, format: "name CONTAINS %@", args: ["é"]),
     Repro(gap: .sqlNormalizesText, format: "name ENDSWITH %@", args: ["e\u{301}"]),
