@@ -58,6 +58,11 @@ extension SQLCompilation {
     if !dialect.booleansAreIntegers, x.type == .boolean || y.type == .boolean, x.type != y.type {
       if let folded = try coerceBoolean(op, &x, &y, rhsRange) { return folded }
     }
+    if let exact = dialect.exactNumericTypeName,
+      (x.type == .integer && y.type == .double) || (x.type == .double && y.type == .integer)
+    {
+      if let folded = try mixedNumeric(op, &x, &y, exact, rhsRange) { return folded }
+    }
     let o = c.options.rawValue & 3
     if o != 0, x.type == .string || y.type == .string {
       x = fold(x, o)
@@ -78,6 +83,73 @@ extension SQLCompilation {
       }
       return base
     }
+  }
+
+  /// Integer against double where the database would compare them as doubles (PostgreSQL):
+  /// a double constant facing an integer becomes the equivalent integer bound (`n > 2.5` is
+  /// `n > 2`), an integer constant within ±2^53 is exact as a double, and anything else is
+  /// compared as `NUMERIC`. Returns a folded result when the answer is known.
+  func mixedNumeric(
+    _ op: ComparisonOperator, _ x: inout SQLExpr, _ y: inout SQLExpr, _ exact: String, _ range: SourceRange
+  ) throws(SiftError) -> SQLExpr? {
+    let limit: Int64 = 1 << 53
+    for constOnRight in [true, false] {
+      let constSide = constOnRight ? y : x
+      let otherSide = constOnRight ? x : y
+      if case .int(let c)? = constSide.constant, c >= -limit, c <= limit { return nil }
+      guard case .double(let d)? = constSide.constant, otherSide.type == .integer else { continue }
+      let effective = constOnRight ? op : op.flipped
+      // other `effective` d, with other an integer column.
+      if d.isNaN { return op == .notEqual ? .alwaysTrue : .alwaysFalse }
+      let bound: Double
+      switch effective {
+      case .greaterThan, .lessThanOrEqual: bound = d.rounded(.down)
+      case .greaterThanOrEqual, .lessThan: bound = d.rounded(.up)
+      default:
+        if d != d.rounded() { return op == .equal ? .alwaysFalse : .alwaysTrue }
+        bound = d
+      }
+      guard let n = Int64(exactly: bound) else {
+        // Beyond the integer range: every integer is below (or above) the bound.
+        let allBelow = bound > 0
+        switch effective {
+        case .lessThan, .lessThanOrEqual: return allBelow ? isNotNull(otherSide) : .alwaysFalse
+        case .greaterThan, .greaterThanOrEqual: return allBelow ? .alwaysFalse : isNotNull(otherSide)
+        case .notEqual: return .alwaysTrue
+        default: return .alwaysFalse
+        }
+      }
+      let bound2 = try bind(.int(n), hint: .integer, range)
+      if constOnRight { y = bound2 } else { x = bound2 }
+      return nil
+    }
+    x = exactNumber(x, exact)
+    y = exactNumber(y, exact)
+    return nil
+  }
+
+  /// `CAST(x AS NUMERIC)`, exact for both integers and doubles: PostgreSQL's direct
+  /// double→numeric cast keeps only 15 digits, so a double constant is bound as its decimal
+  /// text and a double column goes through its (shortest round-trip) text form.
+  func exactNumber(_ x: SQLExpr, _ type: String) -> SQLExpr {
+    var bindings = x.bindings
+    if x.type == .double && x.constant == nil {
+      return SQLExpr("CAST(CAST(" + x.sql + " AS TEXT) AS " + type + ")", bindings, type: .double, nullable: x.nullable)
+    }
+    if case .double(let d)? = x.constant {
+      let text: String
+      if d.isNaN {
+        text = "NaN"
+      } else if d.isInfinite {
+        text = d < 0 ? "-Infinity" : "Infinity"
+      } else if d == d.rounded(), let i = Int64(exactly: d) {
+        text = String(i)
+      } else {
+        text = String(d)
+      }
+      bindings = [.text(text)]
+    }
+    return SQLExpr("CAST(" + x.sql + " AS " + type + ")", bindings, type: .double, nullable: x.nullable)
   }
 
   /// Where booleans are not numbers (PostgreSQL): a 0/1 constant meeting a boolean binds as a

@@ -103,7 +103,7 @@ extension SQLCompilation {
       }
     case .int(let i): e = SQLExpr(SQLExpr.marker, [.integer(i)], type: .integer, nullable: false)
     case .double(let d): e = SQLExpr(SQLExpr.marker, [.double(d)], type: .double, nullable: false)
-    case .string(let s): e = SQLExpr(SQLExpr.marker, [.text(SQLText.normalize(s))], type: .string, nullable: false)
+    case .string(let s): e = SQLExpr(SQLExpr.marker, [.text(s)], type: .string, nullable: false)
     case .date(let d):
       e = SQLExpr(SQLExpr.marker, [.double(schema.dateEncoding.encode(d))], type: .date, nullable: false)
     case .data(let d): e = SQLExpr(SQLExpr.marker, [.blob(d)], type: .data, nullable: false)

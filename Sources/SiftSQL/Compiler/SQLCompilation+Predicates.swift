@@ -188,6 +188,22 @@ extension SQLCompilation {
       kept.append(e)
     }
     if folds { x = fold(x, o) }
+    if dialect.exactNumericTypeName != nil, x.type == .integer || x.type == .double {
+      // Keep IN exact where mixed numbers compare as doubles: convert each element to the
+      // needle's type when that is exact, and drop it when no value of that type equals it.
+      var converted: [SQLExpr] = []
+      for e in kept {
+        switch (x.type, e.constant) {
+        case (.integer, .double(let d)?):
+          if let n = Int64(exactly: d) { converted.append(try bind(.int(n), hint: .integer, needleRange)) }
+        case (.double, .int(let n)?):
+          if let d = Double(exactly: n) { converted.append(try bind(.double(d), hint: .double, needleRange)) }
+        default:
+          converted.append(e)
+        }
+      }
+      kept = converted
+    }
     let nullTerm = hasNull && x.nullable ? isNull(x) : SQLExpr.alwaysFalse
     if kept.isEmpty { return nullTerm }
     let list = kept.map(\.sql).joined(separator: ", ")
@@ -222,7 +238,7 @@ extension SQLCompilation {
   /// function is `TextFolding.fold` itself.
   func fold(_ e: SQLExpr, _ options: UInt8) -> SQLExpr {
     if dialect.foldsConstantsInSwift, case .string(let s)? = e.constant {
-      let folded = TextFolding.fold(SQLText.normalize(s), ComparisonOptions(rawValue: options))
+      let folded = TextFolding.fold(s, ComparisonOptions(rawValue: options))
       var out = SQLExpr(SQLExpr.marker, [.text(folded)], type: .string, nullable: false)
       out.constant = .string(folded)
       return out

@@ -17,7 +17,7 @@ extension SQLCompilation {
     }
     let o = c.options.rawValue & 3
     let needleText: String?
-    if case .string(let s)? = y.constant { needleText = SQLText.normalize(s) } else { needleText = nil }
+    if case .string(let s)? = y.constant { needleText = s } else { needleText = nil }
     switch op {
     case .matches:
       return try regex(x, y, needleText, o, needleRange)

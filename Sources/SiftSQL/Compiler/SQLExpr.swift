@@ -148,12 +148,10 @@ enum SQLFinisher {
   }
 }
 
-/// Text normalization applied to every bound and loaded string: NFC, so SQL's byte
-/// comparison agrees with Swift's canonical-equivalence `==` (pitfall 15). ASCII is skipped.
+/// Text helpers. Strings are stored and bound exactly as given (no Unicode normalization):
+/// in-memory evaluation compares Unicode scalars, and so do SQLite's BINARY collation and
+/// PostgreSQL's `"C"` collation (pitfall 15).
 enum SQLText {
-  static func normalize(_ s: String) -> String {
-    TextFolding.isASCII(s) ? s : s.precomposedStringWithCanonicalMapping
-  }
 
   /// The smallest string greater than every string starting with `prefix` in code-point
   /// order: the prefix with its last scalar incremented (skipping surrogates, dropping

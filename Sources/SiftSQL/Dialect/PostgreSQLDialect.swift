@@ -74,6 +74,7 @@ public struct PostgreSQLDialect: SQLDialect {
   public var modulusFunction: String? { nil }
   public var uppercaseFunction: String { "upper" }
   public var lowercaseFunction: String { "lower" }
+  public var exactNumericTypeName: String? { "NUMERIC" }
   public var doubleTypeName: String { "DOUBLE PRECISION" }
   public var integerTypeName: String { "BIGINT" }
   public var xorOperator: String? { "#" }

@@ -74,6 +74,10 @@ public protocol SQLDialect: Sendable {
   var uppercaseFunction: String { get }
   /// See `uppercaseFunction`.
   var lowercaseFunction: String { get }
+  /// A type both integers and doubles convert to exactly (`NUMERIC` on PostgreSQL, which
+  /// otherwise compares `bigint` with `double precision` as doubles and loses precision
+  /// beyond 2^53); nil when mixed comparisons are already exact (SQLite).
+  var exactNumericTypeName: String? { get }
   /// Type names for `CAST(x AS …)`: a double and a 64-bit integer.
   var doubleTypeName: String { get }
   /// See `doubleTypeName`.

@@ -34,6 +34,7 @@ public struct SQLiteDialect: SQLDialect {
   public var modulusFunction: String? { "sift_mod" }
   public var uppercaseFunction: String { "sift_upper" }
   public var lowercaseFunction: String { "sift_lower" }
+  public var exactNumericTypeName: String? { nil }
   public var doubleTypeName: String { "REAL" }
   public var integerTypeName: String { "INTEGER" }
   public var xorOperator: String? { nil }

@@ -74,7 +74,7 @@ public struct SQLDataLoader: Sendable {
   func convert(_ v: SiftValue, _ type: SQLAttributeType, _ path: String) throws(SiftError) -> SQLValue {
     switch (type.elementType, v) {
     case (_, .null): return .null
-    case (.string, .string(let s)): return .text(SQLText.normalize(s))
+    case (.string, .string(let s)): return .text(s)
     case (.integer, .int(let i)): return .integer(i)
     case (.integer, .bool(let b)): return .integer(b ? 1 : 0)
     case (.double, .double(let d)): return .double(d)
