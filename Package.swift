@@ -44,6 +44,16 @@ let package = Package(
       dependencies: ["SiftSyntax", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftEvaluation"]),
     .testTarget(
       name: "SiftCLITests", dependencies: ["SiftCLI", "SiftSyntax"], exclude: ["Transcripts"]),
+
+    // Fuzzing oracles (Fuzz/Oracles, shared with the Fuzz/ package; not a product) and the
+    // test target that replays every input that ever failed (Fuzz/Regressions).
+    .target(
+      name: "SiftFuzzOracles",
+      dependencies: ["SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite"],
+      path: "Fuzz/Oracles"),
+    .testTarget(
+      name: "SiftFuzzRegressionTests",
+      dependencies: ["SiftFuzzOracles", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite"]),
   ],
   swiftLanguageModes: [.v6]
 )

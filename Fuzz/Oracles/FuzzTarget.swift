@@ -1,0 +1,36 @@
+import SiftSyntax
+
+/// The fuzzing oracles, one per libFuzzer executable and per `Fuzz/Regressions/<name>/` folder.
+///
+/// ```swift
+/// FuzzTarget.parse.check(Array("a == 1".utf8))   // nil: no violation
+/// ```
+public enum FuzzTarget: String, CaseIterable, Sendable {
+  /// Bytes never crash the parser; what parses prints and re-parses to the same tree.
+  case parse
+  /// Parsed predicates over `FuzzRecords.all` throw only documented evaluation errors.
+  case evaluate
+  /// Both dialects compile with placeholders == bindings; SQLite prepares every statement.
+  case sql
+  /// In-memory results equal SQLite results on `FuzzRecords.all`.
+  case differential
+
+  /// Inputs longer than this are cut (libFuzzer runs with the same `-max_len`).
+  public static let maxInputBytes = 4096
+
+  /// Runs the oracle on raw bytes (decoded as UTF-8 with replacement); nil means it held.
+  public func check(_ bytes: [UInt8]) -> FuzzFailure? {
+    let text = FuzzTarget.decode(bytes)
+    switch self {
+    case .parse: return ParseOracle.check(text)
+    case .evaluate: return EvaluateOracle.check(text)
+    case .sql: return SQLOracle.check(text)
+    case .differential: return DifferentialOracle.check(text)
+    }
+  }
+
+  /// The first `maxInputBytes` bytes as a string (invalid UTF-8 becomes U+FFFD).
+  public static func decode(_ bytes: [UInt8]) -> String {
+    String(decoding: bytes.prefix(maxInputBytes), as: UTF8.self)
+  }
+}

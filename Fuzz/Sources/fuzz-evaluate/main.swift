@@ -1,0 +1,7 @@
+// libFuzzer entry point for the evaluate oracle (see Oracles/FuzzTarget.swift).
+import FuzzOracles
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
+  FuzzHarness.run(.evaluate, data, size)
+}

@@ -1,0 +1,81 @@
+import SiftFuzzOracles
+import SiftSQL
+import SiftSyntax
+import Testing
+
+/// The oracles themselves: they accept good inputs, reject what they must reject, and the
+/// fixed data they run against loads.
+@Suite("Fuzz oracles")
+struct OracleTests {
+  @Test func fixedDataLoads() throws {
+    #expect(FuzzData.records.count == 6)
+    #expect(FuzzData.objects.count == 6)
+    #expect(FuzzData.schema != nil)
+    _ = try FuzzData.sqlite.get()
+  }
+
+  @Test(arguments: [
+    "name == 'Blue Café'", "ANY tags == 'wifi' AND n > 0", "SUBQUERY(parts, $p, $p.vegan == YES).@count > 0",
+    "name LIKE[c] '*bar'", "%K == %@", "x BETWEEN {0, 3}", "place.city ==[cd] 'munchen'", "n IN {3, -7}",
+    "name MATCHES '(a+)+$'", "TRUEPREDICATE", "n + 1 > $LIMIT", "a ==", "", "((((", "\u{0}\u{FFFD}",
+  ])
+  func goodAndBadInputsPass(_ text: String) {
+    for target in FuzzTarget.allCases {
+      let failure = target.check(Array(text.utf8))
+      #expect(failure == nil, "\(target): \(failure?.description ?? "")")
+    }
+  }
+
+  @Test(arguments: [
+    ("name == ?", 1, [] as [Int]), ("\"?\" = ? AND '?''?' = ?", 2, []), ("a = $1 AND b = $12", 0, [1, 12]),
+    ("'$1' = \"$2\"", 0, []),
+  ])
+  func placeholderScanner(_ sql: String, _ anonymous: Int, _ numbered: [Int]) {
+    let found = SQLOracle.placeholders(in: sql)
+    #expect(found.anonymous == anonymous)
+    #expect(found.numbered == numbered)
+  }
+
+  @Test func placeholderMismatchIsReported() {
+    let sqlite = SQLiteDialect()
+    let postgres = PostgreSQLDialect()
+    #expect(SQLOracle.placeholderProblem(SQLStatement(sql: "a = ?", bindings: [.integer(1)]), dialect: sqlite) == nil)
+    #expect(SQLOracle.placeholderProblem(SQLStatement(sql: "a = ? OR b = ?", bindings: [.integer(1)]), dialect: sqlite) != nil)
+    #expect(SQLOracle.placeholderProblem(SQLStatement(sql: "a = $1 OR b = $1", bindings: [.integer(1)]), dialect: postgres) == nil)
+    #expect(SQLOracle.placeholderProblem(SQLStatement(sql: "a = $2", bindings: [.integer(1)]), dialect: postgres) != nil)
+    #expect(SQLOracle.placeholderProblem(SQLStatement(sql: "a = $1", bindings: [.integer(1), .integer(2)]), dialect: postgres) != nil)
+  }
+
+  @Test func outcomesAgreeOnlyWhenEqualOrBothFailed() {
+    typealias O = DifferentialOracle.Outcome
+    #expect(O.matches([1, 2]).agrees(with: .matches([1, 2])))
+    #expect(!O.matches([1, 2]).agrees(with: .matches([2])))
+    #expect(O.failed("a").agrees(with: .failed("b")))
+    #expect(!O.failed("a").agrees(with: .matches([])))
+  }
+
+  @Test(arguments: ["type-mismatch", "a-b-c", "x1"])
+  func diagnosticIdsThatAreKebabCase(_ id: String) {
+    let error = SiftError(stage: .parse, diagnostic: Diagnostic(id: id, message: "m", range: .at(0)), source: "")
+    #expect(ParseOracle.diagnosticProblem(error, stages: [.parse]) == nil)
+  }
+
+  @Test(arguments: ["", "Type", "-a", "a-", "a_b", "a b"])
+  func diagnosticIdsThatAreNot(_ id: String) {
+    let error = SiftError(stage: .parse, diagnostic: Diagnostic(id: id, message: "m", range: .at(0)), source: "")
+    #expect(ParseOracle.diagnosticProblem(error, stages: [.parse]) != nil)
+  }
+
+  @Test func diagnosticOutsideItsSourceIsReported() {
+    let error = SiftError(
+      stage: .evaluate, diagnostic: Diagnostic(id: "x", message: "m", range: SourceRange(start: 2, end: 9)), source: "abc")
+    #expect(ParseOracle.diagnosticProblem(error, stages: [.evaluate]) != nil)
+    #expect(ParseOracle.diagnosticProblem(error, stages: [.parse]) != nil)
+  }
+
+  @Test func decodingCutsAtTheLengthLimit() {
+    let bytes = [UInt8](repeating: 97, count: FuzzTarget.maxInputBytes + 10)
+    #expect(FuzzTarget.decode(bytes).utf8.count == FuzzTarget.maxInputBytes)
+    #expect(FuzzTarget.decode([0xFF, 0x41]) == "\u{FFFD}A")
+  }
+}
