@@ -42,7 +42,7 @@ extension SiftPredicate {
       if case .variable(let name) = e.kind, !scope.contains(name), let value = variables[name] {
         return ExpressionNode(.constant(value), range: e.range)
       }
-      return e
+      return ArgumentBinder.normalize(e)
     }
     return SiftPredicate(root: root, source: source, warnings: warnings, unboundArgumentCount: unboundArgumentCount)
   }
@@ -64,11 +64,32 @@ enum ArgumentBinder {
           range: e.range))
       }
       return try value(for: spec, arguments[position], position: position, range: e.range)
+    default:
+      return normalize(e)
+    }
+  }
+
+  /// Rewrites what binding or substituting produced into the tree the parser builds for the
+  /// printed form, so `parse(p.predicateFormat) == p` keeps holding:
+  /// - a subscript whose index became a string constant (`a[%@]` bound to "b c", `a[$K]`)
+  ///   is a key, as the parser reads the literal `a["b c"]`;
+  /// - a key path applied to a key path (`%K.name`, `$D[$K].x`) is one key path;
+  /// - a key path applied to `SELF` (`%K.name` with `%K` = "SELF") starts at the record.
+  /// Children are normalized first (the rewrite is bottom-up).
+  static func normalize(_ e: ExpressionNode) -> ExpressionNode {
+    switch e.kind {
+    case .index(let base, .expression(let index)):
+      guard case .constant(.string(let key)) = index.kind else { return e }
+      return normalize(ExpressionNode(.keyPath(base: base, KeyPath([.key(key)])), range: e.range))
     case .keyPath(let base?, let kp):
-      if case .keyPath(nil, let inner) = base.kind {
-        return ExpressionNode(.keyPath(base: nil, KeyPath(inner.components + kp.components)), range: e.range)
+      switch base.kind {
+      case .keyPath(let b, let inner):
+        return ExpressionNode(.keyPath(base: b, KeyPath(inner.components + kp.components)), range: e.range)
+      case .evaluatedObject:
+        return ExpressionNode(.keyPath(base: nil, kp), range: e.range)
+      default:
+        return e
       }
-      return e
     default:
       return e
     }
