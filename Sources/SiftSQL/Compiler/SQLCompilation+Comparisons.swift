@@ -71,13 +71,13 @@ extension SQLCompilation {
     let bothNullable = x.nullable && y.nullable
     switch op {
     case .equal:
-      let sym = bothNullable ? " " + dialect.nullSafeEqualOperator + " " : " = "
-      return SQLExpr.condition(x.sql + sym + y.sql, [x, y])
+      if !bothNullable { return SQLExpr.condition(SQLExpr.cat(x.sql, " = ", y.sql), [x, y]) }
+      return SQLExpr.condition(SQLExpr.cat(x.sql, " ", dialect.nullSafeEqualOperator, " ", y.sql), [x, y])
     case .notEqual:
-      return SQLExpr.condition(x.sql + " " + dialect.nullSafeNotEqualOperator + " " + y.sql, [x, y])
+      return SQLExpr.condition(SQLExpr.cat(x.sql, " ", dialect.nullSafeNotEqualOperator, " ", y.sql), [x, y])
     default:
       let coll = x.type == .string && y.type == .string ? collation(for: x) : ""
-      let base = SQLExpr.condition(x.sql + coll + " " + op.rawValue + " " + y.sql, [x, y])
+      let base = SQLExpr.condition(SQLExpr.cat(x.sql, coll, " ", op.rawValue, " ", y.sql), [x, y])
       if bothNullable && (op == .lessThanOrEqual || op == .greaterThanOrEqual) {
         return .or([base, .and([isNull(x), isNull(y)])])
       }

@@ -12,7 +12,9 @@ struct SQLCompilation {
   var variables: [String: Operand] = [:]
 
   init(dialect: any SQLDialect, schema: SQLEntityRefs, entity: SQLEntity, source: String) {
-    self.init(dialect: dialect, schema: schema, root: schema.entity(entity.name) ?? SQLEntityRef(entity), source: source)
+    self.init(
+      dialect: dialect, schema: schema, root: schema.entity(entity.name) ?? SQLEntityRef(entity, dialect: dialect),
+      source: source)
   }
 
   init(dialect: any SQLDialect, schema: SQLEntityRefs, root entity: SQLEntityRef, source: String) {
@@ -20,7 +22,7 @@ struct SQLCompilation {
     self.schema = schema
     self.source = source
     self.root = entity
-    let pk = "t0." + dialect.quoteIdentifier(entity.primaryKeyAttribute.column)
+    let pk = entity.rootColumns[entity.primaryKeyAttribute.column] ?? "t0." + dialect.quoteIdentifier(entity.primaryKeyAttribute.column)
     self.selfRow = RowRef(
       entity: entity, key: SQLExpr(pk, type: SQLType(entity.primaryKeyAttribute.type), nullable: false),
       alias: "t0")
@@ -42,7 +44,8 @@ struct SQLCompilation {
   /// A column of a row: `alias."col"`, or a correlated subselect through the row's key.
   mutating func column(_ row: RowRef, _ column: String, type: SQLType, nullable: Bool = true) -> SQLExpr {
     if let alias = row.alias {
-      return SQLExpr(alias + "." + q(column), type: type, nullable: nullable)
+      if alias == "t0", let s = row.entity.rootColumns[column] { return SQLExpr(s, type: type, nullable: nullable) }
+      return SQLExpr(SQLExpr.cat(alias, ".", row.entity.quoted[column] ?? q(column)), type: type, nullable: nullable)
     }
     let a = newAlias()
     let sql = "(SELECT " + a + "." + q(column) + " FROM " + q(row.entity.table) + " " + a + " WHERE " + a + "."

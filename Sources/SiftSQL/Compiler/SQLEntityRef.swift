@@ -6,8 +6,23 @@ final class SQLEntityRef: Sendable {
   let table: String
   let primaryKey: String
   let primaryKeyAttribute: SQLAttribute
+  /// Quoted identifiers of the table's columns, by column name.
+  let quoted: [String: String]
+  /// `t0."column"` for the root alias, by column name.
+  let rootColumns: [String: String]
 
-  init(_ entity: SQLEntity) {
+  init(_ entity: SQLEntity, dialect: any SQLDialect) {
+    var q: [String: String] = [:]
+    for a in entity.attributes { q[a.column] = dialect.quoteIdentifier(a.column) }
+    for r in entity.relationships {
+      if case .toOne(let fk) = r.kind { q[fk] = dialect.quoteIdentifier(fk) }
+      if r.isToMany { q[SQLSchema.countColumn(r.name)] = dialect.quoteIdentifier(SQLSchema.countColumn(r.name)) }
+    }
+    for a in entity.attributes where a.type.isArray {
+      q[SQLSchema.countColumn(a.column)] = dialect.quoteIdentifier(SQLSchema.countColumn(a.column))
+    }
+    quoted = q
+    rootColumns = q.mapValues { "t0." + $0 }
     self.entity = entity
     self.name = entity.name
     self.table = entity.table
@@ -25,10 +40,10 @@ final class SQLEntityRefs: Sendable {
   let dateEncoding: SQLDateEncoding
   let byName: [String: SQLEntityRef]
 
-  init(_ schema: SQLSchema) {
+  init(_ schema: SQLSchema, dialect: any SQLDialect) {
     dateEncoding = schema.dateEncoding
     var map: [String: SQLEntityRef] = [:]
-    for (name, e) in schema.entities { map[name] = SQLEntityRef(e) }
+    for (name, e) in schema.entities { map[name] = SQLEntityRef(e, dialect: dialect) }
     byName = map
   }
 

@@ -71,10 +71,50 @@ struct SQLExpr: Sendable {
   static let alwaysFalse = SQLExpr("1 = 0", type: .boolean, nullable: false, shape: .alwaysFalse)
 
   /// A boolean fragment with the bindings of `parts`, in order.
+  @inline(__always)
   static func condition(_ sql: String, _ parts: [SQLExpr], shape: Shape = .plain) -> SQLExpr {
+    SQLExpr(sql, joinedBindings(parts), type: .boolean, nullable: true, shape: shape)
+  }
+
+  /// The parts' bindings in order, reusing an array when only one part has any.
+  static func joinedBindings(_ parts: [SQLExpr]) -> [SQLValue] {
+    var count = 0
+    var only = -1
+    for i in parts.indices where !parts[i].bindings.isEmpty {
+      count += parts[i].bindings.count
+      only = only == -1 ? i : -2
+    }
+    if count == 0 { return [] }
+    if only >= 0 { return parts[only].bindings }
     var b: [SQLValue] = []
+    b.reserveCapacity(count)
     for p in parts { b.append(contentsOf: p.bindings) }
-    return SQLExpr(sql, b, type: .boolean, nullable: true, shape: shape)
+    return b
+  }
+
+  /// Concatenates text with one allocation.
+  @inline(__always)
+  static func cat(_ parts: String...) -> String {
+    var n = 0
+    for p in parts { n += p.utf8.count }
+    var s = ""
+    s.reserveCapacity(n)
+    for p in parts { s += p }
+    return s
+  }
+
+  /// `(a SEP b SEP …)` with one allocation.
+  static func joined(_ terms: [SQLExpr], _ separator: String) -> String {
+    var n = 2
+    for t in terms { n += t.sql.utf8.count + separator.utf8.count }
+    var s = "("
+    s.reserveCapacity(n)
+    for (i, t) in terms.enumerated() {
+      if i > 0 { s += separator }
+      s += t.sql
+    }
+    s += ")"
+    return s
   }
 
   /// `a AND b AND …`, folding constants.
@@ -86,7 +126,7 @@ struct SQLExpr: Sendable {
     }
     if kept.isEmpty { return .alwaysTrue }
     if kept.count == 1 { return kept[0] }
-    return condition("(" + kept.map(\.sql).joined(separator: " AND ") + ")", kept)
+    return condition(joined(kept, " AND "), kept)
   }
 
   /// `a OR b OR …`, folding constants.
@@ -98,7 +138,7 @@ struct SQLExpr: Sendable {
     }
     if kept.isEmpty { return .alwaysFalse }
     if kept.count == 1 { return kept[0] }
-    return condition("(" + kept.map(\.sql).joined(separator: " OR ") + ")", kept)
+    return condition(joined(kept, " OR "), kept)
   }
 
   /// Two-valued negation. Every compiled condition is true exactly when the predicate is,
@@ -119,27 +159,36 @@ struct SQLExpr: Sendable {
 enum SQLFinisher {
   static func finish(_ sql: String, _ bindings: [SQLValue], dialect: any SQLDialect) -> SQLStatement {
     if bindings.isEmpty { return SQLStatement(sql: sql, bindings: bindings) }
-    let numbered = dialect.placeholdersAreNumbered
-    let single = Array(dialect.placeholder(1).utf8)
-    if !numbered, single.count == 1 {
-      // One byte for one byte: substitute in place.
-      var bytes = Array(sql.utf8)
-      for i in bytes.indices where bytes[i] == 0x01 { bytes[i] = single[0] }
-      return SQLStatement(sql: String(decoding: bytes, as: UTF8.self), bindings: bindings)
-    }
     var sql = sql
     let text: String = sql.withUTF8 { src in
+      if !dialect.placeholdersAreNumbered {
+        // One marker byte becomes the placeholder's bytes: one allocation, one pass.
+        let mark = Array(dialect.placeholder(1).utf8)
+        var markers = 0
+        for b in src where b == 0x01 { markers += 1 }
+        let size = src.count + markers * (mark.count - 1)
+        return String(unsafeUninitializedCapacity: size) { out in
+          var j = 0
+          for b in src {
+            if b == 0x01 {
+              for m in mark { out[j] = m; j += 1 }
+            } else {
+              out[j] = b
+              j += 1
+            }
+          }
+          return j
+        }
+      }
       var out: [UInt8] = []
       out.reserveCapacity(src.count + bindings.count * 3)
       var n = 0
       for b in src {
         if b != 0x01 {
           out.append(b)
-        } else if numbered {
+        } else {
           n += 1
           out.append(contentsOf: dialect.placeholder(n).utf8)
-        } else {
-          out.append(contentsOf: single)
         }
       }
       return String(decoding: out, as: UTF8.self)

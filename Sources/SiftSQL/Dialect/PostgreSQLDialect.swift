@@ -41,26 +41,47 @@ public struct PostgreSQLDialect: SQLDialect {
     """,
   ]
 
+  /// `SQLDialect.name` for this database (see the protocol for its meaning).
   public var name: String { "postgresql" }
+  /// `SQLDialect.placeholder` for this database (see the protocol for its meaning).
   public func placeholder(_ index: Int) -> String { "$" + String(index) }
+  /// `SQLDialect.placeholdersAreNumbered` for this database (see the protocol for its meaning).
   public var placeholdersAreNumbered: Bool { true }
+  /// `SQLDialect.supportsEmptyInList` for this database (see the protocol for its meaning).
   public var supportsEmptyInList: Bool { false }
+  /// `SQLDialect.bindBool` for this database (see the protocol for its meaning).
   public func bindBool(_ value: Bool) -> SQLValue { .bool(value) }
+  /// `SQLDialect.booleansAreIntegers` for this database (see the protocol for its meaning).
   public var booleansAreIntegers: Bool { false }
+  /// `SQLDialect.nullSafeEqualOperator` for this database (see the protocol for its meaning).
   public var nullSafeEqualOperator: String { "IS NOT DISTINCT FROM" }
+  /// `SQLDialect.nullSafeNotEqualOperator` for this database (see the protocol for its meaning).
   public var nullSafeNotEqualOperator: String { "IS DISTINCT FROM" }
+  /// `SQLDialect.supportsNullsOrdering` for this database (see the protocol for its meaning).
   public var supportsNullsOrdering: Bool { true }
+  /// `SQLDialect.unlimitedLimit` for this database (see the protocol for its meaning).
   public var unlimitedLimit: SQLValue? { nil }
+  /// `SQLDialect.foldFunction` for this database (see the protocol for its meaning).
   public var foldFunction: String { "sift_fold" }
+  /// `SQLDialect.foldsConstantsInSwift` for this database (see the protocol for its meaning).
   public var foldsConstantsInSwift: Bool { false }
+  /// `SQLDialect.stringSearch` for this database (see the protocol for its meaning).
   public var stringSearch: SQLStringSearchStyle { .likePatterns }
+  /// `SQLDialect.positionFunction` for this database (see the protocol for its meaning).
   public var positionFunction: String { "strpos" }
+  /// `SQLDialect.prefixRangeScan` for this database (see the protocol for its meaning).
   public var prefixRangeScan: Bool { false }
+  /// `SQLDialect.likeFunction` for this database (see the protocol for its meaning).
   public var likeFunction: String? { nil }
+  /// `SQLDialect.regex` for this database (see the protocol for its meaning).
   public var regex: SQLRegexStyle { .anchoredOperator(caseSensitive: "~", caseInsensitive: "~*") }
+  /// `SQLDialect.codePointCollation` for this database (see the protocol for its meaning).
   public var codePointCollation: String? { "C" }
+  /// `SQLDialect.localizedCollation` for this database (see the protocol for its meaning).
   public var localizedCollation: String? { "und-x-icu" }
+  /// `SQLDialect.powerFunction` for this database (see the protocol for its meaning).
   public var powerFunction: String { "power" }
+  /// `SQLDialect.mathFunction` for this database (see the protocol for its meaning).
   public func mathFunction(_ name: String) -> String? {
     switch name {
     case "sqrt", "ln", "exp", "floor", "trunc": return name
@@ -69,17 +90,29 @@ public struct PostgreSQLDialect: SQLDialect {
     default: return nil
     }
   }
+  /// `SQLDialect.integerDivisionFunction` for this database (see the protocol for its meaning).
   public var integerDivisionFunction: String? { nil }
+  /// `SQLDialect.realDivisionFunction` for this database (see the protocol for its meaning).
   public var realDivisionFunction: String? { "sift_fdiv" }
+  /// `SQLDialect.modulusFunction` for this database (see the protocol for its meaning).
   public var modulusFunction: String? { nil }
+  /// `SQLDialect.uppercaseFunction` for this database (see the protocol for its meaning).
   public var uppercaseFunction: String { "upper" }
+  /// `SQLDialect.lowercaseFunction` for this database (see the protocol for its meaning).
   public var lowercaseFunction: String { "lower" }
+  /// `SQLDialect.exactNumericTypeName` for this database (see the protocol for its meaning).
   public var exactNumericTypeName: String? { "NUMERIC" }
+  /// `SQLDialect.doubleTypeName` for this database (see the protocol for its meaning).
   public var doubleTypeName: String { "DOUBLE PRECISION" }
+  /// `SQLDialect.integerTypeName` for this database (see the protocol for its meaning).
   public var integerTypeName: String { "BIGINT" }
+  /// `SQLDialect.xorOperator` for this database (see the protocol for its meaning).
   public var xorOperator: String? { "#" }
+  /// `SQLDialect.supportsSmartShifts` for this database (see the protocol for its meaning).
   public var supportsSmartShifts: Bool { false }
+  /// `SQLDialect.arrayRepresentation` for this database (see the protocol for its meaning).
   public var arrayRepresentation: SQLArrayRepresentation { .sideTable }
+  /// `SQLDialect.columnType` for this database (see the protocol for its meaning).
   public func columnType(_ type: SQLAttributeType) -> String {
     switch type {
     case .string, .stringArray: return "TEXT"
@@ -89,5 +122,6 @@ public struct PostgreSQLDialect: SQLDialect {
     case .data: return "BYTEA"
     }
   }
+  /// `SQLDialect.setupSQL` for this database (see the protocol for its meaning).
   public var setupSQL: [String] { PostgreSQLDialect.setupSQL }
 }

@@ -8,38 +8,71 @@
 public struct SQLiteDialect: SQLDialect {
   /// Creates the dialect.
   public init() {}
+  /// `SQLDialect.name` for this database (see the protocol for its meaning).
   public var name: String { "sqlite" }
+  /// `SQLDialect.placeholder` for this database (see the protocol for its meaning).
   public func placeholder(_ index: Int) -> String { "?" }
+  /// `SQLDialect.placeholdersAreNumbered` for this database (see the protocol for its meaning).
   public var placeholdersAreNumbered: Bool { false }
+  /// `SQLDialect.supportsEmptyInList` for this database (see the protocol for its meaning).
   public var supportsEmptyInList: Bool { true }
+  /// `SQLDialect.bindBool` for this database (see the protocol for its meaning).
   public func bindBool(_ value: Bool) -> SQLValue { .integer(value ? 1 : 0) }
+  /// `SQLDialect.booleansAreIntegers` for this database (see the protocol for its meaning).
   public var booleansAreIntegers: Bool { true }
+  /// `SQLDialect.nullSafeEqualOperator` for this database (see the protocol for its meaning).
   public var nullSafeEqualOperator: String { "IS" }
+  /// `SQLDialect.nullSafeNotEqualOperator` for this database (see the protocol for its meaning).
   public var nullSafeNotEqualOperator: String { "IS NOT" }
+  /// `SQLDialect.supportsNullsOrdering` for this database (see the protocol for its meaning).
   public var supportsNullsOrdering: Bool { true }
+  /// `SQLDialect.unlimitedLimit` for this database (see the protocol for its meaning).
   public var unlimitedLimit: SQLValue? { .integer(-1) }
+  /// `SQLDialect.foldFunction` for this database (see the protocol for its meaning).
   public var foldFunction: String { "sift_fold" }
+  /// `SQLDialect.foldsConstantsInSwift` for this database (see the protocol for its meaning).
   public var foldsConstantsInSwift: Bool { true }
+  /// `SQLDialect.stringSearch` for this database (see the protocol for its meaning).
   public var stringSearch: SQLStringSearchStyle { .registeredFunction("sift_search") }
+  /// `SQLDialect.positionFunction` for this database (see the protocol for its meaning).
   public var positionFunction: String { "instr" }
+  /// `SQLDialect.prefixRangeScan` for this database (see the protocol for its meaning).
   public var prefixRangeScan: Bool { true }
+  /// `SQLDialect.likeFunction` for this database (see the protocol for its meaning).
   public var likeFunction: String? { "sift_like" }
+  /// `SQLDialect.regex` for this database (see the protocol for its meaning).
   public var regex: SQLRegexStyle { .registeredFunction("sift_matches") }
+  /// `SQLDialect.codePointCollation` for this database (see the protocol for its meaning).
   public var codePointCollation: String? { nil }
+  /// `SQLDialect.localizedCollation` for this database (see the protocol for its meaning).
   public var localizedCollation: String? { "SIFT_LOCALIZED" }
+  /// `SQLDialect.powerFunction` for this database (see the protocol for its meaning).
   public var powerFunction: String { "sift_pow" }
+  /// `SQLDialect.mathFunction` for this database (see the protocol for its meaning).
   public func mathFunction(_ name: String) -> String? { "sift_" + name }
+  /// `SQLDialect.integerDivisionFunction` for this database (see the protocol for its meaning).
   public var integerDivisionFunction: String? { "sift_div" }
+  /// `SQLDialect.realDivisionFunction` for this database (see the protocol for its meaning).
   public var realDivisionFunction: String? { "sift_div" }
+  /// `SQLDialect.modulusFunction` for this database (see the protocol for its meaning).
   public var modulusFunction: String? { "sift_mod" }
+  /// `SQLDialect.uppercaseFunction` for this database (see the protocol for its meaning).
   public var uppercaseFunction: String { "sift_upper" }
+  /// `SQLDialect.lowercaseFunction` for this database (see the protocol for its meaning).
   public var lowercaseFunction: String { "sift_lower" }
+  /// `SQLDialect.exactNumericTypeName` for this database (see the protocol for its meaning).
   public var exactNumericTypeName: String? { nil }
+  /// `SQLDialect.doubleTypeName` for this database (see the protocol for its meaning).
   public var doubleTypeName: String { "REAL" }
+  /// `SQLDialect.integerTypeName` for this database (see the protocol for its meaning).
   public var integerTypeName: String { "INTEGER" }
+  /// `SQLDialect.xorOperator` for this database (see the protocol for its meaning).
   public var xorOperator: String? { nil }
+  /// `SQLDialect.supportsSmartShifts` for this database (see the protocol for its meaning).
   public var supportsSmartShifts: Bool { true }
+  /// `SQLDialect.arrayRepresentation` for this database (see the protocol for its meaning).
   public var arrayRepresentation: SQLArrayRepresentation { .sideTable }
+  /// `SQLDialect.columnType` for this database (see the protocol for its meaning).
   public func columnType(_ type: SQLAttributeType) -> String {
     switch type {
     case .string: return "TEXT"
@@ -51,5 +84,6 @@ public struct SQLiteDialect: SQLDialect {
     case .doubleArray: return "REAL"
     }
   }
+  /// `SQLDialect.setupSQL` for this database (see the protocol for its meaning).
   public var setupSQL: [String] { [] }
 }

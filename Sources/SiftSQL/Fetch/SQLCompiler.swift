@@ -23,7 +23,7 @@ public struct SQLCompiler: Sendable {
   public init(dialect: any SQLDialect, schema: SQLSchema) {
     self.dialect = dialect
     self.schema = schema
-    self.refs = SQLEntityRefs(schema)
+    self.refs = SQLEntityRefs(schema, dialect: dialect)
   }
 
   /// The entity named `name`, or an `unknown-entity` error suggesting the closest name.
