@@ -48,7 +48,8 @@ extension SQLCompilation {
     }
     if !x.type.comparable(with: y.type) {
       switch op {
-      case .equal: return .alwaysFalse
+      // Values of different types are never equal, but nil == nil (both sides null) is true.
+      case .equal: return .and([isNull(x), isNull(y)])
       case .notEqual: return .or([isNotNull(x), isNotNull(y)])
       default:
         throw fail(
