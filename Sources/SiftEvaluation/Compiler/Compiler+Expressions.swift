@@ -158,8 +158,11 @@ extension Compiler {
     guard kp.components.count >= 2, case .operator(.count)? = kp.components.last,
       let prefix = PlainPath(KeyPath(Array(kp.components.dropLast())), range: range)
     else { return nil }
+    let single = prefix.ids.count == 1
     return { ctx throws(EvalFailure) in
       switch ctx.root {
+      case .object(let o) where single:
+        if let n = o.arrayCount(id: prefix.firstID) { return .int(Int64(n)) }
       case .object, .dict:
         switch try prefix.read(ctx.root) {
         case .array(let items): return .int(Int64(items.count))

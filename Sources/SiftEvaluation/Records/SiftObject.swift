@@ -95,6 +95,19 @@ public final class SiftObject: SiftRecord, @unchecked Sendable, CustomStringConv
     return s >= 0 ? slots[s] : .null
   }
 
+  /// The element count of the array in slot `id`, read in place (nil when the slot holds
+  /// anything else).
+  @inline(__always)
+  func arrayCount(id: Int) -> Int? {
+    let s = shape.slot(id)
+    guard s >= 0 else { return nil }
+    switch slots[s] {
+    case .array(let items): return items.count
+    case .values(let items): return items.count
+    default: return nil
+    }
+  }
+
   /// Deep conversion with shared shapes. Past `depth`, nested collections stay as lazily read
   /// `SiftValue`s, so conversion recursion is bounded.
   static func convert(_ d: [String: SiftValue], cache: inout ShapeCache, depth: Int) -> SiftObject {
