@@ -33,7 +33,7 @@ struct ResourceBoundTests {
     ("SELF[%@] == 1", ["k"], "k == 1"),
     ("%K.x == 1", ["a.b"], "a.b.x == 1"),
     ("%K.x == 1", ["SELF"], "x == 1"),
-    ("n BETWEEN %@", [[1, 2]], "n BETWEEN {1, 2}"),
+    ("n BETWEEN %@", [[1, 2] as SiftValue], "n BETWEEN {1, 2}"),
     ("n BETWEEN %@", [.null], "n BETWEEN nil"),
   ])
   func bindingGivesTheParsedTree(_ format: String, _ args: [SiftValue], _ equivalent: String) throws {
