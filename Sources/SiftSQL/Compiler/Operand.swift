@@ -34,7 +34,7 @@ struct SQLCollection: Sendable {
   /// `FROM … WHERE …` for a subselect over the elements, with `extra` conditions.
   func fromWhere(_ extra: [SQLExpr] = []) -> SQLExpr {
     let cond = SQLExpr.and([condition] + extra)
-    return SQLExpr.condition("FROM " + from + " WHERE " + cond.sql, [cond])
+    return SQLExpr.condition(SQLExpr.cat("FROM ", from, " WHERE ", cond.sql), [cond])
   }
 }
 

@@ -34,7 +34,7 @@ extension SQLCompilation {
   /// `EXISTS (SELECT 1 FROM … WHERE correlation AND extra)`.
   func exists(_ col: SQLCollection, _ extra: [SQLExpr]) -> SQLExpr {
     let fw = col.fromWhere(extra)
-    return SQLExpr.condition("EXISTS (SELECT 1 " + fw.sql + ")", [fw], shape: .exists)
+    return SQLExpr.condition(SQLExpr.cat("EXISTS (SELECT 1 ", fw.sql, ")"), [fw], shape: .exists)
   }
 
   func elementOperand(_ col: SQLCollection) -> Operand {
@@ -226,12 +226,12 @@ extension SQLCompilation {
 
   func isNull(_ e: SQLExpr) -> SQLExpr {
     guard e.nullable else { return .alwaysFalse }
-    return SQLExpr.condition(e.sql + " IS NULL", [e])
+    return SQLExpr(SQLExpr.cat(e.sql, " IS NULL"), e.bindings, type: .boolean)
   }
 
   func isNotNull(_ e: SQLExpr) -> SQLExpr {
     guard e.nullable else { return .alwaysTrue }
-    return SQLExpr.condition(e.sql + " IS NOT NULL", [e])
+    return SQLExpr(SQLExpr.cat(e.sql, " IS NOT NULL"), e.bindings, type: .boolean)
   }
 
   /// Wraps a string in the fold function, or folds a constant in Swift when the dialect's
@@ -244,7 +244,7 @@ extension SQLCompilation {
       return out
     }
     return SQLExpr(
-      dialect.foldFunction + "(" + e.sql + ", " + String(options) + ")", e.bindings, type: .string,
+      SQLExpr.cat(dialect.foldFunction, "(", e.sql, ", ", String(options), ")"), e.bindings, type: .string,
       nullable: e.nullable)
   }
 }

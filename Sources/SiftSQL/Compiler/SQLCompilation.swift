@@ -73,12 +73,13 @@ struct SQLCompilation {
       case .toMany(let inverse):
         let a = newAlias()
         let owner = primaryKey(row)
-        let cond = SQLExpr.condition(a + "." + q(inverse) + " = " + owner.sql, [owner])
-        let elementKey = SQLExpr(a + "." + q(target.primaryKeyAttribute.column), type: SQLType(target.primaryKeyAttribute.type), nullable: false)
+        let cond = SQLExpr(SQLExpr.cat(a, ".", q(inverse), " = ", owner.sql), owner.bindings, type: .boolean)
+        let elementKey = SQLExpr(
+          SQLExpr.cat(a, ".", q(target.primaryKeyAttribute.column)), type: SQLType(target.primaryKeyAttribute.type), nullable: false)
         return .collection(SQLCollection(
-          from: q(target.table) + " " + a, condition: cond,
+          from: SQLExpr.cat(q(target.table), " ", a), condition: cond,
           element: .row(RowRef(entity: target, key: elementKey, alias: a)),
-          presence: column(row, SQLSchema.countColumn(r.name), type: .integer)))
+          presence: column(row, e.countColumns[r.name] ?? SQLSchema.countColumn(r.name), type: .integer)))
       case .manyToMany(let table, let sourceColumn, let targetColumn):
         let j = newAlias("j")
         let a = newAlias()
@@ -99,12 +100,12 @@ struct SQLCompilation {
   mutating func sideTable(_ row: RowRef, _ a: SQLAttribute) -> SQLCollection {
     let alias = newAlias()
     let owner = primaryKey(row)
-    let cond = SQLExpr.condition(alias + "." + q(SQLSchema.ownerColumn) + " = " + owner.sql, [owner])
+    let cond = SQLExpr(SQLExpr.cat(alias, ".", schema.quotedOwner, " = ", owner.sql), owner.bindings, type: .boolean)
     return SQLCollection(
-      from: q(row.entity.sideTable(for: a)) + " " + alias, condition: cond,
-      element: .value(SQLExpr(alias + "." + q(SQLSchema.valueColumn), type: SQLType(a.type), nullable: true)),
-      position: alias + "." + q(SQLSchema.positionColumn),
-      presence: column(row, SQLSchema.countColumn(a.column), type: .integer))
+      from: SQLExpr.cat(row.entity.quotedSideTables[a.name] ?? q(row.entity.sideTable(for: a)), " ", alias), condition: cond,
+      element: .value(SQLExpr(SQLExpr.cat(alias, ".", schema.quotedValue), type: SQLType(a.type), nullable: true)),
+      position: SQLExpr.cat(alias, ".", schema.quotedPosition),
+      presence: column(row, row.entity.countColumns[a.name] ?? SQLSchema.countColumn(a.column), type: .integer))
   }
 
   // MARK: - Key paths
@@ -199,10 +200,10 @@ struct SQLCompilation {
       if !mapped.filtered, !mapped.distinct, let p = mapped.presence { return .value(p.typed(.integer, nullable: true)) }
       let fw = mapped.fromWhere()
       if mapped.distinct, case .value(let e) = mapped.element {
-        let sql = "(SELECT COUNT(DISTINCT " + e.sql + ") " + fw.sql + ")"
+        let sql = SQLExpr.cat("(SELECT COUNT(DISTINCT ", e.sql, ") ", fw.sql, ")")
         return .value(guardPresence(SQLExpr.condition(sql, [e, fw]).typed(.integer, nullable: false), mapped))
       }
-      return .value(guardPresence(SQLExpr.condition("(SELECT COUNT(*) " + fw.sql + ")", [fw]).typed(.integer, nullable: false), mapped))
+      return .value(guardPresence(SQLExpr(SQLExpr.cat("(SELECT COUNT(*) ", fw.sql, ")"), fw.bindings, type: .boolean).typed(.integer, nullable: false), mapped))
     case .sum, .avg, .min, .max:
       guard case .value(var e) = mapped.element else {
         throw fail("aggregate-needs-values", "\(op.spelling) needs a key path to numbers, e.g. \(op.spelling).price", range)
@@ -218,18 +219,18 @@ struct SQLCompilation {
         }
         e = numeric(e)
         if op == .sum {
-          inner = "COALESCE(SUM(" + e.sql + "), 0)"
+          inner = SQLExpr.cat("COALESCE(SUM(", e.sql, "), 0)")
           type = e.type == .double ? .double : .integer
           nullable = false
         } else {
-          inner = "AVG(CAST(" + e.sql + " AS " + dialect.doubleTypeName + "))"
+          inner = SQLExpr.cat("AVG(CAST(", e.sql, " AS ", dialect.doubleTypeName, "))")
           type = .double
         }
       default:
         let name = op == .min ? "MIN(" : "MAX("
-        inner = name + e.sql + collation(for: e) + ")"
+        inner = SQLExpr.cat(name, e.sql, collation(for: e), ")")
       }
-      let sql = "(SELECT " + inner + " " + fw.sql + ")"
+      let sql = SQLExpr.cat("(SELECT ", inner, " ", fw.sql, ")")
       return .value(guardPresence(SQLExpr.condition(sql, [e, fw]).typed(type, nullable: nullable), mapped))
     default:
       throw fail("unsupported-in-sql", "\(op.spelling) cannot be compiled to SQL", range)
@@ -239,7 +240,7 @@ struct SQLCompilation {
   /// `CASE WHEN presence IS NULL THEN NULL ELSE e END`: nil collections give nil.
   func guardPresence(_ e: SQLExpr, _ c: SQLCollection) -> SQLExpr {
     guard let p = c.presence else { return e }
-    let sql = "CASE WHEN " + p.sql + " IS NULL THEN NULL ELSE " + e.sql + " END"
+    let sql = SQLExpr.cat("CASE WHEN ", p.sql, " IS NULL THEN NULL ELSE ", e.sql, " END")
     return SQLExpr.condition(sql, [p, e]).typed(e.type, nullable: true)
   }
 

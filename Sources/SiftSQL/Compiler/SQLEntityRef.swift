@@ -10,6 +10,10 @@ final class SQLEntityRef: Sendable {
   let quoted: [String: String]
   /// `t0."column"` for the root alias, by column name.
   let rootColumns: [String: String]
+  /// Quoted side tables of array attributes, by attribute name.
+  let quotedSideTables: [String: String]
+  /// Count columns of array attributes and to-many relationships, by key.
+  let countColumns: [String: String]
   /// Column attributes read through the root alias `t0`, ready to use, by key.
   let rootMembers: [String: SQLExpr]
 
@@ -24,6 +28,15 @@ final class SQLEntityRef: Sendable {
       q[SQLSchema.countColumn(a.column)] = dialect.quoteIdentifier(SQLSchema.countColumn(a.column))
     }
     quoted = q
+    var sides: [String: String] = [:]
+    var counts: [String: String] = [:]
+    for a in entity.attributes where a.type.isArray {
+      sides[a.name] = dialect.quoteIdentifier(entity.sideTable(for: a))
+      counts[a.name] = SQLSchema.countColumn(a.column)
+    }
+    for r in entity.relationships where r.isToMany { counts[r.name] = SQLSchema.countColumn(r.name) }
+    quotedSideTables = sides
+    countColumns = counts
     let root = q.mapValues { "t0." + $0 }
     rootColumns = root
     var members: [String: SQLExpr] = [:]
@@ -50,8 +63,16 @@ final class SQLEntityRefs: Sendable {
   let dateEncoding: SQLDateEncoding
   let byName: [String: SQLEntityRef]
 
+  /// Quoted side-table column names.
+  let quotedOwner: String
+  let quotedValue: String
+  let quotedPosition: String
+
   init(_ schema: SQLSchema, dialect: any SQLDialect) {
     dateEncoding = schema.dateEncoding
+    quotedOwner = dialect.quoteIdentifier(SQLSchema.ownerColumn)
+    quotedValue = dialect.quoteIdentifier(SQLSchema.valueColumn)
+    quotedPosition = dialect.quoteIdentifier(SQLSchema.positionColumn)
     var map: [String: SQLEntityRef] = [:]
     for (name, e) in schema.entities { map[name] = SQLEntityRef(e, dialect: dialect) }
     byName = map
