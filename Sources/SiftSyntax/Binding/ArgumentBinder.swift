@@ -74,7 +74,9 @@ enum ArgumentBinder {
   /// - a subscript whose index became a string constant (`a[%@]` bound to "b c", `a[$K]`)
   ///   is a key, as the parser reads the literal `a["b c"]`;
   /// - a key path applied to a key path (`%K.name`, `$D[$K].x`) is one key path;
-  /// - a key path applied to `SELF` (`%K.name` with `%K` = "SELF") starts at the record.
+  /// - a key path applied to `SELF` (`%K.name` with `%K` = "SELF") starts at the record;
+  /// - an aggregate whose elements all became constants (`{$a, 1}`) is one array constant;
+  /// - `CAST(<number>, "NSDate")` (`CAST($t, "NSDate")`) is a date constant.
   /// Children are normalized first (the rewrite is bottom-up).
   static func normalize(_ e: ExpressionNode) -> ExpressionNode {
     switch e.kind {
@@ -90,6 +92,17 @@ enum ArgumentBinder {
       default:
         return e
       }
+    case .aggregate(let items):
+      var constants: [SiftValue] = []
+      constants.reserveCapacity(items.count)
+      for item in items {
+        guard case .constant(let v) = item.kind else { return e }
+        constants.append(v)
+      }
+      return ExpressionNode(.constant(.array(constants)), range: e.range)
+    case .cast(let x, .date):
+      guard case .constant(let v) = x.kind, let seconds = v.numericSeconds else { return e }
+      return ExpressionNode(.constant(.date(referenceDate(seconds))), range: e.range)
     default:
       return e
     }
