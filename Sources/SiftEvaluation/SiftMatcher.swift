@@ -12,7 +12,12 @@ extension SiftPredicate {
   /// - Throws: `SiftError` at stage `.evaluate` for what can never evaluate: an invalid constant
   ///   MATCHES pattern, an unregistered `FUNCTION`, `ANYKEY`, UTI operators, unbound `%@`.
   public func compile(_ options: EvaluationOptions = EvaluationOptions()) throws(SiftError) -> SiftMatcher {
-    var compiler = Compiler(functions: options.functions)
+    try compile(options, fastPaths: true)
+  }
+
+  /// `compile(_:)`, optionally without the specialized closures (tests compare both).
+  func compile(_ options: EvaluationOptions, fastPaths: Bool) throws(SiftError) -> SiftMatcher {
+    var compiler = Compiler(functions: options.functions, fastPaths: fastPaths)
     do {
       let root = try compiler.predicate(self.root)
       let free = compiler.freeVariables.map { (name: $0.key, slot: $0.value, range: compiler.freeVariableRanges[$0.key] ?? .at(0)) }
@@ -148,12 +153,21 @@ final class Program: Sendable {
 struct Run {
   let program: Program
   let frame: Frame
+  /// `program.root`, held here so each call needs no load through the program.
+  let predicate: PredicateFn
+
+  init(program: Program, frame: Frame) {
+    self.program = program
+    self.frame = frame
+    self.predicate = program.root
+  }
 
   /// Evaluates one record under the program's error policy.
+  /// Takes the root as its own (`consuming`), so it moves into the context without a retain.
   @usableFromInline
-  func test(_ root: SiftRecordRoot, index: Int?) throws(SiftError) -> Bool {
+  func test(_ root: consuming SiftRecordRoot, index: Int?) throws(SiftError) -> Bool {
     do {
-      return try program.root(Ctx(root: root.value, frame: frame))
+      return try predicate(Ctx(root: root.value, frame: frame))
     } catch {
       if program.policy == .treatAsNoMatch { return false }
       var failure = error

@@ -1,4 +1,5 @@
 import Foundation
+import SiftEvaluation
 import SiftSyntax
 
 /// The standard evaluation set, each with a hand-written closure and a Foundation `#Predicate`
@@ -9,6 +10,14 @@ enum EvalBenchCases {
     nonisolated(unsafe) let wholeRegex = try Regex("^(?:(Blue|Red) .*)$")
     func string(_ d: [String: SiftValue], _ k: String) -> String? {
       if case .string(let s)? = d[k] { return s }
+      return nil
+    }
+    func string(_ o: SiftObject, _ k: String) -> String? {
+      if case .string(let s)? = o.value(forKey: k) { return s }
+      return nil
+    }
+    func array(_ o: SiftObject, _ k: String) -> [SiftValue]? {
+      if case .array(let a)? = o.value(forKey: k) { return a }
       return nil
     }
     func number(_ v: SiftValue?) -> Double? {
@@ -22,11 +31,16 @@ enum EvalBenchCases {
       EvalBenchCase(
         name: "equality", format: "priceCategory == \"$$\"",
         closure: { string($0, "priceCategory") == "$$" },
+        objectClosure: { string($0, "priceCategory") == "$$" },
         foundation: #Predicate<BenchVenue> { $0.priceCategory == "$$" }),
       EvalBenchCase(
         name: "range", format: "tipCount >= 100 AND tipCount <= 300",
         closure: { d in
           guard case .int(let t)? = d["tipCount"] else { return false }
+          return t >= 100 && t <= 300
+        },
+        objectClosure: { o in
+          guard case .int(let t)? = o.value(forKey: "tipCount") else { return false }
           return t >= 100 && t <= 300
         },
         foundation: #Predicate<BenchVenue> { $0.tipCount >= 100 && $0.tipCount <= 300 }),
@@ -36,6 +50,10 @@ enum EvalBenchCases {
           guard let n = string(d, "name"), n.lowercased().hasPrefix("blue") else { return false }
           return (number(d["distance"]) ?? .infinity) < 10
         },
+        objectClosure: { o in
+          guard let n = string(o, "name"), n.lowercased().hasPrefix("blue") else { return false }
+          return (number(o.value(forKey: "distance")) ?? .infinity) < 10
+        },
         foundation: #Predicate<BenchVenue> { $0.nameLower.starts(with: "blue") && $0.distance < 10 }),
       EvalBenchCase(
         name: "any_tags", format: "ANY tags == \"wifi\"",
@@ -43,6 +61,7 @@ enum EvalBenchCases {
           guard case .array(let tags)? = d["tags"] else { return false }
           return tags.contains(.string("wifi"))
         },
+        objectClosure: { o in array(o, "tags")?.contains(.string("wifi")) ?? false },
         foundation: #Predicate<BenchVenue> { $0.tags.contains("wifi") }),
       EvalBenchCase(
         name: "menu_count", format: "menu.@count > 3",
@@ -50,6 +69,7 @@ enum EvalBenchCases {
           guard case .array(let menu)? = d["menu"] else { return false }
           return menu.count > 3
         },
+        objectClosure: { o in (array(o, "menu")?.count ?? 0) > 3 },
         foundation: #Predicate<BenchVenue> { $0.menu.count > 3 }),
       EvalBenchCase(
         name: "subquery", format: "SUBQUERY(menu, $m, $m.vegan == YES AND $m.price < 10).@count > 0",
@@ -60,11 +80,22 @@ enum EvalBenchCases {
             return (number(item["price"]) ?? .infinity) < 10
           }
         },
+        objectClosure: { o in
+          guard let menu = array(o, "menu") else { return false }
+          return menu.contains { m in
+            guard case .dictionary(let item) = m, case .bool(true)? = item["vegan"] else { return false }
+            return (number(item["price"]) ?? .infinity) < 10
+          }
+        },
         foundation: #Predicate<BenchVenue> { $0.menu.contains { $0.vegan && $0.price < 10 } }),
       EvalBenchCase(
         name: "matches", format: "name MATCHES \"(Blue|Red) .*\"",
         closure: { d in
           guard let n = string(d, "name") else { return false }
+          return regex.firstMatch(in: n, range: NSRange(n.startIndex..<n.endIndex, in: n)) != nil
+        },
+        objectClosure: { o in
+          guard let n = string(o, "name") else { return false }
           return regex.firstMatch(in: n, range: NSRange(n.startIndex..<n.endIndex, in: n)) != nil
         },
         foundation: #Predicate<BenchVenue> { $0.name.contains(wholeRegex) }),

@@ -1,4 +1,5 @@
 import Foundation
+import SiftEvaluation
 import SiftSyntax
 
 /// The conformance venues as typed structs, for Foundation's `#Predicate` baseline.
@@ -44,12 +45,15 @@ struct BenchVenue: Decodable {
   }
 }
 
-/// One standard evaluation benchmark: the Sift predicate and its two baselines.
+/// One standard evaluation benchmark: the Sift predicate and its baselines.
 struct EvalBenchCase {
   var name: String
   var format: String
   /// Hand-written Swift over the same `SiftValue` dictionaries Sift is also run on.
   var closure: ([String: SiftValue]) -> Bool
+  /// Hand-written Swift over the same `SiftObject` records (read through their public API,
+  /// `value(forKey:)`) that Sift's fast column runs on.
+  var objectClosure: (SiftObject) -> Bool
   /// Foundation's `#Predicate` over `BenchVenue`; nil where it has no equivalent.
   var foundation: Predicate<BenchVenue>?
 }

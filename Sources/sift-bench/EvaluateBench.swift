@@ -4,8 +4,9 @@ import SiftSyntax
 
 /// Evaluation benchmarks. With `--data FILE --format P`: Sift alone over the file's records.
 /// Without options: the standard set over venues.json, each beside its baselines in the same
-/// process — a hand-written closure over the same `SiftValue` dictionaries, and Foundation's
-/// `#Predicate` over typed structs — printing ns/record and ratios.
+/// process — hand-written closures over the same records (`SiftObject`s through their public
+/// API, and `SiftValue` dictionaries), and Foundation's `#Predicate` over typed structs —
+/// printing ns/record and ratios.
 func runEvaluateBenchmarks(_ options: BenchOptions) throws {
   if let data = options.data {
     guard let format = options.format else {
@@ -34,15 +35,18 @@ func runStandardEvaluateBenchmarks(seconds: Double) throws {
   let typed = try BenchVenue.load(url)
   let n = Double(fast.count)
 
-  for c in try EvalBenchCases.all() {
+  // SIFT_BENCH_CASE=name runs one case only (for profiling).
+  let only = ProcessInfo.processInfo.environment["SIFT_BENCH_CASE"]
+  for c in try EvalBenchCases.all() where only == nil || only == c.name {
     let matcher = try SiftPredicate(format: c.format).compile()
     // All three must agree before anything is timed.
     let expected = try matcher.matchingIndices(fast)
     let viaDicts = try matcher.matchingIndices(dicts)
     let viaClosure = dicts.indices.filter { c.closure(dicts[$0]) }
+    let viaObjectClosure = fast.indices.filter { c.objectClosure(fast[$0]) }
     var viaFoundation: [Int]?
     if let p = c.foundation { viaFoundation = try typed.indices.filter { try p.evaluate(typed[$0]) } }
-    guard expected == viaDicts, expected == viaClosure, viaFoundation == nil || viaFoundation == expected else {
+    guard expected == viaDicts, expected == viaClosure, expected == viaObjectClosure, viaFoundation == nil || viaFoundation == expected else {
       throw BenchOptions.Failure(description: "evaluate.\(c.name): Sift and the baselines disagree")
     }
 
@@ -53,10 +57,18 @@ func runStandardEvaluateBenchmarks(seconds: Double) throws {
       for i in dicts.indices where c.closure(dicts[i]) { hits.append(i) }
       blackHole(hits)
     }.nsPerOp / n
+    let objectClosure = measure(seconds: seconds) {
+      var hits: [Int] = []
+      for i in fast.indices where c.objectClosure(fast[i]) { hits.append(i) }
+      blackHole(hits)
+    }.nsPerOp / n
+    // Ratios compare the same record representation: SiftObject with SiftObject, dictionaries
+    // with dictionaries. fast_vs_dict_closure crosses representations (for information).
     var fields: [(String, SiftValue)] = [
       ("name", .string("evaluate.\(c.name)")), ("ns_per_record", .double(sift)),
+      ("object_closure_ns", .double(objectClosure)), ("ratio_vs_closure", .double(sift / objectClosure)),
       ("dict_ns", .double(siftDict)), ("closure_ns", .double(closure)),
-      ("ratio_vs_closure", .double(siftDict / closure)), ("fast_vs_closure", .double(sift / closure)),
+      ("dict_ratio_vs_closure", .double(siftDict / closure)), ("fast_vs_dict_closure", .double(sift / closure)),
       ("matches", .int(Int64(expected.count))),
     ]
     if let p = c.foundation {

@@ -1,5 +1,10 @@
-// libFuzzer entry point for the sql oracle (see Oracles/FuzzTarget.swift).
+// libFuzzer entry points for the sql oracle (see Oracles/FuzzTarget.swift).
 import FuzzOracles
+
+@_cdecl("LLVMFuzzerInitialize")
+public func fuzzInitialize(_ argc: UnsafeMutablePointer<CInt>?, _ argv: UnsafeMutableRawPointer?) -> CInt {
+  FuzzHarness.warmUp(.sql)
+}
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzTestOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {

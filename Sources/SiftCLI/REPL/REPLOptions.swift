@@ -113,6 +113,8 @@ public struct REPLOptions: Sendable, Equatable {
         case "--echo": o.echo = true
         default: o.help = true
         }
+      } else if switches.contains(flag) {
+        throw UsageError(message: "\(flag) does not take a value")
       } else if flag.hasPrefix("-") {
         var m = "unknown option '\(flag)'"
         if let s = Spelling.closest(to: flag, in: valued + switches, maxDistance: 3) { m += "; did you mean '\(s)'?" }

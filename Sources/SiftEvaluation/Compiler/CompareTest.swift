@@ -23,8 +23,10 @@ struct CompareTest: Sendable {
   let needle: PreparedText?
   let like: LikePattern?
   let regex: RegexPattern?
+  /// The constant pattern again, when `SimpleRegex` decides it without ICU (no `[c]`/`[d]`).
+  let simpleRegex: SimpleRegex?
 
-  init(_ c: Comparison, constantRHS: EvalValue?) throws(EvalFailure) {
+  init(_ c: Comparison, constantRHS: EvalValue?, fastPaths: Bool = true) throws(EvalFailure) {
     op = c.op
     rule = TextRule(c.options)
     range = c.operatorRange
@@ -33,6 +35,7 @@ struct CompareTest: Sendable {
     var needle: PreparedText?
     var like: LikePattern?
     var regex: RegexPattern?
+    var simpleRegex: SimpleRegex?
     if case .string(let s)? = constantRHS {
       needle = rule.prepare(s)
       if op == .like { like = LikePattern(s, options: rule.options) }
@@ -40,6 +43,7 @@ struct CompareTest: Sendable {
         do { regex = try RegexPattern(s, options: rule.options) } catch {
           throw EvalDiagnostics.invalidRegex(error.description, at: c.rhs.range)
         }
+        if fastPaths && rule.options.isEmpty { simpleRegex = SimpleRegex(s) }
       }
     }
     if op == .utiConformsTo || op == .utiEquals {
@@ -48,6 +52,7 @@ struct CompareTest: Sendable {
     self.needle = needle
     self.like = like
     self.regex = regex
+    self.simpleRegex = simpleRegex
   }
 
   /// Applies the operator to evaluated operands.
@@ -81,7 +86,10 @@ struct CompareTest: Sendable {
       return LikePattern(p, options: rule.options).matches(s)
     case .matches:
       guard case .string(let s)? = try checkedString(l, lhsRange) else { return false }
-      if let regex, case .string = r { return regex.matches(s) }
+      if let regex, case .string = r {
+        if let simpleRegex, let answer = simpleRegex.matches(s) { return answer }
+        return regex.matches(s)
+      }
       guard case .string(let p)? = try checkedString(r, rhsRange) else { return false }
       do { return try RegexPattern(p, options: rule.options).matches(s) } catch {
         throw EvalDiagnostics.invalidRegex(error.description, at: rhsRange)

@@ -130,6 +130,10 @@ extension Compiler {
     }
     let reader = KeyPathReader(kp, range: range)
     guard let base else {
+      if fastPaths, let path = PlainPath(kp, range: range) {
+        return .dynamic { ctx throws(EvalFailure) in try path.read(ctx.root) }
+      }
+      if fastPaths, let count = Compiler.countPath(kp, range: range, reader: reader) { return .dynamic(count) }
       if reader.plainFrom == 0, case .key(_, let id)? = reader.steps.first, reader.steps.count == 1 {
         return .dynamic { ctx throws(EvalFailure) in
           if case .object(let o) = ctx.root { return o.value(id: id) }
@@ -138,9 +142,34 @@ extension Compiler {
       }
       return .dynamic { ctx throws(EvalFailure) in try reader.read(ctx.root) }
     }
+    if fastPaths, case .variable(let name) = base.kind, let path = PlainPath(kp, range: range) {
+      // `$x.key`: read the variable's slot directly.
+      let slot = variableSlot(name, at: base.range)
+      return .dynamic { ctx throws(EvalFailure) in try path.read(ctx.frame.slots[slot]) }
+    }
     let cb = try expression(base)
     let b = cb.function
     return Compiler.fold({ ctx throws(EvalFailure) in try reader.read(b(ctx)) }, pure: cb.constant != nil)
+  }
+
+  /// `key.key….@count` on the record: counts the array in place; anything else (and every
+  /// error) through `reader`.
+  static func countPath(_ kp: KeyPath, range: SourceRange, reader: KeyPathReader) -> ExpressionFn? {
+    guard kp.components.count >= 2, case .operator(.count)? = kp.components.last,
+      let prefix = PlainPath(KeyPath(Array(kp.components.dropLast())), range: range)
+    else { return nil }
+    return { ctx throws(EvalFailure) in
+      switch ctx.root {
+      case .object, .dict:
+        switch try prefix.read(ctx.root) {
+        case .array(let items): return .int(Int64(items.count))
+        case .values(let items): return .int(Int64(items.count))
+        default: break
+        }
+      default: break
+      }
+      return try reader.read(ctx.root)
+    }
   }
 
   /// Compiles SUBQUERY's parts; the result calls `yield` with each element the predicate
@@ -156,13 +185,21 @@ extension Compiler {
     let test = try predicate(p)
     scope[variable] = saved
     return { ctx, yield throws(EvalFailure) in
-      let c = try coll(ctx)
-      if c.isNull { return }
-      guard let items = c.list else { throw EvalDiagnostics.needsCollection("SUBQUERY", c, at: range) }
-      for i in 0..<items.count {
-        let e = items[i]
-        ctx.frame.slots[slot] = e
-        if try test(ctx) { yield(e) }
+      switch try coll(ctx) {
+      case .null: return
+      case .array(let items):
+        for e in items {
+          ctx.frame.slots[slot] = e
+          if try test(ctx) { yield(e) }
+        }
+      case .values(let items):
+        for v in items {
+          let e = EvalValue(v)
+          ctx.frame.slots[slot] = e
+          if try test(ctx) { yield(e) }
+        }
+      case let c:
+        throw EvalDiagnostics.needsCollection("SUBQUERY", c, at: range)
       }
       ctx.frame.slots[slot] = .null
     }

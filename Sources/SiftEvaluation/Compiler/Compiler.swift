@@ -1,14 +1,25 @@
 import Foundation
 import SiftSyntax
 
-/// Mutable state of one evaluation call: the current record and the variable slots
-/// (free `$VARIABLES` first, then one slot per SUBQUERY iterator). Made once per
-/// `matches`/`filter` call and reused for every record, so records cost no allocation.
+/// Mutable state of one evaluation call: the variable slots (free `$VARIABLES` first, then
+/// one slot per SUBQUERY iterator). Made once per `matches`/`filter` call and reused for every
+/// record, so records cost no allocation. The slots are raw memory: reading or writing one is
+/// a plain load or store (no exclusivity check); slot numbers come from the compiler.
 @usableFromInline
 final class Frame {
-  var slots: [EvalValue]
+  let slots: UnsafeMutablePointer<EvalValue>
+  let slotCount: Int
 
-  init(slotCount: Int) { slots = Array(repeating: .null, count: slotCount) }
+  init(slotCount: Int) {
+    self.slotCount = slotCount
+    slots = UnsafeMutablePointer<EvalValue>.allocate(capacity: max(slotCount, 1))
+    slots.initialize(repeating: .null, count: slotCount)
+  }
+
+  deinit {
+    slots.deinitialize(count: slotCount)
+    slots.deallocate()
+  }
 }
 
 /// What compiled code receives per record: the record (by value, so reading it costs no
@@ -53,8 +64,13 @@ struct Compiler {
   /// SUBQUERY iterators in scope: name → slot (innermost wins).
   var scope: [String: Int] = [:]
   var slotCount = 0
+  /// Use the specialized closures (off only to test them against the generic ones).
+  let fastPaths: Bool
 
-  init(functions: FunctionRegistry) { self.functions = functions }
+  init(functions: FunctionRegistry, fastPaths: Bool = true) {
+    self.functions = functions
+    self.fastPaths = fastPaths
+  }
 
   mutating func newSlot() -> Int {
     defer { slotCount += 1 }
@@ -70,142 +86,97 @@ struct Compiler {
       let f = try predicate(inner)
       return { ctx throws(EvalFailure) in try !f(ctx) }
     case .and(let terms):
-      let fs = try predicates(terms)
-      if fs.isEmpty { return { _ in true } }
-      if fs.count == 2 {
-        let a = fs[0], b = fs[1]
-        return { ctx throws(EvalFailure) in
-          if try !a(ctx) { return false }
-          return try b(ctx)
-        }
-      }
-      return { ctx throws(EvalFailure) in
-        for f in fs {
-          if try !f(ctx) { return false }
-        }
-        return true
-      }
-    case .or(let terms):
-      let fs = try predicates(terms)
-      if fs.isEmpty { return { _ in false } }
-      if fs.count == 2 {
-        let a = fs[0], b = fs[1]
-        return { ctx throws(EvalFailure) in
-          if try a(ctx) { return true }
-          return try b(ctx)
-        }
-      }
-      return { ctx throws(EvalFailure) in
-        for f in fs {
-          if try f(ctx) { return true }
-        }
-        return false
-      }
+      let generic = try Compiler.chain(predicates(terms), and: true)
+      if fastPaths, let fused = try Compiler.sameKeyConjunction(terms, generic) { return fused }
+      return generic
+    case .or(let terms): return try Compiler.chain(predicates(terms), and: false)
     case .comparison(let c): return try comparison(c)
     }
   }
 
-  mutating func predicates(_ terms: [PredicateNode]) throws(EvalFailure) -> [PredicateFn] {
-    var out: [PredicateFn] = []
+  /// A compiled predicate in a box, so that arrays of them hold the closures as they are
+  /// (an array of bare closures stores them re-abstracted behind thunks).
+  struct PredicateBox {
+    let run: PredicateFn
+  }
+
+  mutating func predicates(_ terms: [PredicateNode]) throws(EvalFailure) -> [PredicateBox] {
+    var out: [PredicateBox] = []
     out.reserveCapacity(terms.count)
-    for t in terms { out.append(try predicate(t)) }
+    for t in terms { out.append(PredicateBox(run: try predicate(t))) }
     return out
+  }
+
+  /// AND (`and`) or OR of the terms, short-circuiting left to right: nested two-term closures
+  /// for short lists (no loop, no array), one loop for long ones (no deep call chains).
+  static func chain(_ fs: [PredicateBox], and: Bool) -> PredicateFn {
+    guard let lastTerm = fs.last else { return { _ in and } }
+    if fs.count > 8 {
+      return { ctx throws(EvalFailure) in
+        for f in fs {
+          if try f.run(ctx) != and { return !and }
+        }
+        return and
+      }
+    }
+    var f = lastTerm.run
+    for t in fs.dropLast().reversed() {
+      let a = t.run, b = f
+      if and {
+        f = { ctx throws(EvalFailure) in
+          if try !a(ctx) { return false }
+          return try b(ctx)
+        }
+      } else {
+        f = { ctx throws(EvalFailure) in
+          if try a(ctx) { return true }
+          return try b(ctx)
+        }
+      }
+    }
+    return f
   }
 
   mutating func comparison(_ c: Comparison) throws(EvalFailure) -> PredicateFn {
     let rhs = try expression(c.rhs)
-    let test = try CompareTest(c, constantRHS: rhs.constant)
+    let test = try CompareTest(c, constantRHS: rhs.constant, fastPaths: fastPaths)
     if let q = c.quantifier {
       let elements = try elementsOf(c.lhs, quantifier: q)
       let r = rhs.function
+      let generic: PredicateFn
       switch q {
       case .any:
-        return { ctx throws(EvalFailure) in
+        generic = { ctx throws(EvalFailure) in
           let rv = try r(ctx)
           return try elements(ctx) { e throws(EvalFailure) in try test.test(e, rv) }
         }
       case .all:
-        return { ctx throws(EvalFailure) in
+        generic = { ctx throws(EvalFailure) in
           let rv = try r(ctx)
           return try !elements(ctx) { e throws(EvalFailure) in try !test.test(e, rv) }
         }
       case .none:
-        return { ctx throws(EvalFailure) in
+        generic = { ctx throws(EvalFailure) in
           let rv = try r(ctx)
           return try !elements(ctx) { e throws(EvalFailure) in try test.test(e, rv) }
         }
       }
+      if fastPaths, let k = rhs.constant, let fast = Compiler.quantifiedKey(c.lhs, q, ConstantTest(test, k), generic) {
+        return fast
+      }
+      return generic
     }
-    if let k = rhs.constant, let fast = Compiler.rootKeyComparison(c.lhs, test, k) { return fast }
-    let lhs = try expression(c.lhs)
     if let k = rhs.constant {
-      if let fast = Compiler.fastComparison(lhs, test, k) { return fast }
-      let l = lhs.function
-      return { ctx throws(EvalFailure) in try test.test(l(ctx), k) }
+      let ct = ConstantTest(test, k, fastPaths: fastPaths)
+      if fastPaths, case .keyPath(nil, let kp) = c.lhs.kind, let path = PlainPath(kp, range: c.lhs.range) {
+        return { ctx throws(EvalFailure) in try ct.run(path.read(ctx.root)) }
+      }
+      let l = try expression(c.lhs).function
+      return { ctx throws(EvalFailure) in try ct.run(l(ctx)) }
     }
+    let lhs = try expression(c.lhs)
     let l = lhs.function, r = rhs.function
     return { ctx throws(EvalFailure) in try test.test(l(ctx), r(ctx)) }
-  }
-
-  /// Specialized closures for the most common shape: a key path compared with a constant.
-  static func fastComparison(_ lhs: CompiledExpression, _ test: CompareTest, _ k: EvalValue) -> PredicateFn? {
-    guard case .dynamic(let l) = lhs, test.op == .equal || test.op == .notEqual else { return nil }
-    let negate = test.op == .notEqual
-    switch k {
-    case .string(let s) where !test.rule.folds:
-      return { ctx throws(EvalFailure) in
-        if case .string(let v) = try l(ctx) { return Bytes.equal(v, s) != negate }
-        return negate
-      }
-    case .int(let i):
-      return { ctx throws(EvalFailure) in
-        switch try l(ctx) {
-        case .int(let v): return (v == i) != negate
-        case let other: return ValueComparison.equal(other, k, test.rule) != negate
-        }
-      }
-    default: return nil
-    }
-  }
-
-  /// `key op constant` on the record itself, fused into one closure: a slot read on fast
-  /// records, then the comparison, with no intermediate calls.
-  static func rootKeyComparison(_ lhs: ExpressionNode, _ test: CompareTest, _ k: EvalValue) -> PredicateFn? {
-    guard case .keyPath(nil, let kp) = lhs.kind, kp.components.count == 1,
-      case .key(let name) = kp.components[0], name != "self" else { return nil }
-    let reader = KeyPathReader(kp, range: lhs.range)
-    guard case .key(_, let id) = reader.steps[0] else { return nil }
-    switch (test.op, k) {
-    case (.equal, .string(let s)) where !test.rule.folds, (.notEqual, .string(let s)) where !test.rule.folds:
-      let negate = test.op == .notEqual
-      return { ctx throws(EvalFailure) in
-        let v: EvalValue
-        if case .object(let o) = ctx.root { v = o.value(id: id) } else { v = try reader.read(ctx.root) }
-        if case .string(let x) = v { return Bytes.equal(x, s) != negate }
-        return negate
-      }
-    case (.lessThan, .int), (.lessThanOrEqual, .int), (.greaterThan, .int), (.greaterThanOrEqual, .int),
-      (.lessThan, .double), (.lessThanOrEqual, .double), (.greaterThan, .double), (.greaterThanOrEqual, .double):
-      guard let kn = k.number else { return nil }
-      let op = test.op
-      return { ctx throws(EvalFailure) in
-        let v: EvalValue
-        if case .object(let o) = ctx.root { v = o.value(id: id) } else { v = try reader.read(ctx.root) }
-        guard let n = v.number, let c = NumericOrder.compare(n, kn) else { return try test.test(v, k) }
-        switch op {
-        case .lessThan: return c < 0
-        case .lessThanOrEqual: return c <= 0
-        case .greaterThan: return c > 0
-        default: return c >= 0
-        }
-      }
-    default:
-      return { ctx throws(EvalFailure) in
-        let v: EvalValue
-        if case .object(let o) = ctx.root { v = o.value(id: id) } else { v = try reader.read(ctx.root) }
-        return try test.test(v, k)
-      }
-    }
   }
 
   /// The elements the left side of ANY/ALL/NONE ranges over. Nil is empty; a non-collection

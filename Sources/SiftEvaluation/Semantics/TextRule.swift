@@ -36,7 +36,7 @@ struct TextRule: Sendable {
     if b.isASCII && TextFolding.isASCII(a) {
       return caseless ? Bytes.equalASCIICaseless(a, b.folded) : Bytes.equal(a, b.folded)
     }
-    return Bytes.equal(TextFolding.fold(a, options), b.folded)
+    return TextFolding.foldedEquals(a, b.folded, options)
   }
 
   /// -1, 0 or 1 by code points of the (folded) strings.
@@ -55,8 +55,12 @@ struct TextRule: Sendable {
     if needle.isASCII && TextFolding.isASCII(subject) {
       return Bytes.find(needle.folded, in: subject, where_, caseless: caseless)
     }
-    if where_ == .prefix && needle.isASCII, let answer = Bytes.asciiPrefix(needle.folded, of: subject, caseless: caseless) {
-      return answer
+    if where_ == .prefix {
+      if needle.isASCII, let answer = Bytes.asciiPrefix(needle.folded, of: subject, caseless: caseless) {
+        return answer
+      }
+      // Folds only as much of the subject as the needle needs.
+      return TextFolding.foldedHasPrefix(subject, needle.folded, options)
     }
     return Bytes.find(needle.folded, in: TextFolding.fold(subject, options), where_, caseless: false)
   }

@@ -48,7 +48,8 @@ extension SQLCompilation {
     }
     if !x.type.comparable(with: y.type) {
       switch op {
-      case .equal: return .alwaysFalse
+      // Values of different types are never equal, but nil == nil (both sides null) is true.
+      case .equal: return .and([isNull(x), isNull(y)])
       case .notEqual: return .or([isNotNull(x), isNotNull(y)])
       default:
         throw fail(
@@ -71,13 +72,20 @@ extension SQLCompilation {
     let bothNullable = x.nullable && y.nullable
     switch op {
     case .equal:
-      if !bothNullable { return SQLExpr.condition(SQLExpr.cat(x.sql, " = ", y.sql), [x, y]) }
-      return SQLExpr.condition(SQLExpr.cat(x.sql, " ", dialect.nullSafeEqualOperator, " ", y.sql), [x, y])
+      if !bothNullable { return SQLExpr.condition(SQLExpr.cat(x.sql, " = ", y.sql), x, y) }
+      return SQLExpr.condition(SQLExpr.cat(x.sql, " " + dialect.nullSafeEqualOperator + " ", y.sql), x, y)
     case .notEqual:
-      return SQLExpr.condition(SQLExpr.cat(x.sql, " ", dialect.nullSafeNotEqualOperator, " ", y.sql), [x, y])
+      return SQLExpr.condition(SQLExpr.cat(x.sql, " " + dialect.nullSafeNotEqualOperator + " ", y.sql), x, y)
     default:
       let coll = x.type == .string && y.type == .string ? collation(for: x) : ""
-      let base = SQLExpr.condition(SQLExpr.cat(x.sql, coll, " ", op.rawValue, " ", y.sql), [x, y])
+      let symbol: String
+      switch op {
+      case .lessThan: symbol = " < "
+      case .lessThanOrEqual: symbol = " <= "
+      case .greaterThan: symbol = " > "
+      default: symbol = " >= "
+      }
+      let base = SQLExpr.condition(SQLExpr.cat(coll.isEmpty ? x.sql : x.sql + coll, symbol, y.sql), x, y)
       if bothNullable && (op == .lessThanOrEqual || op == .greaterThanOrEqual) {
         return .or([base, .and([isNull(x), isNull(y)])])
       }

@@ -59,6 +59,7 @@ struct SQLCompilation {
   /// `row.key` for an attribute or relationship named `key`.
   mutating func member(_ row: RowRef, _ key: String, _ range: SourceRange) throws(SiftError) -> Operand {
     let e = row.entity
+    if row.alias == "t0", let cached = e.rootMembers[key] { return .value(cached) }
     if let a = e.attribute(key) {
       if a.type.isArray { return .collection(sideTable(row, a)) }
       let isPK = a.name == e.primaryKey

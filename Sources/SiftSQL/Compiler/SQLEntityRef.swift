@@ -10,6 +10,8 @@ final class SQLEntityRef: Sendable {
   let quoted: [String: String]
   /// `t0."column"` for the root alias, by column name.
   let rootColumns: [String: String]
+  /// Column attributes read through the root alias `t0`, ready to use, by key.
+  let rootMembers: [String: SQLExpr]
 
   init(_ entity: SQLEntity, dialect: any SQLDialect) {
     var q: [String: String] = [:]
@@ -22,7 +24,15 @@ final class SQLEntityRef: Sendable {
       q[SQLSchema.countColumn(a.column)] = dialect.quoteIdentifier(SQLSchema.countColumn(a.column))
     }
     quoted = q
-    rootColumns = q.mapValues { "t0." + $0 }
+    let root = q.mapValues { "t0." + $0 }
+    rootColumns = root
+    var members: [String: SQLExpr] = [:]
+    for a in entity.attributes where !a.type.isArray {
+      if let sql = root[a.column] {
+        members[a.name] = SQLExpr(sql, type: SQLType(a.type), nullable: a.name != entity.primaryKey)
+      }
+    }
+    rootMembers = members
     self.entity = entity
     self.name = entity.name
     self.table = entity.table

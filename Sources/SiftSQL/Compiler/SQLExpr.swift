@@ -92,6 +92,24 @@ struct SQLExpr: Sendable {
     return b
   }
 
+  /// A boolean fragment over two operands (the common case, without temporary arrays).
+  @inline(__always)
+  static func condition(_ sql: String, _ x: SQLExpr, _ y: SQLExpr) -> SQLExpr {
+    let b = x.bindings.isEmpty ? y.bindings : y.bindings.isEmpty ? x.bindings : x.bindings + y.bindings
+    return SQLExpr(sql, b, type: .boolean, nullable: true)
+  }
+
+  /// `a + b + c` with one allocation.
+  @inline(__always)
+  static func cat(_ a: String, _ b: String, _ c: String) -> String {
+    var s = ""
+    s.reserveCapacity(a.utf8.count + b.utf8.count + c.utf8.count)
+    s += a
+    s += b
+    s += c
+    return s
+  }
+
   /// Concatenates text with one allocation.
   @inline(__always)
   static func cat(_ parts: String...) -> String {

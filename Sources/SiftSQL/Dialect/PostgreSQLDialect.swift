@@ -10,7 +10,8 @@ public struct PostgreSQLDialect: SQLDialect {
   public init() {}
 
   /// Run once per database before compiled statements: creates `unaccent` and `sift_fold`.
-  /// `sift_fold(s, opts)`: bit 1 lower-cases, bit 2 strips diacritics; NULL stays NULL.
+  /// `sift_fold(s, opts)`: bit 1 lower-cases (plus `ß`→`ss` and final `ς`→`σ`, as Unicode
+  /// case folding does), bit 2 strips diacritics; NULL stays NULL.
   /// `sift_fdiv(a, b)`: double division with IEEE results for a zero divisor.
   ///
   /// ```swift
@@ -23,8 +24,8 @@ public struct PostgreSQLDialect: SQLDialect {
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
       SELECT CASE
         WHEN s IS NULL THEN NULL
-        WHEN (opts & 3) = 3 THEN lower(unaccent(s))
-        WHEN (opts & 1) = 1 THEN lower(s)
+        WHEN (opts & 3) = 3 THEN replace(replace(lower(unaccent(s)), 'ß', 'ss'), 'ς', 'σ')
+        WHEN (opts & 1) = 1 THEN replace(replace(lower(s), 'ß', 'ss'), 'ς', 'σ')
         WHEN (opts & 2) = 2 THEN unaccent(s)
         ELSE s END
     $$

@@ -46,11 +46,69 @@ public struct RegexPattern: @unchecked Sendable {
     }
   }
 
-  /// True when the whole of `text` matches.
+  /// True when the whole of `text` matches. A match that would need more than the step
+  /// limit (see `match(_:)`) counts as no match, so a catastrophic pattern such as `(a+)+$`
+  /// against `"aaaa…b"` returns `false` quickly instead of backtracking for hours.
+  ///
+  /// ```swift
+  /// try RegexPattern("(a+)+$").matches(String(repeating: "a", count: 40) + "b")   // false
+  /// ```
   public func matches(_ text: String) -> Bool {
+    (try? match(text)) ?? false
+  }
+
+  /// Thrown by `match(_:)` when ICU's matcher used up its step budget.
+  public struct LimitExceeded: Error, Sendable, CustomStringConvertible {
+    /// The pattern.
+    public var pattern: String
+    /// The budget that ran out, in ICU progress units (about 10,000 matcher steps each).
+    public var units: Int
+    /// "regular expression … needs more than … steps".
+    public var description: String {
+      "regular expression \"\(pattern)\" needs more than \(units * 10_000) matching steps"
+    }
+  }
+
+  /// ICU progress units (each about 10,000 matcher steps) a match may use on a subject of
+  /// `length` UTF-16 units: 20 (200,000 steps) plus one per 1,000 units of subject — about
+  /// ten times what a linear scan needs, and at most ~10 ms of backtracking on short strings.
+  ///
+  /// ```swift
+  /// RegexPattern.stepBudget(forLength: 10)          // 20
+  /// RegexPattern.stepBudget(forLength: 1_000_000)   // 1020
+  /// ```
+  public static func stepBudget(forLength length: Int) -> Int {
+    20 &+ length / 1_000
+  }
+
+  /// Like `matches(_:)`, but says when the step budget (`stepBudget(forLength:)`) ran out
+  /// instead of answering `false`. The budget counts matcher steps, not wall-clock time, so
+  /// the answer is the same on every run and machine.
+  ///
+  /// ```swift
+  /// let r = try RegexPattern("(a+)+$")
+  /// try r.match("aaab")   // false
+  /// try r.match(String(repeating: "a", count: 40) + "b")   // throws LimitExceeded
+  /// ```
+  public func match(_ text: String) throws(LimitExceeded) -> Bool {
     let subject = options.contains(.diacriticInsensitive)
       ? TextFolding.fold(text, [.diacriticInsensitive]) : text
     let range = NSRange(subject.startIndex..<subject.endIndex, in: subject)
-    return regex.firstMatch(in: subject, options: [], range: range) != nil
+    let budget = RegexPattern.stepBudget(forLength: range.length)
+    var matched = false
+    var units = 0
+    // With `.reportProgress` ICU calls back every ~10,000 steps (uregex_setMatchCallback);
+    // stopping there abandons the match. Portable: Darwin and swift-corelibs-foundation.
+    regex.enumerateMatches(in: subject, options: [.reportProgress], range: range) { result, _, stop in
+      if result != nil {
+        matched = true
+        stop.pointee = true
+        return
+      }
+      units &+= 1
+      if units > budget { stop.pointee = true }
+    }
+    if !matched && units > budget { throw LimitExceeded(pattern: pattern, units: budget) }
+    return matched
   }
 }

@@ -6,35 +6,84 @@ import Foundation
 /// `[c]` is full Unicode case folding (`ß` folds to `ss`, `Σ`/`σ`/`ς` agree); `[d]` removes
 /// diacritics (`é` → `e`, `ñ` → `n`, `ü` → `u`). `[n]` and `[l]` do not change the text.
 ///
+/// The answer is defined by Foundation: `text.folding(options:locale: nil)` followed by NFC
+/// (`precomposedStringWithCanonicalMapping`). Three paths compute exactly that answer:
+/// - ASCII text: byte-level lower-casing;
+/// - text whose every scalar is in the Basic Multilingual Plane and is a *stable base
+///   character* (see `FoldTable`): the concatenation of per-scalar folds read from a table
+///   that is built once per option set from Foundation itself;
+/// - anything else (combining marks, conjoining jamo, scalars above U+FFFF…): Foundation.
+///
 /// ```swift
 /// TextFolding.fold("Crème BRÛLÉE", [.caseInsensitive, .diacriticInsensitive])   // "creme brulee"
 /// ```
 public enum TextFolding {
-  /// Folds `text` as the options ask. ASCII text takes a fast path.
+  /// Folds `text` as the options ask.
+  ///
+  /// ```swift
+  /// TextFolding.fold("STRASSE", [.caseInsensitive]) == TextFolding.fold("Straße", [.caseInsensitive])   // true
+  /// ```
   public static func fold(_ text: String, _ options: ComparisonOptions) -> String {
-    let c = options.contains(.caseInsensitive)
-    let d = options.contains(.diacriticInsensitive)
-    if !c && !d { return text }
+    guard let table = FoldTable.table(for: options) else { return text }
     if isASCII(text) {
-      return c ? asciiLowercased(text) : text
+      return table.caseless ? asciiLowercased(text) : text
     }
-    var foundation: String.CompareOptions = []
-    if c { foundation.insert(.caseInsensitive) }
-    if d { foundation.insert(.diacriticInsensitive) }
-    let folded = text.folding(options: foundation, locale: nil)
-    // Foundation's folding leaves some compatibility forms; NFC keeps results comparable.
-    return folded.precomposedStringWithCanonicalMapping
+    if let fast = table.fold(text) { return fast }
+    return referenceFold(text, options)
+  }
+
+  /// Does the fold of `text` begin with `foldedNeedle` (a string that is already folded)?
+  /// Same answer as `fold(text, options).utf8.starts(with: foldedNeedle.utf8)`, but on text
+  /// of stable base characters it folds only as much of `text` as the needle needs.
+  ///
+  /// ```swift
+  /// TextFolding.foldedHasPrefix("Ĳssel Café", "ijs", [.caseInsensitive])   // true
+  /// ```
+  public static func foldedHasPrefix(_ text: String, _ foldedNeedle: String, _ options: ComparisonOptions) -> Bool {
+    if let answer = streamCompare(text, foldedNeedle, options, wholeText: false) { return answer }
+    return fold(text, options).utf8.starts(with: foldedNeedle.utf8)
+  }
+
+  /// Is the fold of `text` equal (byte for byte) to `foldedNeedle`, which is already folded?
+  /// Same answer as `fold(text, options) == foldedNeedle` by code points, without building
+  /// the folded text when it is made of stable base characters.
+  ///
+  /// ```swift
+  /// TextFolding.foldedEquals("ZÜRICH", "zurich", [.caseInsensitive, .diacriticInsensitive])   // true
+  /// ```
+  public static func foldedEquals(_ text: String, _ foldedNeedle: String, _ options: ComparisonOptions) -> Bool {
+    if let answer = streamCompare(text, foldedNeedle, options, wholeText: true) { return answer }
+    return fold(text, options).utf8.elementsEqual(foldedNeedle.utf8)
   }
 
   /// True when every byte is ASCII.
+  ///
+  /// ```swift
+  /// TextFolding.isASCII("abc")   // true
+  /// ```
   @inline(__always)
   public static func isASCII(_ text: String) -> Bool {
+    if let r = text.utf8.withContiguousStorageIfAvailable({ asciiBytes($0) }) { return r }
     var text = text
-    return text.withUTF8 { buffer in
-      var acc: UInt8 = 0
-      for b in buffer { acc |= b }
-      return acc < 0x80
-    }
+    return text.withUTF8 { asciiBytes($0) }
+  }
+
+  @inline(__always)
+  static func asciiBytes(_ buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+    var acc: UInt8 = 0
+    for b in buffer { acc |= b }
+    return acc < 0x80
+  }
+
+  /// Foundation's fold followed by NFC: the definition every fast path must reproduce.
+  static func referenceFold(_ text: String, _ options: ComparisonOptions) -> String {
+    var foundation: String.CompareOptions = []
+    if options.contains(.caseInsensitive) { foundation.insert(.caseInsensitive) }
+    if options.contains(.diacriticInsensitive) { foundation.insert(.diacriticInsensitive) }
+    if foundation.isEmpty { return text }
+    let folded = text.folding(options: foundation, locale: nil)
+    // Foundation's folding leaves some compatibility forms; NFC keeps results comparable.
+    return folded.precomposedStringWithCanonicalMapping
   }
 
   static func asciiLowercased(_ text: String) -> String {
@@ -48,6 +97,25 @@ public enum TextFolding {
         i += 1
       }
       return i
+    }
+  }
+
+  /// Compares the fold of `text` with `needle` piece by piece (one table entry per scalar).
+  /// `wholeText` asks for equality, otherwise for a prefix. Nil when the table cannot decide
+  /// (a scalar that must go through Foundation lies where it could change the answer).
+  ///
+  /// Why it is exact: on stable base characters the fold is the concatenation of per-scalar
+  /// folds, and a stable scalar never changes how what precedes it folds. So once the bytes
+  /// compared so far come from stable scalars *and* the scalar after them is stable too (or
+  /// the text ends), those bytes are final, whatever follows.
+  static func streamCompare(_ text: String, _ needle: String, _ options: ComparisonOptions, wholeText: Bool) -> Bool? {
+    guard let table = FoldTable.table(for: options) else {
+      return wholeText ? text.utf8.elementsEqual(needle.utf8) : text.utf8.starts(with: needle.utf8)
+    }
+    var text = text
+    var needle = needle
+    return text.withUTF8 { t in
+      needle.withUTF8 { n in table.compare(t, n, wholeText: wholeText) }
     }
   }
 }

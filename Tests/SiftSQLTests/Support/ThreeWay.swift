@@ -35,8 +35,6 @@ final class ThreeWay {
   let entity: String
   let records: [SiftValue]
   let memory: [SiftObject]
-  /// The same records with every string in NFC, as `SQLDataLoader` stores text.
-  let memoryNFC: [SiftObject]
   let sqlite: SQLiteDatabase
   let sqliteCompiler: SQLCompiler
   let postgres: PostgresDatabase?
@@ -46,7 +44,6 @@ final class ThreeWay {
     self.entity = entity
     self.records = records
     memory = try JSONRecords.records(from: .array(records))
-    memoryNFC = try JSONRecords.records(from: .array(records.map { ThreeWay.nfc($0, depth: 0) }))
     sqlite = try SQLiteDatabase()
     sqliteCompiler = SQLCompiler(dialect: SQLiteDialect(), schema: schema)
     try sqlite.load(records, entity: entity, schema: schema, dialect: SQLiteDialect())
@@ -61,24 +58,6 @@ final class ThreeWay {
   }
 
   deinit { postgres?.close() }
-
-  private static func nfc(_ v: SiftValue, depth: Int) -> SiftValue {
-    guard depth < 16 else { return v }
-    switch v {
-    case .string(let s): return .string(s.precomposedStringWithCanonicalMapping)
-    case .array(let a): return .array(a.map { nfc($0, depth: depth + 1) })
-    case .dictionary(let d): return .dictionary(d.mapValues { nfc($0, depth: depth + 1) })
-    default: return v
-    }
-  }
-
-  private func memoryOutcome(_ p: SiftPredicate, _ records: [SiftObject]) -> EngineOutcome {
-    do {
-      return .matches(try p.compile().matchingIndices(records))
-    } catch {
-      return .failed("\(error)")
-    }
-  }
 
   /// The three outcomes for an already parsed predicate.
   func outcomes(_ p: SiftPredicate) -> (memory: EngineOutcome, sqlite: EngineOutcome, postgres: EngineOutcome?) {
@@ -120,33 +99,27 @@ final class ThreeWay {
     return (report(p, label: label, o), classify(p, o))
   }
 
-  /// Which documented gap (see `KnownGap`) explains a disagreement, if any.
+  /// Which documented gap (see `KnownGap`) explains a disagreement, if any: one database
+  /// alone disagrees with memory, and the records it disagrees on hold the text the gap is about.
   private func classify(
     _ p: SiftPredicate, _ o: (memory: EngineOutcome, sqlite: EngineOutcome, postgres: EngineOutcome?)
   ) -> KnownGap? {
-    func explains(_ alternative: EngineOutcome) -> Bool {
-      alternative.agrees(with: o.sqlite) && (o.postgres.map { alternative.agrees(with: $0) } ?? true)
+    func differingText(_ other: EngineOutcome) -> String {
+      guard case .matches(let m) = o.memory, case .matches(let q) = other else { return "" }
+      let differing = Set(m).symmetricDifference(q).filter { $0 >= 0 && $0 < records.count }
+      return differing.map { SiftJSON.serialize(records[$0]) }.joined() + p.predicateFormat
     }
-    // Text as the databases hold it: NFC data and NFC constants (the compiler normalizes them).
-    if let nfcPredicate = try? SiftPredicate(format: p.predicateFormat.precomposedStringWithCanonicalMapping),
-      explains(memoryOutcome(nfcPredicate, memoryNFC))
+    let postgresAgrees = o.postgres.map { o.memory.agrees(with: $0) } ?? true
+    if postgresAgrees, !o.memory.agrees(with: o.sqlite),
+      differingText(o.sqlite).unicodeScalars.contains(where: { (0x300...0x36F).contains($0.value) })
     {
-      return .sqlNormalizesText
+      return .sqliteSearchUsesCharacters
     }
-    // PostgreSQL alone disagrees.
-    guard o.memory.agrees(with: o.sqlite), let pg = o.postgres,
-      case .matches(let m) = o.memory, case .matches(let q) = pg
-    else { return nil }
-    let differing = Set(m).symmetricDifference(q).filter { $0 >= 0 && $0 < records.count }
-    let texts = differing.map { SiftJSON.serialize(records[$0]) }.joined() + p.source
-      + p.predicateFormat
-    let usesOptions = p.predicateFormat.contains("[c") || p.predicateFormat.contains("[d")
-      || p.predicateFormat.contains("cd]")
-    if usesOptions, texts.unicodeScalars.contains(where: KnownGap.postgresFoldingScalars.contains) {
+    guard o.memory.agrees(with: o.sqlite), let pg = o.postgres, !postgresAgrees else { return nil }
+    let format = p.predicateFormat
+    let usesOptions = format.contains("[c") || format.contains("[d") || format.contains("cd]")
+    if usesOptions, differingText(pg).unicodeScalars.contains(where: KnownGap.postgresFoldingScalars.contains) {
       return .postgresFolding
-    }
-    if texts.contains("900719925474099") || texts.contains("922337203685477") {
-      return .postgresIntegerAsDouble
     }
     return nil
   }

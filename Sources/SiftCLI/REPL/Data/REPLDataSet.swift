@@ -1,4 +1,5 @@
 import Foundation
+import SiftEvaluation
 import SiftSyntax
 
 /// One entity the REPL can query: a name, its records (dictionaries), the attributes seen in
@@ -19,6 +20,8 @@ public struct REPLDataSet: Sendable {
   public var defaultColumns: [String]
   /// Where the data came from, for the banner and `.entities`.
   public var origin: String
+  /// The records in SiftEvaluation's fast form (nil when some record is not a dictionary).
+  var objects: [SiftObject]?
 
   /// Creates a data set; attributes are inferred from the records when not given.
   public init(
@@ -28,6 +31,7 @@ public struct REPLDataSet: Sendable {
     self.records = records
     self.origin = origin
     self.attributes = REPLAttribute.infer(from: records)
+    self.objects = MemoryEngine.objects(for: records)
     self.defaultColumns = defaultColumns ?? REPLDataSet.pickColumns(attributes)
   }
 

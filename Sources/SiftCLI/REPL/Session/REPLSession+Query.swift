@@ -77,29 +77,28 @@ extension REPLSession {
   /// Scans records with the memory engine, checking for Ctrl-C every 1,024 records and
   /// reporting progress for long scans.
   func memoryMatches(_ predicate: SiftPredicate, in set: REPLDataSet) throws -> REPLFetchResult {
-    let match = try MemoryEngine.matcher(for: predicate)
+    let matcher = try MemoryEngine.matcher(for: predicate)
     var indices: [Int] = []
     let started = Date()
     var lastReport = started
-    var scanned = 0
-    for (i, record) in set.records.enumerated() {
-      if i & 1023 == 0, i > 0 {
-        if interrupt.isSet {
-          return REPLFetchResult(indices: indices, total: indices.count, interrupted: true, scanned: i)
-        }
-        if let progress, i & 65535 == 0 {
-          let now = Date()
-          if now.timeIntervalSince(started) > 1, now.timeIntervalSince(lastReport) > 0.25 {
-            lastReport = now
-            let percent = set.records.isEmpty ? 100 : i * 100 / set.records.count
-            progress("scanned \(i) of \(set.records.count) (\(percent)%), \(indices.count) matches; Ctrl-C stops")
-          }
+    let count = set.records.count
+    var start = 0
+    while start < count {
+      if interrupt.isSet {
+        return REPLFetchResult(indices: indices, total: indices.count, interrupted: true, scanned: start)
+      }
+      if let progress, start > 0 {
+        let now = Date()
+        if now.timeIntervalSince(started) > 1, now.timeIntervalSince(lastReport) > 0.25 {
+          lastReport = now
+          progress("scanned \(start) of \(count) (\(start * 100 / count)%), \(indices.count) matches; Ctrl-C stops")
         }
       }
-      if try match(record) { indices.append(i) }
-      scanned = i + 1
+      let end = min(count, start + MemoryEngine.chunk)
+      indices += try MemoryEngine.matches(matcher, in: set, range: start..<end, variables: variables)
+      start = end
     }
-    return REPLFetchResult(indices: indices, total: indices.count, interrupted: false, scanned: scanned)
+    return REPLFetchResult(indices: indices, total: indices.count, interrupted: false, scanned: count)
   }
 
   /// The columns for a data set's tables.

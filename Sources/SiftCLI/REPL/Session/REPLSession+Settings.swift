@@ -179,7 +179,7 @@ extension REPLSession {
         out += "\n" + style.bold(group) + "\n"
       }
       let usage = ".\(spec.name) \(spec.usage)".trimmingCharacters(in: .whitespaces)
-      out += "  " + TextWidth.pad(usage, to: 40) + " " + spec.summary + "\n"
+      out += "  " + TextWidth.pad(usage, to: 44) + " " + spec.summary + "\n"
     }
     out += "\nKeys: ←/→ Home/End, Ctrl-A/E/K/U/W, ↑/↓ history, Ctrl-R search, Ctrl-C cancel, Ctrl-D quit.\n"
     return .ok(out)

@@ -40,6 +40,11 @@ public final class InterruptFlag: @unchecked Sendable {
 
   /// Ignores SIGINT's default action and raises this flag on each SIGINT instead.
   public func installSIGINTHandler() {
+    // A parent may have left SIGINT blocked; the dispatch source needs it delivered.
+    var unblock = sigset_t()
+    sigemptyset(&unblock)
+    sigaddset(&unblock, SIGINT)
+    pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
     signal(SIGINT, SIG_IGN)
     let s = DispatchSource.makeSignalSource(signal: SIGINT, queue: DispatchQueue.global())
     s.setEventHandler { [weak self] in self?.set() }

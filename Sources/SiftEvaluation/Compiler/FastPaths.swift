@@ -1,0 +1,241 @@
+import SiftSyntax
+
+// Specialized closures for the most common predicate shapes. Each one decides the usual
+// inputs inline and hands everything else — including every error — to the generic code, so
+// the answer is always the generic one (tests compile with and without them and compare).
+
+/// A key path of plain keys (no `self`, no operators), read with slot lookups on fast records
+/// and hash lookups on dictionaries. Other values go through `KeyPathReader` — same result.
+struct PlainPath: Sendable {
+  let names: [String]
+  let ids: [Int]
+  let reader: KeyPathReader
+  let firstName: String
+  let firstID: Int
+
+  init?(_ kp: KeyPath, range: SourceRange) {
+    var names: [String] = []
+    for c in kp.components {
+      guard case .key(let k) = c, k != "self" else { return nil }
+      names.append(k)
+    }
+    guard let first = names.first else { return nil }
+    self.names = names
+    self.reader = KeyPathReader(kp, range: range)
+    self.ids = names.map { KeyTable.shared.id(for: $0) }
+    self.firstName = first
+    self.firstID = ids[0]
+  }
+
+  /// `reader.read(base)`, faster on records and dictionaries.
+  @inline(__always)
+  func read(_ base: EvalValue) throws(EvalFailure) -> EvalValue {
+    var cur: EvalValue
+    switch base {
+    case .object(let o): cur = o.value(id: firstID)
+    case .dict(let d): cur = EvalValue(d[firstName])
+    default: return try reader.read(base)
+    }
+    var k = 1
+    while k < ids.count {
+      switch cur {
+      case .object(let o): cur = o.value(id: ids[k])
+      case .dict(let d): cur = EvalValue(d[names[k]])
+      case .null: return .null
+      default: return try reader.apply(cur, from: k)
+      }
+      k &+= 1
+    }
+    return cur
+  }
+}
+
+/// `value op constant` with the common cases inline; all others through `CompareTest.test`.
+struct ConstantTest: Sendable {
+  enum Kind: Sendable {
+    /// `==`/`!=` a string, no folding.
+    case stringEqual(String)
+    /// `==`/`!=` a string under `[c]`/`[d]`.
+    case foldedEqual(PreparedText)
+    /// `==`/`!=` a number or boolean.
+    case numberEqual(Number)
+    /// `<`, `<=`, `>`, `>=` a number.
+    case numberOrder(Number)
+    /// `BEGINSWITH`, `ENDSWITH`, `CONTAINS` a string (a string subject).
+    case text(PreparedText, TextRule.Position)
+    /// `MATCHES` a pattern `SimpleRegex` handles.
+    case regex(SimpleRegex)
+    case generic
+  }
+
+  let kind: Kind
+  let negate: Bool
+  let op: ComparisonOperator
+  let test: CompareTest
+  let k: EvalValue
+
+  init(_ test: CompareTest, _ k: EvalValue, fastPaths: Bool = true) {
+    self.test = test
+    self.k = k
+    op = test.op
+    negate = op == .notEqual
+    guard fastPaths else {
+      kind = .generic
+      return
+    }
+    switch (op, k) {
+    case (.equal, .string(let s)), (.notEqual, .string(let s)):
+      if !test.rule.folds {
+        kind = .stringEqual(s)
+      } else if let n = test.needle {
+        kind = .foldedEqual(n)
+      } else {
+        kind = .generic
+      }
+    case (.equal, _), (.notEqual, _):
+      if let n = k.number { kind = .numberEqual(n) } else { kind = .generic }
+    case (.lessThan, _), (.lessThanOrEqual, _), (.greaterThan, _), (.greaterThanOrEqual, _):
+      if let n = k.number { kind = .numberOrder(n) } else { kind = .generic }
+    case (.beginsWith, .string), (.endsWith, .string), (.contains, .string):
+      if let n = test.needle {
+        kind = .text(n, op == .beginsWith ? .prefix : (op == .endsWith ? .suffix : .anywhere))
+      } else {
+        kind = .generic
+      }
+    case (.matches, .string):
+      if let r = test.simpleRegex { kind = .regex(r) } else { kind = .generic }
+    default:
+      kind = .generic
+    }
+  }
+
+  /// `test.test(v, k)`.
+  @inline(__always)
+  func run(_ v: EvalValue) throws(EvalFailure) -> Bool {
+    switch kind {
+    case .stringEqual(let s):
+      // A non-string never equals a string.
+      if case .string(let x) = v { return Bytes.equal(x, s) != negate }
+      return negate
+    case .foldedEqual(let n):
+      if case .string(let x) = v { return test.rule.equal(x, n) != negate }
+      return negate
+    case .numberEqual(let n):
+      // Nil, strings, dates, data and collections never equal a number.
+      guard let x = v.number else { return negate }
+      return (NumericOrder.compare(x, n) == 0) != negate
+    case .numberOrder(let n):
+      if let x = v.number, let c = NumericOrder.compare(x, n) {
+        switch op {
+        case .lessThan: return c < 0
+        case .lessThanOrEqual: return c <= 0
+        case .greaterThan: return c > 0
+        default: return c >= 0
+        }
+      }
+      return try test.test(v, k)
+    case .text(let n, let position):
+      if case .string(let s) = v { return test.rule.find(n, in: s, position) }
+      return try test.test(v, k)
+    case .regex(let r):
+      if case .string(let s) = v, let answer = r.matches(s) { return answer }
+      return try test.test(v, k)
+    case .generic:
+      return try test.test(v, k)
+    }
+  }
+}
+
+extension Compiler {
+  /// `ANY/ALL/NONE key op constant` with a single plain key on a record or dictionary: loops
+  /// over the array in place. Anything else (nil aside) goes to `generic`.
+  static func quantifiedKey(_ lhs: ExpressionNode, _ q: Quantifier, _ ct: ConstantTest, _ generic: @escaping PredicateFn)
+    -> PredicateFn?
+  {
+    guard case .keyPath(nil, let kp) = lhs.kind, kp.components.count == 1,
+      let path = PlainPath(kp, range: lhs.range)
+    else { return nil }
+    // ANY stops at the first element that passes, ALL and NONE at the first that decides.
+    let stopOn = q != .all
+    let answerWhenStopped = q == .any
+    return { ctx throws(EvalFailure) in
+      switch ctx.root {
+      case .object, .dict:
+        switch try path.read(ctx.root) {
+        case .array(let items):
+          for e in items {
+            if try ct.run(e) == stopOn { return answerWhenStopped }
+          }
+          return !answerWhenStopped
+        case .values(let items):
+          for e in items {
+            if try ct.run(EvalValue(e)) == stopOn { return answerWhenStopped }
+          }
+          return !answerWhenStopped
+        case .null:
+          return !answerWhenStopped
+        default:
+          break
+        }
+      default:
+        break
+      }
+      return try generic(ctx)
+    }
+  }
+}
+
+extension Compiler {
+  /// `key op c1 AND key op c2 …` (one plain key path, constants): reads the key once per
+  /// record and runs the tests in order, stopping at the first false. Reading is pure on
+  /// records and dictionaries, so this is the chain's answer (and error) exactly; other roots
+  /// go to `generic`.
+  static func sameKeyConjunction(_ terms: [PredicateNode], _ generic: @escaping PredicateFn) throws(EvalFailure)
+    -> PredicateFn?
+  {
+    guard terms.count >= 2, terms.count <= 8 else { return nil }
+    var path: PlainPath?
+    var keyPath: KeyPath?
+    var tests: [ConstantTest] = []
+    for t in terms {
+      guard case .comparison(let c) = t.kind, c.quantifier == nil, case .keyPath(nil, let kp) = c.lhs.kind,
+        case .constant(let k) = c.rhs.kind
+      else { return nil }
+      if let keyPath {
+        guard keyPath == kp else { return nil }
+      } else {
+        keyPath = kp
+        path = PlainPath(kp, range: c.lhs.range)
+      }
+      let value = EvalValue(k)
+      tests.append(ConstantTest(try CompareTest(c, constantRHS: value), value))
+    }
+    guard let path else { return nil }
+    if tests.count == 2 {
+      let a = tests[0], b = tests[1]
+      return { ctx throws(EvalFailure) in
+        switch ctx.root {
+        case .object, .dict:
+          let v = try path.read(ctx.root)
+          if try !a.run(v) { return false }
+          return try b.run(v)
+        default:
+          return try generic(ctx)
+        }
+      }
+    }
+    let all = tests
+    return { ctx throws(EvalFailure) in
+      switch ctx.root {
+      case .object, .dict:
+        let v = try path.read(ctx.root)
+        for t in all {
+          if try !t.run(v) { return false }
+        }
+        return true
+      default:
+        return try generic(ctx)
+      }
+    }
+  }
+}
