@@ -25,7 +25,6 @@ extension SiftPredicate {
       let root = try ASTWalker.rewrite(root) { (e: ExpressionNode, _: Set<String>) throws(ArgumentFailure) -> ExpressionNode in
         try ArgumentBinder.bind(e, arguments)
       }
-      try ArgumentBinder.checkBetweenBounds(root)
       return SiftPredicate(root: root, source: source, warnings: warnings, unboundArgumentCount: 0)
     } catch {
       throw SiftError(stage: .arguments, diagnostic: error.diagnostic, source: source)
@@ -106,45 +105,6 @@ enum ArgumentBinder {
       return ExpressionNode(.constant(.date(referenceDate(seconds))), range: e.range)
     default:
       return e
-    }
-  }
-
-  /// A bound `BETWEEN %@` must get a two-element array (or nil), as a literal bound must at
-  /// parse time: `between-needs-two-bounds` at the specifier, not a tree no parse could give.
-  static func checkBetweenBounds(_ root: PredicateNode) throws(ArgumentFailure) {
-    var failure: ArgumentFailure?
-    visitComparisons(root) { c in
-      guard failure == nil, c.op == .between, case .constant(let v) = c.rhs.kind else { return }
-      var count: Int?
-      switch v {
-      case .null: count = nil
-      case .array(let items): count = items.count
-      default: count = -1
-      }
-      if let count, count != 2 {
-        failure = ArgumentFailure(diagnostic: DiagnosticCatalog.betweenNeedsTwoBounds(found: count, at: c.rhs.range))
-      }
-    }
-    if let failure { throw failure }
-  }
-
-  /// Every comparison, including those inside SUBQUERY and TERNARY; each visited once.
-  static func visitComparisons(_ p: PredicateNode, _ visit: (Comparison) -> Void) {
-    func expression(_ e: ExpressionNode) {
-      for child in ASTWalker.children(of: e) { expression(child) }
-      switch e.kind {
-      case .subquery(_, _, let q), .ternary(let q, _, _): visitComparisons(q, visit)
-      default: break
-      }
-    }
-    switch p.kind {
-    case .constant: break
-    case .and(let terms), .or(let terms): for t in terms { visitComparisons(t, visit) }
-    case .not(let inner): visitComparisons(inner, visit)
-    case .comparison(let c):
-      visit(c)
-      expression(c.lhs)
-      expression(c.rhs)
     }
   }
 
