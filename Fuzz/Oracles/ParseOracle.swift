@@ -69,9 +69,7 @@ public enum ParseOracle {
         if !substituted.variables.isEmpty {
           return fail("substituting left variables \(substituted.variables.sorted())")
         }
-        // Substituting cannot throw: a value the parser would refuse as a literal (a BETWEEN
-        // bound that is not a pair) is reported at evaluation instead, so it may not re-parse.
-        if let problem = roundTripProblem(substituted, tolerating: ["between-needs-two-bounds"]) {
+        if let problem = roundTripProblem(substituted, tolerating: []) {
           return fail("after substituting: " + problem)
         }
       }

@@ -1,4 +1,5 @@
 import SiftSyntax
+import SiftEvaluation
 import Testing
 
 /// The bounds and rules the fuzzers enforce, as plain tests (see Grammar/notes/fuzzing.md).
@@ -47,13 +48,19 @@ struct ResourceBoundTests {
     #expect(p == (try SiftPredicate.parse(#"d["b c"] == 1 AND "e"["b c"].x == 2"#)))
   }
 
-  @Test(arguments: ["x" as SiftValue, 3, [1], [1, 2, 3]])
+  /// A BETWEEN bound that is not a pair binds (so the printed form still parses) and is
+  /// reported by the evaluator at the specifier, like a literal bound.
+  static let badBounds: [SiftValue] = ["x", 3, [1], [1, 2, 3]]
+
+  @Test(arguments: badBounds)
   func betweenArgumentMustBeAPair(_ value: SiftValue) throws {
+    let bound = try SiftPredicate.parse("n > 1 AND n BETWEEN %@").binding([value])
+    #expect(try SiftPredicate.parse(bound.predicateFormat) == bound)
     do {
-      _ = try SiftPredicate.parse("n > 1 AND n BETWEEN %@").binding([value])
-      Issue.record("binding \(value) to BETWEEN did not throw")
+      _ = try bound.compile().matches(["n": 5] as SiftValue)
+      Issue.record("evaluating BETWEEN \(value) did not throw")
     } catch {
-      #expect(error.stage == .arguments)
+      #expect(error.stage == .evaluate)
       #expect(error.diagnostic.id == "between-needs-two-bounds")
       #expect(error.diagnostic.range == SourceRange(start: 20, end: 22))
     }

@@ -29,10 +29,11 @@ struct DifferentialKnownGapTests {
   ]
 
   static let repros: [Repro] = [
-    // [c] is full case folding in memory; lower() on PostgreSQL.
-    Repro(gap: .postgresFolding, format: "name ==[c] %@", args: ["STRASSE"]),
-    Repro(gap: .postgresFolding, format: "name ENDSWITH[c] %@", args: ["ς"]),
-    Repro(gap: .postgresFolding, format: "ANY tags ==[c] %@", args: ["ss"]),
+    // [c] is full case folding in memory and on PostgreSQL (sift_fold folds ß and final sigma
+    // since 288dd7c).
+    Repro(gap: nil, format: "name ==[c] %@", args: ["STRASSE"]),
+    Repro(gap: nil, format: "name ENDSWITH[c] %@", args: ["ς"]),
+    Repro(gap: nil, format: "ANY tags ==[c] %@", args: ["ss"]),
     // [d] strips marks in memory; unaccent() also expands letters on PostgreSQL.
     Repro(gap: .postgresFolding, format: "name BEGINSWITH[d] %@", args: ["DZ"]),
     Repro(gap: .postgresFolding, format: "name ==[d] %@", args: ["fine"]),

@@ -80,4 +80,24 @@ struct ArgumentTests {
     let partial = p.substituting(["MAX": 1])
     #expect(partial.variables == ["NAME"])
   }
+
+  /// Binding and substitution build the same trees the parser builds for their printed form.
+  static let boundCases: [(String, [SiftValue], [String: SiftValue])] = [
+    ("a[%@] == 1", ["b c"], [:]),
+    ("a IN {%@, 1}", ["x"], [:]),
+    ("a IN {$x, 1}", [], ["x": 2]),
+    ("a > CAST(%@, 'NSDate')", [5], [:]),
+    ("a > CAST($t, 'NSDate')", [], ["t": 7.5]),
+    ("%K.x == 1", ["SELF"], [:]),
+    ("$D.x[$K].y == 3", [], ["D": "Red bar", "K": "k"]),
+    ("n BETWEEN %@", ["name"], [:]),
+    ("n BETWEEN %@", [[1, 2, 3]], [:]),
+  ]
+
+  @Test(arguments: 0..<boundCases.count)
+  func boundTreesRoundTrip(_ i: Int) throws {
+    let (format, args, vars) = Self.boundCases[i]
+    let p = try SiftPredicate(format: format, arguments: args).substituting(vars)
+    assertRoundTrips(p)
+  }
 }

@@ -49,8 +49,6 @@ struct DiagnosticTests {
     .init("a == 1️⃣foo(1)", "unknown-function"),
     .init("a == 1️⃣sqrt(1, 2)", "wrong-argument-count"),
     .init("a == CAST(1, 1️⃣\"NSWidget\")", "unknown-cast-type"),
-    .init("a BETWEEN 1️⃣{1, 2, 3}", "between-needs-two-bounds"),
-    .init("a BETWEEN 1️⃣5", "between-needs-two-bounds"),
     .init("a 1️⃣UNION b == 1", "unsupported-feature"),
     .init("a == 1️⃣FETCH(x)", "unsupported-feature"),
     .init("a == 1 AND1️⃣", "expected-expression"),

@@ -14,7 +14,7 @@ struct GrammarGenerationTests {
       .map { try Repo.text("Sources/SiftSyntax/Parser/\($0).swift") }.joined()
     let syntaxRules = g.rules.keys.filter { $0.first?.isLowercase ?? false }
     // Rules that describe shapes without a function of their own.
-    let descriptive: Set<String> = ["quantifier", "betweenBounds", "keyPath", "literal", "functionName",
+    let descriptive: Set<String> = ["quantifier", "literal", "functionName",
       "nullaryFunction", "unaryFunction", "binaryFunction", "index", "keyComponent"]
     for rule in syntaxRules where !descriptive.contains(rule) {
       let function = "func parse" + rule.prefix(1).uppercased() + rule.dropFirst() + "("

@@ -25,7 +25,6 @@ extension SiftPredicate {
       let root = try ASTWalker.rewrite(root) { (e: ExpressionNode, _: Set<String>) throws(ArgumentFailure) -> ExpressionNode in
         try ArgumentBinder.bind(e, arguments)
       }
-      try ArgumentBinder.checkBetweenBounds(root)
       return SiftPredicate(root: root, source: source, warnings: warnings, unboundArgumentCount: 0)
     } catch {
       throw SiftError(stage: .arguments, diagnostic: error.diagnostic, source: source)
@@ -75,7 +74,9 @@ enum ArgumentBinder {
   /// - a subscript whose index became a string constant (`a[%@]` bound to "b c", `a[$K]`)
   ///   is a key, as the parser reads the literal `a["b c"]`;
   /// - a key path applied to a key path (`%K.name`, `$D[$K].x`) is one key path;
-  /// - a key path applied to `SELF` (`%K.name` with `%K` = "SELF") starts at the record.
+  /// - a key path applied to `SELF` (`%K.name` with `%K` = "SELF") starts at the record;
+  /// - an aggregate whose elements all became constants (`{$a, 1}`) is one array constant;
+  /// - `CAST(<number>, "NSDate")` (`CAST($t, "NSDate")`) is a date constant.
   /// Children are normalized first (the rewrite is bottom-up).
   static func normalize(_ e: ExpressionNode) -> ExpressionNode {
     switch e.kind {
@@ -91,47 +92,19 @@ enum ArgumentBinder {
       default:
         return e
       }
+    case .aggregate(let items):
+      var constants: [SiftValue] = []
+      constants.reserveCapacity(items.count)
+      for item in items {
+        guard case .constant(let v) = item.kind else { return e }
+        constants.append(v)
+      }
+      return ExpressionNode(.constant(.array(constants)), range: e.range)
+    case .cast(let x, .date):
+      guard case .constant(let v) = x.kind, let seconds = v.numericSeconds else { return e }
+      return ExpressionNode(.constant(.date(referenceDate(seconds))), range: e.range)
     default:
       return e
-    }
-  }
-
-  /// A bound `BETWEEN %@` must get a two-element array (or nil), as a literal bound must at
-  /// parse time: `between-needs-two-bounds` at the specifier, not a tree no parse could give.
-  static func checkBetweenBounds(_ root: PredicateNode) throws(ArgumentFailure) {
-    var failure: ArgumentFailure?
-    visitComparisons(root) { c in
-      guard failure == nil, c.op == .between, case .constant(let v) = c.rhs.kind else { return }
-      var count: Int?
-      switch v {
-      case .null: count = nil
-      case .array(let items): count = items.count
-      default: count = -1
-      }
-      if let count, count != 2 {
-        failure = ArgumentFailure(diagnostic: DiagnosticCatalog.betweenNeedsTwoBounds(found: count, at: c.rhs.range))
-      }
-    }
-    if let failure { throw failure }
-  }
-
-  /// Every comparison, including those inside SUBQUERY and TERNARY; each visited once.
-  static func visitComparisons(_ p: PredicateNode, _ visit: (Comparison) -> Void) {
-    func expression(_ e: ExpressionNode) {
-      for child in ASTWalker.children(of: e) { expression(child) }
-      switch e.kind {
-      case .subquery(_, _, let q), .ternary(let q, _, _): visitComparisons(q, visit)
-      default: break
-      }
-    }
-    switch p.kind {
-    case .constant: break
-    case .and(let terms), .or(let terms): for t in terms { visitComparisons(t, visit) }
-    case .not(let inner): visitComparisons(inner, visit)
-    case .comparison(let c):
-      visit(c)
-      expression(c.lhs)
-      expression(c.rhs)
     }
   }
 

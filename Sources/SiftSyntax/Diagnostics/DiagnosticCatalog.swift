@@ -1,14 +1,6 @@
 /// Every diagnostic Sift's syntax stage reports, in one place, alphabetical by name.
 /// The `id` of each is its stable kebab-case name; messages are lower case without a period.
 enum DiagnosticCatalog {
-  static func betweenNeedsTwoBounds(found: Int, at range: SourceRange) -> Diagnostic {
-    let what = found < 0 ? "a single value" : "\(found) element\(found == 1 ? "" : "s")"
-    return Diagnostic(
-      id: "between-needs-two-bounds",
-      message: "BETWEEN needs a two-element bound such as {1, 10}, but this has \(what)",
-      range: range)
-  }
-
   static func chainedComparison(at range: SourceRange, first: SourceRange) -> Diagnostic {
     Diagnostic(
       id: "chained-comparison",

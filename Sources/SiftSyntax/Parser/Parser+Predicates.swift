@@ -138,7 +138,6 @@ extension Parser {
         DiagnosticCatalog.expectedComparisonOperator(found: current, suggestion: operatorSuggestion()))
     }
     let rhs = try parseExpression()
-    if op == .between { try checkBetweenBounds(rhs) }
     if isAtComparisonOperator() {
       throw ParseFailure(DiagnosticCatalog.chainedComparison(at: current.range, first: opRange))
     }
@@ -216,20 +215,6 @@ extension Parser {
     case .predicate(let p): return p
     case .expression:
       throw ParseFailure(DiagnosticCatalog.expectedComparisonOperator(found: current, suggestion: nil))
-    }
-  }
-
-  /// A literal bound for BETWEEN must have exactly two elements.
-  func checkBetweenBounds(_ rhs: ExpressionNode) throws(ParseFailure) {
-    var count: Int?
-    switch rhs.kind {
-    case .aggregate(let items): count = items.count
-    case .constant(.array(let items)): count = items.count
-    case .constant(let v) where !v.isNull: count = -1
-    default: break
-    }
-    if let count, count != 2 {
-      throw ParseFailure(DiagnosticCatalog.betweenNeedsTwoBounds(found: count, at: rhs.range))
     }
   }
 
