@@ -153,11 +153,15 @@ public struct Lexer {
     let count = position - start
     guard count >= 2, count <= 16 else { return nil }
     var key = KeywordKey()
-    for i in 0..<count {
-      let b = bytes[start + i]
+    var shift: UInt64 = 0
+    var i = start
+    while i < position {
+      let b = bytes[i]
       guard b < 0x80 else { return nil }
-      let up = UInt64(b >= 0x61 && b <= 0x7A ? b - 0x20 : b)
-      if i < 8 { key.low |= up << (8 * UInt64(i)) } else { key.high |= up << (8 * UInt64(i - 8)) }
+      let up = UInt64(b &- 0x61 < 26 ? b &- 0x20 : b)
+      if shift < 64 { key.low |= up &<< shift } else { key.high |= up &<< (shift &- 64) }
+      shift &+= 8
+      i &+= 1
     }
     if count == 3, key.low == Lexer.utiKey {
       for (suffix, keyword) in [("-CONFORMS-TO", Keyword.utiConformsTo), ("-EQUALS", .utiEquals)] {
@@ -190,10 +194,10 @@ public struct Lexer {
 
   /// A collision-free multiplicative hash over the keywords, found once at start-up, so a
   /// lookup is one multiply, one shift and one comparison.
-  struct KeywordTable: Sendable {
-    var multiplier: UInt64 = 0
-    var keys: [KeywordKey] = []
-    var words: [Keyword?] = []
+  final class KeywordTable: Sendable {
+    let multiplier: UInt64
+    let keys: [KeywordKey]
+    let words: [Keyword?]
     static let bits: UInt64 = 9
 
     init() {

@@ -169,19 +169,20 @@ extension Parser {
     let wordToken = current
     var word = ""
     switch wordToken.kind {
-    case .identifier, .keyword: word = text(of: wordToken.range)
+    case .identifier(let w): word = w
+    case .keyword: word = text(of: wordToken.range)
     default:
       try failOnInvalidToken()
       throw ParseFailure(DiagnosticCatalog.unknownComparisonOption(text(of: wordToken.range), at: wordToken.range))
     }
     advance()
     var options: ComparisonOptions = []
-    for ch in word.lowercased() {
-      switch ch {
-      case "c": options.insert(.caseInsensitive)
-      case "d": options.insert(.diacriticInsensitive)
-      case "n": options.insert(.normalized)
-      case "l": options.insert(.localeSensitive)
+    for ch in word.utf8 {
+      switch ch | 0x20 {
+      case UInt8(ascii: "c"): options.insert(.caseInsensitive)
+      case UInt8(ascii: "d"): options.insert(.diacriticInsensitive)
+      case UInt8(ascii: "n"): options.insert(.normalized)
+      case UInt8(ascii: "l"): options.insert(.localeSensitive)
       default:
         throw ParseFailure(DiagnosticCatalog.unknownComparisonOption(word, at: wordToken.range))
       }

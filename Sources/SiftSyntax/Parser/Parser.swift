@@ -134,10 +134,12 @@ public struct Parser {
   }
 
   func text(of range: SourceRange) -> String {
-    let utf8 = Array(source.utf8)
+    let utf8 = source.utf8
     let s = max(0, min(range.start, utf8.count))
     let e = max(s, min(range.end, utf8.count))
-    return String(decoding: utf8[s..<e], as: UTF8.self)
+    let from = utf8.index(utf8.startIndex, offsetBy: s)
+    let to = utf8.index(from, offsetBy: e - s)
+    return String(decoding: utf8[from..<to], as: UTF8.self)
   }
 }
 
