@@ -86,6 +86,12 @@ public struct SiftMatcher: Sendable {
   {
     let run = try program.start(variables)
     var out: [S.Element] = []
+    // Sift's own layouts in an array are read in place (no per-record wrapping).
+    if S.self == [S.Element].self, let layout = RecordArray(unsafeBitCast(records, to: [S.Element].self)) {
+      let rows = unsafeBitCast(records, to: [S.Element].self)
+      try run.each(layout) { i in out.append(rows[i]) }
+      return out
+    }
     var i = 0
     for r in records {
       if try run.test(r.siftRecordRoot, index: i) { out.append(r) }
@@ -105,6 +111,10 @@ public struct SiftMatcher: Sendable {
   {
     let run = try program.start(variables)
     var out: [Int] = []
+    if C.self == [C.Element].self, let layout = RecordArray(unsafeBitCast(records, to: [C.Element].self)) {
+      try run.each(layout) { i in out.append(i) }
+      return out
+    }
     var i = 0
     for r in records {
       if try run.test(r.siftRecordRoot, index: i) { out.append(i) }
@@ -162,6 +172,69 @@ struct Run {
     self.predicate = program.root
   }
 
+  /// Evaluates every record of `rows` in order, calling `hit` with the position of each match.
+  /// Errors follow the policy, as `test` does. Records are read where they are stored: a fast
+  /// record is lent to the predicate without a retain, and nothing is wrapped per record.
+  @usableFromInline
+  func each(_ rows: RecordArray, _ hit: (Int) -> Void) throws(SiftError) {
+    let frame = self.frame
+    var failure: (EvalFailure, Int)?
+    switch rows {
+    case .objects(let items):
+      items.withUnsafeBufferPointer { buf in
+        guard let base = buf.baseAddress else { return }
+        let raw = UnsafeRawPointer(base)
+        let stride = MemoryLayout<Unmanaged<SiftObject>>.stride
+        for i in 0..<buf.count {
+          // The array keeps every record alive for the whole loop.
+          let u = raw.load(fromByteOffset: i &* stride, as: Unmanaged<SiftObject>.self)
+          let answer: Bool?
+          do throws(EvalFailure) { answer = try predicate(Ctx(object: u, frame: frame)) } catch {
+            failure = (error, i)
+            answer = nil
+          }
+          switch answer {
+          case true?: hit(i)
+          case false?: break
+          case nil:
+            if program.policy == .strict { return }
+            failure = nil
+          }
+        }
+      }
+    case .dictionaries(let items):
+      for i in items.indices {
+        do {
+          if try predicate(Ctx(root: .dict(items[i]), frame: frame)) { hit(i) }
+        } catch {
+          if program.policy == .strict {
+            failure = (error, i)
+            break
+          }
+        }
+      }
+    case .values(let items):
+      for i in items.indices {
+        do {
+          if try predicate(Ctx(root: EvalValue(items[i]), frame: frame)) { hit(i) }
+        } catch {
+          if program.policy == .strict {
+            failure = (error, i)
+            break
+          }
+        }
+      }
+    }
+    if let (error, index) = failure { throw fail(error, index: index) }
+  }
+
+  /// The error reported for a record that failed under `.strict`.
+  func fail(_ error: EvalFailure, index: Int?) -> SiftError {
+    var failure = error
+    if let index { failure.diagnostic.notes.append(.init("while evaluating record \(index)")) }
+    return failure.error(source: program.source)
+  }
+
   /// Evaluates one record under the program's error policy.
   /// Takes the root as its own (`consuming`), so it moves into the context without a retain.
   @usableFromInline
@@ -170,9 +243,31 @@ struct Run {
       return try predicate(Ctx(root: root.value, frame: frame))
     } catch {
       if program.policy == .treatAsNoMatch { return false }
-      var failure = error
-      if let index { failure.diagnostic.notes.append(.init("while evaluating record \(index)")) }
-      throw failure.error(source: program.source)
+      throw fail(error, index: index)
+    }
+  }
+}
+
+/// An array of one of Sift's own record layouts, which evaluation reads in place.
+@usableFromInline
+enum RecordArray {
+  case objects([SiftObject])
+  case dictionaries([[String: SiftValue]])
+  case values([SiftValue])
+
+  /// The layout of `rows`, or nil for other record types. The type tests fold away once
+  /// specialized; each cast is to the very type just tested (an `as?` would check every
+  /// element at run time).
+  @inlinable
+  init?<T: SiftRecord>(_ rows: [T]) {
+    if T.self == SiftObject.self {
+      self = .objects(unsafeBitCast(rows, to: [SiftObject].self))
+    } else if T.self == [String: SiftValue].self {
+      self = .dictionaries(unsafeBitCast(rows, to: [[String: SiftValue]].self))
+    } else if T.self == SiftValue.self {
+      self = .values(unsafeBitCast(rows, to: [SiftValue].self))
+    } else {
+      return nil
     }
   }
 }

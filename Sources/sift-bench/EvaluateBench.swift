@@ -37,8 +37,21 @@ func runStandardEvaluateBenchmarks(seconds: Double) throws {
 
   // SIFT_BENCH_CASE=name runs one case only (for profiling).
   let only = ProcessInfo.processInfo.environment["SIFT_BENCH_CASE"]
+  // SIFT_BENCH_PROFILE=N: no timing, just N passes of Sift over the SiftObject records (or the
+  // dictionaries with SIFT_BENCH_LAYOUT=dict), for instruction counting under callgrind.
+  let profilePasses = ProcessInfo.processInfo.environment["SIFT_BENCH_PROFILE"].flatMap { Int($0) }
+  // SIFT_BENCH_LAYOUT=closure runs the dictionary closure baseline instead.
+  let profileLayout = ProcessInfo.processInfo.environment["SIFT_BENCH_LAYOUT"]
   for c in try EvalBenchCases.all() where only == nil || only == c.name {
     let matcher = try SiftPredicate(format: c.format).compile()
+    if let passes = profilePasses {
+      switch profileLayout {
+      case "dict": try profileDictionaries(matcher, dicts, passes: passes)
+      case "closure": profileClosure(c.closure, dicts, passes: passes)
+      default: try profileObjects(matcher, fast, passes: passes)
+      }
+      continue
+    }
     // All three must agree before anything is timed.
     let expected = try matcher.matchingIndices(fast)
     let viaDicts = try matcher.matchingIndices(dicts)
@@ -80,5 +93,24 @@ func runStandardEvaluateBenchmarks(seconds: Double) throws {
       fields += [("foundation_ns", .double(foundation)), ("speedup_vs_foundation", .double(foundation / sift))]
     }
     emit(fields)
+  }
+  // A profiling run measures nothing else.
+  if profilePasses != nil { exit(0) }
+}
+
+// Separate symbols so that a profile attributes each layout's cost.
+@inline(never) func profileObjects(_ m: SiftMatcher, _ records: [SiftObject], passes: Int) throws {
+  for _ in 0..<passes { blackHole(try m.matchingIndices(records)) }
+}
+
+@inline(never) func profileDictionaries(_ m: SiftMatcher, _ records: [[String: SiftValue]], passes: Int) throws {
+  for _ in 0..<passes { blackHole(try m.matchingIndices(records)) }
+}
+
+@inline(never) func profileClosure(_ f: ([String: SiftValue]) -> Bool, _ records: [[String: SiftValue]], passes: Int) {
+  for _ in 0..<passes {
+    var hits: [Int] = []
+    for i in records.indices where f(records[i]) { hits.append(i) }
+    blackHole(hits)
   }
 }

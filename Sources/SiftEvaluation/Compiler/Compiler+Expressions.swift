@@ -10,7 +10,7 @@ extension Compiler {
     case .evaluatedObject: return .dynamic { ctx in ctx.root }
     case .variable(let name):
       let slot = variableSlot(name, at: range)
-      return .dynamic { ctx in ctx.frame.slots[slot] }
+      return .dynamic { ctx in ctx.frame.value(slot) }
     case .keyPath(let base, let kp): return try keyPath(base, kp, range: range)
     case .index(let base, let kind): return try index(base, kind, range: range)
     case .aggregate(let items):
@@ -66,7 +66,7 @@ extension Compiler {
       let run = try subquery(collection, variable, p)
       return .dynamic { ctx throws(EvalFailure) in
         var out: [EvalValue] = []
-        try run(ctx) { e in out.append(e) }
+        try run(ctx, true) { e in out.append(e) }
         return .array(out)
       }
     case .cast(let x, let type):
@@ -102,7 +102,9 @@ extension Compiler {
   /// fails, so an error (say `1 / 0`) surfaces only when the expression is reached.
   static func fold(_ f: @escaping ExpressionFn, pure: Bool) -> CompiledExpression {
     guard pure else { return .dynamic(f) }
-    do { return .constant(try f(Ctx(root: .null, frame: Frame(slotCount: 0)))) } catch { return .dynamic(f) }
+    let frame = Frame(slotCount: 0)
+    defer { withExtendedLifetime(frame) {} }
+    do { return .constant(try f(Ctx(root: .null, frame: frame))) } catch { return .dynamic(f) }
   }
 
   /// The slot of `$name`: the innermost SUBQUERY iterator of that name, else a free variable.
@@ -124,14 +126,14 @@ extension Compiler {
       let rest = KeyPathReader(KeyPath(Array(kp.components.dropFirst())), range: range)
       return .dynamic { ctx throws(EvalFailure) in
         var n: Int64 = 0
-        try run(ctx) { _ in n &+= 1 }
+        try run(ctx, false) { _ in n &+= 1 }
         return try rest.apply(.int(n), from: 0)
       }
     }
     let reader = KeyPathReader(kp, range: range)
     guard let base else {
       if fastPaths, let path = PlainPath(kp, range: range) {
-        return .dynamic { ctx throws(EvalFailure) in try path.read(ctx.root) }
+        return .dynamic { ctx throws(EvalFailure) in try path.read(ctx) }
       }
       if fastPaths, let count = Compiler.countPath(kp, range: range, reader: reader) { return .dynamic(count) }
       if reader.plainFrom == 0, case .key(_, let id)? = reader.steps.first, reader.steps.count == 1 {
@@ -145,7 +147,7 @@ extension Compiler {
     if fastPaths, case .variable(let name) = base.kind, let path = PlainPath(kp, range: range) {
       // `$x.key`: read the variable's slot directly.
       let slot = variableSlot(name, at: base.range)
-      return .dynamic { ctx throws(EvalFailure) in try path.read(ctx.frame.slots[slot]) }
+      return .dynamic { ctx throws(EvalFailure) in try path.read(ctx.frame, slot: slot) }
     }
     let cb = try expression(base)
     let b = cb.function
@@ -160,25 +162,26 @@ extension Compiler {
     else { return nil }
     let single = prefix.ids.count == 1
     return { ctx throws(EvalFailure) in
-      switch ctx.root {
-      case .object(let o) where single:
-        if let n = o.arrayCount(id: prefix.firstID) { return .int(Int64(n)) }
-      case .object, .dict:
-        switch try prefix.read(ctx.root) {
+      if single, let u = ctx.object, let n = u._withUnsafeGuaranteedRef({ $0.arrayCount(id: prefix.firstID) }) {
+        return .int(Int64(n))
+      }
+      if ctx.isKeyed {
+        switch try prefix.read(ctx) {
         case .array(let items): return .int(Int64(items.count))
         case .values(let items): return .int(Int64(items.count))
         default: break
         }
-      default: break
       }
       return try reader.read(ctx.root)
     }
   }
 
-  /// Compiles SUBQUERY's parts; the result calls `yield` with each element the predicate
-  /// accepts. The iterator variable gets its own slot and is visible only inside.
+  /// Compiles SUBQUERY's parts; the result calls `yield` for each element the predicate
+  /// accepts, with the element when asked to (`.null` otherwise, for counting). The iterator
+  /// variable gets its own slot and is visible only inside; fast-record and dictionary
+  /// elements are lent to the slot (see `Frame.lent`) rather than copied into it.
   mutating func subquery(_ collection: ExpressionNode, _ variable: String, _ p: PredicateNode)
-    throws(EvalFailure) -> @Sendable (Ctx, (EvalValue) -> Void) throws(EvalFailure) -> Void
+    throws(EvalFailure) -> @Sendable (Ctx, Bool, (EvalValue) -> Void) throws(EvalFailure) -> Void
   {
     let coll = try expression(collection).function
     let range = collection.range
@@ -187,24 +190,44 @@ extension Compiler {
     scope[variable] = slot
     let test = try predicate(p)
     scope[variable] = saved
-    return { ctx, yield throws(EvalFailure) in
+    return { ctx, wantsElements, yield throws(EvalFailure) in
+      let frame = ctx.frame
+      // The binding never outlives this call, error or not.
+      defer {
+        frame.lent[slot] = .none
+        frame.slots[slot] = .null
+      }
       switch try coll(ctx) {
       case .null: return
       case .array(let items):
+        // `items` keeps every element alive while it is lent.
         for e in items {
-          ctx.frame.slots[slot] = e
-          if try test(ctx) { yield(e) }
+          if case .object(let o) = e {
+            frame.lent[slot] = .object(Unmanaged.passUnretained(o))
+          } else {
+            frame.lent[slot] = .none
+            frame.slots[slot] = e
+          }
+          if try test(ctx) { yield(wantsElements ? e : .null) }
         }
       case .values(let items):
-        for v in items {
-          let e = EvalValue(v)
-          ctx.frame.slots[slot] = e
-          if try test(ctx) { yield(e) }
+        var failure: EvalFailure?
+        items.withUnsafeBufferPointer { buf in
+          guard let base = buf.baseAddress else { return }
+          for i in 0..<buf.count {
+            frame.lent[slot] = .value(base + i)
+            do throws(EvalFailure) {
+              if try test(ctx) { yield(wantsElements ? EvalValue(buf[i]) : .null) }
+            } catch {
+              failure = error
+              return
+            }
+          }
         }
+        if let failure { throw failure }
       case let c:
         throw EvalDiagnostics.needsCollection("SUBQUERY", c, at: range)
       }
-      ctx.frame.slots[slot] = .null
     }
   }
 

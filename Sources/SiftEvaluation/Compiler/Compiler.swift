@@ -8,25 +8,91 @@ import SiftSyntax
 @usableFromInline
 final class Frame {
   let slots: UnsafeMutablePointer<EvalValue>
+  /// Per slot: the SUBQUERY element currently bound there when it is lent (read in place,
+  /// not retained) instead of stored in `slots`. Only the running SUBQUERY, which keeps its
+  /// collection alive, sets it, and clears it when it ends.
+  let lent: UnsafeMutablePointer<Lent>
   let slotCount: Int
+
+  /// An element borrowed from a collection that outlives the binding.
+  enum Lent {
+    case none
+    case object(Unmanaged<SiftObject>)
+    case value(UnsafePointer<SiftValue>)
+  }
 
   init(slotCount: Int) {
     self.slotCount = slotCount
     slots = UnsafeMutablePointer<EvalValue>.allocate(capacity: max(slotCount, 1))
     slots.initialize(repeating: .null, count: slotCount)
+    lent = UnsafeMutablePointer<Lent>.allocate(capacity: max(slotCount, 1))
+    lent.initialize(repeating: .none, count: slotCount)
   }
 
   deinit {
     slots.deinitialize(count: slotCount)
     slots.deallocate()
+    lent.deallocate()
+  }
+
+  /// The value bound to `slot`.
+  @inline(__always)
+  func value(_ slot: Int) -> EvalValue {
+    switch lent[slot] {
+    case .none: return slots[slot]
+    case .object(let u): return .object(u.takeUnretainedValue())
+    case .value(let p): return EvalValue(p.pointee)
+    }
   }
 }
 
-/// What compiled code receives per record: the record (by value, so reading it costs no
-/// exclusivity check) and the call's ctx.
+/// What compiled code receives per record: the record and the call's frame.
+///
+/// Nothing here is retained per record. A fast record (`SiftObject`) read from an array is
+/// lent as `object` (unretained: the array keeps it alive for the whole call); any other record
+/// is `value`. The frame is unowned: the `Run` (or compile-time fold) that makes a `Ctx` keeps
+/// its frame alive for as long as the `Ctx` is used.
 struct Ctx {
-  let root: EvalValue
-  let frame: Frame
+  let object: Unmanaged<SiftObject>?
+  let value: EvalValue
+  unowned(unsafe) let frame: Frame
+
+  init(root: EvalValue, frame: Frame) {
+    object = nil
+    value = root
+    self.frame = frame
+  }
+
+  init(object: Unmanaged<SiftObject>, frame: Frame) {
+    self.object = object
+    value = .null
+    self.frame = frame
+  }
+
+  /// The record as a value (the slower, general view: a lent record is retained here).
+  var root: EvalValue {
+    if let object { return .object(object.takeUnretainedValue()) }
+    return value
+  }
+
+  /// Is the record one of Sift's own keyed layouts (fast record or dictionary)?
+  @inline(__always)
+  var isKeyed: Bool {
+    if object != nil { return true }
+    switch value {
+    case .object, .dict: return true
+    default: return false
+    }
+  }
+}
+
+/// Runs `body` on a lent record without retaining it (`body`'s errors pass through).
+@inline(__always)
+func borrowing<R>(_ u: Unmanaged<SiftObject>, _ body: (SiftObject) throws(EvalFailure) -> R) throws(EvalFailure) -> R {
+  let r: Result<R, EvalFailure> = u._withUnsafeGuaranteedRef { o in
+    do throws(EvalFailure) { return .success(try body(o)) } catch { return .failure(error) }
+  }
+  return try r.get()
 }
 
 typealias PredicateFn = @Sendable (Ctx) throws(EvalFailure) -> Bool
@@ -169,7 +235,7 @@ struct Compiler {
     if let k = rhs.constant {
       let ct = ConstantTest(test, k, fastPaths: fastPaths)
       if fastPaths, case .keyPath(nil, let kp) = c.lhs.kind, let path = PlainPath(kp, range: c.lhs.range) {
-        return { ctx throws(EvalFailure) in try ct.run(path.read(ctx.root)) }
+        return { ctx throws(EvalFailure) in try ct.run(path.read(ctx)) }
       }
       let l = try expression(c.lhs).function
       return { ctx throws(EvalFailure) in try ct.run(l(ctx)) }

@@ -27,15 +27,43 @@ struct PlainPath: Sendable {
     self.firstID = ids[0]
   }
 
+  /// `reader.read(ctx.root)`, without retaining a lent record.
+  @inline(__always)
+  func read(_ ctx: Ctx) throws(EvalFailure) -> EvalValue {
+    guard let u = ctx.object else { return try read(ctx.value) }
+    let first = u._withUnsafeGuaranteedRef { $0.value(id: firstID) }
+    return ids.count == 1 ? first : try rest(first)
+  }
+
+  /// `reader.read(frame.value(slot))`, reading a lent SUBQUERY element in place.
+  @inline(__always)
+  func read(_ frame: Frame, slot: Int) throws(EvalFailure) -> EvalValue {
+    let first: EvalValue
+    switch frame.lent[slot] {
+    case .none: return try read(frame.slots[slot])
+    case .object(let u): first = u._withUnsafeGuaranteedRef { $0.value(id: firstID) }
+    case .value(let p):
+      guard case .dictionary(let d) = p.pointee else { return try read(EvalValue(p.pointee)) }
+      first = EvalValue(d[firstName])
+    }
+    return ids.count == 1 ? first : try rest(first)
+  }
+
   /// `reader.read(base)`, faster on records and dictionaries.
   @inline(__always)
   func read(_ base: EvalValue) throws(EvalFailure) -> EvalValue {
-    var cur: EvalValue
+    let cur: EvalValue
     switch base {
     case .object(let o): cur = o.value(id: firstID)
     case .dict(let d): cur = EvalValue(d[firstName])
     default: return try reader.read(base)
     }
+    return ids.count == 1 ? cur : try rest(cur)
+  }
+
+  /// Steps after the first, from the first key's value.
+  func rest(_ first: EvalValue) throws(EvalFailure) -> EvalValue {
+    var cur = first
     var k = 1
     while k < ids.count {
       switch cur {
@@ -159,9 +187,8 @@ extension Compiler {
     let stopOn = q != .all
     let answerWhenStopped = q == .any
     return { ctx throws(EvalFailure) in
-      switch ctx.root {
-      case .object, .dict:
-        switch try path.read(ctx.root) {
+      if ctx.isKeyed {
+        switch try path.read(ctx) {
         case .array(let items):
           for e in items {
             if try ct.run(e) == stopOn { return answerWhenStopped }
@@ -177,8 +204,6 @@ extension Compiler {
         default:
           break
         }
-      default:
-        break
       }
       return try generic(ctx)
     }
@@ -214,28 +239,20 @@ extension Compiler {
     if tests.count == 2 {
       let a = tests[0], b = tests[1]
       return { ctx throws(EvalFailure) in
-        switch ctx.root {
-        case .object, .dict:
-          let v = try path.read(ctx.root)
-          if try !a.run(v) { return false }
-          return try b.run(v)
-        default:
-          return try generic(ctx)
-        }
+        guard ctx.isKeyed else { return try generic(ctx) }
+        let v = try path.read(ctx)
+        if try !a.run(v) { return false }
+        return try b.run(v)
       }
     }
     let all = tests
     return { ctx throws(EvalFailure) in
-      switch ctx.root {
-      case .object, .dict:
-        let v = try path.read(ctx.root)
-        for t in all {
-          if try !t.run(v) { return false }
-        }
-        return true
-      default:
-        return try generic(ctx)
+      guard ctx.isKeyed else { return try generic(ctx) }
+      let v = try path.read(ctx)
+      for t in all {
+        if try !t.run(v) { return false }
       }
+      return true
     }
   }
 }
