@@ -1,8 +1,7 @@
-import Foundation
-
 /// Per-scalar folds of the Basic Multilingual Plane under one option set (`[c]`, `[d]` or
-/// `[cd]`), computed once per process from Foundation itself, so the table can only agree
-/// with `TextFolding.referenceFold`.
+/// `[cd]`), read at first use from `TextFoldingData` (generated ahead of time from Foundation
+/// by `Tests/SiftSyntaxTests/TextFoldingGenerator.swift`, which a test re-runs to catch drift),
+/// so the table agrees with `TextFolding.referenceFold` without computing anything at start-up.
 ///
 /// A scalar gets an entry only when it is a *stable base character*: folding a string made
 /// of such scalars is the concatenation of their single-scalar folds. Foundation folds a base
@@ -24,9 +23,9 @@ final class FoldTable: Sendable {
   /// `[c]` is among the options (ASCII letters lower-case).
   let caseless: Bool
 
-  static let caseFold = FoldTable([.caseInsensitive])
-  static let diacriticFold = FoldTable([.diacriticInsensitive])
-  static let bothFold = FoldTable([.caseInsensitive, .diacriticInsensitive])
+  static let caseFold = FoldTable(caseless: true, data: TextFoldingData.caseFold)
+  static let diacriticFold = FoldTable(caseless: false, data: TextFoldingData.diacriticFold)
+  static let bothFold = FoldTable(caseless: true, data: TextFoldingData.bothFold)
 
   /// The table for the folding part of `options`; nil when they do not fold.
   @inline(__always)
@@ -36,89 +35,33 @@ final class FoldTable: Sendable {
     return d ? diacriticFold : nil
   }
 
-  private init(_ options: ComparisonOptions) {
-    caseless = options.contains(.caseInsensitive)
-    var candidates: [Unicode.Scalar] = []
-    for v in UInt32(0x80)...0xFFFF {
-      if let s = Unicode.Scalar(v), FoldTable.isStableBase(s) { candidates.append(s) }
+  /// A table read from `TextFoldingData` text. Should the text not decode, the table has no
+  /// entries and every non-ASCII text goes to Foundation: slower, never wrong.
+  init(caseless: Bool, data: String) {
+    self.caseless = caseless
+    if let table = FoldTable.decodeData(data) {
+      entries = table.entries
+      bytes = table.bytes
+    } else {
+      entries = [UInt32](repeating: 0, count: 0x10000)
+      bytes = []
     }
-    // One Foundation call per batch: every candidate alone on its line, and every candidate
-    // between two neighbours that fold (so marks Foundation would absorb show up).
-    func batch(_ before: String, _ after: String) -> String {
-      var out = String.UnicodeScalarView()
-      for s in candidates {
-        out.append(contentsOf: before.unicodeScalars)
-        out.append(s)
-        out.append(contentsOf: after.unicodeScalars)
-        out.append("\n")
-      }
-      return String(out)
-    }
-    let alone = batch("", "")
-    let raw = FoldTable.lines(FoldTable.foundationFold(alone, options, normalize: false))
-    let folded = FoldTable.lines(FoldTable.foundationFold(alone, options, normalize: true))
-    let neighbour = "\u{E1}\u{C9}"  // "áÉ": both change under [c] and under [d]
-    let probe = FoldTable.lines(FoldTable.foundationFold(batch(neighbour, neighbour), options, normalize: true))
-    let side = Array(TextFolding.referenceFold(neighbour, options).utf8)
-
-    var entries = [UInt32](repeating: 0, count: 0x10000)
-    var bytes: [UInt8] = []
-    if raw.count == candidates.count && folded.count == candidates.count && probe.count == candidates.count {
-      for (i, s) in candidates.enumerated() {
-        let r = raw[i], f = folded[i]
-        guard !r.isEmpty, !f.isEmpty, f.count < 256, FoldTable.startsStable(r), FoldTable.startsStable(f),
-          probe[i] == side + f + side
-        else { continue }
-        entries[Int(s.value)] = UInt32(bytes.count) << 8 | UInt32(f.count)
-        bytes += f
-      }
-    }
-    self.entries = entries
-    self.bytes = bytes
   }
 
-  /// Foundation's fold, optionally followed by NFC.
-  static func foundationFold(_ text: String, _ options: ComparisonOptions, normalize: Bool) -> String {
-    if normalize { return TextFolding.referenceFold(text, options) }
-    var foundation: String.CompareOptions = []
-    if options.contains(.caseInsensitive) { foundation.insert(.caseInsensitive) }
-    if options.contains(.diacriticInsensitive) { foundation.insert(.diacriticInsensitive) }
-    return text.folding(options: foundation, locale: nil)
-  }
-
-  /// UTF-8 bytes of each "\n"-terminated line.
-  static func lines(_ text: String) -> [[UInt8]] {
-    var out: [[UInt8]] = []
-    var cur: [UInt8] = []
-    for b in text.utf8 {
-      if b == 0x0A {
-        out.append(cur)
-        cur.removeAll(keepingCapacity: true)
-      } else {
-        cur.append(b)
-      }
-    }
-    return out
-  }
-
-  /// Is the first scalar of these UTF-8 bytes a stable base character (or ASCII)?
-  static func startsStable(_ utf8: [UInt8]) -> Bool {
-    var it = String(decoding: utf8, as: UTF8.self).unicodeScalars.makeIterator()
-    guard let s = it.next() else { return false }
-    return s.isASCII || isStableBase(s)
-  }
-
-  /// Swift's Unicode data says `s` starts a character and never combines with what precedes it.
-  static func isStableBase(_ s: Unicode.Scalar) -> Bool {
-    if s.value < 0x80 { return true }
-    if s.value > 0xFFFF { return false }
-    if (0x1160...0x11FF).contains(s.value) || (0xD7B0...0xD7FF).contains(s.value) { return false }
-    let p = s.properties
-    if p.canonicalCombiningClass != .notReordered { return false }
-    switch p.generalCategory {
-    case .nonspacingMark, .spacingMark, .enclosingMark, .unassigned, .surrogate: return false
-    default: return true
-    }
+  /// Decodes the `TextFoldingData` format (hex numbers, tokens separated by spaces or line
+  /// breaks, covering U+0080…U+FFFF in order): `-N` N scalars without an entry, `=N` N scalars
+  /// that fold to themselves, `a,b,…` one scalar that folds to the scalars a, b, …. Folds are
+  /// laid out in `bytes` in scalar order. Nil when the text is malformed or does not cover
+  /// exactly U+0080…U+FFFF.
+  ///
+  /// ```swift
+  /// FoldTable.decodeData("=2 61 -ff7d")?.bytes   // [0xC2, 0x80, 0xC2, 0x81, 0x61]
+  /// ```
+  static func decodeData(_ data: String) -> (entries: [UInt32], bytes: [UInt8])? {
+    var decoder = FoldDataDecoder()
+    var data = data
+    guard data.withUTF8({ decoder.decode($0) }) else { return nil }
+    return (decoder.entries, decoder.bytes)
   }
 
   // MARK: Folding with the table
@@ -233,5 +176,114 @@ final class FoldTable: Sendable {
       return ((x & 0x0F) << 12 | Int(t[i &+ 1] & 0x3F) << 6 | Int(t[i &+ 2] & 0x3F), 3)
     }
     return nil
+  }
+}
+
+/// Reads the `TextFoldingData` text format into `FoldTable`'s layout (see
+/// `FoldTable.decodeData`). One pass, no allocation beyond the two arrays.
+///
+/// ```swift
+/// var decoder = FoldDataDecoder()
+/// var data = "-ff80"
+/// data.withUTF8 { decoder.decode($0) }   // true: no scalar has an entry
+/// ```
+struct FoldDataDecoder {
+  private(set) var entries = [UInt32](repeating: 0, count: 0x10000)
+  private(set) var bytes: [UInt8] = []
+  /// The scalar the next token describes.
+  private var next = 0x80
+
+  init() { bytes.reserveCapacity(0x30000) }
+
+  /// Decodes the whole text; false when it is malformed or does not cover U+0080…U+FFFF.
+  mutating func decode(_ text: UnsafeBufferPointer<UInt8>) -> Bool {
+    let space = UInt8(ascii: " "), newline = UInt8(ascii: "\n"), comma = UInt8(ascii: ",")
+    let minus = UInt8(ascii: "-"), equals = UInt8(ascii: "=")
+    var i = 0
+    while i < text.count {
+      var c = text[i]
+      if c == space || c == newline {
+        i &+= 1
+        continue
+      }
+      let kind: UInt8 = c == minus || c == equals ? c : 0
+      if kind != 0 { i &+= 1 }
+      let start = bytes.count
+      var count = 0
+      while true {
+        // One hex number (1…6 lower-case digits).
+        var value = 0, digits = 0
+        while i < text.count {
+          c = text[i]
+          let d: Int
+          if c >= 0x30 && c <= 0x39 {
+            d = Int(c &- 0x30)
+          } else if c >= 0x61 && c <= 0x66 {
+            d = Int(c &- 0x61) &+ 10
+          } else {
+            break
+          }
+          guard digits < 6 else { return false }
+          value = value << 4 | d
+          digits &+= 1
+          i &+= 1
+        }
+        guard digits > 0 else { return false }
+        if kind != 0 {
+          count = value
+          break
+        }
+        guard appendUTF8(value) else { return false }
+        guard i < text.count && text[i] == comma else { break }
+        i &+= 1
+      }
+      guard i == text.count || text[i] == space || text[i] == newline else { return false }
+      switch kind {
+      case minus:
+        guard count > 0 && count <= 0x10000 &- next else { return false }
+        next &+= count
+      case equals:
+        guard count > 0 && count <= 0x10000 &- next else { return false }
+        for _ in 0..<count {
+          let at = bytes.count
+          guard appendUTF8(next), record(from: at) else { return false }
+        }
+      default:
+        guard record(from: start) else { return false }
+      }
+    }
+    return next == 0x10000
+  }
+
+  /// Makes `bytes[start...]` the fold of scalar `next`, and moves on to the next scalar.
+  private mutating func record(from start: Int) -> Bool {
+    let length = bytes.count &- start
+    guard next < 0x10000 && length > 0 && length < 256 && start < 1 << 24 else { return false }
+    entries[next] = UInt32(truncatingIfNeeded: start) << 8 | UInt32(truncatingIfNeeded: length)
+    next &+= 1
+    return true
+  }
+
+  /// Appends the UTF-8 of scalar `v`; false for surrogates and values past U+10FFFF.
+  private mutating func appendUTF8(_ v: Int) -> Bool {
+    switch v {
+    case 0..<0x80:
+      bytes.append(UInt8(truncatingIfNeeded: v))
+    case 0x80..<0x800:
+      bytes.append(0xC0 | UInt8(truncatingIfNeeded: v >> 6))
+      bytes.append(0x80 | UInt8(truncatingIfNeeded: v & 0x3F))
+    case 0x800..<0xD800, 0xE000..<0x10000:
+      bytes.append(0xE0 | UInt8(truncatingIfNeeded: v >> 12))
+      bytes.append(0x80 | UInt8(truncatingIfNeeded: v >> 6 & 0x3F))
+      bytes.append(0x80 | UInt8(truncatingIfNeeded: v & 0x3F))
+    case 0x10000...0x10FFFF:
+      bytes.append(0xF0 | UInt8(truncatingIfNeeded: v >> 18))
+      bytes.append(0x80 | UInt8(truncatingIfNeeded: v >> 12 & 0x3F))
+      bytes.append(0x80 | UInt8(truncatingIfNeeded: v >> 6 & 0x3F))
+      bytes.append(0x80 | UInt8(truncatingIfNeeded: v & 0x3F))
+    default:
+      return false
+    }
+    return true
   }
 }
