@@ -201,15 +201,24 @@ extension Compiler {
       case .null: return
       case .array(let items):
         // `items` keeps every element alive while it is lent.
-        for e in items {
-          if case .object(let o) = e {
-            frame.lent[slot] = .object(Unmanaged.passUnretained(o))
-          } else {
-            frame.lent[slot] = .none
-            frame.slots[slot] = e
+        var failure: EvalFailure?
+        items.withUnsafeBufferPointer { buf in
+          for i in 0..<buf.count {
+            if case .object(let o) = buf[i] {
+              frame.lent[slot] = .object(Unmanaged.passUnretained(o))
+            } else {
+              frame.lent[slot] = .none
+              frame.slots[slot] = buf[i]
+            }
+            do throws(EvalFailure) {
+              if try test(ctx) { yield(wantsElements ? buf[i] : .null) }
+            } catch {
+              failure = error
+              return
+            }
           }
-          if try test(ctx) { yield(wantsElements ? e : .null) }
         }
+        if let failure { throw failure }
       case .values(let items):
         var failure: EvalFailure?
         items.withUnsafeBufferPointer { buf in

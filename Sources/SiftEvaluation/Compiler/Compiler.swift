@@ -35,6 +35,19 @@ final class Frame {
     lent.deallocate()
   }
 
+}
+
+/// A frame's storage as plain pointers, so that passing it around per record costs no
+/// reference counting. Valid while its `Frame` lives.
+struct FrameRef {
+  let slots: UnsafeMutablePointer<EvalValue>
+  let lent: UnsafeMutablePointer<Frame.Lent>
+
+  init(_ frame: Frame) {
+    slots = frame.slots
+    lent = frame.lent
+  }
+
   /// The value bound to `slot`.
   @inline(__always)
   func value(_ slot: Int) -> EvalValue {
@@ -50,23 +63,23 @@ final class Frame {
 ///
 /// Nothing here is retained per record. A fast record (`SiftObject`) read from an array is
 /// lent as `object` (unretained: the array keeps it alive for the whole call); any other record
-/// is `value`. The frame is unowned: the `Run` (or compile-time fold) that makes a `Ctx` keeps
-/// its frame alive for as long as the `Ctx` is used.
+/// is `value`. The frame is held as raw pointers: the `Run` (or compile-time fold) that makes
+/// a `Ctx` keeps its frame alive for as long as the `Ctx` is used.
 struct Ctx {
   let object: Unmanaged<SiftObject>?
   let value: EvalValue
-  unowned(unsafe) let frame: Frame
+  let frame: FrameRef
 
   init(root: EvalValue, frame: Frame) {
     object = nil
     value = root
-    self.frame = frame
+    self.frame = FrameRef(frame)
   }
 
   init(object: Unmanaged<SiftObject>, frame: Frame) {
     self.object = object
     value = .null
-    self.frame = frame
+    self.frame = FrameRef(frame)
   }
 
   /// The record as a value (the slower, general view: a lent record is retained here).
@@ -237,12 +250,38 @@ struct Compiler {
       if fastPaths, case .keyPath(nil, let kp) = c.lhs.kind, let path = PlainPath(kp, range: c.lhs.range) {
         return { ctx throws(EvalFailure) in try ct.run(path.read(ctx)) }
       }
+      if fastPaths, let fused = try countComparison(c.lhs, ct) { return fused }
+      if fastPaths, case .keyPath(let base?, let kp) = c.lhs.kind, case .variable(let name) = base.kind,
+        let path = PlainPath(kp, range: c.lhs.range)
+      {
+        // `$x.key op constant` (SUBQUERY's usual test): one closure, the element read in place.
+        let slot = variableSlot(name, at: base.range)
+        return { ctx throws(EvalFailure) in try ct.run(path.read(ctx.frame, slot: slot)) }
+      }
       let l = try expression(c.lhs).function
       return { ctx throws(EvalFailure) in try ct.run(l(ctx)) }
     }
     let lhs = try expression(c.lhs)
     let l = lhs.function, r = rhs.function
     return { ctx throws(EvalFailure) in try test.test(l(ctx), r(ctx)) }
+  }
+
+  /// `key.@count op constant`: counts the record's array in place and compares the count in
+  /// the same closure; anything else (and every error) through the compiled left side.
+  mutating func countComparison(_ lhs: ExpressionNode, _ ct: ConstantTest) throws(EvalFailure) -> PredicateFn? {
+    guard case .keyPath(nil, let kp) = lhs.kind, kp.components.count == 2, case .key(let name) = kp.components[0],
+      name != "self", case .operator(.count) = kp.components[1]
+    else { return nil }
+    let id = KeyTable.shared.id(for: name)
+    let generic = try expression(lhs).function
+    return { ctx throws(EvalFailure) in
+      if let u = ctx.object {
+        if let n = u._withUnsafeGuaranteedRef({ $0.arrayCount(id: id) }) { return try ct.run(.int(Int64(n))) }
+      } else if case .dict(let d) = ctx.value, case .array(let items)? = d[name] {
+        return try ct.run(.int(Int64(items.count)))
+      }
+      return try ct.run(generic(ctx))
+    }
   }
 
   /// The elements the left side of ANY/ALL/NONE ranges over. Nil is empty; a non-collection

@@ -37,7 +37,7 @@ struct PlainPath: Sendable {
 
   /// `reader.read(frame.value(slot))`, reading a lent SUBQUERY element in place.
   @inline(__always)
-  func read(_ frame: Frame, slot: Int) throws(EvalFailure) -> EvalValue {
+  func read(_ frame: FrameRef, slot: Int) throws(EvalFailure) -> EvalValue {
     let first: EvalValue
     switch frame.lent[slot] {
     case .none: return try read(frame.slots[slot])

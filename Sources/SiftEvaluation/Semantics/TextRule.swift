@@ -52,6 +52,11 @@ struct TextRule: Sendable {
   func find(_ needle: PreparedText, in subject: String, _ where_: Position) -> Bool {
     if needle.folded.utf8.isEmpty { return false }
     if !folds { return Bytes.find(needle.folded, in: subject, where_, caseless: false) }
+    // An ASCII prefix is decided by the subject's first characters alone (exact whenever
+    // `asciiPrefix` answers), without scanning the whole subject first.
+    if where_ == .prefix, needle.isASCII, let answer = Bytes.asciiPrefix(needle.folded, of: subject, caseless: caseless) {
+      return answer
+    }
     if needle.isASCII && TextFolding.isASCII(subject) {
       return Bytes.find(needle.folded, in: subject, where_, caseless: caseless)
     }
