@@ -212,6 +212,10 @@ extension SQLCompilation {
       return .constant(.date(Date()))
     case .onesComplement:
       let x = try numericScalar(arg(0), "~")
+      // As the ~ operator: SQLite's ~ would silently truncate a double, memory refuses it.
+      guard x.type == .integer || x.type.family == 0 else {
+        throw fail("bitwise-needs-integers", "onesComplement needs an integer", range)
+      }
       return .value(SQLExpr("(~ " + x.sql + ")", x.bindings, type: .integer, nullable: x.nullable))
     case .sum, .count, .min, .max, .average:
       let op: CollectionOperator = f == .sum ? .sum : f == .count ? .count : f == .min ? .min : f == .max ? .max : .avg
