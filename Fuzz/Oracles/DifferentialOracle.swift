@@ -18,20 +18,26 @@ public enum DifferentialOracle {
     case matches([Int])
     /// The error id and message.
     case failed(String)
+    /// The SQL compiler refused the predicate (error id and message): a construct SQL cannot
+    /// express, or a type error SQL finds statically in the schema where memory, dynamically
+    /// typed, meets only nil (`SELF.@count`, `1.x`, `name + missing`, unknown keys).
+    case refused(String)
 
-    /// "matches [0, 2]" or "error: id: message".
+    /// "matches [0, 2]", "error: id: message" or "refused: id: message".
     public var description: String {
       switch self {
       case .matches(let m): return "matches \(m)"
       case .failed(let e): return "error: \(e)"
+      case .refused(let e): return "refused: \(e)"
       }
     }
 
-    /// Same matches, or both failed.
+    /// Same matches, both failed, or one side refused to compile: a refusal never gives a
+    /// wrong answer, so it disagrees with nothing.
     public func agrees(with other: Outcome) -> Bool {
       switch (self, other) {
       case (.matches(let a), .matches(let b)): return a == b
-      case (.failed, .failed): return true
+      case (.failed, .failed), (.refused, _), (_, .refused): return true
       default: return false
       }
     }
@@ -70,9 +76,14 @@ public enum DifferentialOracle {
   /// What SQLite says.
   public static func sqliteOutcome(_ p: SiftPredicate, schema: SQLSchema) -> Outcome {
     guard case .success(let db) = FuzzData.sqlite else { return .failed("no database") }
+    let statement: SQLStatement
     do {
-      let statement = try SQLCompiler(dialect: SQLiteDialect(), schema: schema)
+      statement = try SQLCompiler(dialect: SQLiteDialect(), schema: schema)
         .compileMatchingIndices(p, entity: FuzzData.entity)
+    } catch {
+      return .refused("\(error.diagnostic.id): \(error.diagnostic.message)")
+    }
+    do {
       let rows = try db.withDatabase { try $0.execute(statement) }
       return .matches(rows.compactMap { $0.first?.intValue.map { Int(truncatingIfNeeded: $0) } })
     } catch let error as SiftError {

@@ -46,12 +46,32 @@ struct OracleTests {
     #expect(SQLOracle.placeholderProblem(SQLStatement(sql: "a = $1", bindings: [.integer(1), .integer(2)]), dialect: postgres) != nil)
   }
 
-  @Test func outcomesAgreeOnlyWhenEqualOrBothFailed() {
+  @Test func outcomesAgreeWhenEqualBothFailedOrRefused() {
     typealias O = DifferentialOracle.Outcome
     #expect(O.matches([1, 2]).agrees(with: .matches([1, 2])))
     #expect(!O.matches([1, 2]).agrees(with: .matches([2])))
     #expect(O.failed("a").agrees(with: .failed("b")))
     #expect(!O.failed("a").agrees(with: .matches([])))
+    #expect(!O.matches([]).agrees(with: .failed("a")))
+    // An SQL compile-time refusal never gives a wrong answer: it disagrees with nothing.
+    #expect(O.matches([1]).agrees(with: .refused("unknown-key-path: x")))
+    #expect(O.failed("a").agrees(with: .refused("b")))
+  }
+
+  /// What SQLite refuses to compile is `.refused`; what it runs is `.matches`.
+  @Test(arguments: [
+    ("SELF.@count > 2", "collection-operator-needs-collection"), ("missing == 1", "unknown-key-path"),
+    ("1.x == 2", "key-on-non-object"), ("onesComplement(x) > 1", "bitwise-needs-integers"),
+    ("name == 'red bar'", nil),
+  ] as [(String, String?)])
+  func sqliteOutcomes(_ text: String, _ refusal: String?) throws {
+    let p = try SiftPredicate.parse(text)
+    let schema = try #require(FuzzData.schema)
+    switch DifferentialOracle.sqliteOutcome(p, schema: schema) {
+    case .refused(let e): #expect(refusal.map { e.hasPrefix($0 + ":") } == true, "\(e)")
+    case .matches(let m): #expect(refusal == nil && m == [1])
+    case .failed(let e): Issue.record("run-time error \(e)")
+    }
   }
 
   @Test(arguments: ["type-mismatch", "a-b-c", "x1"])
