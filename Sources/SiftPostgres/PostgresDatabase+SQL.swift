@@ -34,7 +34,7 @@ extension PostgresDatabase: SQLDatabase {
 
 extension PostgresDatabase {
   /// Connects (see `init(conninfo:schema:)`) and runs `PostgreSQLDialect.setupSQL`, so
-  /// compiled statements find `sift_fold` (and the `unaccent` extension) — the usual way to open
+  /// compiled statements find `sift_fold` and `sift_fdiv` — the usual way to open
   /// a database for Sift. The functions are created in the connection's schema (the first in
   /// `search_path`), so a `.temporary` schema keeps them private and drops them on close.
   ///
@@ -42,8 +42,7 @@ extension PostgresDatabase {
   /// let db = try PostgresDatabase.prepared(conninfo: info, schema: .temporary())
   /// try db.load(records, entity: "Venue", schema: schema, dialect: PostgreSQLDialect())
   /// ```
-  /// - Throws: `PostgresError`; `.query` if the role may not create the functions or the
-  ///   `unaccent` extension (run `.ci/postgres-setup`, which installs it as a superuser).
+  /// - Throws: `PostgresError`; `.query` if the role may not create functions in the schema.
   public static func prepared(conninfo: String, schema: Schema = .current) throws(PostgresError)
     -> PostgresDatabase
   {

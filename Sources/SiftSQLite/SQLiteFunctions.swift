@@ -10,7 +10,7 @@ import SiftSyntax
 /// | function | meaning |
 /// | --- | --- |
 /// | `sift_fold(text, opts)` | `TextFolding.fold` (opts: 1 = `[c]`, 2 = `[d]`) |
-/// | `sift_search(h, n, kind, opts)` | 1 if folded `h` contains (0) / begins with (1) / ends with (2) folded `n`; an empty `n` is 0 |
+/// | `sift_search(h, n, kind, opts)` | `TextSearch.find`: 1 if folded `h` contains (0) / begins with (1) / ends with (2) folded `n`, by Unicode scalars; an empty `n` is 0 |
 /// | `sift_like(text, pattern, opts)` | `LikePattern(pattern, options).matches(text)` |
 /// | `sift_matches(text, pattern, opts)` / `regexp(pattern, text)` | whole-string ICU regex |
 /// | `sift_pow`, `sift_sqrt`, `sift_ln`, `sift_log`, `sift_exp`, `sift_ceiling`, `sift_floor`, `sift_trunc` | math in doubles |
@@ -143,20 +143,29 @@ public enum SQLiteFunctions {
     result(ctx, TextFolding.fold(s, options(argv, 1)))
   }
 
+  /// `TextSearch.find` (Unicode scalars as written, folded by the options): the same
+  /// primitive in-memory evaluation uses. Without options the UTF-8 bytes SQLite holds are
+  /// searched in place.
   static let searchFunction: Function = { ctx, _, argv in
-    guard let h = text(argv, 0), let n = text(argv, 1) else { return sqlite3_result_null(ctx) }
+    let hv = value(argv, 0), nv = value(argv, 1)
+    if sqlite3_value_type(hv) == SQLITE_NULL || sqlite3_value_type(nv) == SQLITE_NULL { return sqlite3_result_null(ctx) }
+    let position: TextSearch.Position
+    switch sqlite3_value_int64(value(argv, 2)) {
+    case 1: position = .prefix
+    case 2: position = .suffix
+    default: position = .anywhere
+    }
     let o = options(argv, 3)
-    let fh = TextFolding.fold(h, o)
-    let fn = TextFolding.fold(n, o)
     let found: Bool
-    if fn.isEmpty {
-      found = false
+    if o.isEmpty {
+      // Text first, then its byte count (sqlite3_value_bytes after sqlite3_value_text).
+      let hp = sqlite3_value_text(hv), hn = Int(sqlite3_value_bytes(hv))
+      let np = sqlite3_value_text(nv), nn = Int(sqlite3_value_bytes(nv))
+      found = TextSearch.find(UnsafeBufferPointer(start: np, count: np == nil ? 0 : nn),
+                              in: UnsafeBufferPointer(start: hp, count: hp == nil ? 0 : hn), position)
     } else {
-      switch sqlite3_value_int64(value(argv, 2)) {
-      case 1: found = fh.hasPrefix(fn)
-      case 2: found = fh.hasSuffix(fn)
-      default: found = fh.contains(fn)
-      }
+      guard let h = text(argv, 0), let n = text(argv, 1) else { return sqlite3_result_null(ctx) }
+      found = TextSearch.find(n, in: h, position, o)
     }
     sqlite3_result_int64(ctx, found ? 1 : 0)
   }

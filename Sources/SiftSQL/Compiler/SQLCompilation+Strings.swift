@@ -24,7 +24,11 @@ extension SQLCompilation {
     case .like:
       return try like(x, y, needleText, o, needleRange)
     default:
-      if needleText?.isEmpty == true { return .alwaysFalse }
+      // An empty needle, or one its options fold to nothing (a lone mark under [d]), never
+      // matches (TextSearch); LIKE '%' || '' || '%' would match everything.
+      if let t = needleText, t.isEmpty || (o != 0 && TextFolding.fold(t, ComparisonOptions(rawValue: o)).isEmpty) {
+        return .alwaysFalse
+      }
       let kind = op == .beginsWith ? 1 : op == .endsWith ? 2 : 0
       return search(kind, x, y, needleText, o)
     }
@@ -53,10 +57,12 @@ extension SQLCompilation {
     case .likePatterns:
       let fx = o == 0 ? x : fold(x, o)
       if let needle {
-        let escaped = SQLText.escapeLike(needle)
+        // The needle is folded alone, in Swift, as memory folds it (folding the pattern with
+        // its wildcards in SQL could fold differently: a lone mark after '%' would go).
+        let folded = o == 0 ? needle : TextFolding.fold(needle, ComparisonOptions(rawValue: o))
+        let escaped = SQLText.escapeLike(folded)
         let pattern = kind == 0 ? "%" + escaped + "%" : kind == 1 ? escaped + "%" : "%" + escaped
-        var p = SQLExpr(SQLExpr.marker, [.text(pattern)], type: .string, nullable: false)
-        if o != 0 { p = SQLExpr(dialect.foldFunction + "(" + p.sql + ", " + String(o) + ")", p.bindings, type: .string) }
+        let p = SQLExpr(SQLExpr.marker, [.text(pattern)], type: .string, nullable: false)
         return SQLExpr.condition(fx.sql + " LIKE " + p.sql + " ESCAPE '\\'", [fx, p])
       }
       let fy = o == 0 ? y : fold(y, o)
@@ -81,12 +87,10 @@ extension SQLCompilation {
     guard let pattern else {
       throw fail("unsupported-in-sql", "LIKE with a non-constant pattern cannot be compiled for \(dialect.name)", range)
     }
-    var p = SQLExpr(SQLExpr.marker, [.text(SQLText.likePattern(pattern))], type: .string, nullable: false)
-    var fx = x
-    if o != 0 {
-      fx = fold(x, o)
-      p = SQLExpr(dialect.foldFunction + "(" + p.sql + ", " + String(o) + ")", p.bindings, type: .string)
-    }
+    // The pattern is folded in Swift first, exactly as LikePattern folds it in memory.
+    let folded = o == 0 ? pattern : TextFolding.fold(pattern, ComparisonOptions(rawValue: o))
+    let p = SQLExpr(SQLExpr.marker, [.text(SQLText.likePattern(folded))], type: .string, nullable: false)
+    let fx = o == 0 ? x : fold(x, o)
     return SQLExpr.condition(fx.sql + " LIKE " + p.sql + " ESCAPE '\\'", [fx, p])
   }
 

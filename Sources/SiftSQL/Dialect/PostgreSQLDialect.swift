@@ -1,6 +1,6 @@
-/// PostgreSQL 12+. `[c]`/`[d]` use `sift_fold(text, int)`, defined by `setupSQL` with
-/// `lower()` and the `unaccent` extension; MATCHES uses an anchored `~`/`~*` (POSIX ARE, not
-/// ICU: see Grammar/notes/sql.md for the flavour differences).
+/// PostgreSQL 13+ (for `normalize`). `[c]`/`[d]` use `sift_fold(text, int)`, defined by
+/// `setupSQL` from the in-memory folding itself (`TextFolding.fold`, as data); MATCHES uses an
+/// anchored `~`/`~*` (POSIX ARE, not ICU: see Grammar/notes/sql.md for the flavour differences).
 ///
 /// ```swift
 /// for sql in PostgreSQLDialect.setupSQL { try connection.executeScript(sql) }
@@ -9,27 +9,17 @@ public struct PostgreSQLDialect: SQLDialect {
   /// Creates the dialect.
   public init() {}
 
-  /// Run once per database before compiled statements: creates `unaccent` and `sift_fold`.
-  /// `sift_fold(s, opts)`: bit 1 lower-cases (plus `ß`→`ss` and final `ς`→`σ`, as Unicode
-  /// case folding does), bit 2 strips diacritics; NULL stays NULL.
+  /// Run once per database (or schema) before compiled statements; idempotent (`CREATE OR
+  /// REPLACE`), no extension needed. `sift_fold(s, opts)`: bit 1 `[c]`, bit 2 `[d]`, exactly
+  /// as `TextFolding.fold` (the tables are built from it once per process, see
+  /// `PostgresFoldingTable`; the database's encoding must be UTF8); NULL stays NULL.
   /// `sift_fdiv(a, b)`: double division with IEEE results for a zero divisor.
   ///
   /// ```swift
-  /// PostgreSQLDialect.setupSQL.count   // 3
+  /// PostgreSQLDialect.setupSQL.count   // 2
   /// ```
   public static let setupSQL: [String] = [
-    "CREATE EXTENSION IF NOT EXISTS unaccent",
-    """
-    CREATE OR REPLACE FUNCTION sift_fold(s text, opts integer) RETURNS text
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-      SELECT CASE
-        WHEN s IS NULL THEN NULL
-        WHEN (opts & 3) = 3 THEN replace(replace(lower(unaccent(s)), 'ß', 'ss'), 'ς', 'σ')
-        WHEN (opts & 1) = 1 THEN replace(replace(lower(s), 'ß', 'ss'), 'ς', 'σ')
-        WHEN (opts & 2) = 2 THEN unaccent(s)
-        ELSE s END
-    $$
-    """,
+    PostgresFoldingSQL.function,
     """
     CREATE OR REPLACE FUNCTION sift_fdiv(a double precision, b double precision) RETURNS double precision
     LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$

@@ -29,7 +29,13 @@ public struct RegexPattern: @unchecked Sendable {
     public var description: String { "invalid regular expression \"\(pattern)\": \(reason)" }
   }
 
-  /// Compiles a pattern; an invalid one throws instead of crashing.
+  /// Compiles a pattern; an invalid one throws instead of crashing. The empty pattern (also
+  /// one that `[d]` folds to nothing) matches exactly the empty string.
+  ///
+  /// ```swift
+  /// try RegexPattern("").matches("")    // true
+  /// try RegexPattern("").matches("a")   // false
+  /// ```
   public init(_ pattern: String, options: ComparisonOptions = []) throws(InvalidPattern) {
     self.pattern = pattern
     self.options = options
@@ -38,6 +44,12 @@ public struct RegexPattern: @unchecked Sendable {
     var nsOptions: NSRegularExpression.Options = []
     if options.contains(.caseInsensitive) { nsOptions.insert(.caseInsensitive) }
     do {
+      // An empty pattern matches exactly the empty string (Foundation on Linux rejects an
+      // empty pattern, so it is not validated on its own).
+      if source.isEmpty {
+        regex = try NSRegularExpression(pattern: "\\A\\z", options: nsOptions)
+        return
+      }
       // Validate the pattern on its own first, so wrapping cannot change what it means.
       _ = try NSRegularExpression(pattern: source, options: nsOptions)
       regex = try NSRegularExpression(pattern: "\\A(?:" + source + ")\\z", options: nsOptions)

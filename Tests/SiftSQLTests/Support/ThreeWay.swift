@@ -99,29 +99,11 @@ final class ThreeWay {
     return (report(p, label: label, o), classify(p, o))
   }
 
-  /// Which documented gap (see `KnownGap`) explains a disagreement, if any: one database
-  /// alone disagrees with memory, and the records it disagrees on hold the text the gap is about.
+  /// Which documented gap (see `KnownGap`) explains a disagreement, if any: none is open.
   private func classify(
     _ p: SiftPredicate, _ o: (memory: EngineOutcome, sqlite: EngineOutcome, postgres: EngineOutcome?)
   ) -> KnownGap? {
-    func differingText(_ other: EngineOutcome) -> String {
-      guard case .matches(let m) = o.memory, case .matches(let q) = other else { return "" }
-      let differing = Set(m).symmetricDifference(q).filter { $0 >= 0 && $0 < records.count }
-      return differing.map { SiftJSON.serialize(records[$0]) }.joined() + p.predicateFormat
-    }
-    let postgresAgrees = o.postgres.map { o.memory.agrees(with: $0) } ?? true
-    if postgresAgrees, !o.memory.agrees(with: o.sqlite),
-      differingText(o.sqlite).unicodeScalars.contains(where: { (0x300...0x36F).contains($0.value) })
-    {
-      return .sqliteSearchUsesCharacters
-    }
-    guard o.memory.agrees(with: o.sqlite), let pg = o.postgres, !postgresAgrees else { return nil }
-    let format = p.predicateFormat
-    let usesOptions = format.contains("[c") || format.contains("[d") || format.contains("cd]")
-    if usesOptions, differingText(pg).unicodeScalars.contains(where: KnownGap.postgresFoldingScalars.contains) {
-      return .postgresFolding
-    }
-    return nil
+    nil
   }
 
   private func report(

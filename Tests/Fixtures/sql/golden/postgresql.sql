@@ -45,7 +45,7 @@ t0."name" LIKE $1 ESCAPE '\'
 -- bindings: ['Blue%']
 
 -- name BEGINSWITH[cd] 'blue'
-sift_fold(t0."name", 3) LIKE sift_fold($1, 3) ESCAPE '\'
+sift_fold(t0."name", 3) LIKE $1 ESCAPE '\'
 -- bindings: ['blue%']
 
 -- name ENDSWITH 'Café'
@@ -57,7 +57,7 @@ t0."name" LIKE $1 ESCAPE '\'
 -- bindings: ['%50\%\_off\\%']
 
 -- name LIKE[c] '*bar?'
-sift_fold(t0."name", 1) LIKE sift_fold($1, 1) ESCAPE '\'
+sift_fold(t0."name", 1) LIKE $1 ESCAPE '\'
 -- bindings: ['%bar_']
 
 -- name MATCHES '(Blue|Red) .*'
