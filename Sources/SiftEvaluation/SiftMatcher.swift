@@ -87,10 +87,13 @@ public struct SiftMatcher: Sendable {
     let run = try program.start(variables)
     var out: [S.Element] = []
     // Sift's own layouts in an array are read in place (no per-record wrapping).
-    if S.self == [S.Element].self, let layout = RecordArray(unsafeBitCast(records, to: [S.Element].self)) {
+    // The cast is guarded by the exact type check: S is [S.Element].
+    if S.self == [S.Element].self {
       let rows = unsafeBitCast(records, to: [S.Element].self)
-      try run.each(layout) { i in out.append(rows[i]) }
-      return out
+      if let layout = RecordArray(rows) {
+        try run.each(layout) { i in out.append(rows[i]) }
+        return out
+      }
     }
     var i = 0
     for r in records {
