@@ -130,7 +130,7 @@ public struct FormatSpecifier: Sendable, Hashable, CustomStringConvertible {
     let body = text.dropFirst()
     guard let conversion = body.last else { return nil }
     let modifiers = String(body.dropLast())
-    let allowedModifiers: Set<String> = ["", "h", "hh", "l", "ll", "q", "L", "z", "t", "j"]
+    let allowedModifiers = FormatSpecifier.integerLengthModifiers
     switch conversion {
     case "@", "K":
       guard modifiers.isEmpty else { return nil }
@@ -158,4 +158,7 @@ public struct FormatSpecifier: Sendable, Hashable, CustomStringConvertible {
 
   /// The specifier text.
   public var description: String { text }
+
+  /// Length modifiers accepted before an integer conversion (built once, not per specifier).
+  static let integerLengthModifiers: Set<String> = ["", "h", "hh", "l", "ll", "q", "L", "z", "t", "j"]
 }
