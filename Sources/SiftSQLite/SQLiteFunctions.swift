@@ -13,6 +13,7 @@ import SiftSyntax
 /// | `sift_search(h, n, kind, opts)` | `TextSearch.find`: 1 if folded `h` contains (0) / begins with (1) / ends with (2) folded `n`, by Unicode scalars; an empty `n` is 0 |
 /// | `sift_like(text, pattern, opts)` | `LikePattern(pattern, options).matches(text)` |
 /// | `sift_matches(text, pattern, opts)` / `regexp(pattern, text)` | whole-string ICU regex |
+/// | `sift_int(x)` | `x` when an integer or NULL, else an error (bitwise operands) |
 /// | `sift_pow`, `sift_sqrt`, `sift_ln`, `sift_log`, `sift_exp`, `sift_ceiling`, `sift_floor`, `sift_trunc` | math in doubles |
 /// | `sift_upper`, `sift_lower` | Unicode case mapping |
 /// | collation `SIFT_LOCALIZED` | `localizedStandardCompare` |
@@ -40,6 +41,7 @@ public enum SQLiteFunctions {
     add("sift_pow", 2, powFunction)
     add("sift_div", 2, divFunction)
     add("sift_mod", 2, modFunction)
+    add("sift_int", 1, intFunction)
     add("sift_sqrt", 1) { ctx, _, argv in SQLiteFunctions.math(ctx, argv) { $0.squareRoot() } }
     add("sift_ln", 1) { ctx, _, argv in SQLiteFunctions.math(ctx, argv) { Foundation.log($0) } }
     add("sift_log", 1) { ctx, _, argv in SQLiteFunctions.math(ctx, argv) { Foundation.log10($0) } }
@@ -111,6 +113,17 @@ public enum SQLiteFunctions {
       return o ? sqlite3_result_double(ctx, Double(x) / Double(y)) : sqlite3_result_int64(ctx, q)
     }
     sqlite3_result_double(ctx, sqlite3_value_double(a) / sqlite3_value_double(b))
+  }
+
+  /// An integer or NULL passes through; anything else (a double from overflowed arithmetic)
+  /// is the error memory reports for a bitwise operator on a non-integer.
+  static let intFunction: Function = { ctx, _, argv in
+    let a = value(argv, 0)
+    switch sqlite3_value_type(a) {
+    case SQLITE_NULL: sqlite3_result_null(ctx)
+    case SQLITE_INTEGER: sqlite3_result_int64(ctx, sqlite3_value_int64(a))
+    default: sqlite3_result_error(ctx, "bitwise operators need integers", -1)
+    }
   }
 
   /// Integer remainder (zero divisor is an error) or `fmod` for doubles, as in memory.

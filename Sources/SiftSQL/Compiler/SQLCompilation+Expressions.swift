@@ -29,7 +29,8 @@ extension SQLCompilation {
       guard v.type == .integer || v.type.family == 0 else {
         throw fail("bitwise-needs-integers", "~ needs an integer", e.range)
       }
-      return .value(SQLExpr("(~ " + v.sql + ")", v.bindings, type: .integer, nullable: v.nullable))
+      let i = integerChecked(v)
+      return .value(SQLExpr("(~ " + i.sql + ")", i.bindings, type: .integer, nullable: v.nullable))
     case .binary(let op, let a, let b):
       return .value(try binary(op, a, b, e.range))
     case .function(let f, let args):
@@ -114,6 +115,15 @@ extension SQLCompilation {
     return e
   }
 
+  /// A bitwise operand wrapped in the dialect's integer check unless it is a bound constant
+  /// (already known to be an integer): a computed value may have overflowed into a double.
+  func integerChecked(_ x: SQLExpr) -> SQLExpr {
+    guard x.constant == nil, let f = dialect.integerCheckFunction else { return x }
+    var out = x
+    out.sql = f + "(" + x.sql + ")"
+    return out
+  }
+
   mutating func numericScalar(_ x: ExpressionNode, _ op: String) throws(SiftError) -> SQLExpr {
     var o = try expression(x)
     let v = try scalar(&o, hint: .integer, x.range)
@@ -124,8 +134,8 @@ extension SQLCompilation {
   }
 
   mutating func binary(_ op: BinaryOperator, _ a: ExpressionNode, _ b: ExpressionNode, _ range: SourceRange) throws(SiftError) -> SQLExpr {
-    let x = try numericScalar(a, op.symbol)
-    let y = try numericScalar(b, op.symbol)
+    var x = try numericScalar(a, op.symbol)
+    var y = try numericScalar(b, op.symbol)
     let bothInt = (x.type == .integer || x.type == .boolean) && (y.type == .integer || y.type == .boolean)
     let type: SQLType = bothInt ? .integer : (x.type == .double || y.type == .double ? .double : .unknown)
     let nullable = x.nullable || y.nullable
@@ -136,6 +146,7 @@ extension SQLCompilation {
       guard (x.type == .integer || x.type.family == 0) && (y.type == .integer || y.type.family == 0) else {
         throw fail("bitwise-needs-integers", "'\(op.symbol)' needs integers", range)
       }
+      (x, y) = (integerChecked(x), integerChecked(y))
     }
     switch op {
     case .add, .subtract, .multiply:
@@ -216,7 +227,8 @@ extension SQLCompilation {
       guard x.type == .integer || x.type.family == 0 else {
         throw fail("bitwise-needs-integers", "onesComplement needs an integer", range)
       }
-      return .value(SQLExpr("(~ " + x.sql + ")", x.bindings, type: .integer, nullable: x.nullable))
+      let i = integerChecked(x)
+      return .value(SQLExpr("(~ " + i.sql + ")", i.bindings, type: .integer, nullable: x.nullable))
     case .sum, .count, .min, .max, .average:
       let op: CollectionOperator = f == .sum ? .sum : f == .count ? .count : f == .min ? .min : f == .max ? .max : .avg
       guard case .collection(let c) = try expression(arg(0)) else {

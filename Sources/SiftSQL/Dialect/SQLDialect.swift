@@ -94,9 +94,23 @@ public protocol SQLDialect: Sendable {
   /// Statements to run once per connection/database before compiled SQL can run (functions
   /// the compiled SQL calls). Empty for SQLite, whose functions SiftSQLite registers in C.
   var setupSQL: [String] { get }
+  /// The parser stack a WHERE fragment may need, in `SQLParserDepth` estimate units, or nil
+  /// when the database's parser has no practical limit. Deeper predicates are refused at
+  /// compile time (`too-deep-for-sql`) instead of failing to prepare.
+  var parserStackLimit: Int? { get }
+  /// A function that passes integers and NULL through and fails on anything else, wrapped
+  /// around computed operands of bitwise operators: arithmetic that overflows gives a double
+  /// (as in memory), which SQLite's `&` would silently truncate where memory reports
+  /// `bitwise-needs-integers`. Nil when the database fails on overflow itself (PostgreSQL).
+  var integerCheckFunction: String? { get }
 }
 
 extension SQLDialect {
+  /// No limit unless the dialect says so (PostgreSQL's parser stack grows to 10,000 entries).
+  public var parserStackLimit: Int? { nil }
+  /// No check function unless the dialect has one.
+  public var integerCheckFunction: String? { nil }
+
   /// Default quoting: double quotes, embedded quotes doubled (both databases).
   public func quoteIdentifier(_ name: String) -> String {
     if !name.utf8.contains(0x22) { return "\"" + name + "\"" }

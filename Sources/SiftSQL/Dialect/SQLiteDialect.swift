@@ -38,6 +38,11 @@ public struct SQLiteDialect: SQLDialect {
   public var positionFunction: String { "instr" }
   /// `SQLDialect.prefixRangeScan` for this database (see the protocol for its meaning).
   public var prefixRangeScan: Bool { true }
+  /// `SQLDialect.parserStackLimit`: SQLite before 3.46 stops at 100 parser stack entries; 20
+  /// are left for the statement around the WHERE fragment (`SELECT COUNT(*) FROM (SELECT …`).
+  public var parserStackLimit: Int? { 80 }
+  /// `SQLDialect.integerCheckFunction` for this database (see the protocol for its meaning).
+  public var integerCheckFunction: String? { "sift_int" }
   /// `SQLDialect.likeFunction` for this database (see the protocol for its meaning).
   public var likeFunction: String? { "sift_like" }
   /// `SQLDialect.regex` for this database (see the protocol for its meaning).

@@ -119,7 +119,7 @@ extension SQLCompiler {
     if let p = request.predicate {
       var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: p.source)
       c.nextAlias = nextAlias
-      let w = try c.predicate(p.root, positive: true)
+      let w = try c.checkedWhere(p.root)
       if w.shape != .alwaysTrue {
         sql += " WHERE " + w.sql
         bindings += w.bindings
@@ -141,7 +141,7 @@ extension SQLCompiler {
     var bindings: [SQLValue] = []
     if let p = request.predicate {
       var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: p.source)
-      let w = try c.predicate(p.root, positive: true)
+      let w = try c.checkedWhere(p.root)
       if w.shape != .alwaysTrue {
         sql += " WHERE " + w.sql
         bindings += w.bindings

@@ -12,7 +12,7 @@ extension SQLCompiler {
     var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: request.predicate?.source ?? "")
     var whereExpr: SQLExpr?
     if let p = request.predicate {
-      let w = try c.predicate(p.root, positive: true)
+      let w = try c.checkedWhere(p.root)
       if w.shape != .alwaysTrue { whereExpr = w }
     }
     let q = dialect.quoteIdentifier

@@ -47,7 +47,7 @@ public struct SQLCompiler: Sendable {
   public func compileWhere(_ predicate: SiftPredicate, entity name: String) throws(SiftError) -> SQLStatement {
     guard let e = refs.entity(name) else { _ = try entity(name); return SQLStatement(sql: "") }
     var c = SQLCompilation(dialect: dialect, schema: refs, root: e, source: predicate.source)
-    let w = try c.predicate(predicate.root, positive: true)
+    let w = try c.checkedWhere(predicate.root)
     return SQLFinisher.finish(w.sql, w.bindings, dialect: dialect)
   }
 

@@ -1,0 +1,132 @@
+import SiftSyntax
+
+/// A conservative estimate of how deep a database's SQL parser must stack to read a fragment.
+///
+/// SQLite's LALR parser has a fixed stack (`YYSTACKDEPTH`, 100 entries in the builds Debian
+/// ships; 3.46+ grows it), so a predicate that is fine for Sift — 46 nested negations, 12 nested
+/// SUBQUERYs — can compile to SQL that SQLite refuses with "parser stack overflow". The compiler
+/// checks the estimate against `SQLDialect.parserStackLimit` and refuses the predicate itself
+/// (`too-deep-for-sql`), so every statement it returns prepares.
+///
+/// The model, per level (parentheses and `CASE`…`END`): the entries a level holds while a
+/// nested level is open are at most the tokens since its last `,` `AND` `OR` (where the
+/// parser has reduced what came before to one symbol), plus 2 of slack; a qualified name
+/// `t0."x"` is one token and `SELECT` four (its empty optional clauses). The estimate is the
+/// largest sum over the open levels. It over-counts on purpose, checked against SQLite by
+/// ParserDepthTests and the SQL fuzz target: nested negations are refused at 20 levels where
+/// SQLite takes 46, nested SUBQUERYs at 5 where it takes about 8.
+///
+/// ```swift
+/// SQLParserDepth.estimate("(- (- ?))")   // 11: two open levels of 2 tokens and 2 slack each, 2 inside and 1 slack
+/// ```
+enum SQLParserDepth {
+  /// The estimated peak parser stack for `sql`.
+  static func estimate(_ sql: String) -> Int {
+    var sql = sql
+    return sql.withUTF8 { estimate(bytes: $0) }
+  }
+
+  static func estimate(bytes s: UnsafeBufferPointer<UInt8>) -> Int {
+    var levels: [Int] = [0]  // tokens since the last boundary, per open level
+    var sum = 0  // what the open outer levels hold, each with its slack
+    var peak = 0
+    var joined = false  // the previous byte was the `.` of `t0."name"`
+    var i = 0
+    func count(_ n: Int) {
+      levels[levels.count - 1] += n
+      peak = max(peak, sum + (levels.last ?? 0) + slack)
+    }
+    func open() {
+      count(1)
+      sum += (levels.last ?? 0) + slack
+      levels.append(0)
+    }
+    func close() {
+      guard levels.count > 1 else { return }
+      levels.removeLast()
+      sum -= (levels.last ?? 0) + slack
+    }
+    while i < s.count {
+      let b = s[i]
+      let start = i
+      i += 1
+      switch b {
+      case 0x20, 0x0A, 0x09, 0x0D: continue
+      case 0x28: open()  // (
+      case 0x29: close()  // )
+      case 0x2C: levels[levels.count - 1] = 0; count(1)  // , (the list so far is one symbol)
+      case 0x2E: joined = true; continue  // . of a qualified name: one symbol with its parts
+      case 0x22, 0x27:  // "identifier" or 'text', doubled quotes inside
+        while i < s.count {
+          if s[i] == b {
+            if i + 1 < s.count, s[i + 1] == b { i += 2; continue }
+            break
+          }
+          i += 1
+        }
+        i += 1
+        if !joined { count(1) }
+      case _ where isWordByte(b):
+        while i < s.count, isWordByte(s[i]) { i += 1 }
+        switch keyword(s, start, i) {
+        case .boundary: levels[levels.count - 1] = 0; count(1)
+        case .open: open()
+        case .close: close()
+        case .select: count(4)  // SELECT and its empty optional clauses
+        case .none: if !joined { count(1) }
+        }
+      default:
+        count(1)  // an operator or punctuation byte: counted once per byte, an over-count
+      }
+      joined = false
+    }
+    return peak
+  }
+
+  /// Stack entries a level holds beyond its counted tokens while a nested level is open.
+  static let slack = 2
+
+  static func isWordByte(_ b: UInt8) -> Bool {
+    (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F || b == 0x24
+      || b >= 0x80
+  }
+
+  enum Keyword { case boundary, open, close, select, none }
+
+  /// `AND`/`OR` (the parser has reduced the operand before them), `CASE`…`END` (nest like
+  /// parentheses; WHEN and THEN do not reduce) and `SELECT`, in any case.
+  static func keyword(_ s: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Keyword {
+    let n = end - start
+    guard n >= 2 && n <= 6 else { return .none }
+    var word: UInt64 = 0
+    for k in start..<end { word = word << 8 | UInt64(s[k] & 0xDF) }
+    switch word {
+    case 0x41_4E44, 0x4F52: return .boundary  // AND OR
+    case 0x4341_5345: return .open  // CASE
+    case 0x45_4E44: return .close  // END
+    case 0x53_454C_4543_54: return .select  // SELECT
+    default: return .none
+    }
+  }
+}
+
+extension SQLCompilation {
+  /// Compiles a statement's WHERE predicate and checks it against the parser stack limit.
+  mutating func checkedWhere(_ p: PredicateNode) throws(SiftError) -> SQLExpr {
+    let w = try predicate(p, positive: true)
+    try checkParserDepth(w, p.range)
+    return w
+  }
+
+  /// Refuses a compiled WHERE fragment whose SQL would overflow the dialect's parser stack
+  /// (see `SQLParserDepth`); the error points at the whole predicate.
+  func checkParserDepth(_ w: SQLExpr, _ range: SourceRange) throws(SiftError) {
+    guard let limit = dialect.parserStackLimit else { return }
+    let depth = SQLParserDepth.estimate(w.sql)
+    guard depth > limit else { return }
+    throw fail(
+      "too-deep-for-sql",
+      "this predicate nests too deeply for \(dialect.name)'s SQL parser (estimated depth \(depth), limit \(limit)); "
+        + "flatten nested parentheses, negations or SUBQUERYs", range)
+  }
+}
