@@ -14,7 +14,10 @@ import SiftSyntax
 /// | `sift_like(text, pattern, opts)` | `LikePattern(pattern, options).matches(text)` |
 /// | `sift_matches(text, pattern, opts)` / `regexp(pattern, text)` | whole-string ICU regex |
 /// | `sift_int(x)` | `x` when an integer or NULL, else an error (bitwise operands) |
-/// | `sift_pow`, `sift_sqrt`, `sift_ln`, `sift_log`, `sift_exp`, `sift_ceiling`, `sift_floor`, `sift_trunc` | math in doubles |
+/// | `sift_pow(a, b)` | integer when both are integers, `b >= 0` and the result fits (`NumberRules.exactPower`), else `pow` in doubles |
+/// | `sift_abs(x)` | an integer stays an integer (`Int64.min` gives the double 2^63), a double `fabs` |
+/// | `sift_ceiling`, `sift_floor`, `sift_trunc` | an integer passes through unchanged; a double is rounded |
+/// | `sift_sqrt`, `sift_ln`, `sift_log`, `sift_exp` | math in doubles |
 /// | `sift_upper`, `sift_lower` | Unicode case mapping |
 /// | collation `SIFT_LOCALIZED` | `localizedStandardCompare` |
 ///
@@ -46,9 +49,10 @@ public enum SQLiteFunctions {
     add("sift_ln", 1) { ctx, _, argv in SQLiteFunctions.math(ctx, argv) { Foundation.log($0) } }
     add("sift_log", 1) { ctx, _, argv in SQLiteFunctions.math(ctx, argv) { Foundation.log10($0) } }
     add("sift_exp", 1) { ctx, _, argv in SQLiteFunctions.math(ctx, argv) { Foundation.exp($0) } }
-    add("sift_ceiling", 1) { ctx, _, argv in SQLiteFunctions.math(ctx, argv) { $0.rounded(.up) } }
-    add("sift_floor", 1) { ctx, _, argv in SQLiteFunctions.math(ctx, argv) { $0.rounded(.down) } }
-    add("sift_trunc", 1) { ctx, _, argv in SQLiteFunctions.math(ctx, argv) { $0.rounded(.towardZero) } }
+    add("sift_ceiling", 1) { ctx, _, argv in SQLiteFunctions.rounding(ctx, argv, .up) }
+    add("sift_floor", 1) { ctx, _, argv in SQLiteFunctions.rounding(ctx, argv, .down) }
+    add("sift_trunc", 1) { ctx, _, argv in SQLiteFunctions.rounding(ctx, argv, .towardZero) }
+    add("sift_abs", 1, absFunction)
     add("sift_upper", 1, upperFunction)
     add("sift_lower", 1, lowerFunction)
     sqlite3_create_collation_v2(db, "SIFT_LOCALIZED", SQLITE_UTF8, nil, localizedCollation, nil)
@@ -94,9 +98,42 @@ public enum SQLiteFunctions {
     sqlite3_result_double(ctx, f(x))
   }
 
+  /// `ceiling:`, `floor:`, `trunc:` as memory: an integer is already whole and passes through
+  /// (converting it to a double would round values beyond 2^53); a double is rounded.
+  static func rounding(_ ctx: OpaquePointer?, _ argv: UnsafeMutablePointer<OpaquePointer?>?, _ rule: FloatingPointRoundingRule) {
+    let a = value(argv, 0)
+    switch sqlite3_value_type(a) {
+    case SQLITE_NULL: sqlite3_result_null(ctx)
+    case SQLITE_INTEGER: sqlite3_result_int64(ctx, sqlite3_value_int64(a))
+    default: sqlite3_result_double(ctx, sqlite3_value_double(a).rounded(rule))
+    }
+  }
+
+  /// `**` as memory: exact for integers while the result fits, else `pow` in doubles.
   static let powFunction: Function = { ctx, _, argv in
-    guard let a = double(argv, 0), let b = double(argv, 1) else { return sqlite3_result_null(ctx) }
-    sqlite3_result_double(ctx, pow(a, b))
+    let a = value(argv, 0)
+    let b = value(argv, 1)
+    if sqlite3_value_type(a) == SQLITE_NULL || sqlite3_value_type(b) == SQLITE_NULL { return sqlite3_result_null(ctx) }
+    if sqlite3_value_type(a) == SQLITE_INTEGER && sqlite3_value_type(b) == SQLITE_INTEGER,
+      let v = NumberRules.exactPower(sqlite3_value_int64(a), sqlite3_value_int64(b))
+    {
+      return sqlite3_result_int64(ctx, v)
+    }
+    sqlite3_result_double(ctx, pow(sqlite3_value_double(a), sqlite3_value_double(b)))
+  }
+
+  /// `abs:` as memory: SQLite's own `abs` raises "integer overflow" for `Int64.min`, where
+  /// memory gives the double 2^63.
+  static let absFunction: Function = { ctx, _, argv in
+    let a = value(argv, 0)
+    switch sqlite3_value_type(a) {
+    case SQLITE_NULL: sqlite3_result_null(ctx)
+    case SQLITE_INTEGER:
+      let x = sqlite3_value_int64(a)
+      if let v = NumberRules.absoluteValue(x) { return sqlite3_result_int64(ctx, v) }
+      sqlite3_result_double(ctx, -Double(x))
+    default: sqlite3_result_double(ctx, Swift.abs(sqlite3_value_double(a)))
+    }
   }
 
   /// Integer / integer truncates (a zero divisor is an error, as in memory; overflow gives a

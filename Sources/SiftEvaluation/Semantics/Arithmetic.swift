@@ -57,7 +57,7 @@ enum Arithmetic {
         let (v, o) = x.dividedReportingOverflow(by: y)
         return o ? .double(Double(x) / Double(y)) : .int(v)
       case .power:
-        if y >= 0, let v = power(x, y) { return .int(v) }
+        if let v = NumberRules.exactPower(x, y) { return .int(v) }
         return .double(Foundation.pow(Double(x), Double(y)))
       default: break
       }
@@ -112,26 +112,5 @@ enum Arithmetic {
     case .int(let i): return Double(i)
     case .double(let d): return d
     }
-  }
-
-  /// Exact integer power, nil on overflow.
-  static func power(_ base: Int64, _ exp: Int64) -> Int64? {
-    var result: Int64 = 1
-    var b = base
-    var e = exp
-    while e > 0 {
-      if e & 1 == 1 {
-        let (v, o) = result.multipliedReportingOverflow(by: b)
-        if o { return nil }
-        result = v
-      }
-      e >>= 1
-      if e > 0 {
-        let (v, o) = b.multipliedReportingOverflow(by: b)
-        if o { return nil }
-        b = v
-      }
-    }
-    return result
   }
 }

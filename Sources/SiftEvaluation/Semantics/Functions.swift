@@ -69,7 +69,7 @@ enum Functions {
     case .abs:
       guard let n = try number(arg(0)) else { return .null }
       switch n {
-      case .int(let i): return i == .min ? .double(-Double(i)) : .int(Swift.abs(i))
+      case .int(let i): return NumberRules.absoluteValue(i).map { EvalValue.int($0) } ?? .double(-Double(i))
       case .double(let d): return .double(Swift.abs(d))
       }
     case .random: return .double(Double.random(in: 0..<1))

@@ -158,7 +158,9 @@ extension SQLCompilation {
       if let f { return make(f + "(" + x.sql + ", " + y.sql + ")", type, nullable: true) }
       return make("(" + x.sql + " / " + y.sql + ")", type, nullable: true)
     case .power:
-      return make(dialect.powerFunction + "(" + x.sql + ", " + y.sql + ")", .double)
+      // Memory keeps integer ** integer exact while it fits (`NumberRules.exactPower`).
+      let t: SQLType = bothInt && dialect.powerKeepsIntegers ? .integer : .double
+      return make(dialect.powerFunction + "(" + x.sql + ", " + y.sql + ")", t)
     case .bitwiseAnd, .bitwiseOr:
       try ints()
       return make("(" + x.sql + " " + op.symbol + " " + y.sql + ")", .integer)
@@ -201,8 +203,22 @@ extension SQLCompilation {
       return .value(SQLExpr.condition("(" + x.sql + " % " + y.sql + ")", [x, y]).typed(.integer, nullable: true))
     case .abs:
       let x = try numericScalar(arg(0), "abs")
-      return .value(SQLExpr("abs(" + x.sql + ")", x.bindings, type: x.type, nullable: x.nullable))
-    case .sqrt, .ln, .log, .exp, .ceiling, .floor, .trunc:
+      // abs(Int64.min) is a double in memory: typed like + - *, integer while it fits.
+      let sql = dialect.absoluteValueFunction + "(" + x.sql + ")"
+      return .value(SQLExpr(sql, x.bindings, type: x.type, nullable: x.nullable))
+    case .ceiling, .floor, .trunc:
+      let x = try numericScalar(arg(0), f.shortName)
+      // Memory keeps integers as they are: a double would round values beyond 2^53.
+      if x.type == .integer || x.type == .boolean { return .value(x.typed(.integer, nullable: x.nullable)) }
+      guard let name = dialect.mathFunction(f.shortName) else {
+        throw fail("unsupported-in-sql", "\(f.shortName) is not available on \(dialect.name)", range)
+      }
+      if dialect.roundingKeepsIntegers {
+        return .value(SQLExpr(name + "(" + x.sql + ")", x.bindings, type: x.type == .double ? .double : .unknown, nullable: true))
+      }
+      let sql = name + "(CAST(" + x.sql + " AS " + dialect.doubleTypeName + "))"
+      return .value(SQLExpr(sql, x.bindings, type: .double, nullable: true))
+    case .sqrt, .ln, .log, .exp:
       let x = try numericScalar(arg(0), f.shortName)
       guard let name = dialect.mathFunction(f.shortName) else {
         throw fail("unsupported-in-sql", "\(f.shortName) is not available on \(dialect.name)", range)

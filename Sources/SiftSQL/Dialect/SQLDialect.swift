@@ -56,7 +56,7 @@ public protocol SQLDialect: Sendable {
   /// Collation for localized-standard sorting (`SIFT_LOCALIZED` registered by SiftSQLite,
   /// `und-x-icu` on PostgreSQL); nil if unavailable.
   var localizedCollation: String? { get }
-  /// `(base, exponent) → double`: `sift_pow` (registered) or `power`.
+  /// `(base, exponent) → number`: `sift_pow` (registered; see `powerKeepsIntegers`) or `power`.
   var powerFunction: String { get }
   /// The SQL function for a one-argument math built-in (`sqrt`, `ln`, `log`, `exp`,
   /// `ceiling`, `floor`, `trunc`), or nil if the database has none.
@@ -103,6 +103,19 @@ public protocol SQLDialect: Sendable {
   /// (as in memory), which SQLite's `&` would silently truncate where memory reports
   /// `bitwise-needs-integers`. Nil when the database fails on overflow itself (PostgreSQL).
   var integerCheckFunction: String? { get }
+  /// True when `powerFunction` keeps integers exact as memory does (an integer result while
+  /// both operands are integers, the exponent is non-negative and the result fits): `**` of
+  /// two integers is then typed as an integer. False: the power is always a double.
+  var powerKeepsIntegers: Bool { get }
+  /// The `abs` function: one that, as memory, gives the double 2^63 for `Int64.min` (SQLite's
+  /// registered `sift_abs`; SQLite's own `abs` raises "integer overflow"), or the native `abs`
+  /// where overflow is an error anyway (PostgreSQL: "bigint out of range").
+  var absoluteValueFunction: String { get }
+  /// True when `mathFunction` for `ceiling`, `floor` and `trunc` passes integers through
+  /// unchanged (SQLite's registered functions), so operands of unknown type need no cast to
+  /// a double. Operands typed as integers never reach the function (the rounding of a whole
+  /// number is itself); others are cast to a double when this is false.
+  var roundingKeepsIntegers: Bool { get }
 }
 
 extension SQLDialect {
@@ -110,6 +123,12 @@ extension SQLDialect {
   public var parserStackLimit: Int? { nil }
   /// No check function unless the dialect has one.
   public var integerCheckFunction: String? { nil }
+  /// The power is a double unless the dialect says otherwise.
+  public var powerKeepsIntegers: Bool { false }
+  /// The native `abs` unless the dialect has a better one.
+  public var absoluteValueFunction: String { "abs" }
+  /// Rounding functions take doubles unless the dialect says otherwise.
+  public var roundingKeepsIntegers: Bool { false }
 
   /// Default quoting: double quotes, embedded quotes doubled (both databases).
   public func quoteIdentifier(_ name: String) -> String {

@@ -43,6 +43,13 @@ public struct SQLiteDialect: SQLDialect {
   public var parserStackLimit: Int? { 80 }
   /// `SQLDialect.integerCheckFunction` for this database (see the protocol for its meaning).
   public var integerCheckFunction: String? { "sift_int" }
+  /// `SQLDialect.powerKeepsIntegers`: `sift_pow` follows `NumberRules.exactPower`, as memory.
+  public var powerKeepsIntegers: Bool { true }
+  /// `SQLDialect.absoluteValueFunction`: `sift_abs` (`abs(Int64.min)` is 2^63, as memory).
+  public var absoluteValueFunction: String { "sift_abs" }
+  /// `SQLDialect.roundingKeepsIntegers`: `sift_ceiling`/`sift_floor`/`sift_trunc` pass
+  /// integers through.
+  public var roundingKeepsIntegers: Bool { true }
   /// `SQLDialect.likeFunction` for this database (see the protocol for its meaning).
   public var likeFunction: String? { "sift_like" }
   /// `SQLDialect.regex` for this database (see the protocol for its meaning).

@@ -1,0 +1,81 @@
+import Foundation
+import SiftEvaluation
+import SiftSQL
+import SiftSQLite
+import SiftSyntax
+import Testing
+
+/// Numbers at the edges of `Int64` and beyond 2^53: SQLite must return exactly the records
+/// in-memory evaluation returns, and fail where memory fails. Memory keeps integers exact
+/// (`**`, `abs:`, `ceiling:`, `floor:`, `trunc:`) and continues in `Double` on overflow; the
+/// SQL for each must do the same (fuzzing found `abs(n)` of `Int64.min` raising "integer
+/// overflow", and `n ** 1`, `ceiling(n)`, `trunc(n)` rounding `Int64.max` through a double).
+@Suite("SQL numeric edges vs memory")
+struct NumericEdgeTests {
+  static let schemaJSON = """
+    {"entities": {"Row": {"table": "row", "attributes": {"n": "integer", "x": "double", "flag": "boolean"}}}}
+    """
+  static let json = """
+    [{"n": 9223372036854775807, "x": 2.5, "flag": true}, {"n": -9223372036854775808, "x": -2.5, "flag": false},
+     {"n": 9007199254740993, "x": 1e300, "flag": true}, {"n": -7, "x": -0.0, "flag": false},
+     {"n": 0, "x": 9007199254740993.0}, {"n": null, "x": null, "flag": null}]
+    """
+
+  static let schema: SQLSchema? = try? SQLSchema(json: schemaJSON)
+  static let records: [SiftValue] = {
+    guard case .array(let a)? = try? SiftJSON.parse(json) else { return [] }
+    return a
+  }()
+
+  static let database = LockedDatabase {
+    guard let schema = NumericEdgeTests.schema else { throw SQLTestFailure("schema") }
+    let db = try SQLiteDatabase()
+    try db.load(records, entity: "Row", schema: schema, dialect: SQLiteDialect())
+    return db
+  }
+
+  static let predicates: [String] = [
+    // abs: Int64.min becomes the double 2^63 (SQLite's abs raises "integer overflow")
+    "abs(n) > 0", "abs(n) == 9223372036854775808.0", "abs(n) == n", "abs(x) == 2.5", "abs(flag) == 1",
+    // **: exact while the integer result fits, else pow in doubles
+    "n ** 1 == 9223372036854775807", "n ** 1 == n", "n ** 0 == 1", "n ** 2 > 0", "2 ** 62 + 1 == 4611686018427387905",
+    "n ** -1 < 1", "x ** 2 > 6", "(n ** 1) & 1 == 1", "3 ** 39 == 4052555153018976267", "flag ** 2 == 1",
+    // ceiling/floor/trunc keep integers
+    "ceiling(n) == 9223372036854775807", "floor(n) == n", "trunc(n) == n", "trunc(x) == 2", "floor(x) == -3",
+    "ceiling(x) == -2", "trunc(TERNARY(flag == YES, n, x)) == n", "floor(flag) == 1", "ceiling(n) & 1 == 1",
+    "trunc(x) == 9007199254740993",
+  ]
+
+  @Test(arguments: predicates)
+  func sqliteAgreesWithMemory(_ format: String) throws {
+    let schema = try #require(Self.schema)
+    let p = try SiftPredicate(format: format)
+    let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: schema)
+    let memory = Result { try p.compile().matchingIndices(Self.records) }
+    let sql = Result { try Self.database.with { db in try db.matchingIndices(of: p, entity: "Row", compiler: compiler) } }
+    switch (memory, sql) {
+    case (.success(let m), .success(let s)): #expect(m == s, "\(format): memory \(m), SQLite \(s)")
+    case (.failure, .failure): break
+    default: Issue.record("\(format): memory \(memory), SQLite \(sql)")
+    }
+    // PostgreSQL compiles or refuses (its power is a double, so `&` of one is refused; it
+    // raises "bigint out of range" itself on overflow).
+    do {
+      let pg = try SQLCompiler(dialect: PostgreSQLDialect(), schema: schema).compileMatchingIndices(p, entity: "Row")
+      #expect(placeholdersMatch(pg, PostgreSQLDialect()), "\(pg)")
+    } catch {
+      #expect(error.stage == .sql, "\(error)")
+    }
+  }
+
+  /// Integer operands of `ceiling:`/`floor:`/`trunc:` are returned as they are, on both
+  /// databases: no function, no cast through a double.
+  @Test func roundingAnIntegerIsTheInteger() throws {
+    let schema = try #require(Self.schema)
+    for dialect in [SQLiteDialect() as any SQLDialect, PostgreSQLDialect()] {
+      let st = try SQLCompiler(dialect: dialect, schema: schema)
+        .compileMatchingIndices(try SiftPredicate(format: "ceiling(n) == 1"), entity: "Row")
+      #expect(!st.sql.contains("ceil"), "\(st.sql)")
+    }
+  }
+}
