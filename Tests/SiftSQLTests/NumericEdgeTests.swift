@@ -10,6 +10,8 @@ import Testing
 /// (`**`, `abs:`, `ceiling:`, `floor:`, `trunc:`) and continues in `Double` on overflow; the
 /// SQL for each must do the same (fuzzing found `abs(n)` of `Int64.min` raising "integer
 /// overflow", and `n ** 1`, `ceiling(n)`, `trunc(n)` rounding `Int64.max` through a double).
+/// NaN is not nil in memory, though SQLite stores it as NULL (`sqrt(x) == nil` matched
+/// negative x in SQLite only).
 @Suite("SQL numeric edges vs memory")
 struct NumericEdgeTests {
   static let schemaJSON = """
@@ -44,6 +46,15 @@ struct NumericEdgeTests {
     "ceiling(n) == 9223372036854775807", "floor(n) == n", "trunc(n) == n", "trunc(x) == 2", "floor(x) == -3",
     "ceiling(x) == -2", "trunc(TERNARY(flag == YES, n, x)) == n", "floor(flag) == 1", "ceiling(n) & 1 == 1",
     "trunc(x) == 9007199254740993",
+    // NaN (sqrt of a negative, 0.0 / 0, inf - inf) is not nil in memory; SQLite stores it as NULL
+    "sqrt(x) == nil", "sqrt(x) != nil", "sqrt(x) == sqrt(x)", "sqrt(x) != sqrt(x)", "sqrt(x) <= nil",
+    "sqrt(x) >= sqrt(x)", "sqrt(x) IN {nil, 1}", "NOT (sqrt(x) == nil)", "ANY {sqrt(x), 1} == nil",
+    "sqrt(x) BETWEEN {0, 10}", "sqrt(x) == x", "sqrt(x) != x", "ln(x) == nil", "log(x) != nil",
+    "x / 0.0 != nil", "n / 0.0 == nil", "x * x - x * x == nil", "x * x - x * x != 5", "x ** 0.5 == nil",
+    "modulus:by:(x, 0.0) == nil", "abs(sqrt(x)) == nil", "ceiling(sqrt(x)) != nil", "-sqrt(x) == nil",
+    "exp(sqrt(x)) != nil", "TERNARY(flag == YES, sqrt(x), n) == nil", "TERNARY(flag == YES, n, sqrt(x)) != nil",
+    "sqrt(x) ** 0 == 1", "1 ** sqrt(x) == 1", "sqrt(x) ** 0 == nil", "sqrt(x) ** 2 == nil", "sqrt(x) + 1 == nil",
+    "(sqrt(x) + 1) * 2 != nil", "1e999 - 1e999 == nil", "1e999 - 1e999 != x", "x != 0.0 / 0",
   ]
 
   @Test(arguments: predicates)

@@ -70,6 +70,10 @@ extension SQLCompilation {
       y = fold(y, o)
     }
     let bothNullable = x.nullable && y.nullable
+    if x.nilWhen != nil || y.nilWhen != nil, op == .equal || op == .notEqual {
+      let eq = nanAwareEqual(x, y)
+      return op == .equal ? eq : eq.negated
+    }
     switch op {
     case .equal:
       if !bothNullable { return SQLExpr.condition(SQLExpr.cat(x.sql, " = ", y.sql), x, y) }

@@ -25,8 +25,10 @@ extension SQLCompilation {
       return .list(out)
     case .unary(let op, let x):
       let v = try numericScalar(x, op.symbol)
-      if op == .negate { return .value(SQLExpr("(- " + v.sql + ")", v.bindings, type: v.type, nullable: v.nullable)) }
-      guard v.type == .integer || v.type.family == 0 else {
+      if op == .negate {
+        return .value(propagatingNaN(SQLExpr("(- " + v.sql + ")", v.bindings, type: v.type, nullable: v.nullable), from: [v]))
+      }
+      guard v.type == .integer || v.type.family == 0, v.nilWhen == nil else {
         throw fail("bitwise-needs-integers", "~ needs an integer", e.range)
       }
       let i = integerChecked(v)
@@ -67,7 +69,9 @@ extension SQLCompilation {
       if vx2.type == .null { type = vy.type }
       if vy.type == .null { type = vx2.type }
       let sql = "CASE WHEN " + cond.sql + " THEN " + vx2.sql + " ELSE " + vy.sql + " END"
-      return .value(SQLExpr.condition(sql, [cond, vx2, vy]).typed(type, nullable: vx2.nullable || vy.nullable))
+      var out = SQLExpr.condition(sql, [cond, vx2, vy]).typed(type, nullable: vx2.nullable || vy.nullable)
+      out.nilWhen = ternaryNilWhen(cond, vx2, vy)
+      return .value(out)
     case .assignment:
       throw fail("unsupported-in-sql", "an assignment ($x := …) cannot be compiled to SQL", e.range)
     case .anyKey:
@@ -112,6 +116,10 @@ extension SQLCompilation {
       throw fail("collection-not-allowed", "a collection constant cannot be used as a single value here", range)
     }
     e.constant = v
+    if case .double(let d) = v, d.isNaN, dialect.nanBecomesNull {
+      e.nilWhen = []  // bound as NULL, but never nil
+      e.nullable = true
+    }
     return e
   }
 
@@ -143,24 +151,30 @@ extension SQLCompilation {
       SQLExpr.condition(sql, [x, y]).typed(t, nullable: n)
     }
     func ints() throws(SiftError) {
-      guard (x.type == .integer || x.type.family == 0) && (y.type == .integer || y.type.family == 0) else {
+      guard (x.type == .integer || x.type.family == 0) && (y.type == .integer || y.type.family == 0),
+        x.nilWhen == nil, y.nilWhen == nil
+      else {
         throw fail("bitwise-needs-integers", "'\(op.symbol)' needs integers", range)
       }
       (x, y) = (integerChecked(x), integerChecked(y))
     }
+    // Integers never give NaN; anything else may (`inf - inf`, `0.0 / 0`, `(-1) ** 0.5`).
+    func real(_ e: SQLExpr) -> SQLExpr { bothInt ? e : mayBeNaN(e, from: [x, y]) }
     switch op {
     case .add, .subtract, .multiply:
-      return make("(" + x.sql + " " + op.symbol + " " + y.sql + ")", type)
+      return real(make("(" + x.sql + " " + op.symbol + " " + y.sql + ")", type))
     case .divide:
       // Integer / integer truncates and a zero divisor is an error, as in memory; doubles
       // give IEEE results. See SQLDialect.integerDivisionFunction.
       let f = bothInt ? dialect.integerDivisionFunction : dialect.realDivisionFunction
-      if let f { return make(f + "(" + x.sql + ", " + y.sql + ")", type, nullable: true) }
-      return make("(" + x.sql + " / " + y.sql + ")", type, nullable: true)
+      if let f { return real(make(f + "(" + x.sql + ", " + y.sql + ")", type, nullable: true)) }
+      return real(make("(" + x.sql + " / " + y.sql + ")", type, nullable: true))
     case .power:
       // Memory keeps integer ** integer exact while it fits (`NumberRules.exactPower`).
       let t: SQLType = bothInt && dialect.powerKeepsIntegers ? .integer : .double
-      return make(dialect.powerFunction + "(" + x.sql + ", " + y.sql + ")", t)
+      let call = make(dialect.powerFunction + "(" + x.sql + ", " + y.sql + ")", t)
+      if dialect.nanBecomesNull, x.nilWhen != nil || y.nilWhen != nil { return nanAwarePower(call, x, y) }
+      return real(call)
     case .bitwiseAnd, .bitwiseOr:
       try ints()
       return make("(" + x.sql + " " + op.symbol + " " + y.sql + ")", .integer)
@@ -195,7 +209,8 @@ extension SQLCompilation {
       let y = try numericScalar(arg(1), "%")
       let bothInt = x.type == .integer && y.type == .integer
       if let f = dialect.modulusFunction {
-        return .value(SQLExpr.condition(f + "(" + x.sql + ", " + y.sql + ")", [x, y]).typed(bothInt ? .integer : .double, nullable: true))
+        let e = SQLExpr.condition(f + "(" + x.sql + ", " + y.sql + ")", [x, y]).typed(bothInt ? .integer : .double, nullable: true)
+        return .value(bothInt ? e : mayBeNaN(e, from: [x, y]))  // fmod(x, 0) is NaN
       }
       guard bothInt else {
         throw fail("unsupported-in-sql", "modulus:by: of non-integers cannot be compiled for \(dialect.name)", range)
@@ -205,7 +220,7 @@ extension SQLCompilation {
       let x = try numericScalar(arg(0), "abs")
       // abs(Int64.min) is a double in memory: typed like + - *, integer while it fits.
       let sql = dialect.absoluteValueFunction + "(" + x.sql + ")"
-      return .value(SQLExpr(sql, x.bindings, type: x.type, nullable: x.nullable))
+      return .value(propagatingNaN(SQLExpr(sql, x.bindings, type: x.type, nullable: x.nullable), from: [x]))
     case .ceiling, .floor, .trunc:
       let x = try numericScalar(arg(0), f.shortName)
       // Memory keeps integers as they are: a double would round values beyond 2^53.
@@ -214,17 +229,20 @@ extension SQLCompilation {
         throw fail("unsupported-in-sql", "\(f.shortName) is not available on \(dialect.name)", range)
       }
       if dialect.roundingKeepsIntegers {
-        return .value(SQLExpr(name + "(" + x.sql + ")", x.bindings, type: x.type == .double ? .double : .unknown, nullable: true))
+        let t: SQLType = x.type == .double ? .double : .unknown
+        return .value(propagatingNaN(SQLExpr(name + "(" + x.sql + ")", x.bindings, type: t, nullable: true), from: [x]))
       }
       let sql = name + "(CAST(" + x.sql + " AS " + dialect.doubleTypeName + "))"
-      return .value(SQLExpr(sql, x.bindings, type: .double, nullable: true))
+      return .value(propagatingNaN(SQLExpr(sql, x.bindings, type: .double, nullable: true), from: [x]))
     case .sqrt, .ln, .log, .exp:
       let x = try numericScalar(arg(0), f.shortName)
       guard let name = dialect.mathFunction(f.shortName) else {
         throw fail("unsupported-in-sql", "\(f.shortName) is not available on \(dialect.name)", range)
       }
       let sql = name + "(CAST(" + x.sql + " AS " + dialect.doubleTypeName + "))"
-      return .value(SQLExpr(sql, x.bindings, type: .double, nullable: true))
+      let e = SQLExpr(sql, x.bindings, type: .double, nullable: true)
+      // sqrt, ln and log of a negative number are NaN; exp only of a NaN.
+      return .value(f == .exp ? propagatingNaN(e, from: [x]) : mayBeNaN(e, from: [x]))
     case .uppercase, .lowercase:
       var o = try expression(arg(0))
       let x = try scalar(&o, hint: .string, arg(0).range)
@@ -240,7 +258,7 @@ extension SQLCompilation {
     case .onesComplement:
       let x = try numericScalar(arg(0), "~")
       // As the ~ operator: SQLite's ~ would silently truncate a double, memory refuses it.
-      guard x.type == .integer || x.type.family == 0 else {
+      guard x.type == .integer || x.type.family == 0, x.nilWhen == nil else {
         throw fail("bitwise-needs-integers", "onesComplement needs an integer", range)
       }
       let i = integerChecked(x)

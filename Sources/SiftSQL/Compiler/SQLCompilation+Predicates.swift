@@ -224,12 +224,16 @@ extension SQLCompilation {
     }
   }
 
+  /// True exactly when `e` is nil (a NaN stored as NULL is not: see `SQLExpr.nilWhen`).
   func isNull(_ e: SQLExpr) -> SQLExpr {
+    if let w = e.nilWhen { return .or(w) }
     guard e.nullable else { return .alwaysFalse }
     return SQLExpr(SQLExpr.cat(e.sql, " IS NULL"), e.bindings, type: .boolean)
   }
 
+  /// True exactly when `e` is not nil.
   func isNotNull(_ e: SQLExpr) -> SQLExpr {
+    if let w = e.nilWhen { return SQLExpr.or(w).negated }
     guard e.nullable else { return .alwaysTrue }
     return SQLExpr(SQLExpr.cat(e.sql, " IS NOT NULL"), e.bindings, type: .boolean)
   }

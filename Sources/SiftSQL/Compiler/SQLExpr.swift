@@ -55,6 +55,10 @@ struct SQLExpr: Sendable {
   var shape: Shape = .plain
   /// The constant this fragment binds, when it is exactly one bound constant.
   var constant: SiftValue?
+  /// Set when the value may be a NaN that the database turned into NULL (SQLite stores no
+  /// NaN; memory keeps NaN, which is not nil): the conditions, ORed, under which the value
+  /// is really nil. Nil when `IS NULL` is exact. See `SQLCompilation.isNull`.
+  var nilWhen: [SQLExpr]?
 
   init(
     _ sql: String, _ bindings: [SQLValue] = [], type: SQLType, nullable: Bool = true,

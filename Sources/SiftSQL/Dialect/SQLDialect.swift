@@ -116,6 +116,10 @@ public protocol SQLDialect: Sendable {
   /// a double. Operands typed as integers never reach the function (the rounding of a whole
   /// number is itself); others are cast to a double when this is false.
   var roundingKeepsIntegers: Bool { get }
+  /// True when the database stores a NaN result as NULL (SQLite). Memory keeps NaN, which is
+  /// not nil, so the compiler then tests a possibly-NaN value for nil through its operands
+  /// (`SQLExpr.nilWhen`) instead of with `IS NULL`.
+  var nanBecomesNull: Bool { get }
 }
 
 extension SQLDialect {
@@ -129,6 +133,8 @@ extension SQLDialect {
   public var absoluteValueFunction: String { "abs" }
   /// Rounding functions take doubles unless the dialect says otherwise.
   public var roundingKeepsIntegers: Bool { false }
+  /// NaN is a value unless the dialect says otherwise.
+  public var nanBecomesNull: Bool { false }
 
   /// Default quoting: double quotes, embedded quotes doubled (both databases).
   public func quoteIdentifier(_ name: String) -> String {

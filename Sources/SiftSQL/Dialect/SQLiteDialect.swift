@@ -50,6 +50,9 @@ public struct SQLiteDialect: SQLDialect {
   /// `SQLDialect.roundingKeepsIntegers`: `sift_ceiling`/`sift_floor`/`sift_trunc` pass
   /// integers through.
   public var roundingKeepsIntegers: Bool { true }
+  /// `SQLDialect.nanBecomesNull`: SQLite has no NaN; a NaN result (`sqrt(-1)`, `0.0 / 0`,
+  /// `inf - inf`) is stored as NULL.
+  public var nanBecomesNull: Bool { true }
   /// `SQLDialect.likeFunction` for this database (see the protocol for its meaning).
   public var likeFunction: String? { "sift_like" }
   /// `SQLDialect.regex` for this database (see the protocol for its meaning).

@@ -1,0 +1,68 @@
+import SiftSyntax
+
+/// NaN on databases that store it as NULL (SQLite; `SQLDialect.nanBecomesNull`).
+///
+/// Memory keeps NaN (`sqrt(-1)`, `0.0 / 0`, `1e999 - 1e999`), and a NaN is not nil:
+/// `sqrt(x) == nil` is false for a negative x, `sqrt(x) == sqrt(x)` is false (NaN equals
+/// nothing) and `sqrt(x) != nil` is true. SQLite turns every NaN into NULL, so `IS NULL`,
+/// `IS` and `IS NOT` would take it for nil. Arithmetic and the math functions give nil exactly
+/// when an operand is nil, so a value that may be NaN carries the nil tests of its operands
+/// (`SQLExpr.nilWhen`), and `isNull`, `isNotNull`, `==` and `!=` use them. Ordering needs
+/// nothing: NULL, like NaN, is ordered against nothing.
+extension SQLCompilation {
+  /// Conditions, ORed, under which `e` is nil (none: never nil).
+  func nilConditions(_ e: SQLExpr) -> [SQLExpr] {
+    if let w = e.nilWhen { return w }
+    guard e.nullable else { return [] }
+    return [SQLExpr(SQLExpr.cat(e.sql, " IS NULL"), e.bindings, type: .boolean, nullable: false)]
+  }
+
+  /// `result`, computed from `operands` by an operation that may give NaN for operands that
+  /// are not NaN (double arithmetic, `**`, `modulus:by:`, `sqrt`, `ln`, `log`), marked so:
+  /// nil exactly when an operand is nil.
+  func mayBeNaN(_ result: SQLExpr, from operands: [SQLExpr]) -> SQLExpr {
+    guard dialect.nanBecomesNull else { return result }
+    var out = result
+    var conditions: [SQLExpr] = []
+    for o in operands { conditions += nilConditions(o) }
+    out.nilWhen = conditions
+    out.nullable = true
+    return out
+  }
+
+  /// `result`, computed from `operands` by an operation that gives NaN for a NaN operand
+  /// (negation, `abs`, rounding, `exp`): marked when an operand is.
+  func propagatingNaN(_ result: SQLExpr, from operands: [SQLExpr]) -> SQLExpr {
+    guard operands.contains(where: { $0.nilWhen != nil }) else { return result }
+    return mayBeNaN(result, from: operands)
+  }
+
+  /// `x == y` when either side may be NaN: equal values, or both nil. Never `IS`, which
+  /// would call two NaNs (two NULLs) equal.
+  func nanAwareEqual(_ x: SQLExpr, _ y: SQLExpr) -> SQLExpr {
+    let eq = SQLExpr.condition(SQLExpr.cat(x.sql, " = ", y.sql), x, y)
+    return .or([eq, .and([isNull(x), isNull(y)])])
+  }
+
+  /// `x ** y` when either operand may be NaN: IEEE gives `NaN ** 0 == 1` and `1 ** NaN == 1`
+  /// (as memory), but the power function only sees NULL for the NaN.
+  func nanAwarePower(_ call: SQLExpr, _ x: SQLExpr, _ y: SQLExpr) -> SQLExpr {
+    let none = SQLExpr.or(nilConditions(x) + nilConditions(y))
+    let zero = SQLExpr(SQLExpr.marker, [.integer(0)], type: .integer, nullable: false)
+    let one = SQLExpr(SQLExpr.marker, [.integer(1)], type: .integer, nullable: false)
+    let oneDouble = SQLExpr(SQLExpr.marker, [.double(1)], type: .double, nullable: false)
+    let sql = SQLExpr.cat(
+      "CASE WHEN ", none.sql, " THEN NULL WHEN ", y.sql, " = ", zero.sql, " THEN ", oneDouble.sql,
+      " WHEN ", x.sql, " = ", one.sql, " THEN ", oneDouble.sql, " ELSE ", call.sql, " END")
+    let out = SQLExpr.condition(sql, [none, y, zero, oneDouble, x, one, oneDouble, call]).typed(.double, nullable: true)
+    return mayBeNaN(out, from: [x, y])
+  }
+
+  /// The nil test of `TERNARY(p, a, b)` when a branch may be NaN.
+  func ternaryNilWhen(_ cond: SQLExpr, _ a: SQLExpr, _ b: SQLExpr) -> [SQLExpr]? {
+    guard a.nilWhen != nil || b.nilWhen != nil else { return nil }
+    let na = SQLExpr.or(nilConditions(a)), nb = SQLExpr.or(nilConditions(b))
+    let sql = SQLExpr.cat("CASE WHEN ", cond.sql, " THEN (", na.sql, ") ELSE (", nb.sql, ") END")
+    return [SQLExpr.condition(sql, [cond, na, nb]).typed(.boolean, nullable: false)]
+  }
+}
