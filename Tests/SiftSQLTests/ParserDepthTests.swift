@@ -53,6 +53,12 @@ struct ParserDepthTests {
     Shape(name: "bitwise", minimumAccepted: 8) { d in
       String(repeating: "(tipCount & ", count: d) + "7" + String(repeating: ")", count: d) + " == 1"
     },
+    Shape(name: "AND chain that may fail (ordered CASE)", minimumAccepted: 40) { d in
+      String(repeating: "tipCount | 1 == 1 AND ", count: d) + "name == 'x'"
+    },
+    Shape(name: "NOT over an OR chain that may fail", minimumAccepted: 40) { d in
+      "NOT (" + String(repeating: "tipCount | 1 == 1 OR ", count: d) + "name == 'x')"
+    },
     Shape(name: "string functions", minimumAccepted: 9) { d in
       String(repeating: "uppercase:(lowercase:(", count: d) + "name" + String(repeating: "))", count: d) + " == 'X'"
     },
@@ -101,7 +107,7 @@ struct ParserDepthTests {
 
   @Test("estimates", arguments: [
     ("x = ?", 5), ("t0.\"x\" = ?", 5), ("(- (- ?))", 11), ("a AND b AND c AND d", 4), ("f(a, b, c, d, e)", 8),
-    ("\"a(b\" = ?", 5), ("CASE WHEN a THEN b ELSE c END", 11), ("EXISTS (SELECT 1 FROM t)", 13),
+    ("\"a(b\" = ?", 5), ("CASE WHEN a THEN b ELSE c END", 9), ("CASE WHEN a THEN 0 WHEN b THEN 0 WHEN c THEN 0 ELSE d END", 11), ("EXISTS (SELECT 1 FROM t)", 13),
   ])
   func estimate(_ sql: String, _ expected: Int) {
     #expect(SQLParserDepth.estimate(sql) == expected, "\(sql)")

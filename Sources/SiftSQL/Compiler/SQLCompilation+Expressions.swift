@@ -128,8 +128,17 @@ extension SQLCompilation {
   func integerChecked(_ x: SQLExpr) -> SQLExpr {
     guard x.constant == nil, let f = dialect.integerCheckFunction else { return x }
     var out = x
-    out.sql = f + "(" + x.sql + ")"
+    out.sql = SQLExpr.raises + f + "(" + x.sql + ")"
     return out
+  }
+
+  /// False only for a divisor that is a constant other than the integer zero: any other
+  /// may be an integer zero at run time (`division-by-zero`, raised by SQL too).
+  func mayBeZero(_ divisor: SQLExpr) -> Bool {
+    switch divisor.constant {
+    case nil, .int(0)?, .bool(false)?: return true
+    default: return false
+    }
   }
 
   mutating func numericScalar(_ x: ExpressionNode, _ op: String) throws(SiftError) -> SQLExpr {
@@ -167,8 +176,9 @@ extension SQLCompilation {
       // Integer / integer truncates and a zero divisor is an error, as in memory; doubles
       // give IEEE results. See SQLDialect.integerDivisionFunction.
       let f = bothInt ? dialect.integerDivisionFunction : dialect.realDivisionFunction
-      if let f { return real(make(f + "(" + x.sql + ", " + y.sql + ")", type, nullable: true)) }
-      return real(make("(" + x.sql + " / " + y.sql + ")", type, nullable: true))
+      let mark = mayBeZero(y) ? SQLExpr.raises : ""
+      if let f { return real(make(mark + f + "(" + x.sql + ", " + y.sql + ")", type, nullable: true)) }
+      return real(make(mark + "(" + x.sql + " / " + y.sql + ")", type, nullable: true))
     case .power:
       // Memory keeps integer ** integer exact while it fits (`NumberRules.exactPower`).
       let t: SQLType = bothInt && dialect.powerKeepsIntegers ? .integer : .double
@@ -208,14 +218,15 @@ extension SQLCompilation {
       let x = try numericScalar(arg(0), "%")
       let y = try numericScalar(arg(1), "%")
       let bothInt = x.type == .integer && y.type == .integer
+      let mark = mayBeZero(y) ? SQLExpr.raises : ""
       if let f = dialect.modulusFunction {
-        let e = SQLExpr.condition(f + "(" + x.sql + ", " + y.sql + ")", [x, y]).typed(bothInt ? .integer : .double, nullable: true)
+        let e = SQLExpr.condition(mark + f + "(" + x.sql + ", " + y.sql + ")", [x, y]).typed(bothInt ? .integer : .double, nullable: true)
         return .value(bothInt ? e : mayBeNaN(e, from: [x, y]))  // fmod(x, 0) is NaN
       }
       guard bothInt else {
         throw fail("unsupported-in-sql", "modulus:by: of non-integers cannot be compiled for \(dialect.name)", range)
       }
-      return .value(SQLExpr.condition("(" + x.sql + " % " + y.sql + ")", [x, y]).typed(.integer, nullable: true))
+      return .value(SQLExpr.condition(mark + "(" + x.sql + " % " + y.sql + ")", [x, y]).typed(.integer, nullable: true))
     case .abs:
       let x = try numericScalar(arg(0), "abs")
       // abs(Int64.min) is a double in memory: typed like + - *, integer while it fits.

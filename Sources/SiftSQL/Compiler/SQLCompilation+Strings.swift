@@ -103,16 +103,18 @@ extension SQLCompilation {
         throw fail("invalid-regex", error.description, range)
       }
     }
+    // A computed pattern may be invalid: an error at run time, as in memory.
+    let mark = pattern == nil ? SQLExpr.raises : ""
     switch dialect.regex {
     case .registeredFunction(let name):
-      if o == 0 { return SQLExpr.condition(x.sql + " REGEXP " + y.sql, [x, y]) }
-      return SQLExpr.condition(name + "(" + x.sql + ", " + y.sql + ", " + String(o) + ")", [x, y])
+      if o == 0 { return SQLExpr.condition(mark + x.sql + " REGEXP " + y.sql, [x, y]) }
+      return SQLExpr.condition(mark + name + "(" + x.sql + ", " + y.sql + ", " + String(o) + ")", [x, y])
     case .anchoredOperator(let cs, let ci):
       let d = o & 2
       let fx = d == 0 ? x : fold(x, d)
       let fy = d == 0 ? y : SQLExpr(dialect.foldFunction + "(" + y.sql + ", " + String(d) + ")", y.bindings, type: .string)
       let sym = o & 1 == 0 ? cs : ci
-      return SQLExpr.condition(fx.sql + " " + sym + " ('^(?:' || " + fy.sql + " || ')$')", [fx, fy])
+      return SQLExpr.condition(mark + fx.sql + " " + sym + " ('^(?:' || " + fy.sql + " || ')$')", [fx, fy])
     }
   }
 }

@@ -45,6 +45,14 @@ struct SQLExpr: Sendable {
   /// (the schema rejects control characters), and values are never written into the text.
   static let marker = "\u{1}"
 
+  /// Marks, in the text, a construct that may raise an error at run time (integer division
+  /// or modulus by a divisor that may be zero, `sift_int`, MATCHES with a computed pattern).
+  /// It travels with the text through every combination; `SQLFinisher` drops it.
+  static let raises = "\u{2}"
+
+  /// True when evaluating this fragment may raise an error at run time.
+  var mayRaise: Bool { sql.utf8.contains(0x02) }
+
   /// What a boolean fragment is, so negation can be structural.
   enum Shape: Sendable { case plain, exists, notExists, alwaysTrue, alwaysFalse }
 
@@ -139,28 +147,40 @@ struct SQLExpr: Sendable {
     return s
   }
 
-  /// `a AND b AND …`, folding constants.
-  static func and(_ terms: [SQLExpr]) -> SQLExpr {
+  /// `a AND b AND …`, folding constants; in order when a term may raise (`ordered`).
+  static func and(_ terms: [SQLExpr]) -> SQLExpr { connective(terms, and: true) }
+
+  /// `a OR b OR …`, folding constants; in order when a term may raise (`ordered`).
+  static func or(_ terms: [SQLExpr]) -> SQLExpr { connective(terms, and: false) }
+
+  static func connective(_ terms: [SQLExpr], and: Bool) -> SQLExpr {
+    let (identity, absorbing): (Shape, Shape) = and ? (.alwaysTrue, .alwaysFalse) : (.alwaysFalse, .alwaysTrue)
     var kept: [SQLExpr] = []
     for t in terms {
-      if t.shape == .alwaysFalse { return .alwaysFalse }
-      if t.shape != .alwaysTrue { kept.append(t) }
+      if t.shape == absorbing {
+        // Memory stops here, after evaluating the terms before, which may raise.
+        guard kept.contains(where: \.mayRaise) else { return and ? .alwaysFalse : .alwaysTrue }
+        return ordered(kept, and: and, last: t)
+      }
+      if t.shape != identity { kept.append(t) }
     }
-    if kept.isEmpty { return .alwaysTrue }
+    if kept.isEmpty { return and ? .alwaysTrue : .alwaysFalse }
     if kept.count == 1 { return kept[0] }
-    return condition(joined(kept, " AND "), kept)
+    if kept.contains(where: \.mayRaise) { return ordered(kept.dropLast(), and: and, last: kept[kept.count - 1]) }
+    return condition(joined(kept, and ? " AND " : " OR "), kept)
   }
 
-  /// `a OR b OR …`, folding constants.
-  static func or(_ terms: [SQLExpr]) -> SQLExpr {
-    var kept: [SQLExpr] = []
-    for t in terms {
-      if t.shape == .alwaysTrue { return .alwaysTrue }
-      if t.shape != .alwaysFalse { kept.append(t) }
-    }
-    if kept.isEmpty { return .alwaysFalse }
-    if kept.count == 1 { return kept[0] }
-    return condition(joined(kept, " OR "), kept)
+  /// The terms evaluated strictly left to right, stopping where memory's short-circuit
+  /// stops: `CASE WHEN (a) IS NOT TRUE THEN 0 … ELSE last END` (AND) or
+  /// `CASE WHEN (a) THEN 1 … ELSE last END` (OR). Used when a term may raise: SQLite may
+  /// evaluate an AND's terms in another order, propagate `x = ?` into the other terms and
+  /// evaluate a constant function once before any row, or the compiler may fold a constant
+  /// term away, and the statement would then fail where memory does not, or the reverse.
+  static func ordered(_ first: some Collection<SQLExpr>, and: Bool, last: SQLExpr) -> SQLExpr {
+    var s = "CASE"
+    for t in first { s += and ? " WHEN (" + t.sql + ") IS NOT TRUE THEN 0" : " WHEN (" + t.sql + ") THEN 1" }
+    s += " ELSE " + last.sql + " END"
+    return condition(s, Array(first) + [last])
   }
 
   /// Two-valued negation. Every compiled condition is true exactly when the predicate is,
@@ -180,8 +200,8 @@ struct SQLExpr: Sendable {
 /// Numbers the placeholders of a finished fragment for a dialect.
 enum SQLFinisher {
   static func finish(_ sql: String, _ bindings: [SQLValue], dialect: any SQLDialect) -> SQLStatement {
+    var sql = sql.utf8.contains(0x02) ? String(sql.unicodeScalars.filter { $0 != "\u{2}" }) : sql
     if bindings.isEmpty { return SQLStatement(sql: sql, bindings: bindings) }
-    var sql = sql
     let text: String = sql.withUTF8 { src in
       if !dialect.placeholdersAreNumbered {
         // One marker byte becomes the placeholder's bytes: one allocation, one pass.

@@ -51,7 +51,7 @@ enum SQLParserDepth {
       let start = i
       i += 1
       switch b {
-      case 0x20, 0x0A, 0x09, 0x0D: continue
+      case 0x20, 0x0A, 0x09, 0x0D, 0x02: continue  // 0x02: SQLExpr.raises, not SQL
       case 0x28: open()  // (
       case 0x29: close()  // )
       case 0x2C: levels[levels.count - 1] = 0; count(1)  // , (the list so far is one symbol)
@@ -70,6 +70,9 @@ enum SQLParserDepth {
         while i < s.count, isWordByte(s[i]) { i += 1 }
         switch keyword(s, start, i) {
         case .boundary: levels[levels.count - 1] = 0; count(1)
+        case .caseBoundary:  // the first WHEN right after CASE counts as an ordinary token
+          if levels[levels.count - 1] > 2 { levels[levels.count - 1] = 2 }
+          count(1)
         case .open: open()
         case .close: close()
         case .select: count(4)  // SELECT and its empty optional clauses
@@ -91,10 +94,12 @@ enum SQLParserDepth {
       || b >= 0x80
   }
 
-  enum Keyword { case boundary, open, close, select, none }
+  enum Keyword { case boundary, caseBoundary, open, close, select, none }
 
   /// `AND`/`OR` (the parser has reduced the operand before them), `CASE`…`END` (nest like
-  /// parentheses; WHEN and THEN do not reduce) and `SELECT`, in any case.
+  /// parentheses), `WHEN`/`ELSE` (SQLite's `case_exprlist` is left-recursive: the clauses
+  /// before reduce to one symbol, held with the empty `case_operand`: at most 2 entries; THEN
+  /// does not reduce) and `SELECT`, in any case.
   static func keyword(_ s: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Keyword {
     let n = end - start
     guard n >= 2 && n <= 6 else { return .none }
@@ -103,6 +108,7 @@ enum SQLParserDepth {
     switch word {
     case 0x41_4E44, 0x4F52: return .boundary  // AND OR
     case 0x4341_5345: return .open  // CASE
+    case 0x5748_454E, 0x454C_5345: return .caseBoundary  // WHEN ELSE
     case 0x45_4E44: return .close  // END
     case 0x53_454C_4543_54: return .select  // SELECT
     default: return .none
