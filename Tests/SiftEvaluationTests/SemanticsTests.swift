@@ -44,6 +44,22 @@ import Testing
     #expect(evaluate("d / 0 == 1") == false)
   }
 
+  /// An invalid literal regex fails `compile()`; one that folding made constant fails only
+  /// where it is evaluated, as SQL does (fuzzing: `FALSEPREDICATE AND name MATCHES
+  /// uppercase("(")` failed in memory, matched nothing in SQLite).
+  @Test func foldedInvalidRegexFailsWhenReached() throws {
+    #expect(throws: SiftError.self) { try SiftPredicate(format: "FALSEPREDICATE AND name MATCHES '('").compile() }
+    let folded = try SiftPredicate(format: "FALSEPREDICATE AND name MATCHES uppercase('(')").compile()
+    #expect(try folded.matches(["name": "x"]) == false)
+    let reached = try SiftPredicate(format: "name MATCHES uppercase('(')").compile()
+    do {
+      _ = try reached.matches(["name": "x"])
+      Issue.record("an invalid folded regex matched")
+    } catch {
+      #expect(error.diagnostic.id == "invalid-regex")
+    }
+  }
+
   /// Errors carry the id and the source range of the offending node.
   @Test(arguments: [
     ("name BEGINSWITH 5", "not-a-string", "5"), ("n BEGINSWITH 'x'", "not-a-string", "n"),

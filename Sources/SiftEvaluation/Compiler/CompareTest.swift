@@ -41,9 +41,11 @@ struct CompareTest: Sendable {
       if op == .like { like = LikePattern(s, options: rule.options) }
       if op == .matches {
         do { regex = try RegexPattern(s, options: rule.options) } catch {
-          throw EvalDiagnostics.invalidRegex(error.description, at: c.rhs.range)
+          // A literal (or bound) pattern fails compile(); one folded from an expression
+          // (`uppercase("(")`) fails when evaluated, like every other folded error.
+          if case .constant = c.rhs.kind { throw EvalDiagnostics.invalidRegex(error.description, at: c.rhs.range) }
         }
-        if fastPaths && rule.options.isEmpty { simpleRegex = SimpleRegex(s) }
+        if regex != nil && fastPaths && rule.options.isEmpty { simpleRegex = SimpleRegex(s) }
       }
     }
     if op == .utiConformsTo || op == .utiEquals {
