@@ -106,6 +106,9 @@ struct SQLFetchTests {
     ("location > 3", "object-comparison", ">"),
     ("specialCount BEGINSWITH '1'", "string-operator-needs-strings", "specialCount"),
     ("tags[-1] == 'x'", "unsupported-in-sql", "-1"),
+    // branches of two kinds: SQL would order/search/add them where memory reports a type error
+    ("TERNARY(favorite == YES, name, tipCount) < 'z'", "type-mismatch", "TERNARY(favorite == YES, name, tipCount)"),
+    ("TERNARY(favorite == YES, 3, name) > 3", "type-mismatch", "TERNARY(favorite == YES, 3, name)"),
   ]
 
   /// What SQL cannot express faithfully is an error naming the construct, with its range.

@@ -64,6 +64,12 @@ extension SQLCompilation {
       let vx = try scalar(&x, hint: nil, a.range)
       let vy = try scalar(&y, hint: vx.type, b.range)
       let vx2 = vx.constant != nil ? try bind(vx.constant ?? .null, hint: vy.type, a.range) : vx
+      // Branches of different kinds would give a value of no static type, which SQL orders,
+      // searches and adds dynamically where memory reports the type error it meets.
+      if vx2.type.family != 0, vy.type.family != 0, vx2.type.family != vy.type.family {
+        throw fail(
+          "type-mismatch", "TERNARY's branches are \(vx2.type) and \(vy.type); in SQL both must be of one kind", e.range)
+      }
       var type = vx2.type == vy.type ? vx2.type : .unknown
       if vx2.type.isNumeric && vy.type.isNumeric && type == .unknown { type = .double }
       if vx2.type == .null { type = vy.type }
