@@ -60,6 +60,15 @@ import Testing
     }
   }
 
+  /// CAST to NSString of a date beyond the ISO years gives its seconds since 1970 (it trapped:
+  /// found by probing the evaluate oracle).
+  @Test func farDatesCastToString() throws {
+    let p = try SiftPredicate(format: "CAST(CAST(1e300, 'NSDate'), 'NSString') == '1e+300'")
+    #expect(try p.compile().matches(["x": 1]) == true)  // 978307200 s between 1970 and 2001 vanish in 1e300
+    let q = try SiftPredicate(format: "CAST(CAST(x / 0, 'NSDate'), 'NSString') == 'inf'")
+    #expect(try q.compile().matches(["x": 1.5]) == true)
+  }
+
   /// Errors carry the id and the source range of the offending node.
   @Test(arguments: [
     ("name BEGINSWITH 5", "not-a-string", "5"), ("n BEGINSWITH 'x'", "not-a-string", "n"),

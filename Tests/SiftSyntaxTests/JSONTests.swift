@@ -28,6 +28,25 @@ struct JSONTests {
     #expect(SiftJSON.parseDate(text) == Date(timeIntervalSince1970: 1_709_251_200))
   }
 
+  /// Dates outside the years 0000–9999 (reachable by arithmetic and CAST) have no ISO form:
+  /// formatting them trapped converting the seconds to `time_t`. They are written as seconds.
+  @Test(arguments: [1e300, -1e300, .infinity, -.infinity, .nan, 253_402_300_800, -62_167_219_201, 9.3e18])
+  func datesBeyondTheISOYears(_ seconds: Double) throws {
+    let date = Date(timeIntervalSince1970: seconds)
+    #expect(SiftJSON.formatDate(date) == "\(seconds)")
+    let json = SiftJSON.serialize(["d": .date(date)])
+    if seconds.isFinite {
+      #expect(try SiftJSON.parse(json) == ["d": .date(date)], "\(json)")
+    } else {
+      #expect(json == #"{"d": null}"#)
+    }
+  }
+
+  @Test func isoYearsEdges() {
+    #expect(SiftJSON.formatDate(Date(timeIntervalSince1970: 253_402_300_799)) == "9999-12-31T23:59:59Z")
+    #expect(SiftJSON.formatDate(Date(timeIntervalSince1970: -62_167_219_200)) == "0000-01-01T00:00:00Z")
+  }
+
   @Test func roundTrips() throws {
     let v: SiftValue = ["a": [1, 2.5, "x", nil, true], "d": .date(Date(timeIntervalSince1970: 1.5))]
     #expect(try SiftJSON.parse(SiftJSON.serialize(v)) == v)

@@ -40,7 +40,7 @@ public enum SiftJSON {
   }
 
   /// Writes compact JSON; dictionary keys are sorted so output is deterministic.
-  /// Non-finite doubles become `null`.
+  /// Non-finite doubles (and dates) become `null`.
   public static func serialize(_ value: SiftValue) -> String {
     var out = ""
     write(value, into: &out)
@@ -62,8 +62,11 @@ public enum SiftJSON {
       }
     case .string(let s): writeString(s, into: &out)
     case .date(let date):
+      // Outside the ISO years: the number of seconds, which the reader also accepts.
+      let seconds = date.timeIntervalSince1970
+      if !seconds.isFinite { out += "null"; return }
       out += "{\"$date\": "
-      writeString(formatDate(date), into: &out)
+      if isoSeconds.contains(seconds) { writeString(formatDate(date), into: &out) } else { out += "\(seconds)" }
       out += "}"
     case .data(let data):
       out += "{\"$data\": "
@@ -109,9 +112,16 @@ public enum SiftJSON {
     out += "\""
   }
 
-  /// ISO 8601 in UTC with milliseconds when needed: `2024-03-01T00:00:00Z`.
+  /// Seconds since 1970 of 0000-01-01T00:00:00Z and 10000-01-01T00:00:00Z: the dates with a
+  /// four-digit ISO 8601 year.
+  static let isoSeconds: Range<Double> = -62_167_219_200..<253_402_300_800
+
+  /// ISO 8601 in UTC with milliseconds when needed: `2024-03-01T00:00:00Z`. A date outside
+  /// the years 0000–9999 (arithmetic and CAST reach them: `CAST(1e300, "NSDate")`) has no
+  /// such form and is written as its seconds since 1970 (`1e+300`, `inf`, `nan`).
   public static func formatDate(_ date: Date) -> String {
     let seconds = date.timeIntervalSince1970
+    guard isoSeconds.contains(seconds) else { return "\(seconds)" }
     let whole = seconds.rounded(.down)
     let millis = Int(((seconds - whole) * 1000).rounded())
     var t = time_t(whole)
