@@ -49,6 +49,21 @@ struct LexerTests {
     #expect(Self.kinds(input) == expected, "\(input)")
   }
 
+  /// Every keyword, in three casings, is that keyword; one letter more, less or changed is an
+  /// identifier (the packed-constant lookup in Lexer+Keywords.swift has no stale or near entry).
+  @Test(arguments: Keyword.allCases)
+  func everyKeyword(_ k: Keyword) {
+    let word = k.spelling
+    for spelling in [word, word.lowercased(), word.prefix(1) + word.dropFirst().lowercased()] {
+      #expect(Self.kinds(spelling) == [.keyword(k)], "\(spelling)")
+    }
+    guard !word.contains("-") else { return }
+    let misses = [word + "X", String(word.dropLast()), String(word.dropLast()) + "Q", "Q" + word.dropFirst()]
+    for miss in misses where Keyword(rawValue: miss) == nil && miss.count >= 1 {
+      #expect(Self.kinds(miss) == [.identifier(miss)], "\(miss)")
+    }
+  }
+
   @Test func rangesCoverTheSourceBytes() {
     let source = "name BEGINSWITH[c] 'é' AND $x == %@"
     let bytes = Array(source.utf8)

@@ -83,9 +83,11 @@ enum ASTWalker {
     }
     let kind: ExpressionNode.Kind
     switch e.kind {
-    case .constant, .evaluatedObject, .variable, .anyKey, .argument: kind = e.kind
+    case .constant, .evaluatedObject, .variable, .anyKey, .argument:
+      return try transform(e, scope)  // a leaf: nothing to rebuild
     case .keyPath(let base, let kp):
-      if let base { kind = .keyPath(base: try r(base), kp) } else { kind = e.kind }
+      guard let base else { return try transform(e, scope) }
+      kind = .keyPath(base: try r(base), kp)
     case .index(let b, let i):
       if case .expression(let x) = i {
         kind = .index(try r(b), .expression(try r(x)))

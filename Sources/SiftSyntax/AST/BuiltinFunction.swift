@@ -126,6 +126,12 @@ public struct FormatSpecifier: Sendable, Hashable, CustomStringConvertible {
   /// Classifies specifier text; nil for text that is not a supported specifier
   /// (`%k`, `%q`, `%%`).
   public init?(text: String) {
+    // The two everyday specifiers first, without taking the text apart.
+    if text == "%@" || text == "%K" {
+      expects = text == "%@" ? .object : .keyPath
+      self.text = text
+      return
+    }
     guard text.hasPrefix("%"), text.count >= 2 else { return nil }
     let body = text.dropFirst()
     guard let conversion = body.last else { return nil }

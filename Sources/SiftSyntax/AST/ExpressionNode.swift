@@ -144,16 +144,38 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
   /// Splits dotted text on `.`; `@name` components naming a collection operator become
   /// operators, everything else stays a key.
   public init(dotted: String) {
-    self.components = dotted.split(separator: ".", omittingEmptySubsequences: false).map {
-      part in
-      if part.hasPrefix("@"), let op = CollectionOperator(name: String(part.dropFirst())) {
-        return .operator(op)
-      }
-      return .key(String(part))
+    if !dotted.utf8.contains(0x2E), dotted.utf8.first != 0x40 {  // one plain key: no "." and no "@"
+      self.components = [.key(dotted)]
+      return
     }
+    guard dotted.utf8.allSatisfy({ $0 < 0x80 }) else {
+      // By Characters: a "." followed by a combining mark is not a separator.
+      self.components = dotted.split(separator: ".", omittingEmptySubsequences: false).map { part in
+        if part.hasPrefix("@"), let op = CollectionOperator(name: String(part.dropFirst())) { return .operator(op) }
+        return .key(String(part))
+      }
+      return
+    }
+    // ASCII: split on "." by bytes, keeping empty pieces (the same pieces, much faster).
+    var out: [Component] = []
+    var text = dotted
+    text.withUTF8 { bytes in
+      var start = 0
+      for i in 0...bytes.count where i == bytes.count || bytes[i] == 0x2E {
+        let piece = UnsafeBufferPointer(rebasing: bytes[start..<i])
+        if piece.first == 0x40,
+          let op = CollectionOperator(name: String(decoding: UnsafeBufferPointer(rebasing: piece.dropFirst()), as: UTF8.self))
+        {
+          out.append(.operator(op))
+        } else {
+          out.append(.key(String(decoding: piece, as: UTF8.self)))
+        }
+        start = i + 1
+      }
+    }
+    self.components = out
   }
 
-  /// The dotted text, e.g. `menu.@avg.price`.
   public var description: String {
     components.map { c -> String in
       switch c {

@@ -148,22 +148,23 @@ public struct Lexer {
   }
 
   /// Case-insensitive keyword lookup, including the hyphenated UTI operators. Allocation-free:
-  /// the word's upper-cased bytes are packed into two integers and looked up in a table.
+  /// the word's upper-cased bytes are packed into two integers and matched by
+  /// `Lexer.keyword(low:high:)`.
   mutating func keywordMatch(start: Int) -> Keyword? {
     let count = position - start
     guard count >= 2, count <= 16 else { return nil }
-    var key = KeywordKey()
-    var shift: UInt64 = 0
-    var i = start
-    while i < position {
+    var low: UInt64 = 0
+    var high: UInt64 = 0
+    var i = position
+    while i > start {  // last byte first, so each byte shifts in at the bottom
+      i &-= 1
       let b = bytes[i]
       guard b < 0x80 else { return nil }
       let up = UInt64(b &- 0x61 < 26 ? b &- 0x20 : b)
-      if shift < 64 { key.low |= up &<< shift } else { key.high |= up &<< (shift &- 64) }
-      shift &+= 8
-      i &+= 1
+      high = high &<< 8 | low &>> 56
+      low = low &<< 8 | up
     }
-    if count == 3, key.low == Lexer.utiKey {
+    if count == 3, low == 0x495455 {  // UTI
       for (suffix, keyword) in [("-CONFORMS-TO", Keyword.utiConformsTo), ("-EQUALS", .utiEquals)] {
         if matchesUppercase(suffix, at: position) {
           let end = position + suffix.utf8.count
@@ -174,69 +175,8 @@ public struct Lexer {
         }
       }
     }
-    return Lexer.keywordTable.lookup(key)
+    return Lexer.keyword(low: low, high: high)
   }
-
-  /// Up to 16 upper-case ASCII bytes packed little-endian.
-  struct KeywordKey: Hashable {
-    var low: UInt64 = 0
-    var high: UInt64 = 0
-
-    init() {}
-    init(_ text: String) {
-      for (i, b) in text.utf8.enumerated() where i < 16 {
-        if i < 8 { low |= UInt64(b) << (8 * UInt64(i)) } else { high |= UInt64(b) << (8 * UInt64(i - 8)) }
-      }
-    }
-  }
-
-  static let utiKey = KeywordKey("UTI").low
-
-  /// A collision-free multiplicative hash over the keywords, found once at start-up, so a
-  /// lookup is one multiply, one shift and one comparison.
-  final class KeywordTable: Sendable {
-    let multiplier: UInt64
-    let keys: [KeywordKey]
-    let words: [Keyword?]
-    static let bits: UInt64 = 9
-
-    init() {
-      let entries = Keyword.allCases.filter { !$0.rawValue.contains("-") }.map { (KeywordKey($0.rawValue), $0) }
-      var candidate: UInt64 = 0x9E37_79B9_7F4A_7C15
-      while true {
-        var keys = [KeywordKey](repeating: KeywordKey(), count: 1 << Int(KeywordTable.bits))
-        var words = [Keyword?](repeating: nil, count: keys.count)
-        var collided = false
-        for (key, word) in entries {
-          let slot = KeywordTable.slot(key, candidate)
-          if words[slot] != nil {
-            collided = true
-            break
-          }
-          keys[slot] = key
-          words[slot] = word
-        }
-        if !collided {
-          multiplier = candidate
-          self.keys = keys
-          self.words = words
-          return
-        }
-        candidate = candidate &* 6_364_136_223_846_793_005 &+ 1_442_695_040_888_963_407
-      }
-    }
-
-    @inline(__always) static func slot(_ key: KeywordKey, _ multiplier: UInt64) -> Int {
-      Int(truncatingIfNeeded: ((key.low ^ (key.high &* 31)) &* multiplier) >> (64 - bits))
-    }
-
-    @inline(__always) func lookup(_ key: KeywordKey) -> Keyword? {
-      let slot = KeywordTable.slot(key, multiplier)
-      return keys[slot] == key ? words[slot] : nil
-    }
-  }
-
-  static let keywordTable = KeywordTable()
 
   func matchesUppercase(_ text: String, at index: Int) -> Bool {
     var i = index

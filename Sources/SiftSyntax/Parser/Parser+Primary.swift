@@ -118,7 +118,7 @@ extension Parser {
   }
 
   /// True when an identifier starts a function call: `name(` or a selector `name:`.
-  func isFunctionCallAhead() -> Bool {
+  mutating func isFunctionCallAhead() -> Bool {
     switch peekKind() {
     case .punct(.leftParen), .punct(.colon): return true
     default: return false

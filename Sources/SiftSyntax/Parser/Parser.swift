@@ -21,18 +21,26 @@ public struct Parser {
     public var argumentCount: Int
   }
 
-  let tokens: [Token]
-  var index = 0
+  /// Tokens are read on demand, one ahead at most: no token array is built.
+  var lexer: Lexer
+  /// The token under the cursor.
+  var current: Token
+  /// The token after `current`, once `peekKind()` has looked at it.
+  var lookahead: Token?
+  /// Where the last consumed token ended (for node ranges).
+  var previousEnd = 0
   let source: String
   let limits: ParserLimits
   var depth = 0
   var warnings: [Diagnostic] = []
   var argumentCount = 0
 
-  init(source: String, limits: ParserLimits) {
+  /// A parser over `bytes`, which must stay valid while it runs (see `parse`).
+  init(source: String, bytes: UnsafeBufferPointer<UInt8>, limits: ParserLimits) {
     self.source = source
     self.limits = limits
-    self.tokens = Lexer.tokenize(source)
+    self.lexer = Lexer(bytes: bytes)
+    self.current = lexer.next()
   }
 
   /// Parses a whole format string.
@@ -49,30 +57,47 @@ public struct Parser {
           at: SourceRange(start: limits.maxInputBytes, end: source.utf8.count)),
         source: source)
     }
-    var parser = Parser(source: source, limits: limits)
-    do {
-      let root = try parser.parseFormat()
-      return Result(root: root, warnings: parser.warnings, argumentCount: parser.argumentCount)
-    } catch {
-      throw SiftError(stage: .parse, diagnostic: error.diagnostic, source: source)
+    var text = source
+    let outcome: Swift.Result<Result, ParseFailure> = text.withUTF8 { bytes in
+      var parser = Parser(source: source, bytes: bytes, limits: limits)
+      do throws(ParseFailure) {
+        let root = try parser.parseFormat()
+        return .success(Result(root: root, warnings: parser.warnings, argumentCount: parser.argumentCount))
+      } catch {
+        return .failure(error)
+      }
+    }
+    switch outcome {
+    case .success(let r): return r
+    case .failure(let error): throw SiftError(stage: .parse, diagnostic: error.diagnostic, source: source)
     }
   }
 
   // MARK: - Token access
 
-  var current: Token { tokens[index] }
-  var currentKind: TokenKind { tokens[index].kind }
+  var currentKind: TokenKind { current.kind }
 
-  func peekKind(_ ahead: Int = 1) -> TokenKind {
-    let i = index + ahead
-    return i < tokens.count ? tokens[i].kind : .end
+  /// The kind of the token after the current one.
+  mutating func peekKind() -> TokenKind {
+    if case .end = current.kind { return .end }
+    if let t = lookahead { return t.kind }
+    let t = lexer.next()
+    lookahead = t
+    return t.kind
   }
 
   /// Consumes and returns the current token (never moves past `.end`).
   @discardableResult
   mutating func advance() -> Token {
-    let t = tokens[index]
-    if index < tokens.count - 1 { index += 1 }
+    let t = current
+    if case .end = t.kind { return t }
+    previousEnd = t.range.end
+    if let next = lookahead {
+      current = next
+      lookahead = nil
+    } else {
+      current = lexer.next()
+    }
     return t
   }
 
@@ -110,8 +135,7 @@ public struct Parser {
   }
 
   func range(from start: Int) -> SourceRange {
-    let prevEnd = index > 0 ? tokens[index - 1].range.end : 0
-    return SourceRange(start: start, end: max(start, prevEnd))
+    SourceRange(start: start, end: max(start, previousEnd))
   }
 
   /// Runs `body` one nesting level deeper, failing once `maxDepth` is exceeded.
