@@ -27,7 +27,39 @@ enum SQLParserDepth {
   }
 
   static func estimate(bytes s: UnsafeBufferPointer<UInt8>) -> Int {
-    var levels: [Int] = [0]  // tokens since the last boundary, per open level
+    // Tokens since the last boundary, per open level, on the stack: more than `maxLevels`
+    // open levels is over any limit (each holds at least 1 + slack entries).
+    withUnsafeTemporaryAllocation(of: Int.self, capacity: maxLevels) { buffer in
+      estimate(bytes: s, levels: Levels(buffer))
+    }
+  }
+
+  static let maxLevels = 64
+
+  /// A fixed-capacity stack of per-level token counts; pushing past capacity is refused.
+  struct Levels {
+    let storage: UnsafeMutableBufferPointer<Int>
+    var count = 1
+    init(_ storage: UnsafeMutableBufferPointer<Int>) {
+      self.storage = storage
+      storage[0] = 0
+    }
+    var last: Int? { storage[count - 1] }
+    subscript(i: Int) -> Int {
+      get { storage[i] }
+      set { storage[i] = newValue }
+    }
+    mutating func append(_ v: Int) -> Bool {
+      guard count < storage.count else { return false }
+      storage[count] = v
+      count += 1
+      return true
+    }
+    mutating func removeLast() { count -= 1 }
+  }
+
+  static func estimate(bytes s: UnsafeBufferPointer<UInt8>, levels: Levels) -> Int {
+    var levels = levels
     var sum = 0  // what the open outer levels hold, each with its slack
     var peak = 0
     var joined = false  // the previous byte was the `.` of `t0."name"`
@@ -36,10 +68,10 @@ enum SQLParserDepth {
       levels[levels.count - 1] += n
       peak = max(peak, sum + (levels.last ?? 0) + slack)
     }
-    func open() {
+    func open() -> Bool {
       count(1)
       sum += (levels.last ?? 0) + slack
-      levels.append(0)
+      return levels.append(0)
     }
     func close() {
       guard levels.count > 1 else { return }
@@ -52,7 +84,7 @@ enum SQLParserDepth {
       i += 1
       switch b {
       case 0x20, 0x0A, 0x09, 0x0D, 0x02: continue  // 0x02: SQLExpr.raises, not SQL
-      case 0x28: open()  // (
+      case 0x28: if !open() { return maxLevels * (1 + slack) }  // (
       case 0x29: close()  // )
       case 0x2C: levels[levels.count - 1] = 0; count(1)  // , (the list so far is one symbol)
       case 0x2E: joined = true; continue  // . of a qualified name: one symbol with its parts
@@ -73,7 +105,7 @@ enum SQLParserDepth {
         case .caseBoundary:  // the first WHEN right after CASE counts as an ordinary token
           if levels[levels.count - 1] > 2 { levels[levels.count - 1] = 2 }
           count(1)
-        case .open: open()
+        case .open: if !open() { return maxLevels * (1 + slack) }
         case .close: close()
         case .select: count(4)  // SELECT and its empty optional clauses
         case .none: if !joined { count(1) }
