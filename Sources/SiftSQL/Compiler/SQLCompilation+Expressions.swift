@@ -213,12 +213,21 @@ extension SQLCompilation {
     guard f.arity.contains(args.count) else {
       throw fail("wrong-argument-count", "\(f.printedName) takes \(f.arity.lowerBound) argument(s)", range)
     }
-    let binaryOps: [BuiltinFunction: BinaryOperator] = [
-      .add: .add, .subtract: .subtract, .multiply: .multiply, .divide: .divide, .raise: .power,
-      .bitwiseAnd: .bitwiseAnd, .bitwiseOr: .bitwiseOr, .bitwiseXor: .bitwiseXor,
-      .leftShift: .leftShift, .rightShift: .rightShift,
-    ]
-    if let op = binaryOps[f] { return .value(try binary(op, arg(0), arg(1), range)) }
+    let binaryOp: BinaryOperator?
+    switch f {
+    case .add: binaryOp = .add
+    case .subtract: binaryOp = .subtract
+    case .multiply: binaryOp = .multiply
+    case .divide: binaryOp = .divide
+    case .raise: binaryOp = .power
+    case .bitwiseAnd: binaryOp = .bitwiseAnd
+    case .bitwiseOr: binaryOp = .bitwiseOr
+    case .bitwiseXor: binaryOp = .bitwiseXor
+    case .leftShift: binaryOp = .leftShift
+    case .rightShift: binaryOp = .rightShift
+    default: binaryOp = nil
+    }
+    if let op = binaryOp { return .value(try binary(op, arg(0), arg(1), range)) }
     switch f {
     case .modulus:
       let x = try numericScalar(arg(0), "%")
