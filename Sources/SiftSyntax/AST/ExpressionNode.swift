@@ -57,8 +57,19 @@ public struct ExpressionNode: Sendable, Hashable {
     self.height = ExpressionNode.computeHeight(kind)
   }
 
+  /// A node whose height the caller already knows (the parser, from the children it built).
+  init(_ kind: Kind, range: SourceRange, height: Int) {
+    self.kind = kind
+    self.range = range
+    self.height = height
+  }
+
   private static func computeHeight(_ kind: Kind) -> Int {
-    func h(_ list: [ExpressionNode]) -> Int { list.map(\.height).max() ?? 0 }
+    func h(_ list: [ExpressionNode]) -> Int {
+      var m = 0
+      for e in list where e.height > m { m = e.height }
+      return m
+    }
     switch kind {
     case .constant, .evaluatedObject, .variable, .anyKey, .argument: return 1
     case .keyPath(let base, let kp):

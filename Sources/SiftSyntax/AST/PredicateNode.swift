@@ -36,10 +36,24 @@ public struct PredicateNode: Sendable, Hashable {
     self.height = PredicateNode.computeHeight(kind)
   }
 
+  /// A node whose height the caller already knows (the parser, from the children it built).
+  init(_ kind: Kind, range: SourceRange, height: Int) {
+    self.kind = kind
+    self.range = range
+    self.height = height
+  }
+
+  /// The tallest of `terms` (0 for none), without building an array of heights.
+  static func maxHeight(_ terms: [PredicateNode]) -> Int {
+    var m = 0
+    for t in terms where t.height > m { m = t.height }
+    return m
+  }
+
   private static func computeHeight(_ kind: Kind) -> Int {
     switch kind {
     case .constant: return 1
-    case .and(let terms), .or(let terms): return 1 + (terms.map(\.height).max() ?? 0)
+    case .and(let terms), .or(let terms): return 1 + maxHeight(terms)
     case .not(let p): return 1 + p.height
     case .comparison(let c): return 1 + max(c.lhs.height, c.rhs.height)
     }

@@ -39,7 +39,7 @@ extension Parser {
       }
       advance()
       let rhs = try parseAdditive()
-      lhs = try make(.binary(op, lhs, rhs), from: lhs.range.start)
+      lhs = try make(.binary(op, lhs, rhs), from: lhs.range.start, height: 1 + max(lhs.height, rhs.height))
     }
   }
 
@@ -55,7 +55,7 @@ extension Parser {
       }
       advance()
       let rhs = try parseMultiplicative()
-      lhs = try make(.binary(op, lhs, rhs), from: lhs.range.start)
+      lhs = try make(.binary(op, lhs, rhs), from: lhs.range.start, height: 1 + max(lhs.height, rhs.height))
     }
   }
 
@@ -71,7 +71,7 @@ extension Parser {
       }
       advance()
       let rhs = try parsePower()
-      lhs = try make(.binary(op, lhs, rhs), from: lhs.range.start)
+      lhs = try make(.binary(op, lhs, rhs), from: lhs.range.start, height: 1 + max(lhs.height, rhs.height))
     }
   }
 
@@ -178,17 +178,16 @@ extension Parser {
     switch base.kind {
     case .keyPath(let b, var kp):
       kp.components.append(component.0)
-      return ExpressionNode(.keyPath(base: b, kp), range: r)
+      return ExpressionNode(.keyPath(base: b, kp), range: r, height: base.height)
     case .evaluatedObject:
-      return ExpressionNode(.keyPath(base: nil, KeyPath([component.0])), range: r)
+      return ExpressionNode(.keyPath(base: nil, KeyPath([component.0])), range: r, height: 1)
     default:
-      let node = ExpressionNode(.keyPath(base: base, KeyPath([component.0])), range: r)
+      let node = ExpressionNode(.keyPath(base: base, KeyPath([component.0])), range: r, height: 1 + base.height)
       try checkHeight(node.height, r)
       return node
     }
   }
 
-  /// `[i]`, `[FIRST]`, `[LAST]`, `[SIZE]`; a string-literal subscript is a key (`a["b c"]`).
   mutating func parseIndex(_ base: ExpressionNode) throws(ParseFailure) -> ExpressionNode {
     let open = advance()
     let index: IndexKind
@@ -215,5 +214,12 @@ extension Parser {
     let node = ExpressionNode(kind, range: range(from: start))
     try checkHeight(node.height, node.range)
     return node
+  }
+
+  /// `make` when the parser already knows the node's height.
+  func make(_ kind: ExpressionNode.Kind, from start: Int, height: Int) throws(ParseFailure) -> ExpressionNode {
+    let r = range(from: start)
+    try checkHeight(height, r)
+    return ExpressionNode(kind, range: r, height: height)
   }
 }

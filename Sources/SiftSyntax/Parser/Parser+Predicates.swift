@@ -33,7 +33,7 @@ extension Parser {
       terms.append(try requirePredicate(next.operand))
       if next.isChain { chains.append(next.range) }
     }
-    let node = PredicateNode(.or(terms), range: range(from: start))
+    let node = PredicateNode(.or(terms), range: range(from: start), height: 1 + PredicateNode.maxHeight(terms))
     try checkHeight(node.height, node.range)
     if let chain = chains.first {
       warnings.append(DiagnosticCatalog.mixedAndOr(chain: chain, text: text(of: chain)))
@@ -54,7 +54,7 @@ extension Parser {
       terms.append(try requirePredicate(try parseNotPredicate(allowBareExpression: false)))
     }
     let r = range(from: start)
-    let node = PredicateNode(.and(terms), range: r)
+    let node = PredicateNode(.and(terms), range: r, height: 1 + PredicateNode.maxHeight(terms))
     try checkHeight(node.height, r)
     return (.predicate(node), true, r)
   }
@@ -66,7 +66,7 @@ extension Parser {
       let inner = try nested(at: notToken) { (p: inout Parser) throws(ParseFailure) in
         try p.requirePredicate(try p.parseNotPredicate(allowBareExpression: false))
       }
-      let node = PredicateNode(.not(inner), range: range(from: notToken.range.start))
+      let node = PredicateNode(.not(inner), range: range(from: notToken.range.start), height: 1 + inner.height)
       try checkHeight(node.height, node.range)
       return .predicate(node)
     }
@@ -141,9 +141,10 @@ extension Parser {
     if isAtComparisonOperator() {
       throw ParseFailure(DiagnosticCatalog.chainedComparison(at: current.range, first: opRange))
     }
+    let height = 1 + max(lhs.height, rhs.height)
     let comparison = Comparison(
       quantifier: quantifier, lhs: lhs, op: op, options: options, rhs: rhs, operatorRange: opRange)
-    let node = PredicateNode(.comparison(comparison), range: range(from: start))
+    let node = PredicateNode(.comparison(comparison), range: range(from: start), height: height)
     try checkHeight(node.height, node.range)
     return .predicate(node)
   }

@@ -10,27 +10,27 @@ extension Parser {
     switch t.kind {
     case .string(let s):
       advance()
-      return ExpressionNode(.constant(.string(s)), range: t.range)
+      return ExpressionNode(.constant(.string(s)), range: t.range, height: 1)
     case .integer(let magnitude):
       advance()
       let value: SiftValue = magnitude <= UInt64(Int64.max) ? .int(Int64(magnitude)) : .double(Double(magnitude))
-      return ExpressionNode(.constant(value), range: t.range)
+      return ExpressionNode(.constant(value), range: t.range, height: 1)
     case .double(let d):
       advance()
-      return ExpressionNode(.constant(.double(d)), range: t.range)
+      return ExpressionNode(.constant(.double(d)), range: t.range, height: 1)
     case .variable(let name):
       advance()
-      return ExpressionNode(.variable(name), range: t.range)
+      return ExpressionNode(.variable(name), range: t.range, height: 1)
     case .formatSpecifier(let text):
       return try parseFormatArgument(text)
     case .identifier(let name):
       if isFunctionCallAhead() { return try parseFunctionCall() }
       advance()
-      return ExpressionNode(.keyPath(base: nil, KeyPath([.key(name)])), range: t.range)
+      return ExpressionNode(.keyPath(base: nil, KeyPath([.key(name)])), range: t.range, height: 1)
     case .atKey(let name):
       advance()
       let component = try collectionOperator(name, at: t.range)
-      return ExpressionNode(.keyPath(base: nil, KeyPath([component])), range: t.range)
+      return ExpressionNode(.keyPath(base: nil, KeyPath([component])), range: t.range, height: 1)
     case .punct(.leftBrace):
       return try parseAggregate()
     case .punct(.leftParen):
@@ -54,7 +54,7 @@ extension Parser {
   mutating func parseKeywordPrimary(_ k: Keyword, _ t: Token) throws(ParseFailure) -> ExpressionNode {
     func constant(_ v: SiftValue, _ p: inout Parser) -> ExpressionNode {
       p.advance()
-      return ExpressionNode(.constant(v), range: t.range)
+      return ExpressionNode(.constant(v), range: t.range, height: 1)
     }
     switch k {
     case .null, .nil_: return constant(.null, &self)
