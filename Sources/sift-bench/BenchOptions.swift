@@ -14,6 +14,9 @@ struct BenchOptions {
   var entity: String?
   /// `--seconds N`: time budget per measurement (default 0.5).
   var seconds: Double = 0.5
+  /// `--suite parse|evaluate|sql` (repeatable): which parts of the standard set to run
+  /// (default all).
+  var suites: Set<String> = []
 
   struct Failure: Error, CustomStringConvertible { var description: String }
 
@@ -37,8 +40,16 @@ struct BenchOptions {
       case "--seconds":
         guard let s = Double(try value()), s > 0 else { throw Failure(description: "--seconds needs a positive number") }
         o.seconds = s
+      case "--suite":
+        let name = try value()
+        guard ["parse", "evaluate", "sql"].contains(name) else {
+          throw Failure(description: "--suite needs parse, evaluate or sql, not \(name)")
+        }
+        o.suites.insert(name)
       case "-h", "--help":
-        print("usage: sift-bench [--format 'P'] [--arg JSON]... [--data FILE.json] [--schema S.json --entity E] [--seconds N]")
+        print(
+          "usage: sift-bench [--format 'P'] [--arg JSON]... [--data FILE.json] [--schema S.json --entity E] [--seconds N]"
+            + " [--suite parse|evaluate|sql]...")
         exit(0)
       default: throw Failure(description: "unknown option \(args[i])")
       }
@@ -46,6 +57,9 @@ struct BenchOptions {
     }
     return o
   }
+
+  /// Whether the standard set includes `suite`.
+  func runs(_ suite: String) -> Bool { suites.isEmpty || suites.contains(suite) }
 
   /// Directory holding the shared conformance sample (venues.json).
   static var fixturesDirectory: URL {

@@ -14,9 +14,9 @@ do {
 do {
   if options.format == nil && options.data == nil {
     // The standard set: parsing, evaluation and SQL compilation, each against its baselines.
-    try runParseBenchmarks(options)
-    try runEvaluateBenchmarks(options)
-    try runSQLBenchmarks(options)
+    if options.runs("parse") { try runParseBenchmarks(options) }
+    if options.runs("evaluate") { try runEvaluateBenchmarks(options) }
+    if options.runs("sql") { try runSQLBenchmarks(options) }
   } else {
     if options.format != nil { try runParseBenchmarks(options) }
     if options.data != nil { try runEvaluateBenchmarks(options) }
