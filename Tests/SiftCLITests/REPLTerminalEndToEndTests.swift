@@ -95,8 +95,8 @@ enum TmuxHarness {
 
     /// Waits until `condition` holds for the screen (a generous deadline, not a timing test).
     @discardableResult
-    func waitFor(_ what: String, _ condition: (String) -> Bool) throws -> String {
-      let deadline = Date().addingTimeInterval(20)
+    func waitFor(_ what: String, timeout: TimeInterval = 20, _ condition: (String) -> Bool) throws -> String {
+      let deadline = Date().addingTimeInterval(timeout)
       var last = ""
       while Date() < deadline {
         last = try screen()
@@ -106,8 +106,8 @@ enum TmuxHarness {
       throw Failure("timed out waiting for \(what); screen:\n\(last)")
     }
 
-    func waitFor(_ text: String, count: Int = 1) throws {
-      try waitFor("'\(text)' ×\(count)") { $0.components(separatedBy: text).count - 1 >= count }
+    func waitFor(_ text: String, count: Int = 1, timeout: TimeInterval = 20) throws {
+      try waitFor("'\(text)' ×\(count)", timeout: timeout) { $0.components(separatedBy: text).count - 1 >= count }
     }
   }
 }
@@ -216,5 +216,40 @@ struct REPLTerminalEndToEndTests {
     try s.waitFor("venues>")
     try s.press("Up", "Up", "Enter")
     try s.waitFor("from == 1")
+  }
+
+  /// One million generated records in a real terminal: a long scan shows its first rows and a
+  /// progress line while it runs, Ctrl-C (SIGINT) stops it, and the session answers the next
+  /// input. Generating the records takes a while in a debug build, hence the long first wait.
+  @Test(
+    "1,000,000 records: rows stream, progress shows, Ctrl-C interrupts, the session goes on",
+    .enabled(if: TmuxHarness.available, "skipped: tmux or the built sift binary is not available"))
+  func millionRecordScan() throws {
+    let binary = try #require(TmuxHarness.siftBinary)
+    let s = try TmuxHarness.Session(
+      command: "env NO_COLOR=1 TERM=xterm '\(binary)' --no-history --no-sample --generate 1000000")
+    try s.waitFor("generated: 1000000 records (generated)", timeout: 300)
+    try s.waitFor("generated>")
+    // Several regular expressions per record: seconds over a million records, even in release.
+    try s.type(".columns id, name")
+    try s.press("Enter")
+    try s.waitFor("columns: id, name")
+    try s.type("name MATCHES '.*a.*e.*' AND (city MATCHES '.*o.*' OR ANY tags MATCHES '.*i.*e.*') AND NOT name MATCHES '.*x.*'")
+    try s.press("Enter")
+    let running = try s.waitFor("rows and a progress line") { $0.contains(" id | name") && $0.contains("; Ctrl-C stops") }
+    #expect(!running.contains("rows)"), "the scan ended before Ctrl-C:\n\(running)")
+    try s.press("C-c")
+    let stopped = try s.waitFor("the interrupt") { $0.contains("interrupted after") && $0.contains(" rows") }
+    #expect(stopped.range(of: #"interrupted after \d+ of 1000000 records"#, options: .regularExpression) != nil, "\(stopped)")
+    #expect(stopped.contains("(first 10 of "))
+    try s.waitFor("prompt after the interrupt") {
+      $0.split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty })?.hasPrefix("generated>") == true
+    }
+    try s.type(".count id < 5")
+    try s.press("Enter")
+    try s.waitFor("result of the next input") { $0.split(separator: "\n").contains { $0 == "5" } }
+    try s.type(".quit")
+    try s.press("Enter")
+    try s.waitFor("the pane to close") { _ in (try? s.paneIsDead()) ?? false }
   }
 }

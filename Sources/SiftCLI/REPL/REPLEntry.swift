@@ -43,6 +43,7 @@ public func runREPL(arguments: [String]) -> Int32 {
   let interrupt = session.interrupt
   interrupt.installSIGINTHandler()
   session.progress = { line in stderr.write(Data(("\r\u{1B}[K" + line).utf8)) }
+  session.stream = { text in stdout.write(Data(("\r\u{1B}[K" + text).utf8)) }
   stdout.write(Data(session.banner.utf8))
   let historyPath = options.noHistory
     ? nil : (options.historyPath ?? (NSHomeDirectory() as NSString).appendingPathComponent(".sift_history"))
@@ -60,6 +61,10 @@ enum REPLStartup {
     let session = options.noSample ? REPLSession(style: style) : try REPLSession.withSampleData(style: style)
     for file in options.loads {
       let r = session.execute(".load " + quoted(file))
+      if r.status == .failed { throw REPLDataError(r.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
+    }
+    if let n = options.generate {
+      let r = session.execute(".generate " + n)
       if r.status == .failed { throw REPLDataError(r.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
     if let pg = options.postgres {

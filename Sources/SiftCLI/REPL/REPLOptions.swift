@@ -15,6 +15,8 @@ public struct REPLOptions: Sendable, Equatable {
   public var noSample = false
   /// JSON files to load as entities.
   public var loads: [String] = []
+  /// Number of synthetic records to generate at start (`--generate N`).
+  public var generate: String?
   /// Entity to start on.
   public var entity: String?
   /// Engine for typed predicates.
@@ -40,7 +42,8 @@ public struct REPLOptions: Sendable, Equatable {
     usage: sift [repl] [OPTIONS]
 
     Opens the Sift REPL on the built-in sample data (1,000 bubble-tea venues and 200 notes,
-    in memory and in an in-memory SQLite database). Type predicates to see matching rows;
+    in memory; copied into an in-memory SQLite database on first SQL use). Type predicates
+    to see matching rows;
     type .help for commands. When stdin is not a terminal the inputs are run as a script:
     `echo 'distance < 5' | sift` or `sift < queries.txt`.
 
@@ -50,6 +53,7 @@ public struct REPLOptions: Sendable, Equatable {
       --echo                in scripts, print each input before its output
       --load FILE           load a JSON file (array or JSON Lines) as an entity; repeatable
       --no-sample           start without the sample data
+      --generate N          add N synthetic venue records as entity 'generated' (e.g. 1000000)
       --entity NAME         start on entity NAME
       --engine KIND         run typed predicates in memory (default), sqlite or postgres
       --postgres CONNINFO   connect to PostgreSQL at start (e.g. "dbname=sift")
@@ -69,7 +73,7 @@ public struct REPLOptions: Sendable, Equatable {
     public var description: String { message }
   }
 
-  static let valued = ["--load", "--entity", "--engine", "--postgres", "--history", "--command", "-c"]
+  static let valued = ["--load", "--generate", "--entity", "--engine", "--postgres", "--history", "--command", "-c"]
   static let switches = ["--keep-going", "--no-color", "--no-sample", "--no-history", "--echo", "--help", "-h"]
 
   /// Parses REPL flags.
@@ -95,6 +99,7 @@ public struct REPLOptions: Sendable, Equatable {
         switch flag {
         case "--load": o.loads.append(value)
         case "--entity": o.entity = value
+        case "--generate": o.generate = value
         case "--engine":
           guard REPLEngineKind(rawValue: value) != nil else {
             throw UsageError(message: "--engine must be memory, sqlite or postgres, not '\(value)'")

@@ -5,7 +5,9 @@ import SiftSQLite
 import SiftSyntax
 
 /// The SQL back ends of a session: one SQLite database (in memory unless `.open` names a
-/// file) holding every data set that has a schema, and optionally a PostgreSQL connection.
+/// file) and optionally a PostgreSQL connection. A data set is copied into a database the
+/// first time a command needs it there (`.engine`, `.compare`, `.plan`, a query on an SQL
+/// engine), so loading a large file costs no SQL inserts until SQL is used.
 struct REPLSQLState {
   /// The SQLite database.
   var sqlite: SQLiteDatabase?
@@ -17,27 +19,84 @@ struct REPLSQLState {
   var problems: [String: String] = [:]
   /// The SQLite file, when not in memory.
   var sqlitePath = ":memory:"
+  /// Entities whose records are in the SQLite database.
+  var inSQLite: Set<String> = []
+  /// Entities whose records are in the PostgreSQL schema.
+  var inPostgres: Set<String> = []
 }
 
 extension REPLSession {
-  /// Adds a data set (replacing one of the same name) and loads it into the SQL databases.
-  /// Returns a note when it could not be loaded into SQL.
+  /// Adds a data set (replacing one of the same name) and works out its SQL schema; the
+  /// records are copied into SQL later, on first use. Returns a note when the data set
+  /// cannot go into SQL.
   func add(_ set: REPLDataSet, schemaPath: String?) -> String? {
-    if let i = dataSets.firstIndex(where: { $0.name == set.name }) { dataSets[i] = set } else { dataSets.append(set) }
+    if let i = dataSets.firstIndex(where: { $0.name == set.name }) {
+      dataSets[i] = set
+      dropSQLCopies(of: set.name)
+    } else {
+      dataSets.append(set)
+    }
     if entity.isEmpty { entity = set.name }
     sql.problems[set.name] = nil
+    sql.schemas[set.name] = nil
     do {
-      let schema = try REPLSchemaInference.schema(for: set, path: schemaPath)
-      sql.schemas[set.name] = schema
+      sql.schemas[set.name] = try REPLSchemaInference.schema(for: set, path: schemaPath)
       if sql.sqlite == nil { sql.sqlite = try SQLiteDatabase(path: sql.sqlitePath) }
-      if let db = sql.sqlite { try db.load(set.records, entity: set.name, schema: schema, dialect: SQLiteDialect()) }
-      if let pg = sql.postgres { try pg.load(set.records, entity: set.name, schema: schema, dialect: PostgreSQLDialect()) }
       return nil
     } catch {
       let text = (error as? SiftError).map { $0.diagnostic.message } ?? "\(error)"
       sql.problems[set.name] = text
       return "not loaded into SQL: \(text)"
     }
+  }
+
+  /// Drops the tables an entity was copied into, so that a replaced data set is copied afresh.
+  func dropSQLCopies(of name: String) {
+    guard let schema = sql.schemas[name], let own = REPLSession.entitySchema(name, in: schema) else { return }
+    if sql.inSQLite.remove(name) != nil, let db = sql.sqlite {
+      for s in SQLDDL(schema: own, dialect: SQLiteDialect()).dropStatements() { try? db.executeScript(s) }
+    }
+    if sql.inPostgres.remove(name) != nil, let pg = sql.postgres {
+      for s in SQLDDL(schema: own, dialect: PostgreSQLDialect()).dropStatements() { try? pg.executeScript(s) }
+    }
+  }
+
+  /// Copies the current records of `set` into the database behind `kind`, unless they are
+  /// there already. Reports a progress line for large copies.
+  func ensureInSQL(_ set: REPLDataSet, _ kind: REPLEngineKind) throws {
+    guard kind != .memory else { return }
+    if let p = sql.problems[set.name] { throw REPLDataError("'\(set.name)' is not in SQL: \(p)") }
+    guard let schema = sql.schemas[set.name] else { throw REPLDataError("'\(set.name)' has no SQL schema") }
+    if kind == .postgres ? sql.inPostgres.contains(set.name) : sql.inSQLite.contains(set.name) { return }
+    let db = try database(kind)
+    if set.records.count >= 50_000, let progress {
+      progress("copying \(set.records.count) records of '\(set.name)' into \(kind == .postgres ? "PostgreSQL" : "SQLite") (first use)…")
+    }
+    do {
+      if kind == .postgres {
+        try db.load(set.records, entity: set.name, schema: schema, dialect: PostgreSQLDialect())
+        sql.inPostgres.insert(set.name)
+      } else {
+        try db.load(set.records, entity: set.name, schema: schema, dialect: SQLiteDialect())
+        sql.inSQLite.insert(set.name)
+      }
+    } catch let e as SiftError {
+      // The records do not fit the schema (inferred from the first records): memory only.
+      sql.problems[set.name] = e.diagnostic.message
+      throw REPLDataError("'\(set.name)' is not in SQL: \(e.diagnostic.message)")
+    }
+  }
+
+  /// The part of `schema` that `name` needs: the entity and everything it reaches.
+  static func entitySchema(_ name: String, in schema: SQLSchema) -> SQLSchema? {
+    var names: [String] = []
+    var pending = [name]
+    while let next = pending.popLast() {
+      guard !names.contains(next), let e = schema.entity(next) else { continue }
+      names.append(next)
+      pending += e.relationships.map(\.target)
+    }
+    return try? SQLSchema(entities: names.compactMap { schema.entity($0) }, dateEncoding: schema.dateEncoding)
   }
 
   /// Why an engine cannot be used for the current entity right now, or nil.
@@ -82,99 +141,12 @@ extension REPLSession {
   func sqlMatches(_ predicate: SiftPredicate, in set: REPLDataSet, engine: REPLEngineKind) throws -> REPLFetchResult {
     let kind: REPLDialect = engine == .postgres ? .postgres : .sqlite
     let c = try compiler(kind, for: set)
+    try ensureInSQL(set, engine)
     let db = try database(engine)
     let rows = try db.execute(try c.compile(request(predicate, set, .indices, paged: false)))
     let indices = rows.compactMap { $0.first?.intValue.map { Int(truncatingIfNeeded: $0) } }
       .filter { $0 >= 0 && $0 < set.records.count }
     return REPLFetchResult(indices: indices, total: indices.count, interrupted: false, scanned: set.records.count)
-  }
-
-  /// Prepared predicate plus data set, or the failure response.
-  func sqlInputs(_ arg: String, usage: String) -> Result<(SiftPredicate, REPLDataSet), REPLResponse> {
-    guard let text = predicateText(arg) else { return .failure(.failure(errorLine("usage: \(usage)"))) }
-    guard let set = current else { return .failure(.failure(errorLine("no entity loaded"))) }
-    switch prepare(text) {
-    case .success(let p):
-      lastPredicate = text
-      return .success((p, set))
-    case .failure(let e): return .failure(.failure(render(e)))
-    }
-  }
-
-  func showSQL(_ arg: String) -> REPLResponse {
-    let inputs: (SiftPredicate, REPLDataSet)
-    switch sqlInputs(arg, usage: ".sql PREDICATE") {
-    case .success(let v): inputs = v
-    case .failure(let r): return r
-    }
-    do {
-      let st = try compiler(dialect, for: inputs.1).compile(request(inputs.0, inputs.1, .records, paged: true))
-      var out = warnings(inputs.0) + style.cyan(st.sql) + "\n"
-      if !st.bindings.isEmpty {
-        out += style.dim("bindings:") + " " + st.bindings.enumerated().map { "\(dialect == .postgres ? "$\($0.offset + 1)" : "?\($0.offset + 1)")=\($0.element)" }.joined(separator: ", ") + "\n"
-      }
-      return .ok(out)
-    } catch let e as SiftError {
-      return .failure(render(e))
-    } catch {
-      return .failure(errorLine("\(error)"))
-    }
-  }
-
-  func showPlan(_ arg: String) -> REPLResponse {
-    let inputs: (SiftPredicate, REPLDataSet)
-    switch sqlInputs(arg, usage: ".plan PREDICATE") {
-    case .success(let v): inputs = v
-    case .failure(let r): return r
-    }
-    do {
-      guard let db = sql.sqlite else { return .failure(errorLine("no SQLite database")) }
-      let st = try compiler(.sqlite, for: inputs.1).compile(request(inputs.0, inputs.1, .records, paged: true))
-      return .ok(try db.explainQueryPlan(st).map { "  " + $0 }.joined(separator: "\n") + "\n")
-    } catch let e as SiftError {
-      return .failure(render(e))
-    } catch {
-      return .failure(errorLine("\(error)"))
-    }
-  }
-
-  func connect(_ arg: String) -> REPLResponse {
-    guard !arg.isEmpty else { return .failure(errorLine("usage: .connect CONNINFO   e.g. .connect host=127.0.0.1 dbname=sift user=sift")) }
-    do {
-      sql.postgres?.close()
-      sql.postgres = nil
-      let pg = try PostgresDatabase.prepared(conninfo: arg, schema: .temporary(prefix: "sift_repl"))
-      for set in dataSets {
-        guard let schema = sql.schemas[set.name] else { continue }
-        try pg.load(set.records, entity: set.name, schema: schema, dialect: PostgreSQLDialect())
-      }
-      sql.postgres = pg
-      return .ok("connected; \(dataSets.filter { sql.schemas[$0.name] != nil }.count) entities copied to schema \(pg.schemaName ?? "public")\n")
-    } catch {
-      return .failure(errorLine("cannot connect to PostgreSQL: \(error)"))
-    }
-  }
-
-  /// `.open FILE`: use FILE as the SQLite database and load every data set into it.
-  func open(_ arg: String) -> REPLResponse {
-    guard let path = REPLSession.splitWords(arg).first else { return .failure(errorLine("usage: .open FILE.sqlite")) }
-    let full = (path as NSString).expandingTildeInPath
-    do {
-      let db = try SQLiteDatabase(path: full)
-      sql.sqlite = db
-      sql.sqlitePath = full
-      var loaded = 0
-      for set in dataSets {
-        guard let schema = sql.schemas[set.name] else { continue }
-        try db.load(set.records, entity: set.name, schema: schema, dialect: SQLiteDialect())
-        loaded += 1
-      }
-      return .ok("SQLite database: \(full) (\(loaded) entities loaded)\n")
-    } catch let e as SiftError {
-      return .failure(errorLine(e.diagnostic.message))
-    } catch {
-      return .failure(errorLine("\(error)"))
-    }
   }
 }
 

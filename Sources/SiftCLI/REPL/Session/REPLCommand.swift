@@ -59,6 +59,7 @@ public struct REPLCommandSpec: Sendable {
     .init(name: "quit", aliases: ["q", "exit"], usage: "", summary: "leave the REPL (Ctrl-D also works)", group: "General"),
     .init(name: "history", aliases: ["hist", "s"], usage: "[N]", summary: "show the last N inputs (default 20)", group: "General"),
     .init(name: "status", aliases: ["show", "conninfo"], usage: "", summary: "show the session settings", group: "General"),
+    .init(name: "timer", aliases: [], usage: "[on | off]", summary: "show how long each input takes", group: "General"),
     .init(name: "tokens", aliases: ["tok", "lex"], usage: "PREDICATE", summary: "show the lexer's tokens", group: "Syntax"),
     .init(name: "ast", aliases: ["tree"], usage: "[--json] PREDICATE", summary: "show the syntax tree (S-expression or JSON)", group: "Syntax"),
     .init(name: "canon", aliases: ["format", "print"], usage: "PREDICATE", summary: "show the canonical predicateFormat", group: "Syntax"),
@@ -79,12 +80,13 @@ public struct REPLCommandSpec: Sendable {
     .init(name: "plan", aliases: ["explain"], usage: "[PREDICATE]", summary: "show SQLite's query plan", group: "SQL"),
     .init(name: "compare", aliases: ["diff", "check"], usage: "[PREDICATE]", summary: "run in memory and in SQL; report rows that differ", group: "SQL"),
     .init(name: "dialect", aliases: [], usage: "[sqlite | postgres]", summary: "set or show the SQL dialect", group: "SQL"),
-    .init(name: "connect", aliases: ["c"], usage: "CONNINFO", summary: "connect to PostgreSQL and copy the data sets there", group: "SQL"),
+    .init(name: "connect", aliases: ["c"], usage: "CONNINFO", summary: "connect to PostgreSQL (entities are copied there on first use)", group: "SQL"),
     .init(name: "entities", aliases: ["tables", "d", "dt"], usage: "", summary: "list the entities", group: "Data"),
     .init(name: "schema", aliases: ["attributes", "describe"], usage: "[ENTITY]", summary: "list an entity's attributes", group: "Data"),
     .init(name: "use", aliases: ["entity"], usage: "ENTITY", summary: "switch the current entity", group: "Data"),
     .init(name: "load", aliases: ["import", "i"], usage: "FILE.json [--schema FILE] [--as NAME]", summary: "load JSON records as an entity", group: "Data"),
     .init(name: "open", aliases: [], usage: "FILE.sqlite", summary: "open a SQLite database file", group: "Data"),
+    .init(name: "generate", aliases: ["gen"], usage: "N [--as NAME]", summary: "make N synthetic venue records (default name: generated)", group: "Data"),
   ]
 
   /// The spec for a name or alias (case-insensitive, without the prefix).

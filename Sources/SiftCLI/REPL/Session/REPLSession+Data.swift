@@ -105,3 +105,49 @@ extension REPLSession {
     return words
   }
 }
+
+extension REPLSession {
+  /// `.generate N [--as NAME]`: N synthetic venue records (see `GeneratedData`) as an entity,
+  /// made current. N may be written with `_` or `,` separators (`1_000_000`).
+  func generate(_ arg: String) -> REPLResponse {
+    let usage = "usage: .generate N [--as NAME]   e.g. .generate 1000000"
+    let words = REPLSession.splitWords(arg)
+    var name = "generated"
+    var countText: String?
+    var i = 0
+    while i < words.count {
+      if words[i] == "--as" {
+        guard i + 1 < words.count, !words[i + 1].isEmpty else { return .failure(errorLine("--as needs a value")) }
+        name = words[i + 1]
+        i += 2
+      } else {
+        guard countText == nil else { return .failure(errorLine(usage)) }
+        countText = words[i]
+        i += 1
+      }
+    }
+    guard let countText else { return .failure(errorLine(usage)) }
+    let digits = countText.filter { $0 != "_" && $0 != "," }
+    guard let count = Int(digits), count > 0, count <= GeneratedData.maxCount else {
+      return .failure(errorLine("N must be an integer from 1 to \(GeneratedData.maxCount), not '\(countText)'"))
+    }
+    let set = GeneratedData.dataSet(name: name, count: count)
+    let note = add(set, schemaPath: nil)
+    entity = set.name
+    lastPredicate = nil
+    var out = "generated \(count) records as '\(name)' (\(set.attributes.count) attributes)\n"
+    if let note { out += style.dim(note) + "\n" }
+    return .ok(out)
+  }
+
+  /// `.timer [on | off]`.
+  func setTimer(_ arg: String) -> REPLResponse {
+    switch arg.lowercased() {
+    case "": break
+    case "on": timer = true
+    case "off": timer = false
+    default: return .failure(errorLine("usage: .timer [on | off]"))
+    }
+    return .ok("timer: \(timer ? "on" : "off")\n")
+  }
+}

@@ -38,15 +38,29 @@ extension REPLSession {
     case .failure(let e): return .failure(render(e))
     }
     lastPredicate = text
+    var streamed = false
+    var early: (([Int]) -> Void)?
+    if mode == .table, let stream, engine == .memory, sort.isEmpty {
+      // Without a sort the first rows are final once found: show them while the scan goes on.
+      let shown = min(limit ?? Int.max, max(0, displayRows))
+      let (wanted, overflow) = offset.addingReportingOverflow(shown)
+      if shown > 0 && !overflow {
+        early = { [self] indices in
+          guard !streamed, indices.count >= wanted else { return }
+          streamed = true
+          stream(warnings(predicate) + tableRows(Array(indices[offset..<wanted]), of: set))
+        }
+      }
+    }
     let fetched: REPLFetchResult
     do {
-      fetched = try fetch(predicate, in: set)
+      fetched = try fetch(predicate, in: set, early: early)
     } catch let e as SiftError {
-      return .failure(warnings(predicate) + render(e))
+      return .failure((streamed ? "" : warnings(predicate)) + render(e))
     } catch {
-      return .failure(warnings(predicate) + errorLine("\(error)"))
+      return .failure((streamed ? "" : warnings(predicate)) + errorLine("\(error)"))
     }
-    var out = warnings(predicate)
+    var out = streamed ? "" : warnings(predicate)
     if fetched.interrupted {
       out += style.yellow("interrupted") + " after \(fetched.scanned) of \(set.records.count) records\n"
     }
@@ -54,19 +68,26 @@ extension REPLSession {
     case .count:
       out += "\(fetched.indices.count)\n"
     case .table:
-      out += table(fetched, of: set)
+      if !streamed { out += tableRows(Array(fetched.indices.prefix(max(0, displayRows))), of: set) }
+      out += footer(fetched)
     }
     return fetched.interrupted ? .failure(out) : .ok(out)
   }
 
   /// Runs the predicate on the current engine and applies sort, offset and limit.
-  func fetch(_ predicate: SiftPredicate, in set: REPLDataSet) throws -> REPLFetchResult {
+  /// `early` (memory engine only) sees the matches so far after each chunk of a scan that
+  /// is not finished yet.
+  func fetch(
+    _ predicate: SiftPredicate, in set: REPLDataSet, early: (([Int]) -> Void)? = nil
+  ) throws -> REPLFetchResult {
     var result: REPLFetchResult
     switch engine {
-    case .memory: result = try memoryMatches(predicate, in: set)
+    case .memory: result = try memoryMatches(predicate, in: set, early: early)
     case .sqlite, .postgres: result = try sqlMatches(predicate, in: set, engine: engine)
     }
-    if engine == .memory { result.indices = ValueOrdering.sort(result.indices, of: set.records, by: sort) }
+    // Every engine sorts here: SQL engines return matches in record order (SiftSQL's `.indices`
+    // results ignore sort descriptors), so `.sort` orders them the same way as memory.
+    result.indices = ValueOrdering.sort(result.indices, of: set.records, by: sort)
     result.total = result.indices.count
     let start = min(offset, result.indices.count)
     let end = limit.map { min(result.indices.count, start + $0) } ?? result.indices.count
@@ -74,29 +95,30 @@ extension REPLSession {
     return result
   }
 
-  /// Scans records with the memory engine, checking for Ctrl-C every 1,024 records and
-  /// reporting progress for long scans.
-  func memoryMatches(_ predicate: SiftPredicate, in set: REPLDataSet) throws -> REPLFetchResult {
+  /// Scans records with the memory engine in chunks of `MemoryEngine.chunk` records,
+  /// checking for Ctrl-C between chunks, reporting progress once a scan has run for
+  /// `progressDelay` seconds (then every quarter second), and handing the matches so far to
+  /// `early` after each chunk but the last.
+  func memoryMatches(
+    _ predicate: SiftPredicate, in set: REPLDataSet, early: (([Int]) -> Void)? = nil
+  ) throws -> REPLFetchResult {
     let matcher = try MemoryEngine.matcher(for: predicate)
     var indices: [Int] = []
-    let started = Date()
-    var lastReport = started
     let count = set.records.count
+    var nextReport = Date().addingTimeInterval(progressDelay)
     var start = 0
     while start < count {
       if interrupt.isSet {
         return REPLFetchResult(indices: indices, total: indices.count, interrupted: true, scanned: start)
       }
-      if let progress, start > 0 {
-        let now = Date()
-        if now.timeIntervalSince(started) > 1, now.timeIntervalSince(lastReport) > 0.25 {
-          lastReport = now
-          progress("scanned \(start) of \(count) (\(start * 100 / count)%), \(indices.count) matches; Ctrl-C stops")
-        }
+      if let progress, start > 0, Date() >= nextReport {
+        nextReport = Date().addingTimeInterval(0.25)
+        progress("scanned \(start) of \(count) (\(start * 100 / count)%), \(indices.count) matches; Ctrl-C stops")
       }
       let end = min(count, start + MemoryEngine.chunk)
       indices += try MemoryEngine.matches(matcher, in: set, range: start..<end, variables: variables)
       start = end
+      if start < count { early?(indices) }
     }
     return REPLFetchResult(indices: indices, total: indices.count, interrupted: false, scanned: count)
   }
@@ -106,19 +128,22 @@ extension REPLSession {
     columns[set.name] ?? set.defaultColumns
   }
 
-  /// Table of the first `displayRows` records plus a count footer.
-  func table(_ fetched: REPLFetchResult, of set: REPLDataSet) -> String {
+  /// The table of the given records (nothing when there are none).
+  func tableRows(_ indices: [Int], of set: REPLDataSet) -> String {
+    guard !indices.isEmpty else { return "" }
     let cols = columns(for: set)
-    let shown = fetched.indices.prefix(max(0, displayRows))
-    let rows = shown.map { i in cols.map { RecordPath.value(of: $0, in: set.records[i]) } }
-    var out = ""
-    if !rows.isEmpty { out += TableRenderer(style: style).render(columns: cols, rows: rows) }
+    let rows = indices.map { i in cols.map { RecordPath.value(of: $0, in: set.records[i]) } }
+    return TableRenderer(style: style).render(columns: cols, rows: rows)
+  }
+
+  /// The count line under a table: `(3 rows)`, `(first 10 of 250 rows)`, ….
+  func footer(_ fetched: REPLFetchResult) -> String {
     let n = fetched.indices.count
+    let shown = min(n, max(0, displayRows))
     var footer = "(\(n) row\(n == 1 ? "" : "s")"
-    if shown.count < n { footer = "(first \(shown.count) of \(n) rows" }
+    if shown < n { footer = "(first \(shown) of \(n) rows" }
     if fetched.total != n { footer += "; \(fetched.total) match before offset/limit" }
-    out += style.dim(footer + ")") + "\n"
-    return out
+    return style.dim(footer + ")") + "\n"
   }
 
   func aggregate(_ arg: String) -> REPLResponse {

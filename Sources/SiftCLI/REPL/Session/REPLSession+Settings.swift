@@ -113,6 +113,13 @@ extension REPLSession {
       return .failure(errorLine("engine must be memory, sqlite or postgres"))
     }
     if let problem = sqlAvailability(kind) { return .failure(errorLine(problem)) }
+    if let set = current {
+      do {
+        try ensureInSQL(set, kind)
+      } catch {
+        return .failure(errorLine("\(error)"))
+      }
+    }
     engine = kind
     if kind != .memory { dialect = kind == .postgres ? .postgres : .sqlite }
     return .ok("engine: \(kind.rawValue)\n")

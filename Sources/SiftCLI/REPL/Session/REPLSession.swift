@@ -46,6 +46,14 @@ public final class REPLSession {
   public let interrupt: InterruptFlag
   /// Receives progress lines during long evaluations (nil: silent).
   public var progress: (@Sendable (String) -> Void)?
+  /// How long a scan runs before the first progress line, in seconds.
+  public var progressDelay: TimeInterval = 1
+  /// Receives the first rows of a result table as soon as they are known, while a long
+  /// in-memory scan goes on (nil: tables come whole in the response). The response then
+  /// holds only what follows the rows: the count footer.
+  public var stream: (@Sendable (String) -> Void)?
+  /// Print how long each input took (`.timer on`).
+  public var timer = false
   /// SQL back ends (SQLite in memory, files, PostgreSQL).
   var sql = REPLSQLState()
 
@@ -55,8 +63,8 @@ public final class REPLSession {
     self.interrupt = interrupt
   }
 
-  /// A session with the built-in sample entities (`venues`, `notes`) loaded in memory and
-  /// into an in-memory SQLite database.
+  /// A session with the built-in sample entities (`venues`, `notes`) loaded in memory (they
+  /// are copied into an in-memory SQLite database on first SQL use).
   public static func withSampleData(style: REPLStyle = REPLStyle(colors: false)) throws -> REPLSession {
     let session = REPLSession(style: style)
     for set in try SampleData.load() { session.add(set) }
@@ -77,8 +85,17 @@ public final class REPLSession {
     let trimmed = input.trimmingCharacters(in: .whitespacesAndNewlines)
     if trimmed.isEmpty || trimmed.hasPrefix("--") { return .ok("") }
     interrupt.clear()
-    if let command = REPLCommand.parse(trimmed) { return run(command) }
-    return evaluate(trimmed, mode: .table)
+    let started = Date()
+    var response: REPLResponse
+    if let command = REPLCommand.parse(trimmed) {
+      response = run(command)
+    } else {
+      response = evaluate(trimmed, mode: .table)
+    }
+    if timer && response.status != .quit {
+      response.text += style.dim(String(format: "time: %.3f s", Date().timeIntervalSince(started))) + "\n"
+    }
+    return response
   }
 
   /// The banner shown when the interactive REPL starts.
@@ -87,7 +104,7 @@ public final class REPLSession {
     for set in dataSets {
       text += "  \(set.name): \(set.records.count) records (\(set.origin))\n"
     }
-    if !dataSets.isEmpty { text += "  in memory\(sql.sqlite == nil ? "" : " and in an in-memory SQLite database")\n" }
+    if !dataSets.isEmpty { text += "  in memory; copied into an in-memory SQLite database on first SQL use\n" }
     text += "Type a predicate such as " + style.cyan("distance < 5 AND ANY tags == 'wifi'")
     text += ", or .help for commands (.quit or Ctrl-D to leave).\n"
     return text
@@ -138,6 +155,8 @@ public final class REPLSession {
     case "use": return use(arg)
     case "load": return load(arg)
     case "open": return open(arg)
+    case "generate": return generate(arg)
+    case "timer": return setTimer(arg)
     default: return .failure(errorLine("command '.\(spec.name)' is not available"))
     }
   }

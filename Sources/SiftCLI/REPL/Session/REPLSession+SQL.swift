@@ -1,0 +1,93 @@
+import Foundation
+import SiftPostgres
+import SiftSQL
+import SiftSQLite
+import SiftSyntax
+
+extension REPLSession {
+  /// Prepared predicate plus data set, or the failure response.
+  func sqlInputs(_ arg: String, usage: String) -> Result<(SiftPredicate, REPLDataSet), REPLResponse> {
+    guard let text = predicateText(arg) else { return .failure(.failure(errorLine("usage: \(usage)"))) }
+    guard let set = current else { return .failure(.failure(errorLine("no entity loaded"))) }
+    switch prepare(text) {
+    case .success(let p):
+      lastPredicate = text
+      return .success((p, set))
+    case .failure(let e): return .failure(.failure(render(e)))
+    }
+  }
+
+  func showSQL(_ arg: String) -> REPLResponse {
+    let inputs: (SiftPredicate, REPLDataSet)
+    switch sqlInputs(arg, usage: ".sql PREDICATE") {
+    case .success(let v): inputs = v
+    case .failure(let r): return r
+    }
+    do {
+      let st = try compiler(dialect, for: inputs.1).compile(request(inputs.0, inputs.1, .records, paged: true))
+      var out = warnings(inputs.0) + style.cyan(st.sql) + "\n"
+      if !st.bindings.isEmpty {
+        out += style.dim("bindings:") + " " + st.bindings.enumerated().map { "\(dialect == .postgres ? "$\($0.offset + 1)" : "?\($0.offset + 1)")=\($0.element)" }.joined(separator: ", ") + "\n"
+      }
+      return .ok(out)
+    } catch let e as SiftError {
+      return .failure(render(e))
+    } catch {
+      return .failure(errorLine("\(error)"))
+    }
+  }
+
+  func showPlan(_ arg: String) -> REPLResponse {
+    let inputs: (SiftPredicate, REPLDataSet)
+    switch sqlInputs(arg, usage: ".plan PREDICATE") {
+    case .success(let v): inputs = v
+    case .failure(let r): return r
+    }
+    do {
+      try ensureInSQL(inputs.1, .sqlite)
+      guard let db = sql.sqlite else { return .failure(errorLine("no SQLite database")) }
+      let st = try compiler(.sqlite, for: inputs.1).compile(request(inputs.0, inputs.1, .records, paged: true))
+      return .ok(try db.explainQueryPlan(st).map { "  " + $0 }.joined(separator: "\n") + "\n")
+    } catch let e as SiftError {
+      return .failure(render(e))
+    } catch {
+      return .failure(errorLine("\(error)"))
+    }
+  }
+
+  func connect(_ arg: String) -> REPLResponse {
+    guard !arg.isEmpty else { return .failure(errorLine("usage: .connect CONNINFO   e.g. .connect host=127.0.0.1 dbname=sift user=sift")) }
+    do {
+      sql.postgres?.close()
+      sql.postgres = nil
+      sql.inPostgres = []
+      let pg = try PostgresDatabase.prepared(conninfo: arg, schema: .temporary(prefix: "sift_repl"))
+      sql.postgres = pg
+      return .ok("connected to PostgreSQL (schema \(pg.schemaName ?? "public")); entities are copied there when first queried\n")
+    } catch {
+      return .failure(errorLine("cannot connect to PostgreSQL: \(error)"))
+    }
+  }
+
+  /// `.open FILE`: use FILE as the SQLite database and load every data set into it.
+  func open(_ arg: String) -> REPLResponse {
+    guard let path = REPLSession.splitWords(arg).first else { return .failure(errorLine("usage: .open FILE.sqlite")) }
+    let full = (path as NSString).expandingTildeInPath
+    do {
+      let db = try SQLiteDatabase(path: full)
+      sql.sqlite = db
+      sql.sqlitePath = full
+      sql.inSQLite = []
+      var loaded = 0
+      for set in dataSets where sql.schemas[set.name] != nil && sql.problems[set.name] == nil {
+        try ensureInSQL(set, .sqlite)
+        loaded += 1
+      }
+      return .ok("SQLite database: \(full) (\(loaded) entities loaded)\n")
+    } catch let e as SiftError {
+      return .failure(errorLine(e.diagnostic.message))
+    } catch {
+      return .failure(errorLine("\(error)"))
+    }
+  }
+}

@@ -1,0 +1,119 @@
+import Foundation
+import SiftSyntax
+import Testing
+
+@testable import SiftCLI
+
+/// Collects what a session streams and reports, in order, from any thread.
+final class EventLog: @unchecked Sendable {
+  private let lock = NSLock()
+  private var items: [(kind: String, text: String)] = []
+
+  func add(_ kind: String, _ text: String) {
+    lock.lock()
+    items.append((kind, text))
+    lock.unlock()
+  }
+
+  var events: [(kind: String, text: String)] {
+    lock.lock()
+    defer { lock.unlock() }
+    return items
+  }
+}
+
+@Suite("REPL at scale")
+struct REPLScaleTests {
+  @Test("generated records are deterministic and typed like the sample venues")
+  func generatedRecords() throws {
+    let a = GeneratedData.records(count: 500)
+    #expect(a == GeneratedData.records(count: 500))
+    #expect(a != GeneratedData.records(count: 500, seed: 2))
+    #expect(a.enumerated().allSatisfy { i, r in RecordPath.value(of: "id", in: r) == .int(Int64(i)) })
+    let set = GeneratedData.dataSet(name: "g", count: 500)
+    let types = Dictionary(uniqueKeysWithValues: set.attributes.map { ($0.name, $0.typeDescription) })
+    #expect(types == [
+      "id": "integer", "name": "string", "city": "string", "distance": "double", "rating": "double",
+      "tipCount": "integer", "favorite": "boolean", "createdAt": "date", "tags": "array<string>",
+    ])
+    #expect(GeneratedData.records(count: 0).isEmpty && GeneratedData.records(count: -3).isEmpty)
+  }
+
+  @Test(".generate checks its count and replaces an entity of the same name", arguments: [
+    (".generate", "error: usage: .generate N [--as NAME]   e.g. .generate 1000000\n"),
+    (".generate 0", "error: N must be an integer from 1 to 10000000, not '0'\n"),
+    (".generate lots", "error: N must be an integer from 1 to 10000000, not 'lots'\n"),
+    (".generate 1 2", "error: usage: .generate N [--as NAME]   e.g. .generate 1000000\n"),
+    (".generate 1_500 --as big", "generated 1500 records as 'big' (9 attributes)\n"),
+    (".generate 2,000", "generated 2000 records as 'generated' (9 attributes)\n"),
+  ])
+  func generateCommand(_ input: String, _ expected: String) {
+    let session = REPLSession()
+    #expect(session.execute(input).text == expected)
+  }
+
+  @Test("a replaced entity is copied into SQLite afresh (no duplicate keys)")
+  func reloadIntoSQL() {
+    let session = REPLSession()
+    for n in [300, 200] {
+      #expect(session.execute(".generate \(n)").status == .ok)
+      #expect(session.execute(".compare id < 250").text.hasSuffix("agree: \(min(n, 250)) records\n"))
+      #expect(session.execute(".engine sqlite").status == .ok)
+      #expect(session.execute(".count TRUEPREDICATE").text == "\(n)\n")
+      #expect(session.execute(".engine memory").status == .ok)
+    }
+  }
+
+  /// 1,000,000 records in memory: the count is right, the first rows of a long scan are streamed
+  /// before it ends, progress is reported, Ctrl-C (the interrupt flag) stops it, and the next
+  /// input works.
+  @Test("a scan over 1,000,000 records streams, reports progress and stops on Ctrl-C")
+  func millionRecords() throws {
+    let session = REPLSession()
+    #expect(session.execute(".generate 1000000").text == "generated 1000000 records as 'generated' (9 attributes)\n")
+    #expect(session.execute(".count").text == "1000000\n")
+    let predicate = "id < 100 OR id >= 999900"
+    #expect(session.execute(".count " + predicate).text == "200\n")
+
+    // The whole table as a script sees it (no stream).
+    let whole = session.execute(predicate)
+    #expect(whole.text.hasSuffix("(first 10 of 200 rows)\n"))
+    #expect(whole.text.contains("\n  9 | "))
+
+    // Interactive: rows first, then progress while the scan goes on, then the footer.
+    let log = EventLog()
+    session.progressDelay = 0
+    session.stream = { log.add("rows", $0) }
+    session.progress = { log.add("progress", $0) }
+    let streamed = session.execute(predicate)
+    #expect(streamed.status == .ok)
+    #expect(streamed.text == "(first 10 of 200 rows)\n")
+    let events = log.events
+    #expect(events.first?.kind == "rows")
+    #expect(events.filter { $0.kind == "rows" }.count == 1)
+    #expect((events.first?.text ?? "") + streamed.text == whole.text)
+    let progress = events.filter { $0.kind == "progress" }.map(\.text)
+    #expect(progress.first?.hasPrefix("scanned 4096 of 1000000 (0%), 100 matches") == true, "\(progress.prefix(3))")
+
+    // Ctrl-C at the first progress line: the scan stops after the chunk under way.
+    let interrupt = session.interrupt
+    session.stream = nil
+    session.progress = { _ in interrupt.set() }
+    let stopped = session.execute("name MATCHES '.*a.*e.*'")
+    #expect(stopped.status == .failed)
+    #expect(stopped.text.hasPrefix("interrupted after 8192 of 1000000 records\n"), "\(stopped.text)")
+    session.progress = nil
+    #expect(session.execute(".count id < 5").text == "5\n")
+  }
+
+  @Test(".timer prints how long each input took")
+  func timer() throws {
+    let session = try REPLSession.withSampleData()
+    #expect(session.execute(".timer").text == "timer: off\n")
+    #expect(session.execute(".timer on").status == .ok)
+    let text = session.execute(".count distance < 1").text
+    #expect(text.range(of: #"^\d+\ntime: \d+\.\d{3} s\n$"#, options: .regularExpression) != nil, "\(text)")
+    #expect(session.execute(".timer off").text == "timer: off\n")
+    #expect(session.execute(".timer maybe").text == "error: usage: .timer [on | off]\n")
+  }
+}
