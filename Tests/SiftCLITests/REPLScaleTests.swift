@@ -106,6 +106,21 @@ struct REPLScaleTests {
     #expect(session.execute(".count id < 5").text == "5\n")
   }
 
+  @Test("a JSON file of generated records loads with the same answers; a missing file is an error")
+  func loadRoundTrip() throws {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("sift-gen-\(UUID().uuidString).json")
+    defer { try? FileManager.default.removeItem(at: url) }
+    // Larger than one read chunk (4 MiB), so the chunked reader is exercised.
+    let records = GeneratedData.records(count: 40_000)
+    try Data(SiftJSON.serialize(.array(records)).utf8).write(to: url)
+    #expect(try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? Int ?? 0 > 1 << 22)
+    let session = REPLSession()
+    #expect(session.execute(".generate 40000").status == .ok)
+    #expect(session.execute(".load '\(url.path)' --as file").text == "loaded 40000 records as 'file' (9 attributes)\n")
+    #expect(session.current?.records == records)
+    #expect(session.execute(".load /nonexistent/sift.json").text.hasPrefix("error: cannot read /nonexistent/sift.json: "))
+  }
+
   @Test(".timer prints how long each input took")
   func timer() throws {
     let session = try REPLSession.withSampleData()

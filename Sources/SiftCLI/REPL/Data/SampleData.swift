@@ -46,16 +46,34 @@ public enum SampleData {
 /// let set = try JSONDataLoader.load(url: URL(fileURLWithPath: "people.json"), name: "people")
 /// ```
 public enum JSONDataLoader {
-  /// Loads a file as a data set named `name`.
+  /// Loads a file as a data set named `name`. The file's bytes are released before the
+  /// records are converted for evaluation, so only one copy of the text is ever held.
   public static func load(url: URL, name: String) throws -> REPLDataSet {
-    let bytes: [UInt8]
+    let records = try parse(bytes: readBytes(url), path: url.path)
+    return REPLDataSet(name: name, records: records, origin: url.lastPathComponent)
+  }
+
+  /// The bytes of a file, read straight into an array (no intermediate `Data` copy).
+  static func readBytes(_ url: URL) throws -> [UInt8] {
+    let handle: FileHandle
     do {
-      bytes = Array(try Data(contentsOf: url))
+      handle = try FileHandle(forReadingFrom: url)
     } catch {
       throw REPLDataError("cannot read \(url.path): \(error.localizedDescription)")
     }
-    let records = try parse(bytes: bytes, path: url.path)
-    return REPLDataSet(name: name, records: records, origin: url.lastPathComponent)
+    defer { try? handle.close() }
+    var bytes: [UInt8] = []
+    while true {
+      let chunk: Data?
+      do {
+        chunk = try handle.read(upToCount: 1 << 22)
+      } catch {
+        throw REPLDataError("cannot read \(url.path): \(error.localizedDescription)")
+      }
+      guard let chunk, !chunk.isEmpty else { break }
+      bytes.append(contentsOf: chunk)
+    }
+    return bytes
   }
 
   /// Parses file contents into records.
