@@ -75,7 +75,15 @@ struct REPLPostgresTests {
     #expect(out.components(separatedBy: "agree: ").count - 1 == 3, "\(out)")
     let counts = out.split(separator: "\n").filter { $0.allSatisfy(\.isNumber) }
     #expect(counts.count == 3 && counts[1] == counts[2] && counts[1] != "0", "\(counts)")
-    #expect(out.contains(" postgres   connected (schema sift_repl_"))
+    // The binary's temporary schema is gone once it has exited.
+    let status = try #require(out.firstRange(of: " postgres   connected (schema "))
+    let schema = String(out[status.upperBound...].prefix { $0 != ")" })
+    #expect(schema.hasPrefix("sift_repl_"))
+    let probe = REPLSession()
+    #expect(probe.execute(".connect " + conninfo).status == .ok)
+    let rows = try probe.sql.postgres?.execute(
+      .init(sql: "SELECT count(*) FROM pg_namespace WHERE nspname = $1", bindings: [.text(schema)]))
+    #expect(rows?.first?.first == .integer(0), "\(schema) is still there")
   }
 
   /// In process: a replaced entity is copied again; bad conninfo is an error, not a crash.
@@ -93,8 +101,16 @@ struct REPLPostgresTests {
       #expect(session.execute(".count TRUEPREDICATE").text == "\(n)\n")
       #expect(session.execute(".compare id >= 100").text.hasSuffix("agree: \(n - 100) records\n"))
     }
+    let first = try #require(session.sql.postgres?.schemaName)
     #expect(session.execute(".connect " + conninfo).status == .ok)
     #expect(session.execute(".count TRUEPREDICATE").text == "250\n")
+    // The first connection's temporary schema was dropped when it was replaced.
+    let current = try #require(session.sql.postgres?.schemaName)
+    for (schema, expected) in [(first, Int64(0)), (current, Int64(1))] {
+      let rows = try session.sql.postgres?.execute(
+        .init(sql: "SELECT count(*) FROM pg_namespace WHERE nspname = $1", bindings: [.text(schema)]))
+      #expect(rows?.first?.first == .integer(expected), "\(schema): \(String(describing: rows))")
+    }
   }
 }
 
