@@ -64,6 +64,18 @@ struct REPLScaleTests {
     }
   }
 
+  @Test("records past the first 5,000 that do not fit the inferred schema make the entity memory-only on first SQL use")
+  func lateMismatch() {
+    var records: [SiftValue] = (0..<5_000).map { ["id": .int(Int64($0)), "x": .int(Int64($0))] }
+    records.append(["id": 5_000, "x": "five thousand"])
+    let session = REPLSession()
+    #expect(session.add(REPLDataSet(name: "mixed", records: records)) == nil)
+    let text = session.execute(".engine sqlite").text
+    #expect(text.hasPrefix("error: 'mixed' is not in SQL: record 5000.x: expected integer"), "\(text)")
+    #expect(session.execute(".engine sqlite").status == .failed)
+    #expect(session.execute(".count id >= 4000").text == "1001\n")
+  }
+
   /// 1,000,000 records in memory: the count is right, the first rows of a long scan are streamed
   /// before it ends, progress is reported, Ctrl-C (the interrupt flag) stops it, and the next
   /// input works.
