@@ -114,6 +114,11 @@ struct REPLScaleTests {
     let stopped = session.execute("name MATCHES '.*a.*e.*'")
     #expect(stopped.status == .failed)
     #expect(stopped.text.hasPrefix("interrupted after 8192 of 1000000 records\n"), "\(stopped.text)")
+    let agg = session.execute(".agg rating name MATCHES '.*a.*e.*'")
+    #expect(agg.status == .failed && agg.text.hasPrefix("interrupted after 8192 of 1000000 records\n key "), "\(agg.text)")
+    let compared = session.execute(".compare name MATCHES '.*a.*e.*'")
+    #expect(compared.text == "interrupted after 8192 of 1000000 records; nothing compared\n")
+    #expect(compared.status == .failed)
     session.progress = nil
     #expect(session.execute(".count id < 5").text == "5\n")
   }

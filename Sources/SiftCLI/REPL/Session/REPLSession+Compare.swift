@@ -13,7 +13,11 @@ extension REPLSession {
     let (predicate, set) = inputs
     var results: [(String, Result<Set<Int>, REPLDataError>)] = []
     do {
-      results.append(("memory", .success(Set(try memoryMatches(predicate, in: set).indices))))
+      let scan = try memoryMatches(predicate, in: set)
+      if scan.interrupted {
+        return .failure(style.yellow("interrupted") + " after \(scan.scanned) of \(set.records.count) records; nothing compared\n")
+      }
+      results.append(("memory", .success(Set(scan.indices))))
     } catch let e as SiftError {
       results.append(("memory", .failure(REPLDataError(e.diagnostic.id + ": " + e.diagnostic.message))))
     } catch {

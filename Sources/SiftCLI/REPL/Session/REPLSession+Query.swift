@@ -163,7 +163,9 @@ extension REPLSession {
         let v = RecordPath.value(of: keyPath, in: set.records[i])
         if case .array(let items) = v { values += items } else { values.append(v) }
       }
-      return .ok(REPLAggregates(values: values, records: fetched.indices.count).render(keyPath, style: style))
+      let table = REPLAggregates(values: values, records: fetched.indices.count).render(keyPath, style: style)
+      guard fetched.interrupted else { return .ok(table) }
+      return .failure(style.yellow("interrupted") + " after \(fetched.scanned) of \(set.records.count) records\n" + table)
     } catch let e as SiftError {
       return .failure(render(e))
     } catch {
