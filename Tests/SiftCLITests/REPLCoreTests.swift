@@ -147,7 +147,7 @@ struct REPLCoreTests {
   func sample() throws {
     let sets = try SampleData.load()
     #expect(sets.map(\.name) == ["venues", "notes"])
-    #expect(sets.map(\.records.count) == [1000, 200])
+    #expect(sets.map(\.count) == [1000, 200])
     #expect(SampleData.schemaURL != nil)
   }
 }

@@ -138,6 +138,34 @@ struct REPLScaleTests {
     #expect(session.execute(".load /nonexistent/sift.json").text.hasPrefix("error: cannot read /nonexistent/sift.json: "))
   }
 
+  @Test("top-level array elements are found without parsing", arguments: [
+    (#"[{"a": 1}, 2]"#, [#"{"a": 1}"#, "2"]),
+    (" [ ]\n", []),
+    (#"[ "x,]\"[{" , {"b": [1, {"c": "]"}]} ,[[]] ]"#, [#""x,]\"[{""#, #"{"b": [1, {"c": "]"}]}"#, "[[]]"]),
+    ("[1,]", nil), ("[,1]", nil), ("[1] x", nil), ("[1", nil), ("{\"a\": 1}", nil), (#"["open]"#, nil), ("[1}]", nil),
+  ] as [(String, [String]?)])
+  func splitter(_ text: String, _ expected: [String]?) {
+    let bytes = Array(text.utf8)
+    let found = JSONArraySplitter.elements(bytes)?.map { String(decoding: bytes[$0], as: UTF8.self) }
+    #expect(found == expected)
+  }
+
+  @Test("loading keeps records of any kind and reports bad JSON where it is", arguments: [
+    (#"[{"a": 1}, 2, {"a": {"b": [true]}}]"#, "x.json", [["a": 1], 2, ["a": ["b": [true]]]] as [SiftValue]),
+    ("{\"a\": 1}\n{\"a\": 2}\n", "x.json", [["a": 1], ["a": 2]]),
+    ("{\"a\": 1}\n\n7\n", "x.jsonl", [["a": 1], 7]),
+    (#"{"a": 1}"#, "x.json", [["a": 1]]),
+  ] as [(String, String, [SiftValue])])
+  func loaderShapes(_ text: String, _ path: String, _ expected: [SiftValue]) throws {
+    #expect(try JSONDataLoader.parse(bytes: Array(text.utf8), path: path) == expected)
+  }
+
+  @Test("a malformed array element is reported by the whole-text parser")
+  func loaderErrors() {
+    #expect(throws: REPLDataError.self) { try JSONDataLoader.parse(bytes: Array(#"[{"a": 1}, {"a": }]"#.utf8), path: "x.json") }
+    #expect(throws: REPLDataError.self) { try JSONDataLoader.parse(bytes: Array("{\"a\": 1}\n{oops\n".utf8), path: "x.jsonl") }
+  }
+
   @Test(".timer prints how long each input took")
   func timer() throws {
     let session = try REPLSession.withSampleData()

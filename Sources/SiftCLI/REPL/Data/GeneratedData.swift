@@ -10,7 +10,7 @@ import SiftSyntax
 ///
 /// ```swift
 /// let set = GeneratedData.dataSet(name: "big", count: 1_000_000)
-/// set.records.count   // 1000000
+/// set.count   // 1000000
 /// ```
 public enum GeneratedData {
   /// The largest count `.generate` accepts (about 10 GB of records).
@@ -25,17 +25,24 @@ public enum GeneratedData {
   static let columns = ["id", "name", "city", "distance", "rating", "tipCount", "favorite", "tags"]
 
   /// `count` records as a data set named `name`.
+  /// The records are converted for evaluation a batch at a time, never all held as values.
   public static func dataSet(name: String, count: Int, seed: UInt64 = 1) -> REPLDataSet {
-    REPLDataSet(
-      name: name, records: records(count: count, seed: seed), defaultColumns: columns,
-      origin: "generated")
+    var builder = REPLDataSetBuilder()
+    generate(count: count, seed: seed) { builder.append($0) }
+    return builder.build(name: name, defaultColumns: columns, origin: "generated")
   }
 
   /// `count` records (none when `count` is not positive).
   public static func records(count: Int, seed: UInt64 = 1) -> [SiftValue] {
-    var rng = SplitMix64(seed: seed)
     var out: [SiftValue] = []
     out.reserveCapacity(max(0, count))
+    generate(count: count, seed: seed) { out.append($0) }
+    return out
+  }
+
+  /// Hands each of `count` records to `body`, in order.
+  static func generate(count: Int, seed: UInt64, _ body: (SiftValue) -> Void) {
+    var rng = SplitMix64(seed: seed)
     let start = 1_577_836_800.0  // 2020-01-01T00:00:00Z
     let span: UInt64 = 5 * 365 * 86_400
     for i in 0..<max(0, count) {
@@ -58,9 +65,8 @@ public enum GeneratedData {
         "createdAt": .date(Date(timeIntervalSince1970: start + Double(rng.next() % span))),
         "tags": .array(tags),
       ]
-      out.append(.dictionary(record))
+      body(.dictionary(record))
     }
-    return out
   }
 }
 

@@ -5,6 +5,10 @@ import SiftSyntax
 /// One entity the REPL can query: a name, its records (dictionaries), the attributes seen in
 /// them, and the columns a result table shows by default.
 ///
+/// The records are held once: in SiftEvaluation's fast `SiftObject` form when every record is
+/// a dictionary (the usual case; rows are converted back to values only when shown, sorted or
+/// copied into SQL), else as `SiftValue`s.
+///
 /// ```swift
 /// let people = REPLDataSet(name: "people", records: [["name": "Ana", "age": 31]])
 /// people.attributes.map(\.name)   // ["age", "name"]
@@ -12,8 +16,6 @@ import SiftSyntax
 public struct REPLDataSet: Sendable {
   /// The entity name (`venues`, `notes`, or the file stem of a loaded file).
   public var name: String
-  /// The records, each normally a `.dictionary`.
-  public var records: [SiftValue]
   /// Attributes found in the records, in display order.
   public var attributes: [REPLAttribute]
   /// Columns shown by default in result tables.
@@ -21,18 +23,68 @@ public struct REPLDataSet: Sendable {
   /// Where the data came from, for the banner and `.entities`.
   public var origin: String
   /// The records in SiftEvaluation's fast form (nil when some record is not a dictionary).
-  var objects: [SiftObject]?
+  let objects: [SiftObject]?
+  /// The records as values, kept only when `objects` is nil.
+  private let values: [SiftValue]
 
-  /// Creates a data set; attributes are inferred from the records when not given.
+  /// Creates a data set; attributes are inferred from the records.
   public init(
     name: String, records: [SiftValue], defaultColumns: [String]? = nil, origin: String = "memory"
   ) {
+    let objects = MemoryEngine.objects(for: records)
+    self.init(
+      name: name, objects: objects, values: objects == nil ? records : [],
+      attributes: REPLAttribute.infer(from: records), defaultColumns: defaultColumns, origin: origin)
+  }
+
+  /// Creates a data set from converted records; `sample` (the first records as values) is
+  /// what the attributes are inferred from.
+  init(name: String, objects: [SiftObject], sample: [SiftValue], defaultColumns: [String]?, origin: String) {
+    self.init(
+      name: name, objects: objects, values: [], attributes: REPLAttribute.infer(from: sample),
+      defaultColumns: defaultColumns, origin: origin)
+  }
+
+  private init(
+    name: String, objects: [SiftObject]?, values: [SiftValue], attributes: [REPLAttribute],
+    defaultColumns: [String]?, origin: String
+  ) {
     self.name = name
-    self.records = records
+    self.objects = objects
+    self.values = values
+    self.attributes = attributes
     self.origin = origin
-    self.attributes = REPLAttribute.infer(from: records)
-    self.objects = MemoryEngine.objects(for: records)
     self.defaultColumns = defaultColumns ?? REPLDataSet.pickColumns(attributes)
+  }
+
+  /// The number of records.
+  public var count: Int { objects?.count ?? values.count }
+
+  /// Record `i` as a value (converted when held as an object).
+  public func record(at i: Int) -> SiftValue {
+    if let objects { return objects[i].siftValue }
+    return values[i]
+  }
+
+  /// Every record as a value. With objects this converts them all: O(n) time and memory, for
+  /// copies into SQL and tests, not for per-row use.
+  public var records: [SiftValue] {
+    objects?.map(\.siftValue) ?? values
+  }
+
+  /// Records `range` as values, when they are held as values (empty otherwise).
+  func values(in range: Range<Int>) -> ArraySlice<SiftValue> {
+    objects == nil ? values[range] : []
+  }
+
+  /// The value at a dotted key path of record `i` (`location.city`, `tags.@count`), reading
+  /// only the first key's value out of an object.
+  func value(of path: String, at i: Int) -> SiftValue {
+    guard let objects else { return RecordPath.value(of: path, in: values[i]) }
+    let first = path.prefix { $0 != "." }
+    let head = objects[i].value(forKey: String(first)) ?? .null
+    guard first.endIndex < path.endIndex else { return head }
+    return RecordPath.value(of: String(path[path.index(after: first.endIndex)...]), in: head)
   }
 
   /// Up to eight scalar attributes, `id`/`name`/`title` first.

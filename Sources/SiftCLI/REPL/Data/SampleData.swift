@@ -46,11 +46,12 @@ public enum SampleData {
 /// let set = try JSONDataLoader.load(url: URL(fileURLWithPath: "people.json"), name: "people")
 /// ```
 public enum JSONDataLoader {
-  /// Loads a file as a data set named `name`. The file's bytes are released before the
-  /// records are converted for evaluation, so only one copy of the text is ever held.
+  /// Loads a file as a data set named `name`. Records are parsed and converted for evaluation
+  /// a batch at a time (see `REPLDataSetBuilder`), and the file's bytes are released before
+  /// the data set is built, so a large file is never held as text, values and objects at once.
   public static func load(url: URL, name: String) throws -> REPLDataSet {
-    let records = try parse(bytes: readBytes(url), path: url.path)
-    return REPLDataSet(name: name, records: records, origin: url.lastPathComponent)
+    var builder = try records(bytes: readBytes(url), path: url.path)
+    return builder.build(name: name, defaultColumns: nil, origin: url.lastPathComponent)
   }
 
   /// The bytes of a file, read straight into an array (no intermediate `Data` copy).
@@ -76,15 +77,26 @@ public enum JSONDataLoader {
     return bytes
   }
 
-  /// Parses file contents into records.
+  /// Parses file contents into records (as values).
   static func parse(bytes: [UInt8], path: String) throws -> [SiftValue] {
+    var builder = try records(bytes: bytes, path: path)
+    return builder.build(name: "", defaultColumns: nil, origin: "").records
+  }
+
+  /// Parses file contents into a builder: a top-level array element by element, else the
+  /// whole value, else JSON Lines (always for `.jsonl`/`.ndjson`, or when the whole text is not
+  /// one value but its first line is).
+  static func records(bytes: [UInt8], path: String) throws -> REPLDataSetBuilder {
+    var builder = REPLDataSetBuilder()
     let lines = path.hasSuffix(".jsonl") || path.hasSuffix(".ndjson")
     if !lines {
+      if let ranges = JSONArraySplitter.elements(bytes), let built = try? elementwise(bytes, ranges) { return built }
       do {
         switch try SiftJSON.parse(bytes: bytes) {
-        case .array(let items): return items
-        case let single: return [single]
+        case .array(let items): for item in items { builder.append(item) }
+        case let single: builder.append(single)
         }
+        return builder
       } catch {
         // Fall through to JSON Lines when the first line alone is a complete value.
         guard let newline = bytes.firstIndex(of: UInt8(ascii: "\n")),
@@ -92,18 +104,24 @@ public enum JSONDataLoader {
         else { throw REPLDataError("\(path): \(error)") }
       }
     }
-    var records: [SiftValue] = []
     var lineNumber = 0
     for line in bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
       lineNumber += 1
       if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
       do {
-        records.append(try SiftJSON.parse(bytes: Array(line)))
+        builder.append(try SiftJSON.parse(bytes: Array(line)))
       } catch {
         throw REPLDataError("\(path):\(lineNumber): \(error.message)")
       }
     }
-    return records
+    return builder
+  }
+
+  /// The elements of a top-level array, each parsed on its own.
+  private static func elementwise(_ bytes: [UInt8], _ ranges: [Range<Int>]) throws -> REPLDataSetBuilder {
+    var builder = REPLDataSetBuilder()
+    for r in ranges { builder.append(try SiftJSON.parse(bytes: Array(bytes[r]))) }
+    return builder
   }
 }
 

@@ -75,8 +75,13 @@ public enum ValueOrdering {
 
   /// Sorts record indices by `keys` (stable: ties keep record order).
   static func sort(_ indices: [Int], of records: [SiftValue], by keys: [REPLSortKey]) -> [Int] {
+    sort(indices, by: keys) { path, i in RecordPath.value(of: path, in: records[i]) }
+  }
+
+  /// Sorts record indices by keys whose values `value(keyPath, index)` reads.
+  static func sort(_ indices: [Int], by keys: [REPLSortKey], value: (String, Int) -> SiftValue) -> [Int] {
     guard !keys.isEmpty else { return indices }
-    let columns = keys.map { key in indices.map { RecordPath.value(of: key.keyPath, in: records[$0]) } }
+    let columns = keys.map { key in indices.map { value(key.keyPath, $0) } }
     let order = Array(indices.indices).sorted { i, j in
       for (k, key) in keys.enumerated() {
         let c = compare(columns[k][i], columns[k][j])

@@ -7,7 +7,7 @@ import SiftSyntax
 ///
 /// ```swift
 /// let matcher = try MemoryEngine.matcher(for: predicate)
-/// let hits = try MemoryEngine.matches(matcher, in: set, range: 0..<set.records.count, variables: [:])
+/// let hits = try MemoryEngine.matches(matcher, in: set, range: 0..<set.count, variables: [:])
 /// ```
 enum MemoryEngine {
   /// Records per chunk between interrupt checks.
@@ -26,7 +26,7 @@ enum MemoryEngine {
     if let objects = set.objects {
       found = try matcher.matchingIndices(objects[range], variables: variables)
     } else {
-      found = try matcher.matchingIndices(set.records[range], variables: variables)
+      found = try matcher.matchingIndices(set.values(in: range), variables: variables)
     }
     return found.map { $0 + range.lowerBound }
   }

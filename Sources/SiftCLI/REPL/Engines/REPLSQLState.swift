@@ -69,8 +69,8 @@ extension REPLSession {
     guard let schema = sql.schemas[set.name] else { throw REPLDataError("'\(set.name)' has no SQL schema") }
     if kind == .postgres ? sql.inPostgres.contains(set.name) : sql.inSQLite.contains(set.name) { return }
     let db = try database(kind)
-    if set.records.count >= 50_000, let progress {
-      progress("copying \(set.records.count) records of '\(set.name)' into \(kind == .postgres ? "PostgreSQL" : "SQLite") (first use)…")
+    if set.count >= 50_000, let progress {
+      progress("copying \(set.count) records of '\(set.name)' into \(kind == .postgres ? "PostgreSQL" : "SQLite") (first use)…")
     }
     do {
       if kind == .postgres {
@@ -145,8 +145,8 @@ extension REPLSession {
     let db = try database(engine)
     let rows = try db.execute(try c.compile(request(predicate, set, .indices, paged: false)))
     let indices = rows.compactMap { $0.first?.intValue.map { Int(truncatingIfNeeded: $0) } }
-      .filter { $0 >= 0 && $0 < set.records.count }
-    return REPLFetchResult(indices: indices, total: indices.count, interrupted: false, scanned: set.records.count)
+      .filter { $0 >= 0 && $0 < set.count }
+    return REPLFetchResult(indices: indices, total: indices.count, interrupted: false, scanned: set.count)
   }
 }
 

@@ -15,7 +15,7 @@ extension REPLSession {
     do {
       let scan = try memoryMatches(predicate, in: set)
       if scan.interrupted {
-        return .failure(style.yellow("interrupted") + " after \(scan.scanned) of \(set.records.count) records; nothing compared\n")
+        return .failure(style.yellow("interrupted") + " after \(scan.scanned) of \(set.count) records; nothing compared\n")
       }
       results.append(("memory", .success(Set(scan.indices))))
     } catch let e as SiftError {
@@ -57,7 +57,7 @@ extension REPLSession {
       let cols = columns(for: set)
       let rows: [[SiftValue]] = differing.prefix(max(1, displayRows)).map { i in
         [.string(sets.filter { $0.1.contains(i) }.map(\.0).joined(separator: "+"))]
-          + cols.map { RecordPath.value(of: $0, in: set.records[i]) }
+          + cols.map { set.value(of: $0, at: i) }
       }
       out += TableRenderer(style: style).render(columns: ["matched by"] + cols, rows: rows)
       if differing.count > rows.count { out += style.dim("(first \(rows.count) of \(differing.count))") + "\n" }

@@ -5,7 +5,7 @@ extension REPLSession {
   func listEntities() -> REPLResponse {
     guard !dataSets.isEmpty else { return .ok("no entities; load one with .load FILE.json\n") }
     let rows: [[SiftValue]] = dataSets.map { set in
-      [.string((set.name == entity ? "* " : "  ") + set.name), .int(Int64(set.records.count)),
+      [.string((set.name == entity ? "* " : "  ") + set.name), .int(Int64(set.count)),
        .int(Int64(set.attributes.filter { !$0.name.contains(".") }.count)), .string(set.origin)]
     }
     return .ok(TableRenderer(style: style).render(columns: ["entity", "records", "attributes", "origin"], rows: rows))
@@ -17,15 +17,15 @@ extension REPLSession {
     let rows: [[SiftValue]] = set.attributes.map { a in
       [.string(a.name), .string(a.typeDescription), .string(example(a.name, in: set))]
     }
-    let out = "\(set.name): \(set.records.count) records\n"
+    let out = "\(set.name): \(set.count) records\n"
       + TableRenderer(style: style, maxCellWidth: 40).render(columns: ["attribute", "type", "example"], rows: rows)
     return .ok(out)
   }
 
   /// The first non-nil value of an attribute, as cell text.
   private func example(_ path: String, in set: REPLDataSet) -> String {
-    for record in set.records.prefix(200) {
-      let v = RecordPath.value(of: path, in: record)
+    for i in 0..<min(200, set.count) {
+      let v = set.value(of: path, at: i)
       if !v.isNull { return CellFormatter.text(v) }
     }
     return ""
@@ -42,7 +42,7 @@ extension REPLSession {
     guard dataSets.contains(where: { $0.name == arg }) else { return unknownEntity(arg) }
     if entity != arg { lastPredicate = nil }
     entity = arg
-    return .ok("entity: \(arg) (\(current?.records.count ?? 0) records)\n")
+    return .ok("entity: \(arg) (\(current?.count ?? 0) records)\n")
   }
 
   /// `.load FILE [--schema FILE] [--as NAME]`.
@@ -72,7 +72,7 @@ extension REPLSession {
       let note = add(set, schemaPath: schema)
       entity = set.name
       lastPredicate = nil
-      var out = "loaded \(set.records.count) records as '\(set.name)' (\(set.attributes.filter { !$0.name.contains(".") }.count) attributes)\n"
+      var out = "loaded \(set.count) records as '\(set.name)' (\(set.attributes.filter { !$0.name.contains(".") }.count) attributes)\n"
       if let note { out += style.dim(note) + "\n" }
       return .ok(out)
     } catch {

@@ -62,7 +62,7 @@ extension REPLSession {
     }
     var out = streamed ? "" : warnings(predicate)
     if fetched.interrupted {
-      out += style.yellow("interrupted") + " after \(fetched.scanned) of \(set.records.count) records\n"
+      out += style.yellow("interrupted") + " after \(fetched.scanned) of \(set.count) records\n"
     }
     switch mode {
     case .count:
@@ -87,7 +87,7 @@ extension REPLSession {
     }
     // Every engine sorts here: SQL engines return matches in record order (SiftSQL's `.indices`
     // results ignore sort descriptors), so `.sort` orders them the same way as memory.
-    result.indices = ValueOrdering.sort(result.indices, of: set.records, by: sort)
+    result.indices = ValueOrdering.sort(result.indices, by: sort) { set.value(of: $0, at: $1) }
     result.total = result.indices.count
     let start = min(offset, result.indices.count)
     let end = limit.map { min(result.indices.count, start + $0) } ?? result.indices.count
@@ -104,7 +104,7 @@ extension REPLSession {
   ) throws -> REPLFetchResult {
     let matcher = try MemoryEngine.matcher(for: predicate)
     var indices: [Int] = []
-    let count = set.records.count
+    let count = set.count
     var nextReport = Date().addingTimeInterval(progressDelay)
     var start = 0
     while start < count {
@@ -132,7 +132,7 @@ extension REPLSession {
   func tableRows(_ indices: [Int], of set: REPLDataSet) -> String {
     guard !indices.isEmpty else { return "" }
     let cols = columns(for: set)
-    let rows = indices.map { i in cols.map { RecordPath.value(of: $0, in: set.records[i]) } }
+    let rows = indices.map { i in cols.map { set.value(of: $0, at: i) } }
     return TableRenderer(style: style).render(columns: cols, rows: rows)
   }
 
@@ -160,12 +160,12 @@ extension REPLSession {
       let fetched = try fetch(predicate, in: set)
       var values: [SiftValue] = []
       for i in fetched.indices {
-        let v = RecordPath.value(of: keyPath, in: set.records[i])
+        let v = set.value(of: keyPath, at: i)
         if case .array(let items) = v { values += items } else { values.append(v) }
       }
       let table = REPLAggregates(values: values, records: fetched.indices.count).render(keyPath, style: style)
       guard fetched.interrupted else { return .ok(table) }
-      return .failure(style.yellow("interrupted") + " after \(fetched.scanned) of \(set.records.count) records\n" + table)
+      return .failure(style.yellow("interrupted") + " after \(fetched.scanned) of \(set.count) records\n" + table)
     } catch let e as SiftError {
       return .failure(render(e))
     } catch {

@@ -136,7 +136,7 @@ extension REPLSession {
 
   func status() -> REPLResponse {
     let pairs: [(String, String)] = [
-      ("entity", entity.isEmpty ? "none" : "\(entity) (\(current?.records.count ?? 0) records)"),
+      ("entity", entity.isEmpty ? "none" : "\(entity) (\(current?.count ?? 0) records)"),
       ("engine", engine.rawValue),
       ("dialect", dialect.rawValue),
       ("sqlite", sqlStatusLine(.sqlite)),

@@ -102,7 +102,7 @@ public final class REPLSession {
   public var banner: String {
     var text = style.bold("sift") + " — NSPredicate format strings, in memory and in SQL\n"
     for set in dataSets {
-      text += "  \(set.name): \(set.records.count) records (\(set.origin))\n"
+      text += "  \(set.name): \(set.count) records (\(set.origin))\n"
     }
     if !dataSets.isEmpty { text += "  in memory; copied into an in-memory SQLite database on first SQL use\n" }
     text += "Type a predicate such as " + style.cyan("distance < 5 AND ANY tags == 'wifi'")
