@@ -13,7 +13,7 @@ import SiftSyntax
 /// set.count   // 1000000
 /// ```
 public enum GeneratedData {
-  /// The largest count `.generate` accepts (about 10 GB of records).
+  /// The largest count `.generate` accepts (about 6 GB of records in memory).
   public static let maxCount = 10_000_000
 
   static let adjectives = ["quiet", "Happy", "new", "Red", "golden", "Ñandú", "little", "old", "Blue", "late"]
