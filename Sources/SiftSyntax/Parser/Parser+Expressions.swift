@@ -15,7 +15,7 @@ extension Parser {
     guard case .variable(let name) = variableToken.kind else {
       throw ParseFailure(DiagnosticCatalog.expectedExpression(found: variableToken))
     }
-    advance()  // :=
+    skip()  // :=
     let value = try nested(at: variableToken) { (p: inout Parser) throws(ParseFailure) in
       try p.parseExpression()
     }
@@ -37,7 +37,7 @@ extension Parser {
         throw ParseFailure(DiagnosticCatalog.unsupportedFeature("set expression '\(k.spelling)'", at: current.range))
       default: return lhs
       }
-      advance()
+      skip()
       let rhs = try parseAdditive()
       lhs = try make(.binary(op, lhs, rhs), from: lhs.range.start, height: 1 + max(lhs.height, rhs.height))
     }
@@ -53,7 +53,7 @@ extension Parser {
       case .punct(.minus): op = .subtract
       default: return lhs
       }
-      advance()
+      skip()
       let rhs = try parseMultiplicative()
       lhs = try make(.binary(op, lhs, rhs), from: lhs.range.start, height: 1 + max(lhs.height, rhs.height))
     }
@@ -69,7 +69,7 @@ extension Parser {
       case .punct(.slash): op = .divide
       default: return lhs
       }
-      advance()
+      skip()
       let rhs = try parsePower()
       lhs = try make(.binary(op, lhs, rhs), from: lhs.range.start, height: 1 + max(lhs.height, rhs.height))
     }
@@ -131,7 +131,7 @@ extension Parser {
     if let seed { base = seed } else { base = try parsePrimary() }
     while true {
       if at(.dot) {
-        advance()
+        skip()
         let component = try parseKeyComponent()
         base = try appendKey(component, to: base)
       } else if at(.leftBracket) {
@@ -144,23 +144,23 @@ extension Parser {
 
   /// One key after `.`: an identifier (or `#word`) or a collection operator `@name`.
   mutating func parseKeyComponent() throws(ParseFailure) -> (KeyPath.Component, SourceRange) {
-    let t = current
-    switch t.kind {
+    let r = current.range
+    switch current.kind {
     case .identifier(let name):
-      advance()
-      return (.key(name), t.range)
+      skip()
+      return (.key(name), r)
     case .atKey(let name):
-      advance()
-      return (try collectionOperator(name, at: t.range), t.range)
+      skip()
+      return (try collectionOperator(name, at: r), r)
     case .keyword(.self):
       // KVC's `self` key: `scores.@sum.self`.
-      advance()
-      return (.key("self"), t.range)
+      skip()
+      return (.key("self"), r)
     case .keyword(let k):
-      throw ParseFailure(DiagnosticCatalog.reservedWordAsKey(k, text: text(of: t.range), at: t.range))
+      throw ParseFailure(DiagnosticCatalog.reservedWordAsKey(k, text: text(of: r), at: r))
     default:
       try failOnInvalidToken()
-      throw ParseFailure(DiagnosticCatalog.expectedKeyAfterDot(found: t))
+      throw ParseFailure(DiagnosticCatalog.expectedKeyAfterDot(found: current))
     }
   }
 

@@ -13,7 +13,7 @@ extension Parser {
     let start = current.range.start
     var spelling = ""
     while case .identifier(let part) = currentKind {
-      advance()
+      skip()
       spelling += part
       guard eat(.colon) != nil else { break }
       spelling += ":"
@@ -25,7 +25,7 @@ extension Parser {
     }
     let open = current
     let args = try nested(at: open) { (p: inout Parser) throws(ParseFailure) in
-      p.advance()
+      p.skip()
       return try p.parseArgumentList(opening: open)
     }
     guard let function = BuiltinFunction(spelling: spelling, argumentCount: args.count) else {
@@ -51,7 +51,7 @@ extension Parser {
         try p.failOnInvalidToken()
         throw ParseFailure(DiagnosticCatalog.expectedString("a selector name", found: p.current))
       }
-      p.advance()
+      p.skip()
       var args: [ExpressionNode] = []
       while p.eat(.comma) != nil { args.append(try p.parseExpression()) }
       _ = try p.expect(.rightParen, "to close FUNCTION(", opening: open)
@@ -70,7 +70,7 @@ extension Parser {
         try p.failOnInvalidToken()
         throw ParseFailure(DiagnosticCatalog.expectedSubqueryVariable(found: p.current, text: p.text(of: p.current.range)))
       }
-      p.advance()
+      p.skip()
       _ = try p.expect(.comma, "after the SUBQUERY variable")
       let predicate = try p.requirePredicate(try p.parseOrPredicate(allowBareExpression: false))
       _ = try p.expect(.rightParen, "to close SUBQUERY(", opening: open)
@@ -95,7 +95,7 @@ extension Parser {
         let suggestion = Spelling.closest(to: className, in: CastType.allCases.map(\.rawValue), maxDistance: 3)
         throw ParseFailure(DiagnosticCatalog.unknownCastType(className, suggestion: suggestion, at: typeToken.range))
       }
-      p.advance()
+      p.skip()
       _ = try p.expect(.rightParen, "to close CAST(", opening: open)
       if type == .date, case .constant(let v) = value.kind, let seconds = v.numericSeconds {
         return ExpressionNode(.constant(.date(referenceDate(seconds))), range: p.range(from: keyword.range.start))

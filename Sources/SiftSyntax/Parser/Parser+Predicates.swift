@@ -28,7 +28,7 @@ extension Parser {
     var terms = [try requirePredicate(first.operand)]
     var chains: [SourceRange] = first.isChain ? [first.range] : []
     while atOr() {
-      advance()
+      skip()
       let next = try parseAndPredicate(allowBareExpression: false)
       terms.append(try requirePredicate(next.operand))
       if next.isChain { chains.append(next.range) }
@@ -50,7 +50,7 @@ extension Parser {
     guard atAnd() else { return (first, false, range(from: start)) }
     var terms = [try requirePredicate(first)]
     while atAnd() {
-      advance()
+      skip()
       terms.append(try requirePredicate(try parseNotPredicate(allowBareExpression: false)))
     }
     let r = range(from: start)
@@ -120,7 +120,7 @@ extension Parser {
     case .keyword(.none): quantifier = Quantifier.none
     default: break
     }
-    if quantifier != nil { advance() }
+    if quantifier != nil { skip() }
     let lhs = try parseExpression()
     return try parseComparison(
       quantifier: quantifier, lhs: lhs, allowBareExpression: allowBareExpression && quantifier == nil)
@@ -158,10 +158,11 @@ extension Parser {
     -> (ComparisonOperator, ComparisonOptions, SourceRange)?
   {
     guard let op = comparisonOperator(currentKind) else { return nil }
-    let token = advance()
+    let start = current.range.start
+    skip()
     var options: ComparisonOptions = []
     if at(.leftBracket) { options = try parseComparisonOptions() }
-    return (op, options, range(from: token.range.start))
+    return (op, options, range(from: start))
   }
 
   /// `comparisonOptions ::= "[" optionLetters "]"` where the letters are any of `c d n l`.
@@ -176,7 +177,7 @@ extension Parser {
       try failOnInvalidToken()
       throw ParseFailure(DiagnosticCatalog.unknownComparisonOption(text(of: wordToken.range), at: wordToken.range))
     }
-    advance()
+    skip()
     var options: ComparisonOptions = []
     for ch in word.utf8 {
       switch ch | 0x20 {

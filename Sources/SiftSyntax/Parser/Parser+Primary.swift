@@ -6,35 +6,35 @@ extension Parser {
   /// literal ::= string | number | "NULL" | "NIL" | "TRUE" | "YES" | "FALSE" | "NO"
   /// ```
   mutating func parsePrimary() throws(ParseFailure) -> ExpressionNode {
-    let t = current
-    switch t.kind {
+    let r = current.range  // the token itself is copied only where a diagnostic needs it
+    switch current.kind {
     case .string(let s):
-      advance()
-      return ExpressionNode(.constant(.string(s)), range: t.range, height: 1)
+      skip()
+      return ExpressionNode(.constant(.string(s)), range: r, height: 1)
     case .integer(let magnitude):
-      advance()
+      skip()
       let value: SiftValue = magnitude <= UInt64(Int64.max) ? .int(Int64(magnitude)) : .double(Double(magnitude))
-      return ExpressionNode(.constant(value), range: t.range, height: 1)
+      return ExpressionNode(.constant(value), range: r, height: 1)
     case .double(let d):
-      advance()
-      return ExpressionNode(.constant(.double(d)), range: t.range, height: 1)
+      skip()
+      return ExpressionNode(.constant(.double(d)), range: r, height: 1)
     case .variable(let name):
-      advance()
-      return ExpressionNode(.variable(name), range: t.range, height: 1)
+      skip()
+      return ExpressionNode(.variable(name), range: r, height: 1)
     case .formatSpecifier(let text):
       return try parseFormatArgument(text)
     case .identifier(let name):
       if isFunctionCallAhead() { return try parseFunctionCall() }
-      advance()
-      return ExpressionNode(.keyPath(base: nil, KeyPath([.key(name)])), range: t.range, height: 1)
+      skip()
+      return ExpressionNode(.keyPath(base: nil, KeyPath([.key(name)])), range: r, height: 1)
     case .atKey(let name):
-      advance()
-      let component = try collectionOperator(name, at: t.range)
-      return ExpressionNode(.keyPath(base: nil, KeyPath([component])), range: t.range, height: 1)
+      skip()
+      let component = try collectionOperator(name, at: r)
+      return ExpressionNode(.keyPath(base: nil, KeyPath([component])), range: r, height: 1)
     case .punct(.leftBrace):
       return try parseAggregate()
     case .punct(.leftParen):
-      return try nested(at: t) { (p: inout Parser) throws(ParseFailure) in
+      return try nested(at: current) { (p: inout Parser) throws(ParseFailure) in
         let open = p.advance()
         var inner = try p.parseExpression()
         let close = try p.expect(.rightParen, "to close '('", opening: open)
@@ -42,18 +42,18 @@ extension Parser {
         return inner
       }
     case .keyword(let k):
-      return try parseKeywordPrimary(k, t)
+      return try parseKeywordPrimary(k, current)
     case .invalid(let d):
       throw ParseFailure(d)
     default:
-      throw ParseFailure(DiagnosticCatalog.expectedExpression(found: t))
+      throw ParseFailure(DiagnosticCatalog.expectedExpression(found: current))
     }
   }
 
   /// Primaries introduced by a reserved word: literals, SELF, SUBQUERY, FUNCTION, CAST, …
   mutating func parseKeywordPrimary(_ k: Keyword, _ t: Token) throws(ParseFailure) -> ExpressionNode {
     func constant(_ v: SiftValue, _ p: inout Parser) -> ExpressionNode {
-      p.advance()
+      p.skip()
       return ExpressionNode(.constant(v), range: t.range, height: 1)
     }
     switch k {
@@ -61,10 +61,10 @@ extension Parser {
     case .true, .yes: return constant(.bool(true), &self)
     case .false, .no: return constant(.bool(false), &self)
     case .self:
-      advance()
+      skip()
       return ExpressionNode(.evaluatedObject, range: t.range)
     case .anyKey:
-      advance()
+      skip()
       return ExpressionNode(.anyKey, range: t.range)
     case .subquery: return try parseSubqueryExpression()
     case .function: return try parseFunctionExpression()
@@ -97,7 +97,7 @@ extension Parser {
   mutating func parseAggregate() throws(ParseFailure) -> ExpressionNode {
     let open = current
     return try nested(at: open) { (p: inout Parser) throws(ParseFailure) in
-      p.advance()
+      p.skip()
       var items: [ExpressionNode] = []
       if !p.at(.rightBrace) {
         repeat {

@@ -90,15 +90,19 @@ public struct Parser {
   @discardableResult
   mutating func advance() -> Token {
     let t = current
-    if case .end = t.kind { return t }
-    previousEnd = t.range.end
-    if let next = lookahead {
+    skip()
+    return t
+  }
+
+  /// Consumes the current token without handing it back (never moves past `.end`).
+  mutating func skip() {
+    if case .end = current.kind { return }
+    previousEnd = current.range.end
+    if let next = lookahead.take() {
       current = next
-      lookahead = nil
     } else {
       current = lexer.next()
     }
-    return t
   }
 
   func at(_ p: Punctuation) -> Bool {
