@@ -206,20 +206,27 @@ struct Run {
         }
       }
     case .dictionaries(let items):
-      for i in items.indices {
-        do {
-          if try predicate(Ctx(root: .dict(items[i]), frame: frame)) { hit(i) }
-        } catch {
-          if program.policy == .strict {
-            failure = (error, i)
-            break
+      // Each dictionary is lent by pointer: the array keeps it alive for the whole loop.
+      items.withUnsafeBufferPointer { buf in
+        guard let base = buf.baseAddress else { return }
+        for i in 0..<buf.count {
+          do throws(EvalFailure) {
+            if try predicate(Ctx(.dict(base + i), frame: frame)) { hit(i) }
+          } catch {
+            if program.policy == .strict {
+              failure = (error, i)
+              return
+            }
           }
         }
       }
     case .values(let items):
       for i in items.indices {
-        do {
-          if try predicate(Ctx(root: EvalValue(items[i]), frame: frame)) { hit(i) }
+        var root = EvalValue(items[i])
+        do throws(EvalFailure) {
+          if try withUnsafePointer(to: &root, { p throws(EvalFailure) in try predicate(Ctx(.value(p), frame: frame)) }) {
+            hit(i)
+          }
         } catch {
           if program.policy == .strict {
             failure = (error, i)
@@ -242,8 +249,11 @@ struct Run {
   /// Takes the root as its own (`consuming`), so it moves into the context without a retain.
   @usableFromInline
   func test(_ root: consuming SiftRecordRoot, index: Int?) throws(SiftError) -> Bool {
+    var value = root.value
     do {
-      return try predicate(Ctx(root: root.value, frame: frame))
+      return try withUnsafePointer(to: &value) { p throws(EvalFailure) in
+        try predicate(Ctx(.value(p), frame: frame))
+      }
     } catch {
       if program.policy == .treatAsNoMatch { return false }
       throw fail(error, index: index)

@@ -40,7 +40,8 @@ func runStandardEvaluateBenchmarks(seconds: Double) throws {
   // SIFT_BENCH_PROFILE=N: no timing, just N passes of Sift over the SiftObject records (or the
   // dictionaries with SIFT_BENCH_LAYOUT=dict), for instruction counting under callgrind.
   let profilePasses = ProcessInfo.processInfo.environment["SIFT_BENCH_PROFILE"].flatMap { Int($0) }
-  // SIFT_BENCH_LAYOUT=closure runs the dictionary closure baseline instead.
+  // SIFT_BENCH_LAYOUT=closure runs the dictionary closure baseline instead; object-closure the
+  // SiftObject closure, foundation the #Predicate baseline.
   let profileLayout = ProcessInfo.processInfo.environment["SIFT_BENCH_LAYOUT"]
   for c in try EvalBenchCases.all() where only == nil || only == c.name {
     let matcher = try SiftPredicate(format: c.format).compile()
@@ -48,6 +49,9 @@ func runStandardEvaluateBenchmarks(seconds: Double) throws {
       switch profileLayout {
       case "dict": try profileDictionaries(matcher, dicts, passes: passes)
       case "closure": profileClosure(c.closure, dicts, passes: passes)
+      case "object-closure": profileObjectClosure(c.objectClosure, fast, passes: passes)
+      case "foundation":
+        if let p = c.foundation { profileFoundation(p, typed, passes: passes) }
       default: try profileObjects(matcher, fast, passes: passes)
       }
       continue
@@ -111,6 +115,22 @@ func runStandardEvaluateBenchmarks(seconds: Double) throws {
   for _ in 0..<passes {
     var hits: [Int] = []
     for i in records.indices where f(records[i]) { hits.append(i) }
+    blackHole(hits)
+  }
+}
+
+@inline(never) func profileObjectClosure(_ f: (SiftObject) -> Bool, _ records: [SiftObject], passes: Int) {
+  for _ in 0..<passes {
+    var hits: [Int] = []
+    for i in records.indices where f(records[i]) { hits.append(i) }
+    blackHole(hits)
+  }
+}
+
+@inline(never) func profileFoundation(_ p: Predicate<BenchVenue>, _ records: [BenchVenue], passes: Int) {
+  for _ in 0..<passes {
+    var hits: [Int] = []
+    for i in records.indices where (try? p.evaluate(records[i])) == true { hits.append(i) }
     blackHole(hits)
   }
 }

@@ -104,7 +104,7 @@ extension Compiler {
     guard pure else { return .dynamic(f) }
     let frame = Frame(slotCount: 0)
     defer { withExtendedLifetime(frame) {} }
-    do { return .constant(try f(Ctx(root: .null, frame: frame))) } catch { return .dynamic(f) }
+    do { return .constant(try f(Ctx(.none, frame: frame))) } catch { return .dynamic(f) }
   }
 
   /// The slot of `$name`: the innermost SUBQUERY iterator of that name, else a free variable.

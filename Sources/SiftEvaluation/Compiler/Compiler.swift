@@ -59,42 +59,65 @@ struct FrameRef {
   }
 }
 
+/// The record a `Ctx` evaluates, lent: nothing here is retained or released per record.
+enum RootRef {
+  /// A fast record from an array (the array keeps it alive for the whole call).
+  case object(Unmanaged<SiftObject>)
+  /// A dictionary record, read where it is stored.
+  case dict(UnsafePointer<[String: SiftValue]>)
+  /// Any other record, as an evaluator value stored by the caller.
+  case value(UnsafePointer<EvalValue>)
+  /// No record (compile-time folding).
+  case none
+}
+
 /// What compiled code receives per record: the record and the call's frame.
 ///
-/// Nothing here is retained per record. A fast record (`SiftObject`) read from an array is
-/// lent as `object` (unretained: the array keeps it alive for the whole call); any other record
-/// is `value`. The frame is held as raw pointers: the `Run` (or compile-time fold) that makes
-/// a `Ctx` keeps its frame alive for as long as the `Ctx` is used.
+/// Everything here is a plain pointer (the struct is trivial: passing or dropping it costs no
+/// reference counting). The record is lent (`RootRef`); the frame is held as raw pointers. The
+/// `Run` (or compile-time fold) that makes a `Ctx` keeps the record and the frame alive for as
+/// long as the `Ctx` is used.
 struct Ctx {
-  let object: Unmanaged<SiftObject>?
-  let value: EvalValue
+  let ref: RootRef
   let frame: FrameRef
 
-  init(root: EvalValue, frame: Frame) {
-    object = nil
-    value = root
+  init(_ ref: RootRef, frame: Frame) {
+    self.ref = ref
     self.frame = FrameRef(frame)
   }
 
   init(object: Unmanaged<SiftObject>, frame: Frame) {
-    self.object = object
-    value = .null
-    self.frame = FrameRef(frame)
+    self.init(.object(object), frame: frame)
+  }
+
+  /// The lent fast record, if the record is one.
+  @inline(__always)
+  var object: Unmanaged<SiftObject>? {
+    if case .object(let u) = ref { return u }
+    return nil
   }
 
   /// The record as a value (the slower, general view: a lent record is retained here).
   var root: EvalValue {
-    if let object { return .object(object.takeUnretainedValue()) }
-    return value
+    switch ref {
+    case .object(let u): return .object(u.takeUnretainedValue())
+    case .dict(let p): return .dict(p.pointee)
+    case .value(let p): return p.pointee
+    case .none: return .null
+    }
   }
 
   /// Is the record one of Sift's own keyed layouts (fast record or dictionary)?
   @inline(__always)
   var isKeyed: Bool {
-    if object != nil { return true }
-    switch value {
+    switch ref {
     case .object, .dict: return true
-    default: return false
+    case .value(let p):
+      switch p.pointee {
+      case .object, .dict: return true
+      default: return false
+      }
+    case .none: return false
     }
   }
 }
@@ -240,15 +263,17 @@ struct Compiler {
           return try !elements(ctx) { e throws(EvalFailure) in try test.test(e, rv) }
         }
       }
-      if fastPaths, let k = rhs.constant, let fast = Compiler.quantifiedKey(c.lhs, q, ConstantTest(test, k), generic) {
-        return fast
+      if fastPaths, let k = rhs.constant, case .keyPath(nil, let kp) = c.lhs.kind, kp.components.count == 1,
+        let path = PlainPath(kp, range: c.lhs.range)
+      {
+        return ConstantTest(test, k).specialized(QuantifiedKeyBuilder(path: path, quantifier: q, generic: generic))
       }
       return generic
     }
     if let k = rhs.constant {
       let ct = ConstantTest(test, k, fastPaths: fastPaths)
       if fastPaths, case .keyPath(nil, let kp) = c.lhs.kind, let path = PlainPath(kp, range: c.lhs.range) {
-        return { ctx throws(EvalFailure) in try ct.run(path.read(ctx)) }
+        return ct.specialized(KeyTestBuilder(path: path))
       }
       if fastPaths, let fused = try countComparison(c.lhs, ct) { return fused }
       if fastPaths, case .keyPath(let base?, let kp) = c.lhs.kind, case .variable(let name) = base.kind,
@@ -256,7 +281,7 @@ struct Compiler {
       {
         // `$x.key op constant` (SUBQUERY's usual test): one closure, the element read in place.
         let slot = variableSlot(name, at: base.range)
-        return { ctx throws(EvalFailure) in try ct.run(path.read(ctx.frame, slot: slot)) }
+        return ct.specialized(VariableKeyTestBuilder(path: path, slot: slot))
       }
       let l = try expression(c.lhs).function
       return { ctx throws(EvalFailure) in try ct.run(l(ctx)) }
@@ -277,7 +302,7 @@ struct Compiler {
     return { ctx throws(EvalFailure) in
       if let u = ctx.object {
         if let n = u._withUnsafeGuaranteedRef({ $0.arrayCount(id: id) }) { return try ct.run(.int(Int64(n))) }
-      } else if case .dict(let d) = ctx.value, case .array(let items)? = d[name] {
+      } else if case .dict(let p) = ctx.ref, case .array(let items)? = p.pointee[name] {
         return try ct.run(.int(Int64(items.count)))
       }
       return try ct.run(generic(ctx))

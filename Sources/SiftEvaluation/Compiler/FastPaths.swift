@@ -30,8 +30,13 @@ struct PlainPath: Sendable {
   /// `reader.read(ctx.root)`, without retaining a lent record.
   @inline(__always)
   func read(_ ctx: Ctx) throws(EvalFailure) -> EvalValue {
-    guard let u = ctx.object else { return try read(ctx.value) }
-    let first = u._withUnsafeGuaranteedRef { $0.value(id: firstID) }
+    let first: EvalValue
+    switch ctx.ref {
+    case .object(let u): first = u._withUnsafeGuaranteedRef { $0.value(id: firstID) }
+    case .dict(let p): first = EvalValue(p.pointee[firstName])
+    case .value(let p): return try read(p.pointee)
+    case .none: return try read(EvalValue.null)
+    }
     return ids.count == 1 ? first : try rest(first)
   }
 
@@ -175,42 +180,6 @@ struct ConstantTest: Sendable {
 }
 
 extension Compiler {
-  /// `ANY/ALL/NONE key op constant` with a single plain key on a record or dictionary: loops
-  /// over the array in place. Anything else (nil aside) goes to `generic`.
-  static func quantifiedKey(_ lhs: ExpressionNode, _ q: Quantifier, _ ct: ConstantTest, _ generic: @escaping PredicateFn)
-    -> PredicateFn?
-  {
-    guard case .keyPath(nil, let kp) = lhs.kind, kp.components.count == 1,
-      let path = PlainPath(kp, range: lhs.range)
-    else { return nil }
-    // ANY stops at the first element that passes, ALL and NONE at the first that decides.
-    let stopOn = q != .all
-    let answerWhenStopped = q == .any
-    return { ctx throws(EvalFailure) in
-      if ctx.isKeyed {
-        switch try path.read(ctx) {
-        case .array(let items):
-          for e in items {
-            if try ct.run(e) == stopOn { return answerWhenStopped }
-          }
-          return !answerWhenStopped
-        case .values(let items):
-          for e in items {
-            if try ct.run(EvalValue(e)) == stopOn { return answerWhenStopped }
-          }
-          return !answerWhenStopped
-        case .null:
-          return !answerWhenStopped
-        default:
-          break
-        }
-      }
-      return try generic(ctx)
-    }
-  }
-}
-
-extension Compiler {
   /// `key op c1 AND key op c2 …` (one plain key path, constants): reads the key once per
   /// record and runs the tests in order, stopping at the first false. Reading is pure on
   /// records and dictionaries, so this is the chain's answer (and error) exactly; other roots
@@ -237,13 +206,7 @@ extension Compiler {
     }
     guard let path else { return nil }
     if tests.count == 2 {
-      let a = tests[0], b = tests[1]
-      return { ctx throws(EvalFailure) in
-        guard ctx.isKeyed else { return try generic(ctx) }
-        let v = try path.read(ctx)
-        if try !a.run(v) { return false }
-        return try b.run(v)
-      }
+      return tests[0].specialized(and: tests[1], KeyTestBuilder(path: path, generic: generic))
     }
     let all = tests
     return { ctx throws(EvalFailure) in

@@ -15,7 +15,7 @@ public final class SiftObject: SiftRecord, @unchecked Sendable, CustomStringConv
   let shape: Shape
   let values: [EvalValue]
   /// The values again as raw memory (immutable after init): slot reads retain no buffer.
-  private let slots: UnsafeMutablePointer<EvalValue>
+  let slots: UnsafeMutablePointer<EvalValue>
 
   init(shape: Shape, values: [EvalValue]) {
     self.shape = shape

@@ -127,18 +127,31 @@ enum Bytes {
     }
   }
 
-  /// Decides a prefix test without folding when the subject's first `needle.count + 1` bytes
-  /// are ASCII (folding cannot change them, and the next character cannot combine with them).
-  /// Nil when folding is needed.
+  /// Decides a prefix test without folding from the subject's leading ASCII bytes; nil when
+  /// folding is needed. Exact because ASCII folds to ASCII, byte by byte (lower-cased under
+  /// `[c]`), and a character can only change its neighbours through the non-ASCII characters
+  /// after it (combining marks compose with it into a non-ASCII character):
+  /// - the first `needle.count + 1` bytes ASCII: compare them (lower-cased when `caseless`);
+  /// - a mismatch at byte `i` with bytes `0...i` ASCII: false — the folded subject has the
+  ///   same first `i` bytes, and at byte `i` either the folded ASCII character or the first
+  ///   (non-ASCII) byte of a composed one, neither of which is the needle's ASCII byte;
+  /// - an all-ASCII subject shorter than the needle: false.
   static func asciiPrefix(_ needle: String, of subject: String, caseless: Bool) -> Bool? {
-    with(needle) { n in
-      with(subject) { s in
-        let upTo = Swift.min(s.count, n.count + 1)
-        for i in 0..<upTo where s[i] >= 0x80 { return nil }
-        if s.count < n.count { return nil }
-        for i in 0..<n.count where (caseless ? lower(s[i]) : s[i]) != n[i] { return false }
-        return true
+    with(needle) { n in asciiPrefix(n, of: subject, caseless: caseless) }
+  }
+
+  /// `asciiPrefix` with the needle's bytes (ASCII, already lower-case when `caseless`).
+  @inline(__always)
+  static func asciiPrefix(_ n: UnsafeBufferPointer<UInt8>, of subject: String, caseless: Bool) -> Bool? {
+    with(subject) { s in
+      for i in 0..<n.count {
+        guard i < s.count else { return false }
+        let b = s[i]
+        if b >= 0x80 { return nil }
+        if (caseless ? lower(b) : b) != n[i] { return false }
       }
+      if s.count > n.count && s[n.count] >= 0x80 { return nil }
+      return true
     }
   }
 

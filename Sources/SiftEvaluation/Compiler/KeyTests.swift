@@ -1,0 +1,202 @@
+import SiftSyntax
+
+// Closures for `key op constant`, `ANY/ALL/NONE key op constant` and `$x.key op constant`,
+// specialized per `ValueTest` type: the value is read where it is stored (a fast record's slot,
+// a dictionary entry) and tested in the same closure. Roots other than fast records and
+// dictionaries, and values the tests do not decide, take the same route as before.
+
+extension SiftObject {
+  /// Where the value under key `id` is stored (nil when absent); valid while the record lives.
+  @inline(__always)
+  func slot(id: Int) -> UnsafeMutablePointer<EvalValue>? {
+    let s = shape.slot(id)
+    return s >= 0 ? slots + s : nil
+  }
+}
+
+// Each closure captures one final class holding its test and path: the closure context is
+// then a single reference, and the test is read in place (no copies of captured structs per
+// call).
+
+/// `path op constant` for a plain key path on the record. With `generic`, roots other than
+/// fast records and dictionaries go there instead (for fused tests that must read a user
+/// record once per test, as the unfused ones do).
+struct KeyTestBuilder: ValueTestConsumer {
+  let path: PlainPath
+  var generic: PredicateFn?
+
+  final class Compiled<T: ValueTest>: Sendable {
+    let t: T
+    let path: PlainPath
+    let id: Int
+    let name: String
+    let single: Bool
+    let generic: PredicateFn?
+
+    init(_ t: T, _ path: PlainPath, _ generic: PredicateFn?) {
+      self.t = t
+      self.path = path
+      id = path.firstID
+      name = path.firstName
+      single = path.ids.count == 1
+      self.generic = generic
+    }
+
+    @inline(__always)
+    func run(_ ctx: Ctx) throws(EvalFailure) -> Bool {
+      if single {
+        switch ctx.ref {
+        case .object(let u):
+          return try t.run(u._withUnsafeGuaranteedRef { $0.slot(id: id) }?.pointee ?? .null)
+        case .dict(let p): return try t.run(entry: p.pointee[name])
+        default: break
+        }
+      }
+      if let generic, !ctx.isKeyed { return try generic(ctx) }
+      return try t.run(path.read(ctx))
+    }
+  }
+
+  func consume<T: ValueTest>(_ t: T) -> PredicateFn {
+    let c = Compiled(t, path, generic)
+    return { ctx throws(EvalFailure) in try c.run(ctx) }
+  }
+}
+
+/// `$x.path op constant`: the SUBQUERY element in `slot` read in place.
+struct VariableKeyTestBuilder: ValueTestConsumer {
+  let path: PlainPath
+  let slot: Int
+
+  final class Compiled<T: ValueTest>: Sendable {
+    let t: T
+    let path: PlainPath
+    let slot: Int
+    let id: Int
+    let name: String
+    let single: Bool
+
+    init(_ t: T, _ path: PlainPath, _ slot: Int) {
+      self.t = t
+      self.path = path
+      self.slot = slot
+      id = path.firstID
+      name = path.firstName
+      single = path.ids.count == 1
+    }
+
+    @inline(__always)
+    func run(_ ctx: Ctx) throws(EvalFailure) -> Bool {
+      if single {
+        switch ctx.frame.lent[slot] {
+        case .object(let u):
+          return try t.run(u._withUnsafeGuaranteedRef { $0.slot(id: id) }?.pointee ?? .null)
+        case .value(let p):
+          if case .dictionary(let d) = p.pointee { return try t.run(entry: d[name]) }
+        case .none: break
+        }
+      }
+      return try t.run(path.read(ctx.frame, slot: slot))
+    }
+  }
+
+  func consume<T: ValueTest>(_ t: T) -> PredicateFn {
+    let c = Compiled(t, path, slot)
+    return { ctx throws(EvalFailure) in try c.run(ctx) }
+  }
+}
+
+/// ANY/ALL/NONE over a collection's elements with one test.
+struct QuantifiedLoop<T: ValueTest>: Sendable {
+  let t: T
+  /// ANY stops at the first element that passes, ALL and NONE at the first that decides.
+  let stopOn: Bool
+  let answerWhenStopped: Bool
+
+  @inline(__always)
+  func loop(_ items: [EvalValue]) throws(EvalFailure) -> Bool {
+    let r: Result<Bool, EvalFailure> = items.withUnsafeBufferPointer { buf in
+      do throws(EvalFailure) {
+        for i in 0..<buf.count where try t.run(buf[i]) == stopOn { return .success(answerWhenStopped) }
+      } catch {
+        return .failure(error)
+      }
+      return .success(!answerWhenStopped)
+    }
+    return try r.get()
+  }
+
+  @inline(__always)
+  func loop(_ items: [SiftValue]) throws(EvalFailure) -> Bool {
+    let r: Result<Bool, EvalFailure> = items.withUnsafeBufferPointer { buf in
+      do throws(EvalFailure) {
+        for i in 0..<buf.count where try t.run(entry: buf[i]) == stopOn { return .success(answerWhenStopped) }
+      } catch {
+        return .failure(error)
+      }
+      return .success(!answerWhenStopped)
+    }
+    return try r.get()
+  }
+
+  /// The answer for the value the key path read; nil for a value that is not a collection
+  /// (the generic code reports it).
+  @inline(__always)
+  func decide(_ v: EvalValue) throws(EvalFailure) -> Bool? {
+    switch v {
+    case .array(let items): return try loop(items)
+    case .values(let items): return try loop(items)
+    case .null: return !answerWhenStopped
+    default: return nil
+    }
+  }
+}
+
+/// `ANY/ALL/NONE key op constant` with one plain key: loops over the record's array in place.
+/// Any other value but nil goes to `generic` (which reports the error).
+struct QuantifiedKeyBuilder: ValueTestConsumer {
+  let path: PlainPath
+  let quantifier: Quantifier
+  let generic: PredicateFn
+
+  final class Compiled<T: ValueTest>: Sendable {
+    let q: QuantifiedLoop<T>
+    let path: PlainPath
+    let id: Int
+    let name: String
+    let generic: PredicateFn
+
+    init(_ q: QuantifiedLoop<T>, _ path: PlainPath, _ generic: @escaping PredicateFn) {
+      self.q = q
+      self.path = path
+      id = path.firstID
+      name = path.firstName
+      self.generic = generic
+    }
+
+    @inline(__always)
+    func run(_ ctx: Ctx) throws(EvalFailure) -> Bool {
+      switch ctx.ref {
+      case .object(let u):
+        guard let p = u._withUnsafeGuaranteedRef({ $0.slot(id: id) }) else { return !q.answerWhenStopped }
+        if let answer = try q.decide(p.pointee) { return answer }
+        return try generic(ctx)
+      case .dict(let p):
+        switch p.pointee[name] {
+        case .array(let items)?: return try q.loop(items)
+        case nil, .null?: return !q.answerWhenStopped
+        default: return try generic(ctx)
+        }
+      default:
+        guard ctx.isKeyed, let answer = try q.decide(path.read(ctx)) else { return try generic(ctx) }
+        return answer
+      }
+    }
+  }
+
+  func consume<T: ValueTest>(_ t: T) -> PredicateFn {
+    let q = QuantifiedLoop(t: t, stopOn: quantifier != .all, answerWhenStopped: quantifier == .any)
+    let c = Compiled(q, path, generic)
+    return { ctx throws(EvalFailure) in try c.run(ctx) }
+  }
+}

@@ -1,0 +1,202 @@
+import SiftSyntax
+
+// `value op constant`, one concrete type per comparison kind, so that the closures built from
+// them (`KeyTests.swift`) are specialized per kind: no switch on the kind per record, and the
+// test inlined where the value is read. Each one is exactly `ConstantTest.run` for its kind,
+// and hands every input it does not decide inline (and so every error) to `ConstantTest`.
+
+/// A compiled `value op constant`.
+protocol ValueTest: Sendable {
+  /// `ConstantTest.run(v)`.
+  func run(_ v: EvalValue) throws(EvalFailure) -> Bool
+  /// `run(EvalValue(v))` for a dictionary entry (nil: missing), without converting it.
+  func run(entry v: SiftValue?) throws(EvalFailure) -> Bool
+}
+
+/// `==`/`!=` a string, no folding: equal UTF-8 bytes.
+struct StringEqualTest: ValueTest {
+  let needle: String
+  let count: Int
+  let negate: Bool
+
+  init(_ s: String, negate: Bool) {
+    needle = s
+    count = s.utf8.count
+    self.negate = negate
+  }
+
+  @inline(__always)
+  func equal(_ x: String) -> Bool { x.utf8.count == count && Bytes.equal(x, needle) }
+
+  @inline(__always)
+  func run(_ v: EvalValue) -> Bool {
+    if case .string(let x) = v { return equal(x) != negate }
+    return negate
+  }
+
+  @inline(__always)
+  func run(entry v: SiftValue?) -> Bool {
+    if case .string(let x)? = v { return equal(x) != negate }
+    return negate
+  }
+}
+
+/// `==`/`!=` a number (booleans are 1/0): nothing but a number equals it.
+struct NumberEqualTest: ValueTest {
+  let n: Number
+  let negate: Bool
+
+  @inline(__always)
+  func run(_ v: EvalValue) -> Bool {
+    guard let x = v.number else { return negate }
+    return (NumericOrder.compare(x, n) == 0) != negate
+  }
+
+  @inline(__always)
+  func run(entry v: SiftValue?) -> Bool {
+    switch v {
+    case .int(let i)?: return (NumericOrder.compare(.int(i), n) == 0) != negate
+    case .double(let d)?: return (NumericOrder.compare(.double(d), n) == 0) != negate
+    case .bool(let b)?: return (NumericOrder.compare(.int(b ? 1 : 0), n) == 0) != negate
+    default: return negate
+    }
+  }
+}
+
+/// `<`, `<=`, `>`, `>=` a number; non-numbers (nil, errors, NaN) through `ConstantTest`.
+struct NumberOrderTest: ValueTest {
+  let n: Number
+  let op: ComparisonOperator
+  let ct: ConstantFallback
+
+  init(n: Number, ct: ConstantTest) {
+    self.n = n
+    op = ct.op
+    self.ct = ConstantFallback(ct)
+  }
+
+  @inline(__always)
+  func decide(_ x: Number) -> Bool? {
+    guard let c = NumericOrder.compare(x, n) else { return nil }
+    switch op {
+    case .lessThan: return c < 0
+    case .lessThanOrEqual: return c <= 0
+    case .greaterThan: return c > 0
+    default: return c >= 0
+    }
+  }
+
+  @inline(__always)
+  func run(_ v: EvalValue) throws(EvalFailure) -> Bool {
+    if let x = v.number, let answer = decide(x) { return answer }
+    return try ct.run(v)
+  }
+
+  @inline(__always)
+  func run(entry v: SiftValue?) throws(EvalFailure) -> Bool {
+    switch v {
+    case .int(let i)?: if let answer = decide(.int(i)) { return answer }
+    case .double(let d)?: if let answer = decide(.double(d)) { return answer }
+    default: break
+    }
+    return try ct.run(EvalValue(v))
+  }
+}
+
+/// Two tests on the same value, both must pass (the second runs only when the first does).
+struct BothTest<A: ValueTest, B: ValueTest>: ValueTest {
+  let a: A
+  let b: B
+
+  @inline(__always)
+  func run(_ v: EvalValue) throws(EvalFailure) -> Bool {
+    if try !a.run(v) { return false }
+    return try b.run(v)
+  }
+
+  @inline(__always)
+  func run(entry v: SiftValue?) throws(EvalFailure) -> Bool {
+    if try !a.run(entry: v) { return false }
+    return try b.run(entry: v)
+  }
+}
+
+/// `BEGINSWITH` an ASCII needle under `[c]`/`[d]`: decided from the subject's first bytes
+/// when `Bytes.asciiPrefix` can (exact), else by `ConstantTest`.
+struct ASCIIPrefixTest: ValueTest {
+  let needle: [UInt8]
+  let caseless: Bool
+  let ct: ConstantFallback
+
+  @inline(__always)
+  func prefix(_ s: String) -> Bool? {
+    needle.withUnsafeBufferPointer { n in Bytes.asciiPrefix(n, of: s, caseless: caseless) }
+  }
+
+  @inline(__always)
+  func run(_ v: EvalValue) throws(EvalFailure) -> Bool {
+    if case .string(let s) = v, let answer = prefix(s) { return answer }
+    return try ct.run(v)
+  }
+
+  @inline(__always)
+  func run(entry v: SiftValue?) throws(EvalFailure) -> Bool {
+    if case .string(let s)? = v, let answer = prefix(s) { return answer }
+    return try ct.run(EvalValue(v))
+  }
+}
+
+/// Any other kind: `ConstantTest.run` itself.
+struct AnyConstantTest: ValueTest {
+  let ct: ConstantFallback
+
+  @inline(__always)
+  func run(_ v: EvalValue) throws(EvalFailure) -> Bool { try ct.run(v) }
+
+  @inline(__always)
+  func run(entry v: SiftValue?) throws(EvalFailure) -> Bool { try ct.run(EvalValue(v)) }
+}
+
+/// Something that builds a predicate from a `ValueTest` of any concrete type (Swift has no
+/// generic closures; this is one). The result is a concrete `PredicateFn` (an associated type
+/// would pass it through reabstraction thunks on every call).
+protocol ValueTestConsumer {
+  func consume<T: ValueTest>(_ t: T) -> PredicateFn
+}
+
+/// A `ConstantTest` held by reference, so that the small `ValueTest`s that fall back to it
+/// stay small (closures capture them by value).
+final class ConstantFallback: Sendable {
+  let ct: ConstantTest
+  init(_ ct: ConstantTest) { self.ct = ct }
+
+  /// `ct.run(v)`, kept out of line: it is the rare path.
+  @inline(never)
+  func run(_ v: EvalValue) throws(EvalFailure) -> Bool { try ct.run(v) }
+}
+
+extension ConstantTest {
+  /// Calls `c` with this test as its most specific `ValueTest`.
+  func specialized<C: ValueTestConsumer>(_ c: C) -> PredicateFn {
+    switch kind {
+    case .stringEqual(let s): return c.consume(StringEqualTest(s, negate: negate))
+    case .numberEqual(let n): return c.consume(NumberEqualTest(n: n, negate: negate))
+    case .numberOrder(let n): return c.consume(NumberOrderTest(n: n, ct: self))
+    case .text(let n, .prefix) where n.isASCII && test.rule.folds && !n.folded.utf8.isEmpty:
+      return c.consume(
+        ASCIIPrefixTest(needle: Array(n.folded.utf8), caseless: test.rule.caseless, ct: ConstantFallback(self)))
+    default: return c.consume(AnyConstantTest(ct: ConstantFallback(self)))
+    }
+  }
+
+  /// Calls `c` with `self` and `other` fused into one `ValueTest` (both must pass, in order).
+  /// Only pairs of numeric orderings (a range) get their own type; others run as
+  /// `ConstantTest`s.
+  func specialized<C: ValueTestConsumer>(and other: ConstantTest, _ c: C) -> PredicateFn {
+    if case .numberOrder(let a) = kind, case .numberOrder(let b) = other.kind {
+      return c.consume(BothTest(a: NumberOrderTest(n: a, ct: self), b: NumberOrderTest(n: b, ct: other)))
+    }
+    let a = AnyConstantTest(ct: ConstantFallback(self)), b = AnyConstantTest(ct: ConstantFallback(other))
+    return c.consume(BothTest(a: a, b: b))
+  }
+}
