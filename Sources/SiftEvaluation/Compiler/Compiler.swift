@@ -190,6 +190,7 @@ struct Compiler {
     case .and(let terms):
       let generic = try Compiler.chain(predicates(terms), and: true)
       if fastPaths, let fused = try Compiler.sameKeyConjunction(terms, generic) { return fused }
+      if fastPaths, let fused = try variablePair(terms, generic) { return fused }
       return generic
     case .or(let terms): return try Compiler.chain(predicates(terms), and: false)
     case .comparison(let c): return try comparison(c)
@@ -276,6 +277,17 @@ struct Compiler {
         return ct.specialized(KeyTestBuilder(path: path))
       }
       if fastPaths, let fused = try countComparison(c.lhs, ct) { return fused }
+      if fastPaths, case .keyPath(let base?, let kp) = c.lhs.kind, case .subquery(let coll, let v, let p) = base.kind,
+        kp.components.count == 1, case .operator(.count) = kp.components[0]
+      {
+        // `SUBQUERY(…).@count op constant`: count and compare in one closure.
+        let run = try subquery(coll, v, p)
+        return { ctx throws(EvalFailure) in
+          var n: Int64 = 0
+          try run(ctx, false) { _ in n &+= 1 }
+          return try ct.run(.int(n))
+        }
+      }
       if fastPaths, case .keyPath(let base?, let kp) = c.lhs.kind, case .variable(let name) = base.kind,
         let path = PlainPath(kp, range: c.lhs.range)
       {

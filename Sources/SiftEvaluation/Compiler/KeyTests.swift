@@ -200,3 +200,80 @@ struct QuantifiedKeyBuilder: ValueTestConsumer {
     return { ctx throws(EvalFailure) in try c.run(ctx) }
   }
 }
+
+/// `$x.a op c1 AND $x.b op c2` (single keys, constants; SUBQUERY's usual test): the element is
+/// looked up once and both entries read in place, the second only when the first test passes —
+/// the two-term chain's answer and error exactly. Elements that are not lent fast records or
+/// dictionaries go to `generic` (the chain).
+struct VariablePairBuilder: ValueTestPairConsumer {
+  let first: PlainPath
+  let second: PlainPath
+  let slot: Int
+  let generic: PredicateFn
+
+  final class Compiled<A: ValueTest, B: ValueTest>: Sendable {
+    let a: A
+    let b: B
+    let slot: Int
+    let idA: Int, idB: Int
+    let nameA: String, nameB: String
+    let generic: PredicateFn
+
+    init(_ a: A, _ b: B, _ builder: VariablePairBuilder) {
+      self.a = a
+      self.b = b
+      slot = builder.slot
+      idA = builder.first.firstID
+      idB = builder.second.firstID
+      nameA = builder.first.firstName
+      nameB = builder.second.firstName
+      generic = builder.generic
+    }
+
+    @inline(__always)
+    func run(_ ctx: Ctx) throws(EvalFailure) -> Bool {
+      switch ctx.frame.lent[slot] {
+      case .object(let u):
+        if try !a.run(u._withUnsafeGuaranteedRef { $0.slot(id: idA) }?.pointee ?? .null) { return false }
+        return try b.run(u._withUnsafeGuaranteedRef { $0.slot(id: idB) }?.pointee ?? .null)
+      case .value(let p):
+        guard case .dictionary(let d) = p.pointee else { return try generic(ctx) }
+        if try !a.run(entry: d[nameA]) { return false }
+        return try b.run(entry: d[nameB])
+      case .none:
+        return try generic(ctx)
+      }
+    }
+  }
+
+  func consume<A: ValueTest, B: ValueTest>(_ a: A, _ b: B) -> PredicateFn {
+    let c = Compiled(a, b, self)
+    return { ctx throws(EvalFailure) in try c.run(ctx) }
+  }
+}
+
+extension Compiler {
+  /// `VariablePairBuilder`'s shape, or nil.
+  mutating func variablePair(_ terms: [PredicateNode], _ generic: @escaping PredicateFn) throws(EvalFailure)
+    -> PredicateFn?
+  {
+    guard terms.count == 2 else { return nil }
+    var variable: String?
+    var paths: [PlainPath] = []
+    var tests: [ConstantTest] = []
+    for t in terms {
+      guard case .comparison(let c) = t.kind, c.quantifier == nil, case .keyPath(let base?, let kp) = c.lhs.kind,
+        case .variable(let name) = base.kind, variable == nil || variable == name, kp.components.count == 1,
+        let path = PlainPath(kp, range: c.lhs.range), case .constant(let k) = c.rhs.kind
+      else { return nil }
+      variable = name
+      paths.append(path)
+      let value = EvalValue(k)
+      tests.append(ConstantTest(try CompareTest(c, constantRHS: value), value))
+    }
+    guard let variable, let range = terms.first?.range else { return nil }
+    let builder = VariablePairBuilder(
+      first: paths[0], second: paths[1], slot: variableSlot(variable, at: range), generic: generic)
+    return tests[0].specialized(pair: tests[1], builder)
+  }
+}

@@ -69,15 +69,34 @@ struct NumberOrderTest: ValueTest {
   let op: ComparisonOperator
   let ct: ConstantFallback
 
+  /// The integer constant as a double when that is exact (|n| ≤ 2^53), so a double subject
+  /// compares with one double comparison — the exact order, as `NumericOrder` gives.
+  let exactDouble: Double?
+
   init(n: Number, ct: ConstantTest) {
     self.n = n
     op = ct.op
     self.ct = ConstantFallback(ct)
+    exactDouble = NumberOrderTest.exactDouble(n)
+  }
+
+  static func exactDouble(_ n: Number) -> Double? {
+    guard case .int(let i) = n, i.magnitude <= 1 << 53 else { return nil }
+    return Double(i)
+  }
+
+  @inline(__always)
+  func compare(_ x: Number) -> Int? {
+    if case .double(let d) = x, let e = exactDouble {
+      if d.isNaN { return nil }
+      return d < e ? -1 : (d == e ? 0 : 1)
+    }
+    return NumericOrder.compare(x, n)
   }
 
   @inline(__always)
   func decide(_ x: Number) -> Bool? {
-    guard let c = NumericOrder.compare(x, n) else { return nil }
+    guard let c = compare(x) else { return nil }
     switch op {
     case .lessThan: return c < 0
     case .lessThanOrEqual: return c <= 0
@@ -199,4 +218,28 @@ extension ConstantTest {
     let a = AnyConstantTest(ct: ConstantFallback(self)), b = AnyConstantTest(ct: ConstantFallback(other))
     return c.consume(BothTest(a: a, b: b))
   }
+}
+
+/// Something that builds a predicate from two `ValueTest`s of any concrete types.
+protocol ValueTestPairConsumer {
+  func consume<A: ValueTest, B: ValueTest>(_ a: A, _ b: B) -> PredicateFn
+}
+
+extension ConstantTest {
+  /// Calls `c` with this test and `other`, each as its most specific `ValueTest`.
+  func specialized<C: ValueTestPairConsumer>(pair other: ConstantTest, _ c: C) -> PredicateFn {
+    specialized(PairFirst(other: other, c: c))
+  }
+}
+
+private struct PairFirst<C: ValueTestPairConsumer>: ValueTestConsumer {
+  let other: ConstantTest
+  let c: C
+  func consume<A: ValueTest>(_ a: A) -> PredicateFn { other.specialized(PairSecond(a: a, c: c)) }
+}
+
+private struct PairSecond<A: ValueTest, C: ValueTestPairConsumer>: ValueTestConsumer {
+  let a: A
+  let c: C
+  func consume<B: ValueTest>(_ b: B) -> PredicateFn { c.consume(a, b) }
 }
