@@ -15,9 +15,11 @@ struct FastPathGenerator {
   var rng: SeededGenerator
   static let words = [
     "wifi", "Wifi", "café", "CAFÉ", "cafe\u{301}", "ß", "SS", "Straße", "İ", "", "x", "Blue bar", "Red\nbar",
-    "ΣΑΣ", "zürich", "Zürich",
+    "ΣΑΣ", "zürich", "Zürich", "Blue", "blu", "B\u{301}lue", "Ca\u{301}fe", "ZZ",
   ]
-  static let constants = ["1", "1.0", "0.5", "-1", "YES", "NO", "\"1\"", "nil", "{1, 2}"]
+  static let constants = [
+    "1", "1.0", "0.5", "-1", "YES", "NO", "\"1\"", "nil", "{1, 2}", "9007199254740992", "9007199254740993",
+  ]
   static let patterns = ["(Blue|Red) .*", ".*bar", "wi.i", "x?", "(caf(é|e))", "[a-z]+", "\\d", "Z.*h"]
 
   mutating func pick<T>(_ xs: [T]) -> T { xs[Int.random(in: 0..<xs.count, using: &rng)] }
@@ -27,7 +29,7 @@ struct FastPathGenerator {
 
   mutating func atom() -> String {
     let ordering = ["<", "<=", ">", ">="]
-    switch Int.random(in: 0..<14, using: &rng) {
+    switch Int.random(in: 0..<16, using: &rng) {
     case 0: return "a \(pick(["==", "!="])) \(pick(Self.constants))"
     case 1: return "a \(pick(ordering)) \(pick(["1", "0.5", "YES", "-1"]))"
     case 2: return "s \(pick(["==", "!=", "BEGINSWITH", "ENDSWITH", "CONTAINS"]))\(options()) \(quoted())"
@@ -42,6 +44,11 @@ struct FastPathGenerator {
     case 10: return "a \(pick(["IN", "BETWEEN"])) {0, 1}"
     case 11: return "\(quoted()) IN\(options()) t"
     case 12: return "loc.zip.code == \(pick(Self.constants))"
+    case 13:
+      let first = "$x.\(pick(["p", "v", "q"])) \(pick(["==", "!=", "<", ">="])) \(pick(Self.constants))"
+      let second = "$x.\(pick(["p", "v"])) \(pick(["==", "!=", "BEGINSWITH[c]", "<="])) \(pick(["YES", "1", quoted()]))"
+      return "SUBQUERY(m, $x, \(first) AND \(second)).@count \(pick(["> 0", "== 1", "!= 0"]))"
+    case 14: return "s \(pick(["BEGINSWITH", "==", "ENDSWITH"]))\(pick(["[c]", "[d]", "[cd]"])) \(pick(["\"b\"", "\"ca\"", "\"Blue\"", "\"z\""]))"
     default: return "\(pick(["a", "s", "t", "m", "loc"])) == nil"
     }
   }
@@ -58,7 +65,7 @@ struct FastPathGenerator {
   mutating func scalar() -> SiftValue {
     switch Int.random(in: 0..<8, using: &rng) {
     case 0: return .int(Int64(Int.random(in: -1...2, using: &rng)))
-    case 1: return .double(pick([0.5, 1.0, -1.5, .nan]))
+    case 1: return .double(pick([0.5, 1.0, -1.5, .nan, 9_007_199_254_740_992.0]))
     case 2: return .bool(chance(2))
     case 3, 4: return .string(pick(Self.words))
     case 5: return .null
