@@ -103,3 +103,48 @@ func measure(seconds: Double, _ body: () -> Void) -> (nsPerOp: Double, ops: Int)
 
 /// Keeps a value alive so the optimizer cannot drop the work that produced it.
 @inline(never) func blackHole<T>(_ x: T) { withExtendedLifetime(x) {} }
+
+/// Times several bodies in rounds (each round runs every body for about 5 ms, in turn), so that
+/// a change of machine load falls on all of them alike. Returns, per body, the median
+/// nanoseconds per call, and `ratio(a, b)`: the median over rounds of body a's time over body
+/// b's — steadier than a ratio of medians taken at different times.
+struct InterleavedTiming {
+  var nsPerOp: [Double]
+  var rounds: [[Double]]
+
+  init(seconds: Double, _ bodies: [() -> Void]) {
+    // Size each body's batch to ~5 ms.
+    var batches: [Int] = []
+    for body in bodies {
+      var batch = 1
+      while true {
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<batch { body() }
+        let dt = DispatchTime.now().uptimeNanoseconds - t0
+        if dt > 5_000_000 || batch > 1 << 24 { break }
+        batch *= 2
+      }
+      batches.append(batch)
+    }
+    var rounds: [[Double]] = []
+    let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * Double(bodies.count) * 1e9)
+    repeat {
+      var round: [Double] = []
+      for (body, batch) in zip(bodies, batches) {
+        let t0 = DispatchTime.now().uptimeNanoseconds
+        for _ in 0..<batch { body() }
+        round.append(Double(DispatchTime.now().uptimeNanoseconds - t0) / Double(batch))
+      }
+      rounds.append(round)
+    } while DispatchTime.now().uptimeNanoseconds < deadline || rounds.count < 5
+    self.rounds = rounds
+    nsPerOp = bodies.indices.map { i in InterleavedTiming.median(rounds.map { $0[i] }) }
+  }
+
+  func ratio(_ a: Int, _ b: Int) -> Double { InterleavedTiming.median(rounds.map { $0[a] / $0[b] }) }
+
+  static func median(_ xs: [Double]) -> Double {
+    let s = xs.sorted()
+    return s.isEmpty ? .nan : s[s.count / 2]
+  }
+}

@@ -67,34 +67,44 @@ func runStandardEvaluateBenchmarks(seconds: Double) throws {
       throw BenchOptions.Failure(description: "evaluate.\(c.name): Sift and the baselines disagree")
     }
 
-    let sift = measure(seconds: seconds) { blackHole(try? matcher.matchingIndices(fast)) }.nsPerOp / n
-    let siftDict = measure(seconds: seconds) { blackHole(try? matcher.matchingIndices(dicts)) }.nsPerOp / n
-    let closure = measure(seconds: seconds) {
-      var hits: [Int] = []
-      for i in dicts.indices where c.closure(dicts[i]) { hits.append(i) }
-      blackHole(hits)
-    }.nsPerOp / n
-    let objectClosure = measure(seconds: seconds) {
-      var hits: [Int] = []
-      for i in fast.indices where c.objectClosure(fast[i]) { hits.append(i) }
-      blackHole(hits)
-    }.nsPerOp / n
+    // All layouts and baselines of a case are timed in interleaved rounds (see
+    // `InterleavedTiming`), so load from other processes falls on each alike; the ratios are
+    // medians of per-round ratios.
+    var bodies: [() -> Void] = [
+      { blackHole(try? matcher.matchingIndices(fast)) },
+      { blackHole(try? matcher.matchingIndices(dicts)) },
+      {
+        var hits: [Int] = []
+        for i in dicts.indices where c.closure(dicts[i]) { hits.append(i) }
+        blackHole(hits)
+      },
+      {
+        var hits: [Int] = []
+        for i in fast.indices where c.objectClosure(fast[i]) { hits.append(i) }
+        blackHole(hits)
+      },
+    ]
+    if let p = c.foundation {
+      bodies.append {
+        var hits: [Int] = []
+        for i in typed.indices where (try? p.evaluate(typed[i])) == true { hits.append(i) }
+        blackHole(hits)
+      }
+    }
+    let t = InterleavedTiming(seconds: seconds, bodies)
+    let sift = t.nsPerOp[0] / n, siftDict = t.nsPerOp[1] / n, closure = t.nsPerOp[2] / n
+    let objectClosure = t.nsPerOp[3] / n
     // Ratios compare the same record representation: SiftObject with SiftObject, dictionaries
     // with dictionaries. fast_vs_dict_closure crosses representations (for information).
     var fields: [(String, SiftValue)] = [
       ("name", .string("evaluate.\(c.name)")), ("ns_per_record", .double(sift)),
-      ("object_closure_ns", .double(objectClosure)), ("ratio_vs_closure", .double(sift / objectClosure)),
+      ("object_closure_ns", .double(objectClosure)), ("ratio_vs_closure", .double(t.ratio(0, 3))),
       ("dict_ns", .double(siftDict)), ("closure_ns", .double(closure)),
-      ("dict_ratio_vs_closure", .double(siftDict / closure)), ("fast_vs_dict_closure", .double(sift / closure)),
+      ("dict_ratio_vs_closure", .double(t.ratio(1, 2))), ("fast_vs_dict_closure", .double(t.ratio(0, 2))),
       ("matches", .int(Int64(expected.count))),
     ]
-    if let p = c.foundation {
-      let foundation = measure(seconds: seconds) {
-        var hits: [Int] = []
-        for i in typed.indices where (try? p.evaluate(typed[i])) == true { hits.append(i) }
-        blackHole(hits)
-      }.nsPerOp / n
-      fields += [("foundation_ns", .double(foundation)), ("speedup_vs_foundation", .double(foundation / sift))]
+    if c.foundation != nil {
+      fields += [("foundation_ns", .double(t.nsPerOp[4] / n)), ("speedup_vs_foundation", .double(t.ratio(4, 0)))]
     }
     emit(fields)
   }

@@ -309,16 +309,8 @@ struct Compiler {
     guard case .keyPath(nil, let kp) = lhs.kind, kp.components.count == 2, case .key(let name) = kp.components[0],
       name != "self", case .operator(.count) = kp.components[1]
     else { return nil }
-    let id = KeyTable.shared.id(for: name)
     let generic = try expression(lhs).function
-    return { ctx throws(EvalFailure) in
-      if let u = ctx.object {
-        if let n = u._withUnsafeGuaranteedRef({ $0.arrayCount(id: id) }) { return try ct.run(.int(Int64(n))) }
-      } else if case .dict(let p) = ctx.ref, case .array(let items)? = p.pointee[name] {
-        return try ct.run(.int(Int64(items.count)))
-      }
-      return try ct.run(generic(ctx))
-    }
+    return ct.specialized(CountTestBuilder(id: KeyTable.shared.id(for: name), name: name, generic: generic))
   }
 
   /// The elements the left side of ANY/ALL/NONE ranges over. Nil is empty; a non-collection

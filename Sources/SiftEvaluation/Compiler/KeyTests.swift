@@ -277,3 +277,42 @@ extension Compiler {
     return tests[0].specialized(pair: tests[1], builder)
   }
 }
+
+/// `key.@count op constant`: counts the record's array in place and tests the count in the
+/// same closure; anything else (and every error) through `generic`, the compiled left side.
+struct CountTestBuilder: ValueTestConsumer {
+  let id: Int
+  let name: String
+  let generic: ExpressionFn
+
+  final class Compiled<T: ValueTest>: Sendable {
+    let t: T
+    let id: Int
+    let name: String
+    let generic: ExpressionFn
+
+    init(_ t: T, _ b: CountTestBuilder) {
+      self.t = t
+      id = b.id
+      name = b.name
+      generic = b.generic
+    }
+
+    @inline(__always)
+    func run(_ ctx: Ctx) throws(EvalFailure) -> Bool {
+      switch ctx.ref {
+      case .object(let u):
+        if let n = u._withUnsafeGuaranteedRef({ $0.arrayCount(id: id) }) { return try t.run(.int(Int64(n))) }
+      case .dict(let p):
+        if case .array(let items)? = p.pointee[name] { return try t.run(.int(Int64(items.count))) }
+      default: break
+      }
+      return try t.run(generic(ctx))
+    }
+  }
+
+  func consume<T: ValueTest>(_ t: T) -> PredicateFn {
+    let c = Compiled(t, self)
+    return { ctx throws(EvalFailure) in try c.run(ctx) }
+  }
+}

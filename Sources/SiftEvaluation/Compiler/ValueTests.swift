@@ -165,6 +165,25 @@ struct ASCIIPrefixTest: ValueTest {
   }
 }
 
+/// `MATCHES` a pattern `SimpleRegex` decides; other subjects (and patterns it gives up on)
+/// through `ConstantTest`.
+struct RegexTest: ValueTest {
+  let regex: SimpleRegex
+  let ct: ConstantFallback
+
+  @inline(__always)
+  func run(_ v: EvalValue) throws(EvalFailure) -> Bool {
+    if case .string(let s) = v, let answer = regex.matches(s) { return answer }
+    return try ct.run(v)
+  }
+
+  @inline(__always)
+  func run(entry v: SiftValue?) throws(EvalFailure) -> Bool {
+    if case .string(let s)? = v, let answer = regex.matches(s) { return answer }
+    return try ct.run(EvalValue(v))
+  }
+}
+
 /// Any other kind: `ConstantTest.run` itself.
 struct AnyConstantTest: ValueTest {
   let ct: ConstantFallback
@@ -204,6 +223,7 @@ extension ConstantTest {
     case .text(let n, .prefix) where n.isASCII && test.rule.folds && !n.folded.utf8.isEmpty:
       return c.consume(
         ASCIIPrefixTest(needle: Array(n.folded.utf8), caseless: test.rule.caseless, ct: ConstantFallback(self)))
+    case .regex(let r): return c.consume(RegexTest(regex: r, ct: ConstantFallback(self)))
     default: return c.consume(AnyConstantTest(ct: ConstantFallback(self)))
     }
   }
