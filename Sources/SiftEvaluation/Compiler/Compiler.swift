@@ -122,15 +122,6 @@ struct Ctx {
   }
 }
 
-/// Runs `body` on a lent record without retaining it (`body`'s errors pass through).
-@inline(__always)
-func borrowing<R>(_ u: Unmanaged<SiftObject>, _ body: (SiftObject) throws(EvalFailure) -> R) throws(EvalFailure) -> R {
-  let r: Result<R, EvalFailure> = u._withUnsafeGuaranteedRef { o in
-    do throws(EvalFailure) { return .success(try body(o)) } catch { return .failure(error) }
-  }
-  return try r.get()
-}
-
 typealias PredicateFn = @Sendable (Ctx) throws(EvalFailure) -> Bool
 typealias ExpressionFn = @Sendable (Ctx) throws(EvalFailure) -> EvalValue
 typealias Visitor = (EvalValue) throws(EvalFailure) -> Bool
