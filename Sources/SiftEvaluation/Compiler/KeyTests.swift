@@ -5,6 +5,15 @@ import SiftSyntax
 // a dictionary entry) and tested in the same closure. Roots other than fast records and
 // dictionaries, and values the tests do not decide, take the same route as before.
 
+/// `body` applied to `d[name]`. The dictionary is borrowed (`borrowing`): read through a
+/// pointer (`RootRef.dict`), it is then neither copied nor retained for the lookup.
+@inline(__always)
+func withEntry<R>(_ d: borrowing [String: SiftValue], _ name: String, _ body: (SiftValue?) throws(EvalFailure) -> R)
+  throws(EvalFailure) -> R
+{
+  try body(d[name])
+}
+
 extension SiftObject {
   /// Where the value under key `id` is stored (nil when absent); valid while the record lives.
   @inline(__always)
@@ -48,7 +57,7 @@ struct KeyTestBuilder: ValueTestConsumer {
         switch ctx.ref {
         case .object(let u):
           return try t.run(u._withUnsafeGuaranteedRef { $0.slot(id: id) }?.pointee ?? .null)
-        case .dict(let p): return try t.run(entry: p.pointee[name])
+        case .dict(let p): return try withEntry(p.pointee, name) { v throws(EvalFailure) in try t.run(entry: v) }
         default: break
         }
       }
@@ -182,11 +191,15 @@ struct QuantifiedKeyBuilder: ValueTestConsumer {
         if let answer = try q.decide(p.pointee) { return answer }
         return try generic(ctx)
       case .dict(let p):
-        switch p.pointee[name] {
-        case .array(let items)?: return try q.loop(items)
-        case nil, .null?: return !q.answerWhenStopped
-        default: return try generic(ctx)
+        let answer = try withEntry(p.pointee, name) { v throws(EvalFailure) -> Bool? in
+          switch v {
+          case .array(let items)?: return try q.loop(items)
+          case nil, .null?: return !q.answerWhenStopped
+          default: return nil
+          }
         }
+        if let answer { return answer }
+        return try generic(ctx)
       default:
         guard ctx.isKeyed, let answer = try q.decide(path.read(ctx)) else { return try generic(ctx) }
         return answer
@@ -304,7 +317,11 @@ struct CountTestBuilder: ValueTestConsumer {
       case .object(let u):
         if let n = u._withUnsafeGuaranteedRef({ $0.arrayCount(id: id) }) { return try t.run(.int(Int64(n))) }
       case .dict(let p):
-        if case .array(let items)? = p.pointee[name] { return try t.run(.int(Int64(items.count))) }
+        let n = try withEntry(p.pointee, name) { v throws(EvalFailure) -> Int? in
+          if case .array(let items)? = v { return items.count }
+          return nil
+        }
+        if let n { return try t.run(.int(Int64(n))) }
       default: break
       }
       return try t.run(generic(ctx))
