@@ -75,6 +75,19 @@ struct EvaluationOrderTests {
     }
   }
 
+  /// PostgreSQL (when `SIFT_POSTGRES` names a server) runs the ordered CASE too, and fails
+  /// or matches as memory does — except that its planner folds a constant `5 / 0` even in a
+  /// CASE branch that is never taken (documented PostgreSQL behaviour; Grammar/notes/sql.md).
+  @Test func postgresAgrees() throws {
+    let schema = try #require(Self.schema)
+    let engines = try ThreeWay(schema: schema, entity: "Row", records: Self.records)
+    guard engines.postgres != nil else { return }
+    for format in Self.predicates where format != "n == 5 AND 5 / 0 == 1" {
+      let o = engines.outcomes(try SiftPredicate(format: format))
+      if let pg = o.postgres { #expect(pg.agrees(with: o.memory), "\(format): memory \(o.memory), PostgreSQL \(pg)") }
+    }
+  }
+
   /// Predicates that cannot fail keep their plain AND/OR (and the indexes it can use).
   @Test func plainConnectivesWhenNothingCanFail() throws {
     let schema = try #require(Self.schema)

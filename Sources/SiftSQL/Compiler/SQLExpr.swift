@@ -171,14 +171,14 @@ struct SQLExpr: Sendable {
   }
 
   /// The terms evaluated strictly left to right, stopping where memory's short-circuit
-  /// stops: `CASE WHEN (a) IS NOT TRUE THEN 0 … ELSE last END` (AND) or
-  /// `CASE WHEN (a) THEN 1 … ELSE last END` (OR). Used when a term may raise: SQLite may
+  /// stops: `CASE WHEN (a) IS NOT TRUE THEN FALSE … ELSE last END` (AND) or
+  /// `CASE WHEN (a) THEN TRUE … ELSE last END` (OR; booleans, for PostgreSQL's typed CASE). Used when a term may raise: SQLite may
   /// evaluate an AND's terms in another order, propagate `x = ?` into the other terms and
   /// evaluate a constant function once before any row, or the compiler may fold a constant
   /// term away, and the statement would then fail where memory does not, or the reverse.
   static func ordered(_ first: some Collection<SQLExpr>, and: Bool, last: SQLExpr) -> SQLExpr {
     var s = "CASE"
-    for t in first { s += and ? " WHEN (" + t.sql + ") IS NOT TRUE THEN 0" : " WHEN (" + t.sql + ") THEN 1" }
+    for t in first { s += and ? " WHEN (" + t.sql + ") IS NOT TRUE THEN FALSE" : " WHEN (" + t.sql + ") THEN TRUE" }
     s += " ELSE " + last.sql + " END"
     return condition(s, Array(first) + [last])
   }
