@@ -20,6 +20,7 @@ import SiftSyntax
 /// | `sift_sqrt`, `sift_ln`, `sift_log`, `sift_exp` | math in doubles |
 /// | `sift_upper`, `sift_lower` | Unicode case mapping |
 /// | collation `SIFT_LOCALIZED` | `localizedStandardCompare` |
+/// | `sift_sum`, `sift_avg` | aggregates, see `SQLiteAggregates` |
 ///
 /// ```swift
 /// SQLiteFunctions.register(on: handle)   // done by SQLiteDatabase.init
@@ -56,6 +57,7 @@ public enum SQLiteFunctions {
     add("sift_upper", 1, upperFunction)
     add("sift_lower", 1, lowerFunction)
     sqlite3_create_collation_v2(db, "SIFT_LOCALIZED", SQLITE_UTF8, nil, localizedCollation, nil)
+    SQLiteAggregates.register(on: db)
   }
 
   // MARK: - Argument access

@@ -15,12 +15,15 @@ import Testing
 @Suite("SQL numeric edges vs memory")
 struct NumericEdgeTests {
   static let schemaJSON = """
-    {"entities": {"Row": {"table": "row", "attributes": {"n": "integer", "x": "double", "flag": "boolean"}}}}
+    {"entities": {"Row": {"table": "row", "attributes": {"n": "integer", "x": "double", "flag": "boolean",
+      "nums": "integerArray", "ds": "doubleArray"}}}}
     """
   static let json = """
-    [{"n": 9223372036854775807, "x": 2.5, "flag": true}, {"n": -9223372036854775808, "x": -2.5, "flag": false},
-     {"n": 9007199254740993, "x": 1e300, "flag": true}, {"n": -7, "x": -0.0, "flag": false},
-     {"n": 0, "x": 9007199254740993.0}, {"n": null, "x": null, "flag": null}]
+    [{"n": 9223372036854775807, "x": 2.5, "flag": true, "nums": [9223372036854775807, 1, -2], "ds": [0.1, 0.2, 0.3]},
+     {"n": -9223372036854775808, "x": -2.5, "flag": false, "nums": [-9223372036854775808, -1], "ds": [1e308, 1e308, -1e308]},
+     {"n": 9007199254740993, "x": 1e300, "flag": true, "nums": [9007199254740993, 1, 1], "ds": [9007199254740992.0, 1.0, 1.0]},
+     {"n": -7, "x": -0.0, "flag": false, "nums": [], "ds": []},
+     {"n": 0, "x": 9007199254740993.0, "nums": [null, 5], "ds": [null]}, {"n": null, "x": null, "flag": null, "nums": [7], "ds": [2.5]}]
     """
 
   static let schema: SQLSchema? = try? SQLSchema(json: schemaJSON)
@@ -55,6 +58,12 @@ struct NumericEdgeTests {
     "exp(sqrt(x)) != nil", "TERNARY(flag == YES, sqrt(x), n) == nil", "TERNARY(flag == YES, n, sqrt(x)) != nil",
     "sqrt(x) ** 0 == 1", "1 ** sqrt(x) == 1", "sqrt(x) ** 0 == nil", "sqrt(x) ** 2 == nil", "sqrt(x) + 1 == nil",
     "(sqrt(x) + 1) * 2 != nil", "1e999 - 1e999 == nil", "1e999 - 1e999 != x", "x != 0.0 / 0",
+    // @sum continues in doubles when the integer sum overflows (SQLite's SUM raised); @avg and
+    // @sum of doubles are plain left-to-right sums, as memory
+    "nums.@sum > 0", "nums.@sum == 9223372036854775806", "nums.@sum < -9223372036854775807", "nums.@sum == 5",
+    "nums.@sum == 9007199254740995", "nums.@sum == nil", "nums.@avg > 0", "ds.@sum == 0.6000000000000001",
+    "ds.@avg == 0.20000000000000004", "ds.@sum == 9007199254740994.0", "ds.@avg == 3002399751580331.0",
+    "ds.@sum == 1e308", "ds.@sum == nil", "ds.@avg == nil", "sum(nums) > 0", "average(ds) > 1",
   ]
 
   @Test(arguments: predicates)

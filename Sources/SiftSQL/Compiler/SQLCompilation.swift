@@ -219,11 +219,11 @@ struct SQLCompilation {
         }
         e = numeric(e)
         if op == .sum {
-          inner = SQLExpr.cat("COALESCE(SUM(", e.sql, "), 0)")
+          inner = SQLExpr.cat("COALESCE(", dialect.sumFunction, "(", e.sql, "), 0)")
           type = e.type == .double ? .double : .integer
           nullable = false
         } else {
-          inner = SQLExpr.cat("AVG(CAST(", e.sql, " AS ", dialect.doubleTypeName, "))")
+          inner = SQLExpr.cat(dialect.averageFunction, "(CAST(", e.sql, " AS ", dialect.doubleTypeName, "))")
           type = .double
         }
       default:

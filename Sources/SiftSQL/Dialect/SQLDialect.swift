@@ -120,6 +120,14 @@ public protocol SQLDialect: Sendable {
   /// not nil, so the compiler then tests a possibly-NaN value for nil through its operands
   /// (`SQLExpr.nilWhen`) instead of with `IS NULL`.
   var nanBecomesNull: Bool { get }
+  /// The aggregate for `@sum`: as memory, integers exactly until the sum overflows, then in
+  /// doubles (SQLite's registered `sift_sum`; SQLite's own `SUM` raises "integer overflow"),
+  /// or the native `SUM` (PostgreSQL: numeric for bigint, exact).
+  var sumFunction: String { get }
+  /// The aggregate for `@avg` over doubles: as memory, the plain left-to-right sum divided by
+  /// the count (SQLite's registered `sift_avg`; SQLite 3.43+ `AVG` compensates rounding), or
+  /// the native `AVG`.
+  var averageFunction: String { get }
 }
 
 extension SQLDialect {
@@ -135,6 +143,10 @@ extension SQLDialect {
   public var roundingKeepsIntegers: Bool { false }
   /// NaN is a value unless the dialect says otherwise.
   public var nanBecomesNull: Bool { false }
+  /// The native `SUM` unless the dialect has a better one.
+  public var sumFunction: String { "SUM" }
+  /// The native `AVG` unless the dialect has a better one.
+  public var averageFunction: String { "AVG" }
 
   /// Default quoting: double quotes, embedded quotes doubled (both databases).
   public func quoteIdentifier(_ name: String) -> String {

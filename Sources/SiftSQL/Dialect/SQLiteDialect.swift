@@ -53,6 +53,10 @@ public struct SQLiteDialect: SQLDialect {
   /// `SQLDialect.nanBecomesNull`: SQLite has no NaN; a NaN result (`sqrt(-1)`, `0.0 / 0`,
   /// `inf - inf`) is stored as NULL.
   public var nanBecomesNull: Bool { true }
+  /// `SQLDialect.sumFunction`: `sift_sum` (overflow continues in doubles, as memory).
+  public var sumFunction: String { "sift_sum" }
+  /// `SQLDialect.averageFunction`: `sift_avg` (a plain sum, as memory).
+  public var averageFunction: String { "sift_avg" }
   /// `SQLDialect.likeFunction` for this database (see the protocol for its meaning).
   public var likeFunction: String? { "sift_like" }
   /// `SQLDialect.regex` for this database (see the protocol for its meaning).

@@ -146,8 +146,8 @@ extension SQLCompiler {
           source: keyPath)
       }
       v = c.numeric(v)
-      if a.function == .sum { return ("COALESCE(SUM(" + v.sql + "), 0)", v.bindings) }
-      return ("AVG(CAST(" + v.sql + " AS " + dialect.doubleTypeName + "))", v.bindings)
+      if a.function == .sum { return ("COALESCE(" + dialect.sumFunction + "(" + v.sql + "), 0)", v.bindings) }
+      return (dialect.averageFunction + "(CAST(" + v.sql + " AS " + dialect.doubleTypeName + "))", v.bindings)
     case .min, .max:
       return ((a.function == .min ? "MIN(" : "MAX(") + v.sql + c.collation(for: v) + ")", v.bindings)
     }

@@ -101,11 +101,11 @@ t0."__sift_count_tags" > ?
 -- bindings: [2]
 
 -- menu.@avg.price > 30
-CASE WHEN t0."__sift_count_menu" IS NULL THEN NULL ELSE (SELECT AVG(CAST(t1."price" AS REAL)) FROM "menu_item" t1 WHERE t1."venue_id" = t0."id") END > ?
+CASE WHEN t0."__sift_count_menu" IS NULL THEN NULL ELSE (SELECT sift_avg(CAST(t1."price" AS REAL)) FROM "menu_item" t1 WHERE t1."venue_id" = t0."id") END > ?
 -- bindings: [30]
 
 -- scores.@sum > 300
-CASE WHEN t0."__sift_count_scores" IS NULL THEN NULL ELSE (SELECT COALESCE(SUM(t1."value"), 0) FROM "venue__scores" t1 WHERE t1."owner" = t0."id") END > ?
+CASE WHEN t0."__sift_count_scores" IS NULL THEN NULL ELSE (SELECT COALESCE(sift_sum(t1."value"), 0) FROM "venue__scores" t1 WHERE t1."owner" = t0."id") END > ?
 -- bindings: [300]
 
 -- SUBQUERY(menu, $m, $m.vegan == YES AND $m.price < 10).@count > 0
