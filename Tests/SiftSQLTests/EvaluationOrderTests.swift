@@ -10,7 +10,8 @@ import Testing
 /// right and stops at the first deciding term. Fuzzing found `n / 0 == 1 AND FALSEPREDICATE`
 /// failing in memory while SQL folded it to `1 = 0`, and `n == 5 AND n / 0 == 1` failing in
 /// SQLite only (it propagates `n = 5` into the other term and evaluates `5 / 0` once, before
-/// any row, though no record has n = 5).
+/// any row, though no record has n = 5), and `ANY nums == 7 / (n + 7)` matching in SQLite
+/// though memory fails on the record with n = -7 and no nums (the value is evaluated first).
 @Suite("SQL evaluation order vs memory")
 struct EvaluationOrderTests {
   static let schemaJSON = """
@@ -55,6 +56,11 @@ struct EvaluationOrderTests {
     "ANY parts.q == 5 AND n / 0 == 1", "SUBQUERY(parts, $p, $p.q == 7 AND n / $p.q == 1).@count > 0",
     "SUBQUERY(parts, $p, $p.q == 0 AND n / $p.q == 1).@count > 0", "ANY nums > 3 AND n / 0 == 1",
     "SUBQUERY(nums, $v, $v == 9 AND n / 0 == 1).@count == 0",
+    // the value compared with each element is evaluated once, first, even for no elements
+    // (record 1: n = -7 and no nums, no parts)
+    "ANY nums == 7 / (n + 7)", "ALL nums == 7 / (n + 7)", "NONE nums == 7 / (n + 7)", "7 / (n + 7) IN nums",
+    "nums CONTAINS 7 / (n + 7)", "ANY parts.q == 7 / (n + 7)", "NOT (ANY nums == 7 / (n + 7))",
+    "SUBQUERY(nums, $v, $v == 7 / (n + 7)).@count == 0",
     // nothing can fail: unchanged
     "n / 2 == 1 AND FALSEPREDICATE", "n == 3 AND n / 3 == 1", "n / 2.0 > 1 OR s == 'b'",
   ]

@@ -59,11 +59,12 @@ extension SQLCompilation {
     switch lhs {
     case .collection(let col):
       var elem = elementOperand(col)
+      let value = rhs
       let inner = try compare(c.op, &elem, &rhs, c, lhsRange: c.lhs.range, rhsRange: c.rhs.range)
       switch q {
-      case .any: return exists(col, [inner])
-      case .none: return exists(col, [inner]).negated
-      case .all: return exists(col, [inner.negated]).negated
+      case .any: return evaluatingFirst(value, exists(col, [inner]))
+      case .none: return evaluatingFirst(value, exists(col, [inner]).negated)
+      case .all: return evaluatingFirst(value, exists(col, [inner.negated]).negated)
       }
     case .constant(.array(let items)):
       var terms: [SQLExpr] = []
@@ -136,7 +137,7 @@ extension SQLCompilation {
     case .collection(let col):
       var elem = elementOperand(col)
       let eq = try scalarCompare(.equal, &elem, &n, c, lhsRange: haystackRange, rhsRange: needleRange)
-      return exists(col, [eq])
+      return evaluatingFirst(needle, exists(col, [eq]))
     case .constant(.array(let items)):
       return try inList(&n, items, c, needleRange: needleRange)
     case .constant(.dictionary(let d)):
@@ -156,6 +157,16 @@ extension SQLCompilation {
     default:
       throw fail("in-needs-collection", "IN needs a collection or a string on its right, not \(haystack.kindName)", haystackRange)
     }
+  }
+
+  /// `e`, with `value` evaluated first when it may raise: memory evaluates the value compared
+  /// with each element once, before the elements, so an empty collection does not spare its
+  /// error (`ANY nums == 7 / (n + 7)` fails on a record with no nums and n = -7), while the
+  /// SQL compares it inside the EXISTS, per element.
+  func evaluatingFirst(_ value: Operand, _ e: SQLExpr) -> SQLExpr {
+    guard case .value(let v) = value, v.mayRaise else { return e }
+    let force = SQLExpr.condition("CASE WHEN (" + v.sql + ") IS NULL THEN TRUE ELSE TRUE END", [v])
+    return .and([force, e])
   }
 
   /// `x IN (?, ?, …)`: NULL elements become `OR x IS NULL`, elements of another type are
