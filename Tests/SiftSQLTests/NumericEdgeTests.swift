@@ -64,6 +64,8 @@ struct NumericEdgeTests {
     "nums.@sum == 9007199254740995", "nums.@sum == nil", "nums.@avg > 0", "ds.@sum == 0.6000000000000001",
     "ds.@avg == 0.20000000000000004", "ds.@sum == 9007199254740994.0", "ds.@avg == 3002399751580331.0",
     "ds.@sum == 1e308", "ds.@sum == nil", "ds.@avg == nil", "sum(nums) > 0", "average(ds) > 1",
+    // BETWEEN with a nil value or bound is false, although nil <= nil is true
+    "n BETWEEN {nil, nil}", "n BETWEEN {x, x}", "n BETWEEN {n, n}", "NOT (n BETWEEN {n, n})", "x BETWEEN {nil, 1}",
   ]
 
   @Test(arguments: predicates)

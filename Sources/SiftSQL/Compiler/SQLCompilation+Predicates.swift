@@ -116,9 +116,19 @@ extension SQLCompilation {
         throw fail("between-needs-two-bounds", "BETWEEN needs a two-element bound such as {1, 10}", rhsRange)
       }
       var l2 = l
+      let operands = [l, bounds[0], bounds[1]]
       let ge = try scalarCompare(.greaterThanOrEqual, &l, &bounds[0], c, lhsRange: lhsRange, rhsRange: rhsRange)
       let le = try scalarCompare(.lessThanOrEqual, &l2, &bounds[1], c, lhsRange: lhsRange, rhsRange: rhsRange)
-      return .and([ge, le])
+      // A nil value or bound makes BETWEEN false, as in memory, although nil <= nil is true
+      // (only a bound that may be nil lets a nil value through the two comparisons).
+      let boundMayBeNil = bounds.contains { b in
+        switch b {
+        case .value(let e): return e.nullable
+        case .constant(.null): return true
+        default: return false
+        }
+      }
+      return .and([ge, le] + (boundMayBeNil ? operands.map(notNil) : []))
     case .beginsWith, .endsWith, .like, .matches:
       return try stringOperator(op, haystack: l, needle: r, c, haystackRange: lhsRange, needleRange: rhsRange)
     case .utiConformsTo, .utiEquals:
@@ -232,6 +242,16 @@ extension SQLCompilation {
     case .int(let i): return i == 0 ? false : i == 1 ? true : nil
     case .double(let d): return d == 0 ? false : d == 1 ? true : nil
     default: return nil
+    }
+  }
+
+  /// True when the operand is not nil (constants are known; objects and collections never
+  /// reach here as values).
+  func notNil(_ o: Operand) -> SQLExpr {
+    switch o {
+    case .value(let e): return isNotNull(e)
+    case .constant(.null): return .alwaysFalse
+    default: return .alwaysTrue
     }
   }
 
