@@ -45,6 +45,7 @@ struct NumericEdgeTests {
     // **: exact while the integer result fits, else pow in doubles
     "n ** 1 == 9223372036854775807", "n ** 1 == n", "n ** 0 == 1", "n ** 2 > 0", "2 ** 62 + 1 == 4611686018427387905",
     "n ** -1 < 1", "x ** 2 > 6", "(n ** 1) & 1 == 1", "3 ** 39 == 4052555153018976267", "flag ** 2 == 1",
+    "ceiling(n ** -1) == 1", "floor(2 ** n) == 0", "trunc(n ** -2) == 0", "(2 ** n) & 1 == 0",
     // ceiling/floor/trunc keep integers
     "ceiling(n) == 9223372036854775807", "floor(n) == n", "trunc(n) == n", "trunc(x) == 2", "floor(x) == -3",
     "ceiling(x) == -2", "trunc(TERNARY(flag == YES, n, x)) == n", "floor(flag) == 1", "ceiling(n) & 1 == 1",

@@ -138,6 +138,15 @@ extension SQLCompilation {
     return out
   }
 
+  /// True for a constant integer (or boolean) that is not negative.
+  func isNonNegativeInteger(_ v: SiftValue?) -> Bool {
+    switch v {
+    case .int(let i)?: return i >= 0
+    case .bool?: return true
+    default: return false
+    }
+  }
+
   /// False only for a divisor that is a constant other than the integer zero: any other
   /// may be an integer zero at run time (`division-by-zero`, raised by SQL too).
   func mayBeZero(_ divisor: SQLExpr) -> Bool {
@@ -186,8 +195,10 @@ extension SQLCompilation {
       if let f { return real(make(mark + f + "(" + x.sql + ", " + y.sql + ")", type, nullable: true)) }
       return real(make(mark + "(" + x.sql + " / " + y.sql + ")", type, nullable: true))
     case .power:
-      // Memory keeps integer ** integer exact while it fits (`NumberRules.exactPower`).
-      let t: SQLType = bothInt && dialect.powerKeepsIntegers ? .integer : .double
+      // Memory keeps integer ** integer exact while it fits (`NumberRules.exactPower`); a
+      // negative exponent gives a fraction, so only a constant exponent >= 0 types it integer
+      // (whole either way: an overflow is a whole double), as ceiling/floor/trunc rely on.
+      let t: SQLType = bothInt && dialect.powerKeepsIntegers && isNonNegativeInteger(y.constant) ? .integer : .double
       let call = make(dialect.powerFunction + "(" + x.sql + ", " + y.sql + ")", t)
       if dialect.nanBecomesNull, x.nilWhen != nil || y.nilWhen != nil { return nanAwarePower(call, x, y) }
       return real(call)
