@@ -260,15 +260,18 @@ extension SQLCompilation {
       return .value(propagatingNaN(SQLExpr(sql, x.bindings, type: x.type, nullable: x.nullable), from: [x]))
     case .ceiling, .floor, .trunc:
       let x = try numericScalar(arg(0), f.shortName)
-      // Memory keeps integers as they are: a double would round values beyond 2^53.
-      if x.type == .integer || x.type == .boolean { return .value(x.typed(.integer, nullable: x.nullable)) }
+      let isInteger = x.type == .integer || x.type == .boolean
       guard let name = dialect.mathFunction(f.shortName) else {
         throw fail("unsupported-in-sql", "\(f.shortName) is not available on \(dialect.name)", range)
       }
+      // Memory keeps integers as they are: a double would round values beyond 2^53. SQLite's
+      // function decides at run time (integer-typed arithmetic that overflowed is a double
+      // there, maybe a fraction after a division); elsewhere an integer type is an integer.
       if dialect.roundingKeepsIntegers {
-        let t: SQLType = x.type == .double ? .double : .unknown
-        return .value(propagatingNaN(SQLExpr(name + "(" + x.sql + ")", x.bindings, type: t, nullable: true), from: [x]))
+        let t: SQLType = isInteger ? .integer : x.type == .double ? .double : .unknown
+        return .value(propagatingNaN(SQLExpr(name + "(" + x.sql + ")", x.bindings, type: t, nullable: x.nullable || !isInteger), from: [x]))
       }
+      if isInteger { return .value(x.typed(.integer, nullable: x.nullable)) }
       let sql = name + "(CAST(" + x.sql + " AS " + dialect.doubleTypeName + "))"
       return .value(propagatingNaN(SQLExpr(sql, x.bindings, type: .double, nullable: true), from: [x]))
     case .sqrt, .ln, .log, .exp:
