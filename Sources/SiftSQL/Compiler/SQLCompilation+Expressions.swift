@@ -28,7 +28,7 @@ extension SQLCompilation {
       if op == .negate {
         return .value(propagatingNaN(SQLExpr("(- " + v.sql + ")", v.bindings, type: v.type, nullable: v.nullable), from: [v]))
       }
-      guard v.type == .integer || v.type.family == 0, v.nilWhen == nil else {
+      guard v.type == .integer || v.type.family == 0 else {
         throw fail("bitwise-needs-integers", "~ needs an integer", e.range)
       }
       let i = integerChecked(v)
@@ -134,6 +134,17 @@ extension SQLCompilation {
   func integerChecked(_ x: SQLExpr) -> SQLExpr {
     guard x.constant == nil, let f = dialect.integerCheckFunction else { return x }
     var out = x
+    if let w = x.nilWhen {
+      // A NaN (stored as NULL) is no integer either: the check gets a double for it.
+      let isNil = SQLExpr.or(w)
+      let half = SQLExpr(SQLExpr.marker, [.double(0.5)], type: .double, nullable: false)
+      let arg = SQLExpr.condition(
+        "CASE WHEN " + isNil.sql + " THEN NULL ELSE COALESCE(" + x.sql + ", " + half.sql + ") END", [isNil, x, half])
+      out.sql = SQLExpr.raises + f + "(" + arg.sql + ")"
+      out.bindings = arg.bindings
+      out.nilWhen = nil
+      return out
+    }
     out.sql = SQLExpr.raises + f + "(" + x.sql + ")"
     return out
   }
@@ -175,15 +186,14 @@ extension SQLCompilation {
       SQLExpr.condition(sql, [x, y]).typed(t, nullable: n)
     }
     func ints() throws(SiftError) {
-      guard (x.type == .integer || x.type.family == 0) && (y.type == .integer || y.type.family == 0),
-        x.nilWhen == nil, y.nilWhen == nil
-      else {
+      guard (x.type == .integer || x.type.family == 0) && (y.type == .integer || y.type.family == 0) else {
         throw fail("bitwise-needs-integers", "'\(op.symbol)' needs integers", range)
       }
       (x, y) = (integerChecked(x), integerChecked(y))
     }
-    // Integers never give NaN; anything else may (`inf - inf`, `0.0 / 0`, `(-1) ** 0.5`).
-    func real(_ e: SQLExpr) -> SQLExpr { bothInt ? e : mayBeNaN(e, from: [x, y]) }
+    // Any of them may give NaN (`inf - inf`, `0.0 / 0`, `(-1) ** 0.5`), integer-typed ones
+    // too on SQLite, once an overflow into doubles reached infinity (`n * n * … - n * n * …`).
+    func real(_ e: SQLExpr) -> SQLExpr { mayBeNaN(e, from: [x, y]) }
     switch op {
     case .add, .subtract, .multiply:
       return real(make("(" + x.sql + " " + op.symbol + " " + y.sql + ")", type))
@@ -247,7 +257,7 @@ extension SQLCompilation {
       let mark = mayBeZero(y) ? SQLExpr.raises : ""
       if let f = dialect.modulusFunction {
         let e = SQLExpr.condition(mark + f + "(" + x.sql + ", " + y.sql + ")", [x, y]).typed(bothInt ? .integer : .double, nullable: true)
-        return .value(bothInt ? e : mayBeNaN(e, from: [x, y]))  // fmod(x, 0) is NaN
+        return .value(mayBeNaN(e, from: [x, y]))  // fmod(x, 0.0), fmod(inf, 2) are NaN
       }
       guard bothInt else {
         throw fail("unsupported-in-sql", "modulus:by: of non-integers cannot be compiled for \(dialect.name)", range)
@@ -298,7 +308,7 @@ extension SQLCompilation {
     case .onesComplement:
       let x = try numericScalar(arg(0), "~")
       // As the ~ operator: SQLite's ~ would silently truncate a double, memory refuses it.
-      guard x.type == .integer || x.type.family == 0, x.nilWhen == nil else {
+      guard x.type == .integer || x.type.family == 0 else {
         throw fail("bitwise-needs-integers", "onesComplement needs an integer", range)
       }
       let i = integerChecked(x)

@@ -24,6 +24,10 @@ extension SQLCompilation {
     guard dialect.nanBecomesNull else { return result }
     var out = result
     var conditions: [SQLExpr] = []
+    if result.mayRaise {
+      // A nil test must still evaluate what may fail (`n / 0 == nil` fails in memory).
+      conditions.append(SQLExpr.condition("CASE WHEN (" + result.sql + ") IS NULL THEN FALSE ELSE FALSE END", [result]))
+    }
     for o in operands { conditions += nilConditions(o) }
     out.nilWhen = conditions
     out.nullable = true
