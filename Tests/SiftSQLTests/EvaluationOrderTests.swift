@@ -61,6 +61,9 @@ struct EvaluationOrderTests {
     "ANY nums == 7 / (n + 7)", "ALL nums == 7 / (n + 7)", "NONE nums == 7 / (n + 7)", "7 / (n + 7) IN nums",
     "nums CONTAINS 7 / (n + 7)", "ANY parts.q == 7 / (n + 7)", "NOT (ANY nums == 7 / (n + 7))",
     "SUBQUERY(nums, $v, $v == 7 / (n + 7)).@count == 0",
+    // both sides of a comparison are evaluated, even where the SQL folds or stops early
+    "nil BETWEEN {0.0 * n, modulus:by:(1, n)}", "-modulus:by:(-9223372036854775808, n) > nil",
+    "modulus:by:(1, n) == nil AND FALSEPREDICATE", "s BEGINSWITH nil AND n / n == 1", "ANY {n / n, nil} == nil",
     // nothing can fail: unchanged
     "n / 2 == 1 AND FALSEPREDICATE", "n == 3 AND n / 3 == 1", "n / 2.0 > 1 OR s == 'b'",
   ]

@@ -63,6 +63,8 @@ struct NumericEdgeTests {
     // integer arithmetic that overflowed to infinity gives NaN too; a NaN is no bitwise operand
     "(n * n * n * n) ** 5 - (n * n * n * n) ** 5 == nil", "(n * n * n * n) ** 5 - (n * n * n * n) ** 5 != n",
     "((n * n * n * n) ** 5 - (n * n * n * n) ** 5) & 1 == 0", "n / 0 == nil AND FALSEPREDICATE", "(n + 1) & 1 == 0",
+    // -(0.0) is -0.0 (SQLite's -x is 0 - x, +0.0): 1 / -0.0 is -infinity
+    "1 / -(abs(x) * 0.0) < 0", "-(abs(x) * 0.0) ** -1 < 0", "-n == 9223372036854775808.0",
     // @sum continues in doubles when the integer sum overflows (SQLite's SUM raised); @avg and
     // @sum of doubles are plain left-to-right sums, as memory
     "nums.@sum > 0", "nums.@sum == 9223372036854775806", "nums.@sum < -9223372036854775807", "nums.@sum == 5",

@@ -26,6 +26,13 @@ extension SQLCompilation {
     case .unary(let op, let x):
       let v = try numericScalar(x, op.symbol)
       if op == .negate {
+        if dialect.negationLosesSignedZero {
+          // SQLite computes -x as 0 - x, which makes -(0.0) +0.0; memory's is -0.0 (x / -0.0
+          // is -infinity). x * -1 is the same number otherwise (Int64.min overflows alike).
+          let minusOne = SQLExpr(SQLExpr.marker, [.integer(-1)], type: .integer, nullable: false)
+          let e = SQLExpr.condition("(" + v.sql + " * " + minusOne.sql + ")", [v, minusOne]).typed(v.type, nullable: v.nullable)
+          return .value(propagatingNaN(e, from: [v]))
+        }
         return .value(propagatingNaN(SQLExpr("(- " + v.sql + ")", v.bindings, type: v.type, nullable: v.nullable), from: [v]))
       }
       guard v.type == .integer || v.type.family == 0 else {

@@ -27,8 +27,9 @@ extension SQLCompilation {
   mutating func comparison(_ c: Comparison) throws(SiftError) -> SQLExpr {
     var lhs = try expression(c.lhs)
     var rhs = try expression(c.rhs)
-    if let quantifier = c.quantifier { return try quantified(quantifier, lhs, &rhs, c) }
-    return try compare(c.op, &lhs, &rhs, c, lhsRange: c.lhs.range, rhsRange: c.rhs.range)
+    let sides = [lhs, rhs]
+    if let quantifier = c.quantifier { return evaluatingFirst(sides, try quantified(quantifier, lhs, &rhs, c)) }
+    return evaluatingFirst(sides, try compare(c.op, &lhs, &rhs, c, lhsRange: c.lhs.range, rhsRange: c.rhs.range))
   }
 
   /// `EXISTS (SELECT 1 FROM … WHERE correlation AND extra)`.
@@ -59,12 +60,11 @@ extension SQLCompilation {
     switch lhs {
     case .collection(let col):
       var elem = elementOperand(col)
-      let value = rhs
       let inner = try compare(c.op, &elem, &rhs, c, lhsRange: c.lhs.range, rhsRange: c.rhs.range)
       switch q {
-      case .any: return evaluatingFirst(value, exists(col, [inner]))
-      case .none: return evaluatingFirst(value, exists(col, [inner]).negated)
-      case .all: return evaluatingFirst(value, exists(col, [inner.negated]).negated)
+      case .any: return exists(col, [inner])
+      case .none: return exists(col, [inner]).negated
+      case .all: return exists(col, [inner.negated]).negated
       }
     case .constant(.array(let items)):
       var terms: [SQLExpr] = []
@@ -147,7 +147,7 @@ extension SQLCompilation {
     case .collection(let col):
       var elem = elementOperand(col)
       let eq = try scalarCompare(.equal, &elem, &n, c, lhsRange: haystackRange, rhsRange: needleRange)
-      return evaluatingFirst(needle, exists(col, [eq]))
+      return exists(col, [eq])
     case .constant(.array(let items)):
       return try inList(&n, items, c, needleRange: needleRange)
     case .constant(.dictionary(let d)):
@@ -169,14 +169,23 @@ extension SQLCompilation {
     }
   }
 
-  /// `e`, with `value` evaluated first when it may raise: memory evaluates the value compared
-  /// with each element once, before the elements, so an empty collection does not spare its
-  /// error (`ANY nums == 7 / (n + 7)` fails on a record with no nums and n = -7), while the
-  /// SQL compares it inside the EXISTS, per element.
-  func evaluatingFirst(_ value: Operand, _ e: SQLExpr) -> SQLExpr {
-    guard case .value(let v) = value, v.mayRaise else { return e }
-    let force = SQLExpr.condition("CASE WHEN (" + v.sql + ") IS NULL THEN TRUE ELSE TRUE END", [v])
-    return .and([force, e])
+  /// `e`, with the comparison's sides evaluated first when they may raise. Memory evaluates
+  /// both sides of every comparison (each element of an aggregate `{…}`) before comparing;
+  /// the SQL may not reach them: a value compared inside an EXISTS is not evaluated for an
+  /// empty collection (`ANY nums == 7 / (n + 7)` with n = -7 and no nums), a comparison with
+  /// nil is folded (`modulus:by:(1, n) > nil`), a BETWEEN stops at its first false bound.
+  func evaluatingFirst(_ sides: [Operand], _ e: SQLExpr) -> SQLExpr {
+    var forced: [SQLExpr] = []
+    func force(_ o: Operand) {
+      switch o {
+      case .value(let v) where v.mayRaise:
+        forced.append(SQLExpr.condition("CASE WHEN (" + v.sql + ") IS NULL THEN TRUE ELSE TRUE END", [v]))
+      case .list(let items): items.forEach(force)
+      default: break
+      }
+    }
+    sides.forEach(force)
+    return forced.isEmpty ? e : .and(forced + [e])
   }
 
   /// `x IN (?, ?, …)`: NULL elements become `OR x IS NULL`, elements of another type are

@@ -128,6 +128,9 @@ public protocol SQLDialect: Sendable {
   /// the count (SQLite's registered `sift_avg`; SQLite 3.43+ `AVG` compensates rounding), or
   /// the native `AVG`.
   var averageFunction: String { get }
+  /// True when the database computes `-x` as `0 - x`, so `-(0.0)` is +0.0 (SQLite); negation
+  /// is then compiled as `x * -1`, which keeps IEEE's -0.0 as memory does.
+  var negationLosesSignedZero: Bool { get }
 }
 
 extension SQLDialect {
@@ -147,6 +150,8 @@ extension SQLDialect {
   public var sumFunction: String { "SUM" }
   /// The native `AVG` unless the dialect has a better one.
   public var averageFunction: String { "AVG" }
+  /// `-x` is IEEE negation unless the dialect says otherwise.
+  public var negationLosesSignedZero: Bool { false }
 
   /// Default quoting: double quotes, embedded quotes doubled (both databases).
   public func quoteIdentifier(_ name: String) -> String {

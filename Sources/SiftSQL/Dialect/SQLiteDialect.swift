@@ -57,6 +57,8 @@ public struct SQLiteDialect: SQLDialect {
   public var sumFunction: String { "sift_sum" }
   /// `SQLDialect.averageFunction`: `sift_avg` (a plain sum, as memory).
   public var averageFunction: String { "sift_avg" }
+  /// `SQLDialect.negationLosesSignedZero`: SQLite codes `-x` as `0 - x`.
+  public var negationLosesSignedZero: Bool { true }
   /// `SQLDialect.likeFunction` for this database (see the protocol for its meaning).
   public var likeFunction: String? { "sift_like" }
   /// `SQLDialect.regex` for this database (see the protocol for its meaning).
