@@ -90,6 +90,21 @@ struct ParserDepthTests {
     #expect(accepted >= shape.minimumAccepted, "\(shape.name): only \(accepted) levels compile")
   }
 
+  /// Constructs whose SQL repeats an operand (NaN-aware powers, XOR, sides that may fail)
+  /// grow geometrically when nested; past 1 MiB they are refused, quickly, never built.
+  @Test("geometric SQL growth is refused", arguments: ["(@ ** sqrt(distance))", "(@ ^ tipCount)", "(@ / tipCount)"])
+  func geometricGrowth(_ step: String) throws {
+    var text = step.contains("^") ? "tipCount" : "distance"
+    for _ in 0..<40 { text = step.replacingOccurrences(of: "@", with: text) }
+    let p = try SiftPredicate.parse(text + " == nil")
+    do {
+      let st = try SQLFixtures.sqlite.compileMatchingIndices(p, entity: "Venue")
+      #expect(st.sql.utf8.count <= 1 << 22)
+    } catch {
+      #expect(["too-large-for-sql", "too-deep-for-sql"].contains(error.diagnostic.id), "\(error.diagnostic.message)")
+    }
+  }
+
   @Test("the refusal names the limit and points at the predicate")
   func refusal() throws {
     let text = String(repeating: "-", count: 50) + "tipCount > 1"

@@ -2,8 +2,15 @@ import Foundation
 import SiftSyntax
 
 extension SQLCompilation {
-  /// Compiles an expression to an operand (constants stay unbound until they meet a type).
+  /// Compiles an expression to an operand (constants stay unbound until they meet a type),
+  /// refusing one whose SQL outgrows `SQLCompilation.maxFragmentBytes` (see `checkedSize`).
   mutating func expression(_ e: ExpressionNode) throws(SiftError) -> Operand {
+    let o = try uncheckedExpression(e)
+    if case .value(let v) = o { try checkedSize(v, e.range) }
+    return o
+  }
+
+  mutating func uncheckedExpression(_ e: ExpressionNode) throws(SiftError) -> Operand {
     switch e.kind {
     case .constant(let v):
       return .constant(v)
@@ -136,44 +143,6 @@ extension SQLCompilation {
     return e
   }
 
-  /// A bitwise operand wrapped in the dialect's integer check unless it is a bound constant
-  /// (already known to be an integer): a computed value may have overflowed into a double.
-  func integerChecked(_ x: SQLExpr) -> SQLExpr {
-    guard x.constant == nil, let f = dialect.integerCheckFunction else { return x }
-    var out = x
-    if let w = x.nilWhen {
-      // A NaN (stored as NULL) is no integer either: the check gets a double for it.
-      let isNil = SQLExpr.or(w)
-      let half = SQLExpr(SQLExpr.marker, [.double(0.5)], type: .double, nullable: false)
-      let arg = SQLExpr.condition(
-        "CASE WHEN " + isNil.sql + " THEN NULL ELSE COALESCE(" + x.sql + ", " + half.sql + ") END", [isNil, x, half])
-      out.sql = SQLExpr.raises + f + "(" + arg.sql + ")"
-      out.bindings = arg.bindings
-      out.nilWhen = nil
-      return out
-    }
-    out.sql = SQLExpr.raises + f + "(" + x.sql + ")"
-    return out
-  }
-
-  /// True for a constant integer (or boolean) that is not negative.
-  func isNonNegativeInteger(_ v: SiftValue?) -> Bool {
-    switch v {
-    case .int(let i)?: return i >= 0
-    case .bool?: return true
-    default: return false
-    }
-  }
-
-  /// False only for a divisor that is a constant other than the integer zero: any other
-  /// may be an integer zero at run time (`division-by-zero`, raised by SQL too).
-  func mayBeZero(_ divisor: SQLExpr) -> Bool {
-    switch divisor.constant {
-    case nil, .int(0)?, .bool(false)?: return true
-    default: return false
-    }
-  }
-
   mutating func numericScalar(_ x: ExpressionNode, _ op: String) throws(SiftError) -> SQLExpr {
     var o = try expression(x)
     let v = try scalar(&o, hint: .integer, x.range)
@@ -221,10 +190,10 @@ extension SQLCompilation {
       return real(call)
     case .bitwiseAnd, .bitwiseOr:
       try ints()
-      return make("(" + x.sql + " " + op.symbol + " " + y.sql + ")", .integer)
+      return (make("(" + x.sql + " " + op.symbol + " " + y.sql + ")", .integer))
     case .bitwiseXor:
       try ints()
-      if let xor = dialect.xorOperator { return make("(" + x.sql + " " + xor + " " + y.sql + ")", .integer) }
+      if let xor = dialect.xorOperator { return (make("(" + x.sql + " " + xor + " " + y.sql + ")", .integer)) }
       let sql = "((" + x.sql + " | " + y.sql + ") - (" + x.sql + " & " + y.sql + "))"
       return SQLExpr.condition(sql, [x, y, x, y]).typed(.integer, nullable: nullable)
     case .leftShift, .rightShift:
@@ -232,7 +201,7 @@ extension SQLCompilation {
       guard dialect.supportsSmartShifts else {
         throw fail("unsupported-in-sql", "'\(op.symbol)' cannot be compiled faithfully for \(dialect.name)", range)
       }
-      return make("(" + x.sql + " " + op.symbol + " " + y.sql + ")", .integer)
+      return (make("(" + x.sql + " " + op.symbol + " " + y.sql + ")", .integer))
     }
   }
 

@@ -28,8 +28,14 @@ extension SQLCompilation {
     var lhs = try expression(c.lhs)
     var rhs = try expression(c.rhs)
     let sides = [lhs, rhs]
-    if let quantifier = c.quantifier { return evaluatingFirst(sides, try quantified(quantifier, lhs, &rhs, c)) }
-    return evaluatingFirst(sides, try compare(c.op, &lhs, &rhs, c, lhsRange: c.lhs.range, rhsRange: c.rhs.range))
+    let e: SQLExpr
+    if let quantifier = c.quantifier {
+      e = evaluatingFirst(sides, try quantified(quantifier, lhs, &rhs, c))
+    } else {
+      e = evaluatingFirst(sides, try compare(c.op, &lhs, &rhs, c, lhsRange: c.lhs.range, rhsRange: c.rhs.range))
+    }
+    try checkedSize(e, c.operatorRange)
+    return e
   }
 
   /// `EXISTS (SELECT 1 FROM … WHERE correlation AND extra)`.
