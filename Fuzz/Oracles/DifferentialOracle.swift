@@ -55,6 +55,10 @@ public enum DifferentialOracle {
     if nfc != p.predicateFormat, let q = try? SiftPredicate.parse(nfc), memoryOutcome(q).agrees(with: sql) {
       return nil
     }
+    // Documented gap: SQLite reads a stored -0.0 back as +0.0 (FuzzData's record 2 has
+    // x = -0.0), so `1 / x` is +infinity there. Memory on the records as SQLite holds them
+    // agreeing is that gap, not a bug.
+    if memoryOutcome(p, FuzzData.objectsAsSQLiteStoresThem).agrees(with: sql) { return nil }
     var message = "memory \(memory) but SQLite \(sql) (predicate \(p.predicateFormat))"
     if let st = try? SQLCompiler(dialect: SQLiteDialect(), schema: schema)
       .compileMatchingIndices(p, entity: FuzzData.entity)
@@ -64,10 +68,10 @@ public enum DifferentialOracle {
     return FuzzFailure(oracle: "differential", message: message, input: text)
   }
 
-  /// What in-memory evaluation says.
-  public static func memoryOutcome(_ p: SiftPredicate) -> Outcome {
+  /// What in-memory evaluation says (on `FuzzData.objects` unless told otherwise).
+  public static func memoryOutcome(_ p: SiftPredicate, _ objects: [SiftObject] = FuzzData.objects) -> Outcome {
     do {
-      return .matches(try p.compile().matchingIndices(FuzzData.objects))
+      return .matches(try p.compile().matchingIndices(objects))
     } catch {
       return .failed("\(error.diagnostic.id): \(error.diagnostic.message)")
     }

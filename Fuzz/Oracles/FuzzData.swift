@@ -71,6 +71,20 @@ public enum FuzzData {
   /// The records in Sift's fast in-memory layout.
   public static let objects: [SiftObject] = (try? JSONRecords.records(from: .array(records))) ?? []
 
+  /// `objects` as SQLite reads them back: a stored -0.0 is +0.0 there (it stores integral
+  /// reals as integers; a documented difference, Grammar/notes/sql.md "Signed zero").
+  public static let objectsAsSQLiteStoresThem: [SiftObject] =
+    (try? JSONRecords.records(from: .array(records.map(positiveZero)))) ?? []
+
+  static func positiveZero(_ v: SiftValue) -> SiftValue {
+    switch v {
+    case .double(let d) where d == 0: return .double(0)
+    case .array(let a): return .array(a.map(positiveZero))
+    case .dictionary(let d): return .dictionary(d.mapValues(positiveZero))
+    default: return v
+    }
+  }
+
   /// The schema (nil only if the JSON above were broken; a test checks).
   public static let schema: SQLSchema? = try? SQLSchema(json: schemaJSON)
 
