@@ -170,6 +170,15 @@ extension SQLCompilation {
     // Any of them may give NaN (`inf - inf`, `0.0 / 0`, `(-1) ** 0.5`), integer-typed ones
     // too on SQLite, once an overflow into doubles reached infinity (`n * n * … - n * n * …`).
     func real(_ e: SQLExpr) -> SQLExpr { mayBeNaN(e, from: [x, y]) }
+    // Memory answers nil for a nil operand before checking for integers, so `(n * 2) >> nil`
+    // is nil even where `n * 2` overflowed into a double (unless the other side fails first).
+    switch op {
+    case .bitwiseAnd, .bitwiseOr, .bitwiseXor, .leftShift, .rightShift:
+      if (x.constant?.isNull == true && !y.mayRaise) || (y.constant?.isNull == true && !x.mayRaise) {
+        return try bind(.null, hint: nil, range)
+      }
+    default: break
+    }
     switch op {
     case .add, .subtract, .multiply:
       return real(make("(" + x.sql + " " + op.symbol + " " + y.sql + ")", type))
