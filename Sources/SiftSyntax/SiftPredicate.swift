@@ -49,6 +49,10 @@ public struct SiftPredicate: Sendable, Hashable, CustomStringConvertible {
     throws(SiftError)
   {
     let parsed = try SiftPredicate.parse(format, limits: limits)
+    if arguments.isEmpty && parsed.unboundArgumentCount == 0 {
+      self = parsed  // nothing to bind: no copy of the tree's references
+      return
+    }
     self = try parsed.binding(arguments)
   }
 
