@@ -32,13 +32,6 @@ struct EvaluationOrderTests {
     return a
   }()
 
-  static let database = LockedDatabase {
-    guard let schema = EvaluationOrderTests.schema else { throw SQLTestFailure("schema") }
-    let db = try SQLiteDatabase()
-    try db.load(records, entity: "Row", schema: schema, dialect: SQLiteDialect())
-    return db
-  }
-
   static let predicates: [String] = [
     // a constant term decides after a term that fails: memory fails, SQL must not fold it away
     "n / 0 == 1 AND FALSEPREDICATE", "n / 0 == 1 OR TRUEPREDICATE", "modulus:by:(n, 0) == 1 AND FALSEPREDICATE",
@@ -72,16 +65,9 @@ struct EvaluationOrderTests {
   func sqliteFailsWhereMemoryFails(_ format: String) throws {
     let schema = try #require(Self.schema)
     let p = try SiftPredicate(format: format)
-    let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: schema)
-    let memory = Result { try p.compile().matchingIndices(Self.records) }
-    let sql = Result { try Self.database.with { db in try db.matchingIndices(of: p, entity: "Row", compiler: compiler) } }
-    switch (memory, sql) {
-    case (.success(let m), .success(let s)): #expect(m == s, "\(format): memory \(m), SQLite \(s)")
-    case (.failure, .failure): break
-    default:
-      let st = try? compiler.compileMatchingIndices(p, entity: "Row")
-      Issue.record("\(format): memory \(memory), SQLite \(sql)\n  \(st?.sql ?? "")")
-    }
+    // Memory and SQLite both match the same records, or both fail.
+    let sqlite = try ThreeWay(schema: schema, entity: "Row", records: Self.records, usePostgres: false)
+    if let failure = sqlite.check(p, label: format) { Issue.record("\(failure.report)") }
   }
 
   /// PostgreSQL (when `SIFT_POSTGRES` names a server) runs the ordered CASE too, and fails
