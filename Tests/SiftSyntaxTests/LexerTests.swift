@@ -56,11 +56,13 @@ struct LexerTests {
     let word = k.spelling
     for spelling in [word, word.lowercased(), word.prefix(1) + word.dropFirst().lowercased()] {
       #expect(Self.kinds(spelling) == [.keyword(k)], "\(spelling)")
+      #expect(Keyword.lookup(spelling) == k, "\(spelling)")
     }
     guard !word.contains("-") else { return }
     let misses = [word + "X", String(word.dropLast()), String(word.dropLast()) + "Q", "Q" + word.dropFirst()]
     for miss in misses where Keyword(rawValue: miss) == nil && miss.count >= 1 {
       #expect(Self.kinds(miss) == [.identifier(miss)], "\(miss)")
+      #expect(Keyword.lookup(miss) == nil, "\(miss)")
     }
   }
 

@@ -1,8 +1,23 @@
-/// Case-insensitive keyword lookup by packed bytes: a word's upper-cased ASCII bytes,
-/// little-endian, in two integers (see `Lexer.keywordMatch`). A `switch` over constants, so a
-/// lookup touches no table and no reference count. The constants spell each keyword's raw
+/// Case-insensitive keyword lookup by packed bytes (`keyword(packing:)`, used by the lexer
+/// and `Keyword.lookup`): a word's upper-cased ASCII bytes, little-endian, in two integers,
+/// matched by a `switch` over constants, so a lookup touches no table and no reference count. The constants spell each keyword's raw
 /// value; `LexerTests` checks every `Keyword` case round-trips through the lexer.
 extension Lexer {
+  /// The keyword `word` spells in any case (hyphenated UTI words excepted), or nil: its
+  /// upper-cased ASCII bytes packed little-endian into two integers, then matched.
+  static func keyword(packing word: UnsafeBufferPointer<UInt8>) -> Keyword? {
+    guard word.count >= 2, word.count <= 16 else { return nil }
+    var low: UInt64 = 0
+    var high: UInt64 = 0
+    for b in word.reversed() {  // last byte first, so each byte shifts in at the bottom
+      guard b < 0x80 else { return nil }
+      let up = UInt64(b &- 0x61 < 26 ? b &- 0x20 : b)
+      high = high &<< 8 | low &>> 56
+      low = low &<< 8 | up
+    }
+    return keyword(low: low, high: high)
+  }
+
   static func keyword(low: UInt64, high: UInt64) -> Keyword? {
     if high == 0 {
       switch low {

@@ -147,24 +147,10 @@ public struct Lexer {
     }
   }
 
-  /// Case-insensitive keyword lookup, including the hyphenated UTI operators. Allocation-free:
-  /// the word's upper-cased bytes are packed into two integers and matched by
-  /// `Lexer.keyword(low:high:)`.
+  /// Case-insensitive keyword lookup, including the hyphenated UTI operators. Allocation-free
+  /// (`Lexer.keyword(packing:)`).
   mutating func keywordMatch(start: Int) -> Keyword? {
-    let count = position - start
-    guard count >= 2, count <= 16 else { return nil }
-    var low: UInt64 = 0
-    var high: UInt64 = 0
-    var i = position
-    while i > start {  // last byte first, so each byte shifts in at the bottom
-      i &-= 1
-      let b = bytes[i]
-      guard b < 0x80 else { return nil }
-      let up = UInt64(b &- 0x61 < 26 ? b &- 0x20 : b)
-      high = high &<< 8 | low &>> 56
-      low = low &<< 8 | up
-    }
-    if count == 3, low == 0x495455 {  // UTI
+    if position - start == 3, matchesUppercase("UTI", at: start) {
       for (suffix, keyword) in [("-CONFORMS-TO", Keyword.utiConformsTo), ("-EQUALS", .utiEquals)] {
         if matchesUppercase(suffix, at: position) {
           let end = position + suffix.utf8.count
@@ -175,7 +161,7 @@ public struct Lexer {
         }
       }
     }
-    return Lexer.keyword(low: low, high: high)
+    return Lexer.keyword(packing: UnsafeBufferPointer(rebasing: bytes[start..<position]))
   }
 
   func matchesUppercase(_ text: String, at index: Int) -> Bool {

@@ -100,18 +100,16 @@ public enum Keyword: String, Sendable, Hashable, CaseIterable {
   /// The canonical (upper-case) spelling.
   public var spelling: String { rawValue }
 
-  /// Looks a word up case-insensitively. Hyphenated UTI words are matched by the lexer.
+  /// Looks a word up case-insensitively.
+  ///
+  /// ```swift
+  /// Keyword.lookup("beginsWith")   // .beginsWith
+  /// ```
   public static func lookup(_ word: String) -> Keyword? {
-    guard word.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-    return table[word.uppercased()]
+    if word.utf8.contains(0x2D) { return Keyword(rawValue: word.uppercased()) }  // UTI-EQUALS, …
+    var word = word
+    return word.withUTF8 { Lexer.keyword(packing: $0) }
   }
-
-  /// Upper-case spelling → keyword.
-  static let table: [String: Keyword] = {
-    var t: [String: Keyword] = [:]
-    for k in Keyword.allCases { t[k.rawValue] = k }
-    return t
-  }()
 
   /// The comparison operator a keyword spells, if any.
   public var comparisonOperator: ComparisonOperator? {
