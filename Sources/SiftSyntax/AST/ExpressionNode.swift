@@ -159,32 +159,18 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
       self.components = [.key(dotted)]
       return
     }
-    guard dotted.utf8.allSatisfy({ $0 < 0x80 }) else {
+    let pieces: [Substring]
+    if dotted.utf8.allSatisfy({ $0 < 0x80 }) {
+      // ASCII: split by bytes (the same pieces as by Characters, much cheaper).
+      pieces = dotted.utf8.split(separator: 0x2E, omittingEmptySubsequences: false).map { Substring($0) }
+    } else {
       // By Characters: a "." followed by a combining mark is not a separator.
-      self.components = dotted.split(separator: ".", omittingEmptySubsequences: false).map { part in
-        if part.hasPrefix("@"), let op = CollectionOperator(name: String(part.dropFirst())) { return .operator(op) }
-        return .key(String(part))
-      }
-      return
+      pieces = dotted.split(separator: ".", omittingEmptySubsequences: false)
     }
-    // ASCII: split on "." by bytes, keeping empty pieces (the same pieces, much faster).
-    var out: [Component] = []
-    var text = dotted
-    text.withUTF8 { bytes in
-      var start = 0
-      for i in 0...bytes.count where i == bytes.count || bytes[i] == 0x2E {
-        let piece = UnsafeBufferPointer(rebasing: bytes[start..<i])
-        if piece.first == 0x40,
-          let op = CollectionOperator(name: String(decoding: UnsafeBufferPointer(rebasing: piece.dropFirst()), as: UTF8.self))
-        {
-          out.append(.operator(op))
-        } else {
-          out.append(.key(String(decoding: piece, as: UTF8.self)))
-        }
-        start = i + 1
-      }
+    self.components = pieces.map { part in
+      if part.utf8.first == 0x40, let op = CollectionOperator(name: String(part.dropFirst())) { return .operator(op) }
+      return .key(String(part))
     }
-    self.components = out
   }
 
   public var description: String {
