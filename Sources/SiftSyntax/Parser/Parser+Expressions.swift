@@ -1,12 +1,22 @@
+/// Binding strength of the binary expression operators, weakest first (one grammar rule each).
+enum BinaryLevel: Int {
+  case bitwise = 1, additive, multiplicative, power
+}
+
 extension Parser {
   /// `expression ::= assignment | bitwise`
-  ///
-  /// `seed` is an already-parsed parenthesised expression that starts this expression.
-  mutating func parseExpression(seed: ExpressionNode? = nil) throws(ParseFailure) -> ExpressionNode {
-    if seed == nil, case .variable = currentKind, case .punct(.assign) = peekKind() {
+  mutating func parseExpression() throws(ParseFailure) -> ExpressionNode {
+    if case .variable = currentKind, case .punct(.assign) = peekKind() {
       return try parseAssignment()
     }
-    return try parseBitwise(seed: seed)
+    return try parseBitwise()
+  }
+
+  /// An expression that starts with `seed`, an already-parsed parenthesised expression:
+  /// postfix steps and binary operators may follow it.
+  mutating func parseExpression(seed: consuming ExpressionNode) throws(ParseFailure) -> ExpressionNode {
+    let first = try parsePostfix(after: seed)
+    return try parseBinaryOperators(after: first, level: .bitwise)
   }
 
   /// `assignment ::= variable ":=" expression`
@@ -22,86 +32,92 @@ extension Parser {
     return try make(.assignment(variable: name, value), from: variableToken.range.start)
   }
 
+  // The four binary levels share one precedence-climbing loop (`parseBinaryOperators`), so an
+  // operand with no operator after it (the common case) returns after a single token test
+  // instead of passing through a function per level.
+
   /// `bitwise ::= additive ( ( "&" | "|" | "^" | "<<" | ">>" ) additive )*`
-  mutating func parseBitwise(seed: ExpressionNode? = nil) throws(ParseFailure) -> ExpressionNode {
-    var lhs = try parseAdditive(seed: seed)
-    while true {
-      let op: BinaryOperator
-      switch currentKind {
-      case .punct(.ampersand): op = .bitwiseAnd
-      case .punct(.pipe): op = .bitwiseOr
-      case .punct(.caret): op = .bitwiseXor
-      case .punct(.shiftLeft): op = .leftShift
-      case .punct(.shiftRight): op = .rightShift
-      case .keyword(let k) where k == .union || k == .intersect || k == .minus:
-        throw ParseFailure(DiagnosticCatalog.unsupportedFeature("set expression '\(k.spelling)'", at: current.range))
-      default: return lhs
-      }
-      skip()
-      let rhs = try parseAdditive()
-      lhs = try make(.binary(op, lhs, rhs), from: lhs.range.start, height: 1 + max(lhs.height, rhs.height))
-    }
+  mutating func parseBitwise() throws(ParseFailure) -> ExpressionNode {
+    try parseBinaryOperators(after: try parseUnary(), level: .bitwise)
   }
 
   /// `additive ::= multiplicative ( ( "+" | "-" ) multiplicative )*`
-  mutating func parseAdditive(seed: ExpressionNode? = nil) throws(ParseFailure) -> ExpressionNode {
-    var lhs = try parseMultiplicative(seed: seed)
-    while true {
-      let op: BinaryOperator
-      switch currentKind {
-      case .punct(.plus): op = .add
-      case .punct(.minus): op = .subtract
-      default: return lhs
-      }
-      skip()
-      let rhs = try parseMultiplicative()
-      lhs = try make(.binary(op, lhs, rhs), from: lhs.range.start, height: 1 + max(lhs.height, rhs.height))
-    }
+  mutating func parseAdditive() throws(ParseFailure) -> ExpressionNode {
+    try parseBinaryOperators(after: try parseUnary(), level: .additive)
   }
 
   /// `multiplicative ::= power ( ( "*" | "/" ) power )*`
-  mutating func parseMultiplicative(seed: ExpressionNode? = nil) throws(ParseFailure) -> ExpressionNode {
-    var lhs = try parsePower(seed: seed)
-    while true {
-      let op: BinaryOperator
-      switch currentKind {
-      case .punct(.star): op = .multiply
-      case .punct(.slash): op = .divide
-      default: return lhs
-      }
-      skip()
-      let rhs = try parsePower()
-      lhs = try make(.binary(op, lhs, rhs), from: lhs.range.start, height: 1 + max(lhs.height, rhs.height))
-    }
+  mutating func parseMultiplicative() throws(ParseFailure) -> ExpressionNode {
+    try parseBinaryOperators(after: try parseUnary(), level: .multiplicative)
   }
 
   /// `power ::= unary [ "**" power ]` (right-associative)
-  mutating func parsePower(seed: ExpressionNode? = nil) throws(ParseFailure) -> ExpressionNode {
-    let base = try parseUnary(seed: seed)
-    guard at(.power) else { return base }
-    let opToken = advance()
-    let exponent = try nested(at: opToken) { (p: inout Parser) throws(ParseFailure) in
-      try p.parsePower()
+  mutating func parsePower() throws(ParseFailure) -> ExpressionNode {
+    try parseBinaryOperators(after: try parseUnary(), level: .power)
+  }
+
+  /// The binary operator under the cursor and its level, or nil.
+  func binaryOperator() -> (BinaryOperator, BinaryLevel)? {
+    guard case .punct(let p) = currentKind else { return nil }
+    switch p {
+    case .ampersand: return (.bitwiseAnd, .bitwise)
+    case .pipe: return (.bitwiseOr, .bitwise)
+    case .caret: return (.bitwiseXor, .bitwise)
+    case .shiftLeft: return (.leftShift, .bitwise)
+    case .shiftRight: return (.rightShift, .bitwise)
+    case .plus: return (.add, .additive)
+    case .minus: return (.subtract, .additive)
+    case .star: return (.multiply, .multiplicative)
+    case .slash: return (.divide, .multiplicative)
+    case .power: return (.power, .power)
+    default: return nil
     }
-    return try make(.binary(.power, base, exponent), from: base.range.start)
+  }
+
+  /// Applies the binary operators of `level` and stronger to `first`: the left-associative
+  /// levels loop, each right operand parsed one level stronger; `**` recurses (right-
+  /// associative), one nesting level per `**`. A set operator (`UNION`, `INTERSECT`, `MINUS`)
+  /// where a bitwise operator may stand is unsupported.
+  mutating func parseBinaryOperators(after first: consuming ExpressionNode, level: BinaryLevel)
+    throws(ParseFailure) -> ExpressionNode
+  {
+    var lhs = first
+    while let (op, opLevel) = binaryOperator(), opLevel.rawValue >= level.rawValue {
+      if opLevel == .power {
+        let opToken = advance()
+        let exponent = try nested(at: opToken) { (p: inout Parser) throws(ParseFailure) in
+          try p.parsePower()
+        }
+        lhs = try make(.binary(.power, lhs, exponent), from: lhs.range.start)
+        continue
+      }
+      skip()
+      let stronger = BinaryLevel(rawValue: opLevel.rawValue + 1) ?? .power
+      let rhs = try parseBinaryOperators(after: try parseUnary(), level: stronger)
+      lhs = try make(.binary(op, lhs, rhs), from: lhs.range.start, height: 1 + max(lhs.height, rhs.height))
+    }
+    if level == .bitwise, case .keyword(let k) = currentKind, k == .union || k == .intersect || k == .minus {
+      throw ParseFailure(DiagnosticCatalog.unsupportedFeature("set expression '\(k.spelling)'", at: current.range))
+    }
+    return lhs
   }
 
   /// `unary ::= ( "-" | "~" ) unary | postfix`
   ///
   /// A minus directly before a number literal folds into a negative constant.
-  mutating func parseUnary(seed: ExpressionNode? = nil) throws(ParseFailure) -> ExpressionNode {
-    if seed == nil, at(Punctuation.minus) || at(Punctuation.tilde) {
+  mutating func parseUnary() throws(ParseFailure) -> ExpressionNode {
+    if at(Punctuation.minus) || at(Punctuation.tilde) {
       let opToken = advance()
       let op: UnaryOperator = opToken.kind == .punct(.minus) ? .negate : .bitwiseNot
       if op == .negate, let literal = negativeLiteral(after: opToken) {
-        return try parsePostfix(seed: literal)
+        return try parsePostfix(after: literal)
       }
       let operand = try nested(at: opToken) { (p: inout Parser) throws(ParseFailure) in
         try p.parseUnary()
       }
       return try make(.unary(op, operand), from: opToken.range.start)
     }
-    return try parsePostfix(seed: seed)
+    return try parsePostfix()
   }
 
   /// Folds `-<number>` into one constant, including `-9223372036854775808`.
@@ -126,9 +142,13 @@ extension Parser {
   /// keyComponent ::= identifier | "@" identifier
   /// index ::= expression | "FIRST" | "LAST" | "SIZE"
   /// ```
-  mutating func parsePostfix(seed: ExpressionNode? = nil) throws(ParseFailure) -> ExpressionNode {
-    var base: ExpressionNode
-    if let seed { base = seed } else { base = try parsePrimary() }
+  mutating func parsePostfix() throws(ParseFailure) -> ExpressionNode {
+    try parsePostfix(after: try parsePrimary())
+  }
+
+  /// The postfix steps (`.key`, `[index]`) applied to an already-parsed `base`.
+  mutating func parsePostfix(after base: consuming ExpressionNode) throws(ParseFailure) -> ExpressionNode {
+    var base = base
     while true {
       if at(.dot) {
         skip()
