@@ -48,12 +48,17 @@ public struct SiftPredicate: Sendable, Hashable, CustomStringConvertible {
   public init(format: String, arguments: [SiftValue], limits: ParserLimits = ParserLimits())
     throws(SiftError)
   {
-    let parsed = try SiftPredicate.parse(format, limits: limits)
-    if arguments.isEmpty && parsed.unboundArgumentCount == 0 {
-      self = parsed  // nothing to bind: no copy of the tree's references
-      return
+    // Parse and bind in one pass: the same tree and the same errors as
+    // `SiftPredicate.parse(format).binding(arguments)`, without building the unbound tree.
+    var failure: ArgumentFailure?
+    let result = try Parser.parse(format, limits: limits, arguments: arguments, argumentFailure: &failure)
+    if arguments.count > result.argumentCount {
+      throw ArgumentBinder.tooManyArguments(arguments.count, uses: result.argumentCount, source: format)
     }
-    self = try parsed.binding(arguments)
+    if let failure {
+      throw SiftError(stage: .arguments, diagnostic: failure.diagnostic, source: format)
+    }
+    self.init(root: result.root, source: format, warnings: result.warnings, unboundArgumentCount: 0)
   }
 
   /// Parses without binding arguments: specifiers stay as `.argument` nodes until

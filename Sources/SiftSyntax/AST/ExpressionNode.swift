@@ -155,22 +155,40 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
   /// Splits dotted text on `.`; `@name` components naming a collection operator become
   /// operators, everything else stays a key.
   public init(dotted: String) {
-    if !dotted.utf8.contains(0x2E), dotted.utf8.first != 0x40 {  // one plain key: no "." and no "@"
-      self.components = [.key(dotted)]
-      return
-    }
-    let pieces: [Substring]
-    if dotted.utf8.allSatisfy({ $0 < 0x80 }) {
-      // ASCII: split by bytes (the same pieces as by Characters, much cheaper).
-      pieces = dotted.utf8.split(separator: 0x2E, omittingEmptySubsequences: false).map { Substring($0) }
-    } else {
+    var text = dotted
+    let split: [Component]? = text.withUTF8 { bytes in
+      var dots = 0
+      var ascii = true
+      for b in bytes {
+        if b == 0x2E { dots += 1 } else if b >= 0x80 { ascii = false }
+      }
+      if dots == 0, bytes.first != 0x40 { return nil }  // one plain key: no "." and no "@"
       // By Characters: a "." followed by a combining mark is not a separator.
-      pieces = dotted.split(separator: ".", omittingEmptySubsequences: false)
+      guard ascii else { return dotted.split(separator: ".", omittingEmptySubsequences: false).map(KeyPath.component) }
+      // ASCII: split by bytes (the same pieces as by Characters, much cheaper).
+      var parts: [Component] = []
+      parts.reserveCapacity(dots + 1)
+      var start = 0
+      for i in 0...bytes.count where i == bytes.count || bytes[i] == 0x2E {
+        let piece = UnsafeBufferPointer(rebasing: bytes[start..<i])
+        if piece.first == 0x40,
+          let op = CollectionOperator(name: String(decoding: UnsafeBufferPointer(rebasing: piece.dropFirst()), as: UTF8.self))
+        {
+          parts.append(.operator(op))
+        } else {
+          parts.append(.key(String(decoding: piece, as: UTF8.self)))
+        }
+        start = i + 1
+      }
+      return parts
     }
-    self.components = pieces.map { part in
-      if part.utf8.first == 0x40, let op = CollectionOperator(name: String(part.dropFirst())) { return .operator(op) }
-      return .key(String(part))
-    }
+    self.components = split ?? [.key(dotted)]
+  }
+
+  /// One piece of dotted text: `@name` naming a collection operator, or a key.
+  private static func component(_ part: Substring) -> Component {
+    if part.utf8.first == 0x40, let op = CollectionOperator(name: String(part.dropFirst())) { return .operator(op) }
+    return .key(String(part))
   }
 
   public var description: String {

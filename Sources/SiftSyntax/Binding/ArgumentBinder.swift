@@ -11,20 +11,11 @@ extension SiftPredicate {
   public func binding(_ arguments: [SiftValue]) throws(SiftError) -> SiftPredicate {
     let source = self.source
     if arguments.count > unboundArgumentCount {
-      let end = source.utf8.count
-      throw SiftError(
-        stage: .arguments,
-        diagnostic: Diagnostic(
-          id: "too-many-arguments",
-          message: "the format uses \(unboundArgumentCount) argument\(unboundArgumentCount == 1 ? "" : "s"), but \(arguments.count) were given",
-          range: SourceRange(start: 0, end: end)),
-        source: source)
+      throw ArgumentBinder.tooManyArguments(arguments.count, uses: unboundArgumentCount, source: source)
     }
     if unboundArgumentCount == 0 { return self }
     do {
-      let root = try ASTWalker.rewrite(root) { (e: ExpressionNode, _: Set<String>) throws(ArgumentFailure) -> ExpressionNode in
-        try ArgumentBinder.bind(e, arguments)
-      }
+      let root = try ArgumentBinder.bindTree(root, arguments) ?? root
       return SiftPredicate(root: root, source: source, warnings: warnings, unboundArgumentCount: 0)
     } catch {
       throw SiftError(stage: .arguments, diagnostic: error.diagnostic, source: source)
@@ -53,20 +44,38 @@ struct ArgumentFailure: Error {
 }
 
 enum ArgumentBinder {
+  /// "the format uses 1 argument, but 2 were given", over the whole source.
+  static func tooManyArguments(_ given: Int, uses: Int, source: String) -> SiftError {
+    SiftError(
+      stage: .arguments,
+      diagnostic: Diagnostic(
+        id: "too-many-arguments",
+        message: "the format uses \(uses) argument\(uses == 1 ? "" : "s"), but \(given) were given",
+        range: SourceRange(start: 0, end: source.utf8.count)),
+      source: source)
+  }
+
   /// Binds one node (children are already bound); also merges a key path applied to a key path.
   static func bind(_ e: ExpressionNode, _ arguments: [SiftValue]) throws(ArgumentFailure) -> ExpressionNode {
     switch e.kind {
     case .argument(let spec, let position):
-      guard position < arguments.count else {
-        throw ArgumentFailure(diagnostic: Diagnostic(
-          id: "missing-argument",
-          message: "no argument for '\(spec.text)' (argument \(position + 1)); \(arguments.count) \(arguments.count == 1 ? "was" : "were") given",
-          range: e.range))
-      }
-      return try value(for: spec, arguments[position], position: position, range: e.range)
+      return try bind(spec, position: position, range: e.range, arguments)
     default:
       return normalize(e)
     }
+  }
+
+  /// The node for specifier number `position` (from 0), standing at `range`.
+  static func bind(_ spec: FormatSpecifier, position: Int, range: SourceRange, _ arguments: [SiftValue])
+    throws(ArgumentFailure) -> ExpressionNode
+  {
+    guard position < arguments.count else {
+      throw ArgumentFailure(diagnostic: Diagnostic(
+        id: "missing-argument",
+        message: "no argument for '\(spec.text)' (argument \(position + 1)); \(arguments.count) \(arguments.count == 1 ? "was" : "were") given",
+        range: range))
+    }
+    return try value(for: spec, arguments[position], position: position, range: range)
   }
 
   /// Rewrites what binding or substituting produced into the tree the parser builds for the
@@ -78,10 +87,13 @@ enum ArgumentBinder {
   /// - an aggregate whose elements all became constants (`{$a, 1}`) is one array constant;
   /// - `CAST(<number>, "NSDate")` (`CAST($t, "NSDate")`) is a date constant.
   /// Children are normalized first (the rewrite is bottom-up).
-  static func normalize(_ e: ExpressionNode) -> ExpressionNode {
+  static func normalize(_ e: ExpressionNode) -> ExpressionNode { normalized(e) ?? e }
+
+  /// `normalize(e)` when it differs from `e`; nil when `e` is already in normal form.
+  static func normalized(_ e: ExpressionNode) -> ExpressionNode? {
     switch e.kind {
     case .index(let base, .expression(let index)):
-      guard case .constant(.string(let key)) = index.kind else { return e }
+      guard case .constant(.string(let key)) = index.kind else { return nil }
       return normalize(ExpressionNode(.keyPath(base: base, KeyPath([.key(key)])), range: e.range))
     case .keyPath(let base?, let kp):
       switch base.kind {
@@ -90,21 +102,21 @@ enum ArgumentBinder {
       case .evaluatedObject:
         return ExpressionNode(.keyPath(base: nil, kp), range: e.range)
       default:
-        return e
+        return nil
       }
     case .aggregate(let items):
       var constants: [SiftValue] = []
       constants.reserveCapacity(items.count)
       for item in items {
-        guard case .constant(let v) = item.kind else { return e }
+        guard case .constant(let v) = item.kind else { return nil }
         constants.append(v)
       }
       return ExpressionNode(.constant(.array(constants)), range: e.range)
     case .cast(let x, .date):
-      guard case .constant(let v) = x.kind, let seconds = v.numericSeconds else { return e }
+      guard case .constant(let v) = x.kind, let seconds = v.numericSeconds else { return nil }
       return ExpressionNode(.constant(.date(referenceDate(seconds))), range: e.range)
     default:
-      return e
+      return nil
     }
   }
 

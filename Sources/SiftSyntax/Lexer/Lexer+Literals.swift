@@ -243,10 +243,30 @@ extension Lexer {
       position += 1
       return .formatSpecifier("%%")
     }
-    while let b = peek(), "hlqLztj".utf8.contains(b) { position += 1 }
+    // The everyday specifiers without building and classifying text.
+    if peek() == UInt8(ascii: "@") {
+      position += 1
+      return .formatSpecifier("%@")
+    }
+    if peek() == UInt8(ascii: "K") {
+      position += 1
+      return .formatSpecifier("%K")
+    }
+    while let b = peek(), Lexer.isLengthModifier(b) { position += 1 }
     if let b = peek(), b < 0x80, b > 0x20 { position += 1 }
     let text = String(decoding: bytes[start..<position], as: UTF8.self)
     if FormatSpecifier(text: text) != nil { return .formatSpecifier(text) }
     return .invalid(DiagnosticCatalog.unknownFormatSpecifier(text, at: SourceRange(start: start, end: position)))
+  }
+
+  /// `h l q L z t j`: the length modifiers a printf-style specifier may carry.
+  @inline(__always) static func isLengthModifier(_ b: UInt8) -> Bool {
+    switch b {
+    case UInt8(ascii: "h"), UInt8(ascii: "l"), UInt8(ascii: "q"), UInt8(ascii: "L"), UInt8(ascii: "z"),
+      UInt8(ascii: "t"), UInt8(ascii: "j"):
+      return true
+    default:
+      return false
+    }
   }
 }

@@ -81,7 +81,8 @@ extension Parser {
     }
   }
 
-  /// `formatArgument ::= "%@" | "%K" | printfSpecifier` — numbered in source order.
+  /// `formatArgument ::= "%@" | "%K" | printfSpecifier` — numbered in source order; replaced by
+  /// its argument when the parser binds as it goes.
   mutating func parseFormatArgument(_ text: String) throws(ParseFailure) -> ExpressionNode {
     let t = advance()
     guard let spec = FormatSpecifier(text: text) else {
@@ -89,6 +90,15 @@ extension Parser {
     }
     let position = argumentCount
     argumentCount += 1
+    if let arguments, argumentFailure == nil {
+      // Bound in place (see `Parser.parse(_:limits:arguments:)`); a failure is kept for
+      // after the parse, so syntax errors still come first.
+      do throws(ArgumentFailure) {
+        return try ArgumentBinder.bind(spec, position: position, range: t.range, arguments)
+      } catch {
+        argumentFailure = error
+      }
+    }
     return ExpressionNode(.argument(spec, position: position), range: t.range)
   }
 

@@ -34,11 +34,16 @@ public struct Parser {
   var depth = 0
   var warnings: [Diagnostic] = []
   var argumentCount = 0
+  /// The arguments bound to the specifiers as they are parsed; nil leaves `.argument` nodes.
+  let arguments: [SiftValue]?
+  /// The first specifier that could not be bound (reported once the parse has succeeded).
+  var argumentFailure: ArgumentFailure?
 
   /// A parser over `bytes`, which must stay valid while it runs (see `parse`).
-  init(source: String, bytes: UnsafeBufferPointer<UInt8>, limits: ParserLimits) {
+  init(source: String, bytes: UnsafeBufferPointer<UInt8>, limits: ParserLimits, arguments: [SiftValue]? = nil) {
     self.source = source
     self.limits = limits
+    self.arguments = arguments
     self.lexer = Lexer(bytes: bytes)
     self.current = lexer.next()
   }
@@ -49,6 +54,18 @@ public struct Parser {
   public static func parse(_ source: String, limits: ParserLimits = ParserLimits()) throws(SiftError)
     -> Result
   {
+    var unused: ArgumentFailure?
+    return try parse(source, limits: limits, arguments: nil, argumentFailure: &unused)
+  }
+
+  /// Parses and, when `arguments` is given, binds each specifier as it is met (the tree
+  /// `SiftPredicate.binding` would build, without building the unbound one first). The parser
+  /// already builds normalized trees, so a bound node needs no rewriting of its parents.
+  /// `argumentFailure` receives the first specifier that could not be bound, in source order
+  /// (the order `binding` reports in); it is left to the caller, because a syntax error wins.
+  static func parse(
+    _ source: String, limits: ParserLimits, arguments: [SiftValue]?, argumentFailure: inout ArgumentFailure?
+  ) throws(SiftError) -> Result {
     if source.utf8.count > limits.maxInputBytes {
       throw SiftError(
         stage: .parse,
@@ -57,20 +74,28 @@ public struct Parser {
           at: SourceRange(start: limits.maxInputBytes, end: source.utf8.count)),
         source: source)
     }
+    // The closure hands its outcome back through these (cheaper than returning an enum).
     var text = source
-    let outcome: Swift.Result<Result, ParseFailure> = text.withUTF8 { bytes in
-      var parser = Parser(source: source, bytes: bytes, limits: limits)
+    var root: PredicateNode?
+    var diagnostic: Diagnostic?
+    var warnings: [Diagnostic] = []
+    var argumentCount = 0
+    text.withUTF8 { bytes in
+      var parser = Parser(source: source, bytes: bytes, limits: limits, arguments: arguments)
       do throws(ParseFailure) {
-        let root = try parser.parseFormat()
-        return .success(Result(root: root, warnings: parser.warnings, argumentCount: parser.argumentCount))
+        root = try parser.parseFormat()
       } catch {
-        return .failure(error)
+        diagnostic = error.diagnostic
       }
+      swap(&warnings, &parser.warnings)
+      argumentCount = parser.argumentCount
+      swap(&argumentFailure, &parser.argumentFailure)
     }
-    switch outcome {
-    case .success(let r): return r
-    case .failure(let error): throw SiftError(stage: .parse, diagnostic: error.diagnostic, source: source)
+    guard let root else {
+      // `parseFormat` either returns or throws, so `diagnostic` is set here.
+      throw SiftError(stage: .parse, diagnostic: diagnostic ?? DiagnosticCatalog.emptyPredicate(at: .at(0)), source: source)
     }
+    return Result(root: root, warnings: warnings, argumentCount: argumentCount)
   }
 
   // MARK: - Token access
