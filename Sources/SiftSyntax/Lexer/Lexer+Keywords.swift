@@ -1,5 +1,6 @@
-/// Case-insensitive keyword lookup by packed bytes (`keyword(packing:)`, used by the lexer
-/// and `Keyword.lookup`): a word's upper-cased ASCII bytes, little-endian, in two integers,
+/// Case-insensitive keyword lookup by packed bytes (`Keyword.lookup` packs with
+/// `keyword(packing:)`; `lexWord` packs while it scans): a word's upper-cased ASCII bytes,
+/// little-endian, in two integers,
 /// matched by a `switch` over constants, so a lookup touches no table and no reference count. The constants spell each keyword's raw
 /// value; `LexerTests` checks every `Keyword` case round-trips through the lexer.
 extension Lexer {

@@ -88,13 +88,26 @@ public struct Lexer {
       if b == 0x20 || b == 0x09 || b == 0x0A || b == 0x0D || b == 0x0B || b == 0x0C {
         position += 1
         sawSpace = true
-      } else if b >= 0x80, let (s, len) = scalar(at: position), s.properties.isWhitespace {
+      } else if b >= 0x80, let len = unicodeWhitespaceLength(at: position) {
         position += len
         sawSpace = true
       } else {
         return
       }
     }
+  }
+
+  /// The length of the Unicode whitespace scalar at `index`, or nil (kept out of line, so the
+  /// ASCII loop does not set up Unicode property lookups).
+  @inline(never) func unicodeWhitespaceLength(at index: Int) -> Int? {
+    guard let (s, len) = scalar(at: index), s.properties.isWhitespace else { return nil }
+    return len
+  }
+
+  /// True when a Unicode identifier starts at `index` (out of line, as above).
+  @inline(never) func isUnicodeIdentifierStart(at index: Int) -> Bool {
+    guard let (s, _) = scalar(at: index) else { return false }
+    return Lexer.isUnicodeIdentifierStart(s)
   }
 
   // MARK: - Dispatch
@@ -111,10 +124,8 @@ public struct Lexer {
     case UInt8(ascii: "#"): return lexEscapedWord()
     default: break
     }
-    if b >= 0x80 {
-      if let (s, _) = scalar(at: position), Lexer.isUnicodeIdentifierStart(s) {
-        return lexWord()
-      }
+    if b >= 0x80, isUnicodeIdentifierStart(at: position) {
+      return lexWord()
     }
     return lexPunctuation()
   }
@@ -126,10 +137,33 @@ public struct Lexer {
     return String(decoding: bytes[start..<position], as: UTF8.self)
   }
 
+  /// A word: a keyword or an identifier. ASCII words are scanned and packed for the keyword
+  /// lookup (`keyword(low:high:)`) in one pass; a word with a non-ASCII letter is an identifier.
   mutating func lexWord() -> TokenKind {
     let start = position
-    skipIdentifierCharacters()
-    if let keyword = keywordMatch(start: start) { return .keyword(keyword) }
+    var low: UInt64 = 0
+    var high: UInt64 = 0
+    var i = position
+    while i < bytes.count {
+      let b = bytes[i]
+      guard Lexer.isIdentifierContinue(b) else { break }
+      let up = UInt64(b &- 0x61 < 26 ? b &- 0x20 : b)  // upper-cased, as keyword(packing:)
+      let k = i &- start
+      if k < 8 {
+        low |= up &<< UInt64(8 &* k)
+      } else if k < 16 {
+        high |= up &<< UInt64(8 &* (k &- 8))
+      }
+      i += 1
+    }
+    position = i
+    if i < bytes.count, bytes[i] >= 0x80 {
+      skipIdentifierCharacters()
+      if position != i { return .identifier(String(decoding: bytes[start..<position], as: UTF8.self)) }
+    }
+    let length = i - start
+    if length == 3, low == 0x495455, let uti = utiKeyword() { return .keyword(uti) }  // UTI-…
+    if length >= 2, length <= 16, let keyword = Lexer.keyword(low: low, high: high) { return .keyword(keyword) }
     return .identifier(String(decoding: bytes[start..<position], as: UTF8.self))
   }
 
@@ -139,7 +173,7 @@ public struct Lexer {
       let b = bytes[position]
       if Lexer.isIdentifierContinue(b) {
         position += 1
-      } else if b >= 0x80, let (s, len) = scalar(at: position), Lexer.isUnicodeIdentifierContinue(s) {
+      } else if b >= 0x80, let len = unicodeIdentifierContinueLength(at: position) {
         position += len
       } else {
         break
@@ -147,21 +181,25 @@ public struct Lexer {
     }
   }
 
-  /// Case-insensitive keyword lookup, including the hyphenated UTI operators. Allocation-free
-  /// (`Lexer.keyword(packing:)`).
-  mutating func keywordMatch(start: Int) -> Keyword? {
-    if position - start == 3, matchesUppercase("UTI", at: start) {
-      for (suffix, keyword) in [("-CONFORMS-TO", Keyword.utiConformsTo), ("-EQUALS", .utiEquals)] {
-        if matchesUppercase(suffix, at: position) {
-          let end = position + suffix.utf8.count
-          if end >= bytes.count || !Lexer.isIdentifierContinue(bytes[end]) {
-            position = end
-            return keyword
-          }
+  /// The length of the Unicode identifier scalar at `index`, or nil (out of line, as above).
+  @inline(never) func unicodeIdentifierContinueLength(at index: Int) -> Int? {
+    guard let (s, len) = scalar(at: index), Lexer.isUnicodeIdentifierContinue(s) else { return nil }
+    return len
+  }
+
+  /// After the word `UTI` (any case): `-CONFORMS-TO` or `-EQUALS` makes it the hyphenated UTI
+  /// operator, consumed here.
+  mutating func utiKeyword() -> Keyword? {
+    for (suffix, keyword) in [("-CONFORMS-TO", Keyword.utiConformsTo), ("-EQUALS", .utiEquals)] {
+      if matchesUppercase(suffix, at: position) {
+        let end = position + suffix.utf8.count
+        if end >= bytes.count || !Lexer.isIdentifierContinue(bytes[end]) {
+          position = end
+          return keyword
         }
       }
     }
-    return Lexer.keyword(packing: UnsafeBufferPointer(rebasing: bytes[start..<position]))
+    return nil
   }
 
   func matchesUppercase(_ text: String, at index: Int) -> Bool {
