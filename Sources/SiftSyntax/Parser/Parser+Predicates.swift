@@ -23,32 +23,36 @@ extension Parser {
   /// `orPredicate ::= andPredicate ( ( "OR" | "||" ) andPredicate )*`
   mutating func parseOrPredicate(allowBareExpression: Bool) throws(ParseFailure) -> Operand {
     let start = current.range.start
-    let first = try parseAndPredicate(allowBareExpression: allowBareExpression)
-    guard atOr() else { return first.operand }
-    var terms = [try requirePredicate(first.operand)]
-    var chains: [SourceRange] = first.isChain ? [first.range] : []
+    var chain: SourceRange?  // the first AND chain among the terms (for the mixed AND/OR warning)
+    let first = try parseAndPredicate(allowBareExpression: allowBareExpression, chain: &chain)
+    guard atOr() else { return first }
+    var terms: [PredicateNode] = []
+    terms.reserveCapacity(4)
+    terms.append(try requirePredicate(first))
     while atOr() {
       skip()
-      let next = try parseAndPredicate(allowBareExpression: false)
-      terms.append(try requirePredicate(next.operand))
-      if next.isChain { chains.append(next.range) }
+      terms.append(try requirePredicate(try parseAndPredicate(allowBareExpression: false, chain: &chain)))
     }
     let node = PredicateNode(.or(terms), range: range(from: start), height: 1 + PredicateNode.maxHeight(terms))
     try checkHeight(node.height, node.range)
-    if let chain = chains.first {
+    if let chain {
       warnings.append(DiagnosticCatalog.mixedAndOr(chain: chain, text: text(of: chain)))
     }
     return .predicate(node)
   }
 
   /// `andPredicate ::= notPredicate ( ( "AND" | "&&" ) notPredicate )*`
-  mutating func parseAndPredicate(allowBareExpression: Bool) throws(ParseFailure)
-    -> (operand: Operand, isChain: Bool, range: SourceRange)
+  ///
+  /// When this is a chain of two or more terms and `chain` is still nil, sets it to the range.
+  mutating func parseAndPredicate(allowBareExpression: Bool, chain: inout SourceRange?) throws(ParseFailure)
+    -> Operand
   {
     let start = current.range.start
     let first = try parseNotPredicate(allowBareExpression: allowBareExpression)
-    guard atAnd() else { return (first, false, range(from: start)) }
-    var terms = [try requirePredicate(first)]
+    guard atAnd() else { return first }
+    var terms: [PredicateNode] = []
+    terms.reserveCapacity(4)
+    terms.append(try requirePredicate(first))
     while atAnd() {
       skip()
       terms.append(try requirePredicate(try parseNotPredicate(allowBareExpression: false)))
@@ -56,7 +60,8 @@ extension Parser {
     let r = range(from: start)
     let node = PredicateNode(.and(terms), range: r, height: 1 + PredicateNode.maxHeight(terms))
     try checkHeight(node.height, r)
-    return (.predicate(node), true, r)
+    if chain == nil { chain = r }
+    return .predicate(node)
   }
 
   /// `notPredicate ::= ( "NOT" | "!" ) notPredicate | primaryPredicate`
@@ -79,9 +84,13 @@ extension Parser {
   ///                    | comparison
   /// ```
   mutating func parsePrimaryPredicate(allowBareExpression: Bool) throws(ParseFailure) -> Operand {
-    if let t = eat(.truePredicate) { return .predicate(PredicateNode(.constant(true), range: t.range)) }
-    if let t = eat(.falsePredicate) { return .predicate(PredicateNode(.constant(false), range: t.range)) }
-    if at(.leftParen) {
+    switch currentKind {
+    case .keyword(.truePredicate), .keyword(.falsePredicate):
+      let value = at(.truePredicate)
+      let r = current.range
+      skip()
+      return .predicate(PredicateNode(.constant(value), range: r))
+    case .punct(.leftParen):
       let open = current
       let inner = try nested(at: open) { (p: inout Parser) throws(ParseFailure) in
         try p.parseParenthesized()
@@ -92,8 +101,9 @@ extension Parser {
         let lhs = try parseExpression(seed: seed)
         return try parseComparison(quantifier: nil, lhs: lhs, allowBareExpression: allowBareExpression)
       }
+    default:
+      return try parseComparison(allowBareExpression: allowBareExpression)
     }
-    return try parseComparison(allowBareExpression: allowBareExpression)
   }
 
   /// `"(" orPredicate ")"` where the content may also be an expression.

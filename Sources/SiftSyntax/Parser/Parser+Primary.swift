@@ -26,7 +26,20 @@ extension Parser {
     case .identifier(let name):
       if isFunctionCallAhead() { return try parseFunctionCall() }
       skip()
-      return ExpressionNode(.keyPath(base: nil, KeyPath([.key(name)])), range: r, height: 1)
+      guard at(.dot) else { return ExpressionNode(.keyPath(base: nil, KeyPath([.key(name)])), range: r, height: 1) }
+      // `a.b.c`: the keys after the dots go into one array here, instead of `parsePostfix`
+      // extending (and so copying) the key path once per key.
+      var components: [KeyPath.Component] = []
+      components.reserveCapacity(4)
+      components.append(.key(name))
+      var end = r
+      while at(.dot) {
+        skip()
+        let (component, componentRange) = try parseKeyComponent()
+        components.append(component)
+        end = componentRange
+      }
+      return ExpressionNode(.keyPath(base: nil, KeyPath(components)), range: r.union(end), height: 1)
     case .atKey(let name):
       skip()
       let component = try collectionOperator(name, at: r)
@@ -110,6 +123,7 @@ extension Parser {
       p.skip()
       var items: [ExpressionNode] = []
       if !p.at(.rightBrace) {
+        items.reserveCapacity(4)
         repeat {
           items.append(try p.parseExpression())
         } while p.eat(.comma) != nil
