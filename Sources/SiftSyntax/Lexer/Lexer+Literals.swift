@@ -32,7 +32,7 @@ extension Lexer {
       }
     }
     if let trailing = trailingIdentifierCharacter() { return trailing(start) }
-    let text = String(decoding: bytes[start..<position], as: UTF8.self)
+    let text = string(start, position)
     if !isDouble, let value = UInt64(text), value <= UInt64(Int64.max) + 1 {
       return .integer(value)
     }
@@ -93,7 +93,7 @@ extension Lexer {
     var end = position
     while end < bytes.count, bytes[end] != quote, bytes[end] != UInt8(ascii: "\\") { end += 1 }
     if end < bytes.count, bytes[end] == quote {
-      let text = String(decoding: bytes[position..<end], as: UTF8.self)
+      let text = string(position, end)
       position = end + 1
       return .string(text)
     }
@@ -191,7 +191,7 @@ extension Lexer {
       } else {
         position += 1
       }
-      return .verbatim("\\" + String(decoding: bytes[charStart..<position], as: UTF8.self))
+      return .verbatim("\\" + string(charStart, position))
     }
   }
 
@@ -254,7 +254,7 @@ extension Lexer {
     }
     while let b = peek(), Lexer.isLengthModifier(b) { position += 1 }
     if let b = peek(), b < 0x80, b > 0x20 { position += 1 }
-    let text = String(decoding: bytes[start..<position], as: UTF8.self)
+    let text = string(start, position)
     if FormatSpecifier(text: text) != nil { return .formatSpecifier(text) }
     return .invalid(DiagnosticCatalog.unknownFormatSpecifier(text, at: SourceRange(start: start, end: position)))
   }

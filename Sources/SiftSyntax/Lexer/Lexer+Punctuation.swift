@@ -60,7 +60,7 @@ extension Lexer {
     } else {
       position += 1
     }
-    let text = String(decoding: bytes[start..<position], as: UTF8.self)
+    let text = string(start, position)
     return .invalid(DiagnosticCatalog.invalidCharacter(text, at: SourceRange(start: start, end: position)))
   }
 }

@@ -54,9 +54,15 @@ public struct Lexer {
     (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || b == 0x5F
   }
 
+  /// `[A-Za-z0-9_]`, as a bit test: bits 0x30–0x39 of the first mask, 0x41–0x5A, 0x5F and
+  /// 0x61–0x7A of the second (offset by 64).
   @inline(__always) static func isIdentifierContinue(_ b: UInt8) -> Bool {
-    isIdentifierStart(b) || isDigit(b)
+    if b < 64 { return (0x03FF_0000_0000_0000 as UInt64) &>> UInt64(b) & 1 != 0 }
+    return b < 128 && (0x07FF_FFFE_87FF_FFFE as UInt64) &>> UInt64(b &- 64) & 1 != 0
   }
+
+  /// ASCII upper case of `b` (other bytes unchanged).
+  @inline(__always) static func upperCased(_ b: UInt8) -> UInt8 { b &- 0x61 < 26 ? b &- 0x20 : b }
 
   @inline(__always) static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
 
@@ -130,41 +136,57 @@ public struct Lexer {
     return lexPunctuation()
   }
 
+  /// The source text from byte `start` to `end` (as `String(decoding:as:)`, repairing invalid
+  /// UTF-8; a short ASCII run becomes a small string without a validation pass).
+  @inline(__always) func string(_ start: Int, _ end: Int) -> String {
+    let source = UnsafeRawBufferPointer(UnsafeBufferPointer(rebasing: bytes[start..<end]))
+    return String(unsafeUninitializedCapacity: source.count) { buffer in
+      UnsafeMutableRawBufferPointer(buffer).copyMemory(from: source)
+      return source.count
+    }
+  }
+
   /// Reads identifier characters (ASCII or Unicode letters/digits) from `position`.
   mutating func readIdentifierText() -> String {
     let start = position
     skipIdentifierCharacters()
-    return String(decoding: bytes[start..<position], as: UTF8.self)
+    return string(start, position)
   }
 
   /// A word: a keyword or an identifier. ASCII words are scanned and packed for the keyword
   /// lookup (`keyword(low:high:)`) in one pass; a word with a non-ASCII letter is an identifier.
   mutating func lexWord() -> TokenKind {
     let start = position
-    var low: UInt64 = 0
-    var high: UInt64 = 0
+    let n = bytes.count
     var i = position
-    while i < bytes.count {
-      let b = bytes[i]
-      guard Lexer.isIdentifierContinue(b) else { break }
-      let up = UInt64(b &- 0x61 < 26 ? b &- 0x20 : b)  // upper-cased, as keyword(packing:)
-      let k = i &- start
-      if k < 8 {
-        low |= up &<< UInt64(8 &* k)
-      } else if k < 16 {
-        high |= up &<< UInt64(8 &* (k &- 8))
+    var low: UInt64 = 0  // bytes 0–7, upper-cased, as keyword(packing:)
+    var high: UInt64 = 0  // bytes 8–15
+    scan: do {
+      var shift: UInt64 = 0
+      while shift < 64 {
+        guard i < n, Lexer.isIdentifierContinue(bytes[i]) else { break scan }
+        low |= UInt64(Lexer.upperCased(bytes[i])) &<< shift
+        shift &+= 8
+        i &+= 1
       }
-      i += 1
+      shift = 0
+      while shift < 64 {
+        guard i < n, Lexer.isIdentifierContinue(bytes[i]) else { break scan }
+        high |= UInt64(Lexer.upperCased(bytes[i])) &<< shift
+        shift &+= 8
+        i &+= 1
+      }
+      while i < n, Lexer.isIdentifierContinue(bytes[i]) { i &+= 1 }  // too long for a keyword
     }
     position = i
     if i < bytes.count, bytes[i] >= 0x80 {
       skipIdentifierCharacters()
-      if position != i { return .identifier(String(decoding: bytes[start..<position], as: UTF8.self)) }
+      if position != i { return .identifier(string(start, position)) }
     }
     let length = i - start
     if length == 3, low == 0x495455, let uti = utiKeyword() { return .keyword(uti) }  // UTI-…
     if length >= 2, length <= 16, let keyword = Lexer.keyword(low: low, high: high) { return .keyword(keyword) }
-    return .identifier(String(decoding: bytes[start..<position], as: UTF8.self))
+    return .identifier(string(start, position))
   }
 
   /// Advances over identifier characters (ASCII or Unicode letters/digits).
