@@ -18,23 +18,25 @@ struct SQLCollection: Sendable {
   }
 
   /// `"menuitem" t3` (identifiers only, never bindings).
-  var from: String
+  var from: SQLSpan
   /// Correlation plus SUBQUERY filters.
   var condition: SQLExpr
   var element: Element
   /// The side table's position column, for `[FIRST]`, `[LAST]`, `[n]`.
-  var position: String?
+  var position: SQLSpan?
   /// From `@distinctUnionOfObjects`: count distinct elements.
   var distinct = false
   /// The owner's element count (NULL when the collection is nil), if stored.
   var presence: SQLExpr?
   /// True once SUBQUERY or a union operator narrowed the elements.
   var filtered = false
+}
 
-  /// `FROM … WHERE …` for a subselect over the elements, with `extra` conditions.
-  func fromWhere(_ extra: [SQLExpr] = []) -> SQLExpr {
-    let cond = SQLExpr.and([condition] + extra)
-    return SQLExpr.condition(SQLExpr.cat("FROM ", from, " WHERE ", cond.sql), [cond])
+extension SQLCompilation {
+  /// `FROM … WHERE …` for a subselect over the elements of `c`, with `extra` conditions.
+  func fromWhere(_ c: SQLCollection, _ extra: [SQLExpr] = []) -> SQLSpan {
+    let cond = extra.isEmpty ? c.condition : and([c.condition] + extra)
+    return cat("FROM ", c.from, " WHERE ", cond)
   }
 }
 

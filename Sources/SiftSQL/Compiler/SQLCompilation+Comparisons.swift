@@ -49,8 +49,8 @@ extension SQLCompilation {
     if !x.type.comparable(with: y.type) {
       switch op {
       // Values of different types are never equal, but nil == nil (both sides null) is true.
-      case .equal: return .and([isNull(x), isNull(y)])
-      case .notEqual: return .or([isNotNull(x), isNotNull(y)])
+      case .equal: return and([isNull(x), isNull(y)])
+      case .notEqual: return or([isNotNull(x), isNotNull(y)])
       default:
         throw fail(
           "type-mismatch", "cannot order \(x.type) against \(y.type) (no implicit conversion)", c.operatorRange)
@@ -72,14 +72,14 @@ extension SQLCompilation {
     let bothNullable = x.nullable && y.nullable
     if x.nilWhen != nil || y.nilWhen != nil, op == .equal || op == .notEqual {
       let eq = nanAwareEqual(x, y)
-      return op == .equal ? eq : eq.negated
+      return op == .equal ? eq : negated(eq)
     }
     switch op {
     case .equal:
-      if !bothNullable { return SQLExpr.condition(SQLExpr.cat(x.sql, " = ", y.sql), x, y) }
-      return SQLExpr.condition(SQLExpr.cat(x.sql, " " + dialect.nullSafeEqualOperator + " ", y.sql), x, y)
+      if !bothNullable { return condition(cat(x, " = ", y)) }
+      return condition(cat(x, " ", dialect.nullSafeEqualOperator, " ", y))
     case .notEqual:
-      return SQLExpr.condition(SQLExpr.cat(x.sql, " " + dialect.nullSafeNotEqualOperator + " ", y.sql), x, y)
+      return condition(cat(x, " ", dialect.nullSafeNotEqualOperator, " ", y))
     default:
       let coll = x.type == .string && y.type == .string ? collation(for: x) : ""
       let symbol: String
@@ -89,9 +89,9 @@ extension SQLCompilation {
       case .greaterThan: symbol = " > "
       default: symbol = " >= "
       }
-      let base = SQLExpr.condition(SQLExpr.cat(coll.isEmpty ? x.sql : x.sql + coll, symbol, y.sql), x, y)
+      let base = condition(cat(x, coll, symbol, y))
       if bothNullable && (op == .lessThanOrEqual || op == .greaterThanOrEqual) {
-        return .or([base, .and([isNull(x), isNull(y)])])
+        return or([base, and([isNull(x), isNull(y)])])
       }
       return base
     }
@@ -144,10 +144,10 @@ extension SQLCompilation {
   /// double→numeric cast keeps only 15 digits, so a double constant is bound as its decimal
   /// text and a double column goes through its (shortest round-trip) text form.
   func exactNumber(_ x: SQLExpr, _ type: String) -> SQLExpr {
-    var bindings = x.bindings
     if x.type == .double && x.constant == nil {
-      return SQLExpr("CAST(CAST(" + x.sql + " AS TEXT) AS " + type + ")", bindings, type: .double, nullable: x.nullable)
+      return SQLExpr(cat("CAST(CAST(", x, " AS TEXT) AS ", type, ")"), type: .double, nullable: x.nullable)
     }
+    var value = x.sql
     if case .double(let d)? = x.constant {
       let text: String
       if d.isNaN {
@@ -159,9 +159,9 @@ extension SQLCompilation {
       } else {
         text = String(d)
       }
-      bindings = [.text(text)]
+      value = out.placeholder(.text(text))
     }
-    return SQLExpr("CAST(" + x.sql + " AS " + type + ")", bindings, type: .double, nullable: x.nullable)
+    return SQLExpr(cat("CAST(", value, " AS ", type, ")"), type: .double, nullable: x.nullable)
   }
 
   /// Where booleans are not numbers (PostgreSQL): a 0/1 constant meeting a boolean binds as a
@@ -193,7 +193,7 @@ extension SQLCompilation {
       return op == .equal ? isNull(row.key) : isNotNull(row.key)
     case .row(let o) where o.entity.name == row.entity.name:
       let sym = op == .equal ? dialect.nullSafeEqualOperator : dialect.nullSafeNotEqualOperator
-      return SQLExpr.condition(row.key.sql + " " + sym + " " + o.key.sql, [row.key, o.key])
+      return condition(cat(row.key, " ", sym, " ", o.key))
     default:
       throw fail(
         "object-comparison", "an object of entity \(row.entity.name) can only be compared with nil or another \(row.entity.name)",

@@ -36,17 +36,22 @@ extension SQLCompilation {
         if dialect.negationLosesSignedZero {
           // SQLite computes -x as 0 - x, which makes -(0.0) +0.0; memory's is -0.0 (x / -0.0
           // is -infinity). x * -1 is the same number otherwise (Int64.min overflows alike).
-          let minusOne = SQLExpr(SQLExpr.marker, [.integer(-1)], type: .integer, nullable: false)
-          let e = SQLExpr.condition("(" + v.sql + " * " + minusOne.sql + ")", [v, minusOne]).typed(v.type, nullable: v.nullable)
+          let s = out.count
+          out.put("(")
+          out.put(v)
+          out.put(" * ")
+          _ = out.placeholder(.integer(-1))
+          out.put(")")
+          let e = SQLExpr(out.span(since: s), type: v.type, nullable: v.nullable)
           return .value(propagatingNaN(e, from: [v]))
         }
-        return .value(propagatingNaN(SQLExpr("(- " + v.sql + ")", v.bindings, type: v.type, nullable: v.nullable), from: [v]))
+        return .value(propagatingNaN(SQLExpr(cat("(- ", v, ")"), type: v.type, nullable: v.nullable), from: [v]))
       }
       guard v.type == .integer || v.type.family == 0 else {
         throw fail("bitwise-needs-integers", "~ needs an integer", e.range)
       }
       let i = integerChecked(v)
-      return .value(SQLExpr("(~ " + i.sql + ")", i.bindings, type: .integer, nullable: v.nullable))
+      return .value(SQLExpr(cat("(~ ", i, ")"), type: .integer, nullable: v.nullable))
     case .binary(let op, let a, let b):
       return .value(try binary(op, a, b, e.range))
     case .function(let f, let args):
@@ -68,7 +73,7 @@ extension SQLCompilation {
       var out = c
       out.filtered = true
       out.presence = nil  // SUBQUERY over nil is an empty array in memory: @count is 0
-      out.condition = SQLExpr.and([c.condition, try self.predicate(predicate, positive: true)])
+      out.condition = and([c.condition, try self.predicate(predicate, positive: true)])
       return .collection(out)
     case .cast(let x, let type):
       return try cast(x, type, e.range)
@@ -88,10 +93,10 @@ extension SQLCompilation {
       if vx2.type.isNumeric && vy.type.isNumeric && type == .unknown { type = .double }
       if vx2.type == .null { type = vy.type }
       if vy.type == .null { type = vx2.type }
-      let sql = "CASE WHEN " + cond.sql + " THEN " + vx2.sql + " ELSE " + vy.sql + " END"
-      var out = SQLExpr.condition(sql, [cond, vx2, vy]).typed(type, nullable: vx2.nullable || vy.nullable)
-      out.nilWhen = ternaryNilWhen(cond, vx2, vy)
-      return .value(out)
+      let sql = cat("CASE WHEN ", cond, " THEN ", vx2, " ELSE ", vy, " END")
+      var t = SQLExpr(sql, type: type, nullable: vx2.nullable || vy.nullable)
+      t.nilWhen = ternaryNilWhen(cond, vx2, vy)
+      return .value(t)
     case .assignment:
       throw fail("unsupported-in-sql", "an assignment ($x := …) cannot be compiled to SQL", e.range)
     case .anyKey:
@@ -119,19 +124,18 @@ extension SQLCompilation {
   func bind(_ v: SiftValue, hint: SQLType?, _ range: SourceRange) throws(SiftError) -> SQLExpr {
     var e: SQLExpr
     switch v {
-    case .null: e = SQLExpr(SQLExpr.marker, [.null], type: .null, nullable: true)
+    case .null: e = bound(.null, type: .null, nullable: true)
     case .bool(let b):
       if let hint, hint == .integer || hint == .double {
-        e = SQLExpr(SQLExpr.marker, [.integer(b ? 1 : 0)], type: .integer, nullable: false)
+        e = bound(.integer(b ? 1 : 0), type: .integer)
       } else {
-        e = SQLExpr(SQLExpr.marker, [dialect.bindBool(b)], type: .boolean, nullable: false)
+        e = bound(dialect.bindBool(b), type: .boolean)
       }
-    case .int(let i): e = SQLExpr(SQLExpr.marker, [.integer(i)], type: .integer, nullable: false)
-    case .double(let d): e = SQLExpr(SQLExpr.marker, [.double(d)], type: .double, nullable: false)
-    case .string(let s): e = SQLExpr(SQLExpr.marker, [.text(s)], type: .string, nullable: false)
-    case .date(let d):
-      e = SQLExpr(SQLExpr.marker, [.double(schema.dateEncoding.encode(d))], type: .date, nullable: false)
-    case .data(let d): e = SQLExpr(SQLExpr.marker, [.blob(d)], type: .data, nullable: false)
+    case .int(let i): e = bound(.integer(i), type: .integer)
+    case .double(let d): e = bound(.double(d), type: .double)
+    case .string(let s): e = bound(.text(s), type: .string)
+    case .date(let d): e = bound(.double(schema.dateEncoding.encode(d)), type: .date)
+    case .data(let d): e = bound(.blob(d), type: .data)
     case .array, .dictionary:
       throw fail("collection-not-allowed", "a collection constant cannot be used as a single value here", range)
     }
@@ -158,8 +162,8 @@ extension SQLCompilation {
     let bothInt = (x.type == .integer || x.type == .boolean) && (y.type == .integer || y.type == .boolean)
     let type: SQLType = bothInt ? .integer : (x.type == .double || y.type == .double ? .double : .unknown)
     let nullable = x.nullable || y.nullable
-    func make(_ sql: String, _ t: SQLType, nullable n: Bool = nullable) -> SQLExpr {
-      SQLExpr.condition(sql, [x, y]).typed(t, nullable: n)
+    func make(_ sql: SQLSpan, _ t: SQLType, nullable n: Bool = nullable) -> SQLExpr {
+      SQLExpr(sql, type: t, nullable: n)
     }
     func ints() throws(SiftError) {
       guard (x.type == .integer || x.type.family == 0) && (y.type == .integer || y.type.family == 0) else {
@@ -181,36 +185,45 @@ extension SQLCompilation {
     }
     switch op {
     case .add, .subtract, .multiply:
-      return real(make("(" + x.sql + " " + op.symbol + " " + y.sql + ")", type))
+      return real(make(cat("(", x, " ", op.symbol, " ", y, ")"), type))
     case .divide:
       // Integer / integer truncates and a zero divisor is an error, as in memory; doubles
       // give IEEE results. See SQLDialect.integerDivisionFunction.
       let f = bothInt ? dialect.integerDivisionFunction : dialect.realDivisionFunction
       let mark = mayBeZero(y) ? SQLExpr.raises : ""
-      if let f { return real(make(mark + f + "(" + x.sql + ", " + y.sql + ")", type, nullable: true)) }
-      return real(make(mark + "(" + x.sql + " / " + y.sql + ")", type, nullable: true))
+      if let f { return real(make(cat(mark, f, "(", x, ", ", y, ")"), type, nullable: true)) }
+      return real(make(cat(mark, "(", x, " / ", y, ")"), type, nullable: true))
     case .power:
       // Memory keeps integer ** integer exact while it fits (`NumberRules.exactPower`); a
       // negative exponent gives a fraction, so only a constant exponent >= 0 types it integer
       // (whole either way: an overflow is a whole double), as ceiling/floor/trunc rely on.
       let t: SQLType = bothInt && dialect.powerKeepsIntegers && isNonNegativeInteger(y.constant) ? .integer : .double
-      let call = make(dialect.powerFunction + "(" + x.sql + ", " + y.sql + ")", t)
+      let call = make(cat(dialect.powerFunction, "(", x, ", ", y, ")"), t)
       if dialect.nanBecomesNull, x.nilWhen != nil || y.nilWhen != nil { return nanAwarePower(call, x, y) }
       return real(call)
     case .bitwiseAnd, .bitwiseOr:
       try ints()
-      return (make("(" + x.sql + " " + op.symbol + " " + y.sql + ")", .integer))
+      return (make(cat("(", x, " ", op.symbol, " ", y, ")"), .integer))
     case .bitwiseXor:
       try ints()
-      if let xor = dialect.xorOperator { return (make("(" + x.sql + " " + xor + " " + y.sql + ")", .integer)) }
-      let sql = "((" + x.sql + " | " + y.sql + ") - (" + x.sql + " & " + y.sql + "))"
-      return SQLExpr.condition(sql, [x, y, x, y]).typed(.integer, nullable: nullable)
+      if let xor = dialect.xorOperator { return (make(cat("(", x, " ", xor, " ", y, ")"), .integer)) }
+      let s = out.count
+      out.put("((")
+      out.put(x)
+      out.put(" | ")
+      out.put(y)
+      out.put(") - (")
+      out.put(x)
+      out.put(" & ")
+      out.put(y)
+      out.put("))")
+      return SQLExpr(out.span(since: s), type: .integer, nullable: nullable)
     case .leftShift, .rightShift:
       try ints()
       guard dialect.supportsSmartShifts else {
         throw fail("unsupported-in-sql", "'\(op.symbol)' cannot be compiled faithfully for \(dialect.name)", range)
       }
-      return (make("(" + x.sql + " " + op.symbol + " " + y.sql + ")", .integer))
+      return (make(cat("(", x, " ", op.symbol, " ", y, ")"), .integer))
     }
   }
 
@@ -241,18 +254,18 @@ extension SQLCompilation {
       let bothInt = x.type == .integer && y.type == .integer
       let mark = mayBeZero(y) ? SQLExpr.raises : ""
       if let f = dialect.modulusFunction {
-        let e = SQLExpr.condition(mark + f + "(" + x.sql + ", " + y.sql + ")", [x, y]).typed(bothInt ? .integer : .double, nullable: true)
+        let e = SQLExpr(cat(mark, f, "(", x, ", ", y, ")"), type: bothInt ? .integer : .double, nullable: true)
         return .value(mayBeNaN(e, from: [x, y]))  // fmod(x, 0.0), fmod(inf, 2) are NaN
       }
       guard bothInt else {
         throw fail("unsupported-in-sql", "modulus:by: of non-integers cannot be compiled for \(dialect.name)", range)
       }
-      return .value(SQLExpr.condition(mark + "(" + x.sql + " % " + y.sql + ")", [x, y]).typed(.integer, nullable: true))
+      return .value(SQLExpr(cat(mark, "(", x, " % ", y, ")"), type: .integer, nullable: true))
     case .abs:
       let x = try numericScalar(arg(0), "abs")
       // abs(Int64.min) is a double in memory: typed like + - *, integer while it fits.
-      let sql = dialect.absoluteValueFunction + "(" + x.sql + ")"
-      return .value(propagatingNaN(SQLExpr(sql, x.bindings, type: x.type, nullable: x.nullable), from: [x]))
+      let sql = cat(dialect.absoluteValueFunction, "(", x, ")")
+      return .value(propagatingNaN(SQLExpr(sql, type: x.type, nullable: x.nullable), from: [x]))
     case .ceiling, .floor, .trunc:
       let x = try numericScalar(arg(0), f.shortName)
       let isInteger = x.type == .integer || x.type == .boolean
@@ -264,18 +277,18 @@ extension SQLCompilation {
       // there, maybe a fraction after a division); elsewhere an integer type is an integer.
       if dialect.roundingKeepsIntegers {
         let t: SQLType = isInteger ? .integer : x.type == .double ? .double : .unknown
-        return .value(propagatingNaN(SQLExpr(name + "(" + x.sql + ")", x.bindings, type: t, nullable: x.nullable || !isInteger), from: [x]))
+        return .value(propagatingNaN(SQLExpr(cat(name, "(", x, ")"), type: t, nullable: x.nullable || !isInteger), from: [x]))
       }
       if isInteger { return .value(x.typed(.integer, nullable: x.nullable)) }
-      let sql = name + "(CAST(" + x.sql + " AS " + dialect.doubleTypeName + "))"
-      return .value(propagatingNaN(SQLExpr(sql, x.bindings, type: .double, nullable: true), from: [x]))
+      let sql = cat(name, "(CAST(", x, " AS ", dialect.doubleTypeName, "))")
+      return .value(propagatingNaN(SQLExpr(sql, type: .double, nullable: true), from: [x]))
     case .sqrt, .ln, .log, .exp:
       let x = try numericScalar(arg(0), f.shortName)
       guard let name = dialect.mathFunction(f.shortName) else {
         throw fail("unsupported-in-sql", "\(f.shortName) is not available on \(dialect.name)", range)
       }
-      let sql = name + "(CAST(" + x.sql + " AS " + dialect.doubleTypeName + "))"
-      let e = SQLExpr(sql, x.bindings, type: .double, nullable: true)
+      let sql = cat(name, "(CAST(", x, " AS ", dialect.doubleTypeName, "))")
+      let e = SQLExpr(sql, type: .double, nullable: true)
       // sqrt, ln and log of a negative number are NaN; exp only of a NaN.
       return .value(f == .exp ? propagatingNaN(e, from: [x]) : mayBeNaN(e, from: [x]))
     case .uppercase, .lowercase:
@@ -285,7 +298,7 @@ extension SQLCompilation {
         throw fail("string-function-needs-string", "\(f.shortName) needs a string", range)
       }
       let name = f == .uppercase ? dialect.uppercaseFunction : dialect.lowercaseFunction
-      return .value(SQLExpr(name + "(" + x.sql + ")", x.bindings, type: .string, nullable: x.nullable))
+      return .value(SQLExpr(cat(name, "(", x, ")"), type: .string, nullable: x.nullable))
     case .noindex:
       return try expression(arg(0))
     case .now:
@@ -297,7 +310,7 @@ extension SQLCompilation {
         throw fail("bitwise-needs-integers", "onesComplement needs an integer", range)
       }
       let i = integerChecked(x)
-      return .value(SQLExpr("(~ " + i.sql + ")", i.bindings, type: .integer, nullable: x.nullable))
+      return .value(SQLExpr(cat("(~ ", i, ")"), type: .integer, nullable: x.nullable))
     case .sum, .count, .min, .max, .average:
       let op: CollectionOperator = f == .sum ? .sum : f == .count ? .count : f == .min ? .min : f == .max ? .max : .avg
       guard case .collection(let c) = try expression(arg(0)) else {
@@ -341,19 +354,19 @@ extension SQLCompilation {
       guard let position = c.position, case .value(let e) = c.element else {
         throw fail("unsupported-in-sql", "indexing a to-many relationship cannot be compiled to SQL (it has no order)", range)
       }
-      let fw = c.fromWhere()
       switch kind {
       case .first, .last:
+        let fw = fromWhere(c)
         let order = kind == .first ? " ASC" : " DESC"
-        let sql = "(SELECT " + e.sql + " " + fw.sql + " ORDER BY " + position + order + " LIMIT 1)"
-        return .value(SQLExpr.condition(sql, [e, fw]).typed(e.type, nullable: true))
+        let sql = cat("(SELECT ", e, " ", fw, " ORDER BY ", position, order, " LIMIT 1)")
+        return .value(SQLExpr(sql, type: e.type, nullable: true))
       case .expression(let ix):
         guard case .constant(.int(let n)) = ix.kind, n >= 0 else {
           throw fail("unsupported-in-sql", "an array index must be a non-negative integer constant in SQL", ix.range)
         }
-        let pos = SQLExpr(position + " = " + SQLExpr.marker, [.integer(n)], type: .boolean)
-        let fw2 = c.fromWhere([pos])
-        return .value(SQLExpr.condition("(SELECT " + e.sql + " " + fw2.sql + ")", [e, fw2]).typed(e.type, nullable: true))
+        let pos = condition(cat(position, " = ", out.placeholder(.integer(n))))
+        let fw2 = fromWhere(c, [pos])
+        return .value(SQLExpr(cat("(SELECT ", e, " ", fw2, ")"), type: e.type, nullable: true))
       case .size:
         return try collectionOperator(.count, c, [], range)
       }

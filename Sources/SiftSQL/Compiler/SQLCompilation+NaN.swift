@@ -14,7 +14,7 @@ extension SQLCompilation {
   func nilConditions(_ e: SQLExpr) -> [SQLExpr] {
     if let w = e.nilWhen { return w }
     guard e.nullable else { return [] }
-    return [SQLExpr(SQLExpr.cat(e.sql, " IS NULL"), e.bindings, type: .boolean, nullable: false)]
+    return [SQLExpr(cat(e, " IS NULL"), type: .boolean, nullable: false)]
   }
 
   /// `result`, computed from `operands` by an operation that may give NaN for operands that
@@ -26,7 +26,7 @@ extension SQLCompilation {
     var conditions: [SQLExpr] = []
     if result.mayRaise {
       // A nil test must still evaluate what may fail (`n / 0 == nil` fails in memory).
-      conditions.append(SQLExpr.condition("CASE WHEN (" + result.sql + ") IS NULL THEN FALSE ELSE FALSE END", [result]))
+      conditions.append(condition(cat("CASE WHEN (", result, ") IS NULL THEN FALSE ELSE FALSE END")))
     }
     for o in operands { conditions += nilConditions(o) }
     out.nilWhen = conditions
@@ -44,29 +44,40 @@ extension SQLCompilation {
   /// `x == y` when either side may be NaN: equal values, or both nil. Never `IS`, which
   /// would call two NaNs (two NULLs) equal.
   func nanAwareEqual(_ x: SQLExpr, _ y: SQLExpr) -> SQLExpr {
-    let eq = SQLExpr.condition(SQLExpr.cat(x.sql, " = ", y.sql), x, y)
-    return .or([eq, .and([isNull(x), isNull(y)])])
+    let eq = condition(cat(x, " = ", y))
+    return or([eq, and([isNull(x), isNull(y)])])
   }
 
   /// `x ** y` when either operand may be NaN: IEEE gives `NaN ** 0 == 1` and `1 ** NaN == 1`
   /// (as memory), but the power function only sees NULL for the NaN.
   func nanAwarePower(_ call: SQLExpr, _ x: SQLExpr, _ y: SQLExpr) -> SQLExpr {
-    let none = SQLExpr.or(nilConditions(x) + nilConditions(y))
-    let zero = SQLExpr(SQLExpr.marker, [.integer(0)], type: .integer, nullable: false)
-    let one = SQLExpr(SQLExpr.marker, [.integer(1)], type: .integer, nullable: false)
-    let oneDouble = SQLExpr(SQLExpr.marker, [.double(1)], type: .double, nullable: false)
-    let sql = SQLExpr.cat(
-      "CASE WHEN ", none.sql, " THEN NULL WHEN ", y.sql, " = ", zero.sql, " THEN ", oneDouble.sql,
-      " WHEN ", x.sql, " = ", one.sql, " THEN ", oneDouble.sql, " ELSE ", call.sql, " END")
-    let out = SQLExpr.condition(sql, [none, y, zero, oneDouble, x, one, oneDouble, call]).typed(.double, nullable: true)
-    return mayBeNaN(out, from: [x, y])
+    let none = or(nilConditions(x) + nilConditions(y))
+    let s = out.count
+    out.put("CASE WHEN ")
+    out.put(none)
+    out.put(" THEN NULL WHEN ")
+    out.put(y)
+    out.put(" = ")
+    _ = out.placeholder(.integer(0))
+    out.put(" THEN ")
+    _ = out.placeholder(.double(1))
+    out.put(" WHEN ")
+    out.put(x)
+    out.put(" = ")
+    _ = out.placeholder(.integer(1))
+    out.put(" THEN ")
+    _ = out.placeholder(.double(1))
+    out.put(" ELSE ")
+    out.put(call)
+    out.put(" END")
+    return mayBeNaN(SQLExpr(out.span(since: s), type: .double, nullable: true), from: [x, y])
   }
 
   /// The nil test of `TERNARY(p, a, b)` when a branch may be NaN.
   func ternaryNilWhen(_ cond: SQLExpr, _ a: SQLExpr, _ b: SQLExpr) -> [SQLExpr]? {
     guard a.nilWhen != nil || b.nilWhen != nil else { return nil }
-    let na = SQLExpr.or(nilConditions(a)), nb = SQLExpr.or(nilConditions(b))
-    let sql = SQLExpr.cat("CASE WHEN ", cond.sql, " THEN (", na.sql, ") ELSE (", nb.sql, ") END")
-    return [SQLExpr.condition(sql, [cond, na, nb]).typed(.boolean, nullable: false)]
+    let na = or(nilConditions(a)), nb = or(nilConditions(b))
+    let sql = cat("CASE WHEN ", cond, " THEN (", na, ") ELSE (", nb, ") END")
+    return [SQLExpr(sql, type: .boolean, nullable: false)]
   }
 }

@@ -11,28 +11,28 @@ extension SQLCompilation {
     case .and(let terms):
       var out: [SQLExpr] = []
       for t in terms { out.append(try predicate(t, positive: positive)) }
-      return positive ? .and(out) : .or(out)
+      return positive ? and(out) : or(out)
     case .or(let terms):
       var out: [SQLExpr] = []
       for t in terms { out.append(try predicate(t, positive: positive)) }
-      return positive ? .or(out) : .and(out)
+      return positive ? or(out) : and(out)
     case .not(let q):
       return try predicate(q, positive: !positive)
     case .comparison(let c):
       let e = try comparison(c)
-      return positive ? e : e.negated
+      return positive ? e : negated(e)
     }
   }
 
   mutating func comparison(_ c: Comparison) throws(SiftError) -> SQLExpr {
     var lhs = try expression(c.lhs)
     var rhs = try expression(c.rhs)
-    let sides = [lhs, rhs]
+    let (l0, r0) = (lhs, rhs)
     let e: SQLExpr
     if let quantifier = c.quantifier {
-      e = evaluatingFirst(sides, try quantified(quantifier, lhs, &rhs, c))
+      e = evaluatingFirst(l0, r0, try quantified(quantifier, lhs, &rhs, c))
     } else {
-      e = evaluatingFirst(sides, try compare(c.op, &lhs, &rhs, c, lhsRange: c.lhs.range, rhsRange: c.rhs.range))
+      e = evaluatingFirst(l0, r0, try compare(c.op, &lhs, &rhs, c, lhsRange: c.lhs.range, rhsRange: c.rhs.range))
     }
     try checkedSize(e, c.operatorRange)
     return e
@@ -40,8 +40,8 @@ extension SQLCompilation {
 
   /// `EXISTS (SELECT 1 FROM … WHERE correlation AND extra)`.
   func exists(_ col: SQLCollection, _ extra: [SQLExpr]) -> SQLExpr {
-    let fw = col.fromWhere(extra)
-    return SQLExpr.condition(SQLExpr.cat("EXISTS (SELECT 1 ", fw.sql, ")"), [fw], shape: .exists)
+    let fw = fromWhere(col, extra)
+    return condition(cat("EXISTS (SELECT 1 ", fw, ")"), shape: .exists)
   }
 
   func elementOperand(_ col: SQLCollection) -> Operand {
@@ -58,9 +58,9 @@ extension SQLCompilation {
   ) throws(SiftError) -> SQLExpr {
     func combine(_ terms: [SQLExpr]) -> SQLExpr {
       switch q {
-      case .any: return .or(terms)
-      case .all: return .and(terms)
-      case .none: return SQLExpr.or(terms).negated
+      case .any: return or(terms)
+      case .all: return and(terms)
+      case .none: return negated(or(terms))
       }
     }
     switch lhs {
@@ -69,8 +69,8 @@ extension SQLCompilation {
       let inner = try compare(c.op, &elem, &rhs, c, lhsRange: c.lhs.range, rhsRange: c.rhs.range)
       switch q {
       case .any: return exists(col, [inner])
-      case .none: return exists(col, [inner]).negated
-      case .all: return exists(col, [inner.negated]).negated
+      case .none: return negated(exists(col, [inner]))
+      case .all: return negated(exists(col, [negated(inner)]))
       }
     case .constant(.array(let items)):
       var terms: [SQLExpr] = []
@@ -134,7 +134,7 @@ extension SQLCompilation {
         default: return false
         }
       }
-      return .and([ge, le] + (boundMayBeNil ? operands.map(notNil) : []))
+      return and([ge, le] + (boundMayBeNil ? operands.map(notNil) : []))
     case .beginsWith, .endsWith, .like, .matches:
       return try stringOperator(op, haystack: l, needle: r, c, haystackRange: lhsRange, needleRange: rhsRange)
     case .utiConformsTo, .utiEquals:
@@ -169,7 +169,7 @@ extension SQLCompilation {
         var y = n
         terms.append(try scalarCompare(.equal, &y, &x, c, lhsRange: needleRange, rhsRange: haystackRange))
       }
-      return .or(terms)
+      return or(terms)
     default:
       throw fail("in-needs-collection", "IN needs a collection or a string on its right, not \(haystack.kindName)", haystackRange)
     }
@@ -180,18 +180,19 @@ extension SQLCompilation {
   /// the SQL may not reach them: a value compared inside an EXISTS is not evaluated for an
   /// empty collection (`ANY nums == 7 / (n + 7)` with n = -7 and no nums), a comparison with
   /// nil is folded (`modulus:by:(1, n) > nil`), a BETWEEN stops at its first false bound.
-  func evaluatingFirst(_ sides: [Operand], _ e: SQLExpr) -> SQLExpr {
+  func evaluatingFirst(_ lhs: Operand, _ rhs: Operand, _ e: SQLExpr) -> SQLExpr {
     var forced: [SQLExpr] = []
     func force(_ o: Operand) {
       switch o {
       case .value(let v) where v.mayRaise:
-        forced.append(SQLExpr.condition("CASE WHEN (" + v.sql + ") IS NULL THEN TRUE ELSE TRUE END", [v]))
+        forced.append(condition(cat("CASE WHEN (", v, ") IS NULL THEN TRUE ELSE TRUE END")))
       case .list(let items): items.forEach(force)
       default: break
       }
     }
-    sides.forEach(force)
-    return forced.isEmpty ? e : .and(forced + [e])
+    force(lhs)
+    force(rhs)
+    return forced.isEmpty ? e : and(forced + [e])
   }
 
   /// `x IN (?, ?, …)`: NULL elements become `OR x IS NULL`, elements of another type are
@@ -242,9 +243,15 @@ extension SQLCompilation {
     }
     let nullTerm = hasNull && x.nullable ? isNull(x) : SQLExpr.alwaysFalse
     if kept.isEmpty { return nullTerm }
-    let list = kept.map(\.sql).joined(separator: ", ")
-    let inTerm = SQLExpr.condition(x.sql + " IN (" + list + ")", [x] + kept)
-    return .or([inTerm, nullTerm])
+    let s = out.count
+    out.put(x)
+    out.put(" IN (")
+    for (i, e) in kept.enumerated() {
+      if i > 0 { out.put(", ") }
+      out.put(e)
+    }
+    out.put(")")
+    return or([condition(out.span(since: s)), nullTerm])
   }
 
   /// A boolean column compared with booleans only (PostgreSQL): unchanged.
@@ -272,16 +279,16 @@ extension SQLCompilation {
 
   /// True exactly when `e` is nil (a NaN stored as NULL is not: see `SQLExpr.nilWhen`).
   func isNull(_ e: SQLExpr) -> SQLExpr {
-    if let w = e.nilWhen { return .or(w) }
+    if let w = e.nilWhen { return or(w) }
     guard e.nullable else { return .alwaysFalse }
-    return SQLExpr(SQLExpr.cat(e.sql, " IS NULL"), e.bindings, type: .boolean)
+    return condition(cat(e, " IS NULL"))
   }
 
   /// True exactly when `e` is not nil.
   func isNotNull(_ e: SQLExpr) -> SQLExpr {
-    if let w = e.nilWhen { return SQLExpr.or(w).negated }
+    if let w = e.nilWhen { return negated(or(w)) }
     guard e.nullable else { return .alwaysTrue }
-    return SQLExpr(SQLExpr.cat(e.sql, " IS NOT NULL"), e.bindings, type: .boolean)
+    return condition(cat(e, " IS NOT NULL"))
   }
 
   /// Wraps a string in the fold function, or folds a constant in Swift when the dialect's
@@ -289,12 +296,10 @@ extension SQLCompilation {
   func fold(_ e: SQLExpr, _ options: UInt8) -> SQLExpr {
     if dialect.foldsConstantsInSwift, case .string(let s)? = e.constant {
       let folded = TextFolding.fold(s, ComparisonOptions(rawValue: options))
-      var out = SQLExpr(SQLExpr.marker, [.text(folded)], type: .string, nullable: false)
-      out.constant = .string(folded)
-      return out
+      var f = bound(.text(folded), type: .string)
+      f.constant = .string(folded)
+      return f
     }
-    return SQLExpr(
-      SQLExpr.cat(dialect.foldFunction, "(", e.sql, ", ", String(options), ")"), e.bindings, type: .string,
-      nullable: e.nullable)
+    return SQLExpr(cat(dialect.foldFunction, "(", e, ", ", String(options), ")"), type: .string, nullable: e.nullable)
   }
 }

@@ -7,20 +7,17 @@ extension SQLCompilation {
   /// (already known to be an integer): a computed value may have overflowed into a double.
   func integerChecked(_ x: SQLExpr) -> SQLExpr {
     guard x.constant == nil, let f = dialect.integerCheckFunction else { return x }
-    var out = x
+    var checked = x
     if let w = x.nilWhen {
       // A NaN (stored as NULL) is no integer either: the check gets a double for it.
-      let isNil = SQLExpr.or(w)
-      let half = SQLExpr(SQLExpr.marker, [.double(0.5)], type: .double, nullable: false)
-      let arg = SQLExpr.condition(
-        "CASE WHEN " + isNil.sql + " THEN NULL ELSE COALESCE(" + x.sql + ", " + half.sql + ") END", [isNil, x, half])
-      out.sql = SQLExpr.raises + f + "(" + arg.sql + ")"
-      out.bindings = arg.bindings
-      out.nilWhen = nil
-      return out
+      let isNil = or(w)
+      let arg = cat("CASE WHEN ", isNil, " THEN NULL ELSE COALESCE(", x, ", ", out.placeholder(.double(0.5)), ") END")
+      checked.sql = cat(SQLExpr.raises, f, "(", arg, ")")
+      checked.nilWhen = nil
+      return checked
     }
-    out.sql = SQLExpr.raises + f + "(" + x.sql + ")"
-    return out
+    checked.sql = cat(SQLExpr.raises, f, "(", x, ")")
+    return checked
   }
 
   /// True for a constant integer (or boolean) that is not negative.
@@ -49,7 +46,7 @@ extension SQLCompilation {
   static let maxFragmentBytes = 1 << 20
 
   func checkedSize(_ e: SQLExpr, _ range: SourceRange) throws(SiftError) {
-    guard e.sql.utf8.count > SQLCompilation.maxFragmentBytes else { return }
+    guard e.sql.count > SQLCompilation.maxFragmentBytes else { return }
     throw fail(
       "too-large-for-sql",
       "this predicate compiles to more than \(SQLCompilation.maxFragmentBytes) bytes of SQL (nested operations repeat their operands); simplify it",

@@ -40,20 +40,37 @@ extension SQLCompilation {
     case .registeredFunction(let name):
       if o == 0, let needle {
         if kind == 0 {
-          return SQLExpr.condition(dialect.positionFunction + "(" + x.sql + ", " + y.sql + ") > 0", [x, y])
+          return condition(cat(dialect.positionFunction, "(", x, ", ", y, ") > 0"))
         }
         if kind == 1, dialect.prefixRangeScan {
-          let lower = SQLExpr(SQLExpr.marker, [.text(needle)], type: .string, nullable: false)
           guard let upperText = SQLText.prefixUpperBound(needle) else {
-            return SQLExpr.condition(x.sql + " >= " + lower.sql, [x, lower])
+            return condition(cat(x, " >= ", out.placeholder(.text(needle))))
           }
-          let upper = SQLExpr(SQLExpr.marker, [.text(upperText)], type: .string, nullable: false)
-          return SQLExpr.condition(
-            "(" + x.sql + " >= " + lower.sql + " AND " + x.sql + " < " + upper.sql + ")", [x, lower, x, upper])
+          let s = out.count
+          out.put("(")
+          out.put(x)
+          out.put(" >= ")
+          _ = out.placeholder(.text(needle))
+          out.put(" AND ")
+          out.put(x)
+          out.put(" < ")
+          _ = out.placeholder(.text(upperText))
+          out.put(")")
+          return condition(out.span(since: s))
         }
       }
-      return SQLExpr.condition(
-        name + "(" + x.sql + ", " + y.sql + ", " + String(kind) + ", " + String(o) + ")", [x, y])
+      let s = out.count
+      out.put(name)
+      out.put("(")
+      out.put(x)
+      out.put(", ")
+      out.put(y)
+      out.put(", ")
+      out.put(String(kind))
+      out.put(", ")
+      out.put(String(o))
+      out.put(")")
+      return condition(out.span(since: s))
     case .likePatterns:
       let fx = o == 0 ? x : fold(x, o)
       if let needle {
@@ -62,19 +79,17 @@ extension SQLCompilation {
         let folded = o == 0 ? needle : TextFolding.fold(needle, ComparisonOptions(rawValue: o))
         let escaped = SQLText.escapeLike(folded)
         let pattern = kind == 0 ? "%" + escaped + "%" : kind == 1 ? escaped + "%" : "%" + escaped
-        let p = SQLExpr(SQLExpr.marker, [.text(pattern)], type: .string, nullable: false)
-        return SQLExpr.condition(fx.sql + " LIKE " + p.sql + " ESCAPE '\\'", [fx, p])
+        return condition(cat(fx, " LIKE ", out.placeholder(.text(pattern)), " ESCAPE '\\'"))
       }
       let fy = o == 0 ? y : fold(y, o)
-      let len = "length(" + fy.sql + ")"
-      let test: String
+      let len = cat("length(", fy, ")")
+      let test: SQLSpan
       switch kind {
-      case 0: test = dialect.positionFunction + "(" + fx.sql + ", " + fy.sql + ") > 0"
-      case 1: test = "left(" + fx.sql + ", " + len + ") = " + fy.sql
-      default: test = "right(" + fx.sql + ", " + len + ") = " + fy.sql
+      case 0: test = cat(dialect.positionFunction, "(", fx, ", ", fy, ") > 0")
+      case 1: test = cat("left(", fx, ", ", len, ") = ", fy)
+      default: test = cat("right(", fx, ", ", len, ") = ", fy)
       }
-      let parts = kind == 0 ? [fx, fy, fy] : [fx, fy, fy, fy]
-      return SQLExpr.condition("(" + test + " AND " + len + " > 0)", parts)
+      return condition(cat("(", test, " AND ", len, " > 0)"))
     }
   }
 
@@ -82,16 +97,15 @@ extension SQLCompilation {
   /// `ESCAPE '\'` (`*` → `%`, `?` → `_`, literal `%`/`_`/`\` escaped).
   func like(_ x: SQLExpr, _ y: SQLExpr, _ pattern: String?, _ o: UInt8, _ range: SourceRange) throws(SiftError) -> SQLExpr {
     if let name = dialect.likeFunction {
-      return SQLExpr.condition(name + "(" + x.sql + ", " + y.sql + ", " + String(o) + ")", [x, y])
+      return condition(cat(name, "(", x, ", ", y, ", ", String(o), ")"))
     }
     guard let pattern else {
       throw fail("unsupported-in-sql", "LIKE with a non-constant pattern cannot be compiled for \(dialect.name)", range)
     }
     // The pattern is folded in Swift first, exactly as LikePattern folds it in memory.
     let folded = o == 0 ? pattern : TextFolding.fold(pattern, ComparisonOptions(rawValue: o))
-    let p = SQLExpr(SQLExpr.marker, [.text(SQLText.likePattern(folded))], type: .string, nullable: false)
     let fx = o == 0 ? x : fold(x, o)
-    return SQLExpr.condition(fx.sql + " LIKE " + p.sql + " ESCAPE '\\'", [fx, p])
+    return condition(cat(fx, " LIKE ", out.placeholder(.text(SQLText.likePattern(folded))), " ESCAPE '\\'"))
   }
 
   /// MATCHES: whole-string ICU regex through a registered function (SQLite), or an anchored
@@ -107,14 +121,14 @@ extension SQLCompilation {
     let mark = pattern == nil ? SQLExpr.raises : ""
     switch dialect.regex {
     case .registeredFunction(let name):
-      if o == 0 { return SQLExpr.condition(mark + x.sql + " REGEXP " + y.sql, [x, y]) }
-      return SQLExpr.condition(mark + name + "(" + x.sql + ", " + y.sql + ", " + String(o) + ")", [x, y])
+      if o == 0 { return condition(cat(mark, x, " REGEXP ", y)) }
+      return condition(cat(mark, name, "(", x, ", ", y, ", " + String(o) + ")"))
     case .anchoredOperator(let cs, let ci):
       let d = o & 2
       let fx = d == 0 ? x : fold(x, d)
-      let fy = d == 0 ? y : SQLExpr(dialect.foldFunction + "(" + y.sql + ", " + String(d) + ")", y.bindings, type: .string)
+      let fy = d == 0 ? y : SQLExpr(cat(dialect.foldFunction, "(", y, ", ", String(d), ")"), type: .string)
       let sym = o & 1 == 0 ? cs : ci
-      return SQLExpr.condition(mark + fx.sql + " " + sym + " ('^(?:' || " + fy.sql + " || ')$')", [fx, fy])
+      return condition(cat(mark, fx, " ", sym, " ('^(?:' || ", fy, " || ')$')"))
     }
   }
 }

@@ -8,25 +8,33 @@ struct SQLCompilation {
   let source: String
   let root: SQLEntityRef
   let selfRow: RowRef
+  /// Where every fragment's text and bound values are written.
+  let out: SQLBuffer
   var nextAlias = 1
   var variables: [String: Operand] = [:]
 
-  init(dialect: any SQLDialect, schema: SQLEntityRefs, entity: SQLEntity, source: String) {
+  init(dialect: any SQLDialect, schema: SQLEntityRefs, entity: SQLEntity, source: String, buffer: SQLBuffer = SQLBuffer()) {
     self.init(
       dialect: dialect, schema: schema, root: schema.entity(entity.name) ?? SQLEntityRef(entity, dialect: dialect),
-      source: source)
+      source: source, buffer: buffer)
   }
 
-  init(dialect: any SQLDialect, schema: SQLEntityRefs, root entity: SQLEntityRef, source: String) {
+  init(dialect: any SQLDialect, schema: SQLEntityRefs, root entity: SQLEntityRef, source: String, buffer: SQLBuffer = SQLBuffer()) {
     self.dialect = dialect
     self.schema = schema
     self.source = source
     self.root = entity
+    self.out = buffer
     let pk = entity.rootColumns[entity.primaryKeyAttribute.column] ?? "t0." + dialect.quoteIdentifier(entity.primaryKeyAttribute.column)
+    let s = buffer.count
+    buffer.put(pk)
     self.selfRow = RowRef(
-      entity: entity, key: SQLExpr(pk, type: SQLType(entity.primaryKeyAttribute.type), nullable: false),
+      entity: entity, key: SQLExpr(buffer.span(since: s), type: SQLType(entity.primaryKeyAttribute.type), nullable: false),
       alias: "t0")
   }
+
+  /// The text and bindings of `e`, for statements assembled around it.
+  func materialize(_ e: SQLExpr) -> (sql: String, bindings: [SQLValue]) { out.materialize(e.sql) }
 
   func fail(_ id: String, _ message: String, _ range: SourceRange) -> SiftError {
     SQLDiagnostics.error(id, message, range, source: source)
@@ -44,13 +52,15 @@ struct SQLCompilation {
   /// A column of a row: `alias."col"`, or a correlated subselect through the row's key.
   mutating func column(_ row: RowRef, _ column: String, type: SQLType, nullable: Bool = true) -> SQLExpr {
     if let alias = row.alias {
-      if alias == "t0", let s = row.entity.rootColumns[column] { return SQLExpr(s, type: type, nullable: nullable) }
-      return SQLExpr(SQLExpr.cat(alias, ".", row.entity.quoted[column] ?? q(column)), type: type, nullable: nullable)
+      if alias == "t0", let s = row.entity.rootColumns[column] { return SQLExpr(cat(s), type: type, nullable: nullable) }
+      return SQLExpr(cat(alias, ".", row.entity.quoted[column] ?? q(column)), type: type, nullable: nullable)
     }
     let a = newAlias()
-    let sql = "(SELECT " + a + "." + q(column) + " FROM " + q(row.entity.table) + " " + a + " WHERE " + a + "."
-      + q(row.entity.primaryKeyAttribute.column) + " = " + row.key.sql + ")"
-    return SQLExpr(sql, row.key.bindings, type: type, nullable: true)
+    let s = out.count
+    out.put("(SELECT "); out.put(a); out.put("."); out.put(q(column)); out.put(" FROM "); out.put(q(row.entity.table))
+    out.put(" "); out.put(a); out.put(" WHERE "); out.put(a); out.put("."); out.put(q(row.entity.primaryKeyAttribute.column))
+    out.put(" = "); out.put(row.key); out.put(")")
+    return SQLExpr(out.span(since: s), type: type, nullable: true)
   }
 
   /// The row's primary key (a plain column when the row has an alias).
@@ -59,7 +69,9 @@ struct SQLCompilation {
   /// `row.key` for an attribute or relationship named `key`.
   mutating func member(_ row: RowRef, _ key: String, _ range: SourceRange) throws(SiftError) -> Operand {
     let e = row.entity
-    if row.alias == "t0", let cached = e.rootMembers[key] { return .value(cached) }
+    if row.alias == "t0", let cached = e.rootMembers[key] {
+      return .value(SQLExpr(cat(cached.sql), type: cached.type, nullable: cached.nullable))
+    }
     if let a = e.attribute(key) {
       if a.type.isArray { return .collection(sideTable(row, a)) }
       let isPK = a.name == e.primaryKey
@@ -73,21 +85,24 @@ struct SQLCompilation {
       case .toMany(let inverse):
         let a = newAlias()
         let owner = primaryKey(row)
-        let cond = SQLExpr(SQLExpr.cat(a, ".", q(inverse), " = ", owner.sql), owner.bindings, type: .boolean)
+        let cond = condition(cat(a, ".", q(inverse), " = ", owner))
         let elementKey = SQLExpr(
-          SQLExpr.cat(a, ".", q(target.primaryKeyAttribute.column)), type: SQLType(target.primaryKeyAttribute.type), nullable: false)
+          cat(a, ".", q(target.primaryKeyAttribute.column)), type: SQLType(target.primaryKeyAttribute.type), nullable: false)
         return .collection(SQLCollection(
-          from: SQLExpr.cat(q(target.table), " ", a), condition: cond,
+          from: cat(q(target.table), " ", a), condition: cond,
           element: .row(RowRef(entity: target, key: elementKey, alias: a)),
           presence: column(row, e.countColumns[r.name] ?? SQLSchema.countColumn(r.name), type: .integer)))
       case .manyToMany(let table, let sourceColumn, let targetColumn):
         let j = newAlias("j")
         let a = newAlias()
         let owner = primaryKey(row)
-        let from = q(table) + " " + j + " JOIN " + q(target.table) + " " + a + " ON " + a + "."
-          + q(target.primaryKeyAttribute.column) + " = " + j + "." + q(targetColumn)
-        let cond = SQLExpr.condition(j + "." + q(sourceColumn) + " = " + owner.sql, [owner])
-        let elementKey = SQLExpr(a + "." + q(target.primaryKeyAttribute.column), type: SQLType(target.primaryKeyAttribute.type), nullable: false)
+        let s = out.count
+        out.put(q(table)); out.put(" "); out.put(j); out.put(" JOIN "); out.put(q(target.table)); out.put(" "); out.put(a)
+        out.put(" ON "); out.put(a); out.put("."); out.put(q(target.primaryKeyAttribute.column)); out.put(" = "); out.put(j)
+        out.put("."); out.put(q(targetColumn))
+        let from = out.span(since: s)
+        let cond = condition(cat(j, ".", q(sourceColumn), " = ", owner))
+        let elementKey = SQLExpr(cat(a, ".", q(target.primaryKeyAttribute.column)), type: SQLType(target.primaryKeyAttribute.type), nullable: false)
         return .collection(SQLCollection(
           from: from, condition: cond, element: .row(RowRef(entity: target, key: elementKey, alias: a)),
           presence: column(row, SQLSchema.countColumn(r.name), type: .integer)))
@@ -100,11 +115,11 @@ struct SQLCompilation {
   mutating func sideTable(_ row: RowRef, _ a: SQLAttribute) -> SQLCollection {
     let alias = newAlias()
     let owner = primaryKey(row)
-    let cond = SQLExpr(SQLExpr.cat(alias, ".", schema.quotedOwner, " = ", owner.sql), owner.bindings, type: .boolean)
+    let cond = condition(cat(alias, ".", schema.quotedOwner, " = ", owner))
     return SQLCollection(
-      from: SQLExpr.cat(row.entity.quotedSideTables[a.name] ?? q(row.entity.sideTable(for: a)), " ", alias), condition: cond,
-      element: .value(SQLExpr(SQLExpr.cat(alias, ".", schema.quotedValue), type: SQLType(a.type), nullable: true)),
-      position: SQLExpr.cat(alias, ".", schema.quotedPosition),
+      from: cat(row.entity.quotedSideTables[a.name] ?? q(row.entity.sideTable(for: a)), " ", alias), condition: cond,
+      element: .value(SQLExpr(cat(alias, ".", schema.quotedValue), type: SQLType(a.type), nullable: true)),
+      position: cat(alias, ".", schema.quotedPosition),
       presence: column(row, row.entity.countColumns[a.name] ?? SQLSchema.countColumn(a.column), type: .integer))
   }
 
@@ -179,7 +194,7 @@ struct SQLCompilation {
         mapped = m
       }
       if case .value(let e) = mapped.element {
-        mapped.condition = SQLExpr.and([mapped.condition, isNotNull(e)])
+        mapped.condition = and([mapped.condition, isNotNull(e)])
       }
       mapped.distinct = mapped.distinct || op == .distinctUnionOfObjects
       mapped.filtered = true
@@ -198,18 +213,18 @@ struct SQLCompilation {
     switch op {
     case .count:
       if !mapped.filtered, !mapped.distinct, let p = mapped.presence { return .value(p.typed(.integer, nullable: true)) }
-      let fw = mapped.fromWhere()
+      let fw = fromWhere(mapped)
       if mapped.distinct, case .value(let e) = mapped.element {
-        let sql = SQLExpr.cat("(SELECT COUNT(DISTINCT ", e.sql, ") ", fw.sql, ")")
-        return .value(guardPresence(SQLExpr.condition(sql, [e, fw]).typed(.integer, nullable: false), mapped))
+        let sql = cat("(SELECT COUNT(DISTINCT ", e, ") ", fw, ")")
+        return .value(guardPresence(SQLExpr(sql, type: .integer, nullable: false), mapped))
       }
-      return .value(guardPresence(SQLExpr(SQLExpr.cat("(SELECT COUNT(*) ", fw.sql, ")"), fw.bindings, type: .boolean).typed(.integer, nullable: false), mapped))
+      return .value(guardPresence(SQLExpr(cat("(SELECT COUNT(*) ", fw, ")"), type: .integer, nullable: false), mapped))
     case .sum, .avg, .min, .max:
       guard case .value(var e) = mapped.element else {
         throw fail("aggregate-needs-values", "\(op.spelling) needs a key path to numbers, e.g. \(op.spelling).price", range)
       }
-      let fw = mapped.fromWhere()
-      let inner: String
+      let fw = fromWhere(mapped)
+      let inner: SQLSpan
       var type = e.type
       var nullable = true
       switch op {
@@ -219,19 +234,19 @@ struct SQLCompilation {
         }
         e = numeric(e)
         if op == .sum {
-          inner = SQLExpr.cat("COALESCE(", dialect.sumFunction, "(", e.sql, "), 0)")
+          inner = cat("COALESCE(", dialect.sumFunction, "(", e, "), 0)")
           type = e.type == .double ? .double : .integer
           nullable = false
         } else {
-          inner = SQLExpr.cat(dialect.averageFunction, "(CAST(", e.sql, " AS ", dialect.doubleTypeName, "))")
+          inner = cat(dialect.averageFunction, "(CAST(", e, " AS ", dialect.doubleTypeName, "))")
           type = .double
         }
       default:
         let name = op == .min ? "MIN(" : "MAX("
-        inner = SQLExpr.cat(name, e.sql, collation(for: e), ")")
+        inner = cat(name, e, collation(for: e), ")")
       }
-      let sql = SQLExpr.cat("(SELECT ", inner, " ", fw.sql, ")")
-      return .value(guardPresence(SQLExpr.condition(sql, [e, fw]).typed(type, nullable: nullable), mapped))
+      let sql = cat("(SELECT ", inner, " ", fw, ")")
+      return .value(guardPresence(SQLExpr(sql, type: type, nullable: nullable), mapped))
     default:
       throw fail("unsupported-in-sql", "\(op.spelling) cannot be compiled to SQL", range)
     }
@@ -240,8 +255,7 @@ struct SQLCompilation {
   /// `CASE WHEN presence IS NULL THEN NULL ELSE e END`: nil collections give nil.
   func guardPresence(_ e: SQLExpr, _ c: SQLCollection) -> SQLExpr {
     guard let p = c.presence else { return e }
-    let sql = SQLExpr.cat("CASE WHEN ", p.sql, " IS NULL THEN NULL ELSE ", e.sql, " END")
-    return SQLExpr.condition(sql, [p, e]).typed(e.type, nullable: true)
+    return SQLExpr(cat("CASE WHEN ", p, " IS NULL THEN NULL ELSE ", e, " END"), type: e.type, nullable: true)
   }
 
   /// ` COLLATE "C"` for text where the dialect needs it to order by code point.
@@ -253,19 +267,9 @@ struct SQLCompilation {
   /// Booleans cast to integers where the dialect does not treat them as numbers.
   func numeric(_ e: SQLExpr) -> SQLExpr {
     guard e.type == .boolean, !dialect.booleansAreIntegers else { return e }
-    var out = e
-    out.sql = "CAST(" + e.sql + " AS " + dialect.integerTypeName + ")"
-    out.type = .integer
-    return out
-  }
-}
-
-extension SQLExpr {
-  func typed(_ type: SQLType, nullable: Bool) -> SQLExpr {
-    var out = self
-    out.type = type
-    out.nullable = nullable
-    out.shape = .plain
-    return out
+    var n = e
+    n.sql = cat("CAST(", e, " AS ", dialect.integerTypeName, ")")
+    n.type = .integer
+    return n
   }
 }

@@ -15,7 +15,14 @@ final class SQLEntityRef: Sendable {
   /// Count columns of array attributes and to-many relationships, by key.
   let countColumns: [String: String]
   /// Column attributes read through the root alias `t0`, ready to use, by key.
-  let rootMembers: [String: SQLExpr]
+  let rootMembers: [String: RootMember]
+
+  /// A column attribute of the root row: its text (`t0."name"`) and what is known of it.
+  struct RootMember: Sendable {
+    let sql: String
+    let type: SQLType
+    let nullable: Bool
+  }
 
   init(_ entity: SQLEntity, dialect: any SQLDialect) {
     var q: [String: String] = [:]
@@ -39,10 +46,10 @@ final class SQLEntityRef: Sendable {
     countColumns = counts
     let root = q.mapValues { "t0." + $0 }
     rootColumns = root
-    var members: [String: SQLExpr] = [:]
+    var members: [String: RootMember] = [:]
     for a in entity.attributes where !a.type.isArray {
       if let sql = root[a.column] {
-        members[a.name] = SQLExpr(sql, type: SQLType(a.type), nullable: a.name != entity.primaryKey)
+        members[a.name] = RootMember(sql: sql, type: SQLType(a.type), nullable: a.name != entity.primaryKey)
       }
     }
     rootMembers = members

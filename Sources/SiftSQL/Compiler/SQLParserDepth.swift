@@ -84,6 +84,9 @@ enum SQLParserDepth {
       i += 1
       switch b {
       case 0x20, 0x0A, 0x09, 0x0D, 0x02: continue  // 0x02: SQLExpr.raises, not SQL
+      case 0x01:  // a placeholder in an SQLBuffer: the marker and four bytes of its index
+        i = min(i + SQLBuffer.placeholderLength - 1, s.count)
+        count(1)
       case 0x28: if !open() { return maxLevels * (1 + slack) }  // (
       case 0x29: close()  // )
       case 0x2C: levels[levels.count - 1] = 0; count(1)  // , (the list so far is one symbol)
@@ -160,7 +163,7 @@ extension SQLCompilation {
   /// (see `SQLParserDepth`); the error points at the whole predicate.
   func checkParserDepth(_ w: SQLExpr, _ range: SourceRange) throws(SiftError) {
     guard let limit = dialect.parserStackLimit else { return }
-    let depth = SQLParserDepth.estimate(w.sql)
+    let depth = out.withBytes(w.sql) { SQLParserDepth.estimate(bytes: $0) }
     guard depth > limit else { return }
     throw fail(
       "too-deep-for-sql",

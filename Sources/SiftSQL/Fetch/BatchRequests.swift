@@ -109,8 +109,9 @@ extension SQLCompiler {
           "type-mismatch", "\(e.name).\(name) is \(a.type.rawValue), but the new value is \(v.type)",
           SourceRange(start: 0, end: name.utf8.count), source: name)
       }
-      sets.append(q(a.column) + " = " + v.sql)
-      bindings += v.bindings
+      let (vs, vb) = c.materialize(v)
+      sets.append(q(a.column) + " = " + vs)
+      bindings += vb
     }
     guard !sets.isEmpty else {
       throw SQLDiagnostics.error("invalid-assignment", "a batch update needs at least one assignment", .at(0), source: "")
@@ -121,8 +122,9 @@ extension SQLCompiler {
       c.nextAlias = nextAlias
       let w = try c.checkedWhere(p.root)
       if w.shape != .alwaysTrue {
-        sql += " WHERE " + w.sql
-        bindings += w.bindings
+        let (ws, wb) = c.materialize(w)
+        sql += " WHERE " + ws
+        bindings += wb
       }
     }
     return SQLFinisher.finish(sql, bindings, dialect: dialect)
@@ -143,8 +145,9 @@ extension SQLCompiler {
       var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: p.source)
       let w = try c.checkedWhere(p.root)
       if w.shape != .alwaysTrue {
-        sql += " WHERE " + w.sql
-        bindings += w.bindings
+        let (ws, wb) = c.materialize(w)
+        sql += " WHERE " + ws
+        bindings += wb
       }
     }
     var out = [SQLFinisher.finish(sql, bindings, dialect: dialect)]

@@ -36,23 +36,25 @@ extension SQLCompiler {
       }
     case .indices:
       sql += "t0." + q(SQLSchema.indexColumn)
-      let notNull = SQLExpr("t0." + q(SQLSchema.indexColumn) + " IS NOT NULL", type: .boolean)
-      whereExpr = SQLExpr.and([whereExpr ?? .alwaysTrue, notNull])
+      let notNull = c.condition(c.cat("t0.", q(SQLSchema.indexColumn), " IS NOT NULL"))
+      whereExpr = c.and([whereExpr ?? .alwaysTrue, notNull])
       order = ["t0." + q(SQLSchema.indexColumn) + " ASC"]
     case .distinct(let keyPath):
       let v = try keyPathValue(keyPath, &c, entity: e)
-      sql += "DISTINCT " + v.sql
-      bindings += v.bindings
-      order = [sortTerm(v.sql + c.collation(for: v), ascending: true, nulls: .automatic)]
+      let (vs, vb) = c.materialize(v)
+      sql += "DISTINCT " + vs
+      bindings += vb
+      order = [sortTerm(vs + c.collation(for: v), ascending: true, nulls: .automatic)]
     case .aggregates(let aggregates, let groupBy):
       var columns: [String] = []
       var groups: [String] = []
       for g in groupBy {
         let v = try keyPathValue(g, &c, entity: e)
-        columns.append(v.sql + " AS " + q(g))
-        bindings += v.bindings
-        groups.append(v.sql)
-        order.append(sortTerm(v.sql + c.collation(for: v), ascending: true, nulls: .automatic))
+        let (vs, vb) = c.materialize(v)
+        columns.append(vs + " AS " + q(g))
+        bindings += vb
+        groups.append(vs)
+        order.append(sortTerm(vs + c.collation(for: v), ascending: true, nulls: .automatic))
       }
       for a in aggregates {
         let (text, b) = try aggregate(a, &c, entity: e)
@@ -66,8 +68,9 @@ extension SQLCompiler {
 
     sql += " FROM " + q(e.table) + " t0"
     if let w = whereExpr, w.shape != .alwaysTrue {
-      sql += " WHERE " + w.sql
-      bindings += w.bindings
+      let (ws, wb) = c.materialize(w)
+      sql += " WHERE " + ws
+      bindings += wb
     }
     sql += groupClause
     if !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }
@@ -111,14 +114,14 @@ extension SQLCompiler {
     var out: [String] = []
     for s in sorts {
       let v = try keyPathValue(s.keyPath, &c, entity: entity)
-      guard v.bindings.isEmpty else {
+      var (expr, vb) = c.materialize(v)
+      guard vb.isEmpty else {
         throw SQLDiagnostics.error("unsupported-in-sql", "this key path cannot be sorted on", .at(0), source: s.keyPath)
       }
-      var expr = v.sql
       if v.type == .string {
         switch s.comparison {
         case .binary: expr += c.collation(for: v)
-        case .caseInsensitive: expr = c.fold(v, 1).sql + c.collation(for: v)
+        case .caseInsensitive: expr = c.materialize(c.fold(v, 1)).sql + c.collation(for: v)
         case .localizedStandard:
           if let coll = dialect.localizedCollation { expr += " COLLATE " + dialect.quoteIdentifier(coll) }
         }
@@ -138,7 +141,9 @@ extension SQLCompiler {
     var v = try keyPathValue(keyPath, &c, entity: entity)
     let numericOK = v.type.isNumeric || v.type.family == 0
     switch a.function {
-    case .count: return ("COUNT(" + v.sql + ")", v.bindings)
+    case .count:
+      let (vs, vb) = c.materialize(v)
+      return ("COUNT(" + vs + ")", vb)
     case .sum, .avg:
       guard numericOK else {
         throw SQLDiagnostics.error(
@@ -146,10 +151,12 @@ extension SQLCompiler {
           source: keyPath)
       }
       v = c.numeric(v)
-      if a.function == .sum { return ("COALESCE(" + dialect.sumFunction + "(" + v.sql + "), 0)", v.bindings) }
-      return (dialect.averageFunction + "(CAST(" + v.sql + " AS " + dialect.doubleTypeName + "))", v.bindings)
+      let (vs, vb) = c.materialize(v)
+      if a.function == .sum { return ("COALESCE(" + dialect.sumFunction + "(" + vs + "), 0)", vb) }
+      return (dialect.averageFunction + "(CAST(" + vs + " AS " + dialect.doubleTypeName + "))", vb)
     case .min, .max:
-      return ((a.function == .min ? "MIN(" : "MAX(") + v.sql + c.collation(for: v) + ")", v.bindings)
+      let (vs, vb) = c.materialize(v)
+      return ((a.function == .min ? "MIN(" : "MAX(") + vs + c.collation(for: v) + ")", vb)
     }
   }
 }

@@ -48,7 +48,7 @@ public struct SQLCompiler: Sendable {
     guard let e = refs.entity(name) else { _ = try entity(name); return SQLStatement(sql: "") }
     var c = SQLCompilation(dialect: dialect, schema: refs, root: e, source: predicate.source)
     let w = try c.checkedWhere(predicate.root)
-    return SQLFinisher.finish(w.sql, w.bindings, dialect: dialect)
+    return c.out.statement(w.sql, dialect: dialect)
   }
 
   /// `"table" t0`: the FROM clause `compileWhere` conditions refer to.
@@ -85,7 +85,7 @@ public struct SQLCompiler: Sendable {
   func keyPathValue(
     _ keyPath: String, _ c: inout SQLCompilation, entity: SQLEntity
   ) throws(SiftError) -> SQLExpr {
-    var sub = SQLCompilation(dialect: dialect, schema: refs, entity: entity, source: keyPath)
+    var sub = SQLCompilation(dialect: dialect, schema: refs, entity: entity, source: keyPath, buffer: c.out)
     sub.nextAlias = c.nextAlias
     defer { c.nextAlias = sub.nextAlias }
     let node = ExpressionNode.keyPath(keyPath, range: SourceRange(start: 0, end: keyPath.utf8.count))

@@ -1,0 +1,198 @@
+import Foundation
+
+/// A piece of compiled SQL text: a span of its compilation's `SQLBuffer`.
+///
+/// Spans are plain offsets, so fragments are copied, combined and repeated without
+/// allocating; they are meaningful only with the buffer that made them.
+struct SQLSpan: Sendable {
+  var start: Int
+  var end: Int
+  /// True when the text holds `SQLBuffer.raisesByte` (see `SQLExpr.mayRaise`).
+  var raises: Bool
+
+  var count: Int { end - start }
+}
+
+/// Something `SQLBuffer.put` can append: text (`String`, including literals), a span or an
+/// expression's text.
+protocol SQLPiece {
+  func write(to buffer: SQLBuffer)
+}
+
+extension String: SQLPiece {
+  @inline(__always)
+  func write(to buffer: SQLBuffer) {
+    if utf8.withContiguousStorageIfAvailable({ buffer.append($0) }) == nil {
+      var copy = self
+      copy.withUTF8 { buffer.append($0) }
+    }
+  }
+}
+
+extension SQLSpan: SQLPiece {
+  @inline(__always)
+  func write(to buffer: SQLBuffer) { buffer.append(self) }
+}
+
+extension SQLExpr: SQLPiece {
+  @inline(__always)
+  func write(to buffer: SQLBuffer) { buffer.append(sql) }
+}
+
+/// The bytes of one compilation's SQL, and the values its placeholders stand for.
+///
+/// Every fragment is written once at the end of the buffer and named by its span; combining
+/// fragments copies their bytes to the end (bytes of dropped or superseded fragments stay
+/// behind until the compilation ends). A bound value is written as `placeholderByte`
+/// followed by four bytes of its index in `values` (each `0x80 | 7 bits`, never a control
+/// byte), so a fragment carries its bindings with its text through every combination and
+/// repetition, in text order; `statement(_:dialect:)` numbers them.
+final class SQLBuffer {
+  static let placeholderByte: UInt8 = 0x01
+  /// Marks a construct that may raise an error at run time (see `SQLExpr.mayRaise`).
+  static let raisesByte: UInt8 = 0x02
+  static let placeholderLength = 5
+
+  // Only the compilation that owns the buffer uses it, one call at a time: no dynamic
+  // exclusivity checks on every append.
+  @exclusivity(unchecked) private var base: UnsafeMutablePointer<UInt8>
+  @exclusivity(unchecked) private(set) var count = 0
+  @exclusivity(unchecked) private var capacity: Int
+  /// Bound values, by the index their placeholders carry.
+  @exclusivity(unchecked) private(set) var values: [SQLValue] = []
+
+  /// The text of `SQLExpr.alwaysTrue` and `SQLExpr.alwaysFalse`, at the start of every buffer.
+  static let alwaysTrue = SQLSpan(start: 0, end: 5, raises: false)
+  static let alwaysFalse = SQLSpan(start: 5, end: 10, raises: false)
+
+  init(capacity: Int = 1024) {
+    self.capacity = max(capacity, 64)
+    base = UnsafeMutablePointer<UInt8>.allocate(capacity: self.capacity)
+    values.reserveCapacity(8)
+    "1 = 11 = 0".write(to: self)
+  }
+
+  deinit { base.deallocate() }
+
+  @inline(__always)
+  private func reserve(_ n: Int) {
+    if count + n > capacity { grow(n) }
+  }
+
+  private func grow(_ n: Int) {
+    let newCapacity = max(capacity * 2, count + n)
+    let bigger = UnsafeMutablePointer<UInt8>.allocate(capacity: newCapacity)
+    bigger.update(from: base, count: count)
+    base.deallocate()
+    base = bigger
+    capacity = newCapacity
+  }
+
+  @inline(__always)
+  func append(_ bytes: UnsafeBufferPointer<UInt8>) {
+    guard let from = bytes.baseAddress, !bytes.isEmpty else { return }
+    reserve(bytes.count)
+    (base + count).update(from: from, count: bytes.count)
+    count += bytes.count
+  }
+
+  @inline(__always)
+  func append(_ span: SQLSpan) {
+    let n = span.count
+    reserve(n)
+    (base + count).update(from: base + span.start, count: n)
+    count += n
+  }
+
+  @inline(__always)
+  func append(byte: UInt8) {
+    reserve(1)
+    base[count] = byte
+    count += 1
+  }
+
+  /// Appends any piece (text, a span, an expression's text).
+  @inline(__always)
+  func put<P: SQLPiece>(_ p: P) { p.write(to: self) }
+
+  /// The span from `start` to the end of the buffer.
+  func span(since start: Int) -> SQLSpan {
+    let n = count - start
+    let raises = n > 0 && memchr(base + start, Int32(SQLBuffer.raisesByte), n) != nil
+    return SQLSpan(start: start, end: count, raises: raises)
+  }
+
+  /// A span that starts with the raises mark when `raises` (then `SQLExpr.mayRaise`).
+  func mark(_ raises: Bool) {
+    if raises { append(byte: SQLBuffer.raisesByte) }
+  }
+
+  /// A placeholder for `value`.
+  func placeholder(_ value: SQLValue) -> SQLSpan {
+    let start = count
+    let index = values.count
+    values.append(value)
+    reserve(SQLBuffer.placeholderLength)
+    base[count] = SQLBuffer.placeholderByte
+    for k in 0..<4 { base[count + 1 + k] = 0x80 | UInt8(truncatingIfNeeded: index >> (7 * k)) & 0x7F }
+    count += SQLBuffer.placeholderLength
+    return SQLSpan(start: start, end: count, raises: false)
+  }
+
+  /// The bytes of `span`, valid until the next write.
+  func withBytes<R>(_ span: SQLSpan, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+    body(UnsafeBufferPointer(start: base + span.start, count: span.count))
+  }
+
+  /// Copies `span` to `out` (room for `span.count * 4 + 16` bytes): raises marks dropped,
+  /// each placeholder replaced by `placeholder(n)` (n counts from 1) and its value appended
+  /// to `bindings`. Returns the bytes written.
+  private func render(
+    _ span: SQLSpan, into out: UnsafeMutableBufferPointer<UInt8>, _ bindings: inout [SQLValue],
+    placeholder: (Int) -> String
+  ) -> Int {
+    var i = span.start
+    var j = 0
+    while i < span.end {
+      let b = base[i]
+      if b > SQLBuffer.raisesByte {
+        out[j] = b
+        j += 1
+        i += 1
+      } else if b == SQLBuffer.placeholderByte, i + SQLBuffer.placeholderLength <= span.end {
+        var index = 0
+        for k in 0..<4 { index |= Int(base[i + 1 + k] & 0x7F) << (7 * k) }
+        if index < values.count { bindings.append(values[index]) }
+        for p in placeholder(bindings.count).utf8 { out[j] = p; j += 1 }
+        i += SQLBuffer.placeholderLength
+      } else {
+        if b != SQLBuffer.raisesByte { out[j] = b; j += 1 }
+        i += 1
+      }
+    }
+    return j
+  }
+
+  /// The finished statement for `span`: placeholders numbered for the dialect, bindings in
+  /// text order.
+  func statement(_ span: SQLSpan, dialect: any SQLDialect) -> SQLStatement {
+    var bindings: [SQLValue] = []
+    let numbered = dialect.placeholdersAreNumbered
+    let plain = numbered ? "" : dialect.placeholder(1)
+    // A placeholder's 5 bytes become `?` or `$n` (at most 1 + 19 digits).
+    let text = String(unsafeUninitializedCapacity: span.count * 4 + 16) { out in
+      render(span, into: out, &bindings) { n in numbered ? dialect.placeholder(n) : plain }
+    }
+    return SQLStatement(sql: text, bindings: bindings)
+  }
+
+  /// `span` as text with one `SQLExpr.marker` per placeholder and its bindings in order,
+  /// for statements assembled around compiled fragments (fetch requests, batch updates).
+  func materialize(_ span: SQLSpan) -> (sql: String, bindings: [SQLValue]) {
+    var bindings: [SQLValue] = []
+    let text = String(unsafeUninitializedCapacity: span.count * 4 + 16) { out in
+      render(span, into: out, &bindings) { _ in SQLExpr.marker }
+    }
+    return (text, bindings)
+  }
+}

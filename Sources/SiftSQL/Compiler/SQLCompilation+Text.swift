@@ -1,0 +1,144 @@
+import SiftSyntax
+
+/// Writing fragments: every new fragment is appended to the compilation's buffer (`out`)
+/// and named by its span. `cat` takes up to eight pieces (literals, `String`s, spans,
+/// expressions); longer text is written with `out.put` between `out.count` and
+/// `out.span(since:)`.
+extension SQLCompilation {
+  func cat<A: SQLPiece>(_ a: A) -> SQLSpan {
+    let s = out.count
+    out.put(a)
+    return out.span(since: s)
+  }
+
+  func cat<A: SQLPiece, B: SQLPiece>(_ a: A, _ b: B) -> SQLSpan {
+    let s = out.count
+    out.put(a); out.put(b)
+    return out.span(since: s)
+  }
+
+  func cat<A: SQLPiece, B: SQLPiece, C: SQLPiece>(_ a: A, _ b: B, _ c: C) -> SQLSpan {
+    let s = out.count
+    out.put(a); out.put(b); out.put(c)
+    return out.span(since: s)
+  }
+
+  func cat<A: SQLPiece, B: SQLPiece, C: SQLPiece, D: SQLPiece>(_ a: A, _ b: B, _ c: C, _ d: D) -> SQLSpan {
+    let s = out.count
+    out.put(a); out.put(b); out.put(c); out.put(d)
+    return out.span(since: s)
+  }
+
+  func cat<A: SQLPiece, B: SQLPiece, C: SQLPiece, D: SQLPiece, E: SQLPiece>(
+    _ a: A, _ b: B, _ c: C, _ d: D, _ e: E
+  ) -> SQLSpan {
+    let s = out.count
+    out.put(a); out.put(b); out.put(c); out.put(d); out.put(e)
+    return out.span(since: s)
+  }
+
+  func cat<A: SQLPiece, B: SQLPiece, C: SQLPiece, D: SQLPiece, E: SQLPiece, F: SQLPiece>(
+    _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F
+  ) -> SQLSpan {
+    let s = out.count
+    out.put(a); out.put(b); out.put(c); out.put(d); out.put(e); out.put(f)
+    return out.span(since: s)
+  }
+
+  func cat<A: SQLPiece, B: SQLPiece, C: SQLPiece, D: SQLPiece, E: SQLPiece, F: SQLPiece, G: SQLPiece>(
+    _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
+  ) -> SQLSpan {
+    let s = out.count
+    out.put(a); out.put(b); out.put(c); out.put(d); out.put(e); out.put(f); out.put(g)
+    return out.span(since: s)
+  }
+
+  func cat<A: SQLPiece, B: SQLPiece, C: SQLPiece, D: SQLPiece, E: SQLPiece, F: SQLPiece, G: SQLPiece, H: SQLPiece>(
+    _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H
+  ) -> SQLSpan {
+    let s = out.count
+    out.put(a); out.put(b); out.put(c); out.put(d); out.put(e); out.put(f); out.put(g); out.put(h)
+    return out.span(since: s)
+  }
+
+  /// A bound value of a known type.
+  func bound(_ value: SQLValue, type: SQLType, nullable: Bool = false) -> SQLExpr {
+    SQLExpr(out.placeholder(value), type: type, nullable: nullable)
+  }
+
+  /// A boolean fragment (nullable unless said otherwise).
+  func condition(_ sql: SQLSpan, shape: SQLExpr.Shape = .plain) -> SQLExpr {
+    SQLExpr(sql, type: .boolean, nullable: true, shape: shape)
+  }
+
+  /// `(a SEP b SEP …)`.
+  func joined(_ terms: [SQLExpr], _ separator: String) -> SQLSpan {
+    let s = out.count
+    out.put("(")
+    for (i, t) in terms.enumerated() {
+      if i > 0 { out.put(separator) }
+      out.put(t)
+    }
+    out.put(")")
+    return out.span(since: s)
+  }
+
+  /// `a AND b AND …`, folding constants; in order when a term may raise (`ordered`).
+  func and(_ terms: [SQLExpr]) -> SQLExpr { connective(terms, and: true) }
+
+  /// `a OR b OR …`, folding constants; in order when a term may raise (`ordered`).
+  func or(_ terms: [SQLExpr]) -> SQLExpr { connective(terms, and: false) }
+
+  func connective(_ terms: [SQLExpr], and: Bool) -> SQLExpr {
+    let (identity, absorbing): (SQLExpr.Shape, SQLExpr.Shape) = and ? (.alwaysTrue, .alwaysFalse) : (.alwaysFalse, .alwaysTrue)
+    var kept: [SQLExpr] = []
+    kept.reserveCapacity(terms.count)
+    for t in terms {
+      if t.shape == absorbing {
+        // Memory stops here, after evaluating the terms before, which may raise.
+        guard kept.contains(where: \.mayRaise) else { return and ? .alwaysFalse : .alwaysTrue }
+        return ordered(kept, and: and, last: t)
+      }
+      if t.shape != identity { kept.append(t) }
+    }
+    if kept.isEmpty { return and ? .alwaysTrue : .alwaysFalse }
+    if kept.count == 1 { return kept[0] }
+    if kept.contains(where: \.mayRaise) { return ordered(kept.dropLast(), and: and, last: kept[kept.count - 1]) }
+    return condition(joined(kept, and ? " AND " : " OR "))
+  }
+
+  /// The terms evaluated strictly left to right, stopping where memory's short-circuit
+  /// stops: `CASE WHEN (a) IS NOT TRUE THEN FALSE … ELSE last END` (AND) or
+  /// `CASE WHEN (a) THEN TRUE … ELSE last END` (OR; booleans, for PostgreSQL's typed CASE). Used when a term may raise: SQLite may
+  /// evaluate an AND's terms in another order, propagate `x = ?` into the other terms and
+  /// evaluate a constant function once before any row, or the compiler may fold a constant
+  /// term away, and the statement would then fail where memory does not, or the reverse.
+  func ordered(_ first: some Collection<SQLExpr>, and: Bool, last: SQLExpr) -> SQLExpr {
+    let s = out.count
+    out.put("CASE")
+    for t in first {
+      out.put(" WHEN (")
+      out.put(t)
+      out.put(and ? ") IS NOT TRUE THEN FALSE" : ") THEN TRUE")
+    }
+    out.put(" ELSE ")
+    out.put(last)
+    out.put(" END")
+    return condition(out.span(since: s))
+  }
+
+  /// Two-valued negation. Every compiled condition is true exactly when the predicate is,
+  /// and otherwise false *or NULL*; `IS NOT TRUE` maps both to true, so NOT never meets NULL.
+  func negated(_ e: SQLExpr) -> SQLExpr {
+    switch e.shape {
+    case .alwaysTrue: return .alwaysFalse
+    case .alwaysFalse: return .alwaysTrue
+    case .exists: return SQLExpr(cat("NOT ", e), type: .boolean, nullable: false, shape: .notExists)
+    case .notExists:
+      var text = e.sql
+      text.start += 4  // "NOT "
+      return SQLExpr(text, type: .boolean, nullable: false, shape: .exists)
+    case .plain: return SQLExpr(cat("(", e, ") IS NOT TRUE"), type: .boolean, nullable: false)
+    }
+  }
+}
