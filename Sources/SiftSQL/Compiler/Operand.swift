@@ -6,7 +6,18 @@ struct RowRef: Sendable {
   /// The row's primary key as SQL (NULL when a to-one relationship is empty).
   var key: SQLExpr
   /// The alias the row is reachable under in the current FROM, if it is one (`t0`).
-  var alias: String?
+  var alias: String? {
+    didSet { isRoot = alias == "t0" }
+  }
+  /// True for the root row (alias `t0`).
+  private(set) var isRoot: Bool
+
+  init(entity: SQLEntityRef, key: SQLExpr, alias: String?) {
+    self.entity = entity
+    self.key = key
+    self.alias = alias
+    isRoot = alias == "t0"
+  }
 }
 
 /// The elements of a to-many relationship, a scalar-array side table or a SUBQUERY: a FROM
@@ -41,7 +52,7 @@ extension SQLCompilation {
 }
 
 /// What an expression compiles to before it is used.
-indirect enum Operand: Sendable {
+enum Operand: Sendable {
   /// A single SQL value.
   case value(SQLExpr)
   /// A constant not yet bound, so it can be coerced to the type it meets.
@@ -49,7 +60,7 @@ indirect enum Operand: Sendable {
   /// An entity row.
   case row(RowRef)
   /// A collection of elements.
-  case collection(SQLCollection)
+  indirect case collection(SQLCollection)
   /// A non-constant aggregate `{a, b}`.
   case list([Operand])
 

@@ -73,7 +73,8 @@ extension SQLCompilation {
       var out = c
       out.filtered = true
       out.presence = nil  // SUBQUERY over nil is an empty array in memory: @count is 0
-      out.condition = and([c.condition, try self.predicate(predicate, positive: true)])
+      let filter = try self.predicate(predicate, positive: true)
+      out.condition = and([c.condition, filter])
       return .collection(out)
     case .cast(let x, let type):
       return try cast(x, type, e.range)

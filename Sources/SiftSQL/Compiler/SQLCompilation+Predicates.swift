@@ -10,10 +10,12 @@ extension SQLCompilation {
       return b == positive ? .alwaysTrue : .alwaysFalse
     case .and(let terms):
       var out: [SQLExpr] = []
+      out.reserveCapacity(terms.count)
       for t in terms { out.append(try predicate(t, positive: positive)) }
       return positive ? and(out) : or(out)
     case .or(let terms):
       var out: [SQLExpr] = []
+      out.reserveCapacity(terms.count)
       for t in terms { out.append(try predicate(t, positive: positive)) }
       return positive ? or(out) : and(out)
     case .not(let q):
@@ -28,12 +30,15 @@ extension SQLCompilation {
     var lhs = try expression(c.lhs)
     var rhs = try expression(c.rhs)
     let (l0, r0) = (lhs, rhs)
-    let e: SQLExpr
+    // Compiled before `evaluatingFirst` is called: an argument that mutates the compilation
+    // would make Swift copy it for the call.
+    let inner: SQLExpr
     if let quantifier = c.quantifier {
-      e = evaluatingFirst(l0, r0, try quantified(quantifier, lhs, &rhs, c))
+      inner = try quantified(quantifier, lhs, &rhs, c)
     } else {
-      e = evaluatingFirst(l0, r0, try compare(c.op, &lhs, &rhs, c, lhsRange: c.lhs.range, rhsRange: c.rhs.range))
+      inner = try compare(c.op, &lhs, &rhs, c, lhsRange: c.lhs.range, rhsRange: c.rhs.range)
     }
+    let e = evaluatingFirst(l0, r0, inner)
     try checkedSize(e, c.operatorRange)
     return e
   }

@@ -25,9 +25,8 @@ struct SQLCompilation {
     self.source = source
     self.root = entity
     self.out = buffer
-    let pk = entity.rootColumns[entity.primaryKeyAttribute.column] ?? "t0." + dialect.quoteIdentifier(entity.primaryKeyAttribute.column)
     let s = buffer.count
-    buffer.put(pk)
+    buffer.put(entity.primaryKeyColumn.root)
     self.selfRow = RowRef(
       entity: entity, key: SQLExpr(buffer.span(since: s), type: SQLType(entity.primaryKeyAttribute.type), nullable: false),
       alias: "t0")
@@ -50,15 +49,13 @@ struct SQLCompilation {
   // MARK: - Rows and members
 
   /// A column of a row: `alias."col"`, or a correlated subselect through the row's key.
-  mutating func column(_ row: RowRef, _ column: String, type: SQLType, nullable: Bool = true) -> SQLExpr {
-    if let alias = row.alias {
-      if alias == "t0", let s = row.entity.rootColumns[column] { return SQLExpr(cat(s), type: type, nullable: nullable) }
-      return SQLExpr(cat(alias, ".", row.entity.quoted[column] ?? q(column)), type: type, nullable: nullable)
-    }
+  mutating func column(_ row: RowRef, _ column: SQLColumnRef, type: SQLType, nullable: Bool = true) -> SQLExpr {
+    if row.isRoot { return SQLExpr(cat(column.root), type: type, nullable: nullable) }
+    if let alias = row.alias { return SQLExpr(cat(alias, ".", column.quoted), type: type, nullable: nullable) }
     let a = newAlias()
     let s = out.count
-    out.put("(SELECT "); out.put(a); out.put("."); out.put(q(column)); out.put(" FROM "); out.put(q(row.entity.table))
-    out.put(" "); out.put(a); out.put(" WHERE "); out.put(a); out.put("."); out.put(q(row.entity.primaryKeyAttribute.column))
+    out.put("(SELECT "); out.put(a); out.put("."); out.put(column.quoted); out.put(" FROM "); out.put(q(row.entity.table))
+    out.put(" "); out.put(a); out.put(" WHERE "); out.put(a); out.put("."); out.put(row.entity.primaryKeyColumn.quoted)
     out.put(" = "); out.put(row.key); out.put(")")
     return SQLExpr(out.span(since: s), type: type, nullable: true)
   }
@@ -69,58 +66,59 @@ struct SQLCompilation {
   /// `row.key` for an attribute or relationship named `key`.
   mutating func member(_ row: RowRef, _ key: String, _ range: SourceRange) throws(SiftError) -> Operand {
     let e = row.entity
-    if row.alias == "t0", let cached = e.rootMembers[key] {
-      return .value(SQLExpr(cat(cached.sql), type: cached.type, nullable: cached.nullable))
+    guard let m = e.members[key] else {
+      if key == "self" { return .row(row) }
+      throw SQLDiagnostics.unknownKey(key, entity: e.entity, range, source: source)
     }
-    if let a = e.attribute(key) {
-      if a.type.isArray { return .collection(sideTable(row, a)) }
-      let isPK = a.name == e.primaryKey
-      return .value(column(row, a.column, type: SQLType(a.type), nullable: !isPK || row.alias == nil))
-    }
-    if let r = e.relationship(key), let target = schema.entity(r.target) {
-      switch r.kind {
-      case .toOne(let fk):
-        let keyExpr = column(row, fk, type: SQLType(target.primaryKeyAttribute.type))
-        return .row(RowRef(entity: target, key: keyExpr, alias: nil))
-      case .toMany(let inverse):
-        let a = newAlias()
-        let owner = primaryKey(row)
-        let cond = condition(cat(a, ".", q(inverse), " = ", owner))
-        let elementKey = SQLExpr(
-          cat(a, ".", q(target.primaryKeyAttribute.column)), type: SQLType(target.primaryKeyAttribute.type), nullable: false)
-        return .collection(SQLCollection(
-          from: cat(q(target.table), " ", a), condition: cond,
-          element: .row(RowRef(entity: target, key: elementKey, alias: a)),
-          presence: column(row, e.countColumns[r.name] ?? SQLSchema.countColumn(r.name), type: .integer)))
-      case .manyToMany(let table, let sourceColumn, let targetColumn):
-        let j = newAlias("j")
-        let a = newAlias()
-        let owner = primaryKey(row)
-        let s = out.count
-        out.put(q(table)); out.put(" "); out.put(j); out.put(" JOIN "); out.put(q(target.table)); out.put(" "); out.put(a)
-        out.put(" ON "); out.put(a); out.put("."); out.put(q(target.primaryKeyAttribute.column)); out.put(" = "); out.put(j)
-        out.put("."); out.put(q(targetColumn))
-        let from = out.span(since: s)
-        let cond = condition(cat(j, ".", q(sourceColumn), " = ", owner))
-        let elementKey = SQLExpr(cat(a, ".", q(target.primaryKeyAttribute.column)), type: SQLType(target.primaryKeyAttribute.type), nullable: false)
-        return .collection(SQLCollection(
-          from: from, condition: cond, element: .row(RowRef(entity: target, key: elementKey, alias: a)),
-          presence: column(row, SQLSchema.countColumn(r.name), type: .integer)))
-      }
+    switch m {
+    case .column(let c, let type, let isPK):
+      return .value(column(row, c, type: type, nullable: !isPK || row.alias == nil))
+    case .array(let a, let table, let count):
+      return .collection(sideTable(row, a, table, count))
+    case .toOne(let targetName, let fk):
+      guard let target = schema.entity(targetName) else { break }
+      let keyExpr = column(row, fk, type: SQLType(target.primaryKeyAttribute.type))
+      return .row(RowRef(entity: target, key: keyExpr, alias: nil))
+    case .toMany(let targetName, let inverse, let count):
+      guard let target = schema.entity(targetName) else { break }
+      let a = newAlias()
+      let owner = primaryKey(row)
+      let cond = condition(cat(a, ".", inverse, " = ", owner))
+      let elementKey = SQLExpr(
+        cat(a, ".", target.primaryKeyColumn.quoted), type: SQLType(target.primaryKeyAttribute.type), nullable: false)
+      return .collection(SQLCollection(
+        from: cat(q(target.table), " ", a), condition: cond,
+        element: .row(RowRef(entity: target, key: elementKey, alias: a)),
+        presence: column(row, count, type: .integer)))
+    case .manyToMany(let targetName, let table, let sourceColumn, let targetColumn, let count):
+      guard let target = schema.entity(targetName) else { break }
+      let j = newAlias("j")
+      let a = newAlias()
+      let owner = primaryKey(row)
+      let s = out.count
+      out.put(table); out.put(" "); out.put(j); out.put(" JOIN "); out.put(q(target.table)); out.put(" "); out.put(a)
+      out.put(" ON "); out.put(a); out.put("."); out.put(target.primaryKeyColumn.quoted); out.put(" = "); out.put(j)
+      out.put("."); out.put(targetColumn)
+      let from = out.span(since: s)
+      let cond = condition(cat(j, ".", sourceColumn, " = ", owner))
+      let elementKey = SQLExpr(cat(a, ".", target.primaryKeyColumn.quoted), type: SQLType(target.primaryKeyAttribute.type), nullable: false)
+      return .collection(SQLCollection(
+        from: from, condition: cond, element: .row(RowRef(entity: target, key: elementKey, alias: a)),
+        presence: column(row, count, type: .integer)))
     }
     if key == "self" { return .row(row) }
     throw SQLDiagnostics.unknownKey(key, entity: e.entity, range, source: source)
   }
 
-  mutating func sideTable(_ row: RowRef, _ a: SQLAttribute) -> SQLCollection {
+  mutating func sideTable(_ row: RowRef, _ a: SQLAttribute, _ table: String, _ count: SQLColumnRef) -> SQLCollection {
     let alias = newAlias()
     let owner = primaryKey(row)
     let cond = condition(cat(alias, ".", schema.quotedOwner, " = ", owner))
     return SQLCollection(
-      from: cat(row.entity.quotedSideTables[a.name] ?? q(row.entity.sideTable(for: a)), " ", alias), condition: cond,
+      from: cat(table, " ", alias), condition: cond,
       element: .value(SQLExpr(cat(alias, ".", schema.quotedValue), type: SQLType(a.type), nullable: true)),
       position: cat(alias, ".", schema.quotedPosition),
-      presence: column(row, row.entity.countColumns[a.name] ?? SQLSchema.countColumn(a.column), type: .integer))
+      presence: column(row, count, type: .integer))
   }
 
   // MARK: - Key paths

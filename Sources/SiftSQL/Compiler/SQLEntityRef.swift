@@ -6,63 +6,73 @@ final class SQLEntityRef: Sendable {
   let table: String
   let primaryKey: String
   let primaryKeyAttribute: SQLAttribute
-  /// Quoted identifiers of the table's columns, by column name.
-  let quoted: [String: String]
-  /// `t0."column"` for the root alias, by column name.
-  let rootColumns: [String: String]
-  /// Quoted side tables of array attributes, by attribute name.
-  let quotedSideTables: [String: String]
-  /// Count columns of array attributes and to-many relationships, by key.
-  let countColumns: [String: String]
-  /// Column attributes read through the root alias `t0`, ready to use, by key.
-  let rootMembers: [String: RootMember]
+  /// The primary key column.
+  let primaryKeyColumn: SQLColumnRef
+  /// Every attribute and relationship, by key, with its identifiers quoted in advance: one
+  /// dictionary lookup resolves a key path step.
+  let members: [String: Member]
 
-  /// A column attribute of the root row: its text (`t0."name"`) and what is known of it.
-  struct RootMember: Sendable {
-    let sql: String
-    let type: SQLType
-    let nullable: Bool
+  /// What a key names, ready to compile.
+  enum Member: Sendable {
+    /// A column attribute.
+    case column(SQLColumnRef, SQLType, isPrimaryKey: Bool)
+    /// An array attribute: its quoted side table and the owner's element-count column.
+    case array(SQLAttribute, sideTable: String, count: SQLColumnRef)
+    /// A to-one relationship through a foreign-key column.
+    case toOne(target: String, foreignKey: SQLColumnRef)
+    /// A to-many relationship: the target's quoted inverse foreign key.
+    case toMany(target: String, inverse: String, count: SQLColumnRef)
+    /// A many-to-many relationship through a join table (quoted names).
+    case manyToMany(target: String, joinTable: String, sourceColumn: String, targetColumn: String, count: SQLColumnRef)
   }
 
   init(_ entity: SQLEntity, dialect: any SQLDialect) {
-    var q: [String: String] = [:]
-    for a in entity.attributes { q[a.column] = dialect.quoteIdentifier(a.column) }
-    for r in entity.relationships {
-      if case .toOne(let fk) = r.kind { q[fk] = dialect.quoteIdentifier(fk) }
-      if r.isToMany { q[SQLSchema.countColumn(r.name)] = dialect.quoteIdentifier(SQLSchema.countColumn(r.name)) }
-    }
-    for a in entity.attributes where a.type.isArray {
-      q[SQLSchema.countColumn(a.column)] = dialect.quoteIdentifier(SQLSchema.countColumn(a.column))
-    }
-    quoted = q
-    var sides: [String: String] = [:]
-    var counts: [String: String] = [:]
-    for a in entity.attributes where a.type.isArray {
-      sides[a.name] = dialect.quoteIdentifier(entity.sideTable(for: a))
-      counts[a.name] = SQLSchema.countColumn(a.column)
-    }
-    for r in entity.relationships where r.isToMany { counts[r.name] = SQLSchema.countColumn(r.name) }
-    quotedSideTables = sides
-    countColumns = counts
-    let root = q.mapValues { "t0." + $0 }
-    rootColumns = root
-    var members: [String: RootMember] = [:]
-    for a in entity.attributes where !a.type.isArray {
-      if let sql = root[a.column] {
-        members[a.name] = RootMember(sql: sql, type: SQLType(a.type), nullable: a.name != entity.primaryKey)
+    func column(_ name: String) -> SQLColumnRef { SQLColumnRef(name, dialect: dialect) }
+    var members: [String: Member] = [:]
+    for a in entity.attributes {
+      if a.type.isArray {
+        members[a.name] = .array(
+          a, sideTable: dialect.quoteIdentifier(entity.sideTable(for: a)), count: column(SQLSchema.countColumn(a.column)))
+      } else {
+        members[a.name] = .column(column(a.column), SQLType(a.type), isPrimaryKey: a.name == entity.primaryKey)
       }
     }
-    rootMembers = members
+    for r in entity.relationships where members[r.name] == nil {
+      switch r.kind {
+      case .toOne(let fk):
+        members[r.name] = .toOne(target: r.target, foreignKey: column(fk))
+      case .toMany(let inverse):
+        members[r.name] = .toMany(
+          target: r.target, inverse: dialect.quoteIdentifier(inverse), count: column(SQLSchema.countColumn(r.name)))
+      case .manyToMany(let table, let sourceColumn, let targetColumn):
+        members[r.name] = .manyToMany(
+          target: r.target, joinTable: dialect.quoteIdentifier(table), sourceColumn: dialect.quoteIdentifier(sourceColumn),
+          targetColumn: dialect.quoteIdentifier(targetColumn), count: column(SQLSchema.countColumn(r.name)))
+      }
+    }
+    self.members = members
     self.entity = entity
     self.name = entity.name
     self.table = entity.table
     self.primaryKey = entity.primaryKey
     self.primaryKeyAttribute = entity.primaryKeyAttribute
+    self.primaryKeyColumn = column(entity.primaryKeyAttribute.column)
   }
 
-  func attribute(_ name: String) -> SQLAttribute? { entity.attribute(name) }
-  func relationship(_ name: String) -> SQLRelationship? { entity.relationship(name) }
   func sideTable(for a: SQLAttribute) -> String { entity.sideTable(for: a) }
+}
+
+/// A column's name, quoted, and as read through the root alias (`t0."name"`).
+final class SQLColumnRef: Sendable {
+  let name: String
+  let quoted: String
+  let root: String
+
+  init(_ name: String, dialect: any SQLDialect) {
+    self.name = name
+    quoted = dialect.quoteIdentifier(name)
+    root = "t0." + quoted
+  }
 }
 
 /// The schema's entities as shared references, built once per `SQLCompiler`.

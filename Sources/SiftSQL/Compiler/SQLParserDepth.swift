@@ -59,62 +59,87 @@ enum SQLParserDepth {
   }
 
   static func estimate(bytes s: UnsafeBufferPointer<UInt8>, levels: Levels) -> Int {
+    // `levels` holds the counts of the enclosing levels as they were when each nested level
+    // opened; the innermost level's count is `top`.
     var levels = levels
+    var top = 0
     var sum = 0  // what the open outer levels hold, each with its slack
     var peak = 0
     var joined = false  // the previous byte was the `.` of `t0."name"`
     var i = 0
-    func count(_ n: Int) {
-      levels[levels.count - 1] += n
-      peak = max(peak, sum + (levels.last ?? 0) + slack)
-    }
-    func open() -> Bool {
-      count(1)
-      sum += (levels.last ?? 0) + slack
-      return levels.append(0)
-    }
-    func close() {
-      guard levels.count > 1 else { return }
-      levels.removeLast()
-      sum -= (levels.last ?? 0) + slack
-    }
-    while i < s.count {
+    let n = s.count
+    while i < n {
       let b = s[i]
       let start = i
       i += 1
+      var counted = 0  // tokens this byte (or word) adds to the innermost level
       switch b {
       case 0x20, 0x0A, 0x09, 0x0D, 0x02: continue  // 0x02: SQLExpr.raises, not SQL
       case 0x01:  // a placeholder in an SQLBuffer: the marker and four bytes of its index
-        i = min(i + SQLBuffer.placeholderLength - 1, s.count)
-        count(1)
-      case 0x28: if !open() { return maxLevels * (1 + slack) }  // (
-      case 0x29: close()  // )
-      case 0x2C: levels[levels.count - 1] = 0; count(1)  // , (the list so far is one symbol)
+        i = min(i + SQLBuffer.placeholderLength - 1, n)
+        counted = 1
+      case 0x28:  // (
+        top += 1
+        peak = max(peak, sum + top + slack)
+        sum += top + slack
+        levels[levels.count - 1] = top
+        guard levels.append(0) else { return maxLevels * (1 + slack) }
+        top = 0
+        joined = false
+        continue
+      case 0x29:  // )
+        if levels.count > 1 {
+          levels.removeLast()
+          top = levels[levels.count - 1]
+          sum -= top + slack
+        }
+        joined = false
+        continue
+      case 0x2C: top = 0; counted = 1  // , (the list so far is one symbol)
       case 0x2E: joined = true; continue  // . of a qualified name: one symbol with its parts
       case 0x22, 0x27:  // "identifier" or 'text', doubled quotes inside
-        while i < s.count {
+        while i < n {
           if s[i] == b {
-            if i + 1 < s.count, s[i + 1] == b { i += 2; continue }
+            if i + 1 < n, s[i + 1] == b { i += 2; continue }
             break
           }
           i += 1
         }
         i += 1
-        if !joined { count(1) }
+        if !joined { counted = 1 }
       case _ where isWordByte(b):
-        while i < s.count, isWordByte(s[i]) { i += 1 }
+        while i < n, isWordByte(s[i]) { i += 1 }
         switch keyword(s, start, i) {
-        case .boundary: levels[levels.count - 1] = 0; count(1)
+        case .boundary: top = 0; counted = 1
         case .caseBoundary:  // the first WHEN right after CASE counts as an ordinary token
-          if levels[levels.count - 1] > 2 { levels[levels.count - 1] = 2 }
-          count(1)
-        case .open: if !open() { return maxLevels * (1 + slack) }
-        case .close: close()
-        case .select: count(4)  // SELECT and its empty optional clauses
-        case .none: if !joined { count(1) }
+          if top > 2 { top = 2 }
+          counted = 1
+        case .open:
+          top += 1
+          peak = max(peak, sum + top + slack)
+          sum += top + slack
+          levels[levels.count - 1] = top
+          guard levels.append(0) else { return maxLevels * (1 + slack) }
+          top = 0
+          joined = false
+          continue
+        case .close:
+          if levels.count > 1 {
+            levels.removeLast()
+            top = levels[levels.count - 1]
+            sum -= top + slack
+          }
+          joined = false
+          continue
+        case .select: counted = 4  // SELECT and its empty optional clauses
+        case .none: if !joined { counted = 1 }
         }
       default:
-        count(1)  // an operator or punctuation byte: counted once per byte, an over-count
+        counted = 1  // an operator or punctuation byte: counted once per byte, an over-count
+      }
+      if counted > 0 {
+        top += counted
+        peak = max(peak, sum + top + slack)
       }
       joined = false
     }
@@ -124,9 +149,12 @@ enum SQLParserDepth {
   /// Stack entries a level holds beyond its counted tokens while a nested level is open.
   static let slack = 2
 
+  /// Letters, digits, `_`, `$` and every byte of a non-ASCII character (one bit each).
+  @inline(__always)
   static func isWordByte(_ b: UInt8) -> Bool {
-    (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == 0x5F || b == 0x24
-      || b >= 0x80
+    if b >= 0x80 { return true }
+    let mask: UInt64 = b < 0x40 ? 0x03FF_0010_0000_0000 : 0x07FF_FFFE_87FF_FFFE
+    return (mask >> UInt64(b & 63)) & 1 != 0
   }
 
   enum Keyword { case boundary, caseBoundary, open, close, select, none }
