@@ -146,6 +146,16 @@ enum SQLParserDepth {
     return peak
   }
 
+  /// A cheap upper bound of `estimate(bytes:)`: every token counts at most one per byte
+  /// (SELECT four for six), and each open level adds at most its slack, where levels open
+  /// at `(` and at `CASE` (counted by its `C`, an over-count). Short SQL under the limit by
+  /// this bound needs no full estimate.
+  static func bound(_ s: UnsafeBufferPointer<UInt8>) -> Int {
+    var opens = 0
+    for b in s where b == 0x28 || b | 0x20 == 0x63 { opens += 1 }
+    return s.count + slack * (opens + 1)
+  }
+
   /// Stack entries a level holds beyond its counted tokens while a nested level is open.
   static let slack = 2
 
@@ -191,7 +201,9 @@ extension SQLCompilation {
   /// (see `SQLParserDepth`); the error points at the whole predicate.
   func checkParserDepth(_ w: SQLExpr, _ range: SourceRange) throws(SiftError) {
     guard let limit = dialect.parserStackLimit else { return }
-    let depth = out.withBytes(w.sql) { SQLParserDepth.estimate(bytes: $0) }
+    let depth = out.withBytes(w.sql) { bytes in
+      SQLParserDepth.bound(bytes) <= limit ? 0 : SQLParserDepth.estimate(bytes: bytes)
+    }
     guard depth > limit else { return }
     throw fail(
       "too-deep-for-sql",
