@@ -1,4 +1,5 @@
 import Foundation
+import SiftSyntax
 
 /// A piece of compiled SQL text: a span of its compilation's `SQLBuffer`.
 ///
@@ -60,6 +61,20 @@ final class SQLBuffer {
   @exclusivity(unchecked) private var capacity: Int
   /// Bound values, by the index their placeholders carry.
   @exclusivity(unchecked) private(set) var values: [SQLValue] = []
+  /// Constants of fragments, by `SQLExpr.constantSlot`.
+  @exclusivity(unchecked) private(set) var constants: [SiftValue] = []
+  /// Nil conditions of fragments that may be NaN, by `SQLExpr.nilWhenSlot`.
+  @exclusivity(unchecked) private(set) var nilConditions: [[SQLExpr]] = []
+
+  func keep(constant v: SiftValue) -> Int32 {
+    constants.append(v)
+    return Int32(constants.count - 1)
+  }
+
+  func keep(nilConditions c: [SQLExpr]) -> Int32 {
+    nilConditions.append(c)
+    return Int32(nilConditions.count - 1)
+  }
 
   /// The text of `SQLExpr.alwaysTrue` and `SQLExpr.alwaysFalse`, at the start of every buffer.
   static let alwaysTrue = SQLSpan(start: 0, end: 5, raises: false)

@@ -33,8 +33,8 @@ extension SQLCompilation {
       x = try scalar(&l, hint: nil, lhsRange)
       y = try scalar(&r, hint: x.type, rhsRange)
     }
-    let xNull = x.constant?.isNull == true
-    let yNull = y.constant?.isNull == true
+    let xNull = constant(x)?.isNull == true
+    let yNull = constant(y)?.isNull == true
     if xNull && yNull {
       return op == .equal || op == .lessThanOrEqual || op == .greaterThanOrEqual ? .alwaysTrue : .alwaysFalse
     }
@@ -70,7 +70,7 @@ extension SQLCompilation {
       y = fold(y, o)
     }
     let bothNullable = x.nullable && y.nullable
-    if x.nilWhen != nil || y.nilWhen != nil, op == .equal || op == .notEqual {
+    if x.nilWhenSlot >= 0 || y.nilWhenSlot >= 0, op == .equal || op == .notEqual {
       let eq = nanAwareEqual(x, y)
       return op == .equal ? eq : negated(eq)
     }
@@ -108,8 +108,8 @@ extension SQLCompilation {
     for constOnRight in [true, false] {
       let constSide = constOnRight ? y : x
       let otherSide = constOnRight ? x : y
-      if case .int(let c)? = constSide.constant, c >= -limit, c <= limit { return nil }
-      guard case .double(let d)? = constSide.constant, otherSide.type == .integer else { continue }
+      if case .int(let c)? = constant(constSide), c >= -limit, c <= limit { return nil }
+      guard case .double(let d)? = constant(constSide), otherSide.type == .integer else { continue }
       let effective = constOnRight ? op : op.flipped
       // other `effective` d, with other an integer column.
       if d.isNaN { return op == .notEqual ? .alwaysTrue : .alwaysFalse }
@@ -144,11 +144,11 @@ extension SQLCompilation {
   /// double→numeric cast keeps only 15 digits, so a double constant is bound as its decimal
   /// text and a double column goes through its (shortest round-trip) text form.
   func exactNumber(_ x: SQLExpr, _ type: String) -> SQLExpr {
-    if x.type == .double && x.constant == nil {
+    if x.type == .double && x.constantSlot < 0 {
       return SQLExpr(cat("CAST(CAST(", x, " AS TEXT) AS ", type, ")"), type: .double, nullable: x.nullable)
     }
     var value = x.sql
-    if case .double(let d)? = x.constant {
+    if case .double(let d)? = constant(x) {
       let text: String
       if d.isNaN {
         text = "NaN"
@@ -169,7 +169,7 @@ extension SQLCompilation {
   func coerceBoolean(_ op: ComparisonOperator, _ x: inout SQLExpr, _ y: inout SQLExpr, _ range: SourceRange) throws(SiftError) -> SQLExpr? {
     let xIsBool = x.type == .boolean
     let other = xIsBool ? y : x
-    if let v = other.constant, op == .equal || op == .notEqual {
+    if let v = constant(other), op == .equal || op == .notEqual {
       guard let b = boolValue(v) else { return op == .equal ? .alwaysFalse : .alwaysTrue }
       let bound = try bind(.bool(b), hint: .boolean, range)
       if xIsBool { y = bound } else { x = bound }

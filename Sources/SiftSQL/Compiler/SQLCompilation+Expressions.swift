@@ -83,7 +83,7 @@ extension SQLCompilation {
       var (x, y) = (try expression(a), try expression(b))
       let vx = try scalar(&x, hint: nil, a.range)
       let vy = try scalar(&y, hint: vx.type, b.range)
-      let vx2 = vx.constant != nil ? try bind(vx.constant ?? .null, hint: vy.type, a.range) : vx
+      let vx2 = try constant(vx).map { (c: SiftValue) throws(SiftError) -> SQLExpr in try bind(c, hint: vy.type, a.range) } ?? vx
       // Branches of different kinds would give a value of no static type, which SQL orders,
       // searches and adds dynamically where memory reports the type error it meets.
       if vx2.type.family != 0, vy.type.family != 0, vx2.type.family != vy.type.family {
@@ -95,9 +95,8 @@ extension SQLCompilation {
       if vx2.type == .null { type = vy.type }
       if vy.type == .null { type = vx2.type }
       let sql = cat("CASE WHEN ", cond, " THEN ", vx2, " ELSE ", vy, " END")
-      var t = SQLExpr(sql, type: type, nullable: vx2.nullable || vy.nullable)
-      t.nilWhen = ternaryNilWhen(cond, vx2, vy)
-      return .value(t)
+      let t = SQLExpr(sql, type: type, nullable: vx2.nullable || vy.nullable)
+      return .value(withNilWhen(t, ternaryNilWhen(cond, vx2, vy)))
     case .assignment:
       throw fail("unsupported-in-sql", "an assignment ($x := …) cannot be compiled to SQL", e.range)
     case .anyKey:
@@ -140,9 +139,9 @@ extension SQLCompilation {
     case .array, .dictionary:
       throw fail("collection-not-allowed", "a collection constant cannot be used as a single value here", range)
     }
-    e.constant = v
+    e = withConstant(e, v)
     if case .double(let d) = v, d.isNaN, dialect.nanBecomesNull {
-      e.nilWhen = []  // bound as NULL, but never nil
+      e = withNilWhen(e, [])  // bound as NULL, but never nil
       e.nullable = true
     }
     return e
@@ -179,7 +178,7 @@ extension SQLCompilation {
     // is nil even where `n * 2` overflowed into a double (unless the other side fails first).
     switch op {
     case .bitwiseAnd, .bitwiseOr, .bitwiseXor, .leftShift, .rightShift:
-      if (x.constant?.isNull == true && !y.mayRaise) || (y.constant?.isNull == true && !x.mayRaise) {
+      if (constant(x)?.isNull == true && !y.mayRaise) || (constant(y)?.isNull == true && !x.mayRaise) {
         return try bind(.null, hint: nil, range)
       }
     default: break
@@ -198,9 +197,9 @@ extension SQLCompilation {
       // Memory keeps integer ** integer exact while it fits (`NumberRules.exactPower`); a
       // negative exponent gives a fraction, so only a constant exponent >= 0 types it integer
       // (whole either way: an overflow is a whole double), as ceiling/floor/trunc rely on.
-      let t: SQLType = bothInt && dialect.powerKeepsIntegers && isNonNegativeInteger(y.constant) ? .integer : .double
+      let t: SQLType = bothInt && dialect.powerKeepsIntegers && isNonNegativeInteger(constant(y)) ? .integer : .double
       let call = make(cat(dialect.powerFunction, "(", x, ", ", y, ")"), t)
-      if dialect.nanBecomesNull, x.nilWhen != nil || y.nilWhen != nil { return nanAwarePower(call, x, y) }
+      if dialect.nanBecomesNull, x.nilWhenSlot >= 0 || y.nilWhenSlot >= 0 { return nanAwarePower(call, x, y) }
       return real(call)
     case .bitwiseAnd, .bitwiseOr:
       try ints()

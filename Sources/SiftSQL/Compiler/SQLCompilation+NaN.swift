@@ -12,7 +12,7 @@ import SiftSyntax
 extension SQLCompilation {
   /// Conditions, ORed, under which `e` is nil (none: never nil).
   func nilConditions(_ e: SQLExpr) -> [SQLExpr] {
-    if let w = e.nilWhen { return w }
+    if let w = nilWhen(e) { return w }
     guard e.nullable else { return [] }
     return [SQLExpr(cat(e, " IS NULL"), type: .boolean, nullable: false)]
   }
@@ -22,22 +22,21 @@ extension SQLCompilation {
   /// nil exactly when an operand is nil.
   func mayBeNaN(_ result: SQLExpr, from operands: [SQLExpr]) -> SQLExpr {
     guard dialect.nanBecomesNull else { return result }
-    var out = result
     var conditions: [SQLExpr] = []
     if result.mayRaise {
       // A nil test must still evaluate what may fail (`n / 0 == nil` fails in memory).
       conditions.append(condition(cat("CASE WHEN (", result, ") IS NULL THEN FALSE ELSE FALSE END")))
     }
     for o in operands { conditions += nilConditions(o) }
-    out.nilWhen = conditions
-    out.nullable = true
-    return out
+    var marked = withNilWhen(result, conditions)
+    marked.nullable = true
+    return marked
   }
 
   /// `result`, computed from `operands` by an operation that gives NaN for a NaN operand
   /// (negation, `abs`, rounding, `exp`): marked when an operand is.
   func propagatingNaN(_ result: SQLExpr, from operands: [SQLExpr]) -> SQLExpr {
-    guard operands.contains(where: { $0.nilWhen != nil }) else { return result }
+    guard operands.contains(where: { $0.nilWhenSlot >= 0 }) else { return result }
     return mayBeNaN(result, from: operands)
   }
 
@@ -75,7 +74,7 @@ extension SQLCompilation {
 
   /// The nil test of `TERNARY(p, a, b)` when a branch may be NaN.
   func ternaryNilWhen(_ cond: SQLExpr, _ a: SQLExpr, _ b: SQLExpr) -> [SQLExpr]? {
-    guard a.nilWhen != nil || b.nilWhen != nil else { return nil }
+    guard a.nilWhenSlot >= 0 || b.nilWhenSlot >= 0 else { return nil }
     let na = or(nilConditions(a)), nb = or(nilConditions(b))
     let sql = cat("CASE WHEN ", cond, " THEN (", na, ") ELSE (", nb, ") END")
     return [SQLExpr(sql, type: .boolean, nullable: false)]

@@ -213,7 +213,7 @@ extension SQLCompilation {
       break
     }
     var x = try scalar(&n, hint: hint, needleRange)
-    if x.constant?.isNull == true { return items.contains(.null) ? .alwaysTrue : .alwaysFalse }
+    if constant(x)?.isNull == true { return items.contains(.null) ? .alwaysTrue : .alwaysFalse }
     let o = c.options.rawValue & 3
     let folds = o != 0 && (x.type == .string || x.type.family == 0)
     if x.type == .boolean && !dialect.booleansAreIntegers { x = boolKeyed(x) }
@@ -235,7 +235,7 @@ extension SQLCompilation {
       // needle's type when that is exact, and drop it when no value of that type equals it.
       var converted: [SQLExpr] = []
       for e in kept {
-        switch (x.type, e.constant) {
+        switch (x.type, constant(e)) {
         case (.integer, .double(let d)?):
           if let n = Int64(exactly: d) { converted.append(try bind(.int(n), hint: .integer, needleRange)) }
         case (.double, .int(let n)?):
@@ -284,14 +284,14 @@ extension SQLCompilation {
 
   /// True exactly when `e` is nil (a NaN stored as NULL is not: see `SQLExpr.nilWhen`).
   func isNull(_ e: SQLExpr) -> SQLExpr {
-    if let w = e.nilWhen { return or(w) }
+    if let w = nilWhen(e) { return or(w) }
     guard e.nullable else { return .alwaysFalse }
     return condition(cat(e, " IS NULL"))
   }
 
   /// True exactly when `e` is not nil.
   func isNotNull(_ e: SQLExpr) -> SQLExpr {
-    if let w = e.nilWhen { return negated(or(w)) }
+    if let w = nilWhen(e) { return negated(or(w)) }
     guard e.nullable else { return .alwaysTrue }
     return condition(cat(e, " IS NOT NULL"))
   }
@@ -299,11 +299,9 @@ extension SQLCompilation {
   /// Wraps a string in the fold function, or folds a constant in Swift when the dialect's
   /// function is `TextFolding.fold` itself.
   func fold(_ e: SQLExpr, _ options: UInt8) -> SQLExpr {
-    if dialect.foldsConstantsInSwift, case .string(let s)? = e.constant {
+    if dialect.foldsConstantsInSwift, case .string(let s)? = constant(e) {
       let folded = TextFolding.fold(s, ComparisonOptions(rawValue: options))
-      var f = bound(.text(folded), type: .string)
-      f.constant = .string(folded)
-      return f
+      return withConstant(bound(.text(folded), type: .string), .string(folded))
     }
     return SQLExpr(cat(dialect.foldFunction, "(", e, ", ", String(options), ")"), type: .string, nullable: e.nullable)
   }

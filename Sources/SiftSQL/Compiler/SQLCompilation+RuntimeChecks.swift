@@ -6,14 +6,14 @@ extension SQLCompilation {
   /// A bitwise operand wrapped in the dialect's integer check unless it is a bound constant
   /// (already known to be an integer): a computed value may have overflowed into a double.
   func integerChecked(_ x: SQLExpr) -> SQLExpr {
-    guard x.constant == nil, let f = dialect.integerCheckFunction else { return x }
+    guard x.constantSlot < 0, let f = dialect.integerCheckFunction else { return x }
     var checked = x
-    if let w = x.nilWhen {
+    if let w = nilWhen(x) {
       // A NaN (stored as NULL) is no integer either: the check gets a double for it.
       let isNil = or(w)
       let arg = cat("CASE WHEN ", isNil, " THEN NULL ELSE COALESCE(", x, ", ", out.placeholder(.double(0.5)), ") END")
       checked.sql = cat(SQLExpr.raises, f, "(", arg, ")")
-      checked.nilWhen = nil
+      checked.nilWhenSlot = -1
       return checked
     }
     checked.sql = cat(SQLExpr.raises, f, "(", x, ")")
@@ -32,7 +32,7 @@ extension SQLCompilation {
   /// False only for a divisor that is a constant other than the integer zero: any other
   /// may be an integer zero at run time (`division-by-zero`, raised by SQL too).
   func mayBeZero(_ divisor: SQLExpr) -> Bool {
-    switch divisor.constant {
+    switch constant(divisor) {
     case nil, .int(0)?, .bool(false)?: return true
     default: return false
     }

@@ -11,13 +11,13 @@ extension SQLCompilation {
     var n = needle
     let x = try scalar(&h, hint: .string, haystackRange)
     let y = try scalar(&n, hint: .string, needleRange)
-    if x.constant?.isNull == true || y.constant?.isNull == true { return .alwaysFalse }
+    if constant(x)?.isNull == true || constant(y)?.isNull == true { return .alwaysFalse }
     for (e, range) in [(x, haystackRange), (y, needleRange)] where !(e.type == .string || e.type.family == 0) {
       throw fail("string-operator-needs-strings", "\(op.keyword) needs strings, but this is \(e.type)", range)
     }
     let o = c.options.rawValue & 3
     let needleText: String?
-    if case .string(let s)? = y.constant { needleText = s } else { needleText = nil }
+    if case .string(let s)? = constant(y) { needleText = s } else { needleText = nil }
     switch op {
     case .matches:
       return try regex(x, y, needleText, o, needleRange)

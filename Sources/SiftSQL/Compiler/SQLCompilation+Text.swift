@@ -61,6 +61,34 @@ extension SQLCompilation {
     return out.span(since: s)
   }
 
+  /// The constant `e` binds, if it is exactly one bound constant.
+  func constant(_ e: SQLExpr) -> SiftValue? {
+    // Not `? nil :`: SiftValue is itself expressible by `nil` (its `.null`).
+    guard e.constantSlot >= 0 else { return Optional<SiftValue>.none }
+    return out.constants[Int(e.constantSlot)]
+  }
+
+  /// `e`, marked as binding the constant `v`.
+  func withConstant(_ e: SQLExpr, _ v: SiftValue) -> SQLExpr {
+    var c = e
+    c.constantSlot = out.keep(constant: v)
+    return c
+  }
+
+  /// The conditions, ORed, under which `e` is really nil, when it may be a NaN stored as
+  /// NULL (see `SQLExpr.nilWhenSlot`); nil when `IS NULL` is exact.
+  func nilWhen(_ e: SQLExpr) -> [SQLExpr]? {
+    guard e.nilWhenSlot >= 0 else { return nil }
+    return out.nilConditions[Int(e.nilWhenSlot)]
+  }
+
+  /// `e` with the nil conditions `c` (none: `IS NULL` is exact).
+  func withNilWhen(_ e: SQLExpr, _ c: [SQLExpr]?) -> SQLExpr {
+    var n = e
+    n.nilWhenSlot = c.map { out.keep(nilConditions: $0) } ?? -1
+    return n
+  }
+
   /// A bound value of a known type.
   func bound(_ value: SQLValue, type: SQLType, nullable: Bool = false) -> SQLExpr {
     SQLExpr(out.placeholder(value), type: type, nullable: nullable)

@@ -60,12 +60,14 @@ struct SQLExpr: Sendable {
   var type: SQLType
   var nullable: Bool
   var shape: Shape = .plain
-  /// The constant this fragment binds, when it is exactly one bound constant.
-  var constant: SiftValue?
-  /// Set when the value may be a NaN that the database turned into NULL (SQLite stores no
-  /// NaN; memory keeps NaN, which is not nil): the conditions, ORed, under which the value
-  /// is really nil. Nil when `IS NULL` is exact. See `SQLCompilation.isNull`.
-  var nilWhen: [SQLExpr]?
+  /// Where the buffer keeps the constant this fragment binds, when it is exactly one bound
+  /// constant (`SQLCompilation.constant(_:)`); -1 for none. Kept aside so that fragments
+  /// are plain values, copied without reference counting.
+  var constantSlot: Int32 = -1
+  /// Where the buffer keeps the conditions, ORed, under which the value is really nil, when
+  /// it may be a NaN that the database turned into NULL (SQLite stores no NaN; memory keeps
+  /// NaN, which is not nil); -1 when `IS NULL` is exact. See `SQLCompilation.nilWhen(_:)`.
+  var nilWhenSlot: Int32 = -1
 
   init(_ sql: SQLSpan, type: SQLType, nullable: Bool = true, shape: Shape = .plain) {
     self.sql = sql
