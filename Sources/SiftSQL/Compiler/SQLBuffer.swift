@@ -89,6 +89,18 @@ final class SQLBuffer {
 
   deinit { base.deallocate() }
 
+  /// Empties the buffer for another compilation, keeping its storage.
+  func reset() {
+    count = SQLBuffer.alwaysFalse.end
+    // `removeLast(_:)` keeps the storage, and is cheaper than `removeAll(keepingCapacity:)`.
+    if !values.isEmpty { values.removeLast(values.count) }
+    if !constants.isEmpty { constants.removeLast(constants.count) }
+    if !nilConditions.isEmpty { nilConditions.removeLast(nilConditions.count) }
+  }
+
+  /// True when the buffer is small enough to keep for reuse.
+  var isReusable: Bool { capacity <= 1 << 16 }
+
   @inline(__always)
   private func reserve(_ n: Int) {
     if count + n > capacity { grow(n) }
@@ -222,5 +234,30 @@ final class SQLBuffer {
       render(span, into: out, &bindings) { _ in SQLExpr.marker }
     }
     return (text, bindings)
+  }
+}
+
+/// Buffers kept between compilations by one `SQLCompiler` (and its copies), so compiling
+/// allocates no buffer in the steady state. Thread-safe; a buffer serves one compilation at
+/// a time.
+final class SQLBufferPool: @unchecked Sendable {
+  private let lock = NSLock()
+  private var idle: [SQLBuffer] = []
+
+  /// An empty buffer, reused when one is idle.
+  func take() -> SQLBuffer {
+    lock.lock()
+    let b = idle.popLast()
+    lock.unlock()
+    return b ?? SQLBuffer()
+  }
+
+  /// Returns a buffer its compilation no longer uses (large ones are dropped).
+  func give(_ b: SQLBuffer) {
+    guard b.isReusable else { return }
+    b.reset()
+    lock.lock()
+    if idle.count < 8 { idle.append(b) }
+    lock.unlock()
   }
 }

@@ -1,3 +1,4 @@
+import Foundation
 import SiftSyntax
 
 /// A conservative estimate of how deep a database's SQL parser must stack to read a fragment.
@@ -98,12 +99,11 @@ enum SQLParserDepth {
       case 0x2C: top = 0; counted = 1  // , (the list so far is one symbol)
       case 0x2E: joined = true; continue  // . of a qualified name: one symbol with its parts
       case 0x22, 0x27:  // "identifier" or 'text', doubled quotes inside
-        while i < n {
-          if s[i] == b {
-            if i + 1 < n, s[i + 1] == b { i += 2; continue }
-            break
-          }
-          i += 1
+        while i < n, let base = s.baseAddress {
+          guard let q = memchr(base + i, Int32(b), n - i) else { i = n; break }
+          i = base.distance(to: q.assumingMemoryBound(to: UInt8.self))
+          if i + 1 < n, s[i + 1] == b { i += 2; continue }
+          break
         }
         i += 1
         if !joined { counted = 1 }
@@ -176,6 +176,10 @@ enum SQLParserDepth {
   static func keyword(_ s: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int) -> Keyword {
     let n = end - start
     guard n >= 2 && n <= 6 else { return .none }
+    switch s[start] | 0x20 {
+    case 0x61, 0x6F, 0x63, 0x77, 0x65, 0x73: break  // a o c w e s: the keywords' first letters
+    default: return .none
+    }
     var word: UInt64 = 0
     for k in start..<end { word = word << 8 | UInt64(s[k] & 0xDF) }
     switch word {
@@ -202,7 +206,8 @@ extension SQLCompilation {
   func checkParserDepth(_ w: SQLExpr, _ range: SourceRange) throws(SiftError) {
     guard let limit = dialect.parserStackLimit else { return }
     let depth = out.withBytes(w.sql) { bytes in
-      SQLParserDepth.bound(bytes) <= limit ? 0 : SQLParserDepth.estimate(bytes: bytes)
+      // The bound is at least the byte count: longer SQL goes straight to the estimate.
+      bytes.count <= limit && SQLParserDepth.bound(bytes) <= limit ? 0 : SQLParserDepth.estimate(bytes: bytes)
     }
     guard depth > limit else { return }
     throw fail(

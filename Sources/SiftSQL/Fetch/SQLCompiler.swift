@@ -18,6 +18,7 @@ public struct SQLCompiler: Sendable {
   /// The entities key paths resolve against.
   public let schema: SQLSchema
   let refs: SQLEntityRefs
+  let buffers = SQLBufferPool()
 
   /// Creates a compiler.
   public init(dialect: any SQLDialect, schema: SQLSchema) {
@@ -46,9 +47,11 @@ public struct SQLCompiler: Sendable {
   /// ```
   public func compileWhere(_ predicate: SiftPredicate, entity name: String) throws(SiftError) -> SQLStatement {
     guard let e = refs.entity(name) else { _ = try entity(name); return SQLStatement(sql: "") }
-    var c = SQLCompilation(dialect: dialect, schema: refs, root: e, source: predicate.source)
+    let buffer = buffers.take()
+    defer { buffers.give(buffer) }
+    var c = SQLCompilation(dialect: dialect, schema: refs, root: e, source: predicate.source, buffer: buffer)
     let w = try c.checkedWhere(predicate.root)
-    return c.out.statement(w.sql, dialect: dialect)
+    return buffer.statement(w.sql, dialect: dialect)
   }
 
   /// `"table" t0`: the FROM clause `compileWhere` conditions refer to.
