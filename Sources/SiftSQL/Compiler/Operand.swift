@@ -6,17 +6,23 @@ struct RowRef: Sendable {
   /// The row's primary key as SQL (NULL when a to-one relationship is empty).
   var key: SQLExpr
   /// The alias the row is reachable under in the current FROM, if it is one (`t0`).
-  var alias: String? {
-    didSet { isRoot = alias == "t0" }
-  }
+  var alias: SQLAlias?
   /// True for the root row (alias `t0`).
-  private(set) var isRoot: Bool
+  var isRoot: Bool { alias == .root }
+}
 
-  init(entity: SQLEntityRef, key: SQLExpr, alias: String?) {
-    self.entity = entity
-    self.key = key
-    self.alias = alias
-    isRoot = alias == "t0"
+/// A table alias in a compiled statement: `t0` for the root row, `t1`, `t2`, … for the
+/// subselects and `j1`, … for join tables, written without building a string.
+struct SQLAlias: SQLPiece, Sendable, Equatable {
+  /// `t` or `j`.
+  let prefix: UInt8
+  let number: Int
+
+  static let root = SQLAlias(prefix: UInt8(ascii: "t"), number: 0)
+
+  func write(to buffer: SQLBuffer) {
+    buffer.append(byte: prefix)
+    buffer.append(decimal: number)
   }
 }
 

@@ -61,6 +61,9 @@ final class SQLBuffer {
   @exclusivity(unchecked) private var capacity: Int
   /// Bound values, by the index their placeholders carry.
   @exclusivity(unchecked) private(set) var values: [SQLValue] = []
+  /// The entity this buffer's last compilation was for (the compiler's next one is often for
+  /// the same entity: a name comparison instead of a lookup).
+  @exclusivity(unchecked) var lastEntity: SQLEntityRef?
   /// Constants of fragments, by `SQLExpr.constantSlot`.
   @exclusivity(unchecked) private(set) var constants: [SiftValue] = []
   /// Nil conditions of fragments that may be NaN, by `SQLExpr.nilWhenSlot`.
@@ -136,6 +139,20 @@ final class SQLBuffer {
     reserve(1)
     base[count] = byte
     count += 1
+  }
+
+  /// Appends the decimal digits of `n` (not negative).
+  func append(decimal n: Int) {
+    var digits = 1
+    var rest = n.magnitude / 10
+    while rest > 0 { digits += 1; rest /= 10 }
+    reserve(digits)
+    var v = n.magnitude
+    for k in stride(from: count + digits - 1, through: count, by: -1) {
+      base[k] = UInt8(ascii: "0") + UInt8(v % 10)
+      v /= 10
+    }
+    count += digits
   }
 
   /// Appends any piece (text, a span, an expression's text).

@@ -29,7 +29,7 @@ struct SQLCompilation {
     buffer.put(entity.primaryKeyColumn.root)
     self.selfRow = RowRef(
       entity: entity, key: SQLExpr(buffer.span(since: s), type: SQLType(entity.primaryKeyAttribute.type), nullable: false),
-      alias: "t0")
+      alias: .root)
   }
 
   /// The text and bindings of `e`, for statements assembled around it.
@@ -41,9 +41,9 @@ struct SQLCompilation {
 
   func q(_ name: String) -> String { dialect.quoteIdentifier(name) }
 
-  mutating func newAlias(_ prefix: String = "t") -> String {
+  mutating func newAlias(_ prefix: Unicode.Scalar = "t") -> SQLAlias {
     defer { nextAlias += 1 }
-    return prefix + String(nextAlias)
+    return SQLAlias(prefix: UInt8(ascii: prefix), number: nextAlias)
   }
 
   // MARK: - Rows and members
@@ -54,7 +54,7 @@ struct SQLCompilation {
     if let alias = row.alias { return SQLExpr(cat(alias, ".", column.quoted), type: type, nullable: nullable) }
     let a = newAlias()
     let s = out.count
-    out.put("(SELECT "); out.put(a); out.put("."); out.put(column.quoted); out.put(" FROM "); out.put(q(row.entity.table))
+    out.put("(SELECT "); out.put(a); out.put("."); out.put(column.quoted); out.put(" FROM "); out.put(row.entity.quotedTable)
     out.put(" "); out.put(a); out.put(" WHERE "); out.put(a); out.put("."); out.put(row.entity.primaryKeyColumn.quoted)
     out.put(" = "); out.put(row.key); out.put(")")
     return SQLExpr(out.span(since: s), type: type, nullable: true)
@@ -75,28 +75,28 @@ struct SQLCompilation {
       return .value(column(row, c, type: type, nullable: !isPK || row.alias == nil))
     case .array(let a, let table, let count):
       return .collection(sideTable(row, a, table, count))
-    case .toOne(let targetName, let fk):
-      guard let target = schema.entity(targetName) else { break }
+    case .toOne(let targetPosition, let fk):
+      guard let target = schema.entity(at: targetPosition) else { break }
       let keyExpr = column(row, fk, type: SQLType(target.primaryKeyAttribute.type))
       return .row(RowRef(entity: target, key: keyExpr, alias: nil))
-    case .toMany(let targetName, let inverse, let count):
-      guard let target = schema.entity(targetName) else { break }
+    case .toMany(let targetPosition, let inverse, let count):
+      guard let target = schema.entity(at: targetPosition) else { break }
       let a = newAlias()
       let owner = primaryKey(row)
       let cond = condition(cat(a, ".", inverse, " = ", owner))
       let elementKey = SQLExpr(
         cat(a, ".", target.primaryKeyColumn.quoted), type: SQLType(target.primaryKeyAttribute.type), nullable: false)
       return .collection(SQLCollection(
-        from: cat(q(target.table), " ", a), condition: cond,
+        from: cat(target.quotedTable, " ", a), condition: cond,
         element: .row(RowRef(entity: target, key: elementKey, alias: a)),
         presence: column(row, count, type: .integer)))
-    case .manyToMany(let targetName, let table, let sourceColumn, let targetColumn, let count):
-      guard let target = schema.entity(targetName) else { break }
+    case .manyToMany(let targetPosition, let table, let sourceColumn, let targetColumn, let count):
+      guard let target = schema.entity(at: targetPosition) else { break }
       let j = newAlias("j")
       let a = newAlias()
       let owner = primaryKey(row)
       let s = out.count
-      out.put(table); out.put(" "); out.put(j); out.put(" JOIN "); out.put(q(target.table)); out.put(" "); out.put(a)
+      out.put(table); out.put(" "); out.put(j); out.put(" JOIN "); out.put(target.quotedTable); out.put(" "); out.put(a)
       out.put(" ON "); out.put(a); out.put("."); out.put(target.primaryKeyColumn.quoted); out.put(" = "); out.put(j)
       out.put("."); out.put(targetColumn)
       let from = out.span(since: s)

@@ -4,6 +4,8 @@ final class SQLEntityRef: Sendable {
   let entity: SQLEntity
   let name: String
   let table: String
+  /// The table's name, quoted.
+  let quotedTable: String
   let primaryKey: String
   let primaryKeyAttribute: SQLAttribute
   /// The primary key column.
@@ -18,15 +20,17 @@ final class SQLEntityRef: Sendable {
     case column(SQLColumnRef, SQLType, isPrimaryKey: Bool)
     /// An array attribute: its quoted side table and the owner's element-count column.
     case array(SQLAttribute, sideTable: String, count: SQLColumnRef)
-    /// A to-one relationship through a foreign-key column.
-    case toOne(target: String, foreignKey: SQLColumnRef)
+    /// A to-one relationship through a foreign-key column. Targets are positions in
+    /// `SQLEntityRefs.all` (nil: not in the schema).
+    case toOne(target: Int?, foreignKey: SQLColumnRef)
     /// A to-many relationship: the target's quoted inverse foreign key.
-    case toMany(target: String, inverse: String, count: SQLColumnRef)
+    case toMany(target: Int?, inverse: String, count: SQLColumnRef)
     /// A many-to-many relationship through a join table (quoted names).
-    case manyToMany(target: String, joinTable: String, sourceColumn: String, targetColumn: String, count: SQLColumnRef)
+    case manyToMany(target: Int?, joinTable: String, sourceColumn: String, targetColumn: String, count: SQLColumnRef)
   }
 
-  init(_ entity: SQLEntity, dialect: any SQLDialect) {
+  /// `targets`: the position of each entity in `SQLEntityRefs.all`, by name.
+  init(_ entity: SQLEntity, dialect: any SQLDialect, targets: [String: Int] = [:]) {
     func column(_ name: String) -> SQLColumnRef { SQLColumnRef(name, dialect: dialect) }
     var members: [String: Member] = [:]
     for a in entity.attributes {
@@ -40,13 +44,13 @@ final class SQLEntityRef: Sendable {
     for r in entity.relationships where members[r.name] == nil {
       switch r.kind {
       case .toOne(let fk):
-        members[r.name] = .toOne(target: r.target, foreignKey: column(fk))
+        members[r.name] = .toOne(target: targets[r.target], foreignKey: column(fk))
       case .toMany(let inverse):
         members[r.name] = .toMany(
-          target: r.target, inverse: dialect.quoteIdentifier(inverse), count: column(SQLSchema.countColumn(r.name)))
+          target: targets[r.target], inverse: dialect.quoteIdentifier(inverse), count: column(SQLSchema.countColumn(r.name)))
       case .manyToMany(let table, let sourceColumn, let targetColumn):
         members[r.name] = .manyToMany(
-          target: r.target, joinTable: dialect.quoteIdentifier(table), sourceColumn: dialect.quoteIdentifier(sourceColumn),
+          target: targets[r.target], joinTable: dialect.quoteIdentifier(table), sourceColumn: dialect.quoteIdentifier(sourceColumn),
           targetColumn: dialect.quoteIdentifier(targetColumn), count: column(SQLSchema.countColumn(r.name)))
       }
     }
@@ -54,6 +58,7 @@ final class SQLEntityRef: Sendable {
     self.entity = entity
     self.name = entity.name
     self.table = entity.table
+    self.quotedTable = dialect.quoteIdentifier(entity.table)
     self.primaryKey = entity.primaryKey
     self.primaryKeyAttribute = entity.primaryKeyAttribute
     self.primaryKeyColumn = column(entity.primaryKeyAttribute.column)
@@ -79,6 +84,8 @@ final class SQLColumnRef: Sendable {
 final class SQLEntityRefs: Sendable {
   let dateEncoding: SQLDateEncoding
   let byName: [String: SQLEntityRef]
+  /// Every entity, in name order (relationship targets refer to these positions).
+  let all: [SQLEntityRef]
 
   /// Quoted side-table column names.
   let quotedOwner: String
@@ -90,10 +97,17 @@ final class SQLEntityRefs: Sendable {
     quotedOwner = dialect.quoteIdentifier(SQLSchema.ownerColumn)
     quotedValue = dialect.quoteIdentifier(SQLSchema.valueColumn)
     quotedPosition = dialect.quoteIdentifier(SQLSchema.positionColumn)
-    var map: [String: SQLEntityRef] = [:]
-    for (name, e) in schema.entities { map[name] = SQLEntityRef(e, dialect: dialect) }
-    byName = map
+    let names = schema.entities.keys.sorted()
+    let positions = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
+    all = names.compactMap { name in schema.entities[name].map { SQLEntityRef($0, dialect: dialect, targets: positions) } }
+    byName = Dictionary(uniqueKeysWithValues: zip(names, all))
   }
 
   func entity(_ name: String) -> SQLEntityRef? { byName[name] }
+
+  /// The entity at `position` in `all`.
+  func entity(at position: Int?) -> SQLEntityRef? {
+    guard let position, all.indices.contains(position) else { return nil }
+    return all[position]
+  }
 }

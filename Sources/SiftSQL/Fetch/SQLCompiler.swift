@@ -46,9 +46,11 @@ public struct SQLCompiler: Sendable {
   /// // (SELECT COUNT(*) FROM "venue__tags" t1 WHERE t1."owner" = t0."id") > ?
   /// ```
   public func compileWhere(_ predicate: SiftPredicate, entity name: String) throws(SiftError) -> SQLStatement {
-    guard let e = refs.entity(name) else { _ = try entity(name); return SQLStatement(sql: "") }
     let buffer = buffers.take()
     defer { buffers.give(buffer) }
+    let found = buffer.lastEntity.flatMap { $0.name == name ? $0 : nil } ?? refs.entity(name)
+    guard let e = found else { _ = try entity(name); return SQLStatement(sql: "") }
+    buffer.lastEntity = e
     var c = SQLCompilation(dialect: dialect, schema: refs, root: e, source: predicate.source, buffer: buffer)
     let w = try c.checkedWhere(predicate.root)
     return buffer.statement(w.sql, dialect: dialect)
