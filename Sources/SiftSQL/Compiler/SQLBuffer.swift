@@ -61,6 +61,8 @@ final class SQLBuffer {
   @exclusivity(unchecked) private var capacity: Int
   /// Bound values, by the index their placeholders carry.
   @exclusivity(unchecked) private(set) var values: [SQLValue] = []
+  /// How many of `values` earlier compilations left (see `reset`).
+  @exclusivity(unchecked) private var valuesBase = 0
   /// The entity this buffer's last compilation was for (the compiler's next one is often for
   /// the same entity: a name comparison instead of a lookup).
   @exclusivity(unchecked) var lastEntity: SQLEntityRef?
@@ -95,10 +97,12 @@ final class SQLBuffer {
   /// Empties the buffer for another compilation, keeping its storage.
   func reset() {
     count = SQLBuffer.alwaysFalse.end
-    // `removeLast(_:)` keeps the storage, and is cheaper than `removeAll(keepingCapacity:)`.
-    if !values.isEmpty { values.removeLast(values.count) }
-    if !constants.isEmpty { constants.removeLast(constants.count) }
-    if !nilConditions.isEmpty { nilConditions.removeLast(nilConditions.count) }
+    // Placeholders and slots carry absolute positions, so the side tables may keep earlier
+    // compilations' entries (a few values) instead of being emptied every time.
+    if values.count > 64 { values.removeAll(keepingCapacity: true) }
+    if constants.count > 64 { constants.removeAll(keepingCapacity: true) }
+    if !nilConditions.isEmpty { nilConditions.removeAll(keepingCapacity: true) }
+    valuesBase = values.count
   }
 
   /// True when the buffer is small enough to keep for reuse.
@@ -233,7 +237,7 @@ final class SQLBuffer {
   /// text order.
   func statement(_ span: SQLSpan, dialect: any SQLDialect) -> SQLStatement {
     var bindings: [SQLValue] = []
-    bindings.reserveCapacity(values.count)
+    bindings.reserveCapacity(values.count - valuesBase)
     let numbered = dialect.placeholdersAreNumbered
     let plain = numbered ? "" : dialect.placeholder(1)
     // A placeholder's 5 bytes become `?` or `$n` (at most 1 + 19 digits).
@@ -259,7 +263,7 @@ final class SQLBuffer {
 /// a time.
 final class SQLBufferPool: @unchecked Sendable {
   private let lock = NSLock()
-  private var idle: [SQLBuffer] = []
+  @exclusivity(unchecked) private var idle: [SQLBuffer] = []  // under `lock`
 
   /// An empty buffer, reused when one is idle.
   func take() -> SQLBuffer {

@@ -1,0 +1,59 @@
+import Foundation
+import SiftSQL
+import SiftSyntax
+import Testing
+
+/// A compiler reuses its compilation buffers (`SQLBufferPool`): statements must not depend on
+/// what the buffer held before, nor on other threads compiling with the same compiler.
+@Suite("SQL compiler reuse")
+struct SQLCompilerReuseTests {
+  static let formats = SQLGoldenTests.predicates
+
+  static func fresh(_ dialect: any SQLDialect) throws -> [SQLStatement] {
+    try formats.map { (format, args) in
+      // A new compiler per statement: a new buffer every time.
+      try SQLCompiler(dialect: dialect, schema: SQLFixtures.schema)
+        .compileWhere(SiftPredicate(format: format, arguments: args), entity: "Venue")
+    }
+  }
+
+  /// The golden cases compiled in turn, three times over, with one compiler (so with reused
+  /// buffers, their side tables holding earlier values) equal the same cases compiled each
+  /// with a new compiler.
+  @Test(arguments: SQLGoldenTests.dialects.map(\.name))
+  func sequentialReuseMatchesFresh(dialectName: String) throws {
+    let dialect = try #require(SQLGoldenTests.dialects.first { $0.name == dialectName })
+    let expected = try Self.fresh(dialect)
+    let compiler = SQLCompiler(dialect: dialect, schema: SQLFixtures.schema)
+    for _ in 0..<3 {
+      for ((format, args), want) in zip(Self.formats, expected) {
+        let got = try compiler.compileWhere(SiftPredicate(format: format, arguments: args), entity: "Venue")
+        #expect(got == want, "\(format)")
+      }
+    }
+  }
+
+  /// Four threads compiling the golden cases with one compiler get the same statements as
+  /// fresh compilers.
+  @Test func concurrentReuseMatchesFresh() async throws {
+    let dialect = SQLiteDialect()
+    let expected = try Self.fresh(dialect)
+    let compiler = SQLCompiler(dialect: dialect, schema: SQLFixtures.schema)
+    let predicates = try Self.formats.map { try SiftPredicate(format: $0.0, arguments: $0.1) }
+    let mismatches = await withTaskGroup(of: Int.self) { group in
+      for _ in 0..<4 {
+        group.addTask {
+          var bad = 0
+          for _ in 0..<50 {
+            for (p, want) in zip(predicates, expected) where (try? compiler.compileWhere(p, entity: "Venue")) != want {
+              bad += 1
+            }
+          }
+          return bad
+        }
+      }
+      return await group.reduce(0, +)
+    }
+    #expect(mismatches == 0)
+  }
+}
