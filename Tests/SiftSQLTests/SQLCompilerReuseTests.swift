@@ -56,4 +56,16 @@ struct SQLCompilerReuseTests {
     }
     #expect(mismatches == 0)
   }
+
+  /// PostgreSQL's `$10000` and later take more room than the buffer's placeholder marks: the
+  /// statement is still whole, numbered in order, with one binding per placeholder.
+  @Test func longPlaceholdersFit() throws {
+    let ids = (1...12_000).map { SiftValue.int(Int64($0)) }
+    let p = try SiftPredicate(format: "id IN %@", arguments: [.array(ids)])
+    let st = try SQLFixtures.postgres.compileWhere(p, entity: "Venue")
+    #expect(st.bindings.count == 12_000)
+    #expect(st.bindings.last == .integer(12_000))
+    let list = (1...12_000).map { "$\($0)" }.joined(separator: ", ")
+    #expect(st.sql == "t0.\"id\" IN (" + list + ")")
+  }
 }

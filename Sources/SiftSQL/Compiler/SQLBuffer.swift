@@ -192,14 +192,14 @@ final class SQLBuffer {
     body(UnsafeBufferPointer(start: base + span.start, count: span.count))
   }
 
-  /// Copies `span` to `out` (room for `span.count * 4 + 16` bytes): raises marks dropped,
-  /// each placeholder replaced by `placeholder(n)` (n counts from 1) and its value appended
-  /// to `bindings`. Returns the bytes written.
+  /// Copies `span` to `out`: raises marks dropped, each placeholder replaced by
+  /// `placeholder(n)` (n counts from 1) and its value appended to `bindings`. Returns the
+  /// bytes written, or nil when `out` is too small (then `bindings` is incomplete).
   private func render(
     _ span: SQLSpan, into out: UnsafeMutableBufferPointer<UInt8>, _ bindings: inout [SQLValue],
     placeholder: (Int) -> String
-  ) -> Int {
-    guard let dst = out.baseAddress else { return 0 }
+  ) -> Int? {
+    guard let dst = out.baseAddress else { return span.count == 0 ? 0 : nil }
     let src = base
     var i = span.start
     var j = 0
@@ -212,6 +212,7 @@ final class SQLBuffer {
         while k < span.end && src[k] > SQLBuffer.raisesByte { k += 1 }
       }
       if k > i {
+        guard j + (k - i) <= out.count else { return nil }
         (dst + j).update(from: src + i, count: k - i)
         j += k - i
         i = k
@@ -222,6 +223,7 @@ final class SQLBuffer {
         for k in 0..<4 { index |= Int(src[i + 1 + k] & 0x7F) << (7 * k) }
         if index < values.count { bindings.append(values[index]) }
         for p in placeholder(bindings.count).utf8 {
+          guard j < out.count else { return nil }
           dst[j] = p
           j += 1
         }
@@ -240,19 +242,33 @@ final class SQLBuffer {
     bindings.reserveCapacity(values.count - valuesBase)
     let numbered = dialect.placeholdersAreNumbered
     let plain = numbered ? "" : dialect.placeholder(1)
-    // A placeholder's 5 bytes become `?` or `$n` (at most 1 + 19 digits).
-    let text = String(unsafeUninitializedCapacity: span.count * 4 + 16) { out in
-      render(span, into: out, &bindings) { n in numbered ? dialect.placeholder(n) : plain }
+    // Text bytes never grow, so a placeholder no longer than its marker (`?`) needs no more
+    // room than the span: short statements become small strings. Otherwise try a little more
+    // room, then as much as the longest placeholder could take.
+    var room = span.count
+    if numbered || plain.utf8.count > SQLBuffer.placeholderLength { room += 16 }
+    while true {
+      bindings.removeAll(keepingCapacity: true)
+      var fits = true
+      let text = String(unsafeUninitializedCapacity: room) { out in
+        guard let n = render(span, into: out, &bindings, placeholder: { n in numbered ? dialect.placeholder(n) : plain }) else {
+          fits = false
+          return 0
+        }
+        return n
+      }
+      if fits { return SQLStatement(sql: text, bindings: bindings) }
+      room = room * 2 + 64
     }
-    return SQLStatement(sql: text, bindings: bindings)
   }
 
   /// `span` as text with one `SQLExpr.marker` per placeholder and its bindings in order,
   /// for statements assembled around compiled fragments (fetch requests, batch updates).
   func materialize(_ span: SQLSpan) -> (sql: String, bindings: [SQLValue]) {
     var bindings: [SQLValue] = []
-    let text = String(unsafeUninitializedCapacity: span.count * 4 + 16) { out in
-      render(span, into: out, &bindings) { _ in SQLExpr.marker }
+    // Markers are one byte: the text fits in the span's room.
+    let text = String(unsafeUninitializedCapacity: span.count) { out in
+      render(span, into: out, &bindings) { _ in SQLExpr.marker } ?? 0
     }
     return (text, bindings)
   }
