@@ -7,7 +7,7 @@ import SiftSyntax
 /// nothing) and `sqrt(x) != nil` is true. SQLite turns every NaN into NULL, so `IS NULL`,
 /// `IS` and `IS NOT` would take it for nil. Arithmetic and the math functions give nil exactly
 /// when an operand is nil, so a value that may be NaN carries the nil tests of its operands
-/// (`SQLExpr.nilWhen`), and `isNull`, `isNotNull`, `==` and `!=` use them. Ordering needs
+/// (`SQLCompilation.nilWhen`), and `isNull`, `isNotNull`, `==` and `!=` use them. Ordering needs
 /// nothing: NULL, like NaN, is ordered against nothing.
 extension SQLCompilation {
   /// Conditions, ORed, under which `e` is nil (none: never nil).
@@ -54,18 +54,15 @@ extension SQLCompilation {
     let s = out.count
     out.put("CASE WHEN ")
     out.put(none)
-    out.put(" THEN NULL WHEN ")
-    out.put(y)
-    out.put(" = ")
-    _ = out.placeholder(.integer(0))
-    out.put(" THEN ")
-    _ = out.placeholder(.double(1))
-    out.put(" WHEN ")
-    out.put(x)
-    out.put(" = ")
-    _ = out.placeholder(.integer(1))
-    out.put(" THEN ")
-    _ = out.placeholder(.double(1))
+    out.put(" THEN NULL")
+    for (operand, value) in [(y, SQLValue.integer(0)), (x, SQLValue.integer(1))] {
+      out.put(" WHEN ")
+      out.put(operand)
+      out.put(" = ")
+      _ = out.placeholder(value)
+      out.put(" THEN ")
+      _ = out.placeholder(.double(1))
+    }
     out.put(" ELSE ")
     out.put(call)
     out.put(" END")

@@ -282,7 +282,7 @@ extension SQLCompilation {
     }
   }
 
-  /// True exactly when `e` is nil (a NaN stored as NULL is not: see `SQLExpr.nilWhen`).
+  /// True exactly when `e` is nil (a NaN stored as NULL is not: see `SQLCompilation.nilWhen`).
   func isNull(_ e: SQLExpr) -> SQLExpr {
     if let w = nilWhen(e) { return or(w) }
     guard e.nullable else { return .alwaysFalse }

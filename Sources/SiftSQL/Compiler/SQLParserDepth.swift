@@ -74,38 +74,18 @@ enum SQLParserDepth {
       let start = i
       i += 1
       var counted = 0  // tokens this byte (or word) adds to the innermost level
+      var nesting = 0  // 1: a level opens here, -1: the innermost level closes
       switch b {
       case 0x20, 0x0A, 0x09, 0x0D, 0x02: continue  // 0x02: SQLExpr.raises, not SQL
       case 0x01:  // a placeholder in an SQLBuffer: the marker and four bytes of its index
         i = min(i + SQLBuffer.placeholderLength - 1, n)
         counted = 1
-      case 0x28:  // (
-        top += 1
-        peak = max(peak, sum + top + slack)
-        sum += top + slack
-        levels[levels.count - 1] = top
-        guard levels.append(0) else { return maxLevels * (1 + slack) }
-        top = 0
-        joined = false
-        continue
-      case 0x29:  // )
-        if levels.count > 1 {
-          levels.removeLast()
-          top = levels[levels.count - 1]
-          sum -= top + slack
-        }
-        joined = false
-        continue
+      case 0x28: nesting = 1  // (
+      case 0x29: nesting = -1  // )
       case 0x2C: top = 0; counted = 1  // , (the list so far is one symbol)
       case 0x2E: joined = true; continue  // . of a qualified name: one symbol with its parts
       case 0x22, 0x27:  // "identifier" or 'text', doubled quotes inside
-        while i < n, let base = s.baseAddress {
-          guard let q = memchr(base + i, Int32(b), n - i) else { i = n; break }
-          i = base.distance(to: q.assumingMemoryBound(to: UInt8.self))
-          if i + 1 < n, s[i + 1] == b { i += 2; continue }
-          break
-        }
-        i += 1
+        i = afterQuoted(s, from: i, quote: b)
         if !joined { counted = 1 }
       case _ where isWordByte(b):
         while i < n, isWordByte(s[i]) { i += 1 }
@@ -114,34 +94,34 @@ enum SQLParserDepth {
         case .caseBoundary:  // the first WHEN right after CASE counts as an ordinary token
           if top > 2 { top = 2 }
           counted = 1
-        case .open:
-          top += 1
-          peak = max(peak, sum + top + slack)
-          sum += top + slack
-          levels[levels.count - 1] = top
-          guard levels.append(0) else { return maxLevels * (1 + slack) }
-          top = 0
-          joined = false
-          continue
-        case .close:
-          if levels.count > 1 {
-            levels.removeLast()
-            top = levels[levels.count - 1]
-            sum -= top + slack
-          }
-          joined = false
-          continue
+        case .open: nesting = 1
+        case .close: nesting = -1
         case .select: counted = 4  // SELECT and its empty optional clauses
         case .none: if !joined { counted = 1 }
         }
       default:
         counted = 1  // an operator or punctuation byte: counted once per byte, an over-count
       }
-      if counted > 0 {
+      joined = false
+      if nesting > 0 {
+        // The opening token counts at the outer level, which keeps its count while the new
+        // level is open.
+        top += 1
+        peak = max(peak, sum + top + slack)
+        sum += top + slack
+        levels[levels.count - 1] = top
+        guard levels.append(0) else { return maxLevels * (1 + slack) }
+        top = 0
+      } else if nesting < 0 {
+        if levels.count > 1 {
+          levels.removeLast()
+          top = levels[levels.count - 1]
+          sum -= top + slack
+        }
+      } else if counted > 0 {
         top += counted
         peak = max(peak, sum + top + slack)
       }
-      joined = false
     }
     return peak
   }
@@ -167,14 +147,7 @@ enum SQLParserDepth {
         i += SQLBuffer.placeholderLength
       case 0x22, 0x27:
         tokens += 1
-        i += 1
-        while i < n, let base = s.baseAddress {
-          guard let q = memchr(base + i, Int32(b), n - i) else { i = n; break }
-          i = base.distance(to: q.assumingMemoryBound(to: UInt8.self))
-          if i + 1 < n, s[i + 1] == b { i += 2; continue }
-          break
-        }
-        i += 1
+        i = afterQuoted(s, from: i + 1, quote: b)
       case _ where isWordByte(b):
         let start = i
         i += 1
@@ -189,6 +162,20 @@ enum SQLParserDepth {
       }
     }
     return tokens + slack * (opens + 1)
+  }
+
+  /// The position after the quote that closes a quoted name or text whose contents start at
+  /// `i` (a doubled quote inside is part of it), or the end.
+  static func afterQuoted(_ s: UnsafeBufferPointer<UInt8>, from i: Int, quote: UInt8) -> Int {
+    guard let base = s.baseAddress else { return s.count }
+    var i = i
+    while i < s.count {
+      guard let q = memchr(base + i, Int32(quote), s.count - i) else { return s.count }
+      i = base.distance(to: q.assumingMemoryBound(to: UInt8.self))
+      if i + 1 < s.count, s[i + 1] == quote { i += 2; continue }
+      return i + 1
+    }
+    return s.count
   }
 
   /// Stack entries a level holds beyond its counted tokens while a nested level is open.
