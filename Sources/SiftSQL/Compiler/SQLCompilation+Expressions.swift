@@ -22,6 +22,9 @@ extension SQLCompilation {
       }
       return v
     case .keyPath(let base, let kp):
+      if base == nil, kp.components.count == 1, case .key(let k) = kp.components[0] {
+        return try member(selfRow, k, e.range)  // `name`: the commonest key path
+      }
       let b = try base.map { (x: ExpressionNode) throws(SiftError) -> Operand in try expression(x) } ?? .row(selfRow)
       return try resolve(b, kp.components[...], e.range)
     case .index(let base, let kind):

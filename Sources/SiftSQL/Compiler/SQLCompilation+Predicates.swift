@@ -29,16 +29,15 @@ extension SQLCompilation {
   mutating func comparison(_ c: Comparison) throws(SiftError) -> SQLExpr {
     var lhs = try expression(c.lhs)
     var rhs = try expression(c.rhs)
-    let (l0, r0) = (lhs, rhs)
-    // Compiled before `evaluatingFirst` is called: an argument that mutates the compilation
-    // would make Swift copy it for the call.
+    // Taken before the comparison, which may bind the sides' constants in place.
+    let first = evaluatedFirst(lhs, rhs)
     let inner: SQLExpr
     if let quantifier = c.quantifier {
       inner = try quantified(quantifier, lhs, &rhs, c)
     } else {
       inner = try compare(c.op, &lhs, &rhs, c, lhsRange: c.lhs.range, rhsRange: c.rhs.range)
     }
-    let e = evaluatingFirst(l0, r0, inner)
+    let e = first.isEmpty ? inner : and(first + [inner])
     try checkedSize(e, c.operatorRange)
     return e
   }
@@ -180,12 +179,13 @@ extension SQLCompilation {
     }
   }
 
-  /// `e`, with the comparison's sides evaluated first when they may raise. Memory evaluates
+  /// What must be evaluated before a comparison of `lhs` with `rhs`: the sides that may
+  /// raise (and-ed in front of the comparison, always true). Memory evaluates
   /// both sides of every comparison (each element of an aggregate `{…}`) before comparing;
   /// the SQL may not reach them: a value compared inside an EXISTS is not evaluated for an
   /// empty collection (`ANY nums == 7 / (n + 7)` with n = -7 and no nums), a comparison with
   /// nil is folded (`modulus:by:(1, n) > nil`), a BETWEEN stops at its first false bound.
-  func evaluatingFirst(_ lhs: Operand, _ rhs: Operand, _ e: SQLExpr) -> SQLExpr {
+  func evaluatedFirst(_ lhs: borrowing Operand, _ rhs: borrowing Operand) -> [SQLExpr] {
     var forced: [SQLExpr] = []
     func force(_ o: Operand) {
       switch o {
@@ -195,9 +195,9 @@ extension SQLCompilation {
       default: break
       }
     }
-    force(lhs)
-    force(rhs)
-    return forced.isEmpty ? e : and(forced + [e])
+    force(copy lhs)
+    force(copy rhs)
+    return forced
   }
 
   /// `x IN (?, ?, …)`: NULL elements become `OR x IS NULL`, elements of another type are
