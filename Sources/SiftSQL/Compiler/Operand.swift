@@ -20,9 +20,11 @@ struct SQLAlias: SQLPiece, Sendable, Equatable {
 
   static let root = SQLAlias(prefix: UInt8(ascii: "t"), number: 0)
 
-  func write(to buffer: SQLBuffer) {
+  @discardableResult
+  func write(to buffer: SQLBuffer) -> Bool {
     buffer.append(byte: prefix)
     buffer.append(decimal: number)
+    return false
   }
 }
 

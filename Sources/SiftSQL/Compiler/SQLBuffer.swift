@@ -15,29 +15,50 @@ struct SQLSpan: Sendable {
 }
 
 /// Something `SQLBuffer.put` can append: text (`String`, including literals), a span or an
-/// expression's text.
+/// expression's text. `write` returns true when what it wrote holds the raises mark.
 protocol SQLPiece {
-  func write(to buffer: SQLBuffer)
+  @discardableResult func write(to buffer: SQLBuffer) -> Bool
 }
 
+/// Text is SQL only (identifiers, keywords, punctuation): never the raises mark, which only
+/// `SQLRaisesMark` writes.
 extension String: SQLPiece {
-  @inline(__always)
-  func write(to buffer: SQLBuffer) {
+  @inline(__always) @discardableResult
+  func write(to buffer: SQLBuffer) -> Bool {
     if utf8.withContiguousStorageIfAvailable({ buffer.append($0) }) == nil {
       var copy = self
       copy.withUTF8 { buffer.append($0) }
     }
+    return false
   }
 }
 
 extension SQLSpan: SQLPiece {
-  @inline(__always)
-  func write(to buffer: SQLBuffer) { buffer.append(self) }
+  @inline(__always) @discardableResult
+  func write(to buffer: SQLBuffer) -> Bool {
+    buffer.append(self)
+    return raises
+  }
 }
 
 extension SQLExpr: SQLPiece {
-  @inline(__always)
-  func write(to buffer: SQLBuffer) { buffer.append(sql) }
+  @inline(__always) @discardableResult
+  func write(to buffer: SQLBuffer) -> Bool {
+    buffer.append(sql)
+    return sql.raises
+  }
+}
+
+/// `SQLBuffer.raisesByte` when `on`, before a construct that may raise at run time (see
+/// `SQLExpr.mayRaise`); nothing otherwise.
+struct SQLRaisesMark: SQLPiece {
+  let on: Bool
+
+  @inline(__always) @discardableResult
+  func write(to buffer: SQLBuffer) -> Bool {
+    if on { buffer.append(byte: SQLBuffer.raisesByte) }
+    return on
+  }
 }
 
 /// The bytes of one compilation's SQL, and the values its placeholders stand for.
@@ -159,20 +180,16 @@ final class SQLBuffer {
     count += digits
   }
 
-  /// Appends any piece (text, a span, an expression's text).
-  @inline(__always)
-  func put<P: SQLPiece>(_ p: P) { p.write(to: self) }
+  /// Appends any piece (text, a span, an expression's text); true when it holds the raises
+  /// mark.
+  @inline(__always) @discardableResult
+  func put<P: SQLPiece>(_ p: P) -> Bool { p.write(to: self) }
 
   /// The span from `start` to the end of the buffer.
   func span(since start: Int) -> SQLSpan {
     let n = count - start
     let raises = n > 0 && memchr(base + start, Int32(SQLBuffer.raisesByte), n) != nil
     return SQLSpan(start: start, end: count, raises: raises)
-  }
-
-  /// A span that starts with the raises mark when `raises` (then `SQLExpr.mayRaise`).
-  func mark(_ raises: Bool) {
-    if raises { append(byte: SQLBuffer.raisesByte) }
   }
 
   /// A placeholder for `value`.

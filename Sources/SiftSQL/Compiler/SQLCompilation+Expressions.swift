@@ -193,7 +193,7 @@ extension SQLCompilation {
       // Integer / integer truncates and a zero divisor is an error, as in memory; doubles
       // give IEEE results. See SQLDialect.integerDivisionFunction.
       let f = bothInt ? dialect.integerDivisionFunction : dialect.realDivisionFunction
-      let mark = mayBeZero(y) ? SQLExpr.raises : ""
+      let mark = SQLRaisesMark(on: mayBeZero(y))
       if let f { return real(make(cat(mark, f, "(", x, ", ", y, ")"), type, nullable: true)) }
       return real(make(cat(mark, "(", x, " / ", y, ")"), type, nullable: true))
     case .power:
@@ -255,7 +255,7 @@ extension SQLCompilation {
       let x = try numericScalar(arg(0), "%")
       let y = try numericScalar(arg(1), "%")
       let bothInt = x.type == .integer && y.type == .integer
-      let mark = mayBeZero(y) ? SQLExpr.raises : ""
+      let mark = SQLRaisesMark(on: mayBeZero(y))
       if let f = dialect.modulusFunction {
         let e = SQLExpr(cat(mark, f, "(", x, ", ", y, ")"), type: bothInt ? .integer : .double, nullable: true)
         return .value(mayBeNaN(e, from: [x, y]))  // fmod(x, 0.0), fmod(inf, 2) are NaN

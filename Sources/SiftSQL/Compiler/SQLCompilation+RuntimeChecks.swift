@@ -12,11 +12,11 @@ extension SQLCompilation {
       // A NaN (stored as NULL) is no integer either: the check gets a double for it.
       let isNil = or(w)
       let arg = cat("CASE WHEN ", isNil, " THEN NULL ELSE COALESCE(", x, ", ", out.placeholder(.double(0.5)), ") END")
-      checked.sql = cat(SQLExpr.raises, f, "(", arg, ")")
+      checked.sql = cat(SQLRaisesMark(on: true), f, "(", arg, ")")
       checked.nilWhenSlot = -1
       return checked
     }
-    checked.sql = cat(SQLExpr.raises, f, "(", x, ")")
+    checked.sql = cat(SQLRaisesMark(on: true), f, "(", x, ")")
     return checked
   }
 

@@ -118,7 +118,7 @@ extension SQLCompilation {
       }
     }
     // A computed pattern may be invalid: an error at run time, as in memory.
-    let mark = pattern == nil ? SQLExpr.raises : ""
+    let mark = SQLRaisesMark(on: pattern == nil)
     switch dialect.regex {
     case .registeredFunction(let name):
       if o == 0 { return condition(cat(mark, x, " REGEXP ", y)) }

@@ -7,58 +7,86 @@ import SiftSyntax
 extension SQLCompilation {
   func cat<A: SQLPiece>(_ a: A) -> SQLSpan {
     let s = out.count
-    out.put(a)
-    return out.span(since: s)
+    let raises = out.put(a)
+    return SQLSpan(start: s, end: out.count, raises: raises)
   }
 
   func cat<A: SQLPiece, B: SQLPiece>(_ a: A, _ b: B) -> SQLSpan {
     let s = out.count
-    out.put(a); out.put(b)
-    return out.span(since: s)
+    var raises = out.put(a)
+    if out.put(b) { raises = true }
+    return SQLSpan(start: s, end: out.count, raises: raises)
   }
 
   func cat<A: SQLPiece, B: SQLPiece, C: SQLPiece>(_ a: A, _ b: B, _ c: C) -> SQLSpan {
     let s = out.count
-    out.put(a); out.put(b); out.put(c)
-    return out.span(since: s)
+    var raises = out.put(a)
+    if out.put(b) { raises = true }
+    if out.put(c) { raises = true }
+    return SQLSpan(start: s, end: out.count, raises: raises)
   }
 
   func cat<A: SQLPiece, B: SQLPiece, C: SQLPiece, D: SQLPiece>(_ a: A, _ b: B, _ c: C, _ d: D) -> SQLSpan {
     let s = out.count
-    out.put(a); out.put(b); out.put(c); out.put(d)
-    return out.span(since: s)
+    var raises = out.put(a)
+    if out.put(b) { raises = true }
+    if out.put(c) { raises = true }
+    if out.put(d) { raises = true }
+    return SQLSpan(start: s, end: out.count, raises: raises)
   }
 
   func cat<A: SQLPiece, B: SQLPiece, C: SQLPiece, D: SQLPiece, E: SQLPiece>(
     _ a: A, _ b: B, _ c: C, _ d: D, _ e: E
   ) -> SQLSpan {
     let s = out.count
-    out.put(a); out.put(b); out.put(c); out.put(d); out.put(e)
-    return out.span(since: s)
+    var raises = out.put(a)
+    if out.put(b) { raises = true }
+    if out.put(c) { raises = true }
+    if out.put(d) { raises = true }
+    if out.put(e) { raises = true }
+    return SQLSpan(start: s, end: out.count, raises: raises)
   }
 
   func cat<A: SQLPiece, B: SQLPiece, C: SQLPiece, D: SQLPiece, E: SQLPiece, F: SQLPiece>(
     _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F
   ) -> SQLSpan {
     let s = out.count
-    out.put(a); out.put(b); out.put(c); out.put(d); out.put(e); out.put(f)
-    return out.span(since: s)
+    var raises = out.put(a)
+    if out.put(b) { raises = true }
+    if out.put(c) { raises = true }
+    if out.put(d) { raises = true }
+    if out.put(e) { raises = true }
+    if out.put(f) { raises = true }
+    return SQLSpan(start: s, end: out.count, raises: raises)
   }
 
   func cat<A: SQLPiece, B: SQLPiece, C: SQLPiece, D: SQLPiece, E: SQLPiece, F: SQLPiece, G: SQLPiece>(
     _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
   ) -> SQLSpan {
     let s = out.count
-    out.put(a); out.put(b); out.put(c); out.put(d); out.put(e); out.put(f); out.put(g)
-    return out.span(since: s)
+    var raises = out.put(a)
+    if out.put(b) { raises = true }
+    if out.put(c) { raises = true }
+    if out.put(d) { raises = true }
+    if out.put(e) { raises = true }
+    if out.put(f) { raises = true }
+    if out.put(g) { raises = true }
+    return SQLSpan(start: s, end: out.count, raises: raises)
   }
 
   func cat<A: SQLPiece, B: SQLPiece, C: SQLPiece, D: SQLPiece, E: SQLPiece, F: SQLPiece, G: SQLPiece, H: SQLPiece>(
     _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H
   ) -> SQLSpan {
     let s = out.count
-    out.put(a); out.put(b); out.put(c); out.put(d); out.put(e); out.put(f); out.put(g); out.put(h)
-    return out.span(since: s)
+    var raises = out.put(a)
+    if out.put(b) { raises = true }
+    if out.put(c) { raises = true }
+    if out.put(d) { raises = true }
+    if out.put(e) { raises = true }
+    if out.put(f) { raises = true }
+    if out.put(g) { raises = true }
+    if out.put(h) { raises = true }
+    return SQLSpan(start: s, end: out.count, raises: raises)
   }
 
   /// The constant `e` binds, if it is exactly one bound constant.

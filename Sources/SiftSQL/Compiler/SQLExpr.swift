@@ -45,12 +45,11 @@ struct SQLExpr: Sendable {
   /// it (the schema rejects control characters), and values are never written into text.
   static let marker = "\u{1}"
 
-  /// Written before a construct that may raise an error at run time (`SQLBuffer.raisesByte`).
-  static let raises = "\u{2}"
 
   /// True when evaluating this fragment may raise an error at run time (integer division
   /// or modulus by a divisor that may be zero, `sift_int`, MATCHES with a computed pattern):
-  /// its text holds `SQLBuffer.raisesByte`, which travels with it through every combination.
+  /// its text holds `SQLBuffer.raisesByte` (written by `SQLRaisesMark`), which travels with
+  /// it through every combination.
   var mayRaise: Bool { sql.raises }
 
   /// What a boolean fragment is, so negation can be structural.

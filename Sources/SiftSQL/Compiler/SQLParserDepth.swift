@@ -76,7 +76,7 @@ enum SQLParserDepth {
       var counted = 0  // tokens this byte (or word) adds to the innermost level
       var nesting = 0  // 1: a level opens here, -1: the innermost level closes
       switch b {
-      case 0x20, 0x0A, 0x09, 0x0D, 0x02: continue  // 0x02: SQLExpr.raises, not SQL
+      case 0x20, 0x0A, 0x09, 0x0D, 0x02: continue  // 0x02: the raises mark, not SQL
       case 0x01:  // a placeholder in an SQLBuffer: the marker and four bytes of its index
         i = min(i + SQLBuffer.placeholderLength - 1, n)
         counted = 1
