@@ -64,7 +64,6 @@ final class SQLEntityRef: Sendable {
     self.primaryKeyColumn = column(entity.primaryKeyAttribute.column)
   }
 
-  func sideTable(for a: SQLAttribute) -> String { entity.sideTable(for: a) }
 }
 
 /// A column's name, quoted, and as read through the root alias (`t0."name"`).

@@ -45,7 +45,6 @@ enum SQLParserDepth {
       self.storage = storage
       storage[0] = 0
     }
-    var last: Int? { storage[count - 1] }
     subscript(i: Int) -> Int {
       get { storage[i] }
       set { storage[i] = newValue }
