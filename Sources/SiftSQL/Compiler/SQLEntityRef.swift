@@ -63,7 +63,6 @@ final class SQLEntityRef: Sendable {
     self.primaryKeyAttribute = entity.primaryKeyAttribute
     self.primaryKeyColumn = column(entity.primaryKeyAttribute.column)
   }
-
 }
 
 /// A column's name, quoted, and as read through the root alias (`t0."name"`).
