@@ -35,6 +35,17 @@ struct BindWhileParsingTests {
       ("a == %%", []),
       ("a == %k", [1]),
       ("a == %@", []),
+      // A parenthesised specifier that fails: `binding` reports the node's range, parentheses
+      // included (found by BindWhileParsingPropertyTests).
+      ("(%K) == (%@)", []),
+      ("(%K) == 1", [5]),
+      ("((%K)) == 1", ["a..b"]),
+      ("a == (%@)", []),
+      ("(%@) == 1 AND b == (%d)", [1, "x"]),
+      ("CAST((~%e), 'NSArray') != FUNCTION(a, 'x:', -(%o))", [1.5, SiftValue(Date(timeIntervalSince1970: 0))]),
+      ("((%K) == 1)", ["a.@bogus"]),
+      ("(%K.x) == (%@)", [5, 1]),
+      ("(%K) == (%@)", ["a"]),
     ]
 
   @Test(arguments: 0..<cases.count)

@@ -116,7 +116,7 @@ extension Parser {
       p.range = open.range.union(close.range)
       return .predicate(p)
     case .expression(var e):
-      e.range = open.range.union(close.range)
+      widen(&e, to: open.range.union(close.range))
       return .expression(e)
     }
   }

@@ -51,7 +51,7 @@ extension Parser {
         let open = p.advance()
         var inner = try p.parseExpression()
         let close = try p.expect(.rightParen, "to close '('", opening: open)
-        inner.range = open.range.union(close.range)
+        p.widen(&inner, to: open.range.union(close.range))
         return inner
       }
     case .keyword(let k):
@@ -113,6 +113,16 @@ extension Parser {
       }
     }
     return ExpressionNode(.argument(spec, position: position), range: t.range)
+  }
+
+  /// Gives a parenthesised expression the range of its parentheses. `binding` reports an
+  /// argument error at the `.argument` node's range, so when `e` is the specifier whose binding
+  /// failed (left unbound), the kept failure widens with it: `(%K)` reports `(%K)`.
+  mutating func widen(_ e: inout ExpressionNode, to range: SourceRange) {
+    if case .argument = e.kind, argumentFailure?.diagnostic.range == e.range {
+      argumentFailure?.diagnostic.range = range
+    }
+    e.range = range
   }
 
   /// `aggregate ::= "{" [ expression ( "," expression )* ] "}"` — all-constant aggregates
