@@ -30,7 +30,7 @@ import Testing
 
   @Test(arguments: [UInt64(3), 7, 11, 19, 42])
   func batchesAgreeWithSingleRecords(seed: UInt64) throws {
-    var g = FastPathGenerator(rng: SeededGenerator(seed: seed))
+    var g = FastPathGenerator(rng: SeededRandom(seed: seed))
     let dicts = (0..<40).map { _ in g.record() }
     let objects = dicts.map { SiftObject($0) }
     let values = dicts.map { SiftValue.dictionary($0) }

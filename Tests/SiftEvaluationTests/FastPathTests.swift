@@ -12,7 +12,7 @@ struct OpaqueRow: SiftRecord {
 /// Random predicates aimed at the specialized closures, over records whose values are often
 /// of the wrong kind, so that every fallback and every error is exercised.
 struct FastPathGenerator {
-  var rng: SeededGenerator
+  var rng: SeededRandom
   static let words = [
     "wifi", "Wifi", "café", "CAFÉ", "cafe\u{301}", "ß", "SS", "Straße", "İ", "", "x", "Blue bar", "Red\nbar",
     "ΣΑΣ", "zürich", "Zürich", "Blue", "blu", "B\u{301}lue", "Ca\u{301}fe", "ZZ",
@@ -100,7 +100,7 @@ struct FastPathGenerator {
 
   @Test(arguments: [UInt64(1), 2, 3, 5, 8, 13, 21, 34])
   func specializedClosuresAgreeWithGenericOnes(seed: UInt64) throws {
-    var g = FastPathGenerator(rng: SeededGenerator(seed: seed))
+    var g = FastPathGenerator(rng: SeededRandom(seed: seed))
     let records = (0..<60).map { _ in g.record() }
     let objects = records.map { SiftObject($0) }
     var checked = 0

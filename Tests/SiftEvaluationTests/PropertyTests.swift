@@ -3,23 +3,10 @@ import SiftSyntax
 import Testing
 @testable import SiftEvaluation
 
-/// SplitMix64: a small seeded generator so failures reproduce.
-struct SeededGenerator: RandomNumberGenerator {
-  var state: UInt64
-  init(seed: UInt64) { state = seed }
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-}
-
 /// Random well-typed predicates and records over keys a (integer), b (double), s (string),
 /// t (array of strings), m (array of dictionaries); any key may be nil or missing.
 struct PredicateGenerator {
-  var rng: SeededGenerator
+  var rng: SeededRandom
   static let words = ["wifi", "Wifi", "café", "CAFE", "x", "ß", "ss", ""]
 
   mutating func pick<T>(_ xs: [T]) -> T { xs[Int.random(in: 0..<xs.count, using: &rng)] }
@@ -84,7 +71,7 @@ struct PredicateGenerator {
 
   @Test(arguments: seeds)
   func algebraicLaws(seed: UInt64) throws {
-    var g = PredicateGenerator(rng: SeededGenerator(seed: seed))
+    var g = PredicateGenerator(rng: SeededRandom(seed: seed))
     let records = (0..<120).map { _ in g.record() }
     let fast = try JSONRecords.records(from: .array(records))
     let all = Set(records.indices)

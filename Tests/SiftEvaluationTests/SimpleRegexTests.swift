@@ -33,7 +33,7 @@ import Testing
   /// Random patterns from the subset grammar against random subjects.
   @Test(arguments: [UInt64(7), 11, 19, 23])
   func randomPatternsAgreeWithICU(seed: UInt64) throws {
-    var rng = SeededGenerator(seed: seed)
+    var rng = SeededRandom(seed: seed)
     let alphabet = ["a", "b", "é", " ", "\n", "\r", "\u{2028}", "\u{85}", "ß", "👍", ".", "e\u{301}"]
     func pick<T>(_ xs: [T]) -> T { xs[Int.random(in: 0..<xs.count, using: &rng)] }
     func atom(_ depth: Int) -> String {

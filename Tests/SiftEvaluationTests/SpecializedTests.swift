@@ -13,7 +13,7 @@ import Testing
 
   @Test(arguments: [UInt64(4), 9, 16, 25, 36, 49])
   func batchesAgreeWithTheGenericCode(seed: UInt64) throws {
-    var g = FastPathGenerator(rng: SeededGenerator(seed: seed))
+    var g = FastPathGenerator(rng: SeededRandom(seed: seed))
     let dicts = (0..<40).map { _ in g.record() }
     let objects = dicts.map { SiftObject($0) }
     let values = dicts.map { SiftValue.dictionary($0) }

@@ -1,3 +1,5 @@
+import SiftSyntax
+
 /// A reader for the W3C EBNF subset used in Grammar/Predicate.ebnf, and a random sentence
 /// generator over it. Lower-case rules are syntax (tokens joined by a space); capitalised rules
 /// are tokens (characters joined with nothing).

@@ -42,7 +42,7 @@ public enum GeneratedData {
 
   /// Hands each of `count` records to `body`, in order.
   static func generate(count: Int, seed: UInt64, _ body: (SiftValue) -> Void) {
-    var rng = SplitMix64(seed: seed)
+    var rng = SeededRandom(seed: seed)
     let start = 1_577_836_800.0  // 2020-01-01T00:00:00Z
     let span: UInt64 = 5 * 365 * 86_400
     for i in 0..<max(0, count) {
@@ -67,26 +67,5 @@ public enum GeneratedData {
       ]
       body(.dictionary(record))
     }
-  }
-}
-
-/// A small, fast, portable pseudo-random generator (Steele, Lea and Flood's SplitMix64).
-struct SplitMix64 {
-  var state: UInt64
-
-  init(seed: UInt64) { state = seed }
-
-  mutating func next() -> UInt64 {
-    state &+= 0x9E37_79B9_7F4A_7C15
-    var z = state
-    z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-    z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-    return z ^ (z >> 31)
-  }
-
-  /// A value in `0..<n` (0 when `n` is not positive).
-  mutating func below(_ n: Int) -> Int {
-    guard n > 0 else { return 0 }
-    return Int(next() % UInt64(n))
   }
 }
