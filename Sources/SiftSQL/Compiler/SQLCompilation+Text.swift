@@ -11,82 +11,43 @@ extension SQLCompilation {
     return SQLSpan(start: s, end: out.count, raises: raises)
   }
 
-  func cat<A: SQLPiece, B: SQLPiece>(_ a: A, _ b: B) -> SQLSpan {
-    let s = out.count
-    var raises = out.put(a)
-    if out.put(b) { raises = true }
-    return SQLSpan(start: s, end: out.count, raises: raises)
+  /// `span` (the last thing written) extended with `p`.
+  @inline(__always)
+  func extend<P: SQLPiece>(_ span: SQLSpan, _ p: P) -> SQLSpan {
+    let raises = out.put(p)
+    return SQLSpan(start: span.start, end: out.count, raises: span.raises || raises)
   }
 
-  func cat<A: SQLPiece, B: SQLPiece, C: SQLPiece>(_ a: A, _ b: B, _ c: C) -> SQLSpan {
-    let s = out.count
-    var raises = out.put(a)
-    if out.put(b) { raises = true }
-    if out.put(c) { raises = true }
-    return SQLSpan(start: s, end: out.count, raises: raises)
-  }
+  func cat<A: SQLPiece, B: SQLPiece>(_ a: A, _ b: B) -> SQLSpan { extend(cat(a), b) }
+
+  func cat<A: SQLPiece, B: SQLPiece, C: SQLPiece>(_ a: A, _ b: B, _ c: C) -> SQLSpan { extend(cat(a, b), c) }
 
   func cat<A: SQLPiece, B: SQLPiece, C: SQLPiece, D: SQLPiece>(_ a: A, _ b: B, _ c: C, _ d: D) -> SQLSpan {
-    let s = out.count
-    var raises = out.put(a)
-    if out.put(b) { raises = true }
-    if out.put(c) { raises = true }
-    if out.put(d) { raises = true }
-    return SQLSpan(start: s, end: out.count, raises: raises)
+    extend(cat(a, b, c), d)
   }
 
   func cat<A: SQLPiece, B: SQLPiece, C: SQLPiece, D: SQLPiece, E: SQLPiece>(
     _ a: A, _ b: B, _ c: C, _ d: D, _ e: E
   ) -> SQLSpan {
-    let s = out.count
-    var raises = out.put(a)
-    if out.put(b) { raises = true }
-    if out.put(c) { raises = true }
-    if out.put(d) { raises = true }
-    if out.put(e) { raises = true }
-    return SQLSpan(start: s, end: out.count, raises: raises)
+    extend(cat(a, b, c, d), e)
   }
 
   func cat<A: SQLPiece, B: SQLPiece, C: SQLPiece, D: SQLPiece, E: SQLPiece, F: SQLPiece>(
     _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F
   ) -> SQLSpan {
-    let s = out.count
-    var raises = out.put(a)
-    if out.put(b) { raises = true }
-    if out.put(c) { raises = true }
-    if out.put(d) { raises = true }
-    if out.put(e) { raises = true }
-    if out.put(f) { raises = true }
-    return SQLSpan(start: s, end: out.count, raises: raises)
+    extend(cat(a, b, c, d, e), f)
   }
 
   func cat<A: SQLPiece, B: SQLPiece, C: SQLPiece, D: SQLPiece, E: SQLPiece, F: SQLPiece, G: SQLPiece>(
     _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G
   ) -> SQLSpan {
-    let s = out.count
-    var raises = out.put(a)
-    if out.put(b) { raises = true }
-    if out.put(c) { raises = true }
-    if out.put(d) { raises = true }
-    if out.put(e) { raises = true }
-    if out.put(f) { raises = true }
-    if out.put(g) { raises = true }
-    return SQLSpan(start: s, end: out.count, raises: raises)
+    extend(cat(a, b, c, d, e, f), g)
   }
 
   func cat<A: SQLPiece, B: SQLPiece, C: SQLPiece, D: SQLPiece, E: SQLPiece, F: SQLPiece, G: SQLPiece, H: SQLPiece>(
     _ a: A, _ b: B, _ c: C, _ d: D, _ e: E, _ f: F, _ g: G, _ h: H
   ) -> SQLSpan {
-    let s = out.count
-    var raises = out.put(a)
-    if out.put(b) { raises = true }
-    if out.put(c) { raises = true }
-    if out.put(d) { raises = true }
-    if out.put(e) { raises = true }
-    if out.put(f) { raises = true }
-    if out.put(g) { raises = true }
-    if out.put(h) { raises = true }
-    return SQLSpan(start: s, end: out.count, raises: raises)
+    extend(cat(a, b, c, d, e, f, g), h)
   }
 
   /// The constant `e` binds, if it is exactly one bound constant.
