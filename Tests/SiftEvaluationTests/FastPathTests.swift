@@ -90,6 +90,21 @@ struct FastPathGenerator {
     d["loc"] = maybe(chance(5) ? .array([city, scalar()]) : (chance(6) ? scalar() : city), &self)
     return d
   }
+
+  /// `count` generated predicates, each compiled under both error policies with the
+  /// specialized closures (`fast`) and without them (`slow`).
+  mutating func forEachCompiled(
+    _ count: Int, _ body: (_ format: String, _ fast: SiftMatcher, _ slow: SiftMatcher) throws -> Void
+  ) throws {
+    for _ in 0..<count {
+      let format = predicate()
+      let p = try SiftPredicate(format: format)
+      for policy in [ErrorPolicy.strict, .treatAsNoMatch] {
+        let options = EvaluationOptions(policy: policy)
+        try body(format, try p.compile(options, fastPaths: true), try p.compile(options, fastPaths: false))
+      }
+    }
+  }
 }
 
 @Suite struct FastPathTests {
@@ -104,20 +119,14 @@ struct FastPathGenerator {
     let records = (0..<60).map { _ in g.record() }
     let objects = records.map { SiftObject($0) }
     var checked = 0
-    for _ in 0..<60 {
-      let format = g.predicate()
-      let p = try SiftPredicate(format: format)
-      for policy in [ErrorPolicy.strict, .treatAsNoMatch] {
-        let options = EvaluationOptions(policy: policy)
-        let fast = try p.compile(options, fastPaths: true), slow = try p.compile(options, fastPaths: false)
-        for (i, r) in records.enumerated() {
-          let expected = Self.outcome(slow, r)
-          #expect(Self.outcome(fast, r) == expected, "\(format) on dictionary \(i)")
-          #expect(Self.outcome(fast, objects[i]) == expected, "\(format) on object \(i)")
-          #expect(Self.outcome(fast, OpaqueRow(fields: r)) == Self.outcome(slow, OpaqueRow(fields: r)), "\(format) on row \(i)")
-          #expect(Self.outcome(fast, SiftValue.dictionary(r)) == expected, "\(format) on value \(i)")
-          checked += 1
-        }
+    try g.forEachCompiled(60) { format, fast, slow in
+      for (i, r) in records.enumerated() {
+        let expected = Self.outcome(slow, r)
+        #expect(Self.outcome(fast, r) == expected, "\(format) on dictionary \(i)")
+        #expect(Self.outcome(fast, objects[i]) == expected, "\(format) on object \(i)")
+        #expect(Self.outcome(fast, OpaqueRow(fields: r)) == Self.outcome(slow, OpaqueRow(fields: r)), "\(format) on row \(i)")
+        #expect(Self.outcome(fast, SiftValue.dictionary(r)) == expected, "\(format) on value \(i)")
+        checked += 1
       }
     }
     #expect(checked == 60 * 2 * 60)

@@ -17,18 +17,12 @@ import Testing
     let dicts = (0..<40).map { _ in g.record() }
     let objects = dicts.map { SiftObject($0) }
     let values = dicts.map { SiftValue.dictionary($0) }
-    for _ in 0..<60 {
-      let format = g.predicate()
-      let p = try SiftPredicate(format: format)
-      for policy in [ErrorPolicy.strict, .treatAsNoMatch] {
-        let options = EvaluationOptions(policy: policy)
-        let fast = try p.compile(options, fastPaths: true), slow = try p.compile(options, fastPaths: false)
-        let want = Self.batch(slow, dicts)
-        #expect(Self.batch(fast, objects) == want, "\(format) on objects")
-        #expect(Self.batch(fast, dicts) == want, "\(format) on dictionaries")
-        #expect(Self.batch(fast, values) == want, "\(format) on values")
-        #expect(Self.batch(slow, objects) == want, "\(format) on objects, generic")
-      }
+    try g.forEachCompiled(60) { format, fast, slow in
+      let want = Self.batch(slow, dicts)
+      #expect(Self.batch(fast, objects) == want, "\(format) on objects")
+      #expect(Self.batch(fast, dicts) == want, "\(format) on dictionaries")
+      #expect(Self.batch(fast, values) == want, "\(format) on values")
+      #expect(Self.batch(slow, objects) == want, "\(format) on objects, generic")
     }
   }
 
