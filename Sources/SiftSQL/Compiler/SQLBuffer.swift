@@ -185,6 +185,29 @@ final class SQLBuffer {
   @inline(__always) @discardableResult
   func put<P: SQLPiece>(_ p: P) -> Bool { p.write(to: self) }
 
+  /// Appends `spans` separated by `, `.
+  func put(list spans: [SQLSpan]) {
+    for (i, s) in spans.enumerated() {
+      if i > 0 { put(", ") }
+      put(s)
+    }
+  }
+
+  /// The number of placeholders in `span`.
+  func bindingCount(in span: SQLSpan) -> Int {
+    var n = 0
+    var i = span.start
+    while i < span.end {
+      if base[i] == SQLBuffer.placeholderByte {
+        n += 1
+        i += SQLBuffer.placeholderLength
+      } else {
+        i += 1
+      }
+    }
+    return n
+  }
+
   /// The span from `start` to the end of the buffer.
   func span(since start: Int) -> SQLSpan {
     let n = count - start
@@ -279,16 +302,6 @@ final class SQLBuffer {
     }
   }
 
-  /// `span` as text with one `SQLExpr.marker` per placeholder and its bindings in order,
-  /// for statements assembled around compiled fragments (fetch requests, batch updates).
-  func materialize(_ span: SQLSpan) -> (sql: String, bindings: [SQLValue]) {
-    var bindings: [SQLValue] = []
-    // Markers are one byte: the text fits in the span's room.
-    let text = String(unsafeUninitializedCapacity: span.count) { out in
-      render(span, into: out, &bindings) { _ in SQLExpr.marker } ?? 0
-    }
-    return (text, bindings)
-  }
 }
 
 /// Buffers kept between compilations by one `SQLCompiler` (and its copies), so compiling

@@ -32,8 +32,6 @@ struct SQLCompilation {
       alias: .root)
   }
 
-  /// The text and bindings of `e`, for statements assembled around it.
-  func materialize(_ e: SQLExpr) -> (sql: String, bindings: [SQLValue]) { out.materialize(e.sql) }
 
   func fail(_ id: String, _ message: String, _ range: SourceRange) -> SiftError {
     SQLDiagnostics.error(id, message, range, source: source)

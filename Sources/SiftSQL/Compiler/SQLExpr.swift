@@ -40,12 +40,6 @@ enum SQLType: Sendable, Hashable {
 /// A compiled SQL fragment: its text (a span of the compilation's `SQLBuffer`, bound values
 /// included as placeholders) and what is known about its value.
 struct SQLExpr: Sendable {
-  /// Stands for one placeholder in text assembled around materialized fragments
-  /// (`SQLBuffer.materialize`); `SQLFinisher` numbers them. Identifiers can never contain
-  /// it (the schema rejects control characters), and values are never written into text.
-  static let marker = "\u{1}"
-
-
   /// True when evaluating this fragment may raise an error at run time (integer division
   /// or modulus by a divisor that may be zero, `sift_int`, MATCHES with a computed pattern):
   /// its text holds `SQLBuffer.raisesByte` (written by `SQLRaisesMark`), which travels with
@@ -84,48 +78,6 @@ struct SQLExpr: Sendable {
     out.nullable = nullable
     out.shape = .plain
     return out
-  }
-}
-
-/// Numbers the placeholders of a finished fragment for a dialect.
-enum SQLFinisher {
-  static func finish(_ sql: String, _ bindings: [SQLValue], dialect: any SQLDialect) -> SQLStatement {
-    var sql = sql.utf8.contains(0x02) ? String(sql.unicodeScalars.filter { $0 != "\u{2}" }) : sql
-    if bindings.isEmpty { return SQLStatement(sql: sql, bindings: bindings) }
-    let text: String = sql.withUTF8 { src in
-      if !dialect.placeholdersAreNumbered {
-        // One marker byte becomes the placeholder's bytes: one allocation, one pass.
-        let mark = Array(dialect.placeholder(1).utf8)
-        var markers = 0
-        for b in src where b == 0x01 { markers += 1 }
-        let size = src.count + markers * (mark.count - 1)
-        return String(unsafeUninitializedCapacity: size) { out in
-          var j = 0
-          for b in src {
-            if b == 0x01 {
-              for m in mark { out[j] = m; j += 1 }
-            } else {
-              out[j] = b
-              j += 1
-            }
-          }
-          return j
-        }
-      }
-      var out: [UInt8] = []
-      out.reserveCapacity(src.count + bindings.count * 3)
-      var n = 0
-      for b in src {
-        if b != 0x01 {
-          out.append(b)
-        } else {
-          n += 1
-          out.append(contentsOf: dialect.placeholder(n).utf8)
-        }
-      }
-      return String(decoding: out, as: UTF8.self)
-    }
-    return SQLStatement(sql: text, bindings: bindings)
   }
 }
 

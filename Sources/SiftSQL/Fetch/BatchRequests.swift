@@ -79,8 +79,9 @@ extension SQLCompiler {
   public func compile(_ request: BatchUpdateRequest) throws(SiftError) -> SQLStatement {
     let e = try entity(request.entity)
     let q = dialect.quoteIdentifier
-    var sets: [String] = []
-    var bindings: [SQLValue] = []
+    // Every assignment and the predicate compile into one buffer, then the statement copies them.
+    let buffer = SQLBuffer()
+    var sets: [SQLSpan] = []
     var nextAlias = 1
     for (name, value) in request.assignments {
       guard let a = e.attribute(name), !a.type.isArray, name != e.primaryKey else {
@@ -92,10 +93,10 @@ extension SQLCompiler {
       let v: SQLExpr
       switch value {
       case .value(let constant):
-        c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: name)
+        c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: name, buffer: buffer)
         v = try c.bind(constant, hint: SQLType(a.type), SourceRange(start: 0, end: name.utf8.count))
       case .expression(let node, let source):
-        c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: source)
+        c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: source, buffer: buffer)
         c.nextAlias = nextAlias
         var o = try c.expression(node)
         v = try c.scalar(&o, hint: SQLType(a.type), node.range)
@@ -109,25 +110,28 @@ extension SQLCompiler {
           "type-mismatch", "\(e.name).\(name) is \(a.type.rawValue), but the new value is \(v.type)",
           SourceRange(start: 0, end: name.utf8.count), source: name)
       }
-      let (vs, vb) = c.materialize(v)
-      sets.append(q(a.column) + " = " + vs)
-      bindings += vb
+      sets.append(c.cat(q(a.column), " = ", v))
     }
     guard !sets.isEmpty else {
       throw SQLDiagnostics.error("invalid-assignment", "a batch update needs at least one assignment", .at(0), source: "")
     }
-    var sql = "UPDATE " + q(e.table) + " AS t0 SET " + sets.joined(separator: ", ")
+    var whereExpr: SQLExpr?
     if let p = request.predicate {
-      var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: p.source)
+      var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: p.source, buffer: buffer)
       c.nextAlias = nextAlias
       let w = try c.checkedWhere(p.root)
-      if w.shape != .alwaysTrue {
-        let (ws, wb) = c.materialize(w)
-        sql += " WHERE " + ws
-        bindings += wb
-      }
+      if w.shape != .alwaysTrue { whereExpr = w }
     }
-    return SQLFinisher.finish(sql, bindings, dialect: dialect)
+    let start = buffer.count
+    buffer.put("UPDATE ")
+    buffer.put(q(e.table))
+    buffer.put(" AS t0 SET ")
+    buffer.put(list: sets)
+    if let w = whereExpr {
+      buffer.put(" WHERE ")
+      buffer.put(w)
+    }
+    return buffer.statement(buffer.span(since: start), dialect: dialect)
   }
 
   /// The DELETE, then clean-up: side-table and join-table rows whose owner is gone are
@@ -139,18 +143,22 @@ extension SQLCompiler {
   public func compile(_ request: BatchDeleteRequest) throws(SiftError) -> [SQLStatement] {
     let e = try entity(request.entity)
     let q = dialect.quoteIdentifier
-    var sql = "DELETE FROM " + q(e.table) + " AS t0"
-    var bindings: [SQLValue] = []
+    let buffer = SQLBuffer()
+    var whereExpr: SQLExpr?
     if let p = request.predicate {
-      var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: p.source)
+      var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: p.source, buffer: buffer)
       let w = try c.checkedWhere(p.root)
-      if w.shape != .alwaysTrue {
-        let (ws, wb) = c.materialize(w)
-        sql += " WHERE " + ws
-        bindings += wb
-      }
+      if w.shape != .alwaysTrue { whereExpr = w }
     }
-    var out = [SQLFinisher.finish(sql, bindings, dialect: dialect)]
+    let start = buffer.count
+    buffer.put("DELETE FROM ")
+    buffer.put(q(e.table))
+    buffer.put(" AS t0")
+    if let w = whereExpr {
+      buffer.put(" WHERE ")
+      buffer.put(w)
+    }
+    var out = [buffer.statement(buffer.span(since: start), dialect: dialect)]
     let pk = q(e.primaryKeyAttribute.column)
     func orphan(_ column: String) -> String {
       "NOT EXISTS (SELECT 1 FROM " + q(e.table) + " p WHERE p." + pk + " = " + column + ")"

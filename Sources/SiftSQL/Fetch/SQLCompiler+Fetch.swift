@@ -16,89 +16,81 @@ extension SQLCompiler {
       if w.shape != .alwaysTrue { whereExpr = w }
     }
     let q = dialect.quoteIdentifier
-    var sql = "SELECT "
-    var bindings: [SQLValue] = []
-    var order: [String] = []
+    // The clauses are compiled into the buffer first, then copied into the statement in order.
+    var columns: [SQLSpan] = []
+    var order: [SQLSpan] = []
+    var groups: [SQLSpan] = []
     let pk = "t0." + q(e.primaryKeyAttribute.column)
-    var wrapCount = false
-    var groupClause = ""
+    let wrapCount = request.resultType == .count && (request.limit != nil || request.offset != nil)
 
     switch request.resultType {
     case .records:
-      sql += e.columnAttributes.map { "t0." + q($0.column) }.joined(separator: ", ")
-      order = try orderBy(request.sortDescriptors, &c, entity: e) + [pk + " ASC"]
+      columns = e.columnAttributes.map { c.cat("t0.", q($0.column)) }
+      order = try orderBy(request.sortDescriptors, &c, entity: e) + [c.cat(pk, " ASC")]
     case .count:
-      if request.limit != nil || request.offset != nil {
-        sql = "SELECT COUNT(*) FROM (SELECT 1"
-        wrapCount = true
-      } else {
-        sql += "COUNT(*)"
-      }
+      columns = [c.cat(wrapCount ? "1" : "COUNT(*)")]
     case .indices:
-      sql += "t0." + q(SQLSchema.indexColumn)
-      let notNull = c.condition(c.cat("t0.", q(SQLSchema.indexColumn), " IS NOT NULL"))
-      whereExpr = c.and([whereExpr ?? .alwaysTrue, notNull])
-      order = ["t0." + q(SQLSchema.indexColumn) + " ASC"]
+      let index = "t0." + q(SQLSchema.indexColumn)
+      columns = [c.cat(index)]
+      whereExpr = c.and([whereExpr ?? .alwaysTrue, c.condition(c.cat(index, " IS NOT NULL"))])
+      order = [c.cat(index, " ASC")]
     case .distinct(let keyPath):
       let v = try keyPathValue(keyPath, &c, entity: e)
-      let (vs, vb) = c.materialize(v)
-      sql += "DISTINCT " + vs
-      bindings += vb
-      order = [sortTerm(vs + c.collation(for: v), ascending: true, nulls: .automatic)]
+      columns = [c.cat("DISTINCT ", v)]
+      order = [sortTerm(c.cat(v, c.collation(for: v)), ascending: true, nulls: .automatic, &c)]
     case .aggregates(let aggregates, let groupBy):
-      var columns: [String] = []
-      var groups: [String] = []
       for g in groupBy {
+        // Grouped key paths are columns or to-one subselects: they carry no bindings.
         let v = try keyPathValue(g, &c, entity: e)
-        let (vs, vb) = c.materialize(v)
-        columns.append(vs + " AS " + q(g))
-        bindings += vb
-        groups.append(vs)
-        order.append(sortTerm(vs + c.collation(for: v), ascending: true, nulls: .automatic))
+        columns.append(c.cat(v, " AS ", q(g)))
+        groups.append(v.sql)
+        order.append(sortTerm(c.cat(v, c.collation(for: v)), ascending: true, nulls: .automatic, &c))
       }
-      for a in aggregates {
-        let (text, b) = try aggregate(a, &c, entity: e)
-        columns.append(text + " AS " + q(a.name))
-        bindings += b
-      }
-      sql += columns.joined(separator: ", ")
-      // Grouped key paths are columns or to-one subselects: they carry no bindings.
-      if !groups.isEmpty { groupClause = " GROUP BY " + groups.joined(separator: ", ") }
+      for a in aggregates { columns.append(c.cat(try aggregate(a, &c, entity: e), " AS ", q(a.name))) }
     }
 
-    sql += " FROM " + q(e.table) + " t0"
-    if let w = whereExpr, w.shape != .alwaysTrue {
-      let (ws, wb) = c.materialize(w)
-      sql += " WHERE " + ws
-      bindings += wb
-    }
-    sql += groupClause
-    if !order.isEmpty { sql += " ORDER BY " + order.joined(separator: ", ") }
-    try appendLimit(request, &sql, &bindings)
-    if wrapCount { sql += ") AS s" }
-    return SQLFinisher.finish(sql, bindings, dialect: dialect)
-  }
-
-  func appendLimit(_ request: FetchRequest, _ sql: inout String, _ bindings: inout [SQLValue]) throws(SiftError) {
     for (name, v) in [("limit", request.limit), ("offset", request.offset)] {
       if let v, v < 0 {
         throw SQLDiagnostics.error("negative-\(name)", "\(name) must not be negative", .at(0), source: "")
       }
     }
+    let out = c.out
+    let start = out.count
+    out.put(wrapCount ? "SELECT COUNT(*) FROM (SELECT " : "SELECT ")
+    out.put(list: columns)
+    out.put(" FROM ")
+    out.put(q(e.table))
+    out.put(" t0")
+    if let w = whereExpr, w.shape != .alwaysTrue {
+      out.put(" WHERE ")
+      out.put(w)
+    }
+    if !groups.isEmpty {
+      out.put(" GROUP BY ")
+      out.put(list: groups)
+    }
+    if !order.isEmpty {
+      out.put(" ORDER BY ")
+      out.put(list: order)
+    }
     if let limit = request.limit {
-      sql += " LIMIT " + SQLExpr.marker
-      bindings.append(.integer(Int64(limit)))
+      out.put(" LIMIT ")
+      _ = out.placeholder(.integer(Int64(limit)))  // written in place
     } else if request.offset != nil, let unlimited = dialect.unlimitedLimit {
-      sql += " LIMIT " + SQLExpr.marker
-      bindings.append(unlimited)
+      out.put(" LIMIT ")
+      _ = out.placeholder(unlimited)  // written in place
     }
     if let offset = request.offset {
-      sql += " OFFSET " + SQLExpr.marker
-      bindings.append(.integer(Int64(offset)))
+      out.put(" OFFSET ")
+      _ = out.placeholder(.integer(Int64(offset)))  // written in place
     }
+    if wrapCount { out.put(") AS s") }
+    return out.statement(out.span(since: start), dialect: dialect)
   }
 
-  func sortTerm(_ expr: String, ascending: Bool, nulls: SQLSortDescriptor.NullPlacement) -> String {
+  func sortTerm(
+    _ expr: SQLSpan, ascending: Bool, nulls: SQLSortDescriptor.NullPlacement, _ c: inout SQLCompilation
+  ) -> SQLSpan {
     let nullsFirst: Bool
     switch nulls {
     case .automatic: nullsFirst = ascending
@@ -106,44 +98,43 @@ extension SQLCompiler {
     case .last: nullsFirst = false
     }
     let dir = ascending ? " ASC" : " DESC"
-    if dialect.supportsNullsOrdering { return expr + dir + (nullsFirst ? " NULLS FIRST" : " NULLS LAST") }
-    return "(" + expr + " IS NULL) " + (nullsFirst ? "DESC" : "ASC") + ", " + expr + dir
+    if dialect.supportsNullsOrdering { return c.cat(expr, dir, nullsFirst ? " NULLS FIRST" : " NULLS LAST") }
+    return c.cat("(", expr, " IS NULL) ", nullsFirst ? "DESC" : "ASC", ", ", expr, dir)
   }
 
-  func orderBy(_ sorts: [SQLSortDescriptor], _ c: inout SQLCompilation, entity: SQLEntity) throws(SiftError) -> [String] {
-    var out: [String] = []
+  func orderBy(_ sorts: [SQLSortDescriptor], _ c: inout SQLCompilation, entity: SQLEntity) throws(SiftError) -> [SQLSpan] {
+    var terms: [SQLSpan] = []
     for s in sorts {
       let v = try keyPathValue(s.keyPath, &c, entity: entity)
-      var (expr, vb) = c.materialize(v)
-      guard vb.isEmpty else {
+      guard c.out.bindingCount(in: v.sql) == 0 else {
         throw SQLDiagnostics.error("unsupported-in-sql", "this key path cannot be sorted on", .at(0), source: s.keyPath)
       }
+      var expr = v.sql
       if v.type == .string {
         switch s.comparison {
-        case .binary: expr += c.collation(for: v)
-        case .caseInsensitive: expr = c.materialize(c.fold(v, 1)).sql + c.collation(for: v)
+        case .binary: expr = c.cat(v, c.collation(for: v))
+        case .caseInsensitive: expr = c.cat(c.fold(v, 1), c.collation(for: v))
         case .localizedStandard:
-          if let coll = dialect.localizedCollation { expr += " COLLATE " + dialect.quoteIdentifier(coll) }
+          if let coll = dialect.localizedCollation { expr = c.cat(v, " COLLATE ", dialect.quoteIdentifier(coll)) }
         }
       }
-      out.append(sortTerm(expr, ascending: s.ascending, nulls: s.nulls))
+      terms.append(sortTerm(expr, ascending: s.ascending, nulls: s.nulls, &c))
     }
-    return out
+    return terms
   }
 
-  func aggregate(_ a: SQLAggregate, _ c: inout SQLCompilation, entity: SQLEntity) throws(SiftError) -> (String, [SQLValue]) {
+  func aggregate(_ a: SQLAggregate, _ c: inout SQLCompilation, entity: SQLEntity) throws(SiftError) -> SQLSpan {
     guard let keyPath = a.keyPath else {
       guard a.function == .count else {
         throw SQLDiagnostics.error("aggregate-needs-key-path", "\(a.function.rawValue) needs a key path", .at(0), source: a.name)
       }
-      return ("COUNT(*)", [])
+      return c.cat("COUNT(*)")
     }
     var v = try keyPathValue(keyPath, &c, entity: entity)
     let numericOK = v.type.isNumeric || v.type.family == 0
     switch a.function {
     case .count:
-      let (vs, vb) = c.materialize(v)
-      return ("COUNT(" + vs + ")", vb)
+      return c.cat("COUNT(", v, ")")
     case .sum, .avg:
       guard numericOK else {
         throw SQLDiagnostics.error(
@@ -151,12 +142,10 @@ extension SQLCompiler {
           source: keyPath)
       }
       v = c.numeric(v)
-      let (vs, vb) = c.materialize(v)
-      if a.function == .sum { return ("COALESCE(" + dialect.sumFunction + "(" + vs + "), 0)", vb) }
-      return (dialect.averageFunction + "(CAST(" + vs + " AS " + dialect.doubleTypeName + "))", vb)
+      if a.function == .sum { return c.cat("COALESCE(", dialect.sumFunction, "(", v, "), 0)") }
+      return c.cat(dialect.averageFunction, "(CAST(", v, " AS ", dialect.doubleTypeName, "))")
     case .min, .max:
-      let (vs, vb) = c.materialize(v)
-      return ((a.function == .min ? "MIN(" : "MAX(") + vs + c.collation(for: v) + ")", vb)
+      return c.cat(a.function == .min ? "MIN(" : "MAX(", v, c.collation(for: v), ")")
     }
   }
 }
