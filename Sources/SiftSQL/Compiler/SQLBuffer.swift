@@ -237,7 +237,7 @@ final class SQLBuffer {
   /// bytes written, or nil when `out` is too small (then `bindings` is incomplete).
   private func render(
     _ span: SQLSpan, into out: UnsafeMutableBufferPointer<UInt8>, _ bindings: inout [SQLValue],
-    placeholder: (Int) -> String
+    placeholders: SQLPlaceholders
   ) -> Int? {
     guard let dst = out.baseAddress else { return span.count == 0 ? 0 : nil }
     let src = base
@@ -262,11 +262,8 @@ final class SQLBuffer {
         var index = 0
         for k in 0..<4 { index |= Int(src[i + 1 + k] & 0x7F) << (7 * k) }
         if index < values.count { bindings.append(values[index]) }
-        for p in placeholder(bindings.count).utf8 {
-          guard j < out.count else { return nil }
-          dst[j] = p
-          j += 1
-        }
+        guard let after = placeholders.write(bindings.count, to: dst, at: j, limit: out.count) else { return nil }
+        j = after
         i += SQLBuffer.placeholderLength
       } else {
         i += 1  // a raises mark (or a truncated placeholder): not SQL
@@ -277,21 +274,19 @@ final class SQLBuffer {
 
   /// The finished statement for `span`: placeholders numbered for the dialect, bindings in
   /// text order.
-  func statement(_ span: SQLSpan, dialect: any SQLDialect) -> SQLStatement {
+  func statement(_ span: SQLSpan, placeholders: SQLPlaceholders) -> SQLStatement {
     var bindings: [SQLValue] = []
     bindings.reserveCapacity(values.count - valuesBase)
-    let numbered = dialect.placeholdersAreNumbered
-    let plain = numbered ? "" : dialect.placeholder(1)
     // Text bytes never grow, so a placeholder no longer than its marker (`?`) needs no more
     // room than the span: short statements become small strings. Otherwise try a little more
     // room, then as much as the longest placeholder could take.
     var room = span.count
-    if numbered || plain.utf8.count > SQLBuffer.placeholderLength { room += 16 }
+    if !placeholders.allAlike || placeholders.longestCached > SQLBuffer.placeholderLength { room += 16 }
     while true {
       bindings.removeAll(keepingCapacity: true)
       var fits = true
       let text = String(unsafeUninitializedCapacity: room) { out in
-        guard let n = render(span, into: out, &bindings, placeholder: { n in numbered ? dialect.placeholder(n) : plain }) else {
+        guard let n = render(span, into: out, &bindings, placeholders: placeholders) else {
           fits = false
           return 0
         }

@@ -9,20 +9,24 @@ extension SQLCompilation {
     case .constant(let b):
       return b == positive ? .alwaysTrue : .alwaysFalse
     case .and(let terms):
-      var out: [SQLExpr] = []
-      out.reserveCapacity(terms.count)
-      for t in terms { out.append(try predicate(t, positive: positive)) }
-      return positive ? and(out) : or(out)
+      return try connective(of: terms, and: positive, positive: positive)
     case .or(let terms):
-      var out: [SQLExpr] = []
-      out.reserveCapacity(terms.count)
-      for t in terms { out.append(try predicate(t, positive: positive)) }
-      return positive ? or(out) : and(out)
+      return try connective(of: terms, and: !positive, positive: positive)
     case .not(let q):
       return try predicate(q, positive: !positive)
     case .comparison(let c):
       let e = try comparison(c)
       return positive ? e : negated(e)
+    }
+  }
+
+  /// The terms compiled (each negated unless `positive`) and joined by AND or OR. The
+  /// compiled terms are plain values kept on the stack: no array per connective.
+  mutating func connective(of terms: [PredicateNode], and: Bool, positive: Bool) throws(SiftError) -> SQLExpr {
+    try withUnsafeTemporaryAllocation(of: SQLExpr.self, capacity: terms.count) {
+      (compiled) throws(SiftError) -> SQLExpr in
+      for (i, t) in terms.enumerated() { compiled.initializeElement(at: i, to: try predicate(t, positive: positive)) }
+      return connective(UnsafeBufferPointer(compiled), and: and)
     }
   }
 

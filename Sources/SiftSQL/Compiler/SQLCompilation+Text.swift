@@ -89,11 +89,13 @@ extension SQLCompilation {
   }
 
   /// `(a SEP b SEP …)`.
-  func joined(_ terms: [SQLExpr], _ separator: String) -> SQLSpan {
+  func joined(_ terms: some Sequence<SQLExpr>, _ separator: String) -> SQLSpan {
     let s = out.count
     out.put("(")
-    for (i, t) in terms.enumerated() {
-      if i > 0 { out.put(separator) }
+    var first = true
+    for t in terms {
+      if !first { out.put(separator) }
+      first = false
       out.put(t)
     }
     out.put(")")
@@ -107,20 +109,32 @@ extension SQLCompilation {
   func or(_ terms: [SQLExpr]) -> SQLExpr { connective(terms, and: false) }
 
   func connective(_ terms: [SQLExpr], and: Bool) -> SQLExpr {
+    terms.withUnsafeBufferPointer { connective($0, and: and) }
+  }
+
+  /// `terms` joined by AND (`and`) or OR: constant terms fold (the identity is dropped, the
+  /// absorbing one ends the list), and the rest keep their order.
+  func connective(_ terms: UnsafeBufferPointer<SQLExpr>, and: Bool) -> SQLExpr {
     let (identity, absorbing): (SQLExpr.Shape, SQLExpr.Shape) = and ? (.alwaysTrue, .alwaysFalse) : (.alwaysFalse, .alwaysTrue)
-    var kept: [SQLExpr] = []
-    kept.reserveCapacity(terms.count)
-    for t in terms {
+    var keptCount = 0
+    var lastKept = 0
+    var raises = false
+    for (i, t) in terms.enumerated() {
       if t.shape == absorbing {
         // Memory stops here, after evaluating the terms before, which may raise.
-        guard kept.contains(where: \.mayRaise) else { return and ? .alwaysFalse : .alwaysTrue }
-        return ordered(kept, and: and, last: t)
+        guard raises else { return and ? .alwaysFalse : .alwaysTrue }
+        return ordered(terms[..<i].lazy.filter { $0.shape != identity }, and: and, last: t)
       }
-      if t.shape != identity { kept.append(t) }
+      if t.shape != identity {
+        keptCount += 1
+        lastKept = i
+        raises = raises || t.mayRaise
+      }
     }
-    if kept.isEmpty { return and ? .alwaysTrue : .alwaysFalse }
-    if kept.count == 1 { return kept[0] }
-    if kept.contains(where: \.mayRaise) { return ordered(kept.dropLast(), and: and, last: kept[kept.count - 1]) }
+    if keptCount == 0 { return and ? .alwaysTrue : .alwaysFalse }
+    if keptCount == 1 { return terms[lastKept] }
+    let kept = terms.lazy.filter { $0.shape != identity }
+    if raises { return ordered(terms[..<lastKept].lazy.filter { $0.shape != identity }, and: and, last: terms[lastKept]) }
     return condition(joined(kept, and ? " AND " : " OR "))
   }
 

@@ -12,10 +12,10 @@ final class SQLEntityRef: Sendable {
   let primaryKeyColumn: SQLColumnRef
   /// Every attribute and relationship, by key, with its identifiers quoted in advance: one
   /// dictionary lookup resolves a key path step.
-  let members: [String: Member]
+  let members: SQLMemberTable
 
   /// What a key names, ready to compile.
-  enum Member: Sendable {
+  indirect enum Member: Sendable {
     /// A column attribute.
     case column(SQLColumnRef, SQLType, isPrimaryKey: Bool)
     /// An array attribute: its quoted side table and the owner's element-count column.
@@ -54,7 +54,7 @@ final class SQLEntityRef: Sendable {
           targetColumn: dialect.quoteIdentifier(targetColumn), count: column(SQLSchema.countColumn(r.name)))
       }
     }
-    self.members = members
+    self.members = SQLMemberTable(members)
     self.entity = entity
     self.name = entity.name
     self.table = entity.table

@@ -131,7 +131,7 @@ extension SQLCompiler {
       buffer.put(" WHERE ")
       buffer.put(w)
     }
-    return buffer.statement(buffer.span(since: start), dialect: dialect)
+    return buffer.statement(buffer.span(since: start), placeholders: placeholders)
   }
 
   /// The DELETE, then clean-up: side-table and join-table rows whose owner is gone are
@@ -158,7 +158,7 @@ extension SQLCompiler {
       buffer.put(" WHERE ")
       buffer.put(w)
     }
-    var out = [buffer.statement(buffer.span(since: start), dialect: dialect)]
+    var out = [buffer.statement(buffer.span(since: start), placeholders: placeholders)]
     let pk = q(e.primaryKeyAttribute.column)
     func orphan(_ column: String) -> String {
       "NOT EXISTS (SELECT 1 FROM " + q(e.table) + " p WHERE p." + pk + " = " + column + ")"

@@ -85,7 +85,7 @@ extension SQLCompiler {
       _ = out.placeholder(.integer(Int64(offset)))  // written in place
     }
     if wrapCount { out.put(") AS s") }
-    return out.statement(out.span(since: start), dialect: dialect)
+    return out.statement(out.span(since: start), placeholders: placeholders)
   }
 
   func sortTerm(

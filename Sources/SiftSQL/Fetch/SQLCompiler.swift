@@ -19,12 +19,14 @@ public struct SQLCompiler: Sendable {
   public let schema: SQLSchema
   let refs: SQLEntityRefs
   let buffers = SQLBufferPool()
+  let placeholders: SQLPlaceholders
 
   /// Creates a compiler.
   public init(dialect: any SQLDialect, schema: SQLSchema) {
     self.dialect = dialect
     self.schema = schema
     self.refs = SQLEntityRefs(schema, dialect: dialect)
+    self.placeholders = SQLPlaceholders(dialect)
   }
 
   /// The entity named `name`, or an `unknown-entity` error suggesting the closest name.
@@ -53,7 +55,7 @@ public struct SQLCompiler: Sendable {
     buffer.lastEntity = e
     var c = SQLCompilation(dialect: dialect, schema: refs, root: e, source: predicate.source, buffer: buffer)
     let w = try c.checkedWhere(predicate.root)
-    return buffer.statement(w.sql, dialect: dialect)
+    return buffer.statement(w.sql, placeholders: placeholders)
   }
 
   /// `"table" t0`: the FROM clause `compileWhere` conditions refer to.
