@@ -35,7 +35,7 @@ let package = Package(
       resources: [.copy("Resources")]),
     .executableTarget(name: "sift", dependencies: ["SiftCLI"]),
     .executableTarget(
-      name: "sift-bench", dependencies: ["SiftSyntax", "SiftEvaluation", "SiftSQL"]),
+      name: "sift-bench", dependencies: ["SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite"]),
 
     .testTarget(name: "SiftSyntaxTests", dependencies: ["SiftSyntax"]),
     .testTarget(name: "SiftEvaluationTests", dependencies: ["SiftSyntax", "SiftEvaluation"]),

@@ -104,6 +104,28 @@ public final class SQLiteDatabase: SQLDatabase {
     return rows
   }
 
+  /// Prepares `statement` without running or caching it, and checks that it has one binding
+  /// per placeholder: a quick test that stored predicates still compile to SQL this database
+  /// accepts (a renamed column, a dropped table).
+  /// - Throws: `SiftError` (stage `.sql`, id `sqlite-error`) with SQLite's message.
+  ///
+  /// ```swift
+  /// try db.check(try compiler.compile(FetchRequest(entity: "Venue", predicate: p)))
+  /// ```
+  public func check(_ statement: SQLStatement) throws(SiftError) {
+    var st: OpaquePointer?
+    guard let handle, sqlite3_prepare_v2(handle, statement.sql, -1, &st, nil) == SQLITE_OK, let st else {
+      sqlite3_finalize(st)
+      throw lastError(statement.sql)
+    }
+    let expected = Int(sqlite3_bind_parameter_count(st))
+    sqlite3_finalize(st)
+    guard expected == statement.bindings.count else {
+      throw SQLiteDatabase.error(
+        "statement has \(expected) placeholders but \(statement.bindings.count) bindings", sql: statement.sql)
+    }
+  }
+
   /// Runs a script of statements without bindings.
   /// - Throws: `SiftError` (stage `.sql`, id `sqlite-error`).
   public func executeScript(_ sql: String) throws(SiftError) {

@@ -1,11 +1,13 @@
 import Foundation
 import SiftSQL
+import SiftSQLite
 import SiftSyntax
 
 /// SQL compilation benchmarks: the time to turn an already parsed predicate into a
 /// parameterized WHERE clause (`SQLCompiler.compileWhere`), for SQLite and PostgreSQL.
 /// With `--format P --schema S --entity E`: that predicate only. Without options: a few
-/// conformance predicates over `Tests/Fixtures/sql/venues.schema.json`, plus their median.
+/// conformance predicates over `Tests/Fixtures/sql/venues.schema.json`, each timed against
+/// SQLite preparing the statement it compiles to, plus their medians.
 func runSQLBenchmarks(_ options: BenchOptions) throws {
   let defaultSchema = BenchOptions.fixturesDirectory.deletingLastPathComponent()
     .appendingPathComponent("sql/venues.schema.json")
@@ -33,19 +35,34 @@ func runSQLBenchmarks(_ options: BenchOptions) throws {
     "SUBQUERY(menu, $m, $m.vegan == YES AND $m.price < 10).@count > 0",
     "(specialCount > 5 OR favorite == YES) AND distance < 5",
   ]
-  for d in dialects {
-    let compiler = SQLCompiler(dialect: d, schema: schema)
-    var medians: [Double] = []
-    for format in formats {
-      let p = try SiftPredicate(format: format)
-      _ = try compiler.compileWhere(p, entity: "Venue")
-      let r = measure(seconds: min(options.seconds, 0.2)) { blackHole(try? compiler.compileWhere(p, entity: "Venue")) }
-      medians.append(r.nsPerOp)
-      emit([("name", "sql.compile"), ("dialect", .string(d.name)), ("format", .string(format)),
-            ("ns_per_op", .double(r.nsPerOp))])
-    }
-    medians.sort()
-    emit([("name", "sql.compile.median"), ("dialect", .string(d.name)), ("cases", .int(Int64(medians.count))),
-          ("ns_per_op", .double(medians[medians.count / 2])), ("worst_ns_per_op", .double(medians.last ?? 0))])
+  // The baseline, in the same process and interleaved with compiling (`InterleavedTiming`):
+  // SQLite preparing the compiled statement (`SQLiteDatabase.check`: prepare and finalize,
+  // no run), the step every SQLite query takes after compiling. Ratios below 1 mean
+  // compiling costs less than SQLite's own parse of the result.
+  let database = try SQLiteDatabase()
+  try database.createTables(schema, dialect: SQLiteDialect())
+  let sqlite = SQLCompiler(dialect: SQLiteDialect(), schema: schema)
+  let postgres = SQLCompiler(dialect: PostgreSQLDialect(), schema: schema)
+  var rows: [(sqlite: Double, postgres: Double, prepare: Double, ratio: Double)] = []
+  for format in formats {
+    let p = try SiftPredicate(format: format)
+    let statement = try sqlite.compile(FetchRequest(entity: "Venue", predicate: p, resultType: .count))
+    _ = try postgres.compileWhere(p, entity: "Venue")
+    try database.check(statement)
+    let t = InterleavedTiming(seconds: min(options.seconds, 0.2), [
+      { blackHole(try? sqlite.compileWhere(p, entity: "Venue")) },
+      { blackHole(try? postgres.compileWhere(p, entity: "Venue")) },
+      { blackHole(try? database.check(statement)) },
+    ])
+    rows.append((t.nsPerOp[0], t.nsPerOp[1], t.nsPerOp[2], t.ratio(0, 2)))
+    emit([("name", "sql.compile"), ("format", .string(format)), ("sqlite_ns", .double(t.nsPerOp[0])),
+          ("postgresql_ns", .double(t.nsPerOp[1])), ("sqlite_prepare_ns", .double(t.nsPerOp[2])),
+          ("ratio_vs_prepare", .double(t.ratio(0, 2)))])
   }
+  // The medians over the cases, each column on its own; worst: the slowest case.
+  func median(_ xs: [Double]) -> Double { InterleavedTiming.median(xs) }
+  emit([("name", "sql.compile.median"), ("cases", .int(Int64(rows.count))),
+        ("sqlite_ns", .double(median(rows.map(\.sqlite)))), ("postgresql_ns", .double(median(rows.map(\.postgres)))),
+        ("sqlite_prepare_ns", .double(median(rows.map(\.prepare)))), ("ratio_vs_prepare", .double(median(rows.map(\.ratio)))),
+        ("worst_sqlite_ns", .double(rows.map(\.sqlite).max() ?? 0)), ("worst_postgresql_ns", .double(rows.map(\.postgres).max() ?? 0))])
 }

@@ -33,6 +33,15 @@ extension String: SQLPiece {
   }
 }
 
+/// Literal text (keywords, separators), written straight from the binary's constant bytes.
+extension StaticString: SQLPiece {
+  @inline(__always) @discardableResult
+  func write(to buffer: SQLBuffer) -> Bool {
+    withUTF8Buffer { buffer.append($0) }
+    return false
+  }
+}
+
 extension SQLSpan: SQLPiece {
   @inline(__always) @discardableResult
   func write(to buffer: SQLBuffer) -> Bool {

@@ -190,6 +190,8 @@ extension SQLCompilation {
   /// empty collection (`ANY nums == 7 / (n + 7)` with n = -7 and no nums), a comparison with
   /// nil is folded (`modulus:by:(1, n) > nil`), a BETWEEN stops at its first false bound.
   func evaluatedFirst(_ lhs: borrowing Operand, _ rhs: borrowing Operand) -> [SQLExpr] {
+    // The common case, neither side raising, without the general walk below.
+    guard lhs.mayRaiseOrHoldsList || rhs.mayRaiseOrHoldsList else { return [] }
     var forced: [SQLExpr] = []
     func force(_ o: Operand) {
       switch o {

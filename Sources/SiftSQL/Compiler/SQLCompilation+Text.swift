@@ -88,20 +88,6 @@ extension SQLCompilation {
     SQLExpr(sql, type: .boolean, nullable: true, shape: shape)
   }
 
-  /// `(a SEP b SEP …)`.
-  func joined(_ terms: some Sequence<SQLExpr>, _ separator: String) -> SQLSpan {
-    let s = out.count
-    out.put("(")
-    var first = true
-    for t in terms {
-      if !first { out.put(separator) }
-      first = false
-      out.put(t)
-    }
-    out.put(")")
-    return out.span(since: s)
-  }
-
   /// `a AND b AND …`, folding constants; in order when a term may raise (`ordered`).
   func and(_ terms: [SQLExpr]) -> SQLExpr { connective(terms, and: true) }
 
@@ -133,9 +119,18 @@ extension SQLCompilation {
     }
     if keptCount == 0 { return and ? .alwaysTrue : .alwaysFalse }
     if keptCount == 1 { return terms[lastKept] }
-    let kept = terms.lazy.filter { $0.shape != identity }
     if raises { return ordered(terms[..<lastKept].lazy.filter { $0.shape != identity }, and: and, last: terms[lastKept]) }
-    return condition(joined(kept, and ? " AND " : " OR "))
+    // `(a AND b …)`: no term holds the raises mark, so neither does the result.
+    let s = out.count
+    out.put(StaticString("("))
+    var first = true
+    for t in terms where t.shape != identity {
+      if !first { out.put(and ? StaticString(" AND ") : StaticString(" OR ")) }
+      first = false
+      out.put(t.sql)
+    }
+    out.put(StaticString(")"))
+    return condition(SQLSpan(start: s, end: out.count, raises: false))
   }
 
   /// The terms evaluated strictly left to right, stopping where memory's short-circuit

@@ -28,7 +28,7 @@ struct SQLCompilation {
     let s = buffer.count
     buffer.put(entity.primaryKeyColumn.root)
     self.selfRow = RowRef(
-      entity: entity, key: SQLExpr(buffer.span(since: s), type: SQLType(entity.primaryKeyAttribute.type), nullable: false),
+      entity: entity, key: SQLExpr(buffer.span(since: s), type: entity.primaryKeyType, nullable: false),
       alias: .root)
   }
 
@@ -75,7 +75,7 @@ struct SQLCompilation {
       return .collection(sideTable(row, a, table, count))
     case .toOne(let targetPosition, let fk):
       guard let target = schema.entity(at: targetPosition) else { break }
-      let keyExpr = column(row, fk, type: SQLType(target.primaryKeyAttribute.type))
+      let keyExpr = column(row, fk, type: target.primaryKeyType)
       return .row(RowRef(entity: target, key: keyExpr, alias: nil))
     case .toMany(let targetPosition, let inverse, let count):
       guard let target = schema.entity(at: targetPosition) else { break }
@@ -83,7 +83,7 @@ struct SQLCompilation {
       let owner = primaryKey(row)
       let cond = condition(cat(a, ".", inverse, " = ", owner))
       let elementKey = SQLExpr(
-        cat(a, ".", target.primaryKeyColumn.quoted), type: SQLType(target.primaryKeyAttribute.type), nullable: false)
+        cat(a, ".", target.primaryKeyColumn.quoted), type: target.primaryKeyType, nullable: false)
       return .collection(SQLCollection(
         from: cat(target.quotedTable, " ", a), condition: cond,
         element: .row(RowRef(entity: target, key: elementKey, alias: a)),
@@ -99,7 +99,7 @@ struct SQLCompilation {
       out.put("."); out.put(targetColumn)
       let from = out.span(since: s)
       let cond = condition(cat(j, ".", sourceColumn, " = ", owner))
-      let elementKey = SQLExpr(cat(a, ".", target.primaryKeyColumn.quoted), type: SQLType(target.primaryKeyAttribute.type), nullable: false)
+      let elementKey = SQLExpr(cat(a, ".", target.primaryKeyColumn.quoted), type: target.primaryKeyType, nullable: false)
       return .collection(SQLCollection(
         from: from, condition: cond, element: .row(RowRef(entity: target, key: elementKey, alias: a)),
         presence: column(row, count, type: .integer)))

@@ -8,6 +8,8 @@ final class SQLEntityRef: Sendable {
   let quotedTable: String
   let primaryKey: String
   let primaryKeyAttribute: SQLAttribute
+  /// The primary key's type as compiled SQL sees it.
+  let primaryKeyType: SQLType
   /// The primary key column.
   let primaryKeyColumn: SQLColumnRef
   /// Every attribute and relationship, by key, with its identifiers quoted in advance: one
@@ -61,6 +63,7 @@ final class SQLEntityRef: Sendable {
     self.quotedTable = dialect.quoteIdentifier(entity.table)
     self.primaryKey = entity.primaryKey
     self.primaryKeyAttribute = entity.primaryKeyAttribute
+    self.primaryKeyType = SQLType(entity.primaryKeyAttribute.type)
     self.primaryKeyColumn = column(entity.primaryKeyAttribute.column)
   }
 }
