@@ -21,7 +21,8 @@ extension SQLCompilation {
   }
 
   /// The terms compiled (each negated unless `positive`) and joined by AND or OR. The
-  /// compiled terms are plain values kept on the stack: no array per connective.
+  /// compiled terms are plain values, kept in temporary storage (on the stack for short
+  /// lists): no array per connective.
   mutating func connective(of terms: [PredicateNode], and: Bool, positive: Bool) throws(SiftError) -> SQLExpr {
     try withUnsafeTemporaryAllocation(of: SQLExpr.self, capacity: terms.count) {
       (compiled) throws(SiftError) -> SQLExpr in

@@ -13,7 +13,7 @@ final class SQLEntityRef: Sendable {
   /// The primary key column.
   let primaryKeyColumn: SQLColumnRef
   /// Every attribute and relationship, by key, with its identifiers quoted in advance: one
-  /// dictionary lookup resolves a key path step.
+  /// lookup resolves a key path step.
   let members: SQLMemberTable
 
   /// What a key names, ready to compile.

@@ -6,7 +6,7 @@
 ///
 /// ```swift
 /// let p = SQLPlaceholders(PostgreSQLDialect())
-/// p.bytes(3).count   // 2: "$3"
+/// let end = p.write(3, to: destination, at: 0, limit: 16)   // 2: "$3" written at destination[0...]
 /// ```
 final class SQLPlaceholders: Sendable {
   /// How many placeholders are kept ready.
