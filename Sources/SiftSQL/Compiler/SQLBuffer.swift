@@ -101,6 +101,12 @@ final class SQLBuffer {
   /// Nil conditions of fragments that may be NaN, by `SQLExpr.nilWhenSlot`.
   @exclusivity(unchecked) private(set) var nilConditions: [[SQLExpr]] = []
 
+  /// True when the constant kept at `slot` is nil.
+  func constantIsNull(at slot: Int) -> Bool {
+    guard constants.indices.contains(slot), case .null = constants[slot] else { return false }
+    return true
+  }
+
   func keep(constant v: SiftValue) -> Int32 {
     constants.append(v)
     return Int32(constants.count - 1)

@@ -35,7 +35,7 @@ extension SQLCompilation {
     // is nil even where `n * 2` overflowed into a double (unless the other side fails first).
     switch op {
     case .bitwiseAnd, .bitwiseOr, .bitwiseXor, .leftShift, .rightShift:
-      if (constant(x)?.isNull == true && !y.mayRaise) || (constant(y)?.isNull == true && !x.mayRaise) {
+      if (isNullConstant(x) && !y.mayRaise) || (isNullConstant(y) && !x.mayRaise) {
         return try bind(.null, hint: nil, range)
       }
     default: break

@@ -33,8 +33,8 @@ extension SQLCompilation {
       x = try scalar(&l, hint: nil, lhsRange)
       y = try scalar(&r, hint: x.type, rhsRange)
     }
-    let xNull = constant(x)?.isNull == true
-    let yNull = constant(y)?.isNull == true
+    let xNull = isNullConstant(x)
+    let yNull = isNullConstant(y)
     if xNull && yNull {
       return op == .equal || op == .lessThanOrEqual || op == .greaterThanOrEqual ? .alwaysTrue : .alwaysFalse
     }

@@ -220,7 +220,7 @@ extension SQLCompilation {
       break
     }
     var x = try scalar(&n, hint: hint, needleRange)
-    if constant(x)?.isNull == true { return items.contains(.null) ? .alwaysTrue : .alwaysFalse }
+    if isNullConstant(x) { return items.contains(.null) ? .alwaysTrue : .alwaysFalse }
     let o = c.options.rawValue & 3
     let folds = o != 0 && (x.type == .string || x.type.family == 0)
     if x.type == .boolean && !dialect.booleansAreIntegers { x = boolKeyed(x) }

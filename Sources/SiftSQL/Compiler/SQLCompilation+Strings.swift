@@ -11,7 +11,7 @@ extension SQLCompilation {
     var n = needle
     let x = try scalar(&h, hint: .string, haystackRange)
     let y = try scalar(&n, hint: .string, needleRange)
-    if constant(x)?.isNull == true || constant(y)?.isNull == true { return .alwaysFalse }
+    if isNullConstant(x) || isNullConstant(y) { return .alwaysFalse }
     for (e, range) in [(x, haystackRange), (y, needleRange)] where !(e.type == .string || e.type.family == 0) {
       throw fail("string-operator-needs-strings", "\(op.keyword) needs strings, but this is \(e.type)", range)
     }

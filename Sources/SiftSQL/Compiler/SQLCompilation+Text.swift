@@ -57,6 +57,11 @@ extension SQLCompilation {
     return out.constants[Int(e.constantSlot)]
   }
 
+  /// True when `e` binds exactly the constant nil (read in place, without copying the constant).
+  func isNullConstant(_ e: SQLExpr) -> Bool {
+    e.constantSlot >= 0 && out.constantIsNull(at: Int(e.constantSlot))
+  }
+
   /// `e`, marked as binding the constant `v`.
   func withConstant(_ e: SQLExpr, _ v: SiftValue) -> SQLExpr {
     var c = e
