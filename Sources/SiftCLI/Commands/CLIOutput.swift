@@ -38,11 +38,17 @@ struct CLIArguments {
 
   struct Failure: Error { var message: String }
 
-  /// Parses `args`; `valued` names take a value, `switches` do not.
+  /// Parses `args`; `valued` names take a value, `switches` do not. A lone `--` ends the
+  /// options: every argument after it is positional, so a predicate may start with `--`
+  /// (`sift parse -- '--x > 1'`, a double negation).
   init(_ args: [String], valued: Set<String>, switches: Set<String>) throws(Failure) {
     var i = 0
     while i < args.count {
       let a = args[i]
+      if a == "--" {
+        positionals += args[(i + 1)...]
+        break
+      }
       if a.hasPrefix("--"), a.count > 2 {
         var name = a
         var inline: String?

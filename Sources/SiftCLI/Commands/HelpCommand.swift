@@ -31,6 +31,7 @@ enum HelpCommand {
       sift eval "ANY tags == 'wifi' AND distance < 5" --data venues.json --count
       echo '{"id": 1, "format": "distance < %@", "args": [2]}' | sift batch --data venues.json
 
+    A lone -- ends the options: sift parse -- '--x > 1' (a predicate starting with --).
     Exit status: 0 success, 1 the predicate or data failed, 2 the command line was wrong.
     """
 
