@@ -80,6 +80,9 @@ struct SQLSemanticsTests {
     "tags[SIZE] == 1", "scores[1] == 20", "ANY menu.@distinctUnionOfObjects.item == 'taco'",
     "ANY {1, 2, 3} == specialCount", "ALL {1, 2} < specialCount", "specialCount IN {1, 2.0, '3'}",
     "ANY tags IN {'vegan', 'Σ'}", "SUBQUERY(tags, $t, $t == 'x').@count == 0", "scores.@sum == nil",
+    // a SUBQUERY variable hidden by an inner one of the same name, and visible again after it
+    "SUBQUERY(menu, $m, SUBQUERY(tags, $m, $m == 'wifi').@count > 0 AND $m.vegan == YES).@count > 0",
+    "SUBQUERY(menu, $m, $m.price < 9 AND SUBQUERY(tags, $t, $t == 'wifi' AND $m.vegan == YES).@count > 0).@count > 0",
     "menu.@sum.price == nil", "menu.@count == nil", "scores.@avg == nil", "count(menu.@distinctUnionOfObjects.item) == 2", "NOT (ANY tags == 'wifi')", "NOT (ALL scores > 4)",
   ]
 

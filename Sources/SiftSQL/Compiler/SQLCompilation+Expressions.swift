@@ -17,7 +17,7 @@ extension SQLCompilation {
     case .evaluatedObject:
       return .row(selfRow)
     case .variable(let name):
-      guard let v = variables[name] else {
+      guard let v = variable(name) else {
         throw fail("unbound-variable", "variable $\(name) has no value; substitute it before compiling", e.range)
       }
       return v
@@ -70,9 +70,8 @@ extension SQLCompilation {
       case .row(let r): element = .row(r)
       case .value(let v): element = .value(v)
       }
-      let saved = variables[variable]
-      variables[variable] = element
-      defer { variables[variable] = saved }
+      variables.append((variable, element))
+      defer { variables.removeLast() }
       var out = c
       out.filtered = true
       out.presence = nil  // SUBQUERY over nil is an empty array in memory: @count is 0

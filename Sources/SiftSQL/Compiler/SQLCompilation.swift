@@ -11,7 +11,15 @@ struct SQLCompilation {
   /// Where every fragment's text and bound values are written.
   let out: SQLBuffer
   var nextAlias = 1
-  var variables: [String: Operand] = [:]
+  /// The SUBQUERY variables in scope, innermost last (an inner one hides an outer one of the
+  /// same name). A short list searched from the end: nesting is shallow, and comparing short
+  /// names is cheaper than hashing them.
+  var variables: [(name: String, value: Operand)] = []
+
+  /// The innermost SUBQUERY variable named `name`.
+  func variable(_ name: String) -> Operand? {
+    variables.last { $0.name == name }?.value
+  }
 
   init(dialect: any SQLDialect, schema: SQLEntityRefs, entity: SQLEntity, source: String, buffer: SQLBuffer = SQLBuffer()) {
     self.init(
