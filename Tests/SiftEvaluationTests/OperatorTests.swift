@@ -53,6 +53,9 @@ typealias Row = (String, Bool?)
     ("name LIKE 'Cr*Caf?'", true), ("name LIKE 'cr*'", false), ("name LIKE[c] 'cr*'", true),
     ("name LIKE[cd] 'creme*cafe'", true), ("'a*b' LIKE 'a\\\\*b'", true), ("'axb' LIKE 'a\\\\*b'", false),
     ("'(x' LIKE '(*'", true), ("name MATCHES 'Cr.*'", true), ("name MATCHES 'Cr'", false),
+    // LIKE matches Unicode scalars as written: e + U+0301 is two scalars, not one é.
+    ("'Cafe\u{301}' LIKE 'Cafe?'", true), ("'Cafe\u{301}' LIKE 'Caf?'", false),
+    ("'Cafe\u{301}' LIKE 'Caf\u{E9}'", false), ("'Caf\u{E9}' LIKE 'Caf?'", true), ("'Cafe\u{301}' LIKE[d] 'Caf?'", true),
     ("name MATCHES[c] 'cr.*'", true), ("name MATCHES[d] 'Creme.*'", true), ("name MATCHES '('", nil),
     ("n BEGINSWITH '5'", nil), ("name BEGINSWITH 5", nil), ("tags ENDSWITH 'x'", nil), ("n LIKE '5'", nil),
     ("n MATCHES '5'", nil),

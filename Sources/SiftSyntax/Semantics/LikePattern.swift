@@ -1,7 +1,12 @@
-/// A compiled `LIKE` pattern: `*` matches any run of characters (including none), `?` exactly
-/// one character, and a backslash makes the next character literal (`\*`, `\?`, `\\`).
-/// Every other character, regular-expression metacharacters included, is literal. The match
-/// is whole-string. Matching is iterative (no backtracking blow-up): O(pattern × text) worst.
+/// A compiled `LIKE` pattern: `*` matches any run of Unicode scalars (including none), `?`
+/// exactly one scalar, and a backslash makes the next scalar literal (`\*`, `\?`, `\\`).
+/// Every other scalar, regular-expression metacharacters included, is literal. The match is
+/// whole-string. Matching is iterative (no backtracking blow-up): O(pattern × text) worst.
+///
+/// Text is matched by Unicode scalars as written, like every other string comparison
+/// (Grammar/README.md, rule 5) and like PostgreSQL's `LIKE`: `"Cafe\u{301}"` (e and a
+/// combining accent) is five scalars, so `LIKE "Cafe?"` matches it and `LIKE "Caf?"` does not,
+/// and a precomposed `é` is not the decomposed one (use `[d]` to ignore accents).
 ///
 /// Shared by in-memory evaluation and the `sift_like` SQL function.
 ///
@@ -11,7 +16,7 @@
 /// ```
 public struct LikePattern: Sendable, Hashable {
   enum Element: Sendable, Hashable {
-    case literal(Character)
+    case literal(Unicode.Scalar)
     case any      // ?
     case anyRun   // *
   }
@@ -26,7 +31,7 @@ public struct LikePattern: Sendable, Hashable {
     let folded = TextFolding.fold(pattern, options)
     var out: [Element] = []
     var escaping = false
-    for ch in folded {
+    for ch in folded.unicodeScalars {
       if escaping {
         out.append(.literal(ch))
         escaping = false
@@ -46,12 +51,12 @@ public struct LikePattern: Sendable, Hashable {
 
   /// True when the whole of `text` (folded by the pattern's options) matches.
   public func matches(_ text: String) -> Bool {
-    let subject = Array(TextFolding.fold(text, options))
+    let subject = Array(TextFolding.fold(text, options).unicodeScalars)
     return LikePattern.match(elements, subject)
   }
 
   /// Classic wildcard matching with a single backtrack point per `*`.
-  static func match(_ p: [Element], _ s: [Character]) -> Bool {
+  static func match(_ p: [Element], _ s: [Unicode.Scalar]) -> Bool {
     var pi = 0
     var si = 0
     var starP = -1
