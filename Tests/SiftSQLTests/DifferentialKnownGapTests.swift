@@ -20,14 +20,18 @@ struct DifferentialKnownGapTests {
   }
 
   static let records: [SiftValue] = [
-    ["name": "straße", "n": 9_007_199_254_740_993, "x": 9_007_199_254_740_992.0, "tags": ["ß"]],
-    ["name": "ΣΊΣΥΦΟΣ", "n": 1, "x": 1.5, "tags": ["Σ"]],
+    ["name": "straße", "n": 9_007_199_254_740_993, "x": 9_007_199_254_740_992.0, "tags": ["ß"], "b": true],
+    ["name": "ΣΊΣΥΦΟΣ", "n": 1, "x": 1.5, "tags": ["Σ"], "b": false],
     ["name": "Ǆemal", "n": -9_223_372_036_854_775_807, "x": -0.0, "tags": []],
     ["name": "Cafe\u{301}", "n": 2, "x": 0.0],
     ["name": "ﬁne", "n": 3, "x": 3.0, "tags": ["ok"]],
     ["name": "naïve café", "n": 4, "x": 4.0, "tags": ["ok"]],
     ["name": "", "n": 5, "x": 5.0],
     ["name": "ǅemal Æsir ﬁne", "n": 6, "x": 6.0],
+    // 2^60 as an integer and as a double; a row with n and no x; Int64.min and -2^63.
+    ["name": "big", "n": 1_152_921_504_606_846_976, "x": 1_152_921_504_606_846_976.0, "b": true],
+    ["name": "no x", "n": 7],
+    ["name": "min", "n": -9_223_372_036_854_775_808, "x": -9_223_372_036_854_775_808.0],
   ]
 
   static let repros: [Repro] = [
@@ -67,6 +71,27 @@ struct DifferentialKnownGapTests {
     Repro(gap: nil, format: "name CONTAINS %@", args: ["é"]),
     Repro(gap: nil, format: "name == %@", args: ["Café"]),
     Repro(gap: nil, format: "tags.@count == 0", args: []),
+    // Found by differential probing (memory and SQLite agreed, PostgreSQL did not):
+    // double division with a nil operand is nil (sift_fdiv was not STRICT: NaN or infinity);
+    // `name != 'Ǆemal'` leaves out the row holding -0.0, which SQLite stores as 0.0 (known),
+    Repro(gap: nil, format: "name != 'Ǆemal' AND n / x > 0", args: []),
+    Repro(gap: nil, format: "name != 'Ǆemal' AND 1.0 / x > 0", args: []),
+    Repro(gap: nil, format: "n / 0.0 == nil", args: []),
+    // a zero divisor's sign counts (1 / -0.0 is -infinity),
+    Repro(gap: nil, format: "-1 / (-0.0 * n) > 0", args: []),
+    Repro(gap: nil, format: "name != 'Ǆemal' AND 1 / -(x * 0.0) < 0", args: []),
+    Repro(gap: nil, format: "0 / (x * 0.0) == 0", args: []),
+    // booleans order and add as 0 and 1 (PostgreSQL refused CAST(boolean AS BIGINT)),
+    Repro(gap: nil, format: "b < 1", args: []),
+    Repro(gap: nil, format: "b + 1 == 2", args: []),
+    Repro(gap: nil, format: "b * n > 1", args: []),
+    // and a double compares exactly with an integer past 2^53 (2^60 printed as 1.152921504606847e+18).
+    Repro(gap: nil, format: "x == %@", args: [1_152_921_504_606_846_976]),
+    Repro(gap: nil, format: "n == x", args: []),
+    Repro(gap: nil, format: "n + x == n", args: []),
+    Repro(gap: nil, format: "x < %@", args: [1_152_921_504_606_846_977]),
+    Repro(gap: nil, format: "x == %@", args: [-9_223_372_036_854_775_808]),
+    Repro(gap: nil, format: "n + 0.0 == %@", args: [-9_223_372_036_854_775_808]),
     // LIKE matches by Unicode scalars on all three (memory used to match Characters: `?` took
     // e and its combining accent together, and a precomposed é equalled the decomposed one).
     Repro(gap: nil, format: "name LIKE %@", args: ["Caf?"]),
@@ -80,7 +105,8 @@ struct DifferentialKnownGapTests {
   func reproduces(_ r: Repro) throws {
     let schema = try SQLSchema(json: """
       {"entities": {"Thing": {"table": "thing", "attributes": {
-        "id": "integer", "name": "string", "n": "integer", "x": "double", "tags": "stringArray"}}}}
+        "id": "integer", "name": "string", "n": "integer", "x": "double", "b": "boolean",
+        "tags": "stringArray"}}}}
       """)
     let engines = try ThreeWay(schema: schema, entity: "Thing", records: Self.records)
     let p = try SiftPredicate(format: r.format, arguments: r.args)

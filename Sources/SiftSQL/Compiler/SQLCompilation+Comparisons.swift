@@ -141,10 +141,14 @@ extension SQLCompilation {
   }
 
   /// `CAST(x AS NUMERIC)`, exact for both integers and doubles: PostgreSQL's direct
-  /// double→numeric cast keeps only 15 digits, so a double constant is bound as its decimal
-  /// text and a double column goes through its (shortest round-trip) text form.
+  /// double→numeric cast keeps only 15 digits, so a double constant is bound as its exact
+  /// decimal text and a computed double goes through the dialect's exact function
+  /// (`sift_exact`), or else its shortest round-trip text (exact below 2^53).
   func exactNumber(_ x: SQLExpr, _ type: String) -> SQLExpr {
     if x.type == .double && x.constantSlot < 0 {
+      if let f = dialect.exactDoubleFunction {
+        return SQLExpr(cat(f, "(", x, ")"), type: .double, nullable: x.nullable)
+      }
       return SQLExpr(cat("CAST(CAST(", x, " AS TEXT) AS ", type, ")"), type: .double, nullable: x.nullable)
     }
     var value = x.sql

@@ -272,7 +272,7 @@ struct SQLCompilation {
   func numeric(_ e: SQLExpr) -> SQLExpr {
     guard e.type == .boolean, !dialect.booleansAreIntegers else { return e }
     var n = e
-    n.sql = cat("CAST(", e, " AS ", dialect.integerTypeName, ")")
+    n.sql = cat("CAST(", e, " AS ", dialect.booleanIntegerTypeName, ")")
     n.type = .integer
     return n
   }

@@ -13,21 +13,38 @@ public struct PostgreSQLDialect: SQLDialect {
   /// REPLACE`), no extension needed. `sift_fold(s, opts)`: bit 1 `[c]`, bit 2 `[d]`, exactly
   /// as `TextFolding.fold` (the tables are built from it once per process, see
   /// `PostgresFoldingTable`; the database's encoding must be UTF8); NULL stays NULL.
-  /// `sift_fdiv(a, b)`: double division with IEEE results for a zero divisor.
+  /// `sift_fdiv(a, b)`: double division with IEEE results for a zero divisor (its sign
+  /// included: `1 / -0.0` is -infinity; NULL in, NULL out). `sift_exact(x)`: a double as the
+  /// exact `numeric` it is, for comparing doubles with 64-bit integers (PostgreSQL's own casts
+  /// keep 15 or 17 significant digits). Re-run it after upgrading Sift.
   ///
   /// ```swift
-  /// PostgreSQLDialect.setupSQL.count   // 2
+  /// PostgreSQLDialect.setupSQL.count   // 3
   /// ```
   public static let setupSQL: [String] = [
     PostgresFoldingSQL.function,
     """
     CREATE OR REPLACE FUNCTION sift_fdiv(a double precision, b double precision) RETURNS double precision
-    LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
       SELECT CASE
         WHEN b <> 0 THEN a / b
-        WHEN a > 0 THEN 'Infinity'::double precision
-        WHEN a < 0 THEN '-Infinity'::double precision
-        ELSE 'NaN'::double precision END
+        WHEN a = 0 OR a = 'NaN'::double precision THEN 'NaN'::double precision
+        WHEN (a > 0) = (atan2(b, -1) > 0) THEN 'Infinity'::double precision
+        ELSE '-Infinity'::double precision END
+    $$
+    """,
+    // Doubles of magnitude 2^53 to 2^63 are integers whose shortest text rounds (2^60 prints as
+    // 1.152921504606847e+18): those convert through bigint, exactly. Below 2^53 the shortest
+    // text orders the same against every integer (an integer closer than half a step would be
+    // a double itself); at and above 2^63 it is beyond every bigint, as the double is.
+    """
+    CREATE OR REPLACE FUNCTION sift_exact(x double precision) RETURNS numeric
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+      SELECT CASE
+        WHEN abs(x) >= '9007199254740992'::double precision
+          AND x >= '-9223372036854775808'::double precision AND x < '9223372036854775808'::double precision
+        THEN x::bigint::numeric
+        ELSE x::text::numeric END
     $$
     """,
   ]
@@ -97,6 +114,11 @@ public struct PostgreSQLDialect: SQLDialect {
   public var doubleTypeName: String { "DOUBLE PRECISION" }
   /// `SQLDialect.integerTypeName` for this database (see the protocol for its meaning).
   public var integerTypeName: String { "BIGINT" }
+  /// `SQLDialect.exactDoubleFunction` for this database (see the protocol for its meaning).
+  public var exactDoubleFunction: String? { "sift_exact" }
+  /// `SQLDialect.booleanIntegerTypeName` for this database (see the protocol for its meaning):
+  /// PostgreSQL casts a boolean to `integer` only, never to `bigint`.
+  public var booleanIntegerTypeName: String { "INTEGER" }
   /// `SQLDialect.xorOperator` for this database (see the protocol for its meaning).
   public var xorOperator: String? { "#" }
   /// `SQLDialect.supportsSmartShifts` for this database (see the protocol for its meaning).

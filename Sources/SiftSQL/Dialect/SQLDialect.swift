@@ -82,6 +82,11 @@ public protocol SQLDialect: Sendable {
   var doubleTypeName: String { get }
   /// See `doubleTypeName`.
   var integerTypeName: String { get }
+  /// The type a boolean is cast to for arithmetic and ordering where booleans are not numbers.
+  var booleanIntegerTypeName: String { get }
+  /// A function taking a double to the exact value of `exactNumericTypeName` (nil: cast its
+  /// shortest text, exact only below 2^53).
+  var exactDoubleFunction: String? { get }
   /// The bitwise XOR operator (`#` on PostgreSQL), or nil to emulate it as `(a | b) - (a & b)`.
   var xorOperator: String? { get }
   /// Whether `<<`/`>>` behave like Swift's smart shifts (SQLite yes; PostgreSQL takes the
@@ -136,6 +141,10 @@ public protocol SQLDialect: Sendable {
 extension SQLDialect {
   /// No limit unless the dialect says so (PostgreSQL's parser stack grows to 10,000 entries).
   public var parserStackLimit: Int? { nil }
+  /// Booleans cast to `integerTypeName` unless the dialect says otherwise.
+  public var booleanIntegerTypeName: String { integerTypeName }
+  /// No exact-double function unless the dialect has one.
+  public var exactDoubleFunction: String? { nil }
   /// No check function unless the dialect has one.
   public var integerCheckFunction: String? { nil }
   /// The power is a double unless the dialect says otherwise.
