@@ -17,7 +17,13 @@ struct PostgresFoldingModelTests {
     let all = PostgresFoldingTable.candidates
     for s in all { out.append(String(Character(s))) }
     let marks = all.filter(PostgresFoldingTable.isCombining)
-    let bases: [Unicode.Scalar] = ["a", "q", "E", "ø", "Σ", "ı", "İ", "ß", "\u{1100}", "\u{AC00}", "क", "1", " ", "ǅ"]
+    // The last ten are not probed when the table is built (ideographs, private use,
+    // unassigned, a noncharacter, caseless supplementary letters): a first low mark goes.
+    let bases: [Unicode.Scalar] = [
+      "a", "q", "E", "ø", "Σ", "ı", "İ", "ß", "\u{1100}", "\u{AC00}", "क", "1", " ", "ǅ",
+      "一", "\u{3400}", "\u{20000}", "\u{E000}", "\u{0E00}", "\u{FFFF}", "\u{10330}", "\u{10450}", "\u{F0000}",
+      "\u{31350}",
+    ]
     for b in bases {
       for m in marks { out.append(String(String.UnicodeScalarView([b, m]))) }
     }
@@ -66,7 +72,7 @@ struct PostgresFoldingModelTests {
     let built = clock.now - start
     var mismatches: [String] = []
     let map = table.scalarMap()
-    let bases = (Set(table.dropAllBases), Set(table.dropFirstBases))
+    let bases = (Set(table.dropAllBases), Set(table.keepBases))
     var exceptions = 0
     for s in Self.samples() {
       if Self.isDocumentedException(s, o) {

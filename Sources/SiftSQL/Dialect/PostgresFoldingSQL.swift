@@ -45,8 +45,9 @@ enum PostgresFoldingSQL {
       out += "    IF t ~ " + charClass(marks) + " THEN\n"
       out += "      t := regexp_replace(t, '(^" + bracket(lowMarks) + "|" + bracket(table.dropAllBases) + ")"
         + bracket(marks) + "+', '\\1', 'g');\n"
-      out += "      t := regexp_replace(t, '(^" + bracket(highMarks) + "|" + bracket(table.dropFirstBases) + ")"
-        + bracket(lowMarks) + "', '\\1', 'g');\n"
+      // One low mark goes after any other non-mark but the keep bases (unprobed scalars too).
+      out += "      t := regexp_replace(t, '(^" + bracket(highMarks) + "|" + bracket((marks + table.keepBases).sorted(), negated: true)
+        + ")" + bracket(lowMarks) + "', '\\1', 'g');\n"
       out += "    END IF;\n"
     }
     if !table.deleted.isEmpty {
@@ -83,9 +84,9 @@ enum PostgresFoldingSQL {
     return "'" + bracket(values) + "'"
   }
 
-  /// `[…]` with consecutive scalars written as ranges.
-  static func bracket(_ values: [UInt32]) -> String {
-    var s = "["
+  /// `[…]` (`[^…]` when `negated`) with consecutive scalars written as ranges.
+  static func bracket(_ values: [UInt32], negated: Bool = false) -> String {
+    var s = negated ? "[^" : "["
     var i = 0
     while i < values.count {
       var j = i

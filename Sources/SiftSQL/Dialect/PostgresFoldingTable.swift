@@ -7,8 +7,11 @@ import SiftSyntax
 ///
 /// The model (what `TextFolding.fold` does, as Foundation's folding is built):
 /// 1. `[d]` drops combining marks by position: every mark after a *Latin/Greek/Cyrillic base*
-///    (a non-mark whose canonical decomposition starts below U+0510), and the marks
-///    U+0300–U+050F after any other character. A mark that starts the text stays.
+///    (a non-mark whose canonical decomposition starts below U+0510), and a first mark of
+///    U+0300–U+050F after any other character but the few after which marks stay (probed:
+///    `keepBases`). Characters not probed (ideographs, private use, unassigned code points,
+///    caseless supplementary letters) are such other characters. A mark that starts the text
+///    stays.
 /// 2. Every remaining scalar is replaced by its fold alone (`É` → `é` under `[c]`, `ǻ` → `a`
 ///    under `[d]`, `ß` → `ss`); marks under `[c]` by what they leave behind a letter.
 /// 3. The result is NFC.
@@ -17,7 +20,7 @@ import SiftSyntax
 /// `TextFolding.fold` over every assigned scalar, base + mark pairs and random strings.
 /// Known exceptions (Foundation quirks, documented in Grammar/notes/postgres.md): Hangul
 /// syllable + trailing jamo (Foundation's NFC does not compose them), U+0345 among other marks,
-/// marks after conjoining jamo and after supplementary-plane letters.
+/// marks after conjoining jamo.
 ///
 /// ```swift
 /// PostgresFoldingTable.table([.caseInsensitive]).apply("Straße")   // "strasse"
@@ -34,8 +37,10 @@ struct PostgresFoldingTable: Sendable {
   /// Step 1: bases after which every mark goes (Latin, Greek, Cyrillic, and whatever folds
   /// to them), ascending.
   var dropAllBases: [UInt32] = []
-  /// Step 1: bases the fold leaves unchanged after which only a first mark below U+0510 goes.
-  var dropFirstBases: [UInt32] = []
+  /// Step 1: probed bases after which no mark goes (Foundation keeps both of two U+0301
+  /// after them), ascending. After any other non-mark that is not a drop-all base, a first
+  /// mark below U+0510 goes.
+  var keepBases: [UInt32] = []
 
   static let caseFold = PostgresFoldingTable(build: [.caseInsensitive])
   static let diacriticFold = PostgresFoldingTable(build: [.diacriticInsensitive])
@@ -165,12 +170,12 @@ struct PostgresFoldingTable: Sendable {
     for (i, b) in bases.enumerated() {
       switch trailing(marked[i]) - trailing(plain[i]) {
       case 0: dropAllBases.append(b.value)
-      case 1: dropFirstBases.append(b.value)
-      default: break
+      case 1: break  // a first mark goes: the default for every non-mark
+      default: keepBases.append(b.value)
       }
     }
     dropAllBases.sort()
-    dropFirstBases.sort()
+    keepBases.sort()
   }
 
   /// What the model gives for `text`: the Swift twin of the SQL function, for tests.
@@ -179,7 +184,7 @@ struct PostgresFoldingTable: Sendable {
   /// PostgresFoldingTable.table([.caseInsensitive]).apply("Straße")   // "strasse"
   /// ```
   func apply(_ text: String) -> String {
-    apply(text, map: scalarMap(), bases: (Set(dropAllBases), Set(dropFirstBases)))
+    apply(text, map: scalarMap(), bases: (Set(dropAllBases), Set(keepBases)))
   }
 
   /// Every entry as scalar → replacement text.
@@ -233,9 +238,9 @@ struct PostgresFoldingTable: Sendable {
   }
 
   /// Step 1, as the two `regexp_replace` calls of the SQL function do it: every mark after a
-  /// drop-all base (or after a low mark that starts the text) goes; then one low mark after a
-  /// drop-first base (or after a high mark that starts the text).
-  func dropMarks(_ s: [Unicode.Scalar], _ all: Set<UInt32>, _ first: Set<UInt32>) -> [Unicode.Scalar] {
+  /// drop-all base (or after a low mark that starts the text) goes; then one low mark after
+  /// any other non-mark but a keep base (or after a high mark that starts the text).
+  func dropMarks(_ s: [Unicode.Scalar], _ all: Set<UInt32>, _ keep: Set<UInt32>) -> [Unicode.Scalar] {
     func isMark(_ x: Unicode.Scalar) -> Bool { PostgresFoldingTable.nonBase.contains(x.value) }
     func isLowMark(_ x: Unicode.Scalar) -> Bool { x.value < 0x510 && isMark(x) }
     // '(^[LOWMARK]|[DROPALL])[MARK]+' → '\1'
@@ -247,14 +252,16 @@ struct PostgresFoldingTable: Sendable {
       i += 1
       if (i == 1 && isLowMark(c)) || all.contains(c.value) { while i < s.count, isMark(s[i]) { i += 1 } }
     }
-    // '(^[HIGHMARK]|[DROPFIRST])[LOWMARK]' → '\1'
+    // '(^[HIGHMARK]|[^MARK KEEP])[LOWMARK]' → '\1'
     var b: [Unicode.Scalar] = []
     i = 0
     while i < a.count {
       let c = a[i]
       b.append(c)
       i += 1
-      if (i == 1 && isMark(c) && !isLowMark(c)) || first.contains(c.value), i < a.count, isLowMark(a[i]) { i += 1 }
+      if (i == 1 && isMark(c) && !isLowMark(c)) || (!isMark(c) && !keep.contains(c.value)), i < a.count, isLowMark(a[i]) {
+        i += 1
+      }
     }
     return b
   }
