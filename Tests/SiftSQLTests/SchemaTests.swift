@@ -67,7 +67,30 @@ struct SchemaTests {
     (#"{"entities": []}"#, "\"entities\" object"),
     (#"{"entities": {"A": {}}, "dateEncoding": "ms"}"#, "dateEncoding"),
     ("not json", "not valid JSON"),
+    // One meaning per column: two to-manys to one entity default to the same inverse key, an
+    // attribute in a foreign key's column, two attributes in one column.
+    (#"{"entities": {"V": {"relationships": {"menu": {"toMany": "I"}, "specials": {"toMany": "I"}}}, "I": {}}}"#,
+     "column 'v_id' of table 'i' holds both"),
+    (#"{"entities": {"V": {"attributes": {"best_id": "integer"}, "relationships": {"best": {"toOne": "I"}}}, "I": {}}}"#,
+     "column 'best_id' of table 'v'"),
+    (#"{"entities": {"V": {"relationships": {"menu": {"toMany": "I"}}}, "I": {"attributes": {"v_id": "integer"}}}}"#,
+     "holds both the attribute I.v_id and the inverse foreign key of V.menu"),
+    (#"{"entities": {"V": {"attributes": {"a": "string", "b": {"type": "string", "column": "a"}}}}}"#,
+     "column 'a' of table 'v'"),
+    (#"{"entities": {"V": {"relationships": {"x": {"toOne": "I", "foreignKey": "k"}, "y": {"toOne": "I", "foreignKey": "k"}}}, "I": {}}}"#,
+     "column 'k' of table 'v'"),
   ]
+
+  /// A to-one and the to-many that is its inverse share their key column; so do a
+  /// self-referential parent and its children.
+  @Test func inverseRelationshipsShareTheirKey() throws {
+    _ = try SQLSchema(json: #"""
+      {"entities": {"Venue": {"relationships": {"location": {"toOne": "Location"}}},
+                    "Location": {"relationships": {"venues": {"toMany": "Venue", "inverseForeignKey": "location_id"}}},
+                    "Person": {"relationships": {"parent": {"toOne": "Person"},
+                                                 "children": {"toMany": "Person", "inverseForeignKey": "parent_id"}}}}}
+      """#)
+  }
 
   @Test(arguments: 0..<badSchemas.count)
   func invalidSchemasAreRejected(_ i: Int) {

@@ -88,8 +88,8 @@ enum Aggregates {
 
   /// All most frequent values, in first-seen order.
   static func mode(_ items: EvalList) -> EvalValue {
-    var counts: [SiftValue: Int] = [:]
-    var order: [(SiftValue, EvalValue)] = []
+    var counts: [Key: Int] = [:]
+    var order: [(Key, EvalValue)] = []
     for i in 0..<items.count {
       let v = items[i]
       if v.isNull { continue }
@@ -105,7 +105,7 @@ enum Aggregates {
 
   /// Distinct values (by equality), first occurrence kept; nils skipped.
   static func distinct(_ items: [EvalValue]) -> [EvalValue] {
-    var seen: Set<SiftValue> = []
+    var seen: Set<Key> = []
     var out: [EvalValue] = []
     for v in items where !v.isNull {
       if seen.insert(hashKey(v)).inserted { out.append(v) }
@@ -113,15 +113,24 @@ enum Aggregates {
     return out
   }
 
+  /// What `distinct` and `mode` tell values apart by.
+  enum Key: Hashable {
+    case value(SiftValue)
+    /// A string's UTF-8 bytes: strings are equal by Unicode scalars, as `==` compares them
+    /// (Swift's `String` equality would merge `"é"` with `"e\u{301}"`).
+    case text([UInt8])
+  }
+
   /// A hashable stand-in that agrees with `ValueComparison.equal` under no options:
-  /// integral doubles and booleans hash as integers.
-  static func hashKey(_ v: EvalValue) -> SiftValue {
+  /// integral doubles and booleans hash as integers, strings by their scalars.
+  static func hashKey(_ v: EvalValue) -> Key {
     switch v {
-    case .bool(let b): return .int(b ? 1 : 0)
+    case .bool(let b): return .value(.int(b ? 1 : 0))
     case .double(let d):
-      if d == d.rounded(), let i = Int64(exactly: d) { return .int(i) }
-      return .double(d)
-    default: return v.siftValue()
+      if d == d.rounded(), let i = Int64(exactly: d) { return .value(.int(i)) }
+      return .value(.double(d))
+    case .string(let s): return .text(Array(s.utf8))
+    default: return .value(v.siftValue())
     }
   }
 }

@@ -197,8 +197,10 @@ struct SQLCompilation {
         }
         mapped = m
       }
-      if case .value(let e) = mapped.element {
-        mapped.condition = and([mapped.condition, isNotNull(e)])
+      // Nil elements are dropped, values and objects (a nil to-one) alike.
+      switch mapped.element {
+      case .value(let e): mapped.condition = and([mapped.condition, isNotNull(e)])
+      case .row(let r): mapped.condition = and([mapped.condition, isNotNull(r.key)])
       }
       mapped.distinct = mapped.distinct || op == .distinctUnionOfObjects
       mapped.filtered = true
@@ -218,7 +220,14 @@ struct SQLCompilation {
     case .count:
       if !mapped.filtered, !mapped.distinct, let p = mapped.presence { return .value(p.typed(.integer, nullable: true)) }
       let fw = fromWhere(mapped)
-      if mapped.distinct, case .value(let e) = mapped.element {
+      if mapped.distinct {
+        // Distinct values; distinct objects by primary key (memory: by content, the same
+        // when every object carries its primary key).
+        let e: SQLExpr
+        switch mapped.element {
+        case .value(let v): e = v
+        case .row(let r): e = r.key
+        }
         let sql = cat("(SELECT COUNT(DISTINCT ", e, ") ", fw, ")")
         return .value(guardPresence(SQLExpr(sql, type: .integer, nullable: false), mapped))
       }

@@ -263,5 +263,49 @@ public struct SQLSchema: Sendable, Hashable {
         }
       }
     }
+    try checkColumnsAreDistinct()
+  }
+
+  /// One meaning per column: an attribute, a to-one's foreign key and a to-many's inverse
+  /// foreign key (on the target's table) may not share a column, or loading would write one
+  /// over the other and SQL would read what memory does not (two to-many relationships to one
+  /// entity both default to `<table>_id`). A to-one and the to-many that is its inverse may.
+  private func checkColumnsAreDistinct() throws(SiftError) {
+    struct Use {
+      var what: String
+      /// For keys: (entity holding the foreign key, entity it points to).
+      var link: (from: String, to: String)?
+    }
+    var uses: [String: [String: Use]] = [:]  // table → column → use
+    func claim(_ table: String, _ column: String, _ use: Use) throws(SiftError) {
+      if let other = uses[table]?[column] {
+        if let a = other.link, let b = use.link, a.from == b.from, a.to == b.to, other.what.hasPrefix("the foreign key") != use.what.hasPrefix("the foreign key") {
+          return  // a to-one and its inverse to-many
+        }
+        throw SQLSchema.invalid(
+          "column '\(column)' of table '\(table)' holds both \(other.what) and \(use.what); give one its own column"
+            + " (\"column\", \"foreignKey\" or \"inverseForeignKey\")")
+      }
+      uses[table, default: [:]][column] = use
+    }
+    for name in entityNames {
+      guard let e = entities[name] else { continue }
+      for a in e.attributes where !a.type.isArray {
+        try claim(e.table, a.column, Use(what: "the attribute \(e.name).\(a.name)"))
+      }
+    }
+    for name in entityNames {
+      guard let e = entities[name] else { continue }
+      for r in e.relationships {
+        guard let target = entities[r.target] else { continue }
+        switch r.kind {
+        case .toOne(let fk):
+          try claim(e.table, fk, Use(what: "the foreign key of \(e.name).\(r.name)", link: (e.name, target.name)))
+        case .toMany(let fk):
+          try claim(target.table, fk, Use(what: "the inverse foreign key of \(e.name).\(r.name)", link: (target.name, e.name)))
+        case .manyToMany: break
+        }
+      }
+    }
   }
 }
