@@ -35,6 +35,9 @@ struct DifferentialRelationshipTests {
     "menu.@distinctUnionOfObjects.item[SIZE] == 2", "menu.@distinctUnionOfObjects.item[SIZE] == 1",
     "tags.@distinctUnionOfObjects.self[SIZE] == 2", "tags.@distinctUnionOfObjects.self[SIZE] == 1",
     "SUBQUERY(menu, $m, $m.item BEGINSWITH 'e').@count == 1",
+    // a to-many or array value compared with nil: nil when missing or null, not when empty
+    "tags == nil", "tags != nil", "nil == menu", "menu != nil", "NOT (tags == nil) AND menu == nil",
+    "SUBQUERY(menu, $m, TRUEPREDICATE) == nil", "SUBQUERY(tags, $t, $t == 'x') != nil",
   ]
 
   @Test func enginesAgree() throws {
@@ -55,6 +58,7 @@ struct DifferentialRelationshipTests {
       ("ALL menu.@unionOfObjects.maker != nil", [0, 1, 2, 3, 4]),  // ALL over nil is true
       ("menu.@distinctUnionOfObjects.item[SIZE] == 2", [1, 2]),
       ("tags.@distinctUnionOfObjects.self[SIZE] == 2", [0]),
+      ("tags == nil", [2, 4]), ("menu == nil", [4]), ("menu != nil", [0, 1, 2, 3]),
     ]
     for (format, want) in expected {
       let got = engines.outcomes(try SiftPredicate(format: format)).memory

@@ -24,6 +24,7 @@ extension SQLCompilation {
   ) throws(SiftError) -> SQLExpr {
     if case .row(let a) = l { return try rowCompare(op, a, r, c, rowRange: lhsRange, otherRange: rhsRange) }
     if case .row(let b) = r { return try rowCompare(op.flipped, b, l, c, rowRange: rhsRange, otherRange: lhsRange) }
+    if let nilTest = collectionNilTest(op, l, r) ?? collectionNilTest(op.flipped, r, l) { return nilTest }
     var x: SQLExpr
     var y: SQLExpr
     if case .constant = l {
@@ -182,6 +183,15 @@ extension SQLCompilation {
     x = numeric(x)
     y = numeric(y)
     return nil
+  }
+
+  /// `tags == nil`, `menu != nil`: whether a to-many or array value is nil (missing or null,
+  /// not empty), read from the owner's stored element count. A SUBQUERY's result is never nil.
+  /// Nil for any other comparison.
+  func collectionNilTest(_ op: ComparisonOperator, _ a: Operand, _ b: Operand) -> SQLExpr? {
+    guard case .collection(let col) = a, case .constant(.null) = b, op == .equal || op == .notEqual else { return nil }
+    guard let presence = col.presence, !col.filtered else { return op == .equal ? .alwaysFalse : .alwaysTrue }
+    return op == .equal ? isNull(presence) : isNotNull(presence)
   }
 
   /// Objects compare by primary key, and only for (in)equality: `location == nil`.
