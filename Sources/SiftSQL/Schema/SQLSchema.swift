@@ -273,13 +273,14 @@ public struct SQLSchema: Sendable, Hashable {
   private func checkColumnsAreDistinct() throws(SiftError) {
     struct Use {
       var what: String
-      /// For keys: (entity holding the foreign key, entity it points to).
-      var link: (from: String, to: String)?
+      /// For keys: (entity holding the foreign key, entity it points to), and whether it is a
+      /// to-one's key (else a to-many's inverse key).
+      var link: (from: String, to: String, toOne: Bool)?
     }
     var uses: [String: [String: Use]] = [:]  // table → column → use
     func claim(_ table: String, _ column: String, _ use: Use) throws(SiftError) {
       if let other = uses[table]?[column] {
-        if let a = other.link, let b = use.link, a.from == b.from, a.to == b.to, other.what.hasPrefix("the foreign key") != use.what.hasPrefix("the foreign key") {
+        if let a = other.link, let b = use.link, a.from == b.from, a.to == b.to, a.toOne != b.toOne {
           return  // a to-one and its inverse to-many
         }
         throw SQLSchema.invalid(
@@ -300,9 +301,9 @@ public struct SQLSchema: Sendable, Hashable {
         guard let target = entities[r.target] else { continue }
         switch r.kind {
         case .toOne(let fk):
-          try claim(e.table, fk, Use(what: "the foreign key of \(e.name).\(r.name)", link: (e.name, target.name)))
+          try claim(e.table, fk, Use(what: "the foreign key of \(e.name).\(r.name)", link: (e.name, target.name, true)))
         case .toMany(let fk):
-          try claim(target.table, fk, Use(what: "the inverse foreign key of \(e.name).\(r.name)", link: (target.name, e.name)))
+          try claim(target.table, fk, Use(what: "the inverse foreign key of \(e.name).\(r.name)", link: (target.name, e.name, false)))
         case .manyToMany: break
         }
       }
