@@ -38,6 +38,7 @@ struct DifferentialRelationshipTests {
     // a to-many or array value compared with nil: nil when missing or null, not when empty
     "tags == nil", "tags != nil", "nil == menu", "menu != nil", "NOT (tags == nil) AND menu == nil",
     "SUBQUERY(menu, $m, TRUEPREDICATE) == nil", "SUBQUERY(tags, $t, $t == 'x') != nil",
+    "menu.@unionOfObjects.item == nil", "menu.@distinctUnionOfObjects.item != nil", "tags.@unionOfObjects.self == nil",
   ]
 
   @Test func enginesAgree() throws {
@@ -59,6 +60,7 @@ struct DifferentialRelationshipTests {
       ("menu.@distinctUnionOfObjects.item[SIZE] == 2", [1, 2]),
       ("tags.@distinctUnionOfObjects.self[SIZE] == 2", [0]),
       ("tags == nil", [2, 4]), ("menu == nil", [4]), ("menu != nil", [0, 1, 2, 3]),
+      ("menu.@unionOfObjects.item == nil", [4]),  // a union over a nil collection is nil
     ]
     for (format, want) in expected {
       let got = engines.outcomes(try SiftPredicate(format: format)).memory

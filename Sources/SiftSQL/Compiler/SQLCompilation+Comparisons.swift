@@ -186,11 +186,12 @@ extension SQLCompilation {
   }
 
   /// `tags == nil`, `menu != nil`: whether a to-many or array value is nil (missing or null,
-  /// not empty), read from the owner's stored element count. A SUBQUERY's result is never nil.
-  /// Nil for any other comparison.
+  /// not empty), read from the owner's stored element count, which a union operator keeps
+  /// (`menu.@unionOfObjects.item` is nil when `menu` is). A SUBQUERY's result, which has no
+  /// count, is never nil. Nil for any other comparison.
   func collectionNilTest(_ op: ComparisonOperator, _ a: Operand, _ b: Operand) -> SQLExpr? {
     guard case .collection(let col) = a, case .constant(.null) = b, op == .equal || op == .notEqual else { return nil }
-    guard let presence = col.presence, !col.filtered else { return op == .equal ? .alwaysFalse : .alwaysTrue }
+    guard let presence = col.presence else { return op == .equal ? .alwaysFalse : .alwaysTrue }
     return op == .equal ? isNull(presence) : isNotNull(presence)
   }
 
