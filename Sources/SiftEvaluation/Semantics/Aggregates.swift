@@ -116,9 +116,21 @@ enum Aggregates {
   /// What `distinct` and `mode` tell values apart by.
   enum Key: Hashable {
     case value(SiftValue)
-    /// A string's UTF-8 bytes: strings are equal by Unicode scalars, as `==` compares them
-    /// (Swift's `String` equality would merge `"é"` with `"e\u{301}"`).
-    case text([UInt8])
+    /// A string, equal to another by Unicode scalars as `==` compares them
+    /// (`TextSearch.equals`); Swift's `String` equality would merge `"é"` with `"e\u{301}"`.
+    case text(ExactText)
+  }
+
+  /// A string hashed and compared by its UTF-8 bytes (no copy, no normalization).
+  struct ExactText: Hashable {
+    let text: String
+
+    static func == (a: ExactText, b: ExactText) -> Bool { TextSearch.equals(a.text, b.text, []) }
+
+    func hash(into hasher: inout Hasher) {
+      var t = text
+      t.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
+    }
   }
 
   /// A hashable stand-in that agrees with `ValueComparison.equal` under no options:
@@ -129,7 +141,7 @@ enum Aggregates {
     case .double(let d):
       if d == d.rounded(), let i = Int64(exactly: d) { return .value(.int(i)) }
       return .value(.double(d))
-    case .string(let s): return .text(Array(s.utf8))
+    case .string(let s): return .text(ExactText(text: s))
     default: return .value(v.siftValue())
     }
   }
