@@ -72,16 +72,6 @@ enum Operand: Sendable {
   /// A non-constant aggregate `{a, b}`.
   case list([Operand])
 
-  /// True for a value that may raise at run time and for an aggregate (whose items may):
-  /// what `SQLCompilation.evaluatedFirst` must look into.
-  var mayRaiseOrHoldsList: Bool {
-    switch self {
-    case .value(let v): return v.mayRaise
-    case .list: return true
-    case .constant, .row, .collection: return false
-    }
-  }
-
   var kindName: String {
     switch self {
     case .value: return "a value"

@@ -190,7 +190,7 @@ extension SQLCompilation {
   /// (`menu.@unionOfObjects.item` is nil when `menu` is). A SUBQUERY's result, which has no
   /// count, is never nil. Nil for any other comparison.
   func collectionNilTest(_ op: ComparisonOperator, _ a: Operand, _ b: Operand) -> SQLExpr? {
-    guard case .collection(let col) = a, case .constant(.null) = b, op == .equal || op == .notEqual else { return nil }
+    guard op == .equal || op == .notEqual, case .constant(.null) = b, case .collection(let col) = a else { return nil }
     guard let presence = col.presence else { return op == .equal ? .alwaysFalse : .alwaysTrue }
     return op == .equal ? isNull(presence) : isNotNull(presence)
   }

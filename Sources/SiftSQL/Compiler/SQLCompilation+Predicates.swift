@@ -190,21 +190,23 @@ extension SQLCompilation {
   /// the SQL may not reach them: a value compared inside an EXISTS is not evaluated for an
   /// empty collection (`ANY nums == 7 / (n + 7)` with n = -7 and no nums), a comparison with
   /// nil is folded (`modulus:by:(1, n) > nil`), a BETWEEN stops at its first false bound.
-  func evaluatedFirst(_ lhs: borrowing Operand, _ rhs: borrowing Operand) -> [SQLExpr] {
-    // The common case, neither side raising, without the general walk below.
-    guard lhs.mayRaiseOrHoldsList || rhs.mayRaiseOrHoldsList else { return [] }
+  func evaluatedFirst(_ lhs: Operand, _ rhs: Operand) -> [SQLExpr] {
     var forced: [SQLExpr] = []
-    func force(_ o: Operand) {
-      switch o {
-      case .value(let v) where v.mayRaise:
-        forced.append(condition(cat("CASE WHEN (", v, ") IS NULL THEN TRUE ELSE TRUE END")))
-      case .list(let items): items.forEach(force)
-      default: break
-      }
-    }
-    force(copy lhs)
-    force(copy rhs)
+    force(lhs, into: &forced)
+    force(rhs, into: &forced)
     return forced
+  }
+
+  /// Adds to `forced` the always-true condition that evaluates `o`, when `o` may raise (each
+  /// item of an aggregate `{…}` on its own).
+  func force(_ o: Operand, into forced: inout [SQLExpr]) {
+    switch o {
+    case .value(let v) where v.mayRaise:
+      forced.append(condition(cat("CASE WHEN (", v, ") IS NULL THEN TRUE ELSE TRUE END")))
+    case .list(let items):
+      for item in items { force(item, into: &forced) }
+    default: break
+    }
   }
 
   /// `x IN (?, ?, …)`: NULL elements become `OR x IS NULL`, elements of another type are

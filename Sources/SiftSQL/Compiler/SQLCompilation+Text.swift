@@ -107,6 +107,7 @@ extension SQLCompilation {
   /// absorbing one ends the list), and the rest keep their order.
   func connective(_ terms: UnsafeBufferPointer<SQLExpr>, and: Bool) -> SQLExpr {
     let (identity, absorbing): (SQLExpr.Shape, SQLExpr.Shape) = and ? (.alwaysTrue, .alwaysFalse) : (.alwaysFalse, .alwaysTrue)
+    func kept(_ t: SQLExpr) -> Bool { t.shape != identity }
     var keptCount = 0
     var lastKept = 0
     var raises = false
@@ -114,9 +115,9 @@ extension SQLCompilation {
       if t.shape == absorbing {
         // Memory stops here, after evaluating the terms before, which may raise.
         guard raises else { return and ? .alwaysFalse : .alwaysTrue }
-        return ordered(terms[..<i].lazy.filter { $0.shape != identity }, and: and, last: t)
+        return ordered(terms[..<i].lazy.filter(kept), and: and, last: t)
       }
-      if t.shape != identity {
+      if kept(t) {
         keptCount += 1
         lastKept = i
         raises = raises || t.mayRaise
@@ -124,12 +125,12 @@ extension SQLCompilation {
     }
     if keptCount == 0 { return and ? .alwaysTrue : .alwaysFalse }
     if keptCount == 1 { return terms[lastKept] }
-    if raises { return ordered(terms[..<lastKept].lazy.filter { $0.shape != identity }, and: and, last: terms[lastKept]) }
+    if raises { return ordered(terms[..<lastKept].lazy.filter(kept), and: and, last: terms[lastKept]) }
     // `(a AND b …)`: no term holds the raises mark, so neither does the result.
     let s = out.count
     out.put(StaticString("("))
     var first = true
-    for t in terms where t.shape != identity {
+    for t in terms where kept(t) {
       if !first { out.put(and ? StaticString(" AND ") : StaticString(" OR ")) }
       first = false
       out.put(t.sql)
