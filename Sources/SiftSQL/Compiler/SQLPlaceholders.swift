@@ -18,6 +18,8 @@ final class SQLPlaceholders: Sendable {
   /// Placeholder n's bytes are `text[ends[n - 1] ..< ends[n]]` (`ends[0]` is 0).
   private let text: [UInt8]
   private let ends: [Int]
+  /// The most bytes a placeholder kept ready takes.
+  let longestCached: Int
 
   init(_ dialect: any SQLDialect) {
     self.dialect = dialect
@@ -32,9 +34,6 @@ final class SQLPlaceholders: Sendable {
     self.ends = ends
     longestCached = zip(ends.dropFirst(), ends).map { $0 - $1 }.max() ?? 0
   }
-
-  /// The most bytes a placeholder kept ready takes.
-  let longestCached: Int
 
   /// Writes placeholder `n` (1-based) at `dst[j...]`, within `limit` bytes of `dst`; returns
   /// the position after it, or nil when it does not fit.
