@@ -11,13 +11,20 @@ extension SQLCompilation {
     var n = needle
     let x = try scalar(&h, hint: .string, haystackRange)
     let y = try scalar(&n, hint: .string, needleRange)
+    let o = c.options.rawValue & 3
+    let needleText: String?
+    if case .string(let s)? = constant(y) { needleText = s } else { needleText = nil }
+    // A constant MATCHES pattern is checked first, whatever it meets: memory compiles it with
+    // the predicate, so `nil MATCHES "("` is an error there, not false.
+    if op == .matches, let pattern = needleText {
+      do { _ = try RegexPattern(pattern, options: ComparisonOptions(rawValue: o)) } catch {
+        throw fail("invalid-regex", error.description, needleRange)
+      }
+    }
     if isNullConstant(x) || isNullConstant(y) { return .alwaysFalse }
     for (e, range) in [(x, haystackRange), (y, needleRange)] where !(e.type == .string || e.type.family == 0) {
       throw fail("string-operator-needs-strings", "\(op.keyword) needs strings, but this is \(e.type)", range)
     }
-    let o = c.options.rawValue & 3
-    let needleText: String?
-    if case .string(let s)? = constant(y) { needleText = s } else { needleText = nil }
     switch op {
     case .matches:
       return try regex(x, y, needleText, o, needleRange)
@@ -109,14 +116,9 @@ extension SQLCompilation {
   }
 
   /// MATCHES: whole-string ICU regex through a registered function (SQLite), or an anchored
-  /// `~`/`~*` (PostgreSQL). A constant pattern is checked here, so a bad one is a compile
-  /// error with its range rather than a failure at run time.
+  /// `~`/`~*` (PostgreSQL). A constant pattern was checked by `stringOperator`, so a bad one
+  /// is a compile error with its range rather than a failure at run time.
   func regex(_ x: SQLExpr, _ y: SQLExpr, _ pattern: String?, _ o: UInt8, _ range: SourceRange) throws(SiftError) -> SQLExpr {
-    if let pattern {
-      do { _ = try RegexPattern(pattern, options: ComparisonOptions(rawValue: o)) } catch {
-        throw fail("invalid-regex", error.description, range)
-      }
-    }
     // A computed pattern may be invalid: an error at run time, as in memory.
     let mark = SQLRaisesMark(on: pattern == nil)
     switch dialect.regex {
