@@ -3,23 +3,22 @@ import SiftSQL
 import SiftSyntax
 import Testing
 
-/// A compiler reuses its compilation buffers (`SQLBufferPool`): statements must not depend on
-/// what the buffer held before, nor on other threads compiling with the same compiler.
+/// A compiler is shared freely: its statements must not depend on what it compiled before,
+/// nor on other threads compiling with the same compiler.
 @Suite("SQL compiler reuse")
 struct SQLCompilerReuseTests {
   static let formats = SQLGoldenTests.predicates
 
   static func fresh(_ dialect: any SQLDialect) throws -> [SQLStatement] {
     try formats.map { (format, args) in
-      // A new compiler per statement: a new buffer every time.
+      // A new compiler per statement.
       try SQLCompiler(dialect: dialect, schema: SQLFixtures.schema)
         .compileWhere(SiftPredicate(format: format, arguments: args), entity: "Venue")
     }
   }
 
-  /// The golden cases compiled in turn, three times over, with one compiler (so with reused
-  /// buffers, their side tables holding earlier values) equal the same cases compiled each
-  /// with a new compiler.
+  /// The golden cases compiled in turn, three times over, with one compiler equal the same
+  /// cases compiled each with a new compiler.
   @Test(arguments: SQLGoldenTests.dialects.map(\.name))
   func sequentialReuseMatchesFresh(dialectName: String) throws {
     let dialect = try #require(SQLGoldenTests.dialects.first { $0.name == dialectName })
@@ -57,8 +56,8 @@ struct SQLCompilerReuseTests {
     #expect(mismatches == 0)
   }
 
-  /// PostgreSQL's `$10000` and later take more room than the buffer's placeholder marks: the
-  /// statement is still whole, numbered in order, with one binding per placeholder.
+  /// PostgreSQL's `$10000` and later: the statement is whole, numbered in order, with one
+  /// binding per placeholder.
   @Test func longPlaceholdersFit() throws {
     let ids = (1...12_000).map { SiftValue.int(Int64($0)) }
     let p = try SiftPredicate(format: "id IN %@", arguments: [.array(ids)])

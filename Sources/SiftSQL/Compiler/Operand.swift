@@ -12,20 +12,15 @@ struct RowRef: Sendable {
 }
 
 /// A table alias in a compiled statement: `t0` for the root row, `t1`, `t2`, … for the
-/// subselects and `j1`, … for join tables, written without building a string.
+/// subselects and `j1`, … for join tables.
 struct SQLAlias: SQLPiece, Sendable, Equatable {
-  /// `t` or `j`.
-  let prefix: UInt8
-  let number: Int
+  let name: String
 
-  static let root = SQLAlias(prefix: UInt8(ascii: "t"), number: 0)
+  init(_ name: String) { self.name = name }
 
-  @discardableResult
-  func write(to buffer: SQLBuffer) -> Bool {
-    buffer.append(byte: prefix)
-    buffer.append(decimal: number)
-    return false
-  }
+  static let root = SQLAlias("t0")
+
+  func write(to fragment: inout SQLFragment) { fragment.append(name) }
 }
 
 /// The elements of a to-many relationship, a scalar-array side table or a SUBQUERY: a FROM
@@ -37,12 +32,12 @@ struct SQLCollection: Sendable {
   }
 
   /// `"menuitem" t3` (identifiers only, never bindings).
-  var from: SQLSpan
+  var from: SQLFragment
   /// Correlation plus SUBQUERY filters.
   var condition: SQLExpr
   var element: Element
   /// The side table's position column, for `[FIRST]`, `[LAST]`, `[n]`.
-  var position: SQLSpan?
+  var position: SQLFragment?
   /// From `@distinctUnionOfObjects`: count distinct elements.
   var distinct = false
   /// The owner's element count (NULL when the collection is nil), if stored.
@@ -53,7 +48,7 @@ struct SQLCollection: Sendable {
 
 extension SQLCompilation {
   /// `FROM … WHERE …` for a subselect over the elements of `c`, with `extra` conditions.
-  func fromWhere(_ c: SQLCollection, _ extra: [SQLExpr] = []) -> SQLSpan {
+  func fromWhere(_ c: SQLCollection, _ extra: [SQLExpr] = []) -> SQLFragment {
     let cond = extra.isEmpty ? c.condition : and([c.condition] + extra)
     return cat("FROM ", c.from, " WHERE ", cond)
   }

@@ -19,7 +19,7 @@ extension SQLCompilation {
     let bothInt = (x.type == .integer || x.type == .boolean) && (y.type == .integer || y.type == .boolean)
     let type: SQLType = bothInt ? .integer : (x.type == .double || y.type == .double ? .double : .unknown)
     let nullable = x.nullable || y.nullable
-    func make(_ sql: SQLSpan, _ t: SQLType, nullable n: Bool = nullable) -> SQLExpr {
+    func make(_ sql: SQLFragment, _ t: SQLType, nullable n: Bool = nullable) -> SQLExpr {
       SQLExpr(sql, type: t, nullable: n)
     }
     func ints() throws(SiftError) {
@@ -47,16 +47,16 @@ extension SQLCompilation {
       // Integer / integer truncates and a zero divisor is an error, as in memory; doubles
       // give IEEE results. See SQLDialect.integerDivisionFunction.
       let f = bothInt ? dialect.integerDivisionFunction : dialect.realDivisionFunction
-      let mark = SQLRaisesMark(on: mayBeZero(y))
-      if let f { return real(make(cat(mark, f, "(", x, ", ", y, ")"), type, nullable: true)) }
-      return real(make(cat(mark, "(", x, " / ", y, ")"), type, nullable: true))
+      let raises = mayBeZero(y)
+      if let f { return real(make(raising(raises, cat(f, "(", x, ", ", y, ")")), type, nullable: true)) }
+      return real(make(raising(raises, cat("(", x, " / ", y, ")")), type, nullable: true))
     case .power:
       // Memory keeps integer ** integer exact while it fits (`NumberRules.exactPower`); a
       // negative exponent gives a fraction, so only a constant exponent >= 0 types it integer
       // (whole either way: an overflow is a whole double), as ceiling/floor/trunc rely on.
       let t: SQLType = bothInt && dialect.powerKeepsIntegers && isNonNegativeInteger(constant(y)) ? .integer : .double
       let call = make(cat(dialect.powerFunction, "(", x, ", ", y, ")"), t)
-      if dialect.nanBecomesNull, x.nilWhenSlot >= 0 || y.nilWhenSlot >= 0 { return nanAwarePower(call, x, y) }
+      if dialect.nanBecomesNull, x.nilWhen != nil || y.nilWhen != nil { return nanAwarePower(call, x, y) }
       return real(call)
     case .bitwiseAnd, .bitwiseOr:
       try ints()
@@ -64,17 +64,7 @@ extension SQLCompilation {
     case .bitwiseXor:
       try ints()
       if let xor = dialect.xorOperator { return (make(cat("(", x, " ", xor, " ", y, ")"), .integer)) }
-      let s = out.count
-      out.put("((")
-      out.put(x)
-      out.put(" | ")
-      out.put(y)
-      out.put(") - (")
-      out.put(x)
-      out.put(" & ")
-      out.put(y)
-      out.put("))")
-      return SQLExpr(out.span(since: s), type: .integer, nullable: nullable)
+      return SQLExpr(cat("((", x, " | ", y, ") - (", x, " & ", y, "))"), type: .integer, nullable: nullable)
     case .leftShift, .rightShift:
       try ints()
       guard dialect.supportsSmartShifts else {
@@ -109,15 +99,15 @@ extension SQLCompilation {
       let x = try numericScalar(arg(0), "%")
       let y = try numericScalar(arg(1), "%")
       let bothInt = x.type == .integer && y.type == .integer
-      let mark = SQLRaisesMark(on: mayBeZero(y))
+      let raises = mayBeZero(y)
       if let f = dialect.modulusFunction {
-        let e = SQLExpr(cat(mark, f, "(", x, ", ", y, ")"), type: bothInt ? .integer : .double, nullable: true)
+        let e = SQLExpr(raising(raises, cat(f, "(", x, ", ", y, ")")), type: bothInt ? .integer : .double, nullable: true)
         return .value(mayBeNaN(e, from: [x, y]))  // fmod(x, 0.0), fmod(inf, 2) are NaN
       }
       guard bothInt else {
         throw fail("unsupported-in-sql", "modulus:by: of non-integers cannot be compiled for \(dialect.name)", range)
       }
-      return .value(SQLExpr(cat(mark, "(", x, " % ", y, ")"), type: .integer, nullable: true))
+      return .value(SQLExpr(raising(raises, cat("(", x, " % ", y, ")")), type: .integer, nullable: true))
     case .abs:
       let x = try numericScalar(arg(0), "abs")
       // abs(Int64.min) is a double in memory: typed like + - *, integer while it fits.

@@ -71,7 +71,7 @@ extension SQLCompilation {
       y = fold(y, o)
     }
     let bothNullable = x.nullable && y.nullable
-    if x.nilWhenSlot >= 0 || y.nilWhenSlot >= 0, op == .equal || op == .notEqual {
+    if x.nilWhen != nil || y.nilWhen != nil, op == .equal || op == .notEqual {
       let eq = nanAwareEqual(x, y)
       return op == .equal ? eq : negated(eq)
     }
@@ -146,7 +146,7 @@ extension SQLCompilation {
   /// decimal text and a computed double goes through the dialect's exact function
   /// (`sift_exact`), or else its shortest round-trip text (exact below 2^53).
   func exactNumber(_ x: SQLExpr, _ type: String) -> SQLExpr {
-    if x.type == .double && x.constantSlot < 0 {
+    if x.type == .double && x.constant == nil {
       if let f = dialect.exactDoubleFunction {
         return SQLExpr(cat(f, "(", x, ")"), type: .double, nullable: x.nullable)
       }
@@ -164,7 +164,7 @@ extension SQLCompilation {
       } else {
         text = String(d)
       }
-      value = out.placeholder(.text(text))
+      value = SQLFragment(binding: .text(text))
     }
     return SQLExpr(cat("CAST(", value, " AS ", type, ")"), type: .double, nullable: x.nullable)
   }

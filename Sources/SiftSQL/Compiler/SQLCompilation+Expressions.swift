@@ -30,22 +30,16 @@ extension SQLCompilation {
     case .index(let base, let kind):
       return try index(try expression(base), kind, e.range)
     case .aggregate(let items):
-      var out: [Operand] = []
-      for item in items { out.append(try expression(item)) }
-      return .list(out)
+      var list: [Operand] = []
+      for item in items { list.append(try expression(item)) }
+      return .list(list)
     case .unary(let op, let x):
       let v = try numericScalar(x, op.symbol)
       if op == .negate {
         if dialect.negationLosesSignedZero {
           // SQLite computes -x as 0 - x, which makes -(0.0) +0.0; memory's is -0.0 (x / -0.0
           // is -infinity). x * -1 is the same number otherwise (Int64.min overflows alike).
-          let s = out.count
-          out.put("(")
-          out.put(v)
-          out.put(" * ")
-          _ = out.placeholder(.integer(-1))
-          out.put(")")
-          let e = SQLExpr(out.span(since: s), type: v.type, nullable: v.nullable)
+          let e = SQLExpr(cat("(", v, " * ", SQLFragment(binding: .integer(-1)), ")"), type: v.type, nullable: v.nullable)
           return .value(propagatingNaN(e, from: [v]))
         }
         return .value(propagatingNaN(SQLExpr(cat("(- ", v, ")"), type: v.type, nullable: v.nullable), from: [v]))
@@ -191,7 +185,7 @@ extension SQLCompilation {
         guard case .constant(.int(let n)) = ix.kind, n >= 0 else {
           throw fail("unsupported-in-sql", "an array index must be a non-negative integer constant in SQL", ix.range)
         }
-        let pos = condition(cat(position, " = ", out.placeholder(.integer(n))))
+        let pos = condition(cat(position, " = ", SQLFragment(binding: .integer(n))))
         let fw2 = fromWhere(c, [pos])
         return .value(SQLExpr(cat("(SELECT ", e, " ", fw2, ")"), type: e.type, nullable: true))
       case .size:

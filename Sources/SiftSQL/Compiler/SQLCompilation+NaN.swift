@@ -36,7 +36,7 @@ extension SQLCompilation {
   /// `result`, computed from `operands` by an operation that gives NaN for a NaN operand
   /// (negation, `abs`, rounding, `exp`): marked when an operand is.
   func propagatingNaN(_ result: SQLExpr, from operands: [SQLExpr]) -> SQLExpr {
-    guard operands.contains(where: { $0.nilWhenSlot >= 0 }) else { return result }
+    guard operands.contains(where: { $0.nilWhen != nil }) else { return result }
     return mayBeNaN(result, from: operands)
   }
 
@@ -51,27 +51,17 @@ extension SQLCompilation {
   /// (as memory), but the power function only sees NULL for the NaN.
   func nanAwarePower(_ call: SQLExpr, _ x: SQLExpr, _ y: SQLExpr) -> SQLExpr {
     let none = or(nilConditions(x) + nilConditions(y))
-    let s = out.count
-    out.put("CASE WHEN ")
-    out.put(none)
-    out.put(" THEN NULL")
+    var sql = cat("CASE WHEN ", none, " THEN NULL")
     for (operand, value) in [(y, SQLValue.integer(0)), (x, SQLValue.integer(1))] {
-      out.put(" WHEN ")
-      out.put(operand)
-      out.put(" = ")
-      _ = out.placeholder(value)
-      out.put(" THEN ")
-      _ = out.placeholder(.double(1))
+      sql.append(cat(" WHEN ", operand, " = ", SQLFragment(binding: value), " THEN ", SQLFragment(binding: .double(1))))
     }
-    out.put(" ELSE ")
-    out.put(call)
-    out.put(" END")
-    return mayBeNaN(SQLExpr(out.span(since: s), type: .double, nullable: true), from: [x, y])
+    sql.append(cat(" ELSE ", call, " END"))
+    return mayBeNaN(SQLExpr(sql, type: .double, nullable: true), from: [x, y])
   }
 
   /// The nil test of `TERNARY(p, a, b)` when a branch may be NaN.
   func ternaryNilWhen(_ cond: SQLExpr, _ a: SQLExpr, _ b: SQLExpr) -> [SQLExpr]? {
-    guard a.nilWhenSlot >= 0 || b.nilWhenSlot >= 0 else { return nil }
+    guard a.nilWhen != nil || b.nilWhen != nil else { return nil }
     let na = or(nilConditions(a)), nb = or(nilConditions(b))
     let sql = cat("CASE WHEN ", cond, " THEN (", na, ") ELSE (", nb, ") END")
     return [SQLExpr(sql, type: .boolean, nullable: false)]

@@ -20,15 +20,12 @@ extension SQLCompilation {
     }
   }
 
-  /// The terms compiled (each negated unless `positive`) and joined by AND or OR. The
-  /// compiled terms are plain values, kept in temporary storage (on the stack for short
-  /// lists): no array per connective.
+  /// The terms compiled (each negated unless `positive`) and joined by AND or OR.
   mutating func connective(of terms: [PredicateNode], and: Bool, positive: Bool) throws(SiftError) -> SQLExpr {
-    try withUnsafeTemporaryAllocation(of: SQLExpr.self, capacity: terms.count) {
-      (compiled) throws(SiftError) -> SQLExpr in
-      for (i, t) in terms.enumerated() { compiled.initializeElement(at: i, to: try predicate(t, positive: positive)) }
-      return connective(UnsafeBufferPointer(compiled), and: and)
-    }
+    var compiled: [SQLExpr] = []
+    compiled.reserveCapacity(terms.count)
+    for t in terms { compiled.append(try predicate(t, positive: positive)) }
+    return connective(compiled, and: and)
   }
 
   mutating func comparison(_ c: Comparison) throws(SiftError) -> SQLExpr {
@@ -257,15 +254,13 @@ extension SQLCompilation {
     }
     let nullTerm = hasNull && x.nullable ? isNull(x) : SQLExpr.alwaysFalse
     if kept.isEmpty { return nullTerm }
-    let s = out.count
-    out.put(x)
-    out.put(" IN (")
+    var list = cat(x, " IN (")
     for (i, e) in kept.enumerated() {
-      if i > 0 { out.put(", ") }
-      out.put(e)
+      if i > 0 { list.append(", ") }
+      list.append(e.sql)
     }
-    out.put(")")
-    return or([condition(out.span(since: s)), nullTerm])
+    list.append(")")
+    return or([condition(list), nullTerm])
   }
 
   /// A boolean column compared with booleans only (PostgreSQL): unchanged.

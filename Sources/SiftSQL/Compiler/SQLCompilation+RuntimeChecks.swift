@@ -6,17 +6,17 @@ extension SQLCompilation {
   /// A bitwise operand wrapped in the dialect's integer check unless it is a bound constant
   /// (already known to be an integer): a computed value may have overflowed into a double.
   func integerChecked(_ x: SQLExpr) -> SQLExpr {
-    guard x.constantSlot < 0, let f = dialect.integerCheckFunction else { return x }
+    guard x.constant == nil, let f = dialect.integerCheckFunction else { return x }
     var checked = x
     if let w = nilWhen(x) {
       // A NaN (stored as NULL) is no integer either: the check gets a double for it.
       let isNil = or(w)
-      let arg = cat("CASE WHEN ", isNil, " THEN NULL ELSE COALESCE(", x, ", ", out.placeholder(.double(0.5)), ") END")
-      checked.sql = cat(SQLRaisesMark(on: true), f, "(", arg, ")")
-      checked.nilWhenSlot = -1
+      let arg = cat("CASE WHEN ", isNil, " THEN NULL ELSE COALESCE(", x, ", ", SQLFragment(binding: .double(0.5)), ") END")
+      checked.sql = raising(true, cat(f, "(", arg, ")"))
+      checked.nilWhen = nil
       return checked
     }
-    checked.sql = cat(SQLRaisesMark(on: true), f, "(", x, ")")
+    checked.sql = raising(true, cat(f, "(", x, ")"))
     return checked
   }
 
@@ -45,8 +45,15 @@ extension SQLCompilation {
   /// refused (`too-large-for-sql`) instead of exhausting memory.
   static let maxFragmentBytes = 1 << 20
 
+  /// `sql`, marked as raising at run time when `raises` (see `SQLExpr.mayRaise`).
+  func raising(_ raises: Bool, _ sql: SQLFragment) -> SQLFragment {
+    var marked = sql
+    marked.mayRaise = marked.mayRaise || raises
+    return marked
+  }
+
   func checkedSize(_ e: SQLExpr, _ range: SourceRange) throws(SiftError) {
-    guard e.sql.count > SQLCompilation.maxFragmentBytes else { return }
+    guard e.sql.byteCount > SQLCompilation.maxFragmentBytes else { return }
     throw fail(
       "too-large-for-sql",
       "this predicate compiles to more than \(SQLCompilation.maxFragmentBytes) bytes of SQL (nested operations repeat their operands); simplify it",

@@ -51,33 +51,13 @@ extension SQLCompilation {
         }
         if kind == 1, dialect.prefixRangeScan {
           guard let upperText = SQLText.prefixUpperBound(needle) else {
-            return condition(cat(x, " >= ", out.placeholder(.text(needle))))
+            return condition(cat(x, " >= ", SQLFragment(binding: .text(needle))))
           }
-          let s = out.count
-          out.put("(")
-          out.put(x)
-          out.put(" >= ")
-          _ = out.placeholder(.text(needle))
-          out.put(" AND ")
-          out.put(x)
-          out.put(" < ")
-          _ = out.placeholder(.text(upperText))
-          out.put(")")
-          return condition(out.span(since: s))
+          let lower = SQLFragment(binding: .text(needle)), upper = SQLFragment(binding: .text(upperText))
+          return condition(cat("(", x, " >= ", lower, " AND ", x, " < ", upper, ")"))
         }
       }
-      let s = out.count
-      out.put(name)
-      out.put("(")
-      out.put(x)
-      out.put(", ")
-      out.put(y)
-      out.put(", ")
-      out.put(String(kind))
-      out.put(", ")
-      out.put(String(o))
-      out.put(")")
-      return condition(out.span(since: s))
+      return condition(cat(name, "(", x, ", ", y, ", ", String(kind), ", ", String(o), ")"))
     case .likePatterns:
       let fx = o == 0 ? x : fold(x, o)
       if let needle {
@@ -86,11 +66,11 @@ extension SQLCompilation {
         let folded = o == 0 ? needle : TextFolding.fold(needle, ComparisonOptions(rawValue: o))
         let escaped = SQLText.escapeLike(folded)
         let pattern = kind == 0 ? "%" + escaped + "%" : kind == 1 ? escaped + "%" : "%" + escaped
-        return condition(cat(fx, " LIKE ", out.placeholder(.text(pattern)), " ESCAPE '\\'"))
+        return condition(cat(fx, " LIKE ", SQLFragment(binding: .text(pattern)), " ESCAPE '\\'"))
       }
       let fy = o == 0 ? y : fold(y, o)
       let len = cat("length(", fy, ")")
-      let test: SQLSpan
+      let test: SQLFragment
       switch kind {
       case 0: test = cat(dialect.positionFunction, "(", fx, ", ", fy, ") > 0")
       case 1: test = cat("left(", fx, ", ", len, ") = ", fy)
@@ -112,7 +92,7 @@ extension SQLCompilation {
     // The pattern is folded in Swift first, exactly as LikePattern folds it in memory.
     let folded = o == 0 ? pattern : TextFolding.fold(pattern, ComparisonOptions(rawValue: o))
     let fx = o == 0 ? x : fold(x, o)
-    return condition(cat(fx, " LIKE ", out.placeholder(.text(SQLText.likePattern(folded))), " ESCAPE '\\'"))
+    return condition(cat(fx, " LIKE ", SQLFragment(binding: .text(SQLText.likePattern(folded))), " ESCAPE '\\'"))
   }
 
   /// MATCHES: whole-string ICU regex through a registered function (SQLite), or an anchored
@@ -120,17 +100,17 @@ extension SQLCompilation {
   /// is a compile error with its range rather than a failure at run time.
   func regex(_ x: SQLExpr, _ y: SQLExpr, _ pattern: String?, _ o: UInt8, _ range: SourceRange) throws(SiftError) -> SQLExpr {
     // A computed pattern may be invalid: an error at run time, as in memory.
-    let mark = SQLRaisesMark(on: pattern == nil)
+    let raises = pattern == nil
     switch dialect.regex {
     case .registeredFunction(let name):
-      if o == 0 { return condition(cat(mark, x, " REGEXP ", y)) }
-      return condition(cat(mark, name, "(", x, ", ", y, ", " + String(o) + ")"))
+      if o == 0 { return condition(raising(raises, cat(x, " REGEXP ", y))) }
+      return condition(raising(raises, cat(name, "(", x, ", ", y, ", " + String(o) + ")")))
     case .anchoredOperator(let cs, let ci):
       let d = o & 2
       let fx = d == 0 ? x : fold(x, d)
       let fy = d == 0 ? y : SQLExpr(cat(dialect.foldFunction, "(", y, ", ", String(d), ")"), type: .string)
       let sym = o & 1 == 0 ? cs : ci
-      return condition(cat(mark, fx, " ", sym, " ('^(?:' || ", fy, " || ')$')"))
+      return condition(raising(raises, cat(fx, " ", sym, " ('^(?:' || ", fy, " || ')$')")))
     }
   }
 }

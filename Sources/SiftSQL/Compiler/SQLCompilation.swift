@@ -8,8 +8,6 @@ struct SQLCompilation {
   let source: String
   let root: SQLEntityRef
   let selfRow: RowRef
-  /// Where every fragment's text and bound values are written.
-  let out: SQLBuffer
   var nextAlias = 1
   /// The SUBQUERY variables in scope, innermost last (an inner one hides an outer one of the
   /// same name). A short list searched from the end: nesting is shallow, and comparing short
@@ -21,22 +19,19 @@ struct SQLCompilation {
     variables.last { $0.name == name }?.value
   }
 
-  init(dialect: any SQLDialect, schema: SQLEntityRefs, entity: SQLEntity, source: String, buffer: SQLBuffer = SQLBuffer()) {
+  init(dialect: any SQLDialect, schema: SQLEntityRefs, entity: SQLEntity, source: String) {
     self.init(
       dialect: dialect, schema: schema, root: schema.entity(entity.name) ?? SQLEntityRef(entity, dialect: dialect),
-      source: source, buffer: buffer)
+      source: source)
   }
 
-  init(dialect: any SQLDialect, schema: SQLEntityRefs, root entity: SQLEntityRef, source: String, buffer: SQLBuffer = SQLBuffer()) {
+  init(dialect: any SQLDialect, schema: SQLEntityRefs, root entity: SQLEntityRef, source: String) {
     self.dialect = dialect
     self.schema = schema
     self.source = source
     self.root = entity
-    self.out = buffer
-    let s = buffer.count
-    buffer.put(entity.primaryKeyColumn.root)
     self.selfRow = RowRef(
-      entity: entity, key: SQLExpr(buffer.span(since: s), type: entity.primaryKeyType, nullable: false),
+      entity: entity, key: SQLExpr(SQLFragment(entity.primaryKeyColumn.root), type: entity.primaryKeyType, nullable: false),
       alias: .root)
   }
 
@@ -47,9 +42,10 @@ struct SQLCompilation {
 
   func q(_ name: String) -> String { dialect.quoteIdentifier(name) }
 
-  mutating func newAlias(_ prefix: Unicode.Scalar = "t") -> SQLAlias {
+  /// A new table alias: `t1`, `t2`, … for rows, `j1`, … for join tables.
+  mutating func newAlias(_ prefix: String = "t") -> SQLAlias {
     defer { nextAlias += 1 }
-    return SQLAlias(prefix: UInt8(ascii: prefix), number: nextAlias)
+    return SQLAlias(prefix + String(nextAlias))
   }
 
   // MARK: - Rows and members
@@ -59,11 +55,10 @@ struct SQLCompilation {
     if row.isRoot { return SQLExpr(cat(column.root), type: type, nullable: nullable) }
     if let alias = row.alias { return SQLExpr(cat(alias, ".", column.quoted), type: type, nullable: nullable) }
     let a = newAlias()
-    let s = out.count
-    out.put("(SELECT "); out.put(a); out.put("."); out.put(column.quoted); out.put(" FROM "); out.put(row.entity.quotedTable)
-    out.put(" "); out.put(a); out.put(" WHERE "); out.put(a); out.put("."); out.put(row.entity.primaryKeyColumn.quoted)
-    out.put(" = "); out.put(row.key); out.put(")")
-    return SQLExpr(out.span(since: s), type: type, nullable: true)
+    let sql = cat(
+      "(SELECT ", a, ".", column.quoted, " FROM ", row.entity.quotedTable, " ", a,
+      " WHERE ", a, ".", row.entity.primaryKeyColumn.quoted, " = ", row.key, ")")
+    return SQLExpr(sql, type: type, nullable: true)
   }
 
   /// The row's primary key (a plain column when the row has an alias).
@@ -101,11 +96,9 @@ struct SQLCompilation {
       let j = newAlias("j")
       let a = newAlias()
       let owner = primaryKey(row)
-      let s = out.count
-      out.put(table); out.put(" "); out.put(j); out.put(" JOIN "); out.put(target.quotedTable); out.put(" "); out.put(a)
-      out.put(" ON "); out.put(a); out.put("."); out.put(target.primaryKeyColumn.quoted); out.put(" = "); out.put(j)
-      out.put("."); out.put(targetColumn)
-      let from = out.span(since: s)
+      let from = cat(
+        table, " ", j, " JOIN ", target.quotedTable, " ", a,
+        " ON ", a, ".", target.primaryKeyColumn.quoted, " = ", j, ".", targetColumn)
       let cond = condition(cat(j, ".", sourceColumn, " = ", owner))
       let elementKey = SQLExpr(cat(a, ".", target.primaryKeyColumn.quoted), type: target.primaryKeyType, nullable: false)
       return .collection(SQLCollection(
@@ -237,7 +230,7 @@ struct SQLCompilation {
         throw fail("aggregate-needs-values", "\(op.spelling) needs a key path to numbers, e.g. \(op.spelling).price", range)
       }
       let fw = fromWhere(mapped)
-      let inner: SQLSpan
+      let inner: SQLFragment
       var type = e.type
       var nullable = true
       switch op {

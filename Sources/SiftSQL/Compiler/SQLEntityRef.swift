@@ -14,7 +14,7 @@ final class SQLEntityRef: Sendable {
   let primaryKeyColumn: SQLColumnRef
   /// Every attribute and relationship, by key, with its identifiers quoted in advance: one
   /// lookup resolves a key path step.
-  let members: SQLMemberTable
+  let members: [String: Member]
 
   /// What a key names, ready to compile.
   indirect enum Member: Sendable {
@@ -56,7 +56,7 @@ final class SQLEntityRef: Sendable {
           targetColumn: dialect.quoteIdentifier(targetColumn), count: column(SQLSchema.countColumn(r.name)))
       }
     }
-    self.members = SQLMemberTable(members)
+    self.members = members
     self.entity = entity
     self.name = entity.name
     self.table = entity.table

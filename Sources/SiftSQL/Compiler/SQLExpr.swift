@@ -37,40 +37,43 @@ enum SQLType: Sendable, Hashable {
   }
 }
 
-/// A compiled SQL fragment: its text (a span of the compilation's `SQLBuffer`, bound values
-/// included as placeholders) and what is known about its value.
+/// A compiled SQL value or condition: its SQL (text and bindings) and what is known about it.
 struct SQLExpr: Sendable {
-  /// True when evaluating this fragment may raise an error at run time (integer division
-  /// or modulus by a divisor that may be zero, `sift_int`, MATCHES with a computed pattern):
-  /// its text holds `SQLBuffer.raisesByte` (written by `SQLRaisesMark`), which travels with
-  /// it through every combination.
-  var mayRaise: Bool { sql.raises }
-
   /// What a boolean fragment is, so negation can be structural.
   enum Shape: Sendable { case plain, exists, notExists, alwaysTrue, alwaysFalse }
 
-  var sql: SQLSpan
+  var sql: SQLFragment
   var type: SQLType
   var nullable: Bool
   var shape: Shape = .plain
-  /// Where the buffer keeps the constant this fragment binds, when it is exactly one bound
-  /// constant (`SQLCompilation.constant(_:)`); -1 for none. Kept aside so that fragments
-  /// are plain values, copied without reference counting.
-  var constantSlot: Int32 = -1
-  /// Where the buffer keeps the conditions, ORed, under which the value is really nil, when
-  /// it may be a NaN that the database turned into NULL (SQLite stores no NaN; memory keeps
-  /// NaN, which is not nil); -1 when `IS NULL` is exact. See `SQLCompilation.nilWhen(_:)`.
-  var nilWhenSlot: Int32 = -1
+  /// The constant this fragment binds, when it is exactly one bound constant
+  /// (`SQLCompilation.bind`), so comparisons can fold or convert it.
+  var constant: SiftValue? = .none
+  /// The conditions, ORed, under which the value is really nil, when it may be a NaN that
+  /// the database turned into NULL (SQLite stores no NaN; memory keeps NaN, which is not
+  /// nil); nil when `IS NULL` is exact. See `SQLCompilation.mayBeNaN`.
+  var nilWhen: [SQLExpr]? = nil
 
-  init(_ sql: SQLSpan, type: SQLType, nullable: Bool = true, shape: Shape = .plain) {
+  init(_ sql: SQLFragment, type: SQLType, nullable: Bool = true, shape: Shape = .plain) {
     self.sql = sql
     self.type = type
     self.nullable = nullable
     self.shape = shape
   }
 
-  static let alwaysTrue = SQLExpr(SQLBuffer.alwaysTrue, type: .boolean, nullable: false, shape: .alwaysTrue)
-  static let alwaysFalse = SQLExpr(SQLBuffer.alwaysFalse, type: .boolean, nullable: false, shape: .alwaysFalse)
+  /// True when evaluating this fragment may raise an error at run time (integer division
+  /// or modulus by a divisor that may be zero, `sift_int`, MATCHES with a computed pattern).
+  /// It travels with the text through every combination (`SQLFragment.mayRaise`).
+  var mayRaise: Bool { sql.mayRaise }
+
+  /// True when this fragment binds exactly the constant nil.
+  var isNullConstant: Bool {
+    if case .null? = constant { return true }
+    return false
+  }
+
+  static let alwaysTrue = SQLExpr(SQLFragment("1 = 1"), type: .boolean, nullable: false, shape: .alwaysTrue)
+  static let alwaysFalse = SQLExpr(SQLFragment("1 = 0"), type: .boolean, nullable: false, shape: .alwaysFalse)
 
   func typed(_ type: SQLType, nullable: Bool) -> SQLExpr {
     var out = self

@@ -79,9 +79,7 @@ extension SQLCompiler {
   public func compile(_ request: BatchUpdateRequest) throws(SiftError) -> SQLStatement {
     let e = try entity(request.entity)
     let q = dialect.quoteIdentifier
-    // Every assignment and the predicate compile into one buffer, then the statement copies them.
-    let buffer = SQLBuffer()
-    var sets: [SQLSpan] = []
+    var sets: [SQLFragment] = []
     var nextAlias = 1
     for (name, value) in request.assignments {
       guard let a = e.attribute(name), !a.type.isArray, name != e.primaryKey else {
@@ -93,10 +91,10 @@ extension SQLCompiler {
       let v: SQLExpr
       switch value {
       case .value(let constant):
-        c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: name, buffer: buffer)
+        c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: name)
         v = try c.bind(constant, hint: SQLType(a.type), SourceRange(start: 0, end: name.utf8.count))
       case .expression(let node, let source):
-        c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: source, buffer: buffer)
+        c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: source)
         c.nextAlias = nextAlias
         var o = try c.expression(node)
         v = try c.scalar(&o, hint: SQLType(a.type), node.range)
@@ -117,21 +115,18 @@ extension SQLCompiler {
     }
     var whereExpr: SQLExpr?
     if let p = request.predicate {
-      var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: p.source, buffer: buffer)
+      var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: p.source)
       c.nextAlias = nextAlias
       let w = try c.checkedWhere(p.root)
       if w.shape != .alwaysTrue { whereExpr = w }
     }
-    let start = buffer.count
-    buffer.put("UPDATE ")
-    buffer.put(q(e.table))
-    buffer.put(" AS t0 SET ")
-    buffer.put(list: sets)
+    var sql = SQLFragment("UPDATE " + q(e.table) + " AS t0 SET ")
+    sql.append(list: sets)
     if let w = whereExpr {
-      buffer.put(" WHERE ")
-      buffer.put(w)
+      sql.append(" WHERE ")
+      sql.append(w.sql)
     }
-    return buffer.statement(buffer.span(since: start), placeholders: placeholders)
+    return sql.statement(dialect)
   }
 
   /// The DELETE, then clean-up: side-table and join-table rows whose owner is gone are
@@ -143,22 +138,16 @@ extension SQLCompiler {
   public func compile(_ request: BatchDeleteRequest) throws(SiftError) -> [SQLStatement] {
     let e = try entity(request.entity)
     let q = dialect.quoteIdentifier
-    let buffer = SQLBuffer()
-    var whereExpr: SQLExpr?
+    var sql = SQLFragment("DELETE FROM " + q(e.table) + " AS t0")
     if let p = request.predicate {
-      var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: p.source, buffer: buffer)
+      var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: p.source)
       let w = try c.checkedWhere(p.root)
-      if w.shape != .alwaysTrue { whereExpr = w }
+      if w.shape != .alwaysTrue {
+        sql.append(" WHERE ")
+        sql.append(w.sql)
+      }
     }
-    let start = buffer.count
-    buffer.put("DELETE FROM ")
-    buffer.put(q(e.table))
-    buffer.put(" AS t0")
-    if let w = whereExpr {
-      buffer.put(" WHERE ")
-      buffer.put(w)
-    }
-    var out = [buffer.statement(buffer.span(since: start), placeholders: placeholders)]
+    var out = [sql.statement(dialect)]
     let pk = q(e.primaryKeyAttribute.column)
     func orphan(_ column: String) -> String {
       "NOT EXISTS (SELECT 1 FROM " + q(e.table) + " p WHERE p." + pk + " = " + column + ")"

@@ -16,10 +16,9 @@ extension SQLCompiler {
       if w.shape != .alwaysTrue { whereExpr = w }
     }
     let q = dialect.quoteIdentifier
-    // The clauses are compiled into the buffer first, then copied into the statement in order.
-    var columns: [SQLSpan] = []
-    var order: [SQLSpan] = []
-    var groups: [SQLSpan] = []
+    var columns: [SQLFragment] = []
+    var order: [SQLFragment] = []
+    var groups: [SQLFragment] = []
     let pk = "t0." + q(e.primaryKeyAttribute.column)
     let wrapCount = request.resultType == .count && (request.limit != nil || request.offset != nil)
 
@@ -54,43 +53,36 @@ extension SQLCompiler {
         throw SQLDiagnostics.error("negative-\(name)", "\(name) must not be negative", .at(0), source: "")
       }
     }
-    let out = c.out
-    let start = out.count
-    out.put(wrapCount ? "SELECT COUNT(*) FROM (SELECT " : "SELECT ")
-    out.put(list: columns)
-    out.put(" FROM ")
-    out.put(q(e.table))
-    out.put(" t0")
+    var sql = SQLFragment(wrapCount ? "SELECT COUNT(*) FROM (SELECT " : "SELECT ")
+    sql.append(list: columns)
+    sql.append(" FROM " + q(e.table) + " t0")
     if let w = whereExpr, w.shape != .alwaysTrue {
-      out.put(" WHERE ")
-      out.put(w)
+      sql.append(" WHERE ")
+      sql.append(w.sql)
     }
     if !groups.isEmpty {
-      out.put(" GROUP BY ")
-      out.put(list: groups)
+      sql.append(" GROUP BY ")
+      sql.append(list: groups)
     }
     if !order.isEmpty {
-      out.put(" ORDER BY ")
-      out.put(list: order)
+      sql.append(" ORDER BY ")
+      sql.append(list: order)
     }
     if let limit = request.limit {
-      out.put(" LIMIT ")
-      _ = out.placeholder(.integer(Int64(limit)))  // written in place
+      sql.append(SQLFragment(" LIMIT ", SQLFragment(binding: .integer(Int64(limit)))))
     } else if request.offset != nil, let unlimited = dialect.unlimitedLimit {
-      out.put(" LIMIT ")
-      _ = out.placeholder(unlimited)  // written in place
+      sql.append(SQLFragment(" LIMIT ", SQLFragment(binding: unlimited)))
     }
     if let offset = request.offset {
-      out.put(" OFFSET ")
-      _ = out.placeholder(.integer(Int64(offset)))  // written in place
+      sql.append(SQLFragment(" OFFSET ", SQLFragment(binding: .integer(Int64(offset)))))
     }
-    if wrapCount { out.put(") AS s") }
-    return out.statement(out.span(since: start), placeholders: placeholders)
+    if wrapCount { sql.append(") AS s") }
+    return sql.statement(dialect)
   }
 
   func sortTerm(
-    _ expr: SQLSpan, ascending: Bool, nulls: SQLSortDescriptor.NullPlacement, _ c: inout SQLCompilation
-  ) -> SQLSpan {
+    _ expr: SQLFragment, ascending: Bool, nulls: SQLSortDescriptor.NullPlacement, _ c: inout SQLCompilation
+  ) -> SQLFragment {
     let nullsFirst: Bool
     switch nulls {
     case .automatic: nullsFirst = ascending
@@ -102,11 +94,11 @@ extension SQLCompiler {
     return c.cat("(", expr, " IS NULL) ", nullsFirst ? "DESC" : "ASC", ", ", expr, dir)
   }
 
-  func orderBy(_ sorts: [SQLSortDescriptor], _ c: inout SQLCompilation, entity: SQLEntity) throws(SiftError) -> [SQLSpan] {
-    var terms: [SQLSpan] = []
+  func orderBy(_ sorts: [SQLSortDescriptor], _ c: inout SQLCompilation, entity: SQLEntity) throws(SiftError) -> [SQLFragment] {
+    var terms: [SQLFragment] = []
     for s in sorts {
       let v = try keyPathValue(s.keyPath, &c, entity: entity)
-      guard c.out.bindingCount(in: v.sql) == 0 else {
+      guard v.sql.bindings.isEmpty else {
         throw SQLDiagnostics.error("unsupported-in-sql", "this key path cannot be sorted on", .at(0), source: s.keyPath)
       }
       var expr = v.sql
@@ -123,7 +115,7 @@ extension SQLCompiler {
     return terms
   }
 
-  func aggregate(_ a: SQLAggregate, _ c: inout SQLCompilation, entity: SQLEntity) throws(SiftError) -> SQLSpan {
+  func aggregate(_ a: SQLAggregate, _ c: inout SQLCompilation, entity: SQLEntity) throws(SiftError) -> SQLFragment {
     guard let keyPath = a.keyPath else {
       guard a.function == .count else {
         throw SQLDiagnostics.error("aggregate-needs-key-path", "\(a.function.rawValue) needs a key path", .at(0), source: a.name)

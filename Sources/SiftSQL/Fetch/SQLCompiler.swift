@@ -18,15 +18,12 @@ public struct SQLCompiler: Sendable {
   /// The entities key paths resolve against.
   public let schema: SQLSchema
   let refs: SQLEntityRefs
-  let buffers = SQLBufferPool()
-  let placeholders: SQLPlaceholders
 
   /// Creates a compiler.
   public init(dialect: any SQLDialect, schema: SQLSchema) {
     self.dialect = dialect
     self.schema = schema
     self.refs = SQLEntityRefs(schema, dialect: dialect)
-    self.placeholders = SQLPlaceholders(dialect)
   }
 
   /// The entity named `name`, or an `unknown-entity` error suggesting the closest name.
@@ -48,14 +45,10 @@ public struct SQLCompiler: Sendable {
   /// // (SELECT COUNT(*) FROM "venue__tags" t1 WHERE t1."owner" = t0."id") > ?
   /// ```
   public func compileWhere(_ predicate: SiftPredicate, entity name: String) throws(SiftError) -> SQLStatement {
-    let buffer = buffers.take()
-    defer { buffers.give(buffer) }
-    let found = buffer.lastEntity.flatMap { $0.name == name ? $0 : nil } ?? refs.entity(name)
-    guard let e = found else { _ = try entity(name); return SQLStatement(sql: "") }
-    buffer.lastEntity = e
-    var c = SQLCompilation(dialect: dialect, schema: refs, root: e, source: predicate.source, buffer: buffer)
+    guard let e = refs.entity(name) else { _ = try entity(name); return SQLStatement(sql: "") }
+    var c = SQLCompilation(dialect: dialect, schema: refs, root: e, source: predicate.source)
     let w = try c.checkedWhere(predicate.root)
-    return buffer.statement(w.sql, placeholders: placeholders)
+    return w.sql.statement(dialect)
   }
 
   /// `"table" t0`: the FROM clause `compileWhere` conditions refer to.
@@ -92,7 +85,7 @@ public struct SQLCompiler: Sendable {
   func keyPathValue(
     _ keyPath: String, _ c: inout SQLCompilation, entity: SQLEntity
   ) throws(SiftError) -> SQLExpr {
-    var sub = SQLCompilation(dialect: dialect, schema: refs, entity: entity, source: keyPath, buffer: c.out)
+    var sub = SQLCompilation(dialect: dialect, schema: refs, entity: entity, source: keyPath)
     sub.nextAlias = c.nextAlias
     defer { c.nextAlias = sub.nextAlias }
     let node = ExpressionNode.keyPath(keyPath, range: SourceRange(start: 0, end: keyPath.utf8.count))

@@ -1,0 +1,125 @@
+/// A piece of compiled SQL: its text and the values bound in it, in text order.
+///
+/// The text holds no placeholders: each bound value remembers the UTF-8 offset in the text
+/// where its placeholder goes, so fragments are concatenated (text appended, bindings
+/// appended with their offsets moved along) without knowing the dialect, and the finished
+/// statement numbers its placeholders once (`?` for SQLite, `$1`, `$2`, … for PostgreSQL).
+/// This is the style of GRDB's `SQL` literals and sqlparser-rs's `Display`.
+///
+/// ```swift
+/// var f = SQLFragment("t0.\"name\" = ")
+/// f.append(SQLFragment(binding: .text("Blue")))
+/// f.statement(SQLiteDialect()).sql          // t0."name" = ?
+/// f.statement(PostgreSQLDialect()).sql      // t0."name" = $1
+/// ```
+struct SQLFragment: Sendable {
+  /// A bound value and where its placeholder goes in `text` (a UTF-8 offset).
+  struct Binding: Sendable {
+    var offset: Int
+    var value: SQLValue
+  }
+
+  /// The SQL text, without placeholders.
+  private(set) var text: String
+  /// The bound values, in text order.
+  private(set) var bindings: [Binding]
+  /// True when evaluating this SQL may raise an error at run time (see `SQLExpr.mayRaise`).
+  var mayRaise: Bool
+
+  init(_ text: String = "", mayRaise: Bool = false) {
+    self.text = text
+    self.bindings = []
+    self.mayRaise = mayRaise
+  }
+
+  /// A placeholder for `value`.
+  init(binding value: SQLValue) {
+    self.init()
+    bindings = [Binding(offset: 0, value: value)]
+  }
+
+  /// Concatenates pieces (text, fragments, compiled expressions, aliases).
+  init<each P: SQLPiece>(_ pieces: repeat each P) {
+    self.init()
+    repeat (each pieces).write(to: &self)
+  }
+
+  /// The bound values, in text order.
+  var values: [SQLValue] { bindings.map(\.value) }
+
+  /// The length of the text in UTF-8 bytes (placeholders not counted).
+  var byteCount: Int { text.utf8.count }
+
+  mutating func append(_ s: String) {
+    text += s
+  }
+
+  mutating func append(_ other: SQLFragment) {
+    if !other.bindings.isEmpty {
+      let shift = text.utf8.count
+      bindings.reserveCapacity(bindings.count + other.bindings.count)
+      for b in other.bindings { bindings.append(Binding(offset: b.offset + shift, value: b.value)) }
+    }
+    text += other.text
+    mayRaise = mayRaise || other.mayRaise
+  }
+
+  /// Appends `fragments` separated by `, `.
+  mutating func append(list fragments: [SQLFragment]) {
+    for (i, f) in fragments.enumerated() {
+      if i > 0 { append(", ") }
+      append(f)
+    }
+  }
+
+  /// The fragment without its first `n` bytes of text, which hold no placeholder (removing
+  /// the `NOT ` of a `NOT EXISTS`).
+  func droppingPrefix(_ n: Int) -> SQLFragment {
+    var out = self
+    out.text = String(Substring(text.utf8.dropFirst(n)))
+    out.bindings = bindings.map { Binding(offset: $0.offset - n, value: $0.value) }
+    return out
+  }
+
+  /// The text with placeholder `n` (counting from 1) written where the n-th binding goes.
+  func rendered(placeholder: (Int) -> String) -> String {
+    guard !bindings.isEmpty else { return text }
+    var out = ""
+    out.reserveCapacity(text.utf8.count + bindings.count * 3)
+    let utf8 = text.utf8
+    var last = utf8.startIndex
+    var lastOffset = 0
+    for (n, b) in bindings.enumerated() {
+      let at = utf8.index(last, offsetBy: b.offset - lastOffset)
+      out += Substring(utf8[last..<at])
+      out += placeholder(n + 1)
+      last = at
+      lastOffset = b.offset
+    }
+    out += Substring(utf8[last...])
+    return out
+  }
+
+  /// The finished statement for `dialect`: placeholders numbered, bindings in text order.
+  func statement(_ dialect: any SQLDialect) -> SQLStatement {
+    SQLStatement(sql: rendered(placeholder: dialect.placeholder), bindings: values)
+  }
+}
+
+/// Something a fragment can be built from: SQL text (identifiers, keywords, punctuation —
+/// never a value), another fragment, a compiled expression, an alias.
+protocol SQLPiece {
+  func write(to fragment: inout SQLFragment)
+}
+
+extension String: SQLPiece {
+  func write(to fragment: inout SQLFragment) { fragment.append(self) }
+}
+
+extension SQLFragment: SQLPiece {
+  func write(to fragment: inout SQLFragment) { fragment.append(self) }
+}
+
+extension SQLExpr: SQLPiece {
+  func write(to fragment: inout SQLFragment) { fragment.append(sql) }
+}
