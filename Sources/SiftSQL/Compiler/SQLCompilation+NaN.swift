@@ -48,12 +48,16 @@ extension SQLCompilation {
   }
 
   /// `x ** y` when either operand may be NaN: IEEE gives `NaN ** 0 == 1` and `1 ** NaN == 1`
-  /// (as memory), but the power function only sees NULL for the NaN.
+  /// (as memory, a double), but the power function only sees NULL for the NaN. Only a NaN
+  /// operand (NULL here, and not nil) takes those branches: any other goes to the power
+  /// function, which keeps `2 ** 0` the integer 1 as memory does (`2 ** 0 ** 5 / 0` divides
+  /// an integer by zero, an error).
   func nanAwarePower(_ call: SQLExpr, _ x: SQLExpr, _ y: SQLExpr) -> SQLExpr {
     let none = or(nilConditions(x) + nilConditions(y))
     var sql = cat("CASE WHEN ", none, " THEN NULL")
-    for (operand, value) in [(y, SQLValue.integer(0)), (x, SQLValue.integer(1))] {
-      sql.append(cat(" WHEN ", operand, " = ", SQLFragment(binding: value), " THEN ", SQLFragment(binding: .double(1))))
+    for (nan, other, value) in [(x, y, SQLValue.integer(0)), (y, x, SQLValue.integer(1))] {
+      sql.append(cat(
+        " WHEN ", nan, " IS NULL AND ", other, " = ", SQLFragment(binding: value), " THEN ", SQLFragment(binding: .double(1))))
     }
     sql.append(cat(" ELSE ", call, " END"))
     return mayBeNaN(SQLExpr(sql, type: .double, nullable: true), from: [x, y])
