@@ -7,7 +7,7 @@ import Foundation
 /// let status = runREPL(arguments: ["--keep-going"])
 /// ```
 /// - Returns: the process exit status (0 ok, 1 an input failed, 2 usage error).
-public func runREPL(arguments: [String]) -> Int32 {
+func runREPL(arguments: [String]) -> Int32 {
   let options: REPLOptions
   do {
     options = try REPLOptions.parse(arguments)

@@ -1,7 +1,7 @@
 import Foundation
 
 /// What reading one line produced.
-public enum REPLLineResult: Sendable, Hashable {
+enum REPLLineResult: Sendable, Hashable {
   /// A line (without its newline).
   case line(String)
   /// Ctrl-C: the current input is dropped.
@@ -11,7 +11,7 @@ public enum REPLLineResult: Sendable, Hashable {
 }
 
 /// Where the loop gets lines from: the line editor, a script on stdin, or a test's list.
-public protocol REPLLineSource: AnyObject {
+protocol REPLLineSource: AnyObject {
   /// Reads one line, showing `prompt` if interactive.
   func readLine(prompt: String) -> REPLLineResult
   /// Records a complete input in the history.
@@ -23,16 +23,16 @@ public protocol REPLLineSource: AnyObject {
 /// ```swift
 /// let source = ScriptedLineSource([".limit 3", "distance < 1"])
 /// ```
-public final class ScriptedLineSource: REPLLineSource {
+final class ScriptedLineSource: REPLLineSource {
   private var lines: [String]
   /// Creates a source.
-  public init(_ lines: [String]) { self.lines = lines }
+  init(_ lines: [String]) { self.lines = lines }
   /// The next line, or end of input.
-  public func readLine(prompt: String) -> REPLLineResult {
+  func readLine(prompt: String) -> REPLLineResult {
     lines.isEmpty ? .endOfInput : .line(lines.removeFirst())
   }
   /// No history.
-  public func add(toHistory entry: String) {}
+  func add(toHistory entry: String) {}
 }
 
 /// Lines from a file handle (stdin in script mode), without prompts.
@@ -51,15 +51,15 @@ final class FileLineSource: REPLLineSource {
 /// let status = REPLLoop(session: session, source: ScriptedLineSource(["a == 1"]),
 ///                       options: .init(echo: true)) { text, _ in out += text }.run()
 /// ```
-public struct REPLLoop {
+struct REPLLoop {
   /// Loop behaviour.
-  public struct Options: Sendable {
+  struct Options: Sendable {
     /// Print the prompt and each input line before its output (transcripts).
-    public var echo: Bool
+    var echo: Bool
     /// Stop at the first failed input with status 1 (scripts).
-    public var stopOnError: Bool
+    var stopOnError: Bool
     /// Creates options.
-    public init(echo: Bool = false, stopOnError: Bool = false) {
+    init(echo: Bool = false, stopOnError: Bool = false) {
       self.echo = echo
       self.stopOnError = stopOnError
     }
@@ -71,7 +71,7 @@ public struct REPLLoop {
   let write: (String, Bool) -> Void
 
   /// Creates a loop; `write` receives output text and whether it reports an error.
-  public init(
+  init(
     session: REPLSession, source: REPLLineSource, options: Options, write: @escaping (String, Bool) -> Void
   ) {
     self.session = session
@@ -82,7 +82,7 @@ public struct REPLLoop {
 
   /// Runs until `.quit`, end of input, or (with `stopOnError`) the first error.
   /// Returns 0, or 1 when any input failed in a non-interactive run.
-  public func run() -> Int32 {
+  func run() -> Int32 {
     var buffer: [String] = []
     var failures = 0
     while true {
@@ -130,9 +130,9 @@ public struct REPLLoop {
 /// InputScanner.needsContinuation("name IN {'a',")   // true
 /// InputScanner.needsContinuation("name == 'x'")     // false
 /// ```
-public enum InputScanner {
+enum InputScanner {
   /// True when `text` has an open bracket or an unterminated quote.
-  public static func needsContinuation(_ text: String) -> Bool {
+  static func needsContinuation(_ text: String) -> Bool {
     var depth = 0
     var quote: Unicode.Scalar?
     var escaped = false

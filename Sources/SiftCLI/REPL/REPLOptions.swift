@@ -6,39 +6,36 @@ import SiftSyntax
 /// ```swift
 /// let options = try REPLOptions.parse(["--keep-going", "--load", "people.json"])
 /// ```
-public struct REPLOptions: Sendable, Equatable {
+struct REPLOptions: Sendable, Equatable {
   /// Continue after a failed input in script mode.
-  public var keepGoing = false
+  var keepGoing = false
   /// Never emit ANSI colors.
-  public var noColor = false
+  var noColor = false
   /// Start without the built-in sample data.
-  public var noSample = false
+  var noSample = false
   /// JSON files to load as entities.
-  public var loads: [String] = []
+  var loads: [String] = []
   /// Number of synthetic records to generate at start (`--generate N`).
-  public var generate: String?
+  var generate: String?
   /// Entity to start on.
-  public var entity: String?
+  var entity: String?
   /// Engine for typed predicates.
-  public var engine: String?
+  var engine: String?
   /// PostgreSQL connection string to connect to at start.
-  public var postgres: String?
+  var postgres: String?
   /// History file (nil: default `~/.sift_history`).
-  public var historyPath: String?
+  var historyPath: String?
   /// Do not read or write a history file.
-  public var noHistory = false
+  var noHistory = false
   /// Inputs to run instead of reading stdin (`-c`).
-  public var commands: [String] = []
+  var commands: [String] = []
   /// Print each input before its output in script mode.
-  public var echo = false
+  var echo = false
   /// Print the help text and exit.
-  public var help = false
-
-  /// Creates default options.
-  public init() {}
+  var help = false
 
   /// The text of `sift repl --help`.
-  public static let helpText = """
+  static let helpText = """
     usage: sift [repl] [OPTIONS]
 
     Opens the Sift REPL on the built-in sample data (1,000 bubble-tea venues and 200 notes,
@@ -66,18 +63,18 @@ public struct REPLOptions: Sendable, Equatable {
     """
 
   /// A usage error.
-  public struct UsageError: Error, Equatable, CustomStringConvertible, Sendable {
+  struct UsageError: Error, Equatable, CustomStringConvertible, Sendable {
     /// What is wrong.
-    public var message: String
+    var message: String
     /// The message.
-    public var description: String { message }
+    var description: String { message }
   }
 
   static let valued = ["--load", "--generate", "--entity", "--engine", "--postgres", "--history", "--command", "-c"]
   static let switches = ["--keep-going", "--no-color", "--no-sample", "--no-history", "--echo", "--help", "-h"]
 
   /// Parses REPL flags.
-  public static func parse(_ args: [String]) throws(UsageError) -> REPLOptions {
+  static func parse(_ args: [String]) throws(UsageError) -> REPLOptions {
     var o = REPLOptions()
     var i = 0
     while i < args.count {

@@ -12,9 +12,9 @@ import SiftSyntax
 /// let set = GeneratedData.dataSet(name: "big", count: 1_000_000)
 /// set.count   // 1000000
 /// ```
-public enum GeneratedData {
+enum GeneratedData {
   /// The largest count `.generate` accepts (about 6 GB of records in memory).
-  public static let maxCount = 10_000_000
+  static let maxCount = 10_000_000
 
   static let adjectives = ["quiet", "Happy", "new", "Red", "golden", "Ñandú", "little", "old", "Blue", "late"]
   static let kinds = ["Noodle House", "bar", "Tea Room", "Diner", "Pizzeria", "Taquería", "Deli", "Café", "Bakery"]
@@ -26,14 +26,14 @@ public enum GeneratedData {
 
   /// `count` records as a data set named `name`.
   /// The records are converted for evaluation a batch at a time, never all held as values.
-  public static func dataSet(name: String, count: Int, seed: UInt64 = 1) -> REPLDataSet {
+  static func dataSet(name: String, count: Int, seed: UInt64 = 1) -> REPLDataSet {
     var builder = REPLDataSetBuilder()
     generate(count: count, seed: seed) { builder.append($0) }
     return builder.build(name: name, defaultColumns: columns, origin: "generated")
   }
 
   /// `count` records (none when `count` is not positive).
-  public static func records(count: Int, seed: UInt64 = 1) -> [SiftValue] {
+  static func records(count: Int, seed: UInt64 = 1) -> [SiftValue] {
     var out: [SiftValue] = []
     out.reserveCapacity(max(0, count))
     generate(count: count, seed: seed) { out.append($0) }

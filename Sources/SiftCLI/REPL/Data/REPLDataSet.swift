@@ -13,22 +13,22 @@ import SiftSyntax
 /// let people = REPLDataSet(name: "people", records: [["name": "Ana", "age": 31]])
 /// people.attributes.map(\.name)   // ["age", "name"]
 /// ```
-public struct REPLDataSet: Sendable {
+struct REPLDataSet: Sendable {
   /// The entity name (`venues`, `notes`, or the file stem of a loaded file).
-  public var name: String
+  var name: String
   /// Attributes found in the records, in display order.
-  public var attributes: [REPLAttribute]
+  var attributes: [REPLAttribute]
   /// Columns shown by default in result tables.
-  public var defaultColumns: [String]
+  var defaultColumns: [String]
   /// Where the data came from, for the banner and `.entities`.
-  public var origin: String
+  var origin: String
   /// The records in SiftEvaluation's fast form (nil when some record is not a dictionary).
   let objects: [SiftObject]?
   /// The records as values, kept only when `objects` is nil.
   private let values: [SiftValue]
 
   /// Creates a data set; attributes are inferred from the records.
-  public init(
+  init(
     name: String, records: [SiftValue], defaultColumns: [String]? = nil, origin: String = "memory"
   ) {
     let objects = MemoryEngine.objects(for: records)
@@ -58,17 +58,17 @@ public struct REPLDataSet: Sendable {
   }
 
   /// The number of records.
-  public var count: Int { objects?.count ?? values.count }
+  var count: Int { objects?.count ?? values.count }
 
   /// Record `i` as a value (converted when held as an object).
-  public func record(at i: Int) -> SiftValue {
+  func record(at i: Int) -> SiftValue {
     if let objects { return objects[i].siftValue }
     return values[i]
   }
 
   /// Every record as a value. With objects this converts them all: O(n) time and memory, for
   /// copies into SQL and tests, not for per-row use.
-  public var records: [SiftValue] {
+  var records: [SiftValue] {
     objects?.map(\.siftValue) ?? values
   }
 
@@ -104,23 +104,23 @@ public struct REPLDataSet: Sendable {
 /// ```swift
 /// REPLAttribute.infer(from: [["a": 1], ["a": nil]]).first?.kinds   // ["integer", "nil"]
 /// ```
-public struct REPLAttribute: Sendable, Hashable {
+struct REPLAttribute: Sendable, Hashable {
   /// Dotted key path, e.g. `location.city` for nested ones.
-  public var name: String
+  var name: String
   /// Value kinds seen (`SiftValue.kindName`), sorted.
-  public var kinds: [String]
+  var kinds: [String]
   /// Element kinds when the attribute holds arrays.
-  public var elementKinds: [String]
+  var elementKinds: [String]
 
   /// Creates an attribute description.
-  public init(name: String, kinds: [String], elementKinds: [String] = []) {
+  init(name: String, kinds: [String], elementKinds: [String] = []) {
     self.name = name
     self.kinds = kinds
     self.elementKinds = elementKinds
   }
 
   /// `integer`, `string?` (nullable), `array<string>`, `dictionary`…
-  public var typeDescription: String {
+  var typeDescription: String {
     let nonNull = kinds.filter { $0 != "nil" }
     var text = nonNull.isEmpty ? "nil" : nonNull.joined(separator: "|")
     if nonNull.contains("array"), !elementKinds.isEmpty {

@@ -8,7 +8,7 @@ import SiftSyntax
 /// let sets = try SampleData.load()
 /// sets.map(\.name)   // ["venues", "notes"]
 /// ```
-public enum SampleData {
+enum SampleData {
   /// Columns shown by default for each sample entity.
   static let defaultColumns: [String: [String]] = [
     "venues": ["id", "name", "priceCategory", "distance", "rating", "tipCount", "location.city", "tags"],
@@ -16,7 +16,7 @@ public enum SampleData {
   ]
 
   /// Loads both sample entities from the package resources.
-  public static func load() throws -> [REPLDataSet] {
+  static func load() throws -> [REPLDataSet] {
     try ["venues", "notes"].map { name in
       guard let url = url(name + ".json") else {
         throw REPLDataError("sample file \(name).json is missing from the SiftCLI resources")
@@ -45,11 +45,11 @@ public enum SampleData {
 /// ```swift
 /// let set = try JSONDataLoader.load(url: URL(fileURLWithPath: "people.json"), name: "people")
 /// ```
-public enum JSONDataLoader {
+enum JSONDataLoader {
   /// Loads a file as a data set named `name`. Records are parsed and converted for evaluation
   /// a batch at a time (see `REPLDataSetBuilder`), and the file's bytes are released before
   /// the data set is built, so a large file is never held as text, values and objects at once.
-  public static func load(url: URL, name: String) throws -> REPLDataSet {
+  static func load(url: URL, name: String) throws -> REPLDataSet {
     var builder = try records(bytes: readBytes(url), path: url.path)
     return builder.build(name: name, defaultColumns: nil, origin: url.lastPathComponent)
   }
@@ -126,11 +126,11 @@ public enum JSONDataLoader {
 }
 
 /// A problem loading or opening data, shown as `error: message`.
-public struct REPLDataError: Error, CustomStringConvertible, Sendable {
+struct REPLDataError: Error, CustomStringConvertible, Sendable {
   /// What went wrong.
-  public var message: String
+  var message: String
   /// Creates an error.
-  public init(_ message: String) { self.message = message }
+  init(_ message: String) { self.message = message }
   /// The message.
-  public var description: String { message }
+  var description: String { message }
 }

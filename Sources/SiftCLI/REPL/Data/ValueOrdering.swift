@@ -6,23 +6,23 @@ import SiftSyntax
 /// ```swift
 /// let keys = try REPLSortKey.parseList("distance asc, name desc")
 /// ```
-public struct REPLSortKey: Sendable, Hashable, CustomStringConvertible {
+struct REPLSortKey: Sendable, Hashable, CustomStringConvertible {
   /// The key path, e.g. `location.city`.
-  public var keyPath: String
+  var keyPath: String
   /// True for ascending order.
-  public var ascending: Bool
+  var ascending: Bool
 
   /// Creates a sort key.
-  public init(keyPath: String, ascending: Bool = true) {
+  init(keyPath: String, ascending: Bool = true) {
     self.keyPath = keyPath
     self.ascending = ascending
   }
 
   /// `distance asc`.
-  public var description: String { keyPath + (ascending ? " asc" : " desc") }
+  var description: String { keyPath + (ascending ? " asc" : " desc") }
 
   /// Parses `key [asc|desc], …`; a leading `-` also means descending.
-  public static func parseList(_ text: String) throws -> [REPLSortKey] {
+  static func parseList(_ text: String) throws -> [REPLSortKey] {
     try text.split(separator: ",").map { part in
       let words = part.split(whereSeparator: \.isWhitespace).map(String.init)
       guard var key = words.first, words.count <= 2 else {
@@ -53,9 +53,9 @@ public struct REPLSortKey: Sendable, Hashable, CustomStringConvertible {
 /// ```swift
 /// ValueOrdering.compare(.int(2), .double(10.5))   // .orderedAscending
 /// ```
-public enum ValueOrdering {
+enum ValueOrdering {
   /// Compares two values.
-  public static func compare(_ a: SiftValue, _ b: SiftValue) -> ComparisonResult {
+  static func compare(_ a: SiftValue, _ b: SiftValue) -> ComparisonResult {
     let ra = rank(a), rb = rank(b)
     if ra != rb { return ra < rb ? .orderedAscending : .orderedDescending }
     switch (a, b) {

@@ -9,19 +9,19 @@ import SiftSyntax
 /// CellFormatter.text(["wifi", "vegan"])   // "[wifi, vegan]"
 /// CellFormatter.text(.null)               // "NULL"
 /// ```
-public enum CellFormatter {
+enum CellFormatter {
   /// Nesting depth shown before collections collapse to `…`.
   static let maxDepth = 3
 
   /// The cell text of `value`.
-  public static func text(_ value: SiftValue) -> String {
+  static func text(_ value: SiftValue) -> String {
     var out = ""
     write(value, depth: 0, into: &out)
     return out
   }
 
   /// True when the value is right-aligned in a table (numbers).
-  public static func isNumeric(_ value: SiftValue) -> Bool {
+  static func isNumeric(_ value: SiftValue) -> Bool {
     switch value {
     case .int, .double: return true
     default: return false

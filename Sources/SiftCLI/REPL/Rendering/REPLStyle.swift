@@ -4,25 +4,22 @@
 /// let style = REPLStyle(colors: true)
 /// print(style.bold("venues"))   // "\u{1B}[1mvenues\u{1B}[0m"
 /// ```
-public struct REPLStyle: Sendable {
+struct REPLStyle: Sendable {
   /// Whether ANSI escapes are emitted.
-  public var colors: Bool
-
-  /// Creates a style.
-  public init(colors: Bool) { self.colors = colors }
+  var colors: Bool
 
   /// Bold text (headers).
-  public func bold(_ s: String) -> String { wrap(s, "1") }
+  func bold(_ s: String) -> String { wrap(s, "1") }
   /// Dimmed text (NULL cells, footers, hints).
-  public func dim(_ s: String) -> String { wrap(s, "2") }
+  func dim(_ s: String) -> String { wrap(s, "2") }
   /// Red text (errors).
-  public func red(_ s: String) -> String { wrap(s, "31") }
+  func red(_ s: String) -> String { wrap(s, "31") }
   /// Green text (agreement).
-  public func green(_ s: String) -> String { wrap(s, "32") }
+  func green(_ s: String) -> String { wrap(s, "32") }
   /// Cyan text (SQL, prompts).
-  public func cyan(_ s: String) -> String { wrap(s, "36") }
+  func cyan(_ s: String) -> String { wrap(s, "36") }
   /// Yellow text (warnings).
-  public func yellow(_ s: String) -> String { wrap(s, "33") }
+  func yellow(_ s: String) -> String { wrap(s, "33") }
 
   private func wrap(_ s: String, _ code: String) -> String {
     colors && !s.isEmpty ? "\u{1B}[\(code)m\(s)\u{1B}[0m" : s
@@ -35,16 +32,16 @@ public struct REPLStyle: Sendable {
 /// TextWidth.of("東京")   // 4
 /// TextWidth.of("café")   // 4
 /// ```
-public enum TextWidth {
+enum TextWidth {
   /// Cells taken by `s` (escape sequences are not expected here).
-  public static func of(_ s: String) -> Int {
+  static func of(_ s: String) -> Int {
     var n = 0
     for ch in s { n += of(ch) }
     return n
   }
 
   /// Cells taken by one character: 0 for controls, 2 for East Asian wide and emoji, else 1.
-  public static func of(_ ch: Character) -> Int {
+  static func of(_ ch: Character) -> Int {
     guard let scalar = ch.unicodeScalars.first else { return 0 }
     if scalar.value < 0x20 || scalar.value == 0x7F { return 0 }
     if scalar.properties.isEmojiPresentation { return 2 }
@@ -62,7 +59,7 @@ public enum TextWidth {
   /// ```swift
   /// TextWidth.truncate("Bubble tea house", to: 8)   // "Bubble …"
   /// ```
-  public static func truncate(_ s: String, to width: Int) -> String {
+  static func truncate(_ s: String, to width: Int) -> String {
     guard of(s) > width else { return s }
     guard width > 1 else { return width == 1 ? "…" : "" }
     var out = ""
@@ -77,7 +74,7 @@ public enum TextWidth {
   }
 
   /// `s` padded with spaces to `width` cells, on the right (or on the left when `right`).
-  public static func pad(_ s: String, to width: Int, alignRight: Bool = false) -> String {
+  static func pad(_ s: String, to width: Int, alignRight: Bool = false) -> String {
     let fill = String(repeating: " ", count: max(0, width - of(s)))
     return alignRight ? fill + s : s + fill
   }

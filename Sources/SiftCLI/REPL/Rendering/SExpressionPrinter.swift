@@ -10,15 +10,12 @@ import SiftSyntax
 /// //   (< (key distance) 5))
 /// ```
 /// Leaves and small nodes stay on one line when they fit in 60 columns.
-public struct SExpressionPrinter: Sendable {
-  /// Creates a printer.
-  public init() {}
-
+struct SExpressionPrinter: Sendable {
   /// The S-expression of a predicate.
-  public func print(_ p: PredicateNode) -> String { layout(tree(p), indent: 0) }
+  func print(_ p: PredicateNode) -> String { layout(tree(p), indent: 0) }
 
   /// The S-expression of an expression.
-  public func print(_ e: ExpressionNode) -> String { layout(tree(e), indent: 0) }
+  func print(_ e: ExpressionNode) -> String { layout(tree(e), indent: 0) }
 
   /// A node: an atom or a list with a head.
   indirect enum Tree {

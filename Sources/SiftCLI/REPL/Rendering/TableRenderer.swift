@@ -11,20 +11,20 @@ import SiftSyntax
 /// //   0 | Red bar
 /// //  12 | Tea House
 /// ```
-public struct TableRenderer: Sendable {
+struct TableRenderer: Sendable {
   /// Colors for the header and NULL cells.
-  public var style: REPLStyle
+  var style: REPLStyle
   /// The widest a column may get, in terminal cells.
-  public var maxCellWidth: Int
+  var maxCellWidth: Int
 
   /// Creates a renderer.
-  public init(style: REPLStyle, maxCellWidth: Int = 32) {
+  init(style: REPLStyle, maxCellWidth: Int = 32) {
     self.style = style
     self.maxCellWidth = max(4, maxCellWidth)
   }
 
   /// The table text, each line ending in a newline.
-  public func render(columns: [String], rows: [[SiftValue]]) -> String {
+  func render(columns: [String], rows: [[SiftValue]]) -> String {
     let cells = rows.map { row in
       columns.indices.map { i -> (String, Bool, Bool) in
         let v = i < row.count ? row[i] : .null
@@ -53,7 +53,7 @@ public struct TableRenderer: Sendable {
   }
 
   /// Renders key/value pairs as a two-column list (for `.status`, `.vars`).
-  public func renderPairs(_ pairs: [(String, String)]) -> String {
+  func renderPairs(_ pairs: [(String, String)]) -> String {
     let width = pairs.map { TextWidth.of($0.0) }.max() ?? 0
     return pairs.map { "  " + TextWidth.pad($0.0, to: width) + "  " + $0.1 + "\n" }.joined()
   }

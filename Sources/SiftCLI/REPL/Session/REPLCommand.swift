@@ -8,24 +8,18 @@ import SiftSyntax
 /// c?.name        // "sql"
 /// c?.argument    // "distance < 5"
 /// ```
-public struct REPLCommand: Sendable, Hashable {
+struct REPLCommand: Sendable, Hashable {
   /// The command word without its prefix, lower-cased (`sql`, `d`, `help`).
-  public var name: String
+  var name: String
   /// Everything after the command word, trimmed.
-  public var argument: String
-
-  /// Creates a command.
-  public init(name: String, argument: String) {
-    self.name = name
-    self.argument = argument
-  }
+  var argument: String
 
   /// Characters that start a command.
-  public static let prefixes: Set<Character> = [".", "\\", ":"]
+  static let prefixes: Set<Character> = [".", "\\", ":"]
 
   /// The command in `line`, or nil when the line is a predicate. A line such as `.5 > x`
   /// (a number) is a predicate, not a command.
-  public static func parse(_ line: String) -> REPLCommand? {
+  static func parse(_ line: String) -> REPLCommand? {
     let trimmed = line.trimmingCharacters(in: .whitespacesAndNewlines)
     guard let first = trimmed.first, prefixes.contains(first) else { return nil }
     let rest = trimmed.dropFirst()
@@ -41,20 +35,20 @@ public struct REPLCommand: Sendable, Hashable {
 /// ```swift
 /// REPLCommandSpec.lookup("\\d")?.name   // "entities"
 /// ```
-public struct REPLCommandSpec: Sendable {
+struct REPLCommandSpec: Sendable {
   /// Canonical name, used after `.`.
-  public var name: String
+  var name: String
   /// Other accepted names (`q`, `exit`, `d`, `?`).
-  public var aliases: [String]
+  var aliases: [String]
   /// Arguments, e.g. `[PREDICATE]`.
-  public var usage: String
+  var usage: String
   /// One-line description.
-  public var summary: String
+  var summary: String
   /// Group heading in `.help`.
-  public var group: String
+  var group: String
 
   /// Every command, in help order.
-  public static let all: [REPLCommandSpec] = [
+  static let all: [REPLCommandSpec] = [
     .init(name: "help", aliases: ["h", "?"], usage: "[COMMAND]", summary: "list commands, or explain one", group: "General"),
     .init(name: "quit", aliases: ["q", "exit"], usage: "", summary: "leave the REPL (Ctrl-D also works)", group: "General"),
     .init(name: "history", aliases: ["hist", "s"], usage: "[N]", summary: "show the last N inputs (default 20)", group: "General"),
@@ -90,13 +84,13 @@ public struct REPLCommandSpec: Sendable {
   ]
 
   /// The spec for a name or alias (case-insensitive, without the prefix).
-  public static func lookup(_ name: String) -> REPLCommandSpec? {
+  static func lookup(_ name: String) -> REPLCommandSpec? {
     let n = name.lowercased()
     return all.first { $0.name == n || $0.aliases.contains(n) }
   }
 
   /// The closest command name to a misspelling, for "did you mean …?".
-  public static func suggestion(for name: String) -> String? {
+  static func suggestion(for name: String) -> String? {
     Spelling.closest(to: name, in: all.map(\.name) + all.flatMap(\.aliases).filter { $0.count > 2 },
                      maxDistance: 2)
       .flatMap { lookup($0)?.name }

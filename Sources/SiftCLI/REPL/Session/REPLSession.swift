@@ -13,59 +13,59 @@ import SiftSyntax
 /// State: the data sets (entities), the current entity, `%@` arguments, `$VARIABLES`, the
 /// engine that runs typed predicates, the SQL dialect, and the fetch settings (sort, limit,
 /// offset). Long evaluations check `interrupt` between records.
-public final class REPLSession {
+final class REPLSession {
   /// Entities by load order.
-  public internal(set) var dataSets: [REPLDataSet] = []
+  var dataSets: [REPLDataSet] = []
   /// The entity typed predicates run against.
-  public internal(set) var entity: String = ""
+  var entity: String = ""
   /// Arguments bound to `%@`, `%K`, … in order.
-  public var arguments: [SiftValue] = []
+  var arguments: [SiftValue] = []
   /// Values substituted for `$NAME`.
-  public var variables: [String: SiftValue] = [:]
+  var variables: [String: SiftValue] = [:]
   /// Where typed predicates run.
-  public internal(set) var engine: REPLEngineKind = .memory
+  var engine: REPLEngineKind = .memory
   /// Dialect for `.sql`.
-  public internal(set) var dialect: REPLDialect = .sqlite
+  var dialect: REPLDialect = .sqlite
   /// Sort keys for fetches.
-  public var sort: [REPLSortKey] = []
+  var sort: [REPLSortKey] = []
   /// Fetch limit (nil: all).
-  public var limit: Int?
+  var limit: Int?
   /// Fetch offset.
-  public var offset: Int = 0
+  var offset: Int = 0
   /// How many rows a result table shows.
-  public var displayRows: Int = 10
+  var displayRows: Int = 10
   /// Column overrides per entity.
-  public var columns: [String: [String]] = [:]
+  var columns: [String: [String]] = [:]
   /// The last predicate text that ran (used by `.sql`, `.count`, … without arguments).
-  public internal(set) var lastPredicate: String?
+  var lastPredicate: String?
   /// Inputs seen so far (the loop appends; `.history` shows them).
-  public var history: [String] = []
+  var history: [String] = []
   /// Output styling.
-  public var style: REPLStyle
+  var style: REPLStyle
   /// Set by Ctrl-C; checked between records.
-  public let interrupt: InterruptFlag
+  let interrupt: InterruptFlag
   /// Receives progress lines during long evaluations (nil: silent).
-  public var progress: (@Sendable (String) -> Void)?
+  var progress: (@Sendable (String) -> Void)?
   /// How long a scan runs before the first progress line, in seconds.
-  public var progressDelay: TimeInterval = 1
+  var progressDelay: TimeInterval = 1
   /// Receives the first rows of a result table as soon as they are known, while a long
   /// in-memory scan goes on (nil: tables come whole in the response). The response then
   /// holds only what follows the rows: the count footer.
-  public var stream: (@Sendable (String) -> Void)?
+  var stream: (@Sendable (String) -> Void)?
   /// Print how long each input took (`.timer on`).
-  public var timer = false
+  var timer = false
   /// SQL back ends (SQLite in memory, files, PostgreSQL).
   var sql = REPLSQLState()
 
   /// Creates an empty session.
-  public init(style: REPLStyle = REPLStyle(colors: false), interrupt: InterruptFlag = InterruptFlag()) {
+  init(style: REPLStyle = REPLStyle(colors: false), interrupt: InterruptFlag = InterruptFlag()) {
     self.style = style
     self.interrupt = interrupt
   }
 
   /// A session with the built-in sample entities (`venues`, `notes`) loaded in memory (they
   /// are copied into an in-memory SQLite database on first SQL use).
-  public static func withSampleData(style: REPLStyle = REPLStyle(colors: false)) throws -> REPLSession {
+  static func withSampleData(style: REPLStyle = REPLStyle(colors: false)) throws -> REPLSession {
     let session = REPLSession(style: style)
     for set in try SampleData.load() { session.add(set) }
     session.entity = "venues"
@@ -75,13 +75,13 @@ public final class REPLSession {
   /// Adds (or replaces) an entity and mirrors it into the SQL back ends; makes it current
   /// when it is the first one.
   @discardableResult
-  public func add(_ set: REPLDataSet) -> String? { add(set, schemaPath: nil) }
+  func add(_ set: REPLDataSet) -> String? { add(set, schemaPath: nil) }
 
   /// The current entity's data set.
-  public var current: REPLDataSet? { dataSets.first { $0.name == entity } }
+  var current: REPLDataSet? { dataSets.first { $0.name == entity } }
 
   /// Runs one complete input and returns what to print.
-  public func execute(_ input: String) -> REPLResponse {
+  func execute(_ input: String) -> REPLResponse {
     let trimmed = input.trimmingCharacters(in: .whitespacesAndNewlines)
     if trimmed.isEmpty || trimmed.hasPrefix("--") { return .ok("") }
     interrupt.clear()
@@ -99,7 +99,7 @@ public final class REPLSession {
   }
 
   /// The banner shown when the interactive REPL starts.
-  public var banner: String {
+  var banner: String {
     var text = style.bold("sift") + " — NSPredicate format strings, in memory and in SQL\n"
     for set in dataSets {
       text += "  \(set.name): \(set.count) records (\(set.origin))\n"
@@ -111,9 +111,9 @@ public final class REPLSession {
   }
 
   /// The prompt for the first line of an input (`venues> `) and for continuation lines.
-  public var prompt: String { (entity.isEmpty ? "sift" : entity) + "> " }
+  var prompt: String { (entity.isEmpty ? "sift" : entity) + "> " }
   /// Continuation prompt, as wide as `prompt`.
-  public var continuationPrompt: String {
+  var continuationPrompt: String {
     String(repeating: " ", count: max(0, prompt.count - 5)) + "...> "
   }
 
@@ -197,9 +197,9 @@ public final class REPLSession {
 /// let r = session.execute(".limit 5")
 /// if r.status == .failed { print("error") }
 /// ```
-public struct REPLResponse: Sendable, Hashable {
+struct REPLResponse: Sendable, Hashable {
   /// The outcome of an input.
-  public enum Status: Sendable, Hashable {
+  enum Status: Sendable, Hashable {
     /// Worked.
     case ok
     /// An error was shown (scripts stop here unless `--keep-going`).
@@ -209,22 +209,16 @@ public struct REPLResponse: Sendable, Hashable {
   }
 
   /// Text to print (ends with a newline unless empty).
-  public var text: String
+  var text: String
   /// Outcome.
-  public var status: Status
-
-  /// Creates a response.
-  public init(text: String, status: Status) {
-    self.text = text
-    self.status = status
-  }
+  var status: Status
 
   static func ok(_ text: String) -> REPLResponse { REPLResponse(text: text, status: .ok) }
   static func failure(_ text: String) -> REPLResponse { REPLResponse(text: text, status: .failed) }
 }
 
 /// Where typed predicates run.
-public enum REPLEngineKind: String, Sendable, CaseIterable {
+enum REPLEngineKind: String, Sendable, CaseIterable {
   /// SiftEvaluation over the records in memory.
   case memory
   /// The SQLite database (in memory, or an opened file).
@@ -234,7 +228,7 @@ public enum REPLEngineKind: String, Sendable, CaseIterable {
 }
 
 /// SQL dialect for `.sql`.
-public enum REPLDialect: String, Sendable, CaseIterable {
+enum REPLDialect: String, Sendable, CaseIterable {
   /// SQLite.
   case sqlite
   /// PostgreSQL.

@@ -9,37 +9,34 @@ import Foundation
 /// flag.installSIGINTHandler()
 /// for r in records { if flag.isSet { break } … }
 /// ```
-public final class InterruptFlag: @unchecked Sendable {
+final class InterruptFlag: @unchecked Sendable {
   private let lock = NSLock()
   private var value = false
   private var source: DispatchSourceSignal?
 
-  /// Creates a cleared flag.
-  public init() {}
-
   /// True once `set()` was called (or SIGINT arrived) and until `clear()`.
-  public var isSet: Bool {
+  var isSet: Bool {
     lock.lock()
     defer { lock.unlock() }
     return value
   }
 
   /// Raises the flag.
-  public func set() {
+  func set() {
     lock.lock()
     value = true
     lock.unlock()
   }
 
   /// Lowers the flag.
-  public func clear() {
+  func clear() {
     lock.lock()
     value = false
     lock.unlock()
   }
 
   /// Ignores SIGINT's default action and raises this flag on each SIGINT instead.
-  public func installSIGINTHandler() {
+  func installSIGINTHandler() {
     // A parent may have left SIGINT blocked; the dispatch source needs it delivered.
     var unblock = sigset_t()
     sigemptyset(&unblock)

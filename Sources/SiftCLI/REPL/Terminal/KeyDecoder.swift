@@ -1,5 +1,5 @@
 /// A key press as the line editor sees it.
-public enum EditorKey: Sendable, Hashable {
+enum EditorKey: Sendable, Hashable {
   /// A printable character.
   case character(Character)
   /// Enter / Return.
@@ -29,9 +29,9 @@ public enum EditorKey: Sendable, Hashable {
 /// var bytes: [UInt8] = [0x1B, 0x5B, 0x44]   // ESC [ D
 /// let key = KeyDecoder.next { bytes.isEmpty ? nil : bytes.removeFirst() }   // .left
 /// ```
-public enum KeyDecoder {
+enum KeyDecoder {
   /// Reads one key using `read`, which returns the next byte or nil at end of input.
-  public static func next(_ read: () -> UInt8?) -> EditorKey? {
+  static func next(_ read: () -> UInt8?) -> EditorKey? {
     guard let b = read() else { return nil }
     switch b {
     case 0x0D, 0x0A: return .enter

@@ -8,9 +8,9 @@
 /// _ = state.handle(.character("("))
 /// state.text                     // "(distance < 5"
 /// ```
-public struct LineEditorState: Sendable {
+struct LineEditorState: Sendable {
   /// What the caller should do after a key.
-  public enum Action: Sendable, Hashable {
+  enum Action: Sendable, Hashable {
     /// Keep reading keys (redraw).
     case edit
     /// The line is done.
@@ -24,45 +24,45 @@ public struct LineEditorState: Sendable {
   }
 
   /// The prompt shown before the text.
-  public var prompt: String
+  var prompt: String
   /// The characters of the line.
-  public private(set) var characters: [Character] = []
+  private(set) var characters: [Character] = []
   /// Cursor position, 0...characters.count.
-  public private(set) var cursor = 0
+  private(set) var cursor = 0
   /// Older entries first.
-  public let history: [String]
+  let history: [String]
   /// Position while browsing history (history.count = the line being edited).
   private var historyIndex: Int
   /// The line being edited before browsing history.
   private var draft: [Character] = []
   /// Reverse search: the query, when searching.
-  public private(set) var searchQuery: String?
+  private(set) var searchQuery: String?
   /// Index of the current search hit in `history`.
   private var searchHit: Int?
   /// The line before the search started (restored by Ctrl-G).
   private var searchOrigin: ([Character], Int) = ([], 0)
 
   /// Creates a state for one line.
-  public init(prompt: String, history: [String] = []) {
+  init(prompt: String, history: [String] = []) {
     self.prompt = prompt
     self.history = history
     self.historyIndex = history.count
   }
 
   /// The text of the line.
-  public var text: String { String(characters) }
+  var text: String { String(characters) }
 
   /// The prompt as drawn: the normal prompt, or the reverse-search prompt.
-  public var displayPrompt: String {
+  var displayPrompt: String {
     guard let q = searchQuery else { return prompt }
     return (searchHit == nil && !q.isEmpty ? "(failed reverse-i-search)`" : "(reverse-i-search)`") + q + "': "
   }
 
   /// Terminal cells from the start of the text to the cursor.
-  public var cursorCells: Int { TextWidth.of(String(characters[..<cursor])) }
+  var cursorCells: Int { TextWidth.of(String(characters[..<cursor])) }
 
   /// Applies one key.
-  public mutating func handle(_ key: EditorKey) -> Action {
+  mutating func handle(_ key: EditorKey) -> Action {
     if searchQuery != nil { return handleSearch(key) }
     switch key {
     case .character(let ch): insert(ch)

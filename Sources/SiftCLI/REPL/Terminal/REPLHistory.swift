@@ -7,16 +7,16 @@ import Foundation
 /// let h = REPLHistory(path: NSString(string: "~/.sift_history").expandingTildeInPath)
 /// h.add("distance < 5")
 /// ```
-public final class REPLHistory {
+final class REPLHistory {
   /// Entries, oldest first.
-  public private(set) var entries: [String] = []
+  private(set) var entries: [String] = []
   /// The file, or nil for an in-memory history.
-  public let path: String?
+  let path: String?
   /// Most entries kept.
-  public let capacity = 1000
+  let capacity = 1000
 
   /// Loads the history file when there is one.
-  public init(path: String?) {
+  init(path: String?) {
     self.path = path
     if let path, let text = try? String(contentsOfFile: path, encoding: .utf8) {
       entries = Array(text.split(separator: "\n").map(String.init).suffix(capacity))
@@ -24,7 +24,7 @@ public final class REPLHistory {
   }
 
   /// Adds an entry (and appends it to the file); blank lines and repeats are skipped.
-  public func add(_ entry: String) {
+  func add(_ entry: String) {
     let line = entry.split(whereSeparator: \.isNewline).joined(separator: " ")
     guard !line.trimmingCharacters(in: .whitespaces).isEmpty, entries.last != line else { return }
     entries.append(line)
