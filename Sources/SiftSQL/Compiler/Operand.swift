@@ -21,6 +21,7 @@ struct SQLAlias: SQLPiece, Sendable, Equatable {
   static let root = SQLAlias("t0")
 
   func write(to fragment: inout SQLFragment) { fragment.append(name) }
+  var byteCount: Int { name.utf8.count }
 }
 
 /// The elements of a to-many relationship, a scalar-array side table or a SUBQUERY: a FROM

@@ -41,6 +41,9 @@ struct SQLFragment: Sendable {
   /// Concatenates pieces (text, fragments, compiled expressions, aliases).
   init<each P: SQLPiece>(_ pieces: repeat each P) {
     self.init()
+    var length = 0
+    repeat length += (each pieces).byteCount
+    text.reserveCapacity(length)
     repeat (each pieces).write(to: &self)
   }
 
@@ -110,10 +113,13 @@ struct SQLFragment: Sendable {
 /// never a value), another fragment, a compiled expression, an alias.
 protocol SQLPiece {
   func write(to fragment: inout SQLFragment)
+  /// The UTF-8 length of the text it writes.
+  var byteCount: Int { get }
 }
 
 extension String: SQLPiece {
   func write(to fragment: inout SQLFragment) { fragment.append(self) }
+  var byteCount: Int { utf8.count }
 }
 
 extension SQLFragment: SQLPiece {
@@ -122,4 +128,5 @@ extension SQLFragment: SQLPiece {
 
 extension SQLExpr: SQLPiece {
   func write(to fragment: inout SQLFragment) { fragment.append(sql) }
+  var byteCount: Int { sql.byteCount }
 }

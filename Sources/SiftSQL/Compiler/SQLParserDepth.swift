@@ -23,7 +23,15 @@ import SiftSyntax
 enum SQLParserDepth {
   /// The estimated peak parser stack for `sql`.
   static func estimate(_ sql: String) -> Int {
-    let s = Array(sql.utf8)
+    estimate(SQLFragment(sql))
+  }
+
+  /// The estimated peak parser stack for the statement `sql` finishes to: each placeholder is
+  /// one token, wherever the dialect's placeholder text would go.
+  static func estimate(_ sql: SQLFragment) -> Int {
+    let s = Array(sql.text.utf8)
+    var placeholders = sql.bindings.lazy.map(\.offset).makeIterator()
+    var nextPlaceholder = placeholders.next()
     // Per open level, the tokens its level held when the next one opened; the innermost
     // level's count is `top`. More than `maxLevels` open levels is over any limit.
     var outer: [Int] = []
@@ -32,7 +40,15 @@ enum SQLParserDepth {
     var peak = 0
     var joined = false  // the previous byte was the `.` of `t0."name"`
     var i = 0
-    while i < s.count {
+    while i < s.count || nextPlaceholder != nil {
+      if let p = nextPlaceholder, p <= i {
+        // A placeholder: one token (the text continues at `i`).
+        nextPlaceholder = placeholders.next()
+        joined = false
+        top += 1
+        peak = max(peak, sum + top + slack)
+        continue
+      }
       let b = s[i]
       let start = i
       i += 1
@@ -123,14 +139,18 @@ enum SQLParserDepth {
   /// does not reduce) and `SELECT`, in any case.
   static func keyword(_ word: ArraySlice<UInt8>) -> Keyword {
     guard word.count >= 2 && word.count <= 6 else { return .none }
-    switch String(decoding: word, as: UTF8.self).uppercased() {
-    case "AND", "OR": return .boundary
-    case "CASE": return .open
-    case "WHEN", "ELSE": return .caseBoundary
-    case "END": return .close
-    case "SELECT": return .select
-    default: return .none
-    }
+    for (spelling, keyword) in keywords where spelled(word, spelling) { return keyword }
+    return .none
+  }
+
+  static let keywords: [(String, Keyword)] = [
+    ("AND", .boundary), ("OR", .boundary), ("CASE", .open), ("WHEN", .caseBoundary), ("ELSE", .caseBoundary),
+    ("END", .close), ("SELECT", .select),
+  ]
+
+  /// True when `word` is `upper` (ASCII capitals) in any case.
+  static func spelled(_ word: ArraySlice<UInt8>, _ upper: String) -> Bool {
+    word.count == upper.utf8.count && zip(word, upper.utf8).allSatisfy { $0 & 0xDF == $1 }
   }
 }
 
@@ -146,7 +166,7 @@ extension SQLCompilation {
   /// (see `SQLParserDepth`); the error points at the whole predicate.
   func checkParserDepth(_ w: SQLExpr, _ range: SourceRange) throws(SiftError) {
     guard let limit = dialect.parserStackLimit else { return }
-    let depth = SQLParserDepth.estimate(w.sql.rendered(placeholder: dialect.placeholder))
+    let depth = SQLParserDepth.estimate(w.sql)
     guard depth > limit else { return }
     throw fail(
       "too-deep-for-sql",
