@@ -13,15 +13,13 @@ struct RowRef: Sendable {
 
 /// A table alias in a compiled statement: `t0` for the root row, `t1`, `t2`, … for the
 /// subselects and `j1`, … for join tables.
-struct SQLAlias: SQLPiece, Sendable, Equatable {
+struct SQLAlias: Sendable, Equatable {
   let name: String
 
   init(_ name: String) { self.name = name }
 
   static let root = SQLAlias("t0")
 
-  func write(to fragment: inout SQLFragment) { fragment.append(name) }
-  var byteCount: Int { name.utf8.count }
 }
 
 /// The elements of a to-many relationship, a scalar-array side table or a SUBQUERY: a FROM
@@ -51,7 +49,7 @@ extension SQLCompilation {
   /// `FROM … WHERE …` for a subselect over the elements of `c`, with `extra` conditions.
   func fromWhere(_ c: SQLCollection, _ extra: [SQLExpr] = []) -> SQLFragment {
     let cond = extra.isEmpty ? c.condition : and([c.condition] + extra)
-    return cat("FROM ", c.from, " WHERE ", cond)
+    return SQLFragment("FROM \(c.from) WHERE \(cond)")
   }
 }
 
@@ -59,8 +57,9 @@ extension SQLCompilation {
 enum Operand: Sendable {
   /// A single SQL value.
   case value(SQLExpr)
-  /// A constant not yet bound, so it can be coerced to the type it meets.
-  case constant(SiftValue)
+  /// A constant not yet bound, so it can be coerced to the type it meets. Boxed
+  /// (`indirect`) for the reason given at `SQLExpr.constant`.
+  indirect case constant(SiftValue)
   /// An entity row.
   case row(RowRef)
   /// A collection of elements.

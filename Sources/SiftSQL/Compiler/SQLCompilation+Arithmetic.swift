@@ -42,35 +42,35 @@ extension SQLCompilation {
     }
     switch op {
     case .add, .subtract, .multiply:
-      return real(make(cat("(", x, " ", op.symbol, " ", y, ")"), type))
+      return real(make(SQLFragment("(\(x) \(sql: op.symbol) \(y))"), type))
     case .divide:
       // Integer / integer truncates and a zero divisor is an error, as in memory; doubles
       // give IEEE results. See SQLDialect.integerDivisionFunction.
       let f = bothInt ? dialect.integerDivisionFunction : dialect.realDivisionFunction
       let raises = mayBeZero(y)
-      if let f { return real(make(raising(raises, cat(f, "(", x, ", ", y, ")")), type, nullable: true)) }
-      return real(make(raising(raises, cat("(", x, " / ", y, ")")), type, nullable: true))
+      if let f { return real(make(raising(raises, SQLFragment("\(sql: f)(\(x), \(y))")), type, nullable: true)) }
+      return real(make(raising(raises, SQLFragment("(\(x) / \(y))")), type, nullable: true))
     case .power:
       // Memory keeps integer ** integer exact while it fits (`NumberRules.exactPower`); a
       // negative exponent gives a fraction, so only a constant exponent >= 0 types it integer
       // (whole either way: an overflow is a whole double), as ceiling/floor/trunc rely on.
       let t: SQLType = bothInt && dialect.powerKeepsIntegers && isNonNegativeInteger(constant(y)) ? .integer : .double
-      let call = make(cat(dialect.powerFunction, "(", x, ", ", y, ")"), t)
+      let call = make(SQLFragment("\(sql: dialect.powerFunction)(\(x), \(y))"), t)
       if dialect.nanBecomesNull, x.nilWhen != nil || y.nilWhen != nil { return nanAwarePower(call, x, y) }
       return real(call)
     case .bitwiseAnd, .bitwiseOr:
       try ints()
-      return (make(cat("(", x, " ", op.symbol, " ", y, ")"), .integer))
+      return (make(SQLFragment("(\(x) \(sql: op.symbol) \(y))"), .integer))
     case .bitwiseXor:
       try ints()
-      if let xor = dialect.xorOperator { return (make(cat("(", x, " ", xor, " ", y, ")"), .integer)) }
-      return SQLExpr(cat("((", x, " | ", y, ") - (", x, " & ", y, "))"), type: .integer, nullable: nullable)
+      if let xor = dialect.xorOperator { return (make(SQLFragment("(\(x) \(sql: xor) \(y))"), .integer)) }
+      return SQLExpr(SQLFragment("((\(x) | \(y)) - (\(x) & \(y)))"), type: .integer, nullable: nullable)
     case .leftShift, .rightShift:
       try ints()
       guard dialect.supportsSmartShifts else {
         throw fail("unsupported-in-sql", "'\(op.symbol)' cannot be compiled faithfully for \(dialect.name)", range)
       }
-      return (make(cat("(", x, " ", op.symbol, " ", y, ")"), .integer))
+      return (make(SQLFragment("(\(x) \(sql: op.symbol) \(y))"), .integer))
     }
   }
 
@@ -101,17 +101,17 @@ extension SQLCompilation {
       let bothInt = x.type == .integer && y.type == .integer
       let raises = mayBeZero(y)
       if let f = dialect.modulusFunction {
-        let e = SQLExpr(raising(raises, cat(f, "(", x, ", ", y, ")")), type: bothInt ? .integer : .double, nullable: true)
+        let e = SQLExpr(raising(raises, SQLFragment("\(sql: f)(\(x), \(y))")), type: bothInt ? .integer : .double, nullable: true)
         return .value(mayBeNaN(e, from: [x, y]))  // fmod(x, 0.0), fmod(inf, 2) are NaN
       }
       guard bothInt else {
         throw fail("unsupported-in-sql", "modulus:by: of non-integers cannot be compiled for \(dialect.name)", range)
       }
-      return .value(SQLExpr(raising(raises, cat("(", x, " % ", y, ")")), type: .integer, nullable: true))
+      return .value(SQLExpr(raising(raises, SQLFragment("(\(x) % \(y))")), type: .integer, nullable: true))
     case .abs:
       let x = try numericScalar(arg(0), "abs")
       // abs(Int64.min) is a double in memory: typed like + - *, integer while it fits.
-      let sql = cat(dialect.absoluteValueFunction, "(", x, ")")
+      let sql = SQLFragment("\(sql: dialect.absoluteValueFunction)(\(x))")
       return .value(propagatingNaN(SQLExpr(sql, type: x.type, nullable: x.nullable), from: [x]))
     case .ceiling, .floor, .trunc:
       let x = try numericScalar(arg(0), f.shortName)
@@ -124,17 +124,17 @@ extension SQLCompilation {
       // there, maybe a fraction after a division); elsewhere an integer type is an integer.
       if dialect.roundingKeepsIntegers {
         let t: SQLType = isInteger ? .integer : x.type == .double ? .double : .unknown
-        return .value(propagatingNaN(SQLExpr(cat(name, "(", x, ")"), type: t, nullable: x.nullable || !isInteger), from: [x]))
+        return .value(propagatingNaN(SQLExpr(SQLFragment("\(sql: name)(\(x))"), type: t, nullable: x.nullable || !isInteger), from: [x]))
       }
       if isInteger { return .value(x.typed(.integer, nullable: x.nullable)) }
-      let sql = cat(name, "(CAST(", x, " AS ", dialect.doubleTypeName, "))")
+      let sql = SQLFragment("\(sql: name)(CAST(\(x) AS \(sql: dialect.doubleTypeName)))")
       return .value(propagatingNaN(SQLExpr(sql, type: .double, nullable: true), from: [x]))
     case .sqrt, .ln, .log, .exp:
       let x = try numericScalar(arg(0), f.shortName)
       guard let name = dialect.mathFunction(f.shortName) else {
         throw fail("unsupported-in-sql", "\(f.shortName) is not available on \(dialect.name)", range)
       }
-      let sql = cat(name, "(CAST(", x, " AS ", dialect.doubleTypeName, "))")
+      let sql = SQLFragment("\(sql: name)(CAST(\(x) AS \(sql: dialect.doubleTypeName)))")
       let e = SQLExpr(sql, type: .double, nullable: true)
       // sqrt, ln and log of a negative number are NaN; exp only of a NaN.
       return .value(f == .exp ? propagatingNaN(e, from: [x]) : mayBeNaN(e, from: [x]))
@@ -145,7 +145,7 @@ extension SQLCompilation {
         throw fail("string-function-needs-string", "\(f.shortName) needs a string", range)
       }
       let name = f == .uppercase ? dialect.uppercaseFunction : dialect.lowercaseFunction
-      return .value(SQLExpr(cat(name, "(", x, ")"), type: .string, nullable: x.nullable))
+      return .value(SQLExpr(SQLFragment("\(sql: name)(\(x))"), type: .string, nullable: x.nullable))
     case .noindex:
       return try expression(arg(0))
     case .now:
@@ -157,7 +157,7 @@ extension SQLCompilation {
         throw fail("bitwise-needs-integers", "onesComplement needs an integer", range)
       }
       let i = integerChecked(x)
-      return .value(SQLExpr(cat("(~ ", i, ")"), type: .integer, nullable: x.nullable))
+      return .value(SQLExpr(SQLFragment("(~ \(i))"), type: .integer, nullable: x.nullable))
     case .sum, .count, .min, .max, .average:
       let op: CollectionOperator = f == .sum ? .sum : f == .count ? .count : f == .min ? .min : f == .max ? .max : .avg
       guard case .collection(let c) = try expression(arg(0)) else {

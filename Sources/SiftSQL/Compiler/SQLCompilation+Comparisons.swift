@@ -77,10 +77,10 @@ extension SQLCompilation {
     }
     switch op {
     case .equal:
-      if !bothNullable { return condition(cat(x, " = ", y)) }
-      return condition(cat(x, " ", dialect.nullSafeEqualOperator, " ", y))
+      if !bothNullable { return condition(SQLFragment("\(x) = \(y)")) }
+      return condition(SQLFragment("\(x) \(sql: dialect.nullSafeEqualOperator) \(y)"))
     case .notEqual:
-      return condition(cat(x, " ", dialect.nullSafeNotEqualOperator, " ", y))
+      return condition(SQLFragment("\(x) \(sql: dialect.nullSafeNotEqualOperator) \(y)"))
     default:
       let coll = x.type == .string && y.type == .string ? collation(for: x) : ""
       let symbol: String
@@ -90,7 +90,7 @@ extension SQLCompilation {
       case .greaterThan: symbol = " > "
       default: symbol = " >= "
       }
-      let base = condition(cat(x, coll, symbol, y))
+      let base = condition(SQLFragment("\(x)\(sql: coll)\(sql: symbol)\(y)"))
       if bothNullable && (op == .lessThanOrEqual || op == .greaterThanOrEqual) {
         return or([base, and([isNull(x), isNull(y)])])
       }
@@ -148,9 +148,9 @@ extension SQLCompilation {
   func exactNumber(_ x: SQLExpr, _ type: String) -> SQLExpr {
     if x.type == .double && x.constant == nil {
       if let f = dialect.exactDoubleFunction {
-        return SQLExpr(cat(f, "(", x, ")"), type: .double, nullable: x.nullable)
+        return SQLExpr(SQLFragment("\(sql: f)(\(x))"), type: .double, nullable: x.nullable)
       }
-      return SQLExpr(cat("CAST(CAST(", x, " AS TEXT) AS ", type, ")"), type: .double, nullable: x.nullable)
+      return SQLExpr(SQLFragment("CAST(CAST(\(x) AS TEXT) AS \(sql: type))"), type: .double, nullable: x.nullable)
     }
     var value = x.sql
     if case .double(let d)? = constant(x) {
@@ -166,7 +166,7 @@ extension SQLCompilation {
       }
       value = SQLFragment(binding: .text(text))
     }
-    return SQLExpr(cat("CAST(", value, " AS ", type, ")"), type: .double, nullable: x.nullable)
+    return SQLExpr(SQLFragment("CAST(\(value) AS \(sql: type))"), type: .double, nullable: x.nullable)
   }
 
   /// Where booleans are not numbers (PostgreSQL): a 0/1 constant meeting a boolean binds as a
@@ -208,7 +208,7 @@ extension SQLCompilation {
       return op == .equal ? isNull(row.key) : isNotNull(row.key)
     case .row(let o) where o.entity.name == row.entity.name:
       let sym = op == .equal ? dialect.nullSafeEqualOperator : dialect.nullSafeNotEqualOperator
-      return condition(cat(row.key, " ", sym, " ", o.key))
+      return condition(SQLFragment("\(row.key) \(sql: sym) \(o.key)"))
     default:
       throw fail(
         "object-comparison", "an object of entity \(row.entity.name) can only be compared with nil or another \(row.entity.name)",

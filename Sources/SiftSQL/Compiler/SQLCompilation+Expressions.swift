@@ -39,16 +39,16 @@ extension SQLCompilation {
         if dialect.negationLosesSignedZero {
           // SQLite computes -x as 0 - x, which makes -(0.0) +0.0; memory's is -0.0 (x / -0.0
           // is -infinity). x * -1 is the same number otherwise (Int64.min overflows alike).
-          let e = SQLExpr(cat("(", v, " * ", SQLFragment(binding: .integer(-1)), ")"), type: v.type, nullable: v.nullable)
+          let e = SQLExpr(SQLFragment("(\(v) * \(bind: .integer(-1)))"), type: v.type, nullable: v.nullable)
           return .value(propagatingNaN(e, from: [v]))
         }
-        return .value(propagatingNaN(SQLExpr(cat("(- ", v, ")"), type: v.type, nullable: v.nullable), from: [v]))
+        return .value(propagatingNaN(SQLExpr(SQLFragment("(- \(v))"), type: v.type, nullable: v.nullable), from: [v]))
       }
       guard v.type == .integer || v.type.family == 0 else {
         throw fail("bitwise-needs-integers", "~ needs an integer", e.range)
       }
       let i = integerChecked(v)
-      return .value(SQLExpr(cat("(~ ", i, ")"), type: .integer, nullable: v.nullable))
+      return .value(SQLExpr(SQLFragment("(~ \(i))"), type: .integer, nullable: v.nullable))
     case .binary(let op, let a, let b):
       return .value(try binary(op, a, b, e.range))
     case .function(let f, let args):
@@ -90,7 +90,7 @@ extension SQLCompilation {
       if vx2.type.isNumeric && vy.type.isNumeric && type == .unknown { type = .double }
       if vx2.type == .null { type = vy.type }
       if vy.type == .null { type = vx2.type }
-      let sql = cat("CASE WHEN ", cond, " THEN ", vx2, " ELSE ", vy, " END")
+      let sql = SQLFragment("CASE WHEN \(cond) THEN \(vx2) ELSE \(vy) END")
       let t = SQLExpr(sql, type: type, nullable: vx2.nullable || vy.nullable)
       return .value(withNilWhen(t, ternaryNilWhen(cond, vx2, vy)))
     case .assignment:
@@ -179,15 +179,15 @@ extension SQLCompilation {
       case .first, .last:
         let fw = fromWhere(c)
         let order = kind == .first ? " ASC" : " DESC"
-        let sql = cat("(SELECT ", e, " ", fw, " ORDER BY ", position, order, " LIMIT 1)")
+        let sql = SQLFragment("(SELECT \(e) \(fw) ORDER BY \(position)\(sql: order) LIMIT 1)")
         return .value(SQLExpr(sql, type: e.type, nullable: true))
       case .expression(let ix):
         guard case .constant(.int(let n)) = ix.kind, n >= 0 else {
           throw fail("unsupported-in-sql", "an array index must be a non-negative integer constant in SQL", ix.range)
         }
-        let pos = condition(cat(position, " = ", SQLFragment(binding: .integer(n))))
+        let pos = condition(SQLFragment("\(position) = \(bind: .integer(n))"))
         let fw2 = fromWhere(c, [pos])
-        return .value(SQLExpr(cat("(SELECT ", e, " ", fw2, ")"), type: e.type, nullable: true))
+        return .value(SQLExpr(SQLFragment("(SELECT \(e) \(fw2))"), type: e.type, nullable: true))
       case .size:
         return try collectionOperator(.count, c, [], range)
       }

@@ -14,7 +14,7 @@ extension SQLCompilation {
   func nilConditions(_ e: SQLExpr) -> [SQLExpr] {
     if let w = nilWhen(e) { return w }
     guard e.nullable else { return [] }
-    return [SQLExpr(cat(e, " IS NULL"), type: .boolean, nullable: false)]
+    return [SQLExpr(SQLFragment("\(e) IS NULL"), type: .boolean, nullable: false)]
   }
 
   /// `result`, computed from `operands` by an operation that may give NaN for operands that
@@ -25,7 +25,7 @@ extension SQLCompilation {
     var conditions: [SQLExpr] = []
     if result.mayRaise {
       // A nil test must still evaluate what may fail (`n / 0 == nil` fails in memory).
-      conditions.append(condition(cat("CASE WHEN (", result, ") IS NULL THEN FALSE ELSE FALSE END")))
+      conditions.append(condition(SQLFragment("CASE WHEN (\(result)) IS NULL THEN FALSE ELSE FALSE END")))
     }
     for o in operands { conditions += nilConditions(o) }
     var marked = withNilWhen(result, conditions)
@@ -43,7 +43,7 @@ extension SQLCompilation {
   /// `x == y` when either side may be NaN: equal values, or both nil. Never `IS`, which
   /// would call two NaNs (two NULLs) equal.
   func nanAwareEqual(_ x: SQLExpr, _ y: SQLExpr) -> SQLExpr {
-    let eq = condition(cat(x, " = ", y))
+    let eq = condition(SQLFragment("\(x) = \(y)"))
     return or([eq, and([isNull(x), isNull(y)])])
   }
 
@@ -54,12 +54,11 @@ extension SQLCompilation {
   /// an integer by zero, an error).
   func nanAwarePower(_ call: SQLExpr, _ x: SQLExpr, _ y: SQLExpr) -> SQLExpr {
     let none = or(nilConditions(x) + nilConditions(y))
-    var sql = cat("CASE WHEN ", none, " THEN NULL")
+    var sql = SQLFragment("CASE WHEN \(none) THEN NULL")
     for (nan, other, value) in [(x, y, SQLValue.integer(0)), (y, x, SQLValue.integer(1))] {
-      sql.append(cat(
-        " WHEN ", nan, " IS NULL AND ", other, " = ", SQLFragment(binding: value), " THEN ", SQLFragment(binding: .double(1))))
+      sql.append(SQLFragment(" WHEN \(nan) IS NULL AND \(other) = \(bind: value) THEN \(bind: .double(1))"))
     }
-    sql.append(cat(" ELSE ", call, " END"))
+    sql.append(SQLFragment(" ELSE \(call) END"))
     return mayBeNaN(SQLExpr(sql, type: .double, nullable: true), from: [x, y])
   }
 
@@ -67,7 +66,7 @@ extension SQLCompilation {
   func ternaryNilWhen(_ cond: SQLExpr, _ a: SQLExpr, _ b: SQLExpr) -> [SQLExpr]? {
     guard a.nilWhen != nil || b.nilWhen != nil else { return nil }
     let na = or(nilConditions(a)), nb = or(nilConditions(b))
-    let sql = cat("CASE WHEN ", cond, " THEN (", na, ") ELSE (", nb, ") END")
+    let sql = SQLFragment("CASE WHEN \(cond) THEN (\(na)) ELSE (\(nb)) END")
     return [SQLExpr(sql, type: .boolean, nullable: false)]
   }
 }

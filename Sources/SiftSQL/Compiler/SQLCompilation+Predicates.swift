@@ -47,7 +47,7 @@ extension SQLCompilation {
   /// `EXISTS (SELECT 1 FROM … WHERE correlation AND extra)`.
   func exists(_ col: SQLCollection, _ extra: [SQLExpr]) -> SQLExpr {
     let fw = fromWhere(col, extra)
-    return condition(cat("EXISTS (SELECT 1 ", fw, ")"), shape: .exists)
+    return condition(SQLFragment("EXISTS (SELECT 1 \(fw))"), shape: .exists)
   }
 
   func elementOperand(_ col: SQLCollection) -> Operand {
@@ -199,7 +199,7 @@ extension SQLCompilation {
   func force(_ o: Operand, into forced: inout [SQLExpr]) {
     switch o {
     case .value(let v) where v.mayRaise:
-      forced.append(condition(cat("CASE WHEN (", v, ") IS NULL THEN TRUE ELSE TRUE END")))
+      forced.append(condition(SQLFragment("CASE WHEN (\(v)) IS NULL THEN TRUE ELSE TRUE END")))
     case .list(let items):
       for item in items { force(item, into: &forced) }
     default: break
@@ -254,7 +254,7 @@ extension SQLCompilation {
     }
     let nullTerm = hasNull && x.nullable ? isNull(x) : SQLExpr.alwaysFalse
     if kept.isEmpty { return nullTerm }
-    var list = cat(x, " IN (")
+    var list = SQLFragment("\(x) IN (")
     for (i, e) in kept.enumerated() {
       if i > 0 { list.append(", ") }
       list.append(e.sql)
@@ -290,14 +290,14 @@ extension SQLCompilation {
   func isNull(_ e: SQLExpr) -> SQLExpr {
     if let w = nilWhen(e) { return or(w) }
     guard e.nullable else { return .alwaysFalse }
-    return condition(cat(e, " IS NULL"))
+    return condition(SQLFragment("\(e) IS NULL"))
   }
 
   /// True exactly when `e` is not nil.
   func isNotNull(_ e: SQLExpr) -> SQLExpr {
     if let w = nilWhen(e) { return negated(or(w)) }
     guard e.nullable else { return .alwaysTrue }
-    return condition(cat(e, " IS NOT NULL"))
+    return condition(SQLFragment("\(e) IS NOT NULL"))
   }
 
   /// Wraps a string in the fold function, or folds a constant in Swift when the dialect's
@@ -307,6 +307,6 @@ extension SQLCompilation {
       let folded = TextFolding.fold(s, ComparisonOptions(rawValue: options))
       return withConstant(bound(.text(folded), type: .string), .string(folded))
     }
-    return SQLExpr(cat(dialect.foldFunction, "(", e, ", ", String(options), ")"), type: .string, nullable: e.nullable)
+    return SQLExpr(SQLFragment("\(sql: dialect.foldFunction)(\(e), \(sql: String(options)))"), type: .string, nullable: e.nullable)
   }
 }

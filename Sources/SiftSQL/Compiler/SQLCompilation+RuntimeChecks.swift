@@ -11,12 +11,12 @@ extension SQLCompilation {
     if let w = nilWhen(x) {
       // A NaN (stored as NULL) is no integer either: the check gets a double for it.
       let isNil = or(w)
-      let arg = cat("CASE WHEN ", isNil, " THEN NULL ELSE COALESCE(", x, ", ", SQLFragment(binding: .double(0.5)), ") END")
-      checked.sql = raising(true, cat(f, "(", arg, ")"))
+      let arg = SQLFragment("CASE WHEN \(isNil) THEN NULL ELSE COALESCE(\(x), \(bind: .double(0.5))) END")
+      checked.sql = raising(true, SQLFragment("\(sql: f)(\(arg))"))
       checked.nilWhen = nil
       return checked
     }
-    checked.sql = raising(true, cat(f, "(", x, ")"))
+    checked.sql = raising(true, SQLFragment("\(sql: f)(\(x))"))
     return checked
   }
 

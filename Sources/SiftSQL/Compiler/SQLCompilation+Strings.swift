@@ -47,17 +47,17 @@ extension SQLCompilation {
     case .registeredFunction(let name):
       if o == 0, let needle {
         if kind == 0 {
-          return condition(cat(dialect.positionFunction, "(", x, ", ", y, ") > 0"))
+          return condition(SQLFragment("\(sql: dialect.positionFunction)(\(x), \(y)) > 0"))
         }
         if kind == 1, dialect.prefixRangeScan {
           guard let upperText = SQLText.prefixUpperBound(needle) else {
-            return condition(cat(x, " >= ", SQLFragment(binding: .text(needle))))
+            return condition(SQLFragment("\(x) >= \(bind: .text(needle))"))
           }
           let lower = SQLFragment(binding: .text(needle)), upper = SQLFragment(binding: .text(upperText))
-          return condition(cat("(", x, " >= ", lower, " AND ", x, " < ", upper, ")"))
+          return condition(SQLFragment("(\(x) >= \(lower) AND \(x) < \(upper))"))
         }
       }
-      return condition(cat(name, "(", x, ", ", y, ", ", String(kind), ", ", String(o), ")"))
+      return condition(SQLFragment("\(sql: name)(\(x), \(y), \(sql: String(kind)), \(sql: String(o)))"))
     case .likePatterns:
       let fx = o == 0 ? x : fold(x, o)
       if let needle {
@@ -66,17 +66,17 @@ extension SQLCompilation {
         let folded = o == 0 ? needle : TextFolding.fold(needle, ComparisonOptions(rawValue: o))
         let escaped = SQLText.escapeLike(folded)
         let pattern = kind == 0 ? "%" + escaped + "%" : kind == 1 ? escaped + "%" : "%" + escaped
-        return condition(cat(fx, " LIKE ", SQLFragment(binding: .text(pattern)), " ESCAPE '\\'"))
+        return condition(SQLFragment("\(fx) LIKE \(bind: .text(pattern)) ESCAPE '\\'"))
       }
       let fy = o == 0 ? y : fold(y, o)
-      let len = cat("length(", fy, ")")
+      let len = SQLFragment("length(\(fy))")
       let test: SQLFragment
       switch kind {
-      case 0: test = cat(dialect.positionFunction, "(", fx, ", ", fy, ") > 0")
-      case 1: test = cat("left(", fx, ", ", len, ") = ", fy)
-      default: test = cat("right(", fx, ", ", len, ") = ", fy)
+      case 0: test = SQLFragment("\(sql: dialect.positionFunction)(\(fx), \(fy)) > 0")
+      case 1: test = SQLFragment("left(\(fx), \(len)) = \(fy)")
+      default: test = SQLFragment("right(\(fx), \(len)) = \(fy)")
       }
-      return condition(cat("(", test, " AND ", len, " > 0)"))
+      return condition(SQLFragment("(\(test) AND \(len) > 0)"))
     }
   }
 
@@ -84,7 +84,7 @@ extension SQLCompilation {
   /// `ESCAPE '\'` (`*` → `%`, `?` → `_`, literal `%`/`_`/`\` escaped).
   func like(_ x: SQLExpr, _ y: SQLExpr, _ pattern: String?, _ o: UInt8, _ range: SourceRange) throws(SiftError) -> SQLExpr {
     if let name = dialect.likeFunction {
-      return condition(cat(name, "(", x, ", ", y, ", ", String(o), ")"))
+      return condition(SQLFragment("\(sql: name)(\(x), \(y), \(sql: String(o)))"))
     }
     guard let pattern else {
       throw fail("unsupported-in-sql", "LIKE with a non-constant pattern cannot be compiled for \(dialect.name)", range)
@@ -92,7 +92,7 @@ extension SQLCompilation {
     // The pattern is folded in Swift first, exactly as LikePattern folds it in memory.
     let folded = o == 0 ? pattern : TextFolding.fold(pattern, ComparisonOptions(rawValue: o))
     let fx = o == 0 ? x : fold(x, o)
-    return condition(cat(fx, " LIKE ", SQLFragment(binding: .text(SQLText.likePattern(folded))), " ESCAPE '\\'"))
+    return condition(SQLFragment("\(fx) LIKE \(bind: .text(SQLText.likePattern(folded))) ESCAPE '\\'"))
   }
 
   /// MATCHES: whole-string ICU regex through a registered function (SQLite), or an anchored
@@ -103,14 +103,14 @@ extension SQLCompilation {
     let raises = pattern == nil
     switch dialect.regex {
     case .registeredFunction(let name):
-      if o == 0 { return condition(raising(raises, cat(x, " REGEXP ", y))) }
-      return condition(raising(raises, cat(name, "(", x, ", ", y, ", " + String(o) + ")")))
+      if o == 0 { return condition(raising(raises, SQLFragment("\(x) REGEXP \(y)"))) }
+      return condition(raising(raises, SQLFragment("\(sql: name)(\(x), \(y)\(sql: ", " + String(o) + ")")")))
     case .anchoredOperator(let cs, let ci):
       let d = o & 2
       let fx = d == 0 ? x : fold(x, d)
-      let fy = d == 0 ? y : SQLExpr(cat(dialect.foldFunction, "(", y, ", ", String(d), ")"), type: .string)
+      let fy = d == 0 ? y : SQLExpr(SQLFragment("\(sql: dialect.foldFunction)(\(y), \(sql: String(d)))"), type: .string)
       let sym = o & 1 == 0 ? cs : ci
-      return condition(raising(raises, cat(fx, " ", sym, " ('^(?:' || ", fy, " || ')$')")))
+      return condition(raising(raises, SQLFragment("\(fx) \(sql: sym) ('^(?:' || \(fy) || ')$')")))
     }
   }
 }

@@ -1,12 +1,7 @@
 import SiftSyntax
 
-/// Building fragments: `cat` concatenates pieces (text, fragments, expressions, aliases)
-/// into a new fragment, bindings included.
+/// What is known about fragments (their constants and nil conditions), and the connectives.
 extension SQLCompilation {
-  func cat<each P: SQLPiece>(_ pieces: repeat each P) -> SQLFragment {
-    SQLFragment(repeat each pieces)
-  }
-
   /// The constant `e` binds, if it is exactly one bound constant.
   func constant(_ e: SQLExpr) -> SiftValue? { e.constant }
 
@@ -99,10 +94,10 @@ extension SQLCompilation {
     switch e.shape {
     case .alwaysTrue: return .alwaysFalse
     case .alwaysFalse: return .alwaysTrue
-    case .exists: return SQLExpr(cat("NOT ", e), type: .boolean, nullable: false, shape: .notExists)
+    case .exists: return SQLExpr(SQLFragment("NOT \(e)"), type: .boolean, nullable: false, shape: .notExists)
     case .notExists:
       return SQLExpr(e.sql.droppingPrefix(4), type: .boolean, nullable: false, shape: .exists)  // "NOT "
-    case .plain: return SQLExpr(cat("(", e, ") IS NOT TRUE"), type: .boolean, nullable: false)
+    case .plain: return SQLExpr(SQLFragment("(\(e)) IS NOT TRUE"), type: .boolean, nullable: false)
     }
   }
 }

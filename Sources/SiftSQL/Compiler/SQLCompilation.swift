@@ -31,7 +31,7 @@ struct SQLCompilation {
     self.source = source
     self.root = entity
     self.selfRow = RowRef(
-      entity: entity, key: SQLExpr(SQLFragment(entity.primaryKeyColumn.root), type: entity.primaryKeyType, nullable: false),
+      entity: entity, key: SQLExpr(SQLFragment(sql: entity.primaryKeyColumn.root), type: entity.primaryKeyType, nullable: false),
       alias: .root)
   }
 
@@ -52,12 +52,10 @@ struct SQLCompilation {
 
   /// A column of a row: `alias."col"`, or a correlated subselect through the row's key.
   mutating func column(_ row: RowRef, _ column: SQLColumnRef, type: SQLType, nullable: Bool = true) -> SQLExpr {
-    if row.isRoot { return SQLExpr(cat(column.root), type: type, nullable: nullable) }
-    if let alias = row.alias { return SQLExpr(cat(alias, ".", column.quoted), type: type, nullable: nullable) }
+    if row.isRoot { return SQLExpr(SQLFragment("\(sql: column.root)"), type: type, nullable: nullable) }
+    if let alias = row.alias { return SQLExpr(SQLFragment("\(alias).\(sql: column.quoted)"), type: type, nullable: nullable) }
     let a = newAlias()
-    let sql = cat(
-      "(SELECT ", a, ".", column.quoted, " FROM ", row.entity.quotedTable, " ", a,
-      " WHERE ", a, ".", row.entity.primaryKeyColumn.quoted, " = ", row.key, ")")
+    let sql = SQLFragment("(SELECT \(a).\(sql: column.quoted) FROM \(sql: row.entity.quotedTable) \(a) WHERE \(a).\(sql: row.entity.primaryKeyColumn.quoted) = \(row.key))")
     return SQLExpr(sql, type: type, nullable: true)
   }
 
@@ -84,11 +82,11 @@ struct SQLCompilation {
       guard let target = schema.entity(at: targetPosition) else { break }
       let a = newAlias()
       let owner = primaryKey(row)
-      let cond = condition(cat(a, ".", inverse, " = ", owner))
+      let cond = condition(SQLFragment("\(a).\(sql: inverse) = \(owner)"))
       let elementKey = SQLExpr(
-        cat(a, ".", target.primaryKeyColumn.quoted), type: target.primaryKeyType, nullable: false)
+        SQLFragment("\(a).\(sql: target.primaryKeyColumn.quoted)"), type: target.primaryKeyType, nullable: false)
       return .collection(SQLCollection(
-        from: cat(target.quotedTable, " ", a), condition: cond,
+        from: SQLFragment("\(sql: target.quotedTable) \(a)"), condition: cond,
         element: .row(RowRef(entity: target, key: elementKey, alias: a)),
         presence: column(row, count, type: .integer)))
     case .manyToMany(let targetPosition, let table, let sourceColumn, let targetColumn, let count):
@@ -96,11 +94,9 @@ struct SQLCompilation {
       let j = newAlias("j")
       let a = newAlias()
       let owner = primaryKey(row)
-      let from = cat(
-        table, " ", j, " JOIN ", target.quotedTable, " ", a,
-        " ON ", a, ".", target.primaryKeyColumn.quoted, " = ", j, ".", targetColumn)
-      let cond = condition(cat(j, ".", sourceColumn, " = ", owner))
-      let elementKey = SQLExpr(cat(a, ".", target.primaryKeyColumn.quoted), type: target.primaryKeyType, nullable: false)
+      let from = SQLFragment("\(sql: table) \(j) JOIN \(sql: target.quotedTable) \(a) ON \(a).\(sql: target.primaryKeyColumn.quoted) = \(j).\(sql: targetColumn)")
+      let cond = condition(SQLFragment("\(j).\(sql: sourceColumn) = \(owner)"))
+      let elementKey = SQLExpr(SQLFragment("\(a).\(sql: target.primaryKeyColumn.quoted)"), type: target.primaryKeyType, nullable: false)
       return .collection(SQLCollection(
         from: from, condition: cond, element: .row(RowRef(entity: target, key: elementKey, alias: a)),
         presence: column(row, count, type: .integer)))
@@ -112,11 +108,11 @@ struct SQLCompilation {
   mutating func sideTable(_ row: RowRef, _ a: SQLAttribute, _ table: String, _ count: SQLColumnRef) -> SQLCollection {
     let alias = newAlias()
     let owner = primaryKey(row)
-    let cond = condition(cat(alias, ".", schema.quotedOwner, " = ", owner))
+    let cond = condition(SQLFragment("\(alias).\(sql: schema.quotedOwner) = \(owner)"))
     return SQLCollection(
-      from: cat(table, " ", alias), condition: cond,
-      element: .value(SQLExpr(cat(alias, ".", schema.quotedValue), type: SQLType(a.type), nullable: true)),
-      position: cat(alias, ".", schema.quotedPosition),
+      from: SQLFragment("\(sql: table) \(alias)"), condition: cond,
+      element: .value(SQLExpr(SQLFragment("\(alias).\(sql: schema.quotedValue)"), type: SQLType(a.type), nullable: true)),
+      position: SQLFragment("\(alias).\(sql: schema.quotedPosition)"),
       presence: column(row, count, type: .integer))
   }
 
@@ -221,10 +217,10 @@ struct SQLCompilation {
         case .value(let v): e = v
         case .row(let r): e = r.key
         }
-        let sql = cat("(SELECT COUNT(DISTINCT ", e, ") ", fw, ")")
+        let sql = SQLFragment("(SELECT COUNT(DISTINCT \(e)) \(fw))")
         return .value(guardPresence(SQLExpr(sql, type: .integer, nullable: false), mapped))
       }
-      return .value(guardPresence(SQLExpr(cat("(SELECT COUNT(*) ", fw, ")"), type: .integer, nullable: false), mapped))
+      return .value(guardPresence(SQLExpr(SQLFragment("(SELECT COUNT(*) \(fw))"), type: .integer, nullable: false), mapped))
     case .sum, .avg, .min, .max:
       guard case .value(var e) = mapped.element else {
         throw fail("aggregate-needs-values", "\(op.spelling) needs a key path to numbers, e.g. \(op.spelling).price", range)
@@ -240,18 +236,18 @@ struct SQLCompilation {
         }
         e = numeric(e)
         if op == .sum {
-          inner = cat("COALESCE(", dialect.sumFunction, "(", e, "), 0)")
+          inner = SQLFragment("COALESCE(\(sql: dialect.sumFunction)(\(e)), 0)")
           type = e.type == .double ? .double : .integer
           nullable = false
         } else {
-          inner = cat(dialect.averageFunction, "(CAST(", e, " AS ", dialect.doubleTypeName, "))")
+          inner = SQLFragment("\(sql: dialect.averageFunction)(CAST(\(e) AS \(sql: dialect.doubleTypeName)))")
           type = .double
         }
       default:
         let name = op == .min ? "MIN(" : "MAX("
-        inner = cat(name, e, collation(for: e), ")")
+        inner = SQLFragment("\(sql: name)\(e)\(sql: collation(for: e)))")
       }
-      let sql = cat("(SELECT ", inner, " ", fw, ")")
+      let sql = SQLFragment("(SELECT \(inner) \(fw))")
       return .value(guardPresence(SQLExpr(sql, type: type, nullable: nullable), mapped))
     default:
       throw fail("unsupported-in-sql", "\(op.spelling) cannot be compiled to SQL", range)
@@ -261,7 +257,7 @@ struct SQLCompilation {
   /// `CASE WHEN presence IS NULL THEN NULL ELSE e END`: nil collections give nil.
   func guardPresence(_ e: SQLExpr, _ c: SQLCollection) -> SQLExpr {
     guard let p = c.presence else { return e }
-    return SQLExpr(cat("CASE WHEN ", p, " IS NULL THEN NULL ELSE ", e, " END"), type: e.type, nullable: true)
+    return SQLExpr(SQLFragment("CASE WHEN \(p) IS NULL THEN NULL ELSE \(e) END"), type: e.type, nullable: true)
   }
 
   /// ` COLLATE "C"` for text where the dialect needs it to order by code point.
@@ -274,7 +270,7 @@ struct SQLCompilation {
   func numeric(_ e: SQLExpr) -> SQLExpr {
     guard e.type == .boolean, !dialect.booleansAreIntegers else { return e }
     var n = e
-    n.sql = cat("CAST(", e, " AS ", dialect.booleanIntegerTypeName, ")")
+    n.sql = SQLFragment("CAST(\(e) AS \(sql: dialect.booleanIntegerTypeName))")
     n.type = .integer
     return n
   }

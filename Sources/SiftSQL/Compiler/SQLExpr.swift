@@ -48,11 +48,39 @@ struct SQLExpr: Sendable {
   var shape: Shape = .plain
   /// The constant this fragment binds, when it is exactly one bound constant
   /// (`SQLCompilation.bind`), so comparisons can fold or convert it.
-  var constant: SiftValue? = .none
+  var constant: SiftValue? {
+    get { facts?.constant }
+    set { facts = Facts.make(constant: newValue, nilWhen: nilWhen) }
+  }
   /// The conditions, ORed, under which the value is really nil, when it may be a NaN that
   /// the database turned into NULL (SQLite stores no NaN; memory keeps NaN, which is not
   /// nil); nil when `IS NULL` is exact. See `SQLCompilation.mayBeNaN`.
-  var nilWhen: [SQLExpr]? = nil
+  var nilWhen: [SQLExpr]? {
+    get { facts?.nilWhen }
+    set { facts = Facts.make(constant: constant, nilWhen: newValue) }
+  }
+
+  /// `constant` and `nilWhen`, boxed (nil when neither is known). Held inline, a `SiftValue`
+  /// (which holds Foundation's `Date` and `Data`, whose layout is not fixed when this module
+  /// is compiled) and an array of fragments inside a fragment make every copy and destroy of
+  /// every fragment a run-time value-witness call: measured with callgrind, compiling a
+  /// typical predicate then took over 4× the instructions, past the budget of half SQLite's
+  /// prepare (`sift-bench --suite sql`). Most fragments know neither, and copy one nil.
+  private var facts: Facts?
+
+  final class Facts: Sendable {
+    let constant: SiftValue?
+    let nilWhen: [SQLExpr]?
+
+    init(constant: SiftValue?, nilWhen: [SQLExpr]?) {
+      self.constant = constant
+      self.nilWhen = nilWhen
+    }
+
+    static func make(constant: SiftValue?, nilWhen: [SQLExpr]?) -> Facts? {
+      constant == nil && nilWhen == nil ? nil : Facts(constant: constant, nilWhen: nilWhen)
+    }
+  }
 
   init(_ sql: SQLFragment, type: SQLType, nullable: Bool = true, shape: Shape = .plain) {
     self.sql = sql

@@ -4,11 +4,14 @@
 /// where its placeholder goes, so fragments are concatenated (text appended, bindings
 /// appended with their offsets moved along) without knowing the dialect, and the finished
 /// statement numbers its placeholders once (`?` for SQLite, `$1`, `$2`, … for PostgreSQL).
-/// This is the style of GRDB's `SQL` literals and sqlparser-rs's `Display`.
+/// Fragments are written as interpolated literals, in the style of GRDB's `SQL` literals:
+/// literal text and `\(sql: identifier)` are SQL text, `\(expr)` and `\(fragment)` insert
+/// compiled SQL with its bindings, and `\(bind: value)` binds a value. A value never
+/// becomes text.
 ///
 /// ```swift
-/// var f = SQLFragment("t0.\"name\" = ")
-/// f.append(SQLFragment(binding: .text("Blue")))
+/// let name = SQLFragment("t0.\"name\"")
+/// let f: SQLFragment = "\(name) = \(bind: .text("Blue"))"
 /// f.statement(SQLiteDialect()).sql          // t0."name" = ?
 /// f.statement(PostgreSQLDialect()).sql      // t0."name" = $1
 /// ```
@@ -26,9 +29,16 @@ struct SQLFragment: Sendable {
   /// True when evaluating this SQL may raise an error at run time (see `SQLExpr.mayRaise`).
   var mayRaise: Bool
 
-  init(_ text: String = "", mayRaise: Bool = false) {
+  init() {
+    text = ""
+    bindings = []
+    mayRaise = false
+  }
+
+  /// SQL text: identifiers, keywords, punctuation — never a value.
+  init(sql text: String, mayRaise: Bool = false) {
+    self.init()
     self.text = text
-    self.bindings = []
     self.mayRaise = mayRaise
   }
 
@@ -38,21 +48,13 @@ struct SQLFragment: Sendable {
     bindings = [Binding(offset: 0, value: value)]
   }
 
-  /// Concatenates pieces (text, fragments, compiled expressions, aliases).
-  init<each P: SQLPiece>(_ pieces: repeat each P) {
-    self.init()
-    var length = 0
-    repeat length += (each pieces).byteCount
-    text.reserveCapacity(length)
-    repeat (each pieces).write(to: &self)
-  }
-
   /// The bound values, in text order.
   var values: [SQLValue] { bindings.map(\.value) }
 
   /// The length of the text in UTF-8 bytes (placeholders not counted).
   var byteCount: Int { text.utf8.count }
 
+  /// Appends SQL text (never a value).
   mutating func append(_ s: String) {
     text += s
   }
@@ -109,24 +111,36 @@ struct SQLFragment: Sendable {
   }
 }
 
-/// Something a fragment can be built from: SQL text (identifiers, keywords, punctuation —
-/// never a value), another fragment, a compiled expression, an alias.
-protocol SQLPiece {
-  func write(to fragment: inout SQLFragment)
-  /// The UTF-8 length of the text it writes.
-  var byteCount: Int { get }
-}
+extension SQLFragment: ExpressibleByStringInterpolation {
+  init(stringLiteral text: String) {
+    self.init(sql: text)
+  }
 
-extension String: SQLPiece {
-  func write(to fragment: inout SQLFragment) { fragment.append(self) }
-  var byteCount: Int { utf8.count }
-}
+  init(stringInterpolation: Interpolation) {
+    self = stringInterpolation.fragment
+  }
 
-extension SQLFragment: SQLPiece {
-  func write(to fragment: inout SQLFragment) { fragment.append(self) }
-}
+  /// Builds a fragment from an interpolated literal (see `SQLFragment`).
+  struct Interpolation: StringInterpolationProtocol {
+    var fragment = SQLFragment()
 
-extension SQLExpr: SQLPiece {
-  func write(to fragment: inout SQLFragment) { fragment.append(sql) }
-  var byteCount: Int { sql.byteCount }
+    init(literalCapacity: Int, interpolationCount: Int) {
+      fragment.text.reserveCapacity(literalCapacity + 16 * interpolationCount)
+    }
+
+    mutating func appendLiteral(_ text: String) { fragment.append(text) }
+
+    /// A compiled expression's SQL and bindings.
+    mutating func appendInterpolation(_ e: SQLExpr) { fragment.append(e.sql) }
+
+    mutating func appendInterpolation(_ f: SQLFragment) { fragment.append(f) }
+
+    mutating func appendInterpolation(_ alias: SQLAlias) { fragment.append(alias.name) }
+
+    /// SQL text from the schema or the dialect: a quoted identifier, a function name, a keyword.
+    mutating func appendInterpolation(sql text: String) { fragment.append(text) }
+
+    /// A placeholder for `value`.
+    mutating func appendInterpolation(bind value: SQLValue) { fragment.append(SQLFragment(binding: value)) }
+  }
 }

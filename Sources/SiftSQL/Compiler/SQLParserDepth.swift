@@ -23,7 +23,7 @@ import SiftSyntax
 enum SQLParserDepth {
   /// The estimated peak parser stack for `sql`.
   static func estimate(_ sql: String) -> Int {
-    estimate(SQLFragment(sql))
+    estimate(SQLFragment(sql: sql))
   }
 
   /// The estimated peak parser stack for the statement `sql` finishes to: each placeholder is

@@ -108,7 +108,7 @@ extension SQLCompiler {
           "type-mismatch", "\(e.name).\(name) is \(a.type.rawValue), but the new value is \(v.type)",
           SourceRange(start: 0, end: name.utf8.count), source: name)
       }
-      sets.append(c.cat(q(a.column), " = ", v))
+      sets.append(SQLFragment("\(sql: q(a.column)) = \(v)"))
     }
     guard !sets.isEmpty else {
       throw SQLDiagnostics.error("invalid-assignment", "a batch update needs at least one assignment", .at(0), source: "")
@@ -120,7 +120,7 @@ extension SQLCompiler {
       let w = try c.checkedWhere(p.root)
       if w.shape != .alwaysTrue { whereExpr = w }
     }
-    var sql = SQLFragment("UPDATE " + q(e.table) + " AS t0 SET ")
+    var sql = SQLFragment(sql: "UPDATE " + q(e.table) + " AS t0 SET ")
     sql.append(list: sets)
     if let w = whereExpr {
       sql.append(" WHERE ")
@@ -138,7 +138,7 @@ extension SQLCompiler {
   public func compile(_ request: BatchDeleteRequest) throws(SiftError) -> [SQLStatement] {
     let e = try entity(request.entity)
     let q = dialect.quoteIdentifier
-    var sql = SQLFragment("DELETE FROM " + q(e.table) + " AS t0")
+    var sql = SQLFragment(sql: "DELETE FROM " + q(e.table) + " AS t0")
     if let p = request.predicate {
       var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: p.source)
       let w = try c.checkedWhere(p.root)

@@ -24,28 +24,28 @@ extension SQLCompiler {
 
     switch request.resultType {
     case .records:
-      columns = e.columnAttributes.map { c.cat("t0.", q($0.column)) }
-      order = try orderBy(request.sortDescriptors, &c, entity: e) + [c.cat(pk, " ASC")]
+      columns = e.columnAttributes.map { SQLFragment("t0.\(sql: q($0.column))") }
+      order = try orderBy(request.sortDescriptors, &c, entity: e) + [SQLFragment("\(sql: pk) ASC")]
     case .count:
-      columns = [c.cat(wrapCount ? "1" : "COUNT(*)")]
+      columns = [SQLFragment("\(sql: wrapCount ? "1" : "COUNT(*)")")]
     case .indices:
       let index = "t0." + q(SQLSchema.indexColumn)
-      columns = [c.cat(index)]
-      whereExpr = c.and([whereExpr ?? .alwaysTrue, c.condition(c.cat(index, " IS NOT NULL"))])
-      order = [c.cat(index, " ASC")]
+      columns = [SQLFragment("\(sql: index)")]
+      whereExpr = c.and([whereExpr ?? .alwaysTrue, c.condition(SQLFragment("\(sql: index) IS NOT NULL"))])
+      order = [SQLFragment("\(sql: index) ASC")]
     case .distinct(let keyPath):
       let v = try keyPathValue(keyPath, &c, entity: e)
-      columns = [c.cat("DISTINCT ", v)]
-      order = [sortTerm(c.cat(v, c.collation(for: v)), ascending: true, nulls: .automatic, &c)]
+      columns = [SQLFragment("DISTINCT \(v)")]
+      order = [sortTerm(SQLFragment("\(v)\(sql: c.collation(for: v))"), ascending: true, nulls: .automatic, &c)]
     case .aggregates(let aggregates, let groupBy):
       for g in groupBy {
         // Grouped key paths are columns or to-one subselects: they carry no bindings.
         let v = try keyPathValue(g, &c, entity: e)
-        columns.append(c.cat(v, " AS ", q(g)))
+        columns.append(SQLFragment("\(v) AS \(sql: q(g))"))
         groups.append(v.sql)
-        order.append(sortTerm(c.cat(v, c.collation(for: v)), ascending: true, nulls: .automatic, &c))
+        order.append(sortTerm(SQLFragment("\(v)\(sql: c.collation(for: v))"), ascending: true, nulls: .automatic, &c))
       }
-      for a in aggregates { columns.append(c.cat(try aggregate(a, &c, entity: e), " AS ", q(a.name))) }
+      for a in aggregates { columns.append(SQLFragment("\(try aggregate(a, &c, entity: e)) AS \(sql: q(a.name))")) }
     }
 
     for (name, v) in [("limit", request.limit), ("offset", request.offset)] {
@@ -53,7 +53,7 @@ extension SQLCompiler {
         throw SQLDiagnostics.error("negative-\(name)", "\(name) must not be negative", .at(0), source: "")
       }
     }
-    var sql = SQLFragment(wrapCount ? "SELECT COUNT(*) FROM (SELECT " : "SELECT ")
+    var sql = SQLFragment(sql: wrapCount ? "SELECT COUNT(*) FROM (SELECT " : "SELECT ")
     sql.append(list: columns)
     sql.append(" FROM " + q(e.table) + " t0")
     if let w = whereExpr, w.shape != .alwaysTrue {
@@ -69,12 +69,12 @@ extension SQLCompiler {
       sql.append(list: order)
     }
     if let limit = request.limit {
-      sql.append(SQLFragment(" LIMIT ", SQLFragment(binding: .integer(Int64(limit)))))
+      sql.append(" LIMIT \(bind: .integer(Int64(limit)))")
     } else if request.offset != nil, let unlimited = dialect.unlimitedLimit {
-      sql.append(SQLFragment(" LIMIT ", SQLFragment(binding: unlimited)))
+      sql.append(" LIMIT \(bind: unlimited)")
     }
     if let offset = request.offset {
-      sql.append(SQLFragment(" OFFSET ", SQLFragment(binding: .integer(Int64(offset)))))
+      sql.append(" OFFSET \(bind: .integer(Int64(offset)))")
     }
     if wrapCount { sql.append(") AS s") }
     return sql.statement(dialect)
@@ -90,8 +90,8 @@ extension SQLCompiler {
     case .last: nullsFirst = false
     }
     let dir = ascending ? " ASC" : " DESC"
-    if dialect.supportsNullsOrdering { return c.cat(expr, dir, nullsFirst ? " NULLS FIRST" : " NULLS LAST") }
-    return c.cat("(", expr, " IS NULL) ", nullsFirst ? "DESC" : "ASC", ", ", expr, dir)
+    if dialect.supportsNullsOrdering { return SQLFragment("\(expr)\(sql: dir)\(sql: nullsFirst ? " NULLS FIRST" : " NULLS LAST")") }
+    return SQLFragment("(\(expr) IS NULL) \(sql: nullsFirst ? "DESC" : "ASC"), \(expr)\(sql: dir)")
   }
 
   func orderBy(_ sorts: [SQLSortDescriptor], _ c: inout SQLCompilation, entity: SQLEntity) throws(SiftError) -> [SQLFragment] {
@@ -104,10 +104,10 @@ extension SQLCompiler {
       var expr = v.sql
       if v.type == .string {
         switch s.comparison {
-        case .binary: expr = c.cat(v, c.collation(for: v))
-        case .caseInsensitive: expr = c.cat(c.fold(v, 1), c.collation(for: v))
+        case .binary: expr = SQLFragment("\(v)\(sql: c.collation(for: v))")
+        case .caseInsensitive: expr = SQLFragment("\(c.fold(v, 1))\(sql: c.collation(for: v))")
         case .localizedStandard:
-          if let coll = dialect.localizedCollation { expr = c.cat(v, " COLLATE ", dialect.quoteIdentifier(coll)) }
+          if let coll = dialect.localizedCollation { expr = SQLFragment("\(v) COLLATE \(sql: dialect.quoteIdentifier(coll))") }
         }
       }
       terms.append(sortTerm(expr, ascending: s.ascending, nulls: s.nulls, &c))
@@ -120,13 +120,13 @@ extension SQLCompiler {
       guard a.function == .count else {
         throw SQLDiagnostics.error("aggregate-needs-key-path", "\(a.function.rawValue) needs a key path", .at(0), source: a.name)
       }
-      return c.cat("COUNT(*)")
+      return SQLFragment("COUNT(*)")
     }
     var v = try keyPathValue(keyPath, &c, entity: entity)
     let numericOK = v.type.isNumeric || v.type.family == 0
     switch a.function {
     case .count:
-      return c.cat("COUNT(", v, ")")
+      return SQLFragment("COUNT(\(v))")
     case .sum, .avg:
       guard numericOK else {
         throw SQLDiagnostics.error(
@@ -134,10 +134,10 @@ extension SQLCompiler {
           source: keyPath)
       }
       v = c.numeric(v)
-      if a.function == .sum { return c.cat("COALESCE(", dialect.sumFunction, "(", v, "), 0)") }
-      return c.cat(dialect.averageFunction, "(CAST(", v, " AS ", dialect.doubleTypeName, "))")
+      if a.function == .sum { return SQLFragment("COALESCE(\(sql: dialect.sumFunction)(\(v)), 0)") }
+      return SQLFragment("\(sql: dialect.averageFunction)(CAST(\(v) AS \(sql: dialect.doubleTypeName)))")
     case .min, .max:
-      return c.cat(a.function == .min ? "MIN(" : "MAX(", v, c.collation(for: v), ")")
+      return SQLFragment("\(sql: a.function == .min ? "MIN(" : "MAX(")\(v)\(sql: c.collation(for: v)))")
     }
   }
 }
