@@ -83,7 +83,7 @@ struct BatchContext {
     if let data {
       do {
         let matcher = try evaluated.compile(EvaluationOptions(policy: lenient ? .treatAsNoMatch : .strict))
-        let indices = try matcher.matchingIndices(data.records, variables: variables)
+        let indices = try data.matchingIndices(matcher, variables: variables)
         out["matches"] = .array(indices.map { .int(Int64($0)) })
       } catch {
         return failure(error.stage.rawValue, error.batchJSON)

@@ -6,7 +6,8 @@ import SiftSyntax
 
 /// The SQL half of `sift batch`: compiles each case for the schema's entity and, when records
 /// were given, runs it against an in-memory SQLite database loaded with them (and PostgreSQL
-/// with `--postgres`).
+/// with `--postgres`). Records that are plain values (`["Do", "Re"]`) are not rows: each case
+/// then reports `"sqlSkipped"` with the reason instead of `"sqlMatches"`/`"pgMatches"`.
 final class BatchSQL {
   struct Failure: Error, CustomStringConvertible { var description: String }
 
@@ -15,8 +16,12 @@ final class BatchSQL {
   let sqlite: SQLiteDatabase?
   let postgres: PostgresDatabase?
   let postgresCompiler: SQLCompiler?
+  /// Why the records were not loaded into SQL (some record is not an object), if so.
+  let notRows: String?
 
-  init(schemaPath: String, entity: String, postgres conninfo: String?, records: [SiftValue]?) throws {
+  init(
+    schemaPath: String, entity: String, postgres conninfo: String?, records: [SiftValue]?, notRows: String? = nil
+  ) throws {
     let schema = try CommandInputs.schema(schemaPath)
     guard schema.entity(entity) != nil else {
       let names = schema.entities.keys.sorted()
@@ -26,14 +31,15 @@ final class BatchSQL {
     }
     self.entity = entity
     compiler = SQLCompiler(dialect: SQLiteDialect(), schema: schema)
-    if let records {
+    self.notRows = notRows
+    if let records, notRows == nil {
       let db = try SQLiteDatabase()
       try db.load(records, entity: entity, schema: schema, dialect: SQLiteDialect())
       sqlite = db
     } else {
       sqlite = nil
     }
-    if let conninfo {
+    if let conninfo, notRows == nil {
       guard let records else { throw Failure(description: "--postgres needs --data to load the records") }
       let db = try PostgresDatabase.prepared(conninfo: conninfo, schema: .temporary(prefix: "sift_batch"))
       try db.load(records, entity: entity, schema: schema, dialect: PostgreSQLDialect())
@@ -50,6 +56,7 @@ final class BatchSQL {
     let statement = try compiler.compile(FetchRequest(entity: entity, predicate: predicate))
     out["sql"] = .string(statement.sql)
     out["bindings"] = .array(statement.bindings.map(\.siftValue))
+    if let notRows { out["sqlSkipped"] = .string("the records are not SQL rows: \(notRows)") }
     if let sqlite {
       out["sqlMatches"] = .array(try run { try sqlite.matchingIndices(of: predicate, entity: entity, compiler: compiler) })
     }
@@ -78,7 +85,9 @@ extension BatchContext {
     guard let schema, let entity else {
       throw BatchSQL.Failure(description: "--schema and --entity go together")
     }
-    sql = try BatchSQL(schemaPath: schema, entity: entity, postgres: postgres, records: data?.values)
+    let notRows = data?.notRowsReason
+    if let notRows { CLIOutput.error("sift batch: SQL matches skipped: the records are not SQL rows (\(notRows))") }
+    sql = try BatchSQL(schemaPath: schema, entity: entity, postgres: postgres, records: data?.values, notRows: notRows)
   }
 }
 

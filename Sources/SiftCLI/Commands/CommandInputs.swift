@@ -34,13 +34,36 @@ enum CommandInputs {
     return out
   }
 
-  /// A data file: the JSON values (for printing) and fast records (for evaluation), same order.
+  /// A data file: the JSON values (for printing) and, when every record is an object, fast
+  /// records (for evaluation), same order. Records may be plain values (`["Do", "Re"]`): they
+  /// are evaluated as themselves, `SELF`.
   struct DataSet {
     var values: [SiftValue]
-    var records: [SiftObject]
+    /// The records as `SiftObject`s; nil when some record is not an object.
+    var records: [SiftObject]?
+
+    init(values: [SiftValue]) {
+      self.values = values
+      records = try? JSONRecords.records(from: .array(values))
+    }
+
+    /// Indices of the records `matcher` matches.
+    func matchingIndices(_ matcher: SiftMatcher, variables: [String: SiftValue]) throws(SiftError) -> [Int] {
+      if let records { return try matcher.matchingIndices(records, variables: variables) }
+      return try matcher.matchingIndices(values, variables: variables)
+    }
+
+    /// Why the records cannot be rows of a SQL table ("record 0 is string, not an object"),
+    /// or nil when they all are objects.
+    var notRowsReason: String? {
+      guard records == nil, let i = values.firstIndex(where: { if case .dictionary = $0 { false } else { true } })
+      else { return nil }
+      return "record \(i) is \(values[i].kindName), not an object"
+    }
   }
 
-  /// Loads a JSON array of objects (or JSON Lines) from `path`.
+  /// Loads a JSON array of records (or one record, or JSON Lines) from `path`; a record is an
+  /// object or a plain value.
   static func data(_ path: String) throws(Failure) -> DataSet {
     let bytes: [UInt8]
     do {
@@ -62,17 +85,8 @@ enum CommandInputs {
       if items.isEmpty { throw Failure(description: "\(path): \(error)") }
       value = .array(items)
     }
-    let values: [SiftValue]
-    switch value {
-    case .array(let items): values = items
-    case .dictionary: values = [value]
-    default: throw Failure(description: "\(path): expected an array of objects, found \(value.kindName)")
-    }
-    do {
-      return DataSet(values: values, records: try JSONRecords.records(from: .array(values)))
-    } catch {
-      throw Failure(description: "\(path): \(error)")
-    }
+    if case .array(let items) = value { return DataSet(values: items) }
+    return DataSet(values: [value])
   }
 }
 

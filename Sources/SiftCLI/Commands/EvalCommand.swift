@@ -34,7 +34,7 @@ enum EvalCommand {
       for w in predicate.warnings { CLIOutput.error(DiagnosticRenderer().render(w, in: format)) }
       let options = EvaluationOptions(policy: parsed.flags.contains("--lenient") ? .treatAsNoMatch : .strict)
       let matcher = try predicate.compile(options)
-      let indices = try matcher.matchingIndices(data.records, variables: variables)
+      let indices = try data.matchingIndices(matcher, variables: variables)
       if parsed.flags.contains("--count") {
         print(indices.count)
       } else {

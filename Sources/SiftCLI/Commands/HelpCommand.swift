@@ -55,8 +55,9 @@ enum HelpCommand {
     "eval": """
       sift eval 'FORMAT' --data FILE.json [--arg JSON]... [--var NAME=JSON]... [--count] [--lenient]
 
-      Evaluates a predicate over every record of FILE.json (an array of objects, or JSON Lines)
-      and prints the matching records as JSON lines, or their number with --count.
+      Evaluates a predicate over every record of FILE.json (an array of objects or plain values,
+      or JSON Lines) and prints the matching records as JSON lines, or their number with --count.
+      A plain value ("Do", 42, true, null) is evaluated as SELF.
 
         --data FILE    the records; numbers without a fraction are integers,
                        {"$date": "ISO 8601"} is a date
@@ -69,6 +70,7 @@ enum HelpCommand {
         sift eval "name BEGINSWITH[c] 'blue'" --data venues.json
         sift eval "SUBQUERY(menu, $m, $m.vegan == YES).@count > 1" --data venues.json --count
         sift eval "distance < $MAX" --var MAX=2.5 --data venues.json
+        sift eval "SELF BEGINSWITH[c] 'd'" --data notes.json     # notes.json: ["Do", "Re", "Mi"]
       """,
     "sql": """
       sift sql 'FORMAT' --schema S.json --entity E [--dialect sqlite|postgres] [--arg JSON]...

@@ -19,7 +19,8 @@ public enum JSONRecords {
     public var description: String { message }
   }
 
-  /// Reads a file holding a JSON array of objects (or one object, or JSON Lines).
+  /// Reads a file holding a JSON array of objects (or one object, or JSON Lines) into the fast
+  /// form; for records that may be plain values, see `loadValues(contentsOf:)`.
   ///
   /// ```swift
   /// let rows = try JSONRecords.load(contentsOf: url)
@@ -35,6 +36,32 @@ public enum JSONRecords {
   /// let rows = try JSONRecords.load(bytes: Array(#"[{"a": 1}, {"a": 2}]"#.utf8))
   /// ```
   public static func load(bytes: [UInt8]) throws -> [SiftObject] {
+    try records(from: .array(values(bytes: bytes)))
+  }
+
+  /// Reads a file of records of any kind: objects or plain values (strings, numbers, booleans,
+  /// dates, null), as `values(bytes:)` parses them.
+  ///
+  /// ```swift
+  /// let notes = try JSONRecords.loadValues(contentsOf: URL(fileURLWithPath: "notes.json"))
+  /// ```
+  public static func loadValues(contentsOf url: URL) throws -> [SiftValue] {
+    let data = try Data(contentsOf: url)
+    return try values(bytes: [UInt8](data))
+  }
+
+  /// Parses UTF-8 JSON into records of any kind: the elements of a top-level array, a single
+  /// value, or one value per line (JSON Lines). A `SiftValue` is itself a record whose `SELF` is
+  /// the value, so plain values need no conversion: `["Do", "Re", "Mi"]` filtered by
+  /// `SELF BEGINSWITH[c] 'd'` is `["Do"]`. When every record is an object, `records(from:)`
+  /// converts them to the faster `SiftObject` form.
+  ///
+  /// ```swift
+  /// let notes = try JSONRecords.values(bytes: Array(#"["Do", "Re", "Mi"]"#.utf8))
+  /// let m = try SiftPredicate(format: "SELF BEGINSWITH[c] 'd'").compile()
+  /// try m.filter(notes)   // ["Do"]
+  /// ```
+  public static func values(bytes: [UInt8]) throws -> [SiftValue] {
     let value: SiftValue
     do {
       value = try SiftJSON.parse(bytes: bytes)
@@ -51,9 +78,10 @@ public enum JSONRecords {
           throw LoadError(message: "invalid JSON on line \(n + 1): \(error)")
         }
       }
-      return try records(from: .array(items))
+      return items
     }
-    return try records(from: value)
+    if case .array(let items) = value { return items }
+    return [value]
   }
 
   /// Converts parsed values: an array of dictionaries, or one dictionary.
@@ -71,7 +99,8 @@ public enum JSONRecords {
       out.reserveCapacity(items.count)
       for (i, item) in items.enumerated() {
         guard case .dictionary(let d) = item else {
-          throw LoadError(message: "record \(i) is \(item.kindName), not an object")
+          throw LoadError(
+            message: "record \(i) is \(item.kindName), not an object (plain values are records too: evaluate the values themselves, see values(bytes:))")
         }
         out.append(SiftObject.convert(d, cache: &cache, depth: EvalLimits.maxDataDepth))
       }

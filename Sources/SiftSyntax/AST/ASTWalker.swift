@@ -123,4 +123,13 @@ enum VariableCollector {
     }
     return found
   }
+
+  static func freeVariables(of e: ExpressionNode) -> Set<String> {
+    var found: Set<String> = []
+    _ = ASTWalker.rewrite(e, scope: []) { (e: ExpressionNode, scope: Set<String>) -> ExpressionNode in
+      if case .variable(let name) = e.kind, !scope.contains(name) { found.insert(name) }
+      return e
+    }
+    return found
+  }
 }

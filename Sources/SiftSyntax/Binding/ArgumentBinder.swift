@@ -134,19 +134,7 @@ enum ArgumentBinder {
       return ExpressionNode(.constant(arg), range: range)
     case .keyPath:
       guard case .string(let path) = arg else { throw wrong("a key path string") }
-      let kp = KeyPath(dotted: path)
-      for c in kp.components {
-        if case .key(let k) = c, k.isEmpty {
-          throw ArgumentFailure(diagnostic: Diagnostic(
-            id: "invalid-key-path", message: "key path \"\(path)\" for '%K' has an empty component", range: range))
-        }
-        if case .key(let k) = c, k.hasPrefix("@") {
-          throw ArgumentFailure(diagnostic: Diagnostic(
-            id: "unknown-collection-operator", message: "unknown collection operator '\(k)' in key path \"\(path)\"", range: range))
-        }
-      }
-      if path == "SELF" || path == "self" { return ExpressionNode(.evaluatedObject, range: range) }
-      return ExpressionNode(.keyPath(base: nil, kp), range: range)
+      return try keyPathExpression(path, for: " for '%K'", range: range)
     case .integer, .unsignedInteger:
       let n: Int64
       switch arg {
@@ -176,6 +164,27 @@ enum ArgumentBinder {
       default: throw wrong("a one-character string")
       }
     }
+  }
+
+  /// The expression a dotted key path string stands for, by `%K`'s rules: `SELF` is the record,
+  /// `@name` components are collection operators; an empty component or an unknown `@name` is
+  /// refused. `what` completes the message ("key path \"a..b\"<what> has an empty component").
+  static func keyPathExpression(_ path: String, for what: String, range: SourceRange)
+    throws(ArgumentFailure) -> ExpressionNode
+  {
+    let kp = KeyPath(dotted: path)
+    for c in kp.components {
+      if case .key(let k) = c, k.isEmpty {
+        throw ArgumentFailure(diagnostic: Diagnostic(
+          id: "invalid-key-path", message: "key path \"\(path)\"\(what) has an empty component", range: range))
+      }
+      if case .key(let k) = c, k.hasPrefix("@") {
+        throw ArgumentFailure(diagnostic: Diagnostic(
+          id: "unknown-collection-operator", message: "unknown collection operator '\(k)' in key path \"\(path)\"", range: range))
+      }
+    }
+    if path == "SELF" || path == "self" { return ExpressionNode(.evaluatedObject, range: range) }
+    return ExpressionNode(.keyPath(base: nil, kp), range: range)
   }
 
   static func article(_ kind: String) -> String {

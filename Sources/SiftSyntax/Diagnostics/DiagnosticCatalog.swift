@@ -151,6 +151,20 @@ enum DiagnosticCatalog {
       range: range, fixIts: [.init("did you mean '=='?", range: range, replacement: "==")])
   }
 
+  static func emptyExpression(at range: SourceRange) -> Diagnostic {
+    Diagnostic(id: "empty-expression", message: "expected an expression, but the input is empty", range: range)
+  }
+
+  /// Something after a complete standalone expression; a comparison or AND/OR there means the
+  /// text is a predicate.
+  static func unexpectedAfterExpression(_ t: Token, isPredicate: Bool) -> Diagnostic {
+    Diagnostic(
+      id: "unexpected-token",
+      message: "unexpected \(t.kind.displayName) after a complete expression; expected an operator or the end",
+      range: t.range,
+      notes: isPredicate ? [.init("this is a predicate, not an expression: parse it with SiftPredicate(format:)")] : [])
+  }
+
   static func unexpectedAfterPredicate(_ t: Token) -> Diagnostic {
     Diagnostic(
       id: "unexpected-token",

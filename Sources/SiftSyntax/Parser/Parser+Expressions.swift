@@ -4,6 +4,18 @@ enum BinaryLevel: Int {
 }
 
 extension Parser {
+  /// `expressionFormat ::= expression`: a whole format string that is one expression
+  /// (`NSExpression(format:)`), such as `sum:(scores)` or `price * 1.2`.
+  mutating func parseExpressionFormat() throws(ParseFailure) -> ExpressionNode {
+    if case .end = currentKind {
+      throw ParseFailure(DiagnosticCatalog.emptyExpression(at: current.range))
+    }
+    let e = try parseExpression()
+    if case .end = currentKind { return e }
+    try failOnInvalidToken()
+    throw ParseFailure(DiagnosticCatalog.unexpectedAfterExpression(current, isPredicate: isAtComparisonOperator() || atAnd() || atOr()))
+  }
+
   /// `expression ::= assignment | bitwise`
   mutating func parseExpression() throws(ParseFailure) -> ExpressionNode {
     if case .variable = currentKind, case .punct(.assign) = peekKind() {

@@ -66,6 +66,20 @@ public struct Parser {
   static func parse(
     _ source: String, limits: ParserLimits, arguments: [SiftValue]?, argumentFailure: inout ArgumentFailure?
   ) throws(SiftError) -> Result {
+    let (root, warnings, argumentCount) = try run(
+      source, limits: limits, arguments: arguments, argumentFailure: &argumentFailure,
+      empty: DiagnosticCatalog.emptyPredicate(at: .at(0))
+    ) { (p: inout Parser) throws(ParseFailure) in try p.parseFormat() }
+    return Result(root: root, warnings: warnings, argumentCount: argumentCount)
+  }
+
+  /// Runs one start rule (`parseFormat`, `parseExpressionFormat`) over `source`, checking the
+  /// input size first; returns the rule's tree, the warnings and the number of specifiers.
+  /// `empty` is reported should the rule neither return nor throw (it cannot).
+  static func run<Tree>(
+    _ source: String, limits: ParserLimits, arguments: [SiftValue]?, argumentFailure: inout ArgumentFailure?,
+    empty: @autoclosure () -> Diagnostic, _ rule: (inout Parser) throws(ParseFailure) -> Tree
+  ) throws(SiftError) -> (Tree, [Diagnostic], Int) {
     if source.utf8.count > limits.maxInputBytes {
       throw SiftError(
         stage: .parse,
@@ -76,14 +90,14 @@ public struct Parser {
     }
     // The closure hands its outcome back through these (cheaper than returning an enum).
     var text = source
-    var root: PredicateNode?
+    var tree: Tree?
     var diagnostic: Diagnostic?
     var warnings: [Diagnostic] = []
     var argumentCount = 0
     text.withUTF8 { bytes in
       var parser = Parser(source: source, bytes: bytes, limits: limits, arguments: arguments)
       do throws(ParseFailure) {
-        root = try parser.parseFormat()
+        tree = try rule(&parser)
       } catch {
         diagnostic = error.diagnostic
       }
@@ -91,11 +105,11 @@ public struct Parser {
       argumentCount = parser.argumentCount
       swap(&argumentFailure, &parser.argumentFailure)
     }
-    guard let root else {
-      // `parseFormat` either returns or throws, so `diagnostic` is set here.
-      throw SiftError(stage: .parse, diagnostic: diagnostic ?? DiagnosticCatalog.emptyPredicate(at: .at(0)), source: source)
+    guard let tree else {
+      // The rule either returns or throws, so `diagnostic` is set here.
+      throw SiftError(stage: .parse, diagnostic: diagnostic ?? empty(), source: source)
     }
-    return Result(root: root, warnings: warnings, argumentCount: argumentCount)
+    return (tree, warnings, argumentCount)
   }
 
   // MARK: - Token access

@@ -60,8 +60,11 @@ public struct CanonicalPrinter: Sendable {
     }
   }
 
-  /// An operand of AND/OR/NOT: compounds are parenthesised.
+  /// An operand of AND/OR/NOT: compounds are parenthesised. A one-term AND/OR (which only
+  /// code builds) prints as its term, so it is looked through first: `NOT` of a one-term AND of
+  /// `a OR b` is `NOT (a OR b)`, not `NOT a OR b`.
   func writeOperand(_ p: PredicateNode, into out: inout String) {
+    let p = CanonicalPrinter.lookThroughSingleTerms(p)
     switch p.kind {
     case .and(let t) where t.count > 1, .or(let t) where t.count > 1:
       out += "("
@@ -69,6 +72,17 @@ public struct CanonicalPrinter: Sendable {
       out += ")"
     default:
       write(p, into: &out)
+    }
+  }
+
+  /// `p` without the one-term AND/OR wrappers around it.
+  static func lookThroughSingleTerms(_ p: PredicateNode) -> PredicateNode {
+    var p = p
+    while true {
+      switch p.kind {
+      case .and(let t) where t.count == 1, .or(let t) where t.count == 1: p = t[0]
+      default: return p
+      }
     }
   }
 

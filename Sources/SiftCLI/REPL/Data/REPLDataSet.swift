@@ -7,7 +7,8 @@ import SiftSyntax
 ///
 /// The records are held once: in SiftEvaluation's fast `SiftObject` form when every record is
 /// a dictionary (the usual case; rows are converted back to values only when shown, sorted or
-/// copied into SQL), else as `SiftValue`s.
+/// copied into SQL), else as `SiftValue`s. Records may be plain values (`["Do", "Re"]`): they
+/// are evaluated as `SELF` and described and shown as a `SELF` attribute.
 ///
 /// ```swift
 /// let people = REPLDataSet(name: "people", records: [["name": "Ana", "age": 31]])
@@ -78,8 +79,9 @@ struct REPLDataSet: Sendable {
   }
 
   /// The value at a dotted key path of record `i` (`location.city`, `tags.@count`), reading
-  /// only the first key's value out of an object.
+  /// only the first key's value out of an object; `SELF` is the record itself.
   func value(of path: String, at i: Int) -> SiftValue {
+    if path == "SELF" { return record(at: i) }
     guard let objects else { return RecordPath.value(of: path, in: values[i]) }
     let first = path.prefix { $0 != "." }
     let head = objects[i].value(forKey: String(first)) ?? .null
@@ -129,7 +131,8 @@ struct REPLAttribute: Sendable, Hashable {
     return kinds.contains("nil") && !nonNull.isEmpty ? text + "?" : text
   }
 
-  /// Scans up to 5,000 records for top-level attributes and one level of nested dictionaries.
+  /// Scans up to 5,000 records for top-level attributes and one level of nested dictionaries;
+  /// records that are plain values make a `SELF` attribute.
   static func infer(from records: [SiftValue]) -> [REPLAttribute] {
     var kinds: [String: Set<String>] = [:]
     var elements: [String: Set<String>] = [:]
@@ -142,7 +145,10 @@ struct REPLAttribute: Sendable, Hashable {
       }
     }
     for record in records.prefix(5000) {
-      guard case .dictionary(let d) = record else { continue }
+      guard case .dictionary(let d) = record else {
+        note("SELF", record)  // a plain-value record (`"Do"`) is its own attribute
+        continue
+      }
       for key in d.keys.sorted() {
         let v = d[key] ?? .null
         note(key, v)

@@ -28,6 +28,9 @@ enum REPLSchemaInference {
   }
 
   static func infer(_ set: REPLDataSet) throws -> SQLSchema {
+    if set.objects == nil, let i = (0..<set.count).first(where: { if case .dictionary = set.record(at: $0) { false } else { true } }) {
+      throw REPLDataError("record \(i) is \(set.record(at: i).kindName), not an object: plain values have no SQL rows (memory engine only)")
+    }
     var attributes: [SQLAttribute] = []
     for a in set.attributes where !a.name.contains(".") && !a.name.hasPrefix("__sift") {
       let kinds = a.kinds.filter { $0 != "nil" }
