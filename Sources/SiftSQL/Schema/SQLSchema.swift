@@ -62,6 +62,14 @@ public enum SQLDateEncoding: String, Sendable, Hashable, CaseIterable {
     }
   }
 
+  /// The text encoding whose shape `text` has, or nil (offsets, a `T` without `Z`, other
+  /// formats): what introspection reads from a sample of a date column.
+  ///
+  /// ```swift
+  /// SQLDateEncoding.textEncoding(of: "2024-01-05 10:30:00")   // .sqliteDateTime
+  /// ```
+  public static func textEncoding(of text: String) -> SQLDateEncoding? { IntrospectedColumn.textShape(text) }
+
   /// True for the encodings stored as text.
   public var isText: Bool { self == .iso8601 || self == .sqliteDateTime || self == .isoDate }
 
