@@ -199,6 +199,27 @@ struct IntrospectionTests {
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["notes.sqlite"])
   }
 
+  @Test func dateEncodingsFromValues() throws {
+    let db = try SQLiteDatabase()
+    try db.executeScript("""
+      CREATE TABLE ZNOTE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR, ZCREATED TIMESTAMP);
+      INSERT INTO ZNOTE VALUES (1, 1, 1, 'a', 726000000.5);
+      CREATE TABLE event (id INTEGER PRIMARY KEY, starts DATETIME, ends DATETIME, due DATE, at_ms DATETIME, stamp TIMESTAMP);
+      INSERT INTO event VALUES (1, '2024-01-05 10:30:00', '2024-01-05T10:30:00Z', NULL, 1704450600000, '2024-01-05T10:30:00Z');
+      INSERT INTO event VALUES (2, '2024-01-05 10:30:00.5', NULL, NULL, 1704450600001, 1704450600);
+      """)
+    let result = try db.introspectSchema()
+    let e = try #require(result.schema.entity("event"))
+    #expect(result.schema.entity("ZNOTE")?.attribute("ZCREATED")?.dateEncoding == .referenceDateSeconds, "Core Data store")
+    #expect(e.attribute("starts")?.dateEncoding == .sqliteDateTime)
+    #expect(e.attribute("ends")?.dateEncoding == .iso8601)
+    #expect(e.attribute("due")?.dateEncoding == .isoDate, "assumed from the declared DATE")
+    #expect(e.attribute("at_ms")?.dateEncoding == .unixMilliseconds)
+    let w = Dictionary(result.warnings.map { ($0.columns.first ?? "", $0.kind) }, uniquingKeysWith: { a, _ in a })
+    #expect(w == ["starts": .mixedDateValues, "due": .dateEncodingAssumed, "stamp": .mixedDateValues])
+    #expect(e.attribute("stamp")?.dateEncoding == .iso8601 || e.attribute("stamp")?.dateEncoding == .unixSeconds)
+  }
+
   @Test func toOneNames() {
     let cases = [
       ("author_id", "author"), ("authorId", "author"), ("authorID", "author"), ("AUTHOR_ID", "AUTHOR"),
