@@ -48,8 +48,9 @@ public final class SQLiteDatabase: SQLDatabase {
   /// `PRAGMA query_only`, so no statement run on it can change the file. Opening, reading the
   /// schema and querying write nothing: no journal file is created for a rollback-journal
   /// database, and the file's bytes and modification time stay as they were. (A WAL-mode
-  /// database still needs its `-shm` file, which SQLite creates beside it when the directory
-  /// allows; the database file itself is not changed.)
+  /// database is the exception SQLite imposes: a reader creates empty `-wal` and `-shm` files
+  /// beside it when they are missing and the directory allows; the database file itself is
+  /// not changed.)
   ///
   /// ```swift
   /// let db = try SQLiteDatabase(readOnly: "notes.sqlite")
