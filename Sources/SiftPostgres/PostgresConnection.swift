@@ -18,8 +18,12 @@ final class PostgresConnection {
     }
     guard PQstatus(conn) == CONNECTION_OK else {
       let message = PostgresConnection.errorText(PQerrorMessage(conn))
+      let server = PostgresConnection.serverName(conn)
       PQfinish(conn)
-      throw PostgresError(kind: .connection, message: message)
+      // One line naming the server: libpq's text spans lines ("…\n\tIs the server running…").
+      let oneLine = message.split(whereSeparator: \.isNewline)
+        .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
+      throw PostgresError(kind: .connection, message: "cannot connect to PostgreSQL at \(server): \(oneLine)")
     }
     // Notices ("schema … does not exist, skipping") would otherwise go to stderr.
     PQsetNoticeProcessor(conn, { _, _ in }, nil)
@@ -32,6 +36,14 @@ final class PostgresConnection {
   }
 
   deinit { close() }
+
+  /// `host:port` (or `socket-directory:port`) of a connection attempt, as libpq resolved them.
+  private static func serverName(_ conn: OpaquePointer) -> String {
+    let host = PQhost(conn).map { String(cString: $0) } ?? ""
+    let port = PQport(conn).map { String(cString: $0) } ?? ""
+    let shownHost = host.isEmpty ? "localhost" : host
+    return port.isEmpty ? shownHost : "\(shownHost):\(port)"
+  }
 
   /// Whether `close()` has not been called yet.
   var isOpen: Bool { handle != nil }

@@ -41,15 +41,33 @@ public final class PostgresDatabase: @unchecked Sendable {
   /// ```
   public let schemaName: String?
 
+  /// True for a connection opened with `readOnly: true`.
+  public let isReadOnly: Bool
+
   /// Connects, selects or creates the schema, and sets session defaults (UTF8, UTC,
   /// `extra_float_digits = 3` for exact doubles, `bytea_output = hex`).
   ///
   /// ```swift
   /// let db = try PostgresDatabase(conninfo: "postgresql://sift:sift@127.0.0.1/sift")
   /// ```
-  /// - Throws: `PostgresError` (`.connection` when the server is unreachable or refuses login).
-  public init(conninfo: String, schema: Schema = .current) throws(PostgresError) {
+  ///
+  /// With `readOnly: true` the session's transactions are read-only
+  /// (`default_transaction_read_only`), so nothing run on it can change the database, and a
+  /// `.named` schema is only put first in `search_path`, never created (`.temporary` is refused):
+  /// the way to open a database Sift did not create.
+  ///
+  /// ```swift
+  /// let db = try PostgresDatabase(conninfo: info, readOnly: true)
+  /// let schema = try db.introspectSchema(named: "public").schema
+  /// ```
+  /// - Throws: `PostgresError` (`.connection` when the server is unreachable or refuses login;
+  ///   the message names the host and port).
+  public init(conninfo: String, schema: Schema = .current, readOnly: Bool = false) throws(PostgresError) {
+    if readOnly, case .temporary = schema {
+      throw PostgresError(kind: .connection, message: "a read-only connection cannot create a temporary schema")
+    }
     connection = try PostgresConnection(conninfo: conninfo)
+    isReadOnly = readOnly
     switch schema {
     case .current:
       schemaName = nil
@@ -65,8 +83,10 @@ public final class PostgresDatabase: @unchecked Sendable {
     setup += "SET extra_float_digits = 3; SET bytea_output = 'hex';"
     if let schemaName {
       let quoted = PostgresDatabase.quoteIdentifier(schemaName)
-      setup += " CREATE SCHEMA IF NOT EXISTS \(quoted); SET search_path TO \(quoted), public;"
+      if !readOnly { setup += " CREATE SCHEMA IF NOT EXISTS \(quoted);" }
+      setup += " SET search_path TO \(quoted), public;"
     }
+    if readOnly { setup += " SET default_transaction_read_only = on;" }
     do {
       try connection.executeScript(setup)
     } catch {

@@ -41,6 +41,73 @@ public final class SQLiteDatabase: SQLDatabase {
     SQLiteFunctions.register(on: db)
   }
 
+  /// Opens an existing database file read-only (`SQLITE_OPEN_READONLY`, never created) and
+  /// reads its schema once, so every way the file can be unusable is reported here, as one
+  /// line naming the file: missing, not a database (`SQLITE_NOTADB`), locked by another
+  /// connection (after `busyTimeout` milliseconds), or unreadable. The connection also sets
+  /// `PRAGMA query_only`, so no statement run on it can change the file. Opening, reading the
+  /// schema and querying write nothing: no journal file is created for a rollback-journal
+  /// database, and the file's bytes and modification time stay as they were. (A WAL-mode
+  /// database is the exception SQLite imposes: a reader creates empty `-wal` and `-shm` files
+  /// beside it when they are missing and the directory allows; the database file itself is
+  /// not changed.)
+  ///
+  /// ```swift
+  /// let db = try SQLiteDatabase(readOnly: "notes.sqlite")
+  /// let schema = try db.introspectSchema().schema
+  /// ```
+  /// - Throws: `SiftError` (stage `.sql`, id `sqlite-open`), message e.g.
+  ///   `cannot open notes.sqlite: no such file`.
+  public init(readOnly path: String, busyTimeout: Int32 = 200) throws(SiftError) {
+    func failure(_ why: String) -> SiftError {
+      SiftError(
+        stage: .sql,
+        diagnostic: Diagnostic(id: "sqlite-open", message: "cannot open \(path): \(why)", range: .at(0)),
+        source: "")
+    }
+    var isDirectory: ObjCBool = false
+    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+      throw failure("no such file")
+    }
+    if isDirectory.boolValue { throw failure("it is a directory, not a database file") }
+    guard FileManager.default.isReadableFile(atPath: path) else { throw failure("permission denied (not readable)") }
+    var db: OpaquePointer?
+    let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
+    let rc = sqlite3_open_v2(path, &db, flags, nil)
+    guard rc == SQLITE_OK, let db else {
+      let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+      if let db { sqlite3_close_v2(db) }
+      throw failure(message)
+    }
+    handle = db
+    sqlite3_busy_timeout(db, busyTimeout)
+    _ = sift_sqlite3_db_config_int(db, SQLITE_DBCONFIG_DQS_DML, 0)
+    _ = sift_sqlite3_db_config_int(db, SQLITE_DBCONFIG_DQS_DDL, 0)
+    SQLiteFunctions.register(on: db)
+    // Reading the schema is what reveals a file that is not a database, or a locked one.
+    var st: OpaquePointer?
+    var code = sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_schema", -1, &st, nil)
+    if code == SQLITE_OK, let st { code = sqlite3_step(st) }
+    sqlite3_finalize(st)
+    if code != SQLITE_ROW {
+      let message = String(cString: sqlite3_errmsg(db))
+      sqlite3_close_v2(db)
+      handle = nil
+      switch code & 0xFF {
+      case SQLITE_NOTADB: throw failure("not an SQLite database")
+      case SQLITE_BUSY, SQLITE_LOCKED: throw failure("the database is locked by another connection")
+      case SQLITE_CORRUPT: throw failure("the database file is corrupt (\(message))")
+      case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH: throw failure("cannot read the file (\(message))")
+      default: throw failure(message)
+      }
+    }
+    sqlite3_exec(db, "PRAGMA query_only = 1", nil, nil, nil)
+    isReadOnly = true
+  }
+
+  /// True for a connection opened with `init(readOnly:)`.
+  public private(set) var isReadOnly = false
+
   deinit {
     for (_, st) in cache { sqlite3_finalize(st) }
     if let handle { sqlite3_close_v2(handle) }

@@ -1,0 +1,185 @@
+/// Reads the `main` database of an SQLite connection: `pragma_table_list` (or `sqlite_master`
+/// before SQLite 3.37), `pragma_table_xinfo`, `pragma_foreign_key_list`, `pragma_index_list`
+/// and `pragma_index_info`, each with the table name bound; then bounded samples of date and
+/// JSON columns (identifiers quoted).
+struct SQLiteCatalogReader {
+  var db: any SQLDatabase
+  var sampleLimit: Int
+
+  private func rows(_ sql: String, _ bindings: [SQLValue] = []) throws -> [[SQLValue]] {
+    try db.execute(SQLStatement(sql: sql, bindings: bindings))
+  }
+
+  static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+
+  func read() throws -> IntrospectedCatalog {
+    var list: [[SQLValue]]
+    do {
+      list = try rows(
+        "SELECT name, type FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'view') "
+          + "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
+    } catch {
+      list = try rows(
+        "SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view') "
+          + "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND coalesce(sql, '') NOT LIKE 'CREATE VIRTUAL%' ORDER BY name")
+    }
+    var catalog = IntrospectedCatalog(tables: [])
+    for row in list {
+      guard case .text(let name)? = row.first, case .text(let type)? = row.last else { continue }
+      catalog.tables.append(try table(name, isView: type == "view", warnings: &catalog.warnings))
+    }
+    return catalog
+  }
+
+  private func table(_ name: String, isView: Bool, warnings: inout [SQLIntrospectionWarning]) throws -> IntrospectedTable {
+    let info = try rows(
+      "SELECT name, type, \"notnull\", pk, hidden FROM pragma_table_xinfo(?) ORDER BY cid", [.text(name)])
+    let names = Set(info.compactMap { if case .text(let n)? = $0.first { return n } else { return nil } })
+    // A Core Data store: its dates are seconds since 2001.
+    let coreData = names.isSuperset(of: ["Z_PK", "Z_ENT", "Z_OPT"])
+    var columns: [IntrospectedColumn] = []
+    var keyed: [(Int64, String)] = []
+    for r in info {
+      guard r.count == 5, case .text(let column) = r[0] else { continue }
+      if r[4].intValue == 1 { continue }  // hidden column of a virtual table
+      let declared: String
+      if case .text(let d) = r[1] { declared = d } else { declared = "" }
+      if let pk = r[3].intValue, pk > 0 { keyed.append((pk, column)) }
+      var c = IntrospectedColumn(
+        name: column, nativeType: declared, isNullable: r[2].intValue != 1, type: nil, dateEncoding: nil, arrayStorage: nil)
+      try classify(&c, table: name, coreData: coreData, warnings: &warnings)
+      columns.append(c)
+    }
+    var foreignKeys: [IntrospectedForeignKey] = []
+    var current: (id: Int64, fk: IntrospectedForeignKey)?
+    for r in try rows(
+      "SELECT id, seq, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id, seq", [.text(name)])
+    {
+      guard r.count == 5, let id = r[0].intValue, case .text(let target) = r[2], case .text(let from) = r[3] else { continue }
+      if current?.id != id {
+        if let done = current?.fk { foreignKeys.append(done) }
+        current = (id, IntrospectedForeignKey(columns: [], table: target, targetDescription: target, referencedColumns: []))
+      }
+      current?.fk.columns.append(from)
+      if case .text(let to) = r[4] { current?.fk.referencedColumns.append(to) }
+    }
+    if let done = current?.fk { foreignKeys.append(done) }
+    // `REFERENCES t` without columns means t's primary key; SQLite reports NULL for `to`.
+    for i in foreignKeys.indices where foreignKeys[i].referencedColumns.count != foreignKeys[i].columns.count {
+      foreignKeys[i].referencedColumns = []
+    }
+    var indexes: [SQLIndex] = []
+    if !isView {
+      for r in try rows("SELECT name, \"unique\", partial FROM pragma_index_list(?) ORDER BY name", [.text(name)]) {
+        guard r.count == 3, case .text(let index) = r[0] else { continue }
+        var cols: [String] = []
+        var expressions = false
+        for k in try rows("SELECT cid, name FROM pragma_index_info(?) ORDER BY seqno", [.text(index)]) {
+          if case .text(let n)? = k.last { cols.append(n) } else { expressions = true }
+        }
+        indexes.append(
+          SQLIndex(name: index, columns: cols, isUnique: r[1].intValue == 1, hasExpressions: expressions, isPartial: r[2].intValue == 1))
+      }
+    }
+    // Tables without a declared key are rowid tables; the rowid is not a column, so they are keyless here.
+    return IntrospectedTable(
+      name: name, isView: isView, columns: columns, primaryKey: keyed.sorted { $0.0 < $1.0 }.map(\.1),
+      foreignKeys: foreignKeys, indexes: indexes)
+  }
+
+  /// SQLite's affinity rules, after two of Sift's own: a declared type containing `BOOL` is a
+  /// boolean, one containing `DATE` or `TIME` (but not exactly `TIME`) a date, one containing
+  /// `JSON` an array if its values are JSON arrays. A column with no declared type (a view's
+  /// expression) takes the one storage class its values share.
+  private func classify(
+    _ c: inout IntrospectedColumn, table: String, coreData: Bool, warnings: inout [SQLIntrospectionWarning]
+  ) throws {
+    let t = c.nativeType.uppercased()
+    func has(_ s: String) -> Bool { t.contains(s) }
+    if has("BOOL") {
+      c.type = .boolean
+    } else if (has("DATE") || has("TIME")) && t != "TIME" {
+      c.type = .date
+      let (encoding, warning) = IntrospectedColumn.dateEncoding(
+        sample: try sample(table, c.name), table: table, column: c.name, declared: c.nativeType, coreData: coreData)
+      c.dateEncoding = encoding
+      if let warning { warnings.append(warning) }
+    } else if has("JSON") {
+      try jsonArray(&c, table: table, warnings: &warnings)
+    } else if has("INT") {
+      c.type = .integer
+    } else if has("CHAR") || has("CLOB") || has("TEXT") {
+      c.type = .string
+    } else if has("BLOB") {
+      c.type = .data
+    } else if t.isEmpty {
+      let kinds = Set(try sample(table, c.name).map { v -> String in
+        switch v {
+        case .integer: return "integer"
+        case .double: return "double"
+        case .text: return "string"
+        case .blob: return "data"
+        default: return "other"
+        }
+      })
+      if kinds.count == 1, let k = kinds.first, let type = SQLAttributeType(rawValue: k) {
+        c.type = type
+      } else {
+        warnings.append(
+          SQLIntrospectionWarning(
+            kind: .unsupportedColumn, table: table, columns: [c.name], member: c.name,
+            message: "\(c.name) has no declared type and its values \(kinds.isEmpty ? "are all NULL" : "mix " + kinds.sorted().joined(separator: ", ")); "
+              + "left out (give it a type in a schema file)"))
+      }
+    } else {
+      c.type = .double  // REAL, FLOAT, DOUBLE, and NUMERIC affinity (NUMERIC, DECIMAL(10,2), …)
+    }
+  }
+
+  private func sample(_ table: String, _ column: String) throws -> [SQLValue] {
+    let q = SQLiteCatalogReader.quote(column)
+    return try rows(
+      "SELECT \(q) FROM \(SQLiteCatalogReader.quote(table)) WHERE \(q) IS NOT NULL LIMIT ?", [.integer(Int64(sampleLimit))]
+    ).compactMap(\.first)
+  }
+
+  /// A column declared JSON: an array attribute read with `json_each` when every sampled
+  /// value is a JSON array of one element kind.
+  private func jsonArray(_ c: inout IntrospectedColumn, table: String, warnings: inout [SQLIntrospectionWarning]) throws {
+    let q = SQLiteCatalogReader.quote(c.name)
+    let sql = """
+      SELECT CASE WHEN json_valid(v) AND json_type(v) = 'array' THEN 'array' ELSE 'other' END, \
+      (SELECT group_concat(DISTINCT e.type) FROM json_each(CASE WHEN json_valid(v) AND json_type(v) = 'array' THEN v ELSE '[]' END) AS e) \
+      FROM (SELECT \(q) AS v FROM \(SQLiteCatalogReader.quote(table)) WHERE \(q) IS NOT NULL LIMIT ?)
+      """
+    var shapes = Set<String>()
+    var elements = Set<String>()
+    for r in try rows(sql, [.integer(Int64(sampleLimit))]) {
+      if case .text(let s)? = r.first { shapes.insert(s) }
+      if case .text(let list)? = r.last { for e in list.split(separator: ",") { elements.insert(String(e)) } }
+    }
+    let type = IntrospectedColumn.arrayType(elementKinds: elements)
+    if shapes == ["array"], let type {
+      c.type = type
+      c.arrayStorage = .json
+    } else {
+      warnings.append(
+        SQLIntrospectionWarning(
+          kind: .unsupportedColumn, table: table, columns: [c.name], member: c.name,
+          message: "\(c.name) (\(c.nativeType)) does not hold JSON arrays of one scalar kind; left out "
+            + "(a schema file can give it a type, e.g. {\"type\": \"stringArray\", \"arrayStorage\": \"json\"})"))
+    }
+  }
+}
+
+extension IntrospectedColumn {
+  /// The array type for JSON element kinds (`json_type` / `jsonb_typeof` names): all text →
+  /// strings, all integer → integers, numbers → doubles; nil for none or a mix.
+  static func arrayType(elementKinds: Set<String>) -> SQLAttributeType? {
+    if elementKinds.isEmpty { return nil }
+    if elementKinds == ["text"] || elementKinds == ["string"] { return .stringArray }
+    if elementKinds == ["integer"] { return .integerArray }
+    if elementKinds.isSubset(of: ["integer", "real", "number"]) { return .doubleArray }
+    return nil
+  }
+}
