@@ -57,9 +57,8 @@ extension SQLCompilation {
 enum Operand: Sendable {
   /// A single SQL value.
   case value(SQLExpr)
-  /// A constant not yet bound, so it can be coerced to the type it meets. Boxed
-  /// (`indirect`) for the reason given at `SQLExpr.constant`.
-  indirect case constant(SiftValue)
+  /// A constant not yet bound, so it can be coerced to the type it meets.
+  case constant(SiftValue)
   /// An entity row.
   case row(RowRef)
   /// A collection of elements.

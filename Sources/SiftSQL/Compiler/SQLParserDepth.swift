@@ -29,7 +29,7 @@ enum SQLParserDepth {
   /// The estimated peak parser stack for the statement `sql` finishes to: each placeholder is
   /// one token, wherever the dialect's placeholder text would go.
   static func estimate(_ sql: SQLFragment) -> Int {
-    let s = Array(sql.text.utf8)
+    let s = sql.utf8
     var placeholders = sql.bindings.lazy.map(\.offset).makeIterator()
     var nextPlaceholder = placeholders.next()
     // Per open level, the tokens its level held when the next one opened; the innermost
