@@ -176,7 +176,10 @@ extension CoreDataModel {
           guard let nr = numbers[rOwner], let ni = numbers[iOwner], let nDest = numbers[r.destination],
             let nSource = numbers[inv.destination]
           else { continue }
-          let joinTable = (nr, r.name) <= (ni, inv.name) ? "Z_\(nr)\(r.name.uppercased())" : "Z_\(ni)\(inv.name.uppercased())"
+          // Named after one side: the lower entity number, and between two relationships of one
+          // entity the later name (observed in real stores; notes, section 1).
+          let rNamesTable = nr != ni ? nr < ni : r.name.uppercased() >= inv.name.uppercased()
+          let joinTable = rNamesTable ? "Z_\(nr)\(r.name.uppercased())" : "Z_\(ni)\(inv.name.uppercased())"
           let target = "Z_\(nDest)\(r.name.uppercased())"
           var source = "Z_\(nSource)\(inv.name.uppercased())"
           if source == target {

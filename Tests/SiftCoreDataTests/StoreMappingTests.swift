@@ -163,3 +163,29 @@ struct StoreMappingTests {
   }
 }
 
+
+extension StoreMappingTests {
+  /// The shape of a real store's reflexive many-to-many (larromba/EasyLife, notes section 3):
+  /// TodoItem.blockedBy <-> TodoItem.blocking is stored in Z_2BLOCKING(Z_2BLOCKEDBY, Z_2BLOCKING).
+  @Test func reflexiveManyToManyIsNamedAfterTheLaterName() throws {
+    let model = try CoreDataModel(xml: """
+      <model>
+        <entity name="Project"><attribute name="name" optional="YES" attributeType="String"/>
+          <relationship name="todoItem" optional="YES" toMany="YES" destinationEntity="TodoItem" inverseName="project" inverseEntity="TodoItem"/></entity>
+        <entity name="TodoItem"><attribute name="name" optional="YES" attributeType="String"/>
+          <relationship name="blockedBy" optional="YES" toMany="YES" destinationEntity="TodoItem" inverseName="blocking" inverseEntity="TodoItem"/>
+          <relationship name="blocking" optional="YES" toMany="YES" destinationEntity="TodoItem" inverseName="blockedBy" inverseEntity="TodoItem"/>
+          <relationship name="project" optional="YES" maxCount="1" destinationEntity="Project" inverseName="todoItem" inverseEntity="Project"/></entity>
+      </model>
+      """)
+    #expect(model.entityNumbers() == ["Project": 1, "TodoItem": 2])
+    let m = try model.sqlMapping()
+    let item = try #require(m.schema.entity("TodoItem"))
+    #expect(item.relationship("blocking")?.kind
+      == .manyToMany(joinTable: "Z_2BLOCKING", sourceColumn: "Z_2BLOCKEDBY", targetColumn: "Z_2BLOCKING"))
+    #expect(item.relationship("blockedBy")?.kind
+      == .manyToMany(joinTable: "Z_2BLOCKING", sourceColumn: "Z_2BLOCKING", targetColumn: "Z_2BLOCKEDBY"))
+    #expect(item.relationship("project")?.kind == .toOne(foreignKey: "ZPROJECT"))
+    #expect(m.schema.entity("Project")?.relationship("todoItem")?.kind == .toMany(inverseForeignKey: "ZPROJECT"))
+  }
+}

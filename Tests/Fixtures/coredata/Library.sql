@@ -7,7 +7,8 @@
 -- first, then dates, then strings, as real stores list them. Dates: seconds since 2001-01-01.
 -- Many-to-many: Z_<n><NAME> join tables with Z_<n of destination><NAME> columns (notes, 1).
 -- Ordered relationships: Z_FOK_ order keys (sparse, only their order matters).
--- Index names are assumptions (the pattern Core Data uses is not described in the sources).
+-- Index names follow the one real store that has them (larromba/EasyLife, notes section 3);
+-- the fetch-index and uniqueness-index names are assumptions.
 
 CREATE TABLE ZAUTHOR ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZBORN TIMESTAMP, ZNAME VARCHAR );
 CREATE TABLE ZITEM ( Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZINPRINT INTEGER, ZPAGES INTEGER, ZPUBLISHER INTEGER, Z_FOK_PUBLISHER INTEGER, ZCREATEDAT TIMESTAMP, ZTITLE VARCHAR, ZGENRE VARCHAR, ZILLUSTRATOR VARCHAR );
