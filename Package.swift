@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "SiftSQL", targets: ["SiftSQL"]),
     .library(name: "SiftSQLite", targets: ["SiftSQLite"]),
     .library(name: "SiftPostgres", targets: ["SiftPostgres"]),
+    .library(name: "SiftCoreData", targets: ["SiftCoreData"]),
     .executable(name: "sift", targets: ["sift"]),
     .executable(name: "sift-bench", targets: ["sift-bench"]),
   ],
@@ -21,6 +22,8 @@ let package = Package(
     .target(name: "SiftSQL", dependencies: ["SiftSyntax"]),
     .target(name: "SiftSQLite", dependencies: ["SiftSQL", "CSQLite"]),
     .target(name: "SiftPostgres", dependencies: ["SiftSQL", "CLibPQ"]),
+    // Core Data: .xcdatamodeld models (FoundationXML) and their SQLite store layout as an SQLSchema.
+    .target(name: "SiftCoreData", dependencies: ["SiftSyntax", "SiftSQL"]),
     .systemLibrary(
       name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
@@ -42,6 +45,8 @@ let package = Package(
     .testTarget(
       name: "SiftSQLTests",
       dependencies: ["SiftSyntax", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftEvaluation"]),
+    .testTarget(
+      name: "SiftCoreDataTests", dependencies: ["SiftCoreData", "SiftSyntax", "SiftSQL", "SiftSQLite"]),
     .testTarget(
       name: "SiftCLITests", dependencies: ["SiftCLI", "SiftSyntax"], exclude: ["Transcripts"]),
 

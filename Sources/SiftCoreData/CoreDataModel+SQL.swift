@@ -1,0 +1,227 @@
+import SiftSQL
+
+/// How a Core Data model maps onto a store Core Data wrote, as an `SQLSchema` usable with
+/// `SQLCompiler` today.
+///
+/// Core Data keeps a whole inheritance hierarchy in its root's table and tells rows apart by
+/// `Z_ENT`, and has no `__sift_count_…` columns for to-many relationships. `SQLSchema` has
+/// neither a row filter nor count-less collections (Grammar/notes/coredata.md, section 5), so
+/// each entity's `table` here is a temporary view over its root's table: `Z_ENT IN (the
+/// entity and its descendants)`, plus one count column per to-many relationship (a Core Data
+/// to-many is never nil, so the count is never NULL). Run `setupStatements` once on the
+/// connection (SQLite `TEMP` views: nothing is written to the store file) before compiled
+/// statements.
+///
+/// ```swift
+/// let mapping = try model.sqlMapping(entityNumbers: numbersFromZPrimaryKey)
+/// for s in mapping.setupStatements { try db.executeScript(s) }
+/// let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: mapping.schema)
+/// ```
+public struct CoreDataSQLMapping: Sendable {
+  /// One entity per model entity (abstract ones too); attributes and relationships keyed by
+  /// their model names; primary key `Z_PK`; dates as seconds since 2001.
+  public var schema: SQLSchema
+  /// `Z_ENT` of each entity.
+  public var entityNumbers: [String: Int]
+  /// Per entity: the store's table (its root's `Z<ROOT>`).
+  public var storeTables: [String: String]
+  /// Per entity: the `Z_ENT` values its rows may have (itself and its descendants).
+  public var entityFilters: [String: [Int]]
+  /// Per entity: property name → column in `storeTables[entity]` (attributes and to-one keys).
+  public var columns: [String: [String: String]]
+  /// `CREATE TEMP VIEW` statements (SQLite) creating the tables `schema` names.
+  public var setupStatements: [String]
+  /// What the schema leaves out and why (to-many relationships without an inverse, …).
+  public var unmapped: [String]
+}
+
+extension CoreDataModel {
+  /// The store table of an entity: `Z` + its root entity's name upper-cased.
+  ///
+  /// ```swift
+  /// model.storeTable(of: "Novel")   // "ZITEM"
+  /// ```
+  public func storeTable(of entity: String) -> String? {
+    rootEntity(of: entity).map { "Z" + $0.name.uppercased() }
+  }
+
+  /// The view `sqlMapping` creates for an entity.
+  ///
+  /// ```swift
+  /// CoreDataModel.viewName(of: "Novel")   // "sift_cd_Novel"
+  /// ```
+  public static func viewName(of entity: String) -> String { "sift_cd_" + entity }
+
+  /// Columns of every stored attribute and to-one relationship, per entity (inherited
+  /// properties included, with the column their declaring entity got). Core Data names a
+  /// column `Z` + the property name upper-cased and numbers later duplicates within one root
+  /// table (`ZTITLE`, `ZTITLE1`, …); the order it numbers them in is not documented, so here
+  /// it is entity-number order, then property name — check against the store when it matters.
+  ///
+  /// ```swift
+  /// model.columnNames()["Novel"]?["title"]   // "ZTITLE"
+  /// ```
+  public func columnNames(entityNumbers: [String: Int]? = nil) -> [String: [String: String]] {
+    let numbers = entityNumbers ?? self.entityNumbers()
+    var own: [String: [String: String]] = [:]  // declaring entity → property → column
+    for root in rootEntityNames {
+      var used = Set<String>()
+      let members = hierarchy(of: root).sorted { (numbers[$0] ?? 0, $0) < (numbers[$1] ?? 0, $1) }
+      for name in members {
+        guard let e = entity(name) else { continue }
+        var props = e.attributes.filter(\.isStored).map(\.name)
+        props += e.relationships.filter { !$0.isToMany && !$0.isTransient }.map(\.name)
+        for p in props.sorted() {
+          let base = "Z" + p.uppercased()
+          var column = base
+          var n = 0
+          while used.contains(column) {
+            n += 1
+            column = base + String(n)
+          }
+          used.insert(column)
+          own[name, default: [:]][p] = column
+        }
+      }
+    }
+    var out: [String: [String: String]] = [:]
+    for e in entities {
+      var map: [String: String] = [:]
+      for ancestor in lineage(of: e.name) {
+        for (p, c) in own[ancestor.name] ?? [:] where map[p] == nil { map[p] = c }
+      }
+      out[e.name] = map
+    }
+    return out
+  }
+
+  /// The `SQLSchema` of `sqlMapping(entityNumbers:)`; usable once its `setupStatements` ran.
+  ///
+  /// ```swift
+  /// let schema = try model.sqlSchema()
+  /// ```
+  public func sqlSchema(entityNumbers: [String: Int]? = nil) throws -> SQLSchema {
+    try sqlMapping(entityNumbers: entityNumbers).schema
+  }
+
+  /// Maps the model onto Core Data's store layout (Grammar/notes/coredata.md, section 5).
+  /// `entityNumbers` should come from the store's `Z_PRIMARYKEY` (`Z_NAME` → `Z_ENT`); without
+  /// it, `entityNumbers()` is used.
+  ///
+  /// ```swift
+  /// let m = try model.sqlMapping(entityNumbers: ["Author": 1, "Item": 2, "Book": 3])
+  /// m.entityFilters["Book"]   // [3, 4, 5]
+  /// ```
+  /// - Throws: `CoreDataModelError` when an entity has no number; `SiftError` when the
+  ///   resulting schema is invalid.
+  public func sqlMapping(entityNumbers given: [String: Int]? = nil) throws -> CoreDataSQLMapping {
+    let numbers = given ?? entityNumbers()
+    for e in entities where numbers[e.name] == nil {
+      throw CoreDataModelError(file: file, line: e.line, element: "entity", message: "entity '\(e.name)' has no entity number (Z_ENT)")
+    }
+    let columns = columnNames(entityNumbers: numbers)
+    var unmapped: [String] = []
+    var sqlEntities: [SQLEntity] = []
+    var views: [String] = []
+    var storeTables: [String: String] = [:]
+    var filters: [String: [Int]] = [:]
+
+    func q(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    /// The entity declaring `relationship` among `entity` and its ancestors.
+    func declaringEntity(of relationship: CoreDataRelationship, from entity: String) -> String {
+      lineage(of: entity).first { $0.relationships.contains(relationship) }?.name ?? entity
+    }
+
+    for e in entities {
+      guard let table = storeTable(of: e.name) else { continue }
+      storeTables[e.name] = table
+      let filter = hierarchy(of: e.name).compactMap { numbers[$0] }.sorted()
+      filters[e.name] = filter
+      let cols = columns[e.name] ?? [:]
+      var attributes: [SQLAttribute] = []
+      for a in allAttributes(of: e.name) where a.isStored {
+        guard let column = cols[a.name] else { continue }
+        attributes.append(SQLAttribute(name: a.name, column: column, type: Self.sqlType(a.type), indexed: false))
+      }
+      var relationships: [SQLRelationship] = []
+      var countColumns: [String] = []
+      for r in allRelationships(of: e.name) where !r.isTransient {
+        switch cardinality(of: r) {
+        case .toOne, .oneToOne, .manyToOne:
+          guard let fk = cols[r.name] else { continue }
+          relationships.append(SQLRelationship(name: r.name, target: r.destination, kind: .toOne(foreignKey: fk)))
+        case .oneToMany:
+          let invOwner = r.inverseEntity ?? r.destination
+          guard let inv = inverse(of: r), let fk = columns[invOwner]?[inv.name],
+            let targetTable = storeTable(of: r.destination)
+          else { continue }
+          // A to-one and its to-many inverse may share a column in SQLSchema only when the
+          // to-many is declared by exactly the entity the to-one points at; inherited ones
+          // walk the target's table joined to itself (same rows, no shared-column claim).
+          let direct = invOwner == r.destination && inv.destination == e.name
+            && entity(invOwner)?.relationships.contains(inv) == true
+          if direct {
+            relationships.append(SQLRelationship(name: r.name, target: r.destination, kind: .toMany(inverseForeignKey: fk)))
+          } else {
+            relationships.append(SQLRelationship(
+              name: r.name, target: r.destination,
+              kind: .manyToMany(joinTable: targetTable, sourceColumn: fk, targetColumn: "Z_PK")))
+          }
+          countColumns.append(
+            "(SELECT COUNT(*) FROM \(q(targetTable)) c WHERE c.\(q(fk)) = t.\"Z_PK\") AS \(q(SQLSchema.countColumn(r.name)))")
+        case .manyToMany:
+          guard let inv = inverse(of: r) else { continue }
+          let rOwner = declaringEntity(of: r, from: e.name)
+          let iOwner = declaringEntity(of: inv, from: r.inverseEntity ?? r.destination)
+          guard let nr = numbers[rOwner], let ni = numbers[iOwner], let nDest = numbers[r.destination],
+            let nSource = numbers[inv.destination]
+          else { continue }
+          // Named after one side: the lower entity number, and between two relationships of one
+          // entity the later name (observed in real stores; notes, section 1).
+          let rNamesTable = nr != ni ? nr < ni : r.name.uppercased() >= inv.name.uppercased()
+          let joinTable = rNamesTable ? "Z_\(nr)\(r.name.uppercased())" : "Z_\(ni)\(inv.name.uppercased())"
+          let target = "Z_\(nDest)\(r.name.uppercased())"
+          var source = "Z_\(nSource)\(inv.name.uppercased())"
+          if source == target {
+            source += "1"  // a relationship that is its own inverse: a guess (notes, section 4)
+            unmapped.append("\(e.name).\(r.name): is its own inverse; join columns \(target)/\(source) are a guess")
+          }
+          relationships.append(SQLRelationship(
+            name: r.name, target: r.destination,
+            kind: .manyToMany(joinTable: joinTable, sourceColumn: source, targetColumn: target)))
+          countColumns.append(
+            "(SELECT COUNT(*) FROM \(q(joinTable)) c WHERE c.\(q(source)) = t.\"Z_PK\") AS \(q(SQLSchema.countColumn(r.name)))")
+        case .toManyWithoutInverse:
+          unmapped.append("\(e.name).\(r.name): a to-many relationship without an inverse (storage not described publicly)")
+        }
+      }
+      let view = Self.viewName(of: e.name)
+      sqlEntities.append(SQLEntity(
+        name: e.name, table: view, primaryKey: "Z_PK", attributes: attributes, relationships: relationships))
+      let select = (["t.*"] + countColumns).joined(separator: ", ")
+      views.append(
+        "CREATE TEMP VIEW IF NOT EXISTS \(q(view)) AS SELECT \(select) FROM \(q(table)) t WHERE t.\"Z_ENT\" IN ("
+          + filter.map(String.init).joined(separator: ", ") + ")")
+    }
+    let schema = try SQLSchema(entities: sqlEntities, dateEncoding: .referenceDateSeconds)
+    return CoreDataSQLMapping(
+      schema: schema, entityNumbers: numbers, storeTables: storeTables, entityFilters: filters, columns: columns,
+      setupStatements: views, unmapped: unmapped)
+  }
+
+  /// The `SQLAttributeType` an attribute type is read as.
+  ///
+  /// ```swift
+  /// CoreDataModel.sqlType(.integer16)   // .integer
+  /// ```
+  public static func sqlType(_ type: CoreDataAttributeType) -> SQLAttributeType {
+    switch type {
+    case .integer16, .integer32, .integer64: return .integer
+    case .decimal, .double, .float: return .double
+    case .string, .uri: return .string
+    case .boolean: return .boolean
+    case .date: return .date
+    case .binary, .transformable, .uuid, .undefined, .objectID: return .data
+    }
+  }
+}

@@ -1,0 +1,44 @@
+import Foundation
+import SiftCoreData
+import SiftSQL
+import SiftSQLite
+import SiftSyntax
+
+/// An in-memory SQLite database loaded from a store fixture script, with the model's views.
+struct CoreDataStore {
+  let db: SQLiteDatabase
+  let mapping: CoreDataSQLMapping
+  let compiler: SQLCompiler
+
+  init(model: CoreDataModel, script: String) throws {
+    db = try SQLiteDatabase()
+    try db.executeScript(try String(contentsOf: CoreDataFixtures.url(script), encoding: .utf8))
+    mapping = try model.sqlMapping(entityNumbers: try CoreDataStore.entityNumbers(db))
+    for statement in mapping.setupStatements { try db.executeScript(statement) }
+    compiler = SQLCompiler(dialect: SQLiteDialect(), schema: mapping.schema)
+  }
+
+  /// `Z_NAME` → `Z_ENT` from the store's `Z_PRIMARYKEY`.
+  static func entityNumbers(_ db: SQLiteDatabase) throws -> [String: Int] {
+    var out: [String: Int] = [:]
+    for row in try db.execute(SQLStatement(sql: "SELECT Z_NAME, Z_ENT FROM Z_PRIMARYKEY")) {
+      if case .text(let name) = row[0], case .integer(let n) = row[1] { out[name] = Int(n) }
+    }
+    return out
+  }
+
+  /// The `Z_PK`s of `entity`'s objects matching `predicate`, ascending.
+  func keys(_ entity: String, _ predicate: SiftPredicate) throws -> [Int64] {
+    let w = try compiler.compileWhere(predicate, entity: entity)
+    let from = try compiler.fromClause(entity: entity)
+    let sql = "SELECT t0.\"Z_PK\" FROM \(from) WHERE \(w.sql) ORDER BY t0.\"Z_PK\""
+    return try db.execute(SQLStatement(sql: sql, bindings: w.bindings)).map { row in
+      if case .integer(let n) = row[0] { return n }
+      return -1
+    }
+  }
+
+  func keys(_ entity: String, _ format: String, _ arguments: SiftValue...) throws -> [Int64] {
+    try keys(entity, SiftPredicate(format: format, arguments: arguments))
+  }
+}
