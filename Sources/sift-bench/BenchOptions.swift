@@ -14,9 +14,11 @@ struct BenchOptions {
   var entity: String?
   /// `--seconds N`: time budget per measurement (default 0.5).
   var seconds: Double = 0.5
-  /// `--suite parse|evaluate|sql` (repeatable): which parts of the standard set to run
-  /// (default all).
+  /// `--suite parse|evaluate|sql|scale` (repeatable): which parts of the standard set to run
+  /// (default all but `scale`, which runs only when named).
   var suites: Set<String> = []
+  /// `--records N`: records for `--suite scale` (default 1,000,000).
+  var records = 1_000_000
 
   struct Failure: Error, CustomStringConvertible { var description: String }
 
@@ -42,14 +44,17 @@ struct BenchOptions {
         o.seconds = s
       case "--suite":
         let name = try value()
-        guard ["parse", "evaluate", "sql"].contains(name) else {
-          throw Failure(description: "--suite needs parse, evaluate or sql, not \(name)")
+        guard ["parse", "evaluate", "sql", "scale"].contains(name) else {
+          throw Failure(description: "--suite needs parse, evaluate, sql or scale, not \(name)")
         }
         o.suites.insert(name)
+      case "--records":
+        guard let n = Int(try value()), n > 0 else { throw Failure(description: "--records needs a positive integer") }
+        o.records = n
       case "-h", "--help":
         print(
           "usage: sift-bench [--format 'P'] [--arg JSON]... [--data FILE.json] [--schema S.json --entity E] [--seconds N]"
-            + " [--suite parse|evaluate|sql]...")
+            + " [--suite parse|evaluate|sql|scale]... [--records N]")
         exit(0)
       default: throw Failure(description: "unknown option \(args[i])")
       }
@@ -59,7 +64,7 @@ struct BenchOptions {
   }
 
   /// Whether the standard set includes `suite`.
-  func runs(_ suite: String) -> Bool { suites.isEmpty || suites.contains(suite) }
+  func runs(_ suite: String) -> Bool { suite == "scale" ? suites.contains(suite) : suites.isEmpty || suites.contains(suite) }
 
   /// Directory holding the shared conformance sample (venues.json).
   static var fixturesDirectory: URL {

@@ -56,6 +56,8 @@ final class REPLSession {
   var timer = false
   /// SQL back ends (SQLite in memory, files, PostgreSQL).
   var sql = REPLSQLState()
+  /// Threads an in-memory scan uses.
+  var scanWorkers = 1
 
   /// Creates an empty session.
   init(style: REPLStyle = REPLStyle(colors: false), interrupt: InterruptFlag = InterruptFlag()) {

@@ -1,0 +1,74 @@
+import Foundation
+import SiftEvaluation
+import SiftSQL
+import SiftSQLite
+import SiftSyntax
+
+/// What `sift-bench --suite scale` measures of the REPL, reached through the same code the
+/// REPL runs (`REPLSession.execute`, `ensureInSQL`, `JSONDataLoader`). Not API: `@_spi(Bench)`.
+///
+/// ```swift
+/// @_spi(Bench) import SiftCLI
+/// let probe = REPLBenchProbe(generated: 200_000)
+/// probe.execute(".count distance < 1")   // "…\n"
+/// ```
+@_spi(Bench) public final class REPLBenchProbe {
+  let session: REPLSession
+
+  /// A session holding `count` generated venues (`sift --no-sample --generate COUNT`) as `venues`.
+  public init(generated count: Int) {
+    session = REPLSession()
+    session.add(GeneratedData.dataSet(name: "venues", count: count))
+    session.entity = "venues"
+  }
+
+  /// The generated records as values, in order (what `--generate` holds, before conversion).
+  public static func generatedValues(count: Int) -> [SiftValue] { GeneratedData.records(count: count) }
+
+  /// Runs one REPL input and returns its text.
+  @discardableResult
+  public func execute(_ input: String) -> String { session.execute(input).text }
+
+  /// The records in the evaluator's form (what the REPL scans).
+  public var objects: [SiftObject] { session.current?.objects ?? [] }
+
+  /// The SQL schema the REPL uses for the records.
+  public var schema: SQLSchema? { session.sql.schemas["venues"] }
+
+  /// Threads a memory scan may use (1: the single-thread scan).
+  public var scanWorkers: Int {
+    get { session.scanWorkers }
+    set { session.scanWorkers = newValue }
+  }
+
+  /// Copies the records into a fresh in-memory SQLite database, as the first SQL use does.
+  public func copyIntoSQLite() throws {
+    session.dropSQLCopies(of: "venues")
+    session.sql.sqlite = try SQLiteDatabase()
+    session.sql.inSQLite = []
+    try session.ensureInSQL(try session.current.orThrow(), .sqlite)
+  }
+
+  /// Connects to PostgreSQL (a temporary schema) and copies the records there.
+  public func copyIntoPostgres(conninfo: String) throws {
+    if session.sql.postgres == nil {
+      let r = session.execute(".connect " + conninfo)
+      guard r.status == .ok else { throw REPLDataError(r.text) }
+    }
+    session.dropSQLCopies(of: "venues")
+    try session.ensureInSQL(try session.current.orThrow(), .postgres)
+  }
+
+  /// Parses JSON file contents as `.load` does; returns the number of records.
+  public static func loadJSON(bytes: [UInt8]) throws -> Int {
+    var builder = try JSONDataLoader.records(bytes: bytes, path: "bench.json")
+    return builder.build(name: "bench", defaultColumns: nil, origin: "bench").count
+  }
+}
+
+extension Optional {
+  fileprivate func orThrow() throws -> Wrapped {
+    guard let self else { throw REPLDataError("no data set") }
+    return self
+  }
+}
