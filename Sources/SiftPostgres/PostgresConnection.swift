@@ -88,6 +88,41 @@ final class PostgresConnection {
     return try PostgresConnection.rows(of: result, statement: sql)
   }
 
+  /// Runs `COPY … FROM STDIN` (`sql`) and sends `data` (COPY text format) as its input.
+  func copyIn(_ sql: String, data: [UInt8]) throws(PostgresError) {
+    let conn = try open()
+    let start = PQexec(conn, sql)
+    guard let start, PQresultStatus(start) == PGRES_COPY_IN else {
+      defer { PQclear(start) }
+      try check(start, conn: conn, statement: sql)
+      throw PostgresError(kind: .query, message: "COPY did not start", statement: sql)
+    }
+    PQclear(start)
+    var sent = true
+    var offset = 0
+    while offset < data.count && sent {
+      let n = min(1 << 20, data.count - offset)
+      sent = data.withUnsafeBufferPointer { buf in
+        buf.baseAddress!.advanced(by: offset).withMemoryRebound(to: CChar.self, capacity: n) {
+          PQputCopyData(conn, $0, Int32(n)) == 1
+        }
+      }
+      offset += n
+    }
+    let ended = PQputCopyEnd(conn, sent ? nil : "client could not send the rows") == 1
+    var failure: PostgresError?
+    while let result = PQgetResult(conn) {
+      if failure == nil {
+        do throws(PostgresError) { try check(result, conn: conn, statement: sql) } catch { failure = error }
+      }
+      PQclear(result)
+    }
+    if let failure { throw failure }
+    guard sent && ended else {
+      throw PostgresError(kind: .connection, message: PostgresConnection.errorText(PQerrorMessage(conn)), statement: sql)
+    }
+  }
+
   private func open() throws(PostgresError) -> OpaquePointer {
     guard let handle else {
       throw PostgresError(kind: .connection, message: "connection is closed")

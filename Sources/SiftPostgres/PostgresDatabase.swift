@@ -125,6 +125,13 @@ public final class PostgresDatabase: @unchecked Sendable {
     try connection.executeScript(script)
   }
 
+  /// Runs `COPY … FROM STDIN` with `data` (COPY text format) as its rows.
+  func copyIn(_ sql: String, data: [UInt8]) throws(PostgresError) {
+    lock.lock()
+    defer { lock.unlock() }
+    try connection.copyIn(sql, data: data)
+  }
+
   /// Runs one statement with `$n` parameters and returns its rows, decoded by column type.
   func query(_ sql: String, _ values: [PostgresWireValue]) throws(PostgresError)
     -> [[PostgresWireValue]]

@@ -19,7 +19,7 @@ import SiftSyntax
 /// let rows = try db.execute(try compiler.compile(FetchRequest(entity: "Venue", resultType: .count)))
 /// ```
 public final class SQLiteDatabase: SQLDatabase {
-  private var handle: OpaquePointer?
+  private(set) var handle: OpaquePointer?
   private var cache: [String: OpaquePointer] = [:]
   /// Most prepared statements kept.
   public static let cacheLimit = 64

@@ -3,6 +3,7 @@ import Foundation
 @_spi(Bench) import SiftCLI
 import SiftEvaluation
 import SiftSQL
+import SiftSQLite
 import SiftSyntax
 
 /// `--suite scale [--records N]`: the REPL on big data (issue 16), over N generated venues
@@ -18,10 +19,16 @@ import SiftSyntax
 /// - `scale.sqlite_copy`: `sqlite_copy_vs_baseline`, a plain loop of one prepared INSERT per
 ///   table in one transaction over the same rows (raw SQLite C API) over the REPL's copy on
 ///   first SQL use (> 1: the REPL is faster).
+///   Also `rows_only_s` (the loader making the rows, no database) and `writer_only_s` (the
+///   baseline's rows through `SQLiteDatabase`'s row writer): where a copy's time goes.
 /// - `scale.postgres_copy` (when `SIFT_POSTGRES` holds a conninfo): `postgres_copy_rows_per_s`.
 func runScaleBenchmarks(_ options: BenchOptions) throws {
   let n = options.records
   let rounds = n >= 500_000 ? 3 : 5
+  let median = InterleavedTiming.median
+  // SIFT_BENCH_CASE=load|scan|sqlite_copy|postgres_copy runs that figure only (for profiling).
+  let only = ProcessInfo.processInfo.environment["SIFT_BENCH_CASE"]
+  func runs(_ name: String) -> Bool { only == nil || only == name }
 
   // Memory: what the loaded data set holds (resident bytes added while it is built).
   let before = residentBytes()
@@ -44,6 +51,7 @@ func runScaleBenchmarks(_ options: BenchOptions) throws {
         ("ratio", .double(round2(bytesPerRecord / jsonBytesPerRecord))), ("generate_s", .double(round2(generateSeconds)))])
 
   // Loading JSON: Foundation and the REPL's `.load`, alternately.
+  if runs("load") {
   var loadRatios: [Double] = []
   var foundationTimes: [Double] = []
   var siftTimes: [Double] = []
@@ -61,16 +69,17 @@ func runScaleBenchmarks(_ options: BenchOptions) throws {
     siftTimes.append(s)
     loadRatios.append(f / s)
   }
-  let median = InterleavedTiming.median
+
   emit([("name", "scale.load"), ("records", .int(Int64(n))), ("mb", .double(round2(Double(json.count) / 1e6))),
         ("foundation_s", .double(round3(median(foundationTimes)))), ("sift_s", .double(round3(median(siftTimes)))),
         ("load_vs_foundation", .double(round2(median(loadRatios))))])
+  }
   json = []
 
   // Scans: the REPL's `.count P` against the evaluator's batch over the same records.
   let objects = probe.objects
   let cores = ProcessInfo.processInfo.activeProcessorCount
-  for format in ["distance < 1", "ANY tags == \"wifi\"", "name BEGINSWITH[c] \"quiet\" AND city ==[c] \"tokyo\""] {
+  for format in runs("scan") ? scanFormats : [] {
     let matcher = try SiftPredicate(format: format).compile()
     let expected = try matcher.matchingIndices(objects).count
     for workers in [1, cores] {
@@ -96,25 +105,35 @@ func runScaleBenchmarks(_ options: BenchOptions) throws {
 
   // Copying into SQLite: the REPL's first SQL use against a plain prepared-INSERT loop.
   guard let schema = probe.schema else { throw BenchOptions.Failure(description: "the generated set has no SQL schema") }
+  guard runs("sqlite_copy") || runs("postgres_copy") else { return }
   let rows = try CopyBaseline(schema: schema, entity: "venues", records: REPLBenchProbe.generatedValues(count: n))
   var copyRatios: [Double] = []
   var baseTimes: [Double] = []
   var copyTimes: [Double] = []
-  for _ in 0..<max(1, rounds - 2) {
+  var streamTimes: [Double] = []
+  var writerTimes: [Double] = []
+  for _ in 0..<(runs("sqlite_copy") ? max(1, rounds - 2) : 0) {
     let b = try rows.run()
+    writerTimes.append(try rows.runThroughWriter(schema: schema, entity: "venues"))
+    try probe.resetSQLite()
     t0 = now()
     try probe.copyIntoSQLite()
     let c = now() - t0
+    t0 = now()
+    guard try probe.streamRows() == rows.rowCount else { throw BenchOptions.Failure(description: "the loader made a different number of rows") }
+    streamTimes.append(now() - t0)
     baseTimes.append(b)
     copyTimes.append(c)
     copyRatios.append(b / c)
   }
+  if runs("sqlite_copy") {
   emit([("name", "scale.sqlite_copy"), ("records", .int(Int64(n))), ("rows", .int(Int64(rows.rowCount))),
         ("baseline_s", .double(round3(median(baseTimes)))), ("copy_s", .double(round3(median(copyTimes)))),
-        ("copy_rows_per_s", .double((Double(rows.rowCount) / median(copyTimes)).rounded())),
+        ("rows_only_s", .double(round3(median(streamTimes)))), ("writer_only_s", .double(round3(median(writerTimes)))), ("copy_rows_per_s", .double((Double(rows.rowCount) / median(copyTimes)).rounded())),
         ("sqlite_copy_vs_baseline", .double(round2(median(copyRatios))))])
+  }
 
-  if let conninfo = ProcessInfo.processInfo.environment["SIFT_POSTGRES"], !conninfo.isEmpty {
+  if runs("postgres_copy"), let conninfo = ProcessInfo.processInfo.environment["SIFT_POSTGRES"], !conninfo.isEmpty {
     t0 = now()
     try probe.copyIntoPostgres(conninfo: conninfo)
     let s = now() - t0
@@ -122,6 +141,8 @@ func runScaleBenchmarks(_ options: BenchOptions) throws {
           ("copy_s", .double(round3(s))), ("postgres_copy_rows_per_s", .double((Double(rows.rowCount) / s).rounded()))])
   }
 }
+
+let scanFormats = ["distance < 1", "ANY tags == \"wifi\"", "name BEGINSWITH[c] \"quiet\" AND city ==[c] \"tokyo\""]
 
 /// The baseline for copies: the rows SiftSQL's loader inserts for the records, grouped by
 /// statement, inserted with the raw SQLite C API (one prepared INSERT per table, bound and
@@ -143,6 +164,25 @@ struct CopyBaseline {
       tables[i].values += s.bindings
       rowCount += 1
     }
+  }
+
+  /// The same rows through `SQLiteDatabase`'s row writer (diagnostic).
+  func runThroughWriter(schema: SQLSchema, entity: String) throws -> Double {
+    let db = try SiftSQLite.SQLiteDatabase()
+    let t0 = now()
+    try db.createTables(schema, dialect: SQLiteDialect())
+    try db.executeScript("BEGIN")
+    let w = try db.rowWriter(for: try SQLDataLoader(schema: schema, dialect: SQLiteDialect()).tables(for: entity))
+    for (ti, table) in tables.enumerated() {
+      var i = 0
+      while i < table.values.count {
+        try w.write(ti, Array(table.values[i..<(i + table.width)]))
+        i += table.width
+      }
+    }
+    try w.finish()
+    try db.executeScript("COMMIT")
+    return now() - t0
   }
 
   /// Seconds from creating the tables to COMMIT.

@@ -41,12 +41,27 @@ import SiftSyntax
     set { session.scanWorkers = newValue }
   }
 
-  /// Copies the records into a fresh in-memory SQLite database, as the first SQL use does.
-  public func copyIntoSQLite() throws {
+  /// Drops the SQLite copy and opens a fresh in-memory database (not part of a copy's time).
+  public func resetSQLite() throws {
     session.dropSQLCopies(of: "venues")
+    session.sql.sqlite = nil
     session.sql.sqlite = try SQLiteDatabase()
     session.sql.inSQLite = []
+  }
+
+  /// Copies the records into the SQLite database, as the first SQL use does.
+  public func copyIntoSQLite() throws {
     try session.ensureInSQL(try session.current.orThrow(), .sqlite)
+  }
+
+  /// Streams the rows a copy inserts without a database (the loader's share of a copy);
+  /// returns how many there are.
+  public func streamRows() throws -> Int {
+    guard let set = session.current, let objects = set.objects, let schema else { return 0 }
+    var n = 0
+    try SQLDataLoader(schema: schema, dialect: SQLiteDialect())
+      .forEachRow(in: objects.lazy.map(ObjectLoadRecord.init), entity: set.name) { _, _ in n += 1 }
+    return n
   }
 
   /// Connects to PostgreSQL (a temporary schema) and copies the records there.

@@ -1,14 +1,18 @@
 import SiftSyntax
 
-/// Turns JSON records (`[SiftValue]` from `SiftJSON`) into INSERT statements, so a database
-/// holds the same data as memory: nested objects become to-one rows, arrays of objects
-/// to-many (or many-to-many) rows, scalar arrays side-table rows, and each root record's
-/// position in the array goes into `__sift_index`.
+/// Turns JSON records (`[SiftValue]` from `SiftJSON`) into table rows, so a database holds
+/// the same data as memory: nested objects become to-one rows, arrays of objects to-many (or
+/// many-to-many) rows, scalar arrays side-table rows, and each root record's position in the
+/// array goes into `__sift_index`.
 ///
 /// A missing key and JSON null both store NULL. Values must match the attribute type (an
 /// integer is accepted for a double, 0/1 for a boolean, a boolean for an integer); anything
 /// else is an error naming the record and key, never a silent conversion. Keys the schema
 /// does not know are ignored. A record without a primary key gets the next free integer.
+///
+/// Rows stream out (`forEachRow`) in the order they are inserted — parents before children —
+/// each with the table it goes to (`SQLLoadTable`: its INSERT and columns, worked out once per
+/// table); `SQLDatabase.load` runs them on a database, `insertStatements` collects them.
 ///
 /// ```swift
 /// let records = try SiftJSON.parse(json)
@@ -33,19 +37,50 @@ public struct SQLDataLoader: Sendable {
   /// One INSERT per row, parents before children.
   /// - Throws: `SiftError` (stage `.sql`, id `load-error`) naming the record and key.
   public func insertStatements(for records: [SiftValue], entity name: String) throws(SiftError) -> [SQLStatement] {
-    guard let e = schema.entity(name) else {
-      throw SQLDataLoader.error("entity '\(name)' not found in the schema")
+    var out: [SQLStatement] = []
+    do {
+      let tables = try tables(for: name)
+      try forEachRow(in: records, entity: name) { table, values in
+        out.append(SQLStatement(sql: tables[table].insertSQL, bindings: values))
+      }
+    } catch {
+      throw error as? SiftError ?? SQLDataLoader.error("\(error)")
     }
-    var state = State(loader: self)
-    if e.primaryKeyAttribute.type == .integer {
-      for r in records {
-        if case .dictionary(let d) = r, case .int(let i)? = d[e.primaryKey] { state.note(e.name, i) }
+    return out
+  }
+
+  /// The tables rows of `entity` (and of everything it reaches) go to, in a fixed order:
+  /// `forEachRow` names them by their `index` in this list.
+  /// - Throws: `SiftError` (stage `.sql`, id `load-error`) when the entity is unknown.
+  public func tables(for name: String) throws(SiftError) -> [SQLLoadTable] {
+    guard schema.entity(name) != nil else { throw SQLDataLoader.error("entity '\(name)' not found in the schema") }
+    return Plan(loader: self).tables
+  }
+
+  /// Hands every row for `records` (rows of `entity`) to `row`, parents before children, with
+  /// the table it goes to (its index in `tables(for:)`). The records are read once, in order, each by the keys the schema
+  /// knows (`SQLLoadRecord`), so a caller holding records in another form need not convert
+  /// them to dictionaries first.
+  /// - Throws: `SiftError` (stage `.sql`, id `load-error`) naming the record and key, or
+  ///   whatever `row` throws.
+  @inlinable
+  public func forEachRow<Records: Collection>(
+    in records: Records, entity name: String, _ row: (_ table: Int, _ values: [SQLValue]) throws -> Void
+  ) throws where Records.Element: SQLLoadRecord {
+    // Generic only this far (inlined into the caller, so specialized for its record type); the
+    // rest reads each record through a closure. Left generic across the module boundary, the
+    // loop went through the runtime's generic metadata per record (a sixth of the copy time).
+    let load = try SQLLoadRun(loader: self, entity: name)
+    if let key = load.integerPrimaryKey {
+      for r in records where r.sqlLoadKind == nil {
+        if let v = r.sqlLoadValue(forKey: key) { load.notePrimaryKey(v) }
       }
     }
-    for (i, r) in records.enumerated() {
-      _ = try state.insert(r, entity: e, index: i, parent: nil, depth: 0, path: "record \(i)")
+    var i = 0
+    for r in records {
+      try load.insertRecord(i, kind: r.sqlLoadKind, value: { r.sqlLoadValue(forKey: $0) }, row)
+      i += 1
     }
-    return state.out
   }
 
   static func error(_ message: String) -> SiftError {
@@ -70,8 +105,8 @@ public struct SQLDataLoader: Sendable {
     return out
   }
 
-  /// Converts one JSON value for an attribute type.
-  func convert(_ v: SiftValue, _ type: SQLAttributeType, _ path: String) throws(SiftError) -> SQLValue {
+  /// Converts one JSON value for an attribute type; `path` names it in the error.
+  func convert(_ v: SiftValue, _ type: SQLAttributeType, _ path: () -> String) throws(SiftError) -> SQLValue {
     switch (type.elementType, v) {
     case (_, .null): return .null
     case (.string, .string(let s)): return .text(s)
@@ -84,118 +119,309 @@ public struct SQLDataLoader: Sendable {
     case (.date, .date(let d)): return .double(schema.dateEncoding.encode(d))
     case (.data, .data(let d)): return .blob(d)
     default:
-      throw SQLDataLoader.error("\(path): expected \(type.elementType.rawValue), found \(v.kindName)")
+      throw SQLDataLoader.error("\(path()): expected \(type.elementType.rawValue), found \(v.kindName)")
+    }
+  }
+
+  /// Every table's INSERT and each entity's row layout, worked out once per load: building
+  /// the column list, the INSERT text and a dictionary of values per row was most of the copy
+  /// time (`sift-bench --suite scale`, `sqlite_copy_vs_baseline` 0.25 before).
+  struct Plan {
+    /// Where one entity's values go in its rows. A class, so reading it per row retains one
+    /// object instead of copying every field (and the slots are structs, not tuples: arrays of
+    /// tuples went through the runtime's generic metadata on every access).
+    final class EntityLayout {
+      struct Scalar { let key: String; let type: SQLAttributeType; let position: Int }
+      struct ToOne { let key: String; let target: Int; let position: Int? }
+      struct Array { let key: String; let type: SQLAttributeType; let count: Int?; let side: Int }
+      struct ToMany { let key: String; let inverse: String?; let target: Int; let count: Int?; let join: Int? }
+
+      let entity: SQLEntity
+      /// The entity name, its primary key's name and type.
+      let name: String
+      let pkKey: String
+      let pkType: SQLAttributeType
+      let table: Int
+      let width: Int
+      var primaryKey: Int?
+      /// Scalar attributes other than the primary key, with their column positions.
+      var scalars: [Scalar] = []
+      /// To-one relationships: name, target entity, foreign-key position.
+      var toOne: [ToOne] = []
+      /// Array attributes: count-column position and side table.
+      var arrays: [Array] = []
+      /// To-many relationships: inverse foreign key (nil: many-to-many, through `join`).
+      var toMany: [ToMany] = []
+      var index: Int?
+      /// Column positions by name (for the foreign keys parents fill in).
+      var position: [String: Int] = [:]
+
+      init(entity: SQLEntity, table: Int, width: Int) {
+        self.entity = entity
+        name = entity.name
+        pkKey = entity.primaryKeyAttribute.name
+        pkType = entity.primaryKeyAttribute.type
+        self.table = table
+        self.width = width
+      }
+    }
+
+    var tables: [SQLLoadTable] = []
+    var entities: [EntityLayout] = []
+    var entityIndex: [String: Int] = [:]
+    let loader: SQLDataLoader
+
+    init(loader: SQLDataLoader) {
+      self.loader = loader
+      let q = loader.dialect.quoteIdentifier
+      func add(_ table: String, _ columns: [String]) -> Int {
+        let marks = (0..<columns.count).map { loader.dialect.placeholder($0 + 1) }
+        let sql = "INSERT INTO " + q(table) + " (" + columns.map(q).joined(separator: ", ") + ") VALUES ("
+          + marks.joined(separator: ", ") + ")"
+        tables.append(SQLLoadTable(index: tables.count, name: table, columns: columns, insertSQL: sql))
+        return tables.count - 1
+      }
+      let schema = loader.schema
+      let all = schema.entityNames.compactMap { schema.entity($0) }
+      for (i, e) in all.enumerated() { entityIndex[e.name] = i }
+      var joins: [String: Int] = [:]
+      for e in all {
+        let columns = loader.columns(of: e)
+        var position: [String: Int] = [:]
+        for (i, c) in columns.enumerated() where position[c] == nil { position[c] = i }
+        let layout = EntityLayout(entity: e, table: add(e.table, columns), width: columns.count)
+        layout.position = position
+        layout.primaryKey = position[e.primaryKeyAttribute.column]
+        layout.index = position[SQLSchema.indexColumn]
+        for a in e.attributes where !a.type.isArray && a.name != e.primaryKey {
+          if let p = position[a.column] { layout.scalars.append(.init(key: a.name, type: a.type, position: p)) }
+        }
+        for r in e.relationships {
+          guard case .toOne(let fk) = r.kind, let t = entityIndex[r.target] else { continue }
+          layout.toOne.append(.init(key: r.name, target: t, position: position[fk]))
+        }
+        for a in e.attributes where a.type.isArray {
+          let side = add(e.sideTable(for: a), [SQLSchema.ownerColumn, SQLSchema.positionColumn, SQLSchema.valueColumn])
+          layout.arrays.append(.init(key: a.name, type: a.type, count: position[SQLSchema.countColumn(a.column)], side: side))
+        }
+        for r in e.relationships where r.isToMany {
+          guard let t = entityIndex[r.target] else { continue }
+          var join: Int?
+          if case .manyToMany(let table, let s, let d) = r.kind {
+            if let known = joins[table] {
+              join = known
+            } else {
+              join = add(table, [s, d])
+              joins[table] = join
+            }
+          }
+          var inverse: String?
+          if case .toMany(let fk) = r.kind { inverse = fk }
+          layout.toMany.append(
+            .init(key: r.name, inverse: inverse, target: t, count: position[SQLSchema.countColumn(r.name)], join: join))
+        }
+        entities.append(layout)
+      }
     }
   }
 
   struct State {
+    let plan: Plan
     let loader: SQLDataLoader
-    var out: [SQLStatement] = []
-    var maxKey: [String: Int64] = [:]
-    var insertSQL: [String: String] = [:]
+    /// Largest key seen per entity (by plan index).
+    var maxKey: [Int64]
 
-    init(loader: SQLDataLoader) { self.loader = loader }
-
-    mutating func note(_ entity: String, _ key: Int64) {
-      if key > maxKey[entity, default: 0] { maxKey[entity] = key }
+    init(plan: Plan) {
+      self.plan = plan
+      loader = plan.loader
+      maxKey = Array(repeating: 0, count: plan.entities.count)
     }
 
-    mutating func nextKey(_ entity: String) -> Int64 {
-      let k = maxKey[entity, default: 0] &+ 1
-      maxKey[entity] = k
-      return k
+    mutating func note(_ entity: Int, _ key: Int64) {
+      if key > maxKey[entity] { maxKey[entity] = key }
     }
 
-    func q(_ s: String) -> String { loader.dialect.quoteIdentifier(s) }
-
-    mutating func statement(_ table: String, _ columns: [String], _ values: [SQLValue]) {
-      let key = table + "\u{1}" + columns.joined(separator: "\u{1}")
-      let sql: String
-      if let cached = insertSQL[key] {
-        sql = cached
-      } else {
-        let marks = (1...max(columns.count, 1)).map { loader.dialect.placeholder($0) }.prefix(columns.count)
-        sql = "INSERT INTO " + q(table) + " (" + columns.map(q).joined(separator: ", ") + ") VALUES ("
-          + marks.joined(separator: ", ") + ")"
-        insertSQL[key] = sql
-      }
-      out.append(SQLStatement(sql: sql, bindings: values))
+    mutating func nextKey(_ entity: Int) -> Int64 {
+      maxKey[entity] = maxKey[entity] &+ 1
+      return maxKey[entity]
     }
 
     mutating func insert(
-      _ record: SiftValue, entity e: SQLEntity, index: Int?, parent: (column: String, key: SQLValue)?, depth: Int,
-      path: String
-    ) throws(SiftError) -> SQLValue {
-      guard depth <= SQLDataLoader.maxDepth else { throw SQLDataLoader.error("\(path): nested deeper than \(SQLDataLoader.maxDepth)") }
-      guard case .dictionary(let d) = record else {
-        throw SQLDataLoader.error("\(path): expected an object for entity \(e.name), found \(record.kindName)")
+      _ record: SiftValue, entity: Int, index: Int?, parent: (column: String, key: SQLValue)?, depth: Int,
+      path: () -> String, _ row: (_ table: Int, _ values: [SQLValue]) throws -> Void
+    ) throws -> SQLValue {
+      try insert(
+        kind: record.sqlLoadKind, value: { record.sqlLoadValue(forKey: $0) }, entity: entity, index: index,
+        parent: parent, depth: depth, path: path, row)
+    }
+
+    /// Inserts one object's row (and its children's), reading its keys through `value`; `kind`
+    /// is nil for an object, else the kind of value found (an error).
+    mutating func insert(
+      kind: String?, value record: (String) -> SiftValue?, entity: Int, index: Int?,
+      parent: (column: String, key: SQLValue)?, depth: Int, path: () -> String,
+      _ row: (_ table: Int, _ values: [SQLValue]) throws -> Void
+    ) throws -> SQLValue {
+      let layout = plan.entities[entity]
+      guard depth <= SQLDataLoader.maxDepth else { throw SQLDataLoader.error("\(path()): nested deeper than \(SQLDataLoader.maxDepth)") }
+      if let kind {
+        throw SQLDataLoader.error("\(path()): expected an object for entity \(layout.name), found \(kind)")
       }
-      var values: [String: SQLValue] = [:]
-      let pkAttr = e.primaryKeyAttribute
+      var values = [SQLValue](repeating: .null, count: layout.width)
       let pk: SQLValue
-      if let v = d[pkAttr.name], !v.isNull {
-        pk = try loader.convert(v, pkAttr.type, path + "." + pkAttr.name)
-        if case .integer(let i) = pk { note(e.name, i) }
-      } else if pkAttr.type == .integer {
-        pk = .integer(nextKey(e.name))
+      if let v = record(layout.pkKey), !v.isNull {
+        pk = try loader.convert(v, layout.pkType, { path() + "." + layout.pkKey })
+        if case .integer(let i) = pk { note(entity, i) }
+      } else if layout.pkType == .integer {
+        pk = .integer(nextKey(entity))
       } else {
-        throw SQLDataLoader.error("\(path): missing primary key '\(pkAttr.name)' of \(e.name)")
+        throw SQLDataLoader.error("\(path()): missing primary key '\(layout.pkKey)' of \(layout.name)")
       }
-      values[pkAttr.column] = pk
-      for a in e.columnAttributes where a.name != e.primaryKey {
-        values[a.column] = try loader.convert(d[a.name] ?? .null, a.type, path + "." + a.name)
+      if let p = layout.primaryKey { values[p] = pk }
+      for a in layout.scalars {
+        values[a.position] = try loader.convert(record(a.key) ?? .null, a.type, { path() + "." + a.key })
       }
-      for r in e.relationships {
-        guard case .toOne(let fk) = r.kind, let target = loader.schema.entity(r.target), let v = d[r.name], !v.isNull
-        else { continue }
-        values[fk] = try insert(v, entity: target, index: nil, parent: nil, depth: depth + 1, path: path + "." + r.name)
+      for r in layout.toOne {
+        guard let v = record(r.key), !v.isNull else { continue }
+        let key = try insert(v, entity: r.target, index: nil, parent: nil, depth: depth + 1, path: { path() + "." + r.key }, row)
+        if let p = r.position { values[p] = key }
       }
-      if let parent { values[parent.column] = parent.key }
-      for a in e.attributes where a.type.isArray {
-        if case .array(let items)? = d[a.name] { values[SQLSchema.countColumn(a.column)] = .integer(Int64(items.count)) }
+      if let parent, let p = layout.position[parent.column] { values[p] = parent.key }
+      // Arrays are read once: their counts go into this row, their items into child rows.
+      var arrays: [SiftValue?] = []
+      if !layout.arrays.isEmpty || !layout.toMany.isEmpty {
+        arrays.reserveCapacity(layout.arrays.count + layout.toMany.count)
+        for a in layout.arrays {
+          let v = record(a.key)
+          arrays.append(v)
+          if case .array(let items)? = v, let p = a.count { values[p] = .integer(Int64(items.count)) }
+        }
+        for r in layout.toMany {
+          let v = record(r.key)
+          arrays.append(v)
+          if case .array(let items)? = v, let p = r.count { values[p] = .integer(Int64(items.count)) }
+        }
       }
-      for r in e.relationships where r.isToMany {
-        if case .array(let items)? = d[r.name] { values[SQLSchema.countColumn(r.name)] = .integer(Int64(items.count)) }
-      }
-      if let index { values[SQLSchema.indexColumn] = .integer(Int64(index)) }
-      let columns = loader.columns(of: e)
-      statement(e.table, columns, columns.map { values[$0] ?? .null })
-      try children(d, e, pk, depth, path)
+      if let index, let p = layout.index { values[p] = .integer(Int64(index)) }
+      try row(layout.table, values)
+      try children(arrays, layout, pk, depth, path, row)
       return pk
     }
 
+    /// The rows of an entity's to-many relationships and scalar arrays (`arrays`: their values,
+    /// arrays first, in `layout` order).
     mutating func children(
-      _ d: [String: SiftValue], _ e: SQLEntity, _ pk: SQLValue, _ depth: Int, _ path: String
-    ) throws(SiftError) {
-      for r in e.relationships where r.isToMany {
-        guard let target = loader.schema.entity(r.target), let v = d[r.name], !v.isNull else { continue }
+      _ arrays: [SiftValue?], _ layout: Plan.EntityLayout, _ pk: SQLValue, _ depth: Int, _ path: () -> String,
+      _ row: (_ table: Int, _ values: [SQLValue]) throws -> Void
+    ) throws {
+      for (n, r) in layout.toMany.enumerated() {
+        guard let v = arrays[layout.arrays.count + n], !v.isNull else { continue }
         guard case .array(let items) = v else {
-          throw SQLDataLoader.error("\(path).\(r.name): expected an array of objects, found \(v.kindName)")
+          throw SQLDataLoader.error("\(path()).\(r.key): expected an array of objects, found \(v.kindName)")
         }
         for (i, item) in items.enumerated() {
-          let p = "\(path).\(r.name)[\(i)]"
-          switch r.kind {
-          case .toMany(let inverse):
-            _ = try insert(item, entity: target, index: nil, parent: (inverse, pk), depth: depth + 1, path: p)
-          case .manyToMany(let table, let s, let t):
-            let key = try insert(item, entity: target, index: nil, parent: nil, depth: depth + 1, path: p)
-            statement(table, [s, t], [pk, key])
-          case .toOne:
-            break
+          if let inverse = r.inverse {
+            _ = try insert(
+              item, entity: r.target, index: nil, parent: (inverse, pk), depth: depth + 1,
+              path: { "\(path()).\(r.key)[\(i)]" }, row)
+          } else {
+            let key = try insert(
+              item, entity: r.target, index: nil, parent: nil, depth: depth + 1, path: { "\(path()).\(r.key)[\(i)]" }, row)
+            if let join = r.join { try row(join, [pk, key]) }
           }
         }
       }
-      for a in e.attributes where a.type.isArray {
-        guard let v = d[a.name], !v.isNull else { continue }
+      for (n, a) in layout.arrays.enumerated() {
+        guard let v = arrays[n], !v.isNull else { continue }
         guard case .array(let items) = v else {
-          throw SQLDataLoader.error("\(path).\(a.name): expected an array, found \(v.kindName)")
+          throw SQLDataLoader.error("\(path()).\(a.key): expected an array, found \(v.kindName)")
         }
-        let columns = [SQLSchema.ownerColumn, SQLSchema.positionColumn, SQLSchema.valueColumn]
         for (i, item) in items.enumerated() {
-          let value = try loader.convert(item, a.type, "\(path).\(a.name)[\(i)]")
-          statement(e.sideTable(for: a), columns, [pk, .integer(Int64(i)), value])
+          let value = try loader.convert(item, a.type, { "\(path()).\(a.key)[\(i)]" })
+          try row(a.side, [pk, .integer(Int64(i)), value])
         }
       }
     }
   }
+}
+
+/// One `SQLDataLoader.forEachRow` run: the plan and the keys handed out so far.
+@usableFromInline
+final class SQLLoadRun {
+  var state: SQLDataLoader.State
+  let root: Int
+  /// The root entity's primary key when it is an integer (its largest value is found first,
+  /// so records without one get keys above it).
+  @usableFromInline let integerPrimaryKey: String?
+
+  @usableFromInline
+  init(loader: SQLDataLoader, entity name: String) throws(SiftError) {
+    guard let e = loader.schema.entity(name) else {
+      throw SQLDataLoader.error("entity '\(name)' not found in the schema")
+    }
+    let plan = SQLDataLoader.Plan(loader: loader)
+    guard let root = plan.entityIndex[e.name] else { throw SQLDataLoader.error("entity '\(name)' not found in the schema") }
+    self.root = root
+    state = SQLDataLoader.State(plan: plan)
+    integerPrimaryKey = e.primaryKeyAttribute.type == .integer ? e.primaryKey : nil
+  }
+
+  @usableFromInline
+  func notePrimaryKey(_ v: SiftValue) {
+    if case .int(let i) = v { state.note(root, i) }
+  }
+
+  @usableFromInline
+  func insertRecord(
+    _ i: Int, kind: String?, value: (String) -> SiftValue?, _ row: (_ table: Int, _ values: [SQLValue]) throws -> Void
+  ) throws {
+    _ = try state.insert(kind: kind, value: value, entity: root, index: i, parent: nil, depth: 0, path: { "record \(i)" }, row)
+  }
+}
+
+/// A table the loader inserts rows into: its name, columns and parameterized INSERT.
+public struct SQLLoadTable: Sendable, Hashable {
+  /// Position in `SQLDataLoader.tables(for:)`.
+  public let index: Int
+  /// The table name (unquoted).
+  public let name: String
+  /// The columns each row gives values for, in order (unquoted).
+  public let columns: [String]
+  /// `INSERT INTO "t" ("a", "b") VALUES (?1, ?2)` in the loader's dialect.
+  public let insertSQL: String
+}
+
+/// A record `SQLDataLoader` can read: an object answering keys, or a value that is not an
+/// object (an error for the loader). `SiftValue` and `[String: SiftValue]` conform; other
+/// record forms (SiftEvaluation's `SiftObject`) can conform without converting whole records.
+///
+/// ```swift
+/// SiftValue.dictionary(["id": 1]).sqlLoadValue(forKey: "id")   // .int(1)
+/// ```
+public protocol SQLLoadRecord {
+  /// nil for an object; else the kind of value this is (`SiftValue.kindName`), for the error.
+  var sqlLoadKind: String? { get }
+  /// The value under `key` (nil or `.null` when missing).
+  func sqlLoadValue(forKey key: String) -> SiftValue?
+}
+
+extension SiftValue: SQLLoadRecord {
+  /// nil for a dictionary, else `kindName`.
+  public var sqlLoadKind: String? {
+    if case .dictionary = self { return nil }
+    return kindName
+  }
+
+  /// A dictionary's entry for `key`.
+  public func sqlLoadValue(forKey key: String) -> SiftValue? {
+    if case .dictionary(let d) = self { return d[key] }
+    return nil
+  }
+}
+
+extension Dictionary: SQLLoadRecord where Key == String, Value == SiftValue {
+  /// Always nil: a dictionary is an object.
+  public var sqlLoadKind: String? { nil }
+  /// The entry for `key`.
+  public func sqlLoadValue(forKey key: String) -> SiftValue? { self[key] }
 }

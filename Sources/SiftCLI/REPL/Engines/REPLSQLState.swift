@@ -1,4 +1,5 @@
 import Foundation
+import SiftEvaluation
 import SiftPostgres
 import SiftSQL
 import SiftSQLite
@@ -73,13 +74,15 @@ extension REPLSession {
       progress("copying \(set.count) records of '\(set.name)' into \(kind == .postgres ? "PostgreSQL" : "SQLite") (first use)…")
     }
     do {
-      if kind == .postgres {
-        try db.load(set.records, entity: set.name, schema: schema, dialect: PostgreSQLDialect())
-        sql.inPostgres.insert(set.name)
+      let dialect: any SQLDialect = kind == .postgres ? PostgreSQLDialect() : SQLiteDialect()
+      // The records stream into SQL as they are read, one key at a time from the objects:
+      // none is converted back to a whole dictionary.
+      if let objects = set.objects {
+        try db.load(objects.lazy.map(ObjectLoadRecord.init), entity: set.name, schema: schema, dialect: dialect)
       } else {
-        try db.load(set.records, entity: set.name, schema: schema, dialect: SQLiteDialect())
-        sql.inSQLite.insert(set.name)
+        try db.load(set.records, entity: set.name, schema: schema, dialect: dialect)
       }
+      if kind == .postgres { sql.inPostgres.insert(set.name) } else { sql.inSQLite.insert(set.name) }
     } catch let e as SiftError {
       // The records do not fit the schema (inferred from the first records): memory only.
       sql.problems[set.name] = e.diagnostic.message
@@ -148,6 +151,14 @@ extension REPLSession {
       .filter { $0 >= 0 && $0 < set.count }
     return REPLFetchResult(indices: indices, total: indices.count, interrupted: false, scanned: set.count)
   }
+}
+
+/// A record in SiftEvaluation's object form as the SQL loader reads it: key by key, each value
+/// converted on its own.
+struct ObjectLoadRecord: SQLLoadRecord {
+  let object: SiftObject
+  var sqlLoadKind: String? { nil }
+  func sqlLoadValue(forKey key: String) -> SiftValue? { object.value(forKey: key) }
 }
 
 /// Lets helpers return an early response through `Result`.
