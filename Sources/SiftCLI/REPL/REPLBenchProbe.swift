@@ -76,8 +76,7 @@ import SiftSyntax
 
   /// Parses JSON file contents as `.load` does; returns the number of records.
   public static func loadJSON(bytes: [UInt8]) throws -> Int {
-    var builder = try JSONDataLoader.records(bytes: bytes, path: "bench.json")
-    return builder.build(name: "bench", defaultColumns: nil, origin: "bench").count
+    try JSONDataLoader.dataSet(bytes: bytes, path: "bench.json", name: "bench", origin: "bench").count
   }
 }
 

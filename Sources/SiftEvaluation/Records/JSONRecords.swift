@@ -36,7 +36,22 @@ public enum JSONRecords {
   /// let rows = try JSONRecords.load(bytes: Array(#"[{"a": 1}, {"a": 2}]"#.utf8))
   /// ```
   public static func load(bytes: [UInt8]) throws -> [SiftObject] {
-    try records(from: .array(values(bytes: bytes)))
+    // An array of objects (or one object) is read straight into objects; anything else, and
+    // every error, goes the general way (which reports errors with their position).
+    if let objects = JSONObjectReader.records(bytes) { return objects }
+    return try records(from: .array(values(bytes: bytes)))
+  }
+
+  /// The records of UTF-8 JSON holding an array of objects (or one object), read straight into
+  /// objects; nil for anything else — other records, JSON Lines, invalid JSON — which
+  /// `load(bytes:)` or `values(bytes:)` then read (and report errors for) the general way.
+  ///
+  /// ```swift
+  /// JSONRecords.objects(bytes: Array(#"[{"a": 1}]"#.utf8))?.count   // 1
+  /// JSONRecords.objects(bytes: Array(#"["a"]"#.utf8))                // nil
+  /// ```
+  public static func objects(bytes: [UInt8]) -> [SiftObject]? {
+    JSONObjectReader.records(bytes)
   }
 
   /// Reads a file of records of any kind: objects or plain values (strings, numbers, booleans,

@@ -1,4 +1,5 @@
 import Foundation
+import SiftEvaluation
 import SiftSyntax
 
 /// The sample entities shipped in `Resources/sample`: 1,000 bubble-tea `venues` (locations,
@@ -50,8 +51,18 @@ enum JSONDataLoader {
   /// a batch at a time (see `REPLDataSetBuilder`), and the file's bytes are released before
   /// the data set is built, so a large file is never held as text, values and objects at once.
   static func load(url: URL, name: String) throws -> REPLDataSet {
-    var builder = try records(bytes: readBytes(url), path: url.path)
-    return builder.build(name: name, defaultColumns: nil, origin: url.lastPathComponent)
+    try dataSet(bytes: readBytes(url), path: url.path, name: name, origin: url.lastPathComponent)
+  }
+
+  /// File contents as a data set: an array of objects is read straight into SiftEvaluation's
+  /// objects (`JSONRecords.objects`); anything else, and every error, goes through `records`.
+  static func dataSet(bytes: [UInt8], path: String, name: String, origin: String) throws -> REPLDataSet {
+    if !(path.hasSuffix(".jsonl") || path.hasSuffix(".ndjson")), let objects = JSONRecords.objects(bytes: bytes) {
+      let sample = objects.prefix(REPLDataSetBuilder.sampleSize).map(\.siftValue)
+      return REPLDataSet(name: name, objects: objects, sample: sample, defaultColumns: nil, origin: origin)
+    }
+    var builder = try records(bytes: bytes, path: path)
+    return builder.build(name: name, defaultColumns: nil, origin: origin)
   }
 
   /// The bytes of a file, read straight into an array (no intermediate `Data` copy).

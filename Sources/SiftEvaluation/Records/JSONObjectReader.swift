@@ -1,0 +1,288 @@
+import Foundation
+import SiftSyntax
+
+/// Reads a JSON array of objects (or one object) straight into `SiftObject`s, with
+/// `SiftJSON`'s typing rules, without building `SiftValue` dictionaries first: keys are
+/// collected per object, sorted once per distinct key order (records in a file usually share
+/// one), and values go directly into slots.
+///
+/// It answers nil — and `JSONRecords` then takes the general path, `SiftJSON.parse`, which
+/// reports errors with their line and column — for anything it does not handle: a syntax
+/// error, JSON Lines, a record that is not an object, duplicate keys, nesting deeper than
+/// `maxNesting`. So the records it returns are the ones the general path would build.
+/// Measured by `sift-bench --suite scale` (`load_vs_foundation`): going through dictionaries
+/// (hashing every key twice and sorting every record's keys) was most of the load time.
+///
+/// ```swift
+/// JSONObjectReader.records(Array(#"[{"a": 1}]"#.utf8))?.count   // 1
+/// ```
+struct JSONObjectReader {
+  let bytes: [UInt8]
+  var i = 0
+  var cache = ShapeCache()
+  /// The last object key order seen (as read) and its sorted layout: shape plus, per slot,
+  /// the position of its value in read order.
+  var lastKeys: [String] = []
+  var lastShape: Shape?
+  var lastOrder: [Int] = []
+
+  /// Deepest nesting handled here (deeper documents take the general path); well under
+  /// `EvalLimits.maxDataDepth`, so every nested object here is converted there too.
+  static let maxNesting = 16
+
+  struct Unsupported: Error {}
+
+  /// The records, or nil when the general path must decide.
+  static func records(_ bytes: [UInt8]) -> [SiftObject]? {
+    var r = JSONObjectReader(bytes: bytes)
+    return try? r.document()
+  }
+
+  init(bytes: [UInt8]) { self.bytes = bytes }
+
+  mutating func document() throws(Unsupported) -> [SiftObject] {
+    if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
+    skipSpace()
+    var out: [SiftObject] = []
+    guard i < bytes.count else { throw Unsupported() }
+    if bytes[i] == UInt8(ascii: "{") {
+      guard case .object(let o) = try object(depth: 1) else { throw Unsupported() }
+      out.append(o)
+    } else if bytes[i] == UInt8(ascii: "[") {
+      i += 1
+      skipSpace()
+      if peek(UInt8(ascii: "]")) {
+        i += 1
+      } else {
+        while true {
+          skipSpace()
+          guard peek(UInt8(ascii: "{")), case .object(let o) = try object(depth: 1) else { throw Unsupported() }
+          out.append(o)
+          skipSpace()
+          if peek(UInt8(ascii: ",")) { i += 1; continue }
+          if peek(UInt8(ascii: "]")) { i += 1; break }
+          throw Unsupported()
+        }
+      }
+    } else {
+      throw Unsupported()
+    }
+    skipSpace()
+    guard i == bytes.count else { throw Unsupported() }
+    return out
+  }
+
+  @inline(__always)
+  func peek(_ b: UInt8) -> Bool { i < bytes.count && bytes[i] == b }
+
+  mutating func skipSpace() {
+    while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
+  }
+
+  mutating func value(depth: Int) throws(Unsupported) -> EvalValue {
+    guard i < bytes.count, depth <= JSONObjectReader.maxNesting else { throw Unsupported() }
+    switch bytes[i] {
+    case UInt8(ascii: "{"): return try object(depth: depth)
+    case UInt8(ascii: "["): return try array(depth: depth)
+    case UInt8(ascii: "\""): return .string(try string())
+    case UInt8(ascii: "t"): return try literal("true", .bool(true))
+    case UInt8(ascii: "f"): return try literal("false", .bool(false))
+    case UInt8(ascii: "n"): return try literal("null", .null)
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return try number()
+    default: throw Unsupported()
+    }
+  }
+
+  mutating func literal(_ word: StaticString, _ v: EvalValue) throws(Unsupported) -> EvalValue {
+    let n = word.utf8CodeUnitCount
+    guard i + n <= bytes.count else { throw Unsupported() }
+    let w = word.utf8Start
+    for k in 0..<n where bytes[i + k] != w[k] { throw Unsupported() }
+    i += n
+    return v
+  }
+
+  mutating func array(depth: Int) throws(Unsupported) -> EvalValue {
+    i += 1
+    var items: [EvalValue] = []
+    skipSpace()
+    if peek(UInt8(ascii: "]")) { i += 1; return .array(items) }
+    while true {
+      skipSpace()
+      items.append(try value(depth: depth + 1))
+      skipSpace()
+      if peek(UInt8(ascii: ",")) { i += 1; continue }
+      if peek(UInt8(ascii: "]")) { i += 1; return .array(items) }
+      throw Unsupported()
+    }
+  }
+
+  mutating func object(depth: Int) throws(Unsupported) -> EvalValue {
+    i += 1
+    var keys: [String] = []
+    var values: [EvalValue] = []
+    skipSpace()
+    if peek(UInt8(ascii: "}")) {
+      i += 1
+    } else {
+      while true {
+        skipSpace()
+        guard peek(UInt8(ascii: "\"")) else { throw Unsupported() }
+        keys.append(try string())
+        skipSpace()
+        guard peek(UInt8(ascii: ":")) else { throw Unsupported() }
+        i += 1
+        skipSpace()
+        values.append(try value(depth: depth + 1))
+        skipSpace()
+        if peek(UInt8(ascii: ",")) { i += 1; continue }
+        if peek(UInt8(ascii: "}")) { i += 1; break }
+        throw Unsupported()
+      }
+    }
+    if keys.count == 1, let special = try special(keys[0], values[0]) { return special }
+    // The sorted layout: reused while objects come with the same keys in the same order.
+    if lastShape == nil || keys != lastKeys {
+      let order = keys.indices.sorted { keys[$0] < keys[$1] }
+      for k in order.indices.dropFirst() where keys[order[k]] == keys[order[k - 1]] { throw Unsupported() }
+      lastShape = cache.shape(for: order.map { keys[$0] })
+      lastOrder = order
+      lastKeys = keys
+    }
+    guard let shape = lastShape else { throw Unsupported() }
+    var slots: [EvalValue] = []
+    slots.reserveCapacity(values.count)
+    for k in lastOrder { slots.append(values[k]) }
+    return .object(SiftObject(shape: shape, values: slots))
+  }
+
+  /// `{"$date": …}` and `{"$data": …}` as `SiftJSON` reads them (nil: an ordinary object).
+  func special(_ key: String, _ v: EvalValue) throws(Unsupported) -> EvalValue? {
+    switch (key, v) {
+    case ("$date", .string(let s)):
+      guard let d = SiftJSON.parseDate(s) else { throw Unsupported() }
+      return .date(d)
+    case ("$date", .int(let n)): return .date(Date(timeIntervalSince1970: Double(n)))
+    case ("$date", .double(let n)): return .date(Date(timeIntervalSince1970: n))
+    case ("$data", .string(let s)):
+      guard let d = Data(base64Encoded: s) else { throw Unsupported() }
+      return .data(d)
+    default: return nil
+    }
+  }
+
+  mutating func string() throws(Unsupported) -> String {
+    i += 1
+    let start = i
+    while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\"), bytes[i] >= 0x20 { i += 1 }
+    guard i < bytes.count else { throw Unsupported() }
+    if bytes[i] == UInt8(ascii: "\"") {
+      let s = String(decoding: bytes[start..<i], as: UTF8.self)
+      i += 1
+      return s
+    }
+    guard bytes[i] == UInt8(ascii: "\\") else { throw Unsupported() }
+    // Escapes: the same decoding as SiftJSON's reader.
+    var scalars = String.UnicodeScalarView()
+    scalars.append(contentsOf: String(decoding: bytes[start..<i], as: UTF8.self).unicodeScalars)
+    var runStart = i
+    while i < bytes.count {
+      let b = bytes[i]
+      if b == UInt8(ascii: "\"") {
+        scalars.append(contentsOf: String(decoding: bytes[runStart..<i], as: UTF8.self).unicodeScalars)
+        i += 1
+        return String(scalars)
+      }
+      guard b >= 0x20 else { throw Unsupported() }
+      if b == UInt8(ascii: "\\") {
+        scalars.append(contentsOf: String(decoding: bytes[runStart..<i], as: UTF8.self).unicodeScalars)
+        i += 1
+        guard i < bytes.count else { throw Unsupported() }
+        let e = bytes[i]
+        i += 1
+        switch e {
+        case UInt8(ascii: "\""): scalars.append("\"")
+        case UInt8(ascii: "\\"): scalars.append("\\")
+        case UInt8(ascii: "/"): scalars.append("/")
+        case UInt8(ascii: "b"): scalars.append("\u{08}")
+        case UInt8(ascii: "f"): scalars.append("\u{0C}")
+        case UInt8(ascii: "n"): scalars.append("\n")
+        case UInt8(ascii: "r"): scalars.append("\r")
+        case UInt8(ascii: "t"): scalars.append("\t")
+        case UInt8(ascii: "u"):
+          var code = try hex4()
+          if (0xD800...0xDBFF).contains(code), i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"),
+            bytes[i + 1] == UInt8(ascii: "u")
+          {
+            i += 2
+            let low = try hex4()
+            if (0xDC00...0xDFFF).contains(low) { code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00) }
+          }
+          scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
+        default: throw Unsupported()
+        }
+        runStart = i
+        continue
+      }
+      i += 1
+    }
+    throw Unsupported()
+  }
+
+  mutating func hex4() throws(Unsupported) -> UInt32 {
+    guard i + 4 <= bytes.count else { throw Unsupported() }
+    var v: UInt32 = 0
+    for _ in 0..<4 {
+      let b = bytes[i]
+      let d: UInt32
+      switch b {
+      case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(b - 0x30)
+      case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(b - 0x61 + 10)
+      case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(b - 0x41 + 10)
+      default: throw Unsupported()
+      }
+      v = v * 16 + d
+      i += 1
+    }
+    return v
+  }
+
+  mutating func number() throws(Unsupported) -> EvalValue {
+    let start = i
+    var negative = false
+    if bytes[i] == UInt8(ascii: "-") { negative = true; i += 1 }
+    let digitsStart = i
+    var n: Int64 = 0
+    var overflow = false
+    while i < bytes.count, bytes[i] >= 0x30 && bytes[i] <= 0x39 {
+      let (m, o1) = n.multipliedReportingOverflow(by: 10)
+      let (a, o2) = m.addingReportingOverflow(Int64(bytes[i] - 0x30))
+      overflow = overflow || o1 || o2
+      n = a
+      i += 1
+    }
+    guard i > digitsStart else { throw Unsupported() }
+    var isInteger = true
+    if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
+      isInteger = false
+      i += 1
+      let f = i
+      while i < bytes.count, bytes[i] >= 0x30 && bytes[i] <= 0x39 { i += 1 }
+      guard i > f else { throw Unsupported() }
+    }
+    if i < bytes.count, bytes[i] | 0x20 == UInt8(ascii: "e") {
+      isInteger = false
+      i += 1
+      if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
+      let e = i
+      while i < bytes.count, bytes[i] >= 0x30 && bytes[i] <= 0x39 { i += 1 }
+      guard i > e else { throw Unsupported() }
+    }
+    // Integers that fit (Int64.min aside) need no text; everything else is read like SiftJSON.
+    if isInteger && !overflow { return .int(negative ? -n : n) }
+    let text = String(decoding: bytes[start..<i], as: UTF8.self)
+    if isInteger, let v = Int64(text) { return .int(v) }
+    guard let d = Double(text) else { throw Unsupported() }
+    return .double(d)
+  }
+}
