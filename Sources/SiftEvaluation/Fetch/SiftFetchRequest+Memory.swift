@@ -106,3 +106,21 @@ struct AggregateRoot: SiftRecord {
   func value(forKey key: String) -> SiftValue? { nil }
   var siftRecordRoot: SiftRecordRoot { SiftRecordRoot(root) }
 }
+
+extension SiftFetchRequest {
+  /// `positions` (of `records`) in the order of the sort descriptors, ties in the given order;
+  /// predicate, limit, offset and result type are not applied.
+  ///
+  /// ```swift
+  /// let request = SiftFetchRequest(entity: "Venue", sortDescriptors: try SiftSortDescriptor.parseList("rating desc"))
+  /// let ordered = try request.sort([0, 3, 7], of: venues)
+  /// ```
+  public func sort<R: SiftRecord>(
+    _ positions: [Int], of records: [R], variables: [String: SiftValue] = [:],
+    options: EvaluationOptions = EvaluationOptions()
+  ) throws(SiftError) -> [Int] {
+    guard !sortDescriptors.isEmpty else { return positions }
+    // The sorter's tiebreak is the offset in `positions`, so ties keep the given order.
+    return try FetchSorter(sortDescriptors, options: options).sort(positions, of: records, variables: variables)
+  }
+}

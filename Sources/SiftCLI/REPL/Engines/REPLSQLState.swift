@@ -134,7 +134,7 @@ extension REPLSession {
   func request(_ predicate: SiftPredicate, _ set: REPLDataSet, _ type: FetchRequest.ResultType, paged: Bool) -> FetchRequest {
     FetchRequest(
       entity: set.name, predicate: predicate,
-      sortDescriptors: type == .count ? [] : sort.map { SQLSortDescriptor($0.keyPath, ascending: $0.ascending) },
+      sortDescriptors: type == .count ? [] : sort,
       limit: paged ? limit : nil, offset: paged && offset > 0 ? offset : nil, resultType: type)
   }
 

@@ -27,7 +27,7 @@ final class REPLSession {
   /// Dialect for `.sql`.
   var dialect: REPLDialect = .sqlite
   /// Sort keys for fetches.
-  var sort: [REPLSortKey] = []
+  var sort: [SiftSortDescriptor] = []
   /// Fetch limit (nil: all).
   var limit: Int?
   /// Fetch offset.
