@@ -25,7 +25,7 @@ struct BatchDatabase {
     let statement = try database.rowsStatement(predicate, entity: entity)
     out["sql"] = .string(statement.sql)
     out["bindings"] = .array(statement.bindings.map(\.siftValue))
-    out["rows"] = .array(try database.run(statement).compactMap { $0.first?.siftValue })
+    out["rows"] = .array(database.rowKeys(try database.run(statement), entity: entity))
   }
 }
 

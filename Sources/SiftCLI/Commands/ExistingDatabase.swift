@@ -143,8 +143,15 @@ final class ExistingDatabase {
           range: .at(0)),
         source: predicate.source)
     }
-    return try compiler.compile(
-      FetchRequest(entity: entity.name, predicate: predicate, resultType: .distinct(entity.primaryKey)))
+    // `.records` orders by the key and needs no DISTINCT (a key is unique); `rowKeys` picks
+    // the key's column out of each row.
+    return try compiler.compile(FetchRequest(entity: entity.name, predicate: predicate, resultType: .records))
+  }
+
+  /// The primary-key values of rows fetched by `rowsStatement`, in order.
+  func rowKeys(_ rows: [[SQLValue]], entity: SQLEntity) -> [SiftValue] {
+    let column = entity.columnAttributes.firstIndex { $0.name == entity.primaryKey } ?? 0
+    return rows.compactMap { column < $0.count ? $0[column].siftValue : nil }
   }
 
   /// Runs a statement; database errors become `SiftError`s at stage `sql`.
