@@ -1,4 +1,5 @@
 import Foundation
+import SiftSQL
 import SiftSQLite
 import Testing
 
@@ -89,6 +90,22 @@ struct ExistingDatabaseCLITests {
     #expect(session.execute(".count distance < 1").status == .ok)
 
     #expect(ExistingFixture.snapshot(path) == before, "the file was written")
+  }
+
+  /// README's "Use Sift with your database" library example, as written there.
+  @Test func readmeLibraryExample() throws {
+    let (dir, path) = try ExistingFixture.notesFile()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let before = ExistingFixture.snapshot(path)
+    let db = try SQLiteDatabase(readOnly: path)
+    let read = try db.introspectSchema()
+    #expect(read.warnings.count == 5)
+    let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: read.schema)
+    let p = try SiftPredicate(format: "author.display_name == %@ AND ANY tag.label == %@", "Ada", "urgent")
+    let statement = try compiler.compile(FetchRequest(entity: "note", predicate: p))
+    let rows = try db.execute(statement)
+    #expect(rows.map { $0.first } == [.integer(1)])
+    #expect(ExistingFixture.snapshot(path) == before)
   }
 
   /// `.open FILE --schema S.json`: the file names what collided; the merged schema answers.
