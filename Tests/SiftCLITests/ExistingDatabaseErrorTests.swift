@@ -104,6 +104,7 @@ struct ExistingDatabaseErrorTests {
     for args in [
       ["sql", "x == 1", "--db", "a.sqlite"],
       ["sql", "x == 1", "--pg-schema", "s", "--entity", "t"],
+      ["sql", "x == 1", "--db", "a.sqlite", "--entity", "t", "--dialect", "postgres"],
       ["batch", "--db", "a.sqlite"],
       ["batch", "--db", "a.sqlite", "--postgres", "dbname=x", "--entity", "t"],
       ["--pg-schema", "s"],

@@ -30,6 +30,9 @@ enum SQLCommand {
         "sql needs --entity NAME and a schema: --schema S.json, --db FILE.sqlite or --postgres CONNINFO --pg-schema NAME",
         command: "sql")
     }
+    if source.namesDatabase && parsed.value("--dialect") != nil {
+      return CLIOutput.usageError("--dialect does not go with --db or --pg-schema: the SQL is that database's", command: "sql")
+    }
     var dialect: any SQLDialect
     switch parsed.value("--dialect") ?? "sqlite" {
     case "sqlite": dialect = SQLiteDialect()
