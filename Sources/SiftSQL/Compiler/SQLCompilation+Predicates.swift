@@ -236,6 +236,15 @@ extension SQLCompilation {
       kept.append(e)
     }
     if folds { x = fold(x, o) }
+    if case .date = x.form {
+      // Each date in the column's own form; a time of day never equals a calendar date.
+      kept = kept.compactMap { e in
+        guard case .date(let d)? = constant(e) else { return e }
+        var op = ComparisonOperator.equal
+        var out = e
+        return rebindDate(d, against: x, &op, &out) == nil ? out : nil
+      }
+    }
     if dialect.exactNumericTypeName != nil, x.type == .integer || x.type == .double {
       // Keep IN exact where mixed numbers compare as doubles: convert each element to the
       // needle's type when that is exact, and drop it when no value of that type equals it.

@@ -1,0 +1,172 @@
+import Foundation
+import SiftSyntax
+
+/// Native storage of a database Sift did not create: arrays in one column (JSON or a
+/// PostgreSQL array), and constants bound in the form of the column they meet (dates in the
+/// column's encoding, `numeric` exactly, `uuid` cast). See Grammar/notes/sql.md, "Databases
+/// Sift did not create".
+extension SQLCompilation {
+  /// The elements of an array stored in one column of `row`: `json_each(col)` on SQLite,
+  /// `unnest(col) WITH ORDINALITY` or `jsonb_array_elements_text(col) WITH ORDINALITY` on
+  /// PostgreSQL. A NULL column is a nil array; positions count from 0 as in side tables.
+  mutating func arrayColumn(
+    _ row: RowRef, _ a: SQLAttribute, _ columnRef: SQLColumnRef, _ storage: SQLArrayStorage, _ range: SourceRange
+  ) throws(SiftError) -> SQLCollection {
+    let col = column(row, columnRef, type: .unknown)
+    let elementType = SQLType(a.type)
+    let alias = newAlias()
+    let value = SQLFragment("\(alias).\(sql: q(SQLSchema.valueColumn))")
+    var element = SQLExpr(value, type: elementType, nullable: true)
+    let from: SQLFragment
+    let position: SQLFragment
+    let length: SQLFragment
+    switch (dialect.nativeTypes, storage) {
+    case (.sqlite, .json):
+      from = SQLFragment("json_each(\(col)) \(alias)")
+      position = SQLFragment("\(alias).\(sql: q("key"))")
+      length = SQLFragment("json_array_length(\(col))")
+    case (.postgres, .nativeArray):
+      from = SQLFragment("unnest(\(col)) WITH ORDINALITY AS \(alias)(\(sql: q(SQLSchema.valueColumn)), \(sql: q(SQLSchema.positionColumn)))")
+      position = SQLFragment("(\(alias).\(sql: q(SQLSchema.positionColumn)) - 1)")
+      length = SQLFragment("cardinality(\(col))")
+    case (.postgres, .json):
+      let json = (a.nativeType?.lowercased() ?? "jsonb") == "json" ? "json" : "jsonb"
+      from = SQLFragment(
+        "\(sql: json)_array_elements_text(\(col)) WITH ORDINALITY AS \(alias)(\(sql: q(SQLSchema.valueColumn)), \(sql: q(SQLSchema.positionColumn)))")
+      position = SQLFragment("(\(alias).\(sql: q(SQLSchema.positionColumn)) - 1)")
+      length = SQLFragment("\(sql: json)_array_length(\(col))")
+      switch elementType {
+      case .integer: element.sql = SQLFragment("CAST(\(value) AS \(sql: dialect.integerTypeName))")
+      case .double: element.sql = SQLFragment("CAST(\(value) AS \(sql: dialect.doubleTypeName))")
+      default: break
+      }
+    default:
+      throw fail(
+        "unsupported-in-sql",
+        "array attribute '\(a.name)' is stored as \(storage.rawValue), which \(dialect.name) cannot read", range)
+    }
+    return SQLCollection(
+      from: from, condition: .alwaysTrue, element: .value(element), position: position,
+      presence: col.typed(.integer, nullable: true), length: SQLExpr(length, type: .integer, nullable: true))
+  }
+
+  /// `v` as text when it is a PostgreSQL `uuid` (compared as a string everywhere but in
+  /// `uuidEquality`); `v` otherwise.
+  func plainValue(_ v: SQLExpr) -> SQLExpr {
+    guard v.form == .uuid else { return v }
+    var out = SQLExpr(SQLFragment("CAST(\(v) AS TEXT)"), type: .string, nullable: v.nullable)
+    out.form = .plain
+    return out
+  }
+
+  /// `uuidColumn == "…"` / `!=` with a constant string, index-friendly: the bound text is cast
+  /// to `uuid` when it is a UUID's canonical (lower-case) text, the only text a `uuid` reads
+  /// as; any other string is never equal. Nil when this is not such a comparison.
+  func uuidEquality(_ op: ComparisonOperator, _ a: Operand, _ b: Operand, _ c: Comparison) -> SQLExpr? {
+    guard op == .equal || op == .notEqual, c.options.rawValue & 3 == 0,
+      case .value(let v) = a, v.form == .uuid, case .constant(.string(let s)) = b
+    else { return nil }
+    guard let u = UUID(uuidString: s), u.uuidString.lowercased() == s else {
+      return op == .equal ? .alwaysFalse : .alwaysTrue
+    }
+    let bound = SQLFragment("CAST(\(bind: .text(s)) AS uuid)")
+    if op == .equal { return condition(SQLFragment("\(v) = \(bound)")) }
+    return condition(SQLFragment("\(v) \(sql: dialect.nullSafeNotEqualOperator) \(bound)"))
+  }
+
+  /// A double constant meeting a PostgreSQL `numeric` column, bound as its exact decimal
+  /// text cast to `NUMERIC` (the column stays as it is, so an index serves it).
+  func numericAligned(_ x: inout SQLExpr, _ y: inout SQLExpr) {
+    guard let exact = dialect.exactNumericTypeName else { return }
+    if x.form == .numeric, case .double? = constant(y) { y = exactNumber(y, exact) }
+    if y.form == .numeric, case .double? = constant(x) { x = exactNumber(x, exact) }
+  }
+
+  // MARK: - Dates
+
+  /// The storage form of a date value: its column's, else the schema's encoding (constants
+  /// and computed dates).
+  func dateForm(_ e: SQLExpr) -> (form: SQLDateForm, integer: Bool) {
+    if case .date(let f, let integer) = e.form { return (f, integer) }
+    return (SQLDateForm(schema.dateEncoding, nativeType: ""), false)
+  }
+
+  /// Two dates about to be compared with `op`: a date constant is re-bound in the form of
+  /// the date it meets (`op` may change: a calendar-date column against a time of day), and
+  /// two dates of different forms are both converted to seconds since 1970. Returns a folded
+  /// result when the answer is known.
+  mutating func alignDates(_ op: inout ComparisonOperator, _ x: inout SQLExpr, _ y: inout SQLExpr) -> SQLExpr? {
+    guard x.type == .date, y.type == .date else { return nil }
+    if case .date(let d)? = constant(y), constant(x) == nil {
+      return rebindDate(d, against: x, &op, &y)
+    }
+    if case .date(let d)? = constant(x), constant(y) == nil {
+      var flipped = op.flipped
+      let folded = rebindDate(d, against: y, &flipped, &x)
+      op = flipped.flipped
+      return folded
+    }
+    let (fx, fy) = (dateForm(x), dateForm(y))
+    if fx.form != fy.form {
+      x = seconds(x, fx.form)
+      y = seconds(y, fy.form)
+    } else if fx.form.encoding.isText, let c = dialect.codePointCollation {
+      x.sql = SQLFragment("\(x) COLLATE \(sql: q(c))")
+    }
+    return nil
+  }
+
+  /// `column op d`: `constant` re-bound as `d` in the column's form. A calendar date
+  /// (`isoDate`, which cannot hold a time of day) against a date with one compares with the
+  /// day it falls in: `<`/`<=` become `<=`, `>`/`>=` become `>`, `==` is false, `!=` true.
+  func rebindDate(_ d: Date, against column: SQLExpr, _ op: inout ComparisonOperator, _ constant: inout SQLExpr) -> SQLExpr? {
+    let (form, integer) = dateForm(column)
+    let encoding = form.encoding
+    if form == .isoDate {
+      let seconds = d.timeIntervalSince1970
+      if seconds != (seconds / 86_400).rounded(.down) * 86_400 {
+        switch op {
+        case .equal: return .alwaysFalse
+        case .notEqual: return .alwaysTrue
+        case .lessThan, .lessThanOrEqual: op = .lessThanOrEqual
+        default: op = .greaterThan
+        }
+      }
+    }
+    var value = encoding.sqlValue(d)
+    if integer, case .double(let n) = value, n == n.rounded(), let i = Int64(exactly: n) { value = .integer(i) }
+    var sql = SQLFragment(binding: value)
+    if let cast = form.castType, dialect.nativeTypes == .postgres {
+      sql = SQLFragment("CAST(\(sql) AS \(sql: cast))")
+    } else if encoding.isText, let c = dialect.codePointCollation {
+      sql = SQLFragment("\(sql) COLLATE \(sql: q(c))")
+    }
+    var out = withConstant(SQLExpr(sql, type: .date, nullable: false), .date(d))
+    out.form = column.form
+    constant = out
+    return nil
+  }
+
+  /// A date as seconds since 1970 (a double), for comparing dates stored in different forms.
+  func seconds(_ e: SQLExpr, _ form: SQLDateForm) -> SQLExpr {
+    let pg = dialect.nativeTypes == .postgres
+    let sql: SQLFragment
+    switch form {
+    case .unixSeconds: sql = SQLFragment("CAST(\(e) AS \(sql: dialect.doubleTypeName))")
+    case .referenceSeconds: sql = SQLFragment("(CAST(\(e) AS \(sql: dialect.doubleTypeName)) + 978307200)")
+    case .unixMilliseconds: sql = SQLFragment("(CAST(\(e) AS \(sql: dialect.doubleTypeName)) / 1000)")
+    case .iso8601, .sqliteDateTime, .isoDate:
+      if pg {
+        let type = form == .iso8601 ? "timestamptz" : "timestamp"
+        sql = SQLFragment("CAST(EXTRACT(EPOCH FROM CAST(\(e) AS \(sql: type))) AS double precision)")
+      } else {
+        sql = SQLFragment("(ROUND((julianday(\(e)) - 2440587.5) * 86400000.0) / 1000.0)")
+      }
+    case .timestamptz, .timestamp, .date:
+      sql = SQLFragment("CAST(EXTRACT(EPOCH FROM \(e)) AS double precision)")
+    }
+    var out = SQLExpr(sql, type: .date, nullable: e.nullable)
+    out.form = .date(.unixSeconds, integer: false)
+    return out
+  }
+}
