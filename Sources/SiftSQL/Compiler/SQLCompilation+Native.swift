@@ -116,12 +116,14 @@ extension SQLCompilation {
     return nil
   }
 
-  /// `column op d`: `constant` re-bound as `d` in the column's form. A calendar date
+  /// `column op d`: `constant` re-bound as `d` in the column's form, or the whole comparison
+  /// for text shapes with several spellings (`textDateCompare`). A calendar date
   /// (`isoDate`, which cannot hold a time of day) against a date with one compares with the
   /// day it falls in: `<`/`<=` become `<=`, `>`/`>=` become `>`, `==` is false, `!=` true.
   func rebindDate(_ d: Date, against column: SQLExpr, _ op: inout ComparisonOperator, _ constant: inout SQLExpr) -> SQLExpr? {
     let (form, integer) = dateForm(column)
     let encoding = form.encoding
+    if let text = textDateCompare(op, column, d, form) { return text }
     if form == .isoDate {
       let seconds = d.timeIntervalSince1970
       if seconds != (seconds / 86_400).rounded(.down) * 86_400 {
@@ -168,5 +170,60 @@ extension SQLCompilation {
     var out = SQLExpr(sql, type: .date, nullable: e.nullable)
     out.form = .date(.unixSeconds, integer: false)
     return out
+  }
+}
+
+/// Text dates compared with a constant without converting the column (an index serves
+/// every form), exact for every shape a column may mix (Grammar/notes/sql.md, "Text dates").
+extension SQLCompilation {
+  /// `column op d` for an `iso8601` or `sqliteDateTime` text column, or nil for other forms.
+  ///
+  /// One instant has several spellings (`09:30`, `09:30:00`, `09:30:00.000`; `…00Z` and
+  /// `…00.000Z`), and text order is time order between different instants except that the
+  /// ISO-8601 whole-second spelling `PZ` sorts after every fractional spelling `P.mmmZ` of the
+  /// same second. So: `sqliteDateTime` compares with the shortest (`>=`, `<`) or longest
+  /// (`>`, `<=`) spelling of `d` and `==` is the range between them; `iso8601` compares with
+  /// the fractional spelling and adds or removes the one string `PZ` (`d`'s whole second)
+  /// by whether that instant satisfies the comparison.
+  func textDateCompare(_ op: ComparisonOperator, _ x: SQLExpr, _ d: Date, _ form: SQLDateForm) -> SQLExpr? {
+    guard form == .iso8601 || form == .sqliteDateTime else { return nil }
+    let separator = form == .iso8601 ? "T" : " "
+    let full = SQLDateEncoding.text(d, separator: separator, zone: "")
+    let p = String(full.prefix(19))
+    let ms = full.count > 20 ? Int(full.dropFirst(20)) ?? 0 : 0
+    let frac = p + "." + String(full.count > 20 ? String(full.dropFirst(20)) : "000")
+    let coll = dialect.codePointCollation.map { " COLLATE " + q($0) } ?? ""
+    func cmp(_ symbol: String, _ text: String) -> SQLExpr {
+      condition(SQLFragment("\(x)\(sql: coll) \(sql: symbol) \(bind: .text(text))"))
+    }
+    if op == .notEqual {
+      var eq = textDateCompare(.equal, x, d, form) ?? .alwaysFalse
+      eq = eq.typed(.boolean, nullable: true)
+      return condition(SQLFragment("(\(eq)) IS NOT TRUE"))
+    }
+    if form == .sqliteDateTime {
+      var shortest = ms == 0 ? p : frac
+      if ms == 0, shortest.hasSuffix(":00") { shortest = String(shortest.dropLast(3)) }
+      switch op {
+      case .greaterThanOrEqual: return cmp(">=", shortest)
+      case .lessThan: return cmp("<", shortest)
+      case .greaterThan: return cmp(">", frac)
+      case .lessThanOrEqual: return cmp("<=", frac)
+      default: return and([cmp(">=", shortest), cmp("<=", frac)])
+      }
+    }
+    let whole = p + "Z"
+    switch op {
+    case .equal:
+      return ms == 0 ? or([cmp("=", whole), cmp("=", frac + "Z")]) : cmp("=", frac + "Z")
+    case .greaterThanOrEqual:
+      return ms == 0 ? cmp(">=", p) : and([cmp(">=", frac), cmp("<>", whole)])
+    case .greaterThan:
+      return and([cmp(">", frac + "Z"), cmp("<>", whole)])
+    case .lessThan:
+      return ms == 0 ? cmp("<", p) : or([cmp("<", frac), cmp("=", whole)])
+    default:
+      return or([cmp("<=", frac + "Z"), cmp("=", whole)])
+    }
   }
 }

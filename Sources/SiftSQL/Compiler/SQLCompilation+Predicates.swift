@@ -236,7 +236,15 @@ extension SQLCompilation {
       kept.append(e)
     }
     if folds { x = fold(x, o) }
-    if case .date = x.form {
+    if case .date(let form, _) = x.form {
+      if form == .iso8601 || form == .sqliteDateTime {
+        // Several spellings per instant: one range per element (`textDateCompare`).
+        var terms: [SQLExpr] = []
+        for e in kept {
+          if case .date(let d)? = constant(e), let t = textDateCompare(.equal, x, d, form) { terms.append(t) }
+        }
+        return or(terms + [hasNull && x.nullable ? isNull(x) : .alwaysFalse])
+      }
       // Each date in the column's own form; a time of day never equals a calendar date.
       kept = kept.compactMap { e in
         guard case .date(let d)? = constant(e) else { return e }
