@@ -93,7 +93,7 @@ extension SQLCompilation {
 
   /// Two dates about to be compared with `op`: a date constant is re-bound in the form of
   /// the date it meets (`op` may change: a calendar-date column against a time of day), and
-  /// two dates of different forms are both converted to seconds since 1970. Returns a folded
+  /// two dates of different forms (or both text) are both converted to seconds since 1970. Returns a folded
   /// result when the answer is known.
   mutating func alignDates(_ op: inout ComparisonOperator, _ x: inout SQLExpr, _ y: inout SQLExpr) -> SQLExpr? {
     guard x.type == .date, y.type == .date else { return nil }
@@ -107,11 +107,10 @@ extension SQLCompilation {
       return folded
     }
     let (fx, fy) = (dateForm(x), dateForm(y))
-    if fx.form != fy.form {
+    // Text spells one instant several ways, so two text dates are compared as numbers too.
+    if fx.form != fy.form || fx.form.encoding.isText {
       x = seconds(x, fx.form)
       y = seconds(y, fy.form)
-    } else if fx.form.encoding.isText, let c = dialect.codePointCollation {
-      x.sql = SQLFragment("\(x) COLLATE \(sql: q(c))")
     }
     return nil
   }
