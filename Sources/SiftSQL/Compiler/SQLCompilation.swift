@@ -59,6 +59,19 @@ struct SQLCompilation {
     return SQLExpr(sql, type: type, nullable: true)
   }
 
+  /// `alias."Z_ENT" IN (?, …)`: the rows of `e` in a table it shares (nil: every row is
+  /// one of `e`'s). Values are bound.
+  func rowFilter(_ e: SQLEntityRef, _ alias: SQLAlias) -> SQLExpr? {
+    guard let f = e.rowFilter else { return nil }
+    var list = SQLFragment("\(alias).\(sql: f.column.quoted) IN (")
+    for (i, v) in f.values.enumerated() {
+      if i > 0 { list.append(", ") }
+      list.append(SQLFragment(binding: .integer(v)))
+    }
+    list.append(")")
+    return condition(list)
+  }
+
   /// The row's primary key (a plain column when the row has an alias).
   func primaryKey(_ row: RowRef) -> SQLExpr { row.key }
 
@@ -86,7 +99,7 @@ struct SQLCompilation {
       guard let target = schema.entity(at: targetPosition) else { break }
       let a = newAlias()
       let owner = primaryKey(row)
-      let cond = condition(SQLFragment("\(a).\(sql: inverse) = \(owner)"))
+      let cond = and([condition(SQLFragment("\(a).\(sql: inverse) = \(owner)"))] + (rowFilter(target, a).map { [$0] } ?? []))
       let elementKey = SQLExpr(
         SQLFragment("\(a).\(sql: target.primaryKeyColumn.quoted)"), type: target.primaryKeyType, nullable: false)
       return .collection(SQLCollection(
@@ -99,7 +112,7 @@ struct SQLCompilation {
       let a = newAlias()
       let owner = primaryKey(row)
       let from = SQLFragment("\(sql: table) \(j) JOIN \(sql: target.quotedTable) \(a) ON \(a).\(sql: target.primaryKeyColumn.quoted) = \(j).\(sql: targetColumn)")
-      let cond = condition(SQLFragment("\(j).\(sql: sourceColumn) = \(owner)"))
+      let cond = and([condition(SQLFragment("\(j).\(sql: sourceColumn) = \(owner)"))] + (rowFilter(target, a).map { [$0] } ?? []))
       let elementKey = SQLExpr(SQLFragment("\(a).\(sql: target.primaryKeyColumn.quoted)"), type: target.primaryKeyType, nullable: false)
       return .collection(SQLCollection(
         from: from, condition: cond, element: .row(RowRef(entity: target, key: elementKey, alias: a)),

@@ -12,6 +12,8 @@ final class SQLEntityRef: Sendable {
   let primaryKeyType: SQLType
   /// The primary key column.
   let primaryKeyColumn: SQLColumnRef
+  /// The row filter's column and values, for an entity sharing its table (`SQLRowFilter`).
+  let rowFilter: (column: SQLColumnRef, values: [Int64])?
   /// Every attribute and relationship, by key, with its identifiers quoted in advance: one
   /// lookup resolves a key path step.
   let members: [String: Member]
@@ -74,6 +76,7 @@ final class SQLEntityRef: Sendable {
       }
     }
     self.members = members
+    self.rowFilter = entity.rowFilter.map { (column($0.column), $0.values) }
     self.entity = entity
     self.name = entity.name
     self.table = entity.table

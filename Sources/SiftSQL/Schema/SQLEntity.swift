@@ -29,6 +29,27 @@ public struct SQLIndex: Sendable, Hashable {
   }
 }
 
+/// Which rows of a shared table belong to an entity: those whose `column` holds one of
+/// `values` (Core Data's `Z_ENT IN (3, 4, 5)`: an entity and its sub-entities, stored in their
+/// root entity's table). The compiler adds `t0."column" IN (?, …)` to every WHERE on the
+/// entity and to every to-many subquery into it; values are bound.
+///
+/// ```swift
+/// SQLRowFilter(column: "Z_ENT", values: [3, 4, 5])
+/// ```
+public struct SQLRowFilter: Sendable, Hashable {
+  /// The column telling the entities of a shared table apart.
+  public var column: String
+  /// The values of `column` that are rows of this entity (never empty).
+  public var values: [Int64]
+
+  /// Creates a row filter.
+  public init(column: String, values: [Int64]) {
+    self.column = column
+    self.values = values
+  }
+}
+
 /// A relationship from one entity to another.
 ///
 /// ```swift
@@ -91,6 +112,9 @@ public struct SQLEntity: Sendable, Hashable {
   /// The table's indexes, as read from the database (empty for a schema Sift created: its
   /// indexes follow from `SQLAttribute.indexed`).
   public var indexes: [SQLIndex]
+  /// Which rows of `table` are this entity's, when the table is shared with other entities
+  /// (layout `.existing` only); nil: every row.
+  public var rowFilter: SQLRowFilter?
   /// Attributes, primary key first, then in the order given.
   public private(set) var attributes: [SQLAttribute]
   /// Relationships, in the order given.
@@ -104,8 +128,10 @@ public struct SQLEntity: Sendable, Hashable {
   public init(
     name: String, table: String? = nil, primaryKey: String = "id",
     attributes: [SQLAttribute], relationships: [SQLRelationship] = [],
-    primaryKeyColumns: [String]? = nil, isView: Bool = false, indexes: [SQLIndex] = []
+    primaryKeyColumns: [String]? = nil, isView: Bool = false, indexes: [SQLIndex] = [],
+    rowFilter: SQLRowFilter? = nil
   ) {
+    self.rowFilter = rowFilter
     self.name = name
     self.table = table ?? name.lowercased()
     self.primaryKey = primaryKey
@@ -147,7 +173,7 @@ public struct SQLEntity: Sendable, Hashable {
   public func replacingRelationships(_ relationships: [SQLRelationship]) -> SQLEntity {
     SQLEntity(
       name: name, table: table, primaryKey: primaryKey, attributes: attributes, relationships: relationships,
-      primaryKeyColumns: primaryKeyColumns, isView: isView, indexes: indexes)
+      primaryKeyColumns: primaryKeyColumns, isView: isView, indexes: indexes, rowFilter: rowFilter)
   }
 
   /// Every key a predicate may use (attributes and relationships), for suggestions.

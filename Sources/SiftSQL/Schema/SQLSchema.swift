@@ -109,6 +109,11 @@ public struct SQLSchema: Sendable, Hashable {
           if !a.type.isArray { throw SQLSchema.invalid("attribute \(e.name).\(a.name) has an arrayStorage but is not an array") }
         }
       }
+      if let f = e.rowFilter {
+        try check(f.column, "row-filter column of \(e.name)")
+        if layout == .sift { throw SQLSchema.invalid("\(e.name) has a row filter, which only a schema of layout \"existing\" may have") }
+        if f.values.isEmpty { throw SQLSchema.invalid("the row filter of \(e.name) lists no values") }
+      }
       for column in e.primaryKeyColumns where !e.attributes.contains(where: { $0.column == column }) {
         throw SQLSchema.invalid("primary-key column '\(column)' of \(e.name) is not an attribute's column")
       }
@@ -142,7 +147,9 @@ public struct SQLSchema: Sendable, Hashable {
   /// One meaning per column: an attribute, a to-one's foreign key and a to-many's inverse
   /// foreign key (on the target's table) may not share a column, or loading would write one
   /// over the other and SQL would read what memory does not (two to-many relationships to one
-  /// entity both default to `<table>_id`). A to-one and the to-many that is its inverse may.
+  /// entity both default to `<table>_id`). A to-one and the to-many that is its inverse may,
+  /// and so may the copies of one relationship inherited by the entities sharing a table
+  /// through row filters (`SQLRowFilter`).
   private func checkColumnsAreDistinct() throws(SiftError) {
     struct Use {
       var what: String
@@ -151,10 +158,19 @@ public struct SQLSchema: Sendable, Hashable {
       var link: (from: String, to: String, toOne: Bool)?
     }
     var uses: [String: [String: Use]] = [:]  // table → column → use
+    // Entities of a table that row filters divide (Core Data's hierarchies) are one family:
+    // a sub-entity's inherited members claim the columns its root's members claim.
+    let divided = Set(entities.values.filter { $0.rowFilter != nil }.map(\.table))
+    func family(_ name: String) -> String {
+      guard let e = entities[name], divided.contains(e.table) else { return "entity " + name }
+      return "table " + e.table
+    }
     func claim(_ table: String, _ column: String, _ use: Use) throws(SiftError) {
       if let other = uses[table]?[column] {
-        if let a = other.link, let b = use.link, a.from == b.from, a.to == b.to, a.toOne != b.toOne {
-          return  // a to-one and its inverse to-many
+        if let a = other.link, let b = use.link, family(a.from) == family(b.from), family(a.to) == family(b.to),
+          a.toOne != b.toOne || a.from != b.from || a.to != b.to
+        {
+          return  // a to-one and its inverse to-many, or one inherited by a sub-entity
         }
         throw SQLSchema.invalid(
           "column '\(column)' of table '\(table)' holds both \(other.what) and \(use.what); give one its own column"
