@@ -82,6 +82,10 @@ struct ExistingDifferentialTests {
     "ANY tickets.@distinctUnionOfObjects.seat == 'A2'", "ANY tickets.@unionOfObjects.seat == 'B1'",
     // to-one.
     "venue.name == 'Hall'", "venue == nil", "venue != nil AND venue.name != 'Hall'",
+    // to-one key paths as semi-joins (`venue_id IN (SELECT id FROM venue WHERE …)`).
+    "venue.name BEGINSWITH 'C'", "NOT (venue.name == 'Hall')", "venue.name IN {'Club', 'x'}", "venue.name < 'Hz'",
+    "venue.name BETWEEN {'A', 'D'}", "venue.name != 'Hall'", "venue.name == nil", "NOT (venue.name ==[c] 'hall')",
+    "venue.name ENDSWITH 'b' OR venue.id == 1", "venue.id > 1",
   ]
 
   static let cases: [(String, [SiftValue])] = dateCases + (arrayCases + otherCases).map { ($0, []) }

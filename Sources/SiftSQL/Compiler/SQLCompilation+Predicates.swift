@@ -29,6 +29,15 @@ extension SQLCompilation {
   }
 
   mutating func comparison(_ c: Comparison) throws(SiftError) -> SQLExpr {
+    if schema.layout == .existing, let e = try toOneSemiJoin(c) {
+      try checkedSize(e, c.operatorRange)
+      return e
+    }
+    return try plainComparison(c)
+  }
+
+  /// A comparison as written: both operands compiled, then compared.
+  mutating func plainComparison(_ c: Comparison) throws(SiftError) -> SQLExpr {
     var lhs = try expression(c.lhs)
     var rhs = try expression(c.rhs)
     // Taken before the comparison, which may bind the sides' constants in place.

@@ -7,7 +7,9 @@ struct SQLCompilation {
   let schema: SQLEntityRefs
   let source: String
   let root: SQLEntityRef
-  let selfRow: RowRef
+  /// The row key paths without a base start from: the root row, or a to-one target while
+  /// `toOneSemiJoin` compiles a comparison on it.
+  var selfRow: RowRef
   var nextAlias = 1
   /// The SUBQUERY variables in scope, innermost last (an inner one hides an outer one of the
   /// same name). A short list searched from the end: nesting is shallow, and comparing short
