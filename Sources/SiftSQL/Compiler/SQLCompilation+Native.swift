@@ -51,9 +51,9 @@ extension SQLCompilation {
   }
 
   /// `v` as text when it is a PostgreSQL `uuid` (compared as a string everywhere but in
-  /// `uuidEquality`); `v` otherwise.
+  /// `uuidEquality`) or another type read as a string (an enum); `v` otherwise.
   func plainValue(_ v: SQLExpr) -> SQLExpr {
-    guard v.form == .uuid else { return v }
+    guard v.form == .uuid || v.form == .castToText else { return v }
     var out = SQLExpr(SQLFragment("CAST(\(v) AS TEXT)"), type: .string, nullable: v.nullable)
     out.form = .plain
     return out

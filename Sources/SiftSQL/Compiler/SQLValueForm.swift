@@ -1,3 +1,5 @@
+import Foundation
+
 /// How a column stores its values, where that decides how a constant meeting it is bound:
 /// a date column's encoding, or a PostgreSQL `numeric` or `uuid` column. Everything else is
 /// `.plain`. Carried by `SQLExpr.form` from the schema (`SQLAttribute.dateEncoding`,
@@ -13,6 +15,9 @@ enum SQLValueForm: Sendable, Equatable {
   case numeric
   /// PostgreSQL `uuid`: compared as its text; `==`/`!=` with a constant cast the bound text.
   case uuid
+  /// Another PostgreSQL type read as a string that does not meet `text` by itself (an enum,
+  /// `inet` kept as a string by a schema file, …): compared as `CAST(col AS TEXT)`.
+  case castToText
 
   /// The form of attribute `a`, whose schema stores dates as `schemaDates`.
   init(_ a: SQLAttribute, schemaDates: SQLDateEncoding, dialect: any SQLDialect) {
@@ -25,9 +30,19 @@ enum SQLValueForm: Sendable, Equatable {
       self = .numeric
     case .string where dialect.nativeTypes == .postgres && native == "uuid":
       self = .uuid
+    case .string where dialect.nativeTypes == .postgres && !native.isEmpty && !SQLValueForm.isTextType(native):
+      self = .castToText
     default:
       self = .plain
     }
+  }
+}
+
+extension SQLValueForm {
+  /// PostgreSQL's character types (and `citext`), which meet a bound text as they are.
+  static func isTextType(_ native: String) -> Bool {
+    let base = native.split(separator: "(").first.map { $0.trimmingCharacters(in: .whitespaces) } ?? native
+    return ["text", "varchar", "character varying", "char", "character", "bpchar", "name", "citext"].contains(base)
   }
 }
 
