@@ -277,6 +277,10 @@ extension SQLCompilation {
         }
       }
       kept = converted
+      if x.form == .numeric, let exact = dialect.exactNumericTypeName {
+        // A `numeric` column meets exact decimals, never doubles (`numericAligned`).
+        kept = kept.map { e in if case .double? = constant(e) { return exactNumber(e, exact) } else { return e } }
+      }
     }
     let nullTerm = hasNull && x.nullable ? isNull(x) : SQLExpr.alwaysFalse
     if kept.isEmpty { return nullTerm }
