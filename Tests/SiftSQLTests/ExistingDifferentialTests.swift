@@ -80,6 +80,11 @@ struct ExistingDifferentialTests {
     "tickets.@count > 1", "tickets.@count == 0", "tickets == nil", "tickets != nil", "ANY tickets.seat BEGINSWITH 'A'",
     "tickets[SIZE] == 1", "SUBQUERY(tickets, $t, $t.seat == 'A1').@count == 1", "NOT (tickets == nil)",
     "ANY tickets.@distinctUnionOfObjects.seat == 'A2'", "ANY tickets.@unionOfObjects.seat == 'B1'",
+    // many-to-many through a join table, never nil.
+    "performers.@count == 2", "performers.@count == 0", "performers == nil", "performers != nil",
+    "ANY performers.name == 'Bo'", "ALL performers.name BEGINSWITH 'A'", "NONE performers.name == 'Ann'",
+    "performers[SIZE] == 1", "SUBQUERY(performers, $p, $p.name < 'C').@count == 1",
+    "ANY performers.@distinctUnionOfObjects.name == 'Cy'",
     // to-one.
     "venue.name == 'Hall'", "venue == nil", "venue != nil AND venue.name != 'Hall'",
     // to-one key paths as semi-joins (`venue_id IN (SELECT id FROM venue WHERE …)`).

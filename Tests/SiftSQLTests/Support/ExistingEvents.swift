@@ -58,12 +58,16 @@ final class ExistingEvents: @unchecked Sendable {
       relationships: [
         SQLRelationship(name: "venue", target: "venue", kind: .toOne(foreignKey: "venue_id")),
         SQLRelationship(name: "tickets", target: "ticket", kind: .toMany(inverseForeignKey: "event_id")),
+        SQLRelationship(
+          name: "performers", target: "performer",
+          kind: .manyToMany(joinTable: "event_performer", sourceColumn: "event_id", targetColumn: "performer_id")),
       ])
     let venue = SQLEntity(name: "venue", attributes: [SQLAttribute(name: "name", type: .string)])
     let ticket = SQLEntity(
       name: "ticket", attributes: [SQLAttribute(name: "seat", type: .string), SQLAttribute(name: "event_id", type: .integer)],
       relationships: [SQLRelationship(name: "event", target: "event", kind: .toOne(foreignKey: "event_id"))])
-    return try SQLSchema(entities: [event, venue, ticket], layout: .existing)
+    let performer = SQLEntity(name: "performer", attributes: [SQLAttribute(name: "name", type: .string)])
+    return try SQLSchema(entities: [event, venue, ticket, performer], layout: .existing)
   }
 
   init(usePostgres: Bool = true) throws {
