@@ -126,3 +126,66 @@ struct ExistingDifferentialTests {
     }
   }
 }
+
+extension ExistingDifferentialTests {
+  /// A deterministic generator (SplitMix64), so a failure names a reproducible predicate.
+  struct Mix {
+    var state: UInt64
+    mutating func next(_ n: Int) -> Int {
+      state &+= 0x9E37_79B9_7F4A_7C15
+      var z = state
+      z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+      z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+      return Int((z ^ (z >> 31)) % UInt64(n))
+    }
+    mutating func pick<T>(_ items: [T]) -> T { items[next(items.count)] }
+  }
+
+  /// Random combinations (AND, OR, NOT) of comparisons over every encoding: the same answer
+  /// from all three engines.
+  @Test func randomCombinations() throws {
+    let f = try ExistingDifferentialTests.fixture.get()
+    // SIFT_EXISTING_SEED=n probes another sequence.
+    var r = Mix(state: UInt64(ProcessInfo.processInfo.environment["SIFT_EXISTING_SEED"] ?? "") ?? 2026)
+    let ops = ["==", "!=", "<", "<=", ">", ">="]
+    var failures: [String] = []
+    for _ in 0..<400 {
+      var terms: [(String, [SiftValue])] = []
+      for _ in 0..<(1 + r.next(3)) {
+        switch r.next(5) {
+        case 0, 1:
+          let column = r.pick(ExistingDifferentialTests.dateColumns)
+          let other = r.pick(ExistingDifferentialTests.dateColumns)
+          if r.next(4) == 0 {
+            terms.append(("\(column) \(r.pick(ops)) \(other)", []))
+          } else {
+            terms.append(("\(column) \(r.pick(ops)) %@", [ExistingDifferentialTests.date(r.pick(ExistingDifferentialTests.instants))]))
+          }
+        case 2:
+          let a = r.pick(["tags", "jtags"])
+          terms.append((r.pick(["ANY \(a) == 'a'", "\(a).@count >= 1", "\(a) == nil", "\(a)[LAST] == 'c'", "ALL \(a) != 'b'"]), []))
+        case 3:
+          terms.append((r.pick(["scores.@sum > 5", "ANY weights < 1", "scores[FIRST] == 7", "weights.@max >= 3", "scores.@avg < 3"]), []))
+        default:
+          terms.append((r.pick([
+            "price \(r.pick(ops)) 19.99", "code \(r.pick(["==", "!="])) '7d3f0c2e-0000-4000-8000-000000000005'", "flag == YES",
+            "tickets.@count \(r.pick(ops)) 1", "venue.name \(r.pick(ops)) 'Hall'", "ANY performers.name == 'Bo'",
+          ]), []))
+        }
+      }
+      var format = ""
+      var args: [SiftValue] = []
+      for (i, t) in terms.enumerated() {
+        if i > 0 { format += r.pick([" AND ", " OR "]) }
+        format += r.next(4) == 0 ? "NOT (\(t.0))" : "(\(t.0))"
+        args += t.1
+      }
+      let p = try SiftPredicate(format: format, arguments: args)
+      let a = f.answers(p)
+      if a.sqlite != a.memory || (a.postgres.map { $0 != a.memory } ?? false) {
+        failures.append("\(format) \(args): memory \(a.memory) sqlite \(a.sqlite) postgres \(a.postgres ?? "-")")
+      }
+    }
+    #expect(failures.isEmpty, "\(failures.count) disagreements, first: \(failures.prefix(3).joined(separator: "\n"))")
+  }
+}
