@@ -137,3 +137,33 @@ struct ExistingLayoutTests {
     }
   }
 }
+
+extension ExistingLayoutTests {
+  /// A batch update (an explicit write) stores a date in each column's own form, so the
+  /// column keeps one encoding and the same predicates find the row.
+  @Test func batchUpdateWritesEachColumnsForm() throws {
+    let db = try SQLiteDatabase()
+    try db.executeScript(SQLFixtures.text("existing/events.sqlite.sql"))
+    let c = SQLCompiler(dialect: SQLiteDialect(), schema: try ExistingEvents.schema(postgres: false))
+    let d = Date(timeIntervalSince1970: 1_710_000_000.5)
+    let columns = ["at_unix", "at_unix_int", "at_2001", "at_ms", "at_iso", "at_sqlite", "on_day"]
+    let update = try c.compile(BatchUpdateRequest(
+      entity: "event", predicate: try SiftPredicate(format: "id == 3"),
+      assignments: columns.map { ($0, SQLUpdateValue.value(.date(d))) }))
+    _ = try db.execute(update)
+    let row = try db.execute(SQLStatement(sql: "SELECT " + columns.joined(separator: ", ") + " FROM event WHERE id = 3")).first
+    #expect(row == [
+      // An INTEGER column keeps a fraction as SQLite does (REAL in an INTEGER column), as memory would.
+      .double(1_710_000_000.5), .double(1_710_000_000.5), .double(1_710_000_000.5 - 978_307_200), .integer(1_710_000_000_500),
+      .text("2024-03-09T16:00:00.500Z"), .text("2024-03-09 16:00:00.500"), .text("2024-03-09"),
+    ])
+    for column in ["at_unix", "at_2001", "at_ms", "at_iso", "at_sqlite"] {
+      let w = try c.compileWhere(try SiftPredicate(format: "\(column) == %@", arguments: [.date(d)]), entity: "event")
+      let ids = try db.execute(SQLStatement(sql: "SELECT id FROM event t0 WHERE \(w.sql)", bindings: w.bindings))
+      #expect(ids == [[.integer(3)]], "\(column)")
+    }
+    #expect(throws: SiftError.self) {
+      try c.compile(BatchUpdateRequest(entity: "event", assignments: [("at_iso", .expression(.keyPath("at_unix"), source: "at_unix"))]))
+    }
+  }
+}

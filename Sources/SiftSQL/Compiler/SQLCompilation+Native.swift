@@ -134,18 +134,36 @@ extension SQLCompilation {
         }
       }
     }
-    var value = encoding.sqlValue(d)
-    if integer, case .double(let n) = value, n == n.rounded(), let i = Int64(exactly: n) { value = .integer(i) }
-    var sql = SQLFragment(binding: value)
-    if let cast = form.castType, dialect.nativeTypes == .postgres {
-      sql = SQLFragment("CAST(\(sql) AS \(sql: cast))")
-    } else if encoding.isText, let c = dialect.codePointCollation {
+    var sql = boundDate(d, form, integer: integer)
+    if form.castType == nil || dialect.nativeTypes != .postgres, encoding.isText, let c = dialect.codePointCollation {
       sql = SQLFragment("\(sql) COLLATE \(sql: q(c))")
     }
     var out = withConstant(SQLExpr(sql, type: .date, nullable: false), .date(d))
     out.form = column.form
     constant = out
     return nil
+  }
+
+  /// `d` bound as a column of `form` stores it: a number (an integer when `integer` and whole),
+  /// text in the column's spelling, or ISO-8601 text cast to PostgreSQL's native type.
+  func boundDate(_ d: Date, _ form: SQLDateForm, integer: Bool) -> SQLFragment {
+    var value = form.encoding.sqlValue(d)
+    if integer, case .double(let n) = value, n == n.rounded(), let i = Int64(exactly: n) { value = .integer(i) }
+    let sql = SQLFragment(binding: value)
+    guard let cast = form.castType, dialect.nativeTypes == .postgres else { return sql }
+    return SQLFragment("CAST(\(sql) AS \(sql: cast))")
+  }
+
+  /// The value a batch update writes into attribute `a`: a date constant in the column's own
+  /// form (an `isoDate` column keeps the day); a computed date only into a column of the
+  /// form it already has (else `unsupported-in-sql`). Other values unchanged.
+  func assigned(_ v: SQLExpr, to a: SQLAttribute, _ range: SourceRange) throws(SiftError) -> SQLExpr {
+    guard a.type == .date, case .date(let form, let integer) = SQLValueForm(a, schemaDates: schema.dateEncoding, dialect: dialect)
+    else { return v }
+    if case .date(let d)? = constant(v) { return SQLExpr(boundDate(d, form, integer: integer), type: .date, nullable: false) }
+    if v.type != .date || dateForm(v).form == form { return v }
+    throw fail(
+      "unsupported-in-sql", "a computed date cannot be written to '\(a.name)', stored as \(form.encoding.rawValue)", range)
   }
 
   /// A date as seconds since 1970 (a double), for comparing dates stored in different forms.
