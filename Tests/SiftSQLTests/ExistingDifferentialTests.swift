@@ -189,3 +189,32 @@ extension ExistingDifferentialTests {
     #expect(failures.isEmpty, "\(failures.count) disagreements, first: \(failures.prefix(3).joined(separator: "\n"))")
   }
 }
+
+extension ExistingDifferentialTests {
+  /// Sorting by each date column gives memory's order on both databases (text spellings
+  /// mixed within a column), nil first ascending as Sift sorts by default.
+  @Test func sortByEachDateColumn() throws {
+    let f = try ExistingDifferentialTests.fixture.get()
+    for column in ExistingDifferentialTests.dateColumns {
+      let seconds: [(id: Int, t: Double?)] = f.memory.indices.map { i in
+        if case .date(let d)? = f.memory[i].value(forKey: column) { return (f.ids[i], d.timeIntervalSince1970) }
+        return (f.ids[i], nil)
+      }
+      let expected = seconds.sorted { a, b in
+        switch (a.t, b.t) {
+        case (nil, nil): return a.id < b.id
+        case (nil, _): return true
+        case (_, nil): return false
+        case (let x?, let y?): return x != y ? x < y : a.id < b.id
+        }
+      }.map(\.id)
+      let request = FetchRequest(entity: "event", sortDescriptors: [SQLSortDescriptor(column)])
+      for (name, compiler, db) in f.databases() {
+        let st = try compiler.compile(request)
+        let rows = try f.locked { try db.execute(st) }
+        let ids = rows.compactMap { $0.first?.intValue.map { Int($0) } }
+        #expect(ids == expected, "\(name) \(column): \(st.sql)")
+      }
+    }
+  }
+}

@@ -166,6 +166,13 @@ extension SQLCompilation {
       "unsupported-in-sql", "a computed date cannot be written to '\(a.name)', stored as \(form.encoding.rawValue)", range)
   }
 
+  /// A sort key ordered as memory orders it: a text date (several spellings per instant, ISO
+  /// whole seconds after fractions) as seconds since 1970; anything else unchanged.
+  func sortable(_ v: SQLExpr) -> SQLExpr {
+    guard case .date(let form, _) = v.form, form.encoding.isText else { return v }
+    return seconds(v, form)
+  }
+
   /// A date as seconds since 1970 (a double), for comparing dates stored in different forms.
   func seconds(_ e: SQLExpr, _ form: SQLDateForm) -> SQLExpr {
     let pg = dialect.nativeTypes == .postgres

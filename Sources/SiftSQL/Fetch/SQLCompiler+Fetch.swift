@@ -105,7 +105,7 @@ extension SQLCompiler {
   func orderBy(_ sorts: [SQLSortDescriptor], _ c: inout SQLCompilation, entity: SQLEntity) throws(SiftError) -> [SQLFragment] {
     var terms: [SQLFragment] = []
     for s in sorts {
-      let v = try keyPathValue(s.keyPath, &c, entity: entity)
+      let v = c.sortable(try keyPathValue(s.keyPath, &c, entity: entity))
       guard v.sql.bindings.isEmpty else {
         throw SQLDiagnostics.error("unsupported-in-sql", "this key path cannot be sorted on", .at(0), source: s.keyPath)
       }

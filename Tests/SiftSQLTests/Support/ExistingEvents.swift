@@ -98,6 +98,21 @@ final class ExistingEvents: @unchecked Sendable {
     try? FileManager.default.removeItem(at: dir)
   }
 
+  /// Runs `body` holding the lock every database use holds.
+  func locked<T>(_ body: () throws -> T) rethrows -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    return try body()
+  }
+
+  /// The databases with their compilers (PostgreSQL when a server is reachable); use them
+  /// inside `locked`.
+  func databases() -> [(String, SQLCompiler, any SQLDatabase)] {
+    var out: [(String, SQLCompiler, any SQLDatabase)] = [("sqlite", sqliteCompiler, sqlite)]
+    if let postgres { out.append(("postgresql", postgresCompiler, postgres)) }
+    return out
+  }
+
   /// `SELECT t0."id" FROM "event" t0 WHERE … ORDER BY t0."id"` for `p`.
   static func statement(_ p: SiftPredicate, _ compiler: SQLCompiler) throws -> SQLStatement {
     let w = try compiler.compileWhere(p, entity: "event")
