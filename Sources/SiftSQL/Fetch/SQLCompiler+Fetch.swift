@@ -14,6 +14,8 @@ extension SQLCompiler {
     if let p = request.predicate {
       let w = try c.checkedWhere(p.root)
       if w.shape != .alwaysTrue { whereExpr = w }
+    } else if let filter = c.rowFilter(c.root, .root) {
+      whereExpr = filter  // the entity's rows of a shared table (SQLRowFilter)
     }
     let q = dialect.quoteIdentifier
     var columns: [SQLFragment] = []
@@ -32,6 +34,12 @@ extension SQLCompiler {
     case .count:
       columns = [SQLFragment("\(sql: wrapCount ? "1" : "COUNT(*)")")]
     case .indices:
+      guard schema.layout == .sift else {
+        throw SQLDiagnostics.error(
+          "no-record-positions",
+          "\(e.name) is a table Sift did not create: it has no record positions (__sift_index); fetch its records or keys",
+          .at(0), source: "")
+      }
       let index = "t0." + q(SQLSchema.indexColumn)
       columns = [SQLFragment("\(sql: index)")]
       whereExpr = c.and([whereExpr ?? .alwaysTrue, c.condition(SQLFragment("\(sql: index) IS NOT NULL"))])
@@ -102,7 +110,7 @@ extension SQLCompiler {
   func orderBy(_ sorts: [SiftSortDescriptor], _ c: inout SQLCompilation, entity: SQLEntity) throws(SiftError) -> [SQLFragment] {
     var terms: [SQLFragment] = []
     for s in sorts {
-      let v = try keyPathValue(s.keyPath, &c, entity: entity)
+      let v = c.sortable(try keyPathValue(s.keyPath, &c, entity: entity))
       guard v.sql.bindings.isEmpty else {
         throw SQLDiagnostics.error("unsupported-in-sql", "this key path cannot be sorted on", .at(0), source: s.keyPath)
       }

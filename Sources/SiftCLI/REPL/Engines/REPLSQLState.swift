@@ -23,6 +23,9 @@ struct REPLSQLState {
   var inSQLite: Set<String> = []
   /// Entities whose records are in the PostgreSQL schema.
   var inPostgres: Set<String> = []
+  /// A database Sift did not create, opened read-only (`--db`, `.open`, `--pg-schema`): its
+  /// tables are entities queried in place.
+  var existing: ExistingDatabase?
 }
 
 extension REPLSession {
