@@ -49,7 +49,8 @@ let package = Package(
     .testTarget(
       name: "SiftCoreDataTests", dependencies: ["SiftCoreData", "SiftSyntax", "SiftSQL", "SiftSQLite"]),
     .testTarget(
-      name: "SiftCLITests", dependencies: ["SiftCLI", "SiftSyntax"], exclude: ["Transcripts"]),
+      name: "SiftCLITests", dependencies: ["SiftCLI", "SiftSyntax", "SiftSQL", "SiftSQLite", "SiftPostgres"],
+      exclude: ["Transcripts"]),
 
     // Fuzzing oracles (Fuzz/Oracles, shared with the Fuzz/ package; not a product) and the
     // test target that replays every input that ever failed (Fuzz/Regressions).

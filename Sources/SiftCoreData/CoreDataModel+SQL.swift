@@ -1,20 +1,17 @@
 import SiftSQL
 
-/// How a Core Data model maps onto a store Core Data wrote, as an `SQLSchema` usable with
-/// `SQLCompiler` today.
+/// How a Core Data model maps onto a store Core Data wrote: a plain `SQLSchema` (layout
+/// `.existing`) over the store's own tables, queried on a read-only connection with no setup.
 ///
 /// Core Data keeps a whole inheritance hierarchy in its root's table and tells rows apart by
-/// `Z_ENT`, and has no `__sift_count_…` columns for to-many relationships. `SQLSchema` has
-/// neither a row filter nor count-less collections (Grammar/notes/coredata.md, section 5), so
-/// each entity's `table` here is a temporary view over its root's table: `Z_ENT IN (the
-/// entity and its descendants)`, plus one count column per to-many relationship (a Core Data
-/// to-many is never nil, so the count is never NULL). Run `setupStatements` once on the
-/// connection (SQLite `TEMP` views: nothing is written to the store file) before compiled
-/// statements.
+/// `Z_ENT`: each sub-entity's `SQLEntity` names its root's table with a row filter
+/// (`SQLRowFilter`, `Z_ENT IN (the entity and its descendants)`). A Core Data to-many is never
+/// nil, which is what layout `.existing` compiles (`@count` a `COUNT` subquery). Dates are
+/// seconds since 2001 per column (`SQLAttribute.dateEncoding`).
 ///
 /// ```swift
 /// let mapping = try model.sqlMapping(entityNumbers: numbersFromZPrimaryKey)
-/// for s in mapping.setupStatements { try db.executeScript(s) }
+/// let db = try SQLiteDatabase(readOnly: "Library.sqlite")
 /// let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: mapping.schema)
 /// ```
 public struct CoreDataSQLMapping: Sendable {
@@ -29,8 +26,6 @@ public struct CoreDataSQLMapping: Sendable {
   public var entityFilters: [String: [Int]]
   /// Per entity: property name → column in `storeTables[entity]` (attributes and to-one keys).
   public var columns: [String: [String: String]]
-  /// `CREATE TEMP VIEW` statements (SQLite) creating the tables `schema` names.
-  public var setupStatements: [String]
   /// What the schema leaves out and why (to-many relationships without an inverse, …).
   public var unmapped: [String]
 }
@@ -44,13 +39,6 @@ extension CoreDataModel {
   public func storeTable(of entity: String) -> String? {
     rootEntity(of: entity).map { "Z" + $0.name.uppercased() }
   }
-
-  /// The view `sqlMapping` creates for an entity.
-  ///
-  /// ```swift
-  /// CoreDataModel.viewName(of: "Novel")   // "sift_cd_Novel"
-  /// ```
-  public static func viewName(of entity: String) -> String { "sift_cd_" + entity }
 
   /// Columns of every stored attribute and to-one relationship, per entity (inherited
   /// properties included, with the column their declaring entity got). Core Data names a
@@ -95,7 +83,7 @@ extension CoreDataModel {
     return out
   }
 
-  /// The `SQLSchema` of `sqlMapping(entityNumbers:)`; usable once its `setupStatements` ran.
+  /// The `SQLSchema` of `sqlMapping(entityNumbers:)`.
   ///
   /// ```swift
   /// let schema = try model.sqlSchema()
@@ -122,11 +110,9 @@ extension CoreDataModel {
     let columns = columnNames(entityNumbers: numbers)
     var unmapped: [String] = []
     var sqlEntities: [SQLEntity] = []
-    var views: [String] = []
     var storeTables: [String: String] = [:]
     var filters: [String: [Int]] = [:]
 
-    func q(_ s: String) -> String { "\"" + s.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
     /// The entity declaring `relationship` among `entity` and its ancestors.
     func declaringEntity(of relationship: CoreDataRelationship, from entity: String) -> String {
       lineage(of: entity).first { $0.relationships.contains(relationship) }?.name ?? entity
@@ -141,10 +127,12 @@ extension CoreDataModel {
       var attributes: [SQLAttribute] = []
       for a in allAttributes(of: e.name) where a.isStored {
         guard let column = cols[a.name] else { continue }
-        attributes.append(SQLAttribute(name: a.name, column: column, type: Self.sqlType(a.type), indexed: false))
+        let type = Self.sqlType(a.type)
+        attributes.append(SQLAttribute(
+          name: a.name, column: column, type: type, indexed: false,
+          dateEncoding: type == .date ? .referenceDateSeconds : nil))
       }
       var relationships: [SQLRelationship] = []
-      var countColumns: [String] = []
       for r in allRelationships(of: e.name) where !r.isTransient {
         switch cardinality(of: r) {
         case .toOne, .oneToOne, .manyToOne:
@@ -152,23 +140,10 @@ extension CoreDataModel {
           relationships.append(SQLRelationship(name: r.name, target: r.destination, kind: .toOne(foreignKey: fk)))
         case .oneToMany:
           let invOwner = r.inverseEntity ?? r.destination
-          guard let inv = inverse(of: r), let fk = columns[invOwner]?[inv.name],
-            let targetTable = storeTable(of: r.destination)
-          else { continue }
-          // A to-one and its to-many inverse may share a column in SQLSchema only when the
-          // to-many is declared by exactly the entity the to-one points at; inherited ones
-          // walk the target's table joined to itself (same rows, no shared-column claim).
-          let direct = invOwner == r.destination && inv.destination == e.name
-            && entity(invOwner)?.relationships.contains(inv) == true
-          if direct {
-            relationships.append(SQLRelationship(name: r.name, target: r.destination, kind: .toMany(inverseForeignKey: fk)))
-          } else {
-            relationships.append(SQLRelationship(
-              name: r.name, target: r.destination,
-              kind: .manyToMany(joinTable: targetTable, sourceColumn: fk, targetColumn: "Z_PK")))
-          }
-          countColumns.append(
-            "(SELECT COUNT(*) FROM \(q(targetTable)) c WHERE c.\(q(fk)) = t.\"Z_PK\") AS \(q(SQLSchema.countColumn(r.name)))")
+          guard let inv = inverse(of: r), let fk = columns[invOwner]?[inv.name] else { continue }
+          // Inherited by sub-entities too: entities sharing a table through row filters may
+          // claim the one foreign-key column (SQLSchema's column check).
+          relationships.append(SQLRelationship(name: r.name, target: r.destination, kind: .toMany(inverseForeignKey: fk)))
         case .manyToMany:
           guard let inv = inverse(of: r) else { continue }
           let rOwner = declaringEntity(of: r, from: e.name)
@@ -189,24 +164,20 @@ extension CoreDataModel {
           relationships.append(SQLRelationship(
             name: r.name, target: r.destination,
             kind: .manyToMany(joinTable: joinTable, sourceColumn: source, targetColumn: target)))
-          countColumns.append(
-            "(SELECT COUNT(*) FROM \(q(joinTable)) c WHERE c.\(q(source)) = t.\"Z_PK\") AS \(q(SQLSchema.countColumn(r.name)))")
         case .toManyWithoutInverse:
           unmapped.append("\(e.name).\(r.name): a to-many relationship without an inverse (storage not described publicly)")
         }
       }
-      let view = Self.viewName(of: e.name)
+      // A root's table holds only its hierarchy: no filter. A sub-entity sees its own rows.
+      let isRoot = rootEntity(of: e.name)?.name == e.name
       sqlEntities.append(SQLEntity(
-        name: e.name, table: view, primaryKey: "Z_PK", attributes: attributes, relationships: relationships))
-      let select = (["t.*"] + countColumns).joined(separator: ", ")
-      views.append(
-        "CREATE TEMP VIEW IF NOT EXISTS \(q(view)) AS SELECT \(select) FROM \(q(table)) t WHERE t.\"Z_ENT\" IN ("
-          + filter.map(String.init).joined(separator: ", ") + ")")
+        name: e.name, table: table, primaryKey: "Z_PK", attributes: attributes, relationships: relationships,
+        rowFilter: isRoot ? nil : SQLRowFilter(column: "Z_ENT", values: filter.map { Int64($0) })))
     }
-    let schema = try SQLSchema(entities: sqlEntities, dateEncoding: .referenceDateSeconds)
+    let schema = try SQLSchema(entities: sqlEntities, dateEncoding: .referenceDateSeconds, layout: .existing)
     return CoreDataSQLMapping(
       schema: schema, entityNumbers: numbers, storeTables: storeTables, entityFilters: filters, columns: columns,
-      setupStatements: views, unmapped: unmapped)
+      unmapped: unmapped)
   }
 
   /// The `SQLAttributeType` an attribute type is read as.

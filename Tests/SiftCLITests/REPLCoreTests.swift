@@ -93,20 +93,22 @@ struct REPLCoreTests {
 
   @Test("sort keys")
   func sortKeys() throws {
-    #expect(try REPLSortKey.parseList("distance, -rating, name desc") == [
-      REPLSortKey(keyPath: "distance"), REPLSortKey(keyPath: "rating", ascending: false),
-      REPLSortKey(keyPath: "name", ascending: false),
+    #expect(try SiftSortDescriptor.parseList("distance, -rating, name desc") == [
+      SiftSortDescriptor("distance"), SiftSortDescriptor("rating", ascending: false),
+      SiftSortDescriptor("name", ascending: false),
     ])
-    #expect(throws: REPLDataError.self) { try REPLSortKey.parseList("a b c") }
+    #expect(throws: SiftError.self) { try SiftSortDescriptor.parseList("a b c") }
   }
 
-  @Test("ordering puts nil first and compares numbers across kinds")
-  func ordering() {
-    let records: [SiftValue] = [["v": 3], ["v": nil], ["v": 1.5], ["v": "a"], ["v": 2]]
-    let asc = ValueOrdering.sort(Array(records.indices), of: records, by: [REPLSortKey(keyPath: "v")])
-    #expect(asc == [1, 2, 4, 0, 3])
-    let desc = ValueOrdering.sort(Array(records.indices), of: records, by: [REPLSortKey(keyPath: "v", ascending: false)])
-    #expect(desc == [3, 0, 4, 2, 1])
+  @Test("the REPL sorts with the library: nil first, numbers across kinds, then strings")
+  func ordering() throws {
+    let session = REPLSession()
+    _ = session.add(REPLDataSet(name: "t", records: [["v": 3], ["v": nil], ["v": 1.5], ["v": "a"], ["v": 2]]))
+    session.entity = "t"
+    _ = session.execute(".sort v")
+    #expect(try session.fetch(SiftPredicate(format: "TRUEPREDICATE"), in: session.current!).indices == [1, 2, 4, 0, 3])
+    _ = session.execute(".sort v desc")
+    #expect(try session.fetch(SiftPredicate(format: "TRUEPREDICATE"), in: session.current!).indices == [3, 0, 4, 2, 1])
   }
 
   @Test("history file keeps entries across sessions and skips repeats")

@@ -4,17 +4,19 @@ import SiftSQL
 import SiftSQLite
 import SiftSyntax
 
-/// An in-memory SQLite database loaded from a store fixture script, with the model's views.
+/// A store fixture script written to a file, then opened read-only and queried through the
+/// model's plain schema: no setup statement runs on the connection.
 struct CoreDataStore {
   let db: SQLiteDatabase
   let mapping: CoreDataSQLMapping
   let compiler: SQLCompiler
 
   init(model: CoreDataModel, script: String) throws {
-    db = try SQLiteDatabase()
-    try db.executeScript(try String(contentsOf: CoreDataFixtures.url(script), encoding: .utf8))
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("sift-cd-\(UUID().uuidString).sqlite").path
+    try SQLiteDatabase(path: path).executeScript(try String(contentsOf: CoreDataFixtures.url(script), encoding: .utf8))
+    db = try SQLiteDatabase(readOnly: path)
+    try? FileManager.default.removeItem(atPath: path)  // the open connection keeps the file
     mapping = try model.sqlMapping(entityNumbers: try CoreDataStore.entityNumbers(db))
-    for statement in mapping.setupStatements { try db.executeScript(statement) }
     compiler = SQLCompiler(dialect: SQLiteDialect(), schema: mapping.schema)
   }
 

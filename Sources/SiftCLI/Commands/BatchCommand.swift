@@ -2,7 +2,9 @@ import Foundation
 import SiftEvaluation
 import SiftSyntax
 
-/// `sift batch [--data D.json] [--schema S.json --entity E [--postgres CONNINFO]]`: reads JSON Lines
+/// `sift batch [--data D.json] [--schema S.json --entity E [--postgres CONNINFO]]`, or on an existing
+/// database `sift batch --db FILE.sqlite --entity TABLE` / `--postgres CONNINFO --pg-schema NAME
+/// --entity TABLE` (`"rows"`: primary-key values of the matching rows, ascending): reads JSON Lines
 /// cases from stdin — `{"id", "format", "args": [JSON…], "variables": {"NAME": JSON}}` — and writes
 /// one JSON line per case (the contract is documented in README.md):
 ///
@@ -13,18 +15,29 @@ enum BatchCommand {
     let parsed: CLIArguments
     do {
       parsed = try CLIArguments(
-        args, valued: ["--data", "--schema", "--entity", "--postgres"], switches: ["--lenient"])
+        args, valued: ["--data", "--schema", "--entity", "--postgres", "--db", "--pg-schema"], switches: ["--lenient"])
     } catch {
       return CLIOutput.usageError(error.message, command: "batch")
     }
     guard parsed.positionals.isEmpty else {
       return CLIOutput.usageError("batch reads cases from standard input and takes no format string", command: "batch")
     }
+    let source = DatabaseOptions(
+      sqlitePath: parsed.value("--db"), conninfo: parsed.value("--postgres"), pgSchema: parsed.value("--pg-schema"),
+      schemaFile: parsed.value("--schema"))
+    if let problem = source.usageProblem { return CLIOutput.usageError(problem, command: "batch") }
+    if source.namesDatabase && parsed.value("--entity") == nil {
+      return CLIOutput.usageError("--entity TABLE is needed with --db or --pg-schema", command: "batch")
+    }
     var context = BatchContext(lenient: parsed.flags.contains("--lenient"))
     do {
       if let path = parsed.value("--data") { context.data = try CommandInputs.data(path) }
-      try context.configureSQL(
-        schema: parsed.value("--schema"), entity: parsed.value("--entity"), postgres: parsed.value("--postgres"))
+      if source.namesDatabase {
+        try context.configureDatabase(source, entity: parsed.value("--entity"))
+      } else {
+        try context.configureSQL(
+          schema: parsed.value("--schema"), entity: parsed.value("--entity"), postgres: parsed.value("--postgres"))
+      }
     } catch {
       CLIOutput.error("sift batch: \(error)")
       return 1
@@ -45,6 +58,8 @@ struct BatchContext {
   var lenient: Bool
   var data: CommandInputs.DataSet?
   var sql: BatchSQL?
+  /// The existing database (`--db`, `--pg-schema`) cases run on.
+  var database: BatchDatabase?
 
   init(lenient: Bool) { self.lenient = lenient }
 
@@ -92,6 +107,13 @@ struct BatchContext {
     if let sql {
       do {
         try sql.process(evaluated, into: &out)
+      } catch {
+        return failure(error.stage.rawValue, error.batchJSON)
+      }
+    }
+    if let database {
+      do {
+        try database.process(evaluated, into: &out)
       } catch {
         return failure(error.stage.rawValue, error.batchJSON)
       }

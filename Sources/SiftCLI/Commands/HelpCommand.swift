@@ -18,12 +18,18 @@ enum HelpCommand {
 
     USAGE
       sift                         start the REPL on the built-in sample data
+      sift --db FILE.sqlite        the REPL on your SQLite file's tables (read-only)
+      sift --postgres CONNINFO --pg-schema NAME
+                                   the REPL on a PostgreSQL schema's tables (read-only)
       sift repl [OPTIONS]          the REPL (see 'sift help repl')
       sift parse 'FORMAT' …        print the canonical form or a diagnostic
       sift eval 'FORMAT' --data F  print the records of F that match
       sift sql 'FORMAT' --schema S --entity E
                                    print the SQL and its bindings
       sift batch …                 run JSON Lines cases from standard input
+      sift load --data D --schema S --into NEW.sqlite
+                                   copy JSON records into a new SQLite file Sift creates
+      sift setup-sql --dialect D   Sift's SQL functions for PostgreSQL (or how for SQLite)
       sift help COMMAND            details and examples for one command
 
     EXAMPLES
@@ -74,12 +80,18 @@ enum HelpCommand {
       """,
     "sql": """
       sift sql 'FORMAT' --schema S.json --entity E [--dialect sqlite|postgres] [--arg JSON]...
+      sift sql 'FORMAT' --db FILE.sqlite --entity TABLE [--schema S.json] [--arg JSON]...
+      sift sql 'FORMAT' --postgres CONNINFO --pg-schema NAME --entity TABLE [--arg JSON]...
 
       Compiles a predicate into a parameterized SELECT for one entity of a schema and prints the
-      SQL and its bindings. No value ever appears in the SQL text.
+      SQL and its bindings. No value ever appears in the SQL text. With --db or --pg-schema the
+      schema is read from that database (read-only; --schema then overrides or adds) and the
+      dialect is the database's.
 
         --schema S.json   entities, tables, attributes, relationships (format in README.md)
         --entity E        the entity to select
+        --db FILE         read the schema from an SQLite file
+        --postgres C      with --pg-schema NAME: read the schema from that PostgreSQL schema
         --dialect D       sqlite (default, '?' placeholders) or postgres ('$1' placeholders)
         --arg JSON        an argument for the next format specifier
 
@@ -89,6 +101,8 @@ enum HelpCommand {
       """,
     "batch": """
       sift batch [--data D.json] [--schema S.json --entity E] [--postgres CONNINFO] [--lenient]
+      sift batch --db FILE.sqlite --entity TABLE [--schema S.json]
+      sift batch --postgres CONNINFO --pg-schema NAME --entity TABLE [--schema S.json]
 
       Reads one JSON case per line from standard input and writes one JSON result per line:
         in:  {"id": …, "format": "…", "args": [JSON…], "variables": {"NAME": JSON}}
@@ -97,10 +111,38 @@ enum HelpCommand {
               "error": {"id", "message", "line", "column", "offset"}}
       With --data, ok lines add "matches": [record indices]. With --schema and --entity they add
       "sql", "bindings" and "sqlMatches" (from an in-memory SQLite database loaded with D); with
-      --postgres CONNINFO also "pgMatches".
+      --postgres CONNINFO also "pgMatches". With --db or --pg-schema the cases run on that
+      database, read-only, and ok lines add "rows" (the matching rows' primary-key values,
+      ascending), "sql" and "bindings"; a table without a one-column primary key answers each
+      case with an error at stage "sql".
+
+      EXAMPLES
+        sift batch --data venues.json < cases.jsonl
+        echo '{"id": 1, "format": "ANY tag.label == %@", "args": ["urgent"]}' | sift batch --db notes.sqlite --entity note
+      """,
+    "load": """
+      sift load --data D.json --schema S.json --into NEW.sqlite [--entity E] [--replace]
+
+      Copies JSON records into a new SQLite file that Sift creates with the schema's tables (its
+      own layout), the only command that writes a database. It refuses a file that exists; with
+      --replace it deletes and recreates it. The file appears only once every record is in.
+      --entity names the records' entity (needed when the schema has several).
+
+      The file has Sift's own layout (side tables for arrays, __sift_ columns): query it with the
+      same schema file, --db venues.sqlite --schema venues.schema.json.
 
       EXAMPLE
-        sift batch --data venues.json < cases.jsonl
+        sift load --data venues.json --schema venues.schema.json --entity Venue --into venues.sqlite
+        sift --db venues.sqlite --schema venues.schema.json --entity Venue -c ".count ANY tags == 'wifi'"
+      """,
+    "setup-sql": """
+      sift setup-sql --dialect postgres|sqlite
+
+      postgres: prints the idempotent migration (CREATE OR REPLACE FUNCTION sift_fold, …) that
+      statements using [c]/[d] and division need; run it once per database or schema:
+        sift setup-sql --dialect postgres | psql "$DATABASE_URL"
+      sqlite: SQLite keeps functions in the connection, so there is nothing to run; prints how
+      to call SQLiteFunctions.register(on:) on a connection from any SQLite library.
       """,
   ]
 }

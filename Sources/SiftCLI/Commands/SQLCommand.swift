@@ -3,36 +3,58 @@ import SiftSQL
 import SiftSyntax
 
 /// `sift sql 'FORMAT' --schema S.json --entity E [--dialect sqlite|postgres] [--arg JSON]...
-/// [--var NAME=JSON]... [--json]`: prints the SQL and its bindings.
+/// [--var NAME=JSON]... [--json]`: prints the SQL and its bindings. With `--db FILE.sqlite` (or
+/// `--postgres CONNINFO --pg-schema NAME`) the schema is read from that database, read-only,
+/// and `--schema` (optional) is merged over it; the dialect is the database's.
 enum SQLCommand {
   static func run(_ args: [String]) -> Int32 {
     let parsed: CLIArguments
     do {
       parsed = try CLIArguments(
-        args, valued: ["--schema", "--entity", "--dialect", "--arg", "--var"], switches: ["--json"])
+        args, valued: ["--schema", "--entity", "--dialect", "--arg", "--var", "--db", "--postgres", "--pg-schema"], switches: ["--json"])
     } catch {
       return CLIOutput.usageError(error.message, command: "sql")
     }
     guard parsed.positionals.count == 1, let format = parsed.positionals.first else {
       return CLIOutput.usageError("sql takes exactly one format string", command: "sql")
     }
-    guard let schemaPath = parsed.value("--schema"), let entity = parsed.value("--entity") else {
-      return CLIOutput.usageError("sql needs --schema S.json and --entity NAME", command: "sql")
+    let source = DatabaseOptions(
+      sqlitePath: parsed.value("--db"), conninfo: parsed.value("--postgres"), pgSchema: parsed.value("--pg-schema"),
+      schemaFile: parsed.value("--schema"))
+    if let problem = source.usageProblem { return CLIOutput.usageError(problem, command: "sql") }
+    if source.conninfo != nil && source.pgSchema == nil {
+      return CLIOutput.usageError("--postgres needs --pg-schema NAME (the schema to read)", command: "sql")
     }
-    let dialect: any SQLDialect
+    guard let entity = parsed.value("--entity"), source.namesDatabase || source.schemaFile != nil else {
+      return CLIOutput.usageError(
+        "sql needs --entity NAME and a schema: --schema S.json, --db FILE.sqlite or --postgres CONNINFO --pg-schema NAME",
+        command: "sql")
+    }
+    if source.namesDatabase && parsed.value("--dialect") != nil {
+      return CLIOutput.usageError("--dialect does not go with --db or --pg-schema: the SQL is that database's", command: "sql")
+    }
+    var dialect: any SQLDialect
     switch parsed.value("--dialect") ?? "sqlite" {
     case "sqlite": dialect = SQLiteDialect()
     case "postgres", "postgresql": dialect = PostgreSQLDialect()
     case let other:
       return CLIOutput.usageError("unknown dialect '\(other)'; use sqlite or postgres", command: "sql")
     }
-    let schema: SQLSchema
+    var schema: SQLSchema
     let arguments: [SiftValue]
     let variables: [String: SiftValue]
     do {
       arguments = try CommandInputs.arguments(parsed.all("--arg"))
       variables = try CommandInputs.variables(parsed.all("--var"))
-      schema = try CommandInputs.schema(schemaPath)
+      if source.namesDatabase {
+        let db = try source.open()
+        defer { db.close() }
+        _ = try db.entity(entity)
+        schema = db.schema
+        dialect = db.dialect
+      } else {
+        schema = try CommandInputs.schema(source.schemaFile ?? "")
+      }
     } catch {
       CLIOutput.error("sift sql: \(error)")
       return 1

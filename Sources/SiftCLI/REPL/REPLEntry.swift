@@ -58,7 +58,8 @@ func runREPL(arguments: [String]) -> Int32 {
 /// Builds the session the command line asked for.
 enum REPLStartup {
   static func makeSession(_ options: REPLOptions, style: REPLStyle) throws -> REPLSession {
-    let session = options.noSample ? REPLSession(style: style) : try REPLSession.withSampleData(style: style)
+    let onDatabase = options.db != nil || options.pgSchema != nil
+    let session = options.noSample || onDatabase ? REPLSession(style: style) : try REPLSession.withSampleData(style: style)
     for file in options.loads {
       let r = session.execute(".load " + quoted(file))
       if r.status == .failed { throw REPLDataError(r.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
@@ -67,7 +68,11 @@ enum REPLStartup {
       let r = session.execute(".generate " + n)
       if r.status == .failed { throw REPLDataError(r.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
-    if let pg = options.postgres {
+    if let file = options.db {
+      _ = session.attach(try ExistingDatabase.open(sqlite: file, schemaFile: options.schemaFile))
+    } else if let pg = options.postgres, let name = options.pgSchema {
+      _ = session.attach(try ExistingDatabase.open(postgres: pg, schema: name, schemaFile: options.schemaFile))
+    } else if let pg = options.postgres {
       let r = session.execute(".connect " + pg)
       if r.status == .failed { throw REPLDataError(r.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }

@@ -23,6 +23,12 @@ struct REPLOptions: Sendable, Equatable {
   var engine: String?
   /// PostgreSQL connection string to connect to at start.
   var postgres: String?
+  /// An SQLite file to query, read-only (`--db`).
+  var db: String?
+  /// With `--postgres`: the existing schema to query, read-only (`--pg-schema`).
+  var pgSchema: String?
+  /// A schema file merged over what `--db`/`--pg-schema` read (`--schema`).
+  var schemaFile: String?
   /// History file (nil: default `~/.sift_history`).
   var historyPath: String?
   /// Do not read or write a history file.
@@ -39,8 +45,9 @@ struct REPLOptions: Sendable, Equatable {
     usage: sift [repl] [OPTIONS]
 
     Opens the Sift REPL on the built-in sample data (1,000 bubble-tea venues and 200 notes,
-    in memory; copied into an in-memory SQLite database on first SQL use). Type predicates
-    to see matching rows;
+    in memory; copied into an in-memory SQLite database on first SQL use), or on your own
+    database's tables with --db FILE.sqlite or --postgres CONNINFO --pg-schema NAME (read-only:
+    nothing is written into it). Type predicates to see matching rows;
     type .help for commands. When stdin is not a terminal the inputs are run as a script:
     `echo 'distance < 5' | sift` or `sift < queries.txt`.
 
@@ -53,7 +60,11 @@ struct REPLOptions: Sendable, Equatable {
       --generate N          add N synthetic venue records as entity 'generated' (e.g. 1000000)
       --entity NAME         start on entity NAME
       --engine KIND         run typed predicates in memory (default), sqlite or postgres
-      --postgres CONNINFO   connect to PostgreSQL at start (e.g. "dbname=sift")
+      --db FILE.sqlite      query FILE's tables, read-only (no sample data unless --load)
+      --postgres CONNINFO   connect to PostgreSQL at start (e.g. "dbname=sift"): a scratch
+                            schema for JSON data, or with --pg-schema NAME that schema's tables
+      --pg-schema NAME      with --postgres: query schema NAME's tables, read-only
+      --schema S.json       with --db or --pg-schema: a schema file that overrides or adds
       --history FILE        history file (default ~/.sift_history)
       --no-history          keep no history file
       --no-color            no ANSI colors (also when NO_COLOR is set or output is not a terminal)
@@ -70,7 +81,10 @@ struct REPLOptions: Sendable, Equatable {
     var description: String { message }
   }
 
-  static let valued = ["--load", "--generate", "--entity", "--engine", "--postgres", "--history", "--command", "-c"]
+  static let valued = [
+    "--load", "--generate", "--entity", "--engine", "--postgres", "--history", "--command", "-c", "--db", "--pg-schema",
+    "--schema",
+  ]
   static let switches = ["--keep-going", "--no-color", "--no-sample", "--no-history", "--echo", "--help", "-h"]
 
   /// Parses REPL flags.
@@ -103,6 +117,9 @@ struct REPLOptions: Sendable, Equatable {
           }
           o.engine = value
         case "--postgres": o.postgres = value
+        case "--db": o.db = value
+        case "--pg-schema": o.pgSchema = value
+        case "--schema": o.schemaFile = value
         case "--history": o.historyPath = value
         default: o.commands.append(value)
         }
@@ -125,6 +142,11 @@ struct REPLOptions: Sendable, Equatable {
         throw UsageError(message: "unexpected argument '\(flag)'; pass predicates with -c or on stdin")
       }
       i += 1
+    }
+    if o.db != nil && o.pgSchema != nil { throw UsageError(message: "--db and --pg-schema name two databases; give one") }
+    if o.pgSchema != nil && o.postgres == nil { throw UsageError(message: "--pg-schema needs --postgres CONNINFO") }
+    if o.schemaFile != nil && o.db == nil && o.pgSchema == nil {
+      throw UsageError(message: "--schema goes with --db or --pg-schema (for JSON files: .load FILE --schema S.json)")
     }
     return o
   }

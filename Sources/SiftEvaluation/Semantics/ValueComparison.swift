@@ -36,17 +36,9 @@ enum NumericOrder {
     }
   }
 
-  /// Compares an integer with a double exactly.
-  static func compare(_ i: Int64, _ d: Double) -> Int? {
-    if d.isNaN { return nil }
-    if d >= 9_223_372_036_854_775_808.0 { return -1 }  // 2^63: above every Int64
-    if d < -9_223_372_036_854_775_808.0 { return 1 }
-    let t = d.rounded(.towardZero)
-    let ti = Int64(t)  // in range by the checks above
-    if i != ti { return i < ti ? -1 : 1 }
-    let fraction = d - t
-    return fraction > 0 ? -1 : (fraction < 0 ? 1 : 0)
-  }
+  /// Compares an integer with a double exactly (`NumberRules.compare`).
+  @inline(__always)
+  static func compare(_ i: Int64, _ d: Double) -> Int? { NumberRules.compare(i, d) }
 }
 
 /// Equality and ordering of evaluator values under a comparison's string options.

@@ -39,8 +39,12 @@ struct SQLCollection: Sendable {
   var position: SQLFragment?
   /// From `@distinctUnionOfObjects`: count distinct elements.
   var distinct = false
-  /// The owner's element count (NULL when the collection is nil), if stored.
+  /// The owner's element count (NULL when the collection is nil), if stored; for an array
+  /// kept in one column, the column itself (NULL when nil), with its count in `length`.
   var presence: SQLExpr?
+  /// The element count computed from the owner's column (`json_array_length(col)`,
+  /// `cardinality(col)`), NULL for a nil array; nil when `presence` is the count.
+  var length: SQLExpr? = nil
   /// True once SUBQUERY or a union operator narrowed the elements.
   var filtered = false
 }

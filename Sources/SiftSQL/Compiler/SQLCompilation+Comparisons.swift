@@ -22,9 +22,11 @@ extension SQLCompilation {
     _ op: ComparisonOperator, _ l: inout Operand, _ r: inout Operand, _ c: Comparison,
     lhsRange: SourceRange, rhsRange: SourceRange
   ) throws(SiftError) -> SQLExpr {
+    var op = op
     if case .row(let a) = l { return try rowCompare(op, a, r, c, rowRange: lhsRange, otherRange: rhsRange) }
     if case .row(let b) = r { return try rowCompare(op.flipped, b, l, c, rowRange: rhsRange, otherRange: lhsRange) }
     if let nilTest = collectionNilTest(op, l, r) ?? collectionNilTest(op.flipped, r, l) { return nilTest }
+    if let u = uuidEquality(op, l, r, c) ?? uuidEquality(op, r, l, c) { return u }
     var x: SQLExpr
     var y: SQLExpr
     if case .constant = l {
@@ -57,6 +59,8 @@ extension SQLCompilation {
           "type-mismatch", "cannot order \(x.type) against \(y.type) (no implicit conversion)", c.operatorRange)
       }
     }
+    if x.type == .date, y.type == .date, let folded = alignDates(&op, &x, &y) { return folded }
+    if x.form == .numeric || y.form == .numeric { numericAligned(&x, &y) }
     if !dialect.booleansAreIntegers, x.type == .boolean || y.type == .boolean, x.type != y.type {
       if let folded = try coerceBoolean(op, &x, &y, rhsRange) { return folded }
     }

@@ -69,6 +69,7 @@ extension SQLCompilation {
       var out = c
       out.filtered = true
       out.presence = nil  // SUBQUERY over nil is an empty array in memory: @count is 0
+      out.length = nil
       let filter = try self.predicate(predicate, positive: true)
       out.condition = and([c.condition, filter])
       return .collection(out)
@@ -105,7 +106,7 @@ extension SQLCompilation {
   /// An operand as one SQL value; constants are bound (coerced toward `hint`).
   mutating func scalar(_ o: inout Operand, hint: SQLType?, _ range: SourceRange) throws(SiftError) -> SQLExpr {
     switch o {
-    case .value(let v): return v
+    case .value(let v): return v.form == .uuid || v.form == .castToText ? plainValue(v) : v
     case .constant(let c): return try bind(c, hint: hint, range)
     case .row:
       throw fail("object-not-allowed", "an object (relationship) cannot be used as a value here; compare one of its attributes", range)

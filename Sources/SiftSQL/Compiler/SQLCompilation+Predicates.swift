@@ -29,6 +29,15 @@ extension SQLCompilation {
   }
 
   mutating func comparison(_ c: Comparison) throws(SiftError) -> SQLExpr {
+    if schema.layout == .existing, let e = try toOneSemiJoin(c) {
+      try checkedSize(e, c.operatorRange)
+      return e
+    }
+    return try plainComparison(c)
+  }
+
+  /// A comparison as written: both operands compiled, then compared.
+  mutating func plainComparison(_ c: Comparison) throws(SiftError) -> SQLExpr {
     var lhs = try expression(c.lhs)
     var rhs = try expression(c.rhs)
     // Taken before the comparison, which may bind the sides' constants in place.
@@ -236,6 +245,23 @@ extension SQLCompilation {
       kept.append(e)
     }
     if folds { x = fold(x, o) }
+    if case .date(let form, _) = x.form {
+      if form == .iso8601 || form == .sqliteDateTime {
+        // Several spellings per instant: one range per element (`textDateCompare`).
+        var terms: [SQLExpr] = []
+        for e in kept {
+          if case .date(let d)? = constant(e), let t = textDateCompare(.equal, x, d, form) { terms.append(t) }
+        }
+        return or(terms + [hasNull && x.nullable ? isNull(x) : .alwaysFalse])
+      }
+      // Each date in the column's own form; a time of day never equals a calendar date.
+      kept = kept.compactMap { e in
+        guard case .date(let d)? = constant(e) else { return e }
+        var op = ComparisonOperator.equal
+        var out = e
+        return rebindDate(d, against: x, &op, &out) == nil ? out : nil
+      }
+    }
     if dialect.exactNumericTypeName != nil, x.type == .integer || x.type == .double {
       // Keep IN exact where mixed numbers compare as doubles: convert each element to the
       // needle's type when that is exact, and drop it when no value of that type equals it.
@@ -251,6 +277,10 @@ extension SQLCompilation {
         }
       }
       kept = converted
+      if x.form == .numeric, let exact = dialect.exactNumericTypeName {
+        // A `numeric` column meets exact decimals, never doubles (`numericAligned`).
+        kept = kept.map { e in if case .double? = constant(e) { return exactNumber(e, exact) } else { return e } }
+      }
     }
     let nullTerm = hasNull && x.nullable ? isNull(x) : SQLExpr.alwaysFalse
     if kept.isEmpty { return nullTerm }

@@ -7,7 +7,9 @@ struct SQLCompilation {
   let schema: SQLEntityRefs
   let source: String
   let root: SQLEntityRef
-  let selfRow: RowRef
+  /// The row key paths without a base start from: the root row, or a to-one target while
+  /// `toOneSemiJoin` compiles a comparison on it.
+  var selfRow: RowRef
   var nextAlias = 1
   /// The SUBQUERY variables in scope, innermost last (an inner one hides an outer one of the
   /// same name). A short list searched from the end: nesting is shallow, and comparing short
@@ -59,6 +61,19 @@ struct SQLCompilation {
     return SQLExpr(sql, type: type, nullable: true)
   }
 
+  /// `alias."Z_ENT" IN (?, …)`: the rows of `e` in a table it shares (nil: every row is
+  /// one of `e`'s). Values are bound.
+  func rowFilter(_ e: SQLEntityRef, _ alias: SQLAlias) -> SQLExpr? {
+    guard let f = e.rowFilter else { return nil }
+    var list = SQLFragment("\(alias).\(sql: f.column.quoted) IN (")
+    for (i, v) in f.values.enumerated() {
+      if i > 0 { list.append(", ") }
+      list.append(SQLFragment(binding: .integer(v)))
+    }
+    list.append(")")
+    return condition(list)
+  }
+
   /// The row's primary key (a plain column when the row has an alias).
   func primaryKey(_ row: RowRef) -> SQLExpr { row.key }
 
@@ -70,10 +85,14 @@ struct SQLCompilation {
       throw SQLDiagnostics.unknownKey(key, entity: e.entity, range, source: source)
     }
     switch m {
-    case .column(let c, let type, let isPK):
-      return .value(column(row, c, type: type, nullable: !isPK || row.alias == nil))
+    case .column(let c, let type, let form, let isPK):
+      var v = column(row, c, type: type, nullable: !isPK || row.alias == nil)
+      v.form = form
+      return .value(v)
     case .array(let a, let table, let count):
       return .collection(sideTable(row, a, table, count))
+    case .arrayColumn(let a, let c, let storage):
+      return .collection(try arrayColumn(row, a, c, storage, range))
     case .toOne(let targetPosition, let fk):
       guard let target = schema.entity(at: targetPosition) else { break }
       let keyExpr = column(row, fk, type: target.primaryKeyType)
@@ -82,30 +101,30 @@ struct SQLCompilation {
       guard let target = schema.entity(at: targetPosition) else { break }
       let a = newAlias()
       let owner = primaryKey(row)
-      let cond = condition(SQLFragment("\(a).\(sql: inverse) = \(owner)"))
+      let cond = and([condition(SQLFragment("\(a).\(sql: inverse) = \(owner)"))] + (rowFilter(target, a).map { [$0] } ?? []))
       let elementKey = SQLExpr(
         SQLFragment("\(a).\(sql: target.primaryKeyColumn.quoted)"), type: target.primaryKeyType, nullable: false)
       return .collection(SQLCollection(
         from: SQLFragment("\(sql: target.quotedTable) \(a)"), condition: cond,
         element: .row(RowRef(entity: target, key: elementKey, alias: a)),
-        presence: column(row, count, type: .integer)))
+        presence: count.map { column(row, $0, type: .integer) }))
     case .manyToMany(let targetPosition, let table, let sourceColumn, let targetColumn, let count):
       guard let target = schema.entity(at: targetPosition) else { break }
       let j = newAlias("j")
       let a = newAlias()
       let owner = primaryKey(row)
       let from = SQLFragment("\(sql: table) \(j) JOIN \(sql: target.quotedTable) \(a) ON \(a).\(sql: target.primaryKeyColumn.quoted) = \(j).\(sql: targetColumn)")
-      let cond = condition(SQLFragment("\(j).\(sql: sourceColumn) = \(owner)"))
+      let cond = and([condition(SQLFragment("\(j).\(sql: sourceColumn) = \(owner)"))] + (rowFilter(target, a).map { [$0] } ?? []))
       let elementKey = SQLExpr(SQLFragment("\(a).\(sql: target.primaryKeyColumn.quoted)"), type: target.primaryKeyType, nullable: false)
       return .collection(SQLCollection(
         from: from, condition: cond, element: .row(RowRef(entity: target, key: elementKey, alias: a)),
-        presence: column(row, count, type: .integer)))
+        presence: count.map { column(row, $0, type: .integer) }))
     }
     if key == "self" { return .row(row) }
     throw SQLDiagnostics.unknownKey(key, entity: e.entity, range, source: source)
   }
 
-  mutating func sideTable(_ row: RowRef, _ a: SQLAttribute, _ table: String, _ count: SQLColumnRef) -> SQLCollection {
+  mutating func sideTable(_ row: RowRef, _ a: SQLAttribute, _ table: String, _ count: SQLColumnRef?) -> SQLCollection {
     let alias = newAlias()
     let owner = primaryKey(row)
     let cond = condition(SQLFragment("\(alias).\(sql: schema.quotedOwner) = \(owner)"))
@@ -113,7 +132,7 @@ struct SQLCompilation {
       from: SQLFragment("\(sql: table) \(alias)"), condition: cond,
       element: .value(SQLExpr(SQLFragment("\(alias).\(sql: schema.quotedValue)"), type: SQLType(a.type), nullable: true)),
       position: SQLFragment("\(alias).\(sql: schema.quotedPosition)"),
-      presence: column(row, count, type: .integer))
+      presence: count.map { column(row, $0, type: .integer) })
   }
 
   // MARK: - Key paths
@@ -207,7 +226,9 @@ struct SQLCompilation {
     }
     switch op {
     case .count:
-      if !mapped.filtered, !mapped.distinct, let p = mapped.presence { return .value(p.typed(.integer, nullable: true)) }
+      if !mapped.filtered, !mapped.distinct, let p = mapped.length ?? mapped.presence {
+        return .value(p.typed(.integer, nullable: true))
+      }
       let fw = fromWhere(mapped)
       if mapped.distinct {
         // Distinct values; distinct objects by primary key (memory: by content, the same
@@ -248,7 +269,9 @@ struct SQLCompilation {
         inner = SQLFragment("\(sql: name)\(e)\(sql: collation(for: e)))")
       }
       let sql = SQLFragment("(SELECT \(inner) \(fw))")
-      return .value(guardPresence(SQLExpr(sql, type: type, nullable: nullable), mapped))
+      var result = SQLExpr(sql, type: type, nullable: nullable)
+      if op == .min || op == .max { result.form = e.form }  // a date keeps its column's encoding
+      return .value(guardPresence(result, mapped))
     default:
       throw fail("unsupported-in-sql", "\(op.spelling) cannot be compiled to SQL", range)
     }

@@ -12,35 +12,54 @@ final class SQLEntityRef: Sendable {
   let primaryKeyType: SQLType
   /// The primary key column.
   let primaryKeyColumn: SQLColumnRef
+  /// The row filter's column and values, for an entity sharing its table (`SQLRowFilter`).
+  let rowFilter: (column: SQLColumnRef, values: [Int64])?
   /// Every attribute and relationship, by key, with its identifiers quoted in advance: one
   /// lookup resolves a key path step.
   let members: [String: Member]
 
   /// What a key names, ready to compile.
   indirect enum Member: Sendable {
-    /// A column attribute.
-    case column(SQLColumnRef, SQLType, isPrimaryKey: Bool)
-    /// An array attribute: its quoted side table and the owner's element-count column.
-    case array(SQLAttribute, sideTable: String, count: SQLColumnRef)
+    /// A column attribute, with how it stores its values.
+    case column(SQLColumnRef, SQLType, SQLValueForm, isPrimaryKey: Bool)
+    /// An array attribute: its quoted side table and the owner's element-count column (nil
+    /// in a database Sift did not create: no count column, the array is never nil).
+    case array(SQLAttribute, sideTable: String, count: SQLColumnRef?)
+    /// An array attribute stored in one column of the owner (a JSON array or a native
+    /// PostgreSQL array, `SQLAttribute.arrayStorage`); a NULL column is a nil array.
+    case arrayColumn(SQLAttribute, SQLColumnRef, SQLArrayStorage)
     /// A to-one relationship through a foreign-key column. Targets are positions in
     /// `SQLEntityRefs.all` (nil: not in the schema).
     case toOne(target: Int?, foreignKey: SQLColumnRef)
-    /// A to-many relationship: the target's quoted inverse foreign key.
-    case toMany(target: Int?, inverse: String, count: SQLColumnRef)
+    /// A to-many relationship: the target's quoted inverse foreign key, and the owner's
+    /// element-count column where Sift created the tables (nil: never nil, decision 10).
+    case toMany(target: Int?, inverse: String, count: SQLColumnRef?)
     /// A many-to-many relationship through a join table (quoted names).
-    case manyToMany(target: Int?, joinTable: String, sourceColumn: String, targetColumn: String, count: SQLColumnRef)
+    case manyToMany(target: Int?, joinTable: String, sourceColumn: String, targetColumn: String, count: SQLColumnRef?)
   }
 
   /// `targets`: the position of each entity in `SQLEntityRefs.all`, by name.
-  init(_ entity: SQLEntity, dialect: any SQLDialect, targets: [String: Int] = [:]) {
+  /// `layout`: `.existing` references no `__sift_count_*` column.
+  /// `dateEncoding`: the schema's, for date attributes without their own.
+  init(
+    _ entity: SQLEntity, dialect: any SQLDialect, targets: [String: Int] = [:], layout: SQLStorageLayout = .sift,
+    dateEncoding: SQLDateEncoding = .unixSeconds
+  ) {
     func column(_ name: String) -> SQLColumnRef { SQLColumnRef(name, dialect: dialect) }
+    func count(_ name: String) -> SQLColumnRef? { layout == .sift ? column(SQLSchema.countColumn(name)) : nil }
     var members: [String: Member] = [:]
     for a in entity.attributes {
       if a.type.isArray {
-        members[a.name] = .array(
-          a, sideTable: dialect.quoteIdentifier(entity.sideTable(for: a)), count: column(SQLSchema.countColumn(a.column)))
+        let storage = a.effectiveArrayStorage
+        if storage == .sideTable {
+          members[a.name] = .array(a, sideTable: dialect.quoteIdentifier(entity.sideTable(for: a)), count: count(a.column))
+        } else {
+          members[a.name] = .arrayColumn(a, column(a.column), storage)
+        }
       } else {
-        members[a.name] = .column(column(a.column), SQLType(a.type), isPrimaryKey: a.name == entity.primaryKey)
+        members[a.name] = .column(
+          column(a.column), SQLType(a.type), SQLValueForm(a, schemaDates: dateEncoding, dialect: dialect),
+          isPrimaryKey: a.name == entity.primaryKey)
       }
     }
     for r in entity.relationships where members[r.name] == nil {
@@ -49,14 +68,15 @@ final class SQLEntityRef: Sendable {
         members[r.name] = .toOne(target: targets[r.target], foreignKey: column(fk))
       case .toMany(let inverse):
         members[r.name] = .toMany(
-          target: targets[r.target], inverse: dialect.quoteIdentifier(inverse), count: column(SQLSchema.countColumn(r.name)))
+          target: targets[r.target], inverse: dialect.quoteIdentifier(inverse), count: count(r.name))
       case .manyToMany(let table, let sourceColumn, let targetColumn):
         members[r.name] = .manyToMany(
           target: targets[r.target], joinTable: dialect.quoteIdentifier(table), sourceColumn: dialect.quoteIdentifier(sourceColumn),
-          targetColumn: dialect.quoteIdentifier(targetColumn), count: column(SQLSchema.countColumn(r.name)))
+          targetColumn: dialect.quoteIdentifier(targetColumn), count: count(r.name))
       }
     }
     self.members = members
+    self.rowFilter = entity.rowFilter.map { (column($0.column), $0.values) }
     self.entity = entity
     self.name = entity.name
     self.table = entity.table
@@ -84,6 +104,7 @@ final class SQLColumnRef: Sendable {
 /// The schema's entities as shared references, built once per `SQLCompiler`.
 final class SQLEntityRefs: Sendable {
   let dateEncoding: SQLDateEncoding
+  let layout: SQLStorageLayout
   let byName: [String: SQLEntityRef]
   /// Every entity, in name order (relationship targets refer to these positions).
   let all: [SQLEntityRef]
@@ -95,12 +116,17 @@ final class SQLEntityRefs: Sendable {
 
   init(_ schema: SQLSchema, dialect: any SQLDialect) {
     dateEncoding = schema.dateEncoding
+    layout = schema.layout
     quotedOwner = dialect.quoteIdentifier(SQLSchema.ownerColumn)
     quotedValue = dialect.quoteIdentifier(SQLSchema.valueColumn)
     quotedPosition = dialect.quoteIdentifier(SQLSchema.positionColumn)
     let names = schema.entities.keys.sorted()
     let positions = Dictionary(uniqueKeysWithValues: names.enumerated().map { ($1, $0) })
-    all = names.compactMap { name in schema.entities[name].map { SQLEntityRef($0, dialect: dialect, targets: positions) } }
+    all = names.compactMap { name in
+      schema.entities[name].map {
+        SQLEntityRef($0, dialect: dialect, targets: positions, layout: schema.layout, dateEncoding: schema.dateEncoding)
+      }
+    }
     byName = Dictionary(uniqueKeysWithValues: zip(names, all))
   }
 

@@ -46,6 +46,9 @@ struct SQLExpr: Sendable {
   var type: SQLType
   var nullable: Bool
   var shape: Shape = .plain
+  /// How the value is stored, where that decides how a constant meeting it is bound (a
+  /// date column's encoding, a PostgreSQL `numeric` or `uuid` column); `.plain` otherwise.
+  var form: SQLValueForm = .plain
   /// The constant this fragment binds, when it is exactly one bound constant
   /// (`SQLCompilation.bind`), so comparisons can fold or convert it.
   var constant: SiftValue? {
@@ -108,6 +111,7 @@ struct SQLExpr: Sendable {
     out.type = type
     out.nullable = nullable
     out.shape = .plain
+    out.form = .plain
     return out
   }
 }

@@ -156,8 +156,10 @@ enum SQLParserDepth {
 
 extension SQLCompilation {
   /// Compiles a statement's WHERE predicate and checks it against the parser stack limit.
+  /// The root entity's row filter comes first (`SQLRowFilter`).
   mutating func checkedWhere(_ p: PredicateNode) throws(SiftError) -> SQLExpr {
-    let w = try predicate(p, positive: true)
+    var w = try predicate(p, positive: true)
+    if let filter = rowFilter(root, .root) { w = and([filter, w]) }
     try checkParserDepth(w, p.range)
     return w
   }

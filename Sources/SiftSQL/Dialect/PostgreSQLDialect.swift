@@ -51,6 +51,8 @@ public struct PostgreSQLDialect: SQLDialect {
 
   /// `SQLDialect.name` for this database (see the protocol for its meaning).
   public var name: String { "postgresql" }
+  /// `SQLDialect.nativeTypes` for this database (see the protocol for its meaning).
+  public var nativeTypes: SQLNativeTypeStyle { .postgres }
   /// `SQLDialect.placeholder` for this database (see the protocol for its meaning).
   public func placeholder(_ index: Int) -> String { "$" + String(index) }
   /// `SQLDialect.placeholdersAreNumbered` for this database (see the protocol for its meaning).

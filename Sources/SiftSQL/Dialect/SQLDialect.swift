@@ -136,6 +136,9 @@ public protocol SQLDialect: Sendable {
   /// True when the database computes `-x` as `0 - x`, so `-(0.0)` is +0.0 (SQLite); negation
   /// is then compiled as `x * -1`, which keeps IEEE's -0.0 as memory does.
   var negationLosesSignedZero: Bool { get }
+  /// How the native types of a database Sift did not create are read (JSON arrays, native
+  /// arrays, native dates, `numeric`, `uuid`): `.sqlite` or `.postgres`.
+  var nativeTypes: SQLNativeTypeStyle { get }
 }
 
 extension SQLDialect {
@@ -161,6 +164,8 @@ extension SQLDialect {
   public var averageFunction: String { "AVG" }
   /// `-x` is IEEE negation unless the dialect says otherwise.
   public var negationLosesSignedZero: Bool { false }
+  /// SQLite's functions (`json_each`, `julianday`) unless the dialect says otherwise.
+  public var nativeTypes: SQLNativeTypeStyle { .sqlite }
 
   /// Default quoting: double quotes, embedded quotes doubled (both databases).
   public func quoteIdentifier(_ name: String) -> String {

@@ -108,7 +108,8 @@ extension SQLCompiler {
           "type-mismatch", "\(e.name).\(name) is \(a.type.rawValue), but the new value is \(v.type)",
           SourceRange(start: 0, end: name.utf8.count), source: name)
       }
-      sets.append(SQLFragment("\(sql: q(a.column)) = \(v)"))
+      let written = try c.assigned(v, to: a, SourceRange(start: 0, end: name.utf8.count))  // the column's own date form
+      sets.append(SQLFragment("\(sql: q(a.column)) = \(written)"))
     }
     guard !sets.isEmpty else {
       throw SQLDiagnostics.error("invalid-assignment", "a batch update needs at least one assignment", .at(0), source: "")

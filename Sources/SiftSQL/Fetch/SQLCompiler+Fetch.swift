@@ -7,13 +7,15 @@ extension SQLCompiler {
   /// let st = try compiler.compile(FetchRequest(entity: "Venue", resultType: .count))
   /// // SELECT COUNT(*) FROM "venue" t0
   /// ```
-  public func compile(_ request: FetchRequest) throws(SiftError) -> SQLStatement {
+  public func compile(_ request: SiftFetchRequest) throws(SiftError) -> SQLStatement {
     let e = try entity(request.entity)
     var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: request.predicate?.source ?? "")
     var whereExpr: SQLExpr?
     if let p = request.predicate {
       let w = try c.checkedWhere(p.root)
       if w.shape != .alwaysTrue { whereExpr = w }
+    } else if let filter = c.rowFilter(c.root, .root) {
+      whereExpr = filter  // the entity's rows of a shared table (SQLRowFilter)
     }
     let q = dialect.quoteIdentifier
     var columns: [SQLFragment] = []
@@ -22,21 +24,36 @@ extension SQLCompiler {
     let pk = "t0." + q(e.primaryKeyAttribute.column)
     let wrapCount = request.resultType == .count && (request.limit != nil || request.offset != nil)
 
+    let sorted = { (tiebreak: String) throws(SiftError) -> [SQLFragment] in
+      try self.orderBy(request.sortDescriptors, &c, entity: e) + [SQLFragment("\(sql: tiebreak) ASC")]
+    }
     switch request.resultType {
     case .records:
       columns = e.columnAttributes.map { SQLFragment("t0.\(sql: q($0.column))") }
-      order = try orderBy(request.sortDescriptors, &c, entity: e) + [SQLFragment("\(sql: pk) ASC")]
+      order = try sorted(pk)
     case .count:
       columns = [SQLFragment("\(sql: wrapCount ? "1" : "COUNT(*)")")]
     case .indices:
+      guard schema.layout == .sift else {
+        throw SQLDiagnostics.error(
+          "no-record-positions",
+          "\(e.name) is a table Sift did not create: it has no record positions (__sift_index); fetch its records or keys",
+          .at(0), source: "")
+      }
       let index = "t0." + q(SQLSchema.indexColumn)
       columns = [SQLFragment("\(sql: index)")]
       whereExpr = c.and([whereExpr ?? .alwaysTrue, c.condition(SQLFragment("\(sql: index) IS NOT NULL"))])
-      order = [SQLFragment("\(sql: index) ASC")]
+      order = try sorted(index)
     case .distinct(let keyPath):
       let v = try keyPathValue(keyPath, &c, entity: e)
       columns = [SQLFragment("DISTINCT \(v)")]
       order = [sortTerm(SQLFragment("\(v)\(sql: c.collation(for: v))"), ascending: true, nulls: .automatic, &c)]
+    case .properties(let keyPaths):
+      for k in keyPaths { columns.append(SQLFragment("\(try keyPathValue(k, &c, entity: e)) AS \(sql: q(k))")) }
+      order = try sorted(pk)
+    case .expressions(let descriptions):
+      for d in descriptions { columns.append(SQLFragment("\(try selectExpression(d.expression, &c, entity: e)) AS \(sql: q(d.name))")) }
+      order = try sorted(pk)
     case .aggregates(let aggregates, let groupBy):
       for g in groupBy {
         // Grouped key paths are columns or to-one subselects: they carry no bindings.
@@ -48,11 +65,7 @@ extension SQLCompiler {
       for a in aggregates { columns.append(SQLFragment("\(try aggregate(a, &c, entity: e)) AS \(sql: q(a.name))")) }
     }
 
-    for (name, v) in [("limit", request.limit), ("offset", request.offset)] {
-      if let v, v < 0 {
-        throw SQLDiagnostics.error("negative-\(name)", "\(name) must not be negative", .at(0), source: "")
-      }
-    }
+    try request.validate()
     var sql = SQLFragment(sql: wrapCount ? "SELECT COUNT(*) FROM (SELECT " : "SELECT ")
     sql.append(list: columns)
     sql.append(" FROM " + q(e.table) + " t0")
@@ -81,7 +94,7 @@ extension SQLCompiler {
   }
 
   func sortTerm(
-    _ expr: SQLFragment, ascending: Bool, nulls: SQLSortDescriptor.NullPlacement, _ c: inout SQLCompilation
+    _ expr: SQLFragment, ascending: Bool, nulls: SiftSortDescriptor.NullPlacement, _ c: inout SQLCompilation
   ) -> SQLFragment {
     let nullsFirst: Bool
     switch nulls {
@@ -94,10 +107,10 @@ extension SQLCompiler {
     return SQLFragment("(\(expr) IS NULL) \(sql: nullsFirst ? "DESC" : "ASC"), \(expr)\(sql: dir)")
   }
 
-  func orderBy(_ sorts: [SQLSortDescriptor], _ c: inout SQLCompilation, entity: SQLEntity) throws(SiftError) -> [SQLFragment] {
+  func orderBy(_ sorts: [SiftSortDescriptor], _ c: inout SQLCompilation, entity: SQLEntity) throws(SiftError) -> [SQLFragment] {
     var terms: [SQLFragment] = []
     for s in sorts {
-      let v = try keyPathValue(s.keyPath, &c, entity: entity)
+      let v = c.sortable(try keyPathValue(s.keyPath, &c, entity: entity))
       guard v.sql.bindings.isEmpty else {
         throw SQLDiagnostics.error("unsupported-in-sql", "this key path cannot be sorted on", .at(0), source: s.keyPath)
       }
@@ -115,7 +128,7 @@ extension SQLCompiler {
     return terms
   }
 
-  func aggregate(_ a: SQLAggregate, _ c: inout SQLCompilation, entity: SQLEntity) throws(SiftError) -> SQLFragment {
+  func aggregate(_ a: SiftAggregate, _ c: inout SQLCompilation, entity: SQLEntity) throws(SiftError) -> SQLFragment {
     guard let keyPath = a.keyPath else {
       guard a.function == .count else {
         throw SQLDiagnostics.error("aggregate-needs-key-path", "\(a.function.rawValue) needs a key path", .at(0), source: a.name)
@@ -136,6 +149,10 @@ extension SQLCompiler {
       v = c.numeric(v)
       if a.function == .sum { return SQLFragment("COALESCE(\(sql: dialect.sumFunction)(\(v)), 0)") }
       return SQLFragment("\(sql: dialect.averageFunction)(CAST(\(v) AS \(sql: dialect.doubleTypeName)))")
+    case .median, .stddev:
+      throw SQLDiagnostics.error(
+        "unsupported-in-sql", "\(a.function.rawValue) has no SQL equivalent in every dialect; evaluate it in memory",
+        SourceRange(start: 0, end: keyPath.utf8.count), source: keyPath)
     case .min, .max:
       return SQLFragment("\(sql: a.function == .min ? "MIN(" : "MAX(")\(v)\(sql: c.collation(for: v)))")
     }

@@ -77,7 +77,7 @@ public struct SQLCompiler: Sendable {
   /// let st = try compiler.compileMatchingIndices(p, entity: "Venue")
   /// ```
   public func compileMatchingIndices(_ predicate: SiftPredicate, entity name: String) throws(SiftError) -> SQLStatement {
-    try compile(FetchRequest(entity: name, predicate: predicate, resultType: .indices))
+    try compile(SiftFetchRequest(entity: name, predicate: predicate, resultType: .indices))
   }
 
   /// Compiles a key path of `entity` (to-one steps allowed) to a value, with errors pointing
@@ -91,5 +91,55 @@ public struct SQLCompiler: Sendable {
     let node = ExpressionNode.keyPath(keyPath, range: SourceRange(start: 0, end: keyPath.utf8.count))
     var o = try sub.expression(node)
     return try sub.scalar(&o, hint: nil, node.range)
+  }
+
+  /// Compiles an expression of `entity` to one select value (`.expressions` results), with
+  /// errors pointing into the expression's format.
+  func selectExpression(
+    _ expression: SiftExpression, _ c: inout SQLCompilation, entity: SQLEntity
+  ) throws(SiftError) -> SQLExpr {
+    if expression.unboundArgumentCount > 0 {
+      throw SQLDiagnostics.error(
+        "unbound-argument", "bind the expression's format arguments before compiling it", expression.root.range,
+        source: expression.source)
+    }
+    if (try? SiftAggregate(expression)) != nil {
+      throw SQLDiagnostics.error(
+        "aggregate-in-expression",
+        "an aggregate over the fetch is one value, not one per record: use compile(_:over:) or an .aggregates result",
+        expression.root.range, source: expression.source)
+    }
+    var sub = SQLCompilation(dialect: dialect, schema: refs, entity: entity, source: expression.source)
+    sub.nextAlias = c.nextAlias
+    defer { c.nextAlias = sub.nextAlias }
+    var o = try sub.expression(expression.root)
+    return try sub.scalar(&o, hint: nil, expression.root.range)
+  }
+
+  /// An expression over the records `request` selects, as one SELECT: an aggregate of a key
+  /// path (`sum:(price)`, `average:(rating)`, `count:(SELF)`, …) is one row with one value
+  /// (`SUM`, `AVG`, `COUNT`, …, with the rules of `SiftAggregate`); anything else is one
+  /// value per record, in the request's order. What SQL cannot express is an error naming
+  /// the construct (`median:`, `FUNCTION`, `random()`, …).
+  ///
+  /// ```swift
+  /// let st = try compiler.compile(try SiftExpression(format: "sum:(specialCount)"),
+  ///                               over: SiftFetchRequest(entity: "Venue"))
+  /// // SELECT COALESCE(sift_sum(t0."specialCount"), 0) AS "sum(specialCount)" FROM "venue" t0
+  /// ```
+  public func compile(_ expression: SiftExpression, over request: SiftFetchRequest) throws(SiftError) -> SQLStatement {
+    var r = request
+    if let aggregate = try? SiftAggregate(expression) {
+      if request.limit != nil || request.offset != nil {
+        throw SQLDiagnostics.error(
+          "unsupported-in-sql", "an aggregate over a paged fetch (limit/offset) is not compiled; aggregate in memory",
+          expression.root.range, source: expression.source)
+      }
+      r.resultType = .aggregates([aggregate], groupBy: [])
+      r.sortDescriptors = []
+    } else {
+      r.resultType = .expressions([SiftExpressionDescription(expression: expression)])
+    }
+    return try compile(r)
   }
 }

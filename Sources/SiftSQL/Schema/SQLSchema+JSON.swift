@@ -13,7 +13,8 @@ extension SQLSchema {
   /// Further keys, for a database Sift did not create (what `jsonText` writes for an
   /// introspected schema): top-level `"layout": "existing"`; per entity `"primaryKey"` as a
   /// list of attribute names (composite, or `[]` for none), `"view": true`, `"indexes"`
-  /// (`[{"name", "columns", "unique"}]`); per attribute `"nullable"`, `"nativeType"`,
+  /// (`[{"name", "columns", "unique"}]`), `"entityColumn"` and `"entityValues"` (a row
+  /// filter, `SQLRowFilter`: `"entityColumn": "Z_ENT", "entityValues": [3, 4]`); per attribute `"nullable"`, `"nativeType"`,
   /// `"dateEncoding"` (any `SQLDateEncoding` name) and `"arrayStorage"` (`sideTable`,
   /// `array`, `json`).
   ///
@@ -232,9 +233,23 @@ extension SQLSchema {
       }
     }
     let isView = try bool(d["view"], "\(name).view") ?? base?.isView ?? false
+    var rowFilter = base?.rowFilter
+    if let column = try string(d["entityColumn"], "\(name).entityColumn") {
+      guard case .array(let items)? = d["entityValues"] else {
+        throw invalid("\(name).entityColumn needs \"entityValues\": a list of integers")
+      }
+      var values: [Int64] = []
+      for item in items {
+        guard case .int(let n) = item else { throw invalid("\(name).entityValues must be integers") }
+        values.append(n)
+      }
+      rowFilter = SQLRowFilter(column: column, values: values)
+    } else if d["entityValues"] != nil {
+      throw invalid("\(name).entityValues needs \"entityColumn\"")
+    }
     return SQLEntity(
       name: name, table: table, primaryKey: pk, attributes: attributes, relationships: relationships,
-      primaryKeyColumns: pkColumns, isView: isView, indexes: indexes)
+      primaryKeyColumns: pkColumns, isView: isView, indexes: indexes, rowFilter: rowFilter)
   }
 
   private static func attribute(

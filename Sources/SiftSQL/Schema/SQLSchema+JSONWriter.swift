@@ -46,6 +46,10 @@ extension SQLSchema {
       })
     }
     if e.isView { d["view"] = .bool(true) }
+    if let f = e.rowFilter {
+      d["entityColumn"] = .string(f.column)
+      d["entityValues"] = .array(f.values.map { .int($0) })
+    }
     var attrs: [String: SiftValue] = [:]
     for a in e.attributes {
       var spec: [String: SiftValue] = ["type": .string(a.type.rawValue)]

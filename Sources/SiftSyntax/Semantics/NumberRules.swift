@@ -11,6 +11,23 @@ import Foundation
 /// NumberRules.absoluteValue(Int64.min)     // nil: 2^63 does not fit, use Double
 /// ```
 public enum NumberRules {
+  /// Compares an integer with a double exactly: -1, 0, 1, or nil when `d` is NaN. No
+  /// conversion loses precision (`2^53 + 1` is above `9007199254740992.0`).
+  ///
+  /// ```swift
+  /// NumberRules.compare(9_007_199_254_740_993, 9_007_199_254_740_992.0)   // 1
+  /// ```
+  public static func compare(_ i: Int64, _ d: Double) -> Int? {
+    if d.isNaN { return nil }
+    if d >= 9_223_372_036_854_775_808.0 { return -1 }  // 2^63: above every Int64
+    if d < -9_223_372_036_854_775_808.0 { return 1 }
+    let t = d.rounded(.towardZero)
+    let ti = Int64(t)  // in range by the checks above
+    if i != ti { return i < ti ? -1 : 1 }
+    let fraction = d - t
+    return fraction > 0 ? -1 : (fraction < 0 ? 1 : 0)
+  }
+
   /// `base ** exponent` when the exponent is non-negative and the exact result fits in
   /// `Int64`; nil otherwise (the caller computes `pow` in `Double`).
   public static func exactPower(_ base: Int64, _ exponent: Int64) -> Int64? {

@@ -24,6 +24,9 @@ struct REPLSQLState {
   var inSQLite: Set<String> = []
   /// Entities whose records are in the PostgreSQL schema.
   var inPostgres: Set<String> = []
+  /// A database Sift did not create, opened read-only (`--db`, `.open`, `--pg-schema`): its
+  /// tables are entities queried in place.
+  var existing: ExistingDatabase?
 }
 
 extension REPLSession {
@@ -137,7 +140,7 @@ extension REPLSession {
   func request(_ predicate: SiftPredicate, _ set: REPLDataSet, _ type: FetchRequest.ResultType, paged: Bool) -> FetchRequest {
     FetchRequest(
       entity: set.name, predicate: predicate,
-      sortDescriptors: type == .count ? [] : sort.map { SQLSortDescriptor($0.keyPath, ascending: $0.ascending) },
+      sortDescriptors: type == .count ? [] : sort,
       limit: paged ? limit : nil, offset: paged && offset > 0 ? offset : nil, resultType: type)
   }
 

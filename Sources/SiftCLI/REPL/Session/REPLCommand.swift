@@ -74,12 +74,12 @@ struct REPLCommandSpec: Sendable {
     .init(name: "plan", aliases: ["explain"], usage: "[PREDICATE]", summary: "show SQLite's query plan", group: "SQL"),
     .init(name: "compare", aliases: ["diff", "check"], usage: "[PREDICATE]", summary: "run in memory and in SQL; report rows that differ", group: "SQL"),
     .init(name: "dialect", aliases: [], usage: "[sqlite | postgres]", summary: "set or show the SQL dialect", group: "SQL"),
-    .init(name: "connect", aliases: ["c"], usage: "CONNINFO", summary: "connect to PostgreSQL (entities are copied there on first use)", group: "SQL"),
+    .init(name: "connect", aliases: ["c"], usage: "CONNINFO [--pg-schema NAME]", summary: "connect to PostgreSQL (scratch schema); --pg-schema: query that schema read-only", group: "SQL"),
     .init(name: "entities", aliases: ["tables", "d", "dt"], usage: "", summary: "list the entities", group: "Data"),
     .init(name: "schema", aliases: ["attributes", "describe"], usage: "[ENTITY]", summary: "list an entity's attributes", group: "Data"),
     .init(name: "use", aliases: ["entity"], usage: "ENTITY", summary: "switch the current entity", group: "Data"),
     .init(name: "load", aliases: ["import", "i"], usage: "FILE.json [--schema FILE] [--as NAME]", summary: "load JSON records as an entity", group: "Data"),
-    .init(name: "open", aliases: [], usage: "FILE.sqlite", summary: "open a SQLite database file", group: "Data"),
+    .init(name: "open", aliases: [], usage: "FILE.sqlite [--schema S.json]", summary: "query a SQLite file's tables (read-only; nothing is written)", group: "Data"),
     .init(name: "generate", aliases: ["gen"], usage: "N [--as NAME]", summary: "make N synthetic venue records (default name: generated)", group: "Data"),
   ]
 

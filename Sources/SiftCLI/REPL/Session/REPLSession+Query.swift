@@ -85,9 +85,16 @@ extension REPLSession {
     case .memory: result = try memoryMatches(predicate, in: set, early: early)
     case .sqlite, .postgres: result = try sqlMatches(predicate, in: set, engine: engine)
     }
-    // Every engine sorts here: SQL engines return matches in record order (SiftSQL's `.indices`
-    // results ignore sort descriptors), so `.sort` orders them the same way as memory.
-    result.indices = ValueOrdering.sort(result.indices, by: sort) { set.value(of: $0, at: $1) }
+    // Every engine sorts here, with the library's order (SiftSortOrder, the order SQL's ORDER BY
+    // follows too), so an interrupted scan's matches so far are sorted the same way.
+    if !sort.isEmpty {
+      let request = SiftFetchRequest(entity: set.name, sortDescriptors: sort)
+      if let objects = set.objects {
+        result.indices = try request.sort(result.indices, of: objects, variables: variables)
+      } else {
+        result.indices = try request.sort(result.indices, of: set.records, variables: variables)
+      }
+    }
     result.total = result.indices.count
     let start = min(offset, result.indices.count)
     let end = limit.map { min(result.indices.count, start + $0) } ?? result.indices.count
@@ -158,12 +165,13 @@ extension REPLSession {
     }
     do {
       let fetched = try fetch(predicate, in: set)
-      var values: [SiftValue] = []
+      // To-many key paths contribute each element: aggregate over one value per row.
+      var rows: [SiftValue] = []
       for i in fetched.indices {
         let v = set.value(of: keyPath, at: i)
-        if case .array(let items) = v { values += items } else { values.append(v) }
+        if case .array(let items) = v { rows += items.map { .dictionary(["v": $0]) } } else { rows.append(.dictionary(["v": v])) }
       }
-      let table = REPLAggregates(values: values, records: fetched.indices.count).render(keyPath, style: style)
+      let table = try REPLAggregates(rows: rows, records: fetched.indices.count).render(keyPath, style: style)
       guard fetched.interrupted else { return .ok(table) }
       return .failure(style.yellow("interrupted") + " after \(fetched.scanned) of \(set.count) records\n" + table)
     } catch let e as SiftError {
@@ -174,39 +182,21 @@ extension REPLSession {
   }
 }
 
-/// count, sum, avg, min and max of a key path's values.
+/// count, sum, avg, min and max of a key path's values, computed by the library's fetch
+/// aggregates (the rules SQL follows: nil skipped, sum of nothing 0, min/max of mixed kinds an
+/// error).
 struct REPLAggregates {
-  var values: [SiftValue]
+  /// One `{"v": value}` row per value.
+  var rows: [SiftValue]
   var records: Int
 
-  func render(_ keyPath: String, style: REPLStyle) -> String {
-    let present = values.filter { !$0.isNull }
-    let numbers = present.compactMap { v -> Double? in
-      switch v {
-      case .int(let i): return Double(i)
-      case .double(let d): return d
-      default: return nil
-      }
-    }
-    let allInts = present.allSatisfy { if case .int = $0 { return true } else { return false } }
-    var intSum: Int64 = 0
-    var overflow = false
-    for v in present {
-      if case .int(let i) = v {
-        let (s, o) = intSum.addingReportingOverflow(i)
-        intSum = s
-        overflow = overflow || o
-      }
-    }
-    let sum: SiftValue = numbers.isEmpty ? .null : (allInts && !overflow ? .int(intSum) : .double(numbers.reduce(0, +)))
-    let avg: SiftValue = numbers.isEmpty ? .null : .double(numbers.reduce(0, +) / Double(numbers.count))
-    let sorted = present.sorted { ValueOrdering.compare($0, $1) == .orderedAscending }
-    let rows: [[SiftValue]] = [[
-      .string(keyPath), .int(Int64(records)), .int(Int64(present.count)), sum,
-      avg.rounded(places: 4), sorted.first ?? .null, sorted.last ?? .null,
-    ]]
+  func render(_ keyPath: String, style: REPLStyle) throws -> String {
+    let aggregates = [SiftAggregate.Function.count, .sum, .avg, .min, .max].map { SiftAggregate($0, "v") }
+    let request = SiftFetchRequest(entity: keyPath, resultType: .aggregates(aggregates, groupBy: []))
+    guard case .rows(_, let result) = try request.execute(on: rows), let r = result.first, r.count == 5 else { return "" }
+    let row: [SiftValue] = [.string(keyPath), .int(Int64(records)), r[0], r[1], r[2].rounded(places: 4), r[3], r[4]]
     return TableRenderer(style: style).render(
-      columns: ["key", "records", "values", "sum", "avg", "min", "max"], rows: rows)
+      columns: ["key", "records", "values", "sum", "avg", "min", "max"], rows: [row])
   }
 }
 

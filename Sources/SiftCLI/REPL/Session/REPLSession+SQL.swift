@@ -56,7 +56,8 @@ extension REPLSession {
   }
 
   func connect(_ arg: String) -> REPLResponse {
-    guard !arg.isEmpty else { return .failure(errorLine("usage: .connect CONNINFO   e.g. .connect host=127.0.0.1 dbname=sift user=sift")) }
+    guard !arg.isEmpty else { return .failure(errorLine("usage: .connect CONNINFO [--pg-schema NAME]   e.g. .connect host=127.0.0.1 dbname=sift user=sift")) }
+    if let existing = connectExisting(arg) { return existing }
     do {
       sql.postgres?.close()
       sql.postgres = nil
@@ -66,28 +67,6 @@ extension REPLSession {
       return .ok("connected to PostgreSQL (schema \(pg.schemaName ?? "public")); entities are copied there when first queried\n")
     } catch {
       return .failure(errorLine("cannot connect to PostgreSQL: \(error)"))
-    }
-  }
-
-  /// `.open FILE`: use FILE as the SQLite database and load every data set into it.
-  func open(_ arg: String) -> REPLResponse {
-    guard let path = REPLSession.splitWords(arg).first else { return .failure(errorLine("usage: .open FILE.sqlite")) }
-    let full = (path as NSString).expandingTildeInPath
-    do {
-      let db = try SQLiteDatabase(path: full)
-      sql.sqlite = db
-      sql.sqlitePath = full
-      sql.inSQLite = []
-      var loaded = 0
-      for set in dataSets where sql.schemas[set.name] != nil && sql.problems[set.name] == nil {
-        try ensureInSQL(set, .sqlite)
-        loaded += 1
-      }
-      return .ok("SQLite database: \(full) (\(loaded) entities loaded)\n")
-    } catch let e as SiftError {
-      return .failure(errorLine(e.diagnostic.message))
-    } catch {
-      return .failure(errorLine("\(error)"))
     }
   }
 }

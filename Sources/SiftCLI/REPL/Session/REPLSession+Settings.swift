@@ -11,10 +11,10 @@ extension REPLSession {
       return .ok("sort: none (record order)\n")
     }
     do {
-      sort = try REPLSortKey.parseList(arg)
+      sort = try SiftSortDescriptor.parseList(arg)
       return .ok("sort: " + sort.map(\.description).joined(separator: ", ") + "\n")
     } catch {
-      return .failure(errorLine("\(error)"))
+      return .failure(errorLine(error.diagnostic.message))
     }
   }
 

@@ -27,7 +27,7 @@ final class REPLSession {
   /// Dialect for `.sql`.
   var dialect: REPLDialect = .sqlite
   /// Sort keys for fetches.
-  var sort: [REPLSortKey] = []
+  var sort: [SiftSortDescriptor] = []
   /// Fetch limit (nil: all).
   var limit: Int?
   /// Fetch offset.
@@ -80,7 +80,11 @@ final class REPLSession {
   func add(_ set: REPLDataSet) -> String? { add(set, schemaPath: nil) }
 
   /// The current entity's data set.
-  var current: REPLDataSet? { dataSets.first { $0.name == entity } }
+  /// Nil when the current entity is a table of the open database (`databaseEntity`).
+  var current: REPLDataSet? {
+    guard sql.existing?.schema.entity(entity) == nil else { return nil }
+    return dataSets.first { $0.name == entity }
+  }
 
   /// Runs one complete input and returns what to print.
   func execute(_ input: String) -> REPLResponse {
@@ -92,7 +96,7 @@ final class REPLSession {
     if let command = REPLCommand.parse(trimmed) {
       response = run(command)
     } else {
-      response = evaluate(trimmed, mode: .table)
+      response = runOnDatabase("eval", trimmed) ?? evaluate(trimmed, mode: .table)
     }
     if timer && response.status != .quit {
       response.text += style.dim(String(format: "time: %.3f s", Date().timeIntervalSince(started))) + "\n"
@@ -107,6 +111,9 @@ final class REPLSession {
       text += "  \(set.name): \(set.count) records (\(set.origin))\n"
     }
     if !dataSets.isEmpty { text += "  in memory; copied into an in-memory SQLite database on first SQL use\n" }
+    if let db = sql.existing {
+      text += "  \(db.label) (read-only): \(db.schema.entityNames.joined(separator: ", "))\n"
+    }
     text += "Type a predicate such as " + style.cyan("distance < 5 AND ANY tags == 'wifi'")
     text += ", or .help for commands (.quit or Ctrl-D to leave).\n"
     return text
@@ -126,6 +133,7 @@ final class REPLSession {
       return .failure(errorLine(text + " (.help lists commands)"))
     }
     let arg = command.argument
+    if let response = runOnDatabase(spec.name, arg) { return response }
     switch spec.name {
     case "help": return help(arg)
     case "quit": return REPLResponse(text: "", status: .quit)

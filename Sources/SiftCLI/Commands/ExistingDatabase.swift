@@ -1,0 +1,202 @@
+import Foundation
+import SiftPostgres
+import SiftSQL
+import SiftSQLite
+import SiftSyntax
+
+/// A database Sift did not create, opened read-only, with the schema read from it (and merged
+/// with a schema file when one is given). Used by `sift --db`/`--postgres … --pg-schema`, the
+/// REPL's `.open`, `sift sql --db` and `sift batch --db`. Nothing is ever written into it:
+/// SQLite is opened with `SQLiteDatabase(readOnly:)`, PostgreSQL with `readOnly: true` and a
+/// `.named` schema that is never created.
+///
+/// ```swift
+/// let db = try ExistingDatabase.open(sqlite: "notes.sqlite")
+/// db.schema.entityNames   // ["author", "category", "comment", "note", …]
+/// ```
+final class ExistingDatabase {
+  /// A one-line failure that names the file or the server.
+  struct Failure: Error, CustomStringConvertible {
+    var description: String
+    init(_ text: String) {
+      description = text.split(whereSeparator: \.isNewline).map { $0.trimmingCharacters(in: .whitespaces) }
+        .joined(separator: " ")
+    }
+  }
+
+  /// Which engine the database runs on.
+  enum Kind: String { case sqlite, postgres }
+
+  let kind: Kind
+  /// The connection (read-only).
+  let database: any SQLDatabase
+  /// The schema read from the database, with the schema file merged in.
+  let schema: SQLSchema
+  /// What introspection left out or assumed.
+  let warnings: [SQLIntrospectionWarning]
+  /// The file path, or `PostgreSQL schema NAME`.
+  let label: String
+
+  private init(kind: Kind, database: any SQLDatabase, schema: SQLSchema, warnings: [SQLIntrospectionWarning], label: String) {
+    self.kind = kind
+    self.database = database
+    self.schema = schema
+    self.warnings = warnings
+    self.label = label
+  }
+
+  /// The dialect the database speaks.
+  var dialect: any SQLDialect { kind == .postgres ? PostgreSQLDialect() : SQLiteDialect() }
+
+  /// A compiler for the database's schema and dialect.
+  var compiler: SQLCompiler { SQLCompiler(dialect: dialect, schema: schema) }
+
+  /// Opens an SQLite file read-only and reads its schema; `schemaFile` (JSON) overrides or adds.
+  static func open(sqlite path: String, schemaFile: String? = nil) throws(Failure) -> ExistingDatabase {
+    let full = (path as NSString).expandingTildeInPath
+    let db: SQLiteDatabase
+    let read: SQLIntrospection
+    do {
+      db = try SQLiteDatabase(readOnly: full)
+      read = try db.introspectSchema()
+    } catch {
+      let message = error.diagnostic.message
+      throw Failure(message.contains(full) ? message : "cannot open \(path): \(message)")
+    }
+    let schema = try merge(read.schema, schemaFile: schemaFile)
+    return ExistingDatabase(kind: .sqlite, database: db, schema: schema, warnings: read.warnings, label: path)
+  }
+
+  /// Connects to PostgreSQL read-only and reads schema `name` (never created).
+  static func open(postgres conninfo: String, schema name: String, schemaFile: String? = nil) throws(Failure) -> ExistingDatabase {
+    let pg: PostgresDatabase
+    do {
+      pg = try PostgresDatabase(conninfo: conninfo, schema: .named(name), readOnly: true)
+    } catch {
+      throw Failure(error.kind == .connection ? error.message : "PostgreSQL: \(error.message)")
+    }
+    let read: SQLIntrospection
+    do {
+      read = try pg.introspectSchema(named: name)
+    } catch {
+      pg.close()
+      throw Failure("cannot read PostgreSQL schema '\(name)': \(message(of: error))")
+    }
+    guard !read.schema.entityNames.isEmpty else {
+      pg.close()
+      throw Failure("PostgreSQL schema '\(name)' has no tables or views (or does not exist)")
+    }
+    let schema: SQLSchema
+    do {
+      schema = try merge(read.schema, schemaFile: schemaFile)
+    } catch {
+      pg.close()
+      throw error
+    }
+    return ExistingDatabase(
+      kind: .postgres, database: pg, schema: schema, warnings: read.warnings, label: "PostgreSQL schema \(name)")
+  }
+
+  static func merge(_ schema: SQLSchema, schemaFile: String?) throws(Failure) -> SQLSchema {
+    guard let schemaFile else { return schema }
+    let text: String
+    do {
+      text = try String(contentsOf: URL(fileURLWithPath: schemaFile), encoding: .utf8)
+    } catch {
+      throw Failure("cannot read \(schemaFile): \(error.localizedDescription)")
+    }
+    do {
+      return try schema.merging(json: text)
+    } catch {
+      throw Failure("\(schemaFile): \(error.diagnostic.message)")
+    }
+  }
+
+  /// An error's text on one line (`SiftError`s by their message).
+  static func message(of error: any Error) -> String {
+    let text = (error as? SiftError)?.diagnostic.message ?? (error as? PostgresError)?.message ?? "\(error)"
+    return Failure(text).description
+  }
+
+  /// The entity, or a failure listing the entities (with a suggestion).
+  func entity(_ name: String) throws(Failure) -> SQLEntity {
+    if let e = schema.entity(name) { return e }
+    let names = schema.entityNames
+    var text = "no table '\(name)' in \(label) (tables: \(names.joined(separator: ", ")))"
+    if let s = Spelling.closest(to: name, in: names) { text += "; did you mean '\(s)'?" }
+    throw Failure(text)
+  }
+
+  /// The statement that answers `rows`: the matching rows' primary-key values, ascending.
+  /// - Throws: `SiftError` (stage `sql`): compile errors, or `no-single-column-key` for an
+  ///   entity with a composite key, no key, or a view.
+  func rowsStatement(_ predicate: SiftPredicate, entity: SQLEntity) throws(SiftError) -> SQLStatement {
+    guard entity.hasSingleColumnKey else {
+      let why = entity.isView ? "is a view (no primary key)"
+        : entity.primaryKeyColumns.isEmpty ? "has no primary key"
+        : "has a composite primary key (\(entity.primaryKeyColumns.joined(separator: ", ")))"
+      throw SiftError(
+        stage: .sql,
+        diagnostic: Diagnostic(
+          id: "no-single-column-key",
+          message: "entity '\(entity.name)' \(why): rows are answered by a one-column primary key",
+          range: .at(0)),
+        source: predicate.source)
+    }
+    // `.records` orders by the key and needs no DISTINCT (a key is unique); `rowKeys` picks
+    // the key's column out of each row.
+    return try compiler.compile(FetchRequest(entity: entity.name, predicate: predicate, resultType: .records))
+  }
+
+  /// The primary-key values of rows fetched by `rowsStatement`, in order.
+  func rowKeys(_ rows: [[SQLValue]], entity: SQLEntity) -> [SiftValue] {
+    let column = entity.columnAttributes.firstIndex { $0.name == entity.primaryKey } ?? 0
+    return rows.compactMap { column < $0.count ? $0[column].siftValue : nil }
+  }
+
+  /// Runs a statement; database errors become `SiftError`s at stage `sql`.
+  func run(_ statement: SQLStatement) throws(SiftError) -> [[SQLValue]] {
+    do {
+      return try database.execute(statement)
+    } catch let e as SiftError {
+      throw e
+    } catch {
+      throw SiftError(
+        stage: .sql,
+        diagnostic: Diagnostic(id: "database-error", message: ExistingDatabase.message(of: error), range: .at(0)),
+        source: "")
+    }
+  }
+
+  func close() {
+    (database as? PostgresDatabase)?.close()
+  }
+}
+
+/// `--db FILE` / `--postgres CONNINFO --pg-schema NAME` / `--schema S.json` as given to a
+/// subcommand: which existing database to open, if any.
+struct DatabaseOptions {
+  var sqlitePath: String?
+  var conninfo: String?
+  var pgSchema: String?
+  var schemaFile: String?
+
+  /// True when the options name an existing database (`--db`, or `--postgres` with `--pg-schema`).
+  var namesDatabase: Bool { sqlitePath != nil || pgSchema != nil }
+
+  /// A usage problem (both engines, `--pg-schema` without `--postgres`), or nil.
+  var usageProblem: String? {
+    if sqlitePath != nil && (conninfo != nil || pgSchema != nil) {
+      return "--db and --postgres/--pg-schema name two databases; give one"
+    }
+    if pgSchema != nil && conninfo == nil { return "--pg-schema needs --postgres CONNINFO" }
+    return nil
+  }
+
+  /// Opens the database the options name (check `namesDatabase` first).
+  func open() throws(ExistingDatabase.Failure) -> ExistingDatabase {
+    if let sqlitePath { return try ExistingDatabase.open(sqlite: sqlitePath, schemaFile: schemaFile) }
+    guard let conninfo, let pgSchema else { throw ExistingDatabase.Failure("no database given: use --db FILE or --postgres CONNINFO --pg-schema NAME") }
+    return try ExistingDatabase.open(postgres: conninfo, schema: pgSchema, schemaFile: schemaFile)
+  }
+}

@@ -1,0 +1,56 @@
+import Foundation
+import SiftSQL
+
+/// `sift setup-sql --dialect postgres|sqlite`: what a database needs before it runs statements
+/// that call Sift's SQL functions (`sift_fold` for `[c]`/`[d]`, `sift_fdiv`, …).
+///
+/// PostgreSQL: prints `PostgreSQLDialect.setupSQL`, an idempotent migration (`CREATE OR REPLACE
+/// FUNCTION …`) to run once per database or schema, e.g. `sift setup-sql --dialect postgres |
+/// psql "$DATABASE_URL"`. SQLite: functions live in the connection, not the file, so nothing
+/// is printed to run; the text explains `SQLiteFunctions.register(on:)`.
+enum SetupSQLCommand {
+  static let sqliteText = """
+    -- SQLite keeps functions in the connection, not in the database file: there is no
+    -- migration to run. Register Sift's functions (sift_fold, sift_search, sift_like,
+    -- sift_matches, regexp, sift_pow, ..., collation SIFT_LOCALIZED) once on every connection
+    -- that runs statements compiled by Sift, from any SQLite library that exposes the
+    -- connection's sqlite3* handle:
+    --
+    --   import SiftSQLite
+    --   var handle: OpaquePointer?
+    --   if sqlite3_open_v2("app.sqlite", &handle, SQLITE_OPEN_READWRITE, nil) == SQLITE_OK,
+    --     let handle {
+    --     SQLiteFunctions.register(on: handle)
+    --   }
+    --
+    -- SiftSQLite's own SQLiteDatabase does this when it opens a connection.
+    """
+
+  static func run(_ args: [String]) -> Int32 {
+    let parsed: CLIArguments
+    do {
+      parsed = try CLIArguments(args, valued: ["--dialect"], switches: [])
+    } catch {
+      return CLIOutput.usageError(error.message, command: "setup-sql")
+    }
+    guard parsed.positionals.isEmpty, let dialect = parsed.value("--dialect") else {
+      return CLIOutput.usageError("setup-sql needs --dialect postgres or --dialect sqlite", command: "setup-sql")
+    }
+    switch dialect {
+    case "postgres", "postgresql":
+      print("-- Sift's SQL functions for PostgreSQL (idempotent: CREATE OR REPLACE; re-run after upgrading Sift).")
+      print("-- Run once per database, in the schema your queries use: sift setup-sql --dialect postgres | psql \"$DATABASE_URL\"")
+      for statement in PostgreSQLDialect.setupSQL {
+        let trimmed = statement.trimmingCharacters(in: .whitespacesAndNewlines)
+        print(trimmed.hasSuffix(";") ? trimmed : trimmed + ";")
+        print("")
+      }
+      return 0
+    case "sqlite":
+      print(sqliteText)
+      return 0
+    default:
+      return CLIOutput.usageError("unknown dialect '\(dialect)'; use postgres or sqlite", command: "setup-sql")
+    }
+  }
+}

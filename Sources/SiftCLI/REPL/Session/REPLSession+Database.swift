@@ -1,0 +1,222 @@
+import Foundation
+import SiftSQL
+import SiftSyntax
+
+/// The REPL on a database Sift did not create (`sift --db FILE`, `.open FILE`, `sift --postgres
+/// CONNINFO --pg-schema NAME`, `.connect CONNINFO --pg-schema NAME`): its tables are entities,
+/// typed predicates run in that database (read-only connection, whatever `.engine` says), and
+/// `.tables`/`.schema TABLE` show what was read and how keys map. Database tables shadow JSON
+/// data sets of the same name while the database is open.
+extension REPLSession {
+  /// The current entity when it is a table of the open database.
+  var databaseEntity: SQLEntity? { sql.existing?.schema.entity(entity) }
+
+  /// Makes `db` the session's database (closing the previous one) and its first table current.
+  func attach(_ db: ExistingDatabase) -> REPLResponse {
+    sql.existing?.close()
+    sql.existing = db
+    lastPredicate = nil
+    if let first = db.schema.entityNames.first { entity = first }
+    var out = "opened \(db.label) read-only: \(db.schema.entityNames.count) tables (\(db.schema.entityNames.joined(separator: ", ")))\n"
+    if !db.warnings.isEmpty {
+      out += style.dim("\(db.warnings.count) note\(db.warnings.count == 1 ? "" : "s") on what was read; .tables shows them") + "\n"
+    }
+    return .ok(out)
+  }
+
+  /// `.open FILE.sqlite [--schema S.json]`: the file's tables, read-only. Nothing is written.
+  func open(_ arg: String) -> REPLResponse {
+    let words = REPLSession.splitWords(arg)
+    let usage = "usage: .open FILE.sqlite [--schema S.json]"
+    var file: String?
+    var schemaFile: String?
+    var i = 0
+    while i < words.count {
+      if words[i] == "--schema" {
+        guard i + 1 < words.count else { return .failure(errorLine("--schema needs a value")) }
+        schemaFile = words[i + 1]
+        i += 2
+      } else {
+        guard file == nil else { return .failure(errorLine(usage)) }
+        file = words[i]
+        i += 1
+      }
+    }
+    guard let file else { return .failure(errorLine(usage)) }
+    do {
+      return attach(try ExistingDatabase.open(sqlite: file, schemaFile: schemaFile))
+    } catch {
+      return .failure(errorLine(error.description))
+    }
+  }
+
+  /// `.connect CONNINFO --pg-schema NAME [--schema S.json]`: an existing PostgreSQL schema.
+  func connectExisting(_ arg: String) -> REPLResponse? {
+    let words = REPLSession.splitWords(arg)
+    guard let at = words.firstIndex(of: "--pg-schema") else { return nil }
+    guard at + 1 < words.count else { return .failure(errorLine("--pg-schema needs a value")) }
+    var rest = words
+    let name = rest[at + 1]
+    rest.removeSubrange(at...(at + 1))
+    var schemaFile: String?
+    if let s = rest.firstIndex(of: "--schema") {
+      guard s + 1 < rest.count else { return .failure(errorLine("--schema needs a value")) }
+      schemaFile = rest[s + 1]
+      rest.removeSubrange(s...(s + 1))
+    }
+    do {
+      return attach(try ExistingDatabase.open(postgres: rest.joined(separator: " "), schema: name, schemaFile: schemaFile))
+    } catch {
+      return .failure(errorLine(error.description))
+    }
+  }
+
+  /// Commands that mean something else for a database table; nil lets the usual command run.
+  func runOnDatabase(_ name: String, _ arg: String) -> REPLResponse? {
+    guard let db = sql.existing else { return nil }
+    switch name {
+    case "entities" where arg.isEmpty: return listTables(db)
+    case "entities", "schema":
+      if let e = db.schema.entity(arg.isEmpty ? entity : arg) { return describeTable(e, db) }
+      return nil
+    case "use":
+      guard db.schema.entity(arg) != nil else { return nil }
+      if entity != arg { lastPredicate = nil }
+      entity = arg
+      return .ok("entity: \(arg) (table in \(db.label))\n")
+    default: break
+    }
+    guard let e = databaseEntity else { return nil }
+    switch name {
+    case "eval": return evaluateInDatabase(arg, e, db, countOnly: false)
+    case "count": return evaluateInDatabase(arg, e, db, countOnly: true)
+    case "sql": return databaseSQL(arg, e, db)
+    case "agg", "compare", "plan", "columns":
+      return .failure(errorLine(".\(name) works on JSON data sets; on database tables use a predicate, .count or .sql"))
+    default: return nil
+    }
+  }
+
+  /// `.tables` with a database open: its tables, keys and relationships, then the warnings.
+  func listTables(_ db: ExistingDatabase) -> REPLResponse {
+    let rows: [[SiftValue]] = db.schema.entityNames.compactMap { db.schema.entity($0) }.map { e in
+      [.string((e.name == entity ? "* " : "  ") + e.name), .string(e.isView ? "view" : "table"),
+       .string(keyText(e)), .int(Int64(e.attributes.count)),
+       .string(e.relationships.map(\.name).joined(separator: ", "))]
+    }
+    var out = "\(db.label) (read-only)\n"
+    out += TableRenderer(style: style, maxCellWidth: 50).render(
+      columns: ["entity", "kind", "primary key", "attributes", "relationships"], rows: rows)
+    let memory = dataSets.filter { db.schema.entity($0.name) == nil }
+    if !memory.isEmpty { out += "JSON data sets: " + memory.map(\.name).joined(separator: ", ") + "\n" }
+    out += warningLines(db.warnings)
+    return .ok(out)
+  }
+
+  /// `.schema TABLE`: attributes (column, type, date encoding, nullability), relationships
+  /// with their keys, and the warnings about this table.
+  func describeTable(_ e: SQLEntity, _ db: ExistingDatabase) -> REPLResponse {
+    var out = "entity \(e.name): \(e.isView ? "view" : "table") \(e.table), primary key \(keyText(e))\n"
+    let attributes: [[SiftValue]] = e.attributes.map { a in
+      var type = a.type.rawValue
+      if a.type == .date { type += " (\(a.dateEncoding(in: db.schema).rawValue))" }
+      if let storage = a.arrayStorage { type += " (\(storage.rawValue))" }
+      return [.string(a.name), .string(a.column), .string(type), .string(a.nativeType ?? ""), .string(a.isNullable ? "yes" : "no")]
+    }
+    out += TableRenderer(style: style, maxCellWidth: 40).render(
+      columns: ["attribute", "column", "type", "declared", "null"], rows: attributes)
+    if !e.relationships.isEmpty {
+      let rels: [[SiftValue]] = e.relationships.map { r in
+        let (kind, key): (String, String)
+        switch r.kind {
+        case .toOne(let fk): (kind, key) = ("to-one", "\(e.table).\(fk) → \(target(r, db)).\(targetKey(r, db))")
+        case .toMany(let fk): (kind, key) = ("to-many", "\(target(r, db)).\(fk) → \(e.table).\(e.primaryKey)")
+        case .manyToMany(let join, let source, let other):
+          (kind, key) = ("many-to-many", "\(join)(\(source) → \(e.table), \(other) → \(target(r, db)))")
+        }
+        return [.string(r.name), .string(kind), .string(r.target), .string(key)]
+      }
+      out += TableRenderer(style: style, maxCellWidth: 60).render(columns: ["relationship", "kind", "target", "keys"], rows: rels)
+    }
+    out += warningLines(db.warnings.filter { $0.table == e.table || $0.entity == e.name })
+    return .ok(out)
+  }
+
+  private func keyText(_ e: SQLEntity) -> String {
+    if e.isView { return "none (view)" }
+    if e.primaryKeyColumns.isEmpty { return "none" }
+    return e.primaryKeyColumns.joined(separator: ", ") + (e.hasSingleColumnKey ? "" : " (composite)")
+  }
+
+  private func target(_ r: SQLRelationship, _ db: ExistingDatabase) -> String { db.schema.entity(r.target)?.table ?? r.target }
+  private func targetKey(_ r: SQLRelationship, _ db: ExistingDatabase) -> String {
+    db.schema.entity(r.target)?.primaryKeyAttribute.column ?? "?"
+  }
+
+  private func warningLines(_ warnings: [SQLIntrospectionWarning]) -> String {
+    warnings.map { style.yellow("note") + ": \($0.description) [\($0.kind.rawValue)]\n" }.joined()
+  }
+
+  /// A typed predicate (or `.count`) on a database table: counted and fetched in SQL, with
+  /// the session's sort, offset and limit; the first `.rows` rows are shown.
+  func evaluateInDatabase(_ arg: String, _ e: SQLEntity, _ db: ExistingDatabase, countOnly: Bool) -> REPLResponse {
+    guard let text = predicateText(arg) ?? (countOnly ? "TRUEPREDICATE" : nil) else {
+      return .failure(errorLine("no predicate yet; type one, e.g. \(e.attributes.first?.name ?? "id") != nil"))
+    }
+    let predicate: SiftPredicate
+    switch prepare(text) {
+    case .success(let p): predicate = p
+    case .failure(let error): return .failure(render(error))
+    }
+    lastPredicate = text
+    do {
+      let compiler = db.compiler
+      let counted = try db.run(try compiler.compile(FetchRequest(entity: e.name, predicate: predicate, resultType: .count)))
+      let total = Int(counted.first?.first?.intValue ?? 0)
+      let selected = max(0, min(limit ?? Int.max, total - offset))
+      if countOnly { return .ok(warnings(predicate) + "\(selected)\n") }
+      let shown = min(selected, max(0, displayRows))
+      var out = warnings(predicate)
+      if shown > 0 {
+        let request = FetchRequest(
+          entity: e.name, predicate: predicate,
+          sortDescriptors: sort.map { SQLSortDescriptor($0.keyPath, ascending: $0.ascending) },
+          limit: shown, offset: offset > 0 ? offset : nil, resultType: .records)
+        // The first eight columns, like a JSON data set's default table.
+        let rows = try db.run(try compiler.compile(request)).map { $0.prefix(8).map(\.siftValue) }
+        out += TableRenderer(style: style).render(columns: e.columnAttributes.prefix(8).map(\.name), rows: rows)
+      }
+      var footer = shown < selected ? "(first \(shown) of \(selected) rows" : "(\(selected) row\(selected == 1 ? "" : "s")"
+      if total != selected { footer += "; \(total) match before offset/limit" }
+      return .ok(out + style.dim(footer + ")") + "\n")
+    } catch {
+      return .failure(render(error))
+    }
+  }
+
+  /// `.sql` on a database table: the statement in the database's dialect.
+  func databaseSQL(_ arg: String, _ e: SQLEntity, _ db: ExistingDatabase) -> REPLResponse {
+    guard let text = predicateText(arg) else { return .failure(errorLine("usage: .sql PREDICATE")) }
+    let predicate: SiftPredicate
+    switch prepare(text) {
+    case .success(let p): predicate = p
+    case .failure(let error): return .failure(render(error))
+    }
+    lastPredicate = text
+    do {
+      let st = try db.compiler.compile(FetchRequest(
+        entity: e.name, predicate: predicate,
+        sortDescriptors: sort.map { SQLSortDescriptor($0.keyPath, ascending: $0.ascending) },
+        limit: limit, offset: offset > 0 ? offset : nil))
+      var out = warnings(predicate) + style.cyan(st.sql) + "\n"
+      if !st.bindings.isEmpty {
+        let pg = db.kind == .postgres
+        out += style.dim("bindings:") + " "
+          + st.bindings.enumerated().map { "\(pg ? "$" : "?")\($0.offset + 1)=\($0.element)" }.joined(separator: ", ") + "\n"
+      }
+      return .ok(out)
+    } catch {
+      return .failure(render(error))
+    }
+  }
+}

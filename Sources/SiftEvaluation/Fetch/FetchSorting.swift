@@ -1,0 +1,97 @@
+import SiftSyntax
+
+/// A sort key read once per record, in the form comparisons are cheapest: strings already
+/// folded for `.caseInsensitive`, booleans as integers.
+enum SortKey {
+  case null
+  case int(Int64)
+  case double(Double)
+  case string(String)
+  case other(SiftValue)
+
+  /// The key of a value under a comparison.
+  @inline(__always)
+  init(_ v: EvalValue, _ comparison: SiftSortDescriptor.Comparison) {
+    switch v {
+    case .null: self = .null
+    case .bool(let b): self = .int(b ? 1 : 0)
+    case .int(let i): self = .int(i)
+    case .double(let d): self = .double(d)
+    case .string(let s): self = .string(comparison == .caseInsensitive ? TextFolding.fold(s, .caseInsensitive) : s)
+    default: self = .other(v.siftValue())
+    }
+  }
+
+  var value: SiftValue {
+    switch self {
+    case .null: return .null
+    case .int(let i): return .int(i)
+    case .double(let d): return .double(d)
+    case .string(let s): return .string(s)
+    case .other(let v): return v
+    }
+  }
+
+  /// -1, 0, 1 by `SiftSortOrder` (nil smallest); strings are already folded, so `.caseInsensitive`
+  /// compares them as `.binary`.
+  @inline(__always)
+  static func compare(_ a: SortKey, _ b: SortKey, _ comparison: SiftSortDescriptor.Comparison) -> Int {
+    switch (a, b) {
+    case (.string(let x), .string(let y)):
+      return comparison == .localizedStandard ? SiftSortOrder.localizedStandard(x, y) : SiftSortOrder.binary(x, y)
+    case (.int(let x), .int(let y)): return x < y ? -1 : (x == y ? 0 : 1)
+    case (.double(let x), .double(let y)) where !x.isNaN && !y.isNaN: return x < y ? -1 : (x == y ? 0 : 1)
+    case (.null, .null): return 0
+    case (.null, _): return -1
+    case (_, .null): return 1
+    default:
+      return SiftSortOrder.compare(a.value, b.value, comparison == .caseInsensitive ? .binary : comparison)
+    }
+  }
+}
+
+/// Orders selected records by sort descriptors, as SQL's ORDER BY does (see `SiftSortOrder`):
+/// nil placed per descriptor, equal keys in input order.
+struct FetchSorter {
+  let descriptors: [SiftSortDescriptor]
+  let columns: [FetchColumn]
+
+  init(_ descriptors: [SiftSortDescriptor], options: EvaluationOptions) throws(SiftError) {
+    self.descriptors = descriptors
+    var columns: [FetchColumn] = []
+    for d in descriptors { columns.append(try FetchColumn(keyPath: d.keyPath, options: options)) }
+    self.columns = columns
+  }
+
+  /// `positions` reordered (a stable sort: ties keep the given order, which is ascending).
+  func sort<R: SiftRecord>(_ positions: [Int], of records: [R], variables: [String: SiftValue]) throws(SiftError) -> [Int] {
+    guard !descriptors.isEmpty, positions.count > 1 else { return positions }
+    var keys: [[SortKey]] = []
+    for (d, column) in zip(descriptors, columns) {
+      let comparison = d.comparison
+      keys.append(try column.read(records, at: positions, variables: variables) { SortKey($0, comparison) })
+    }
+    let plan = descriptors.map { (ascending: $0.ascending, nilsFirst: $0.nilsFirst, comparison: $0.comparison) }
+    var order = Array(0..<positions.count)
+    keys.withUnsafeBufferPointer { keys in
+      order.sort { i, j in
+        for k in 0..<plan.count {
+          let a = keys[k][i], b = keys[k][j]
+          let p = plan[k]
+          let c: Int
+          switch (a, b) {
+          case (.null, .null): c = 0
+          case (.null, _): c = p.nilsFirst ? -1 : 1
+          case (_, .null): c = p.nilsFirst ? 1 : -1
+          default:
+            let raw = SortKey.compare(a, b, p.comparison)
+            c = p.ascending ? raw : -raw
+          }
+          if c != 0 { return c < 0 }
+        }
+        return i < j
+      }
+    }
+    return order.map { positions[$0] }
+  }
+}

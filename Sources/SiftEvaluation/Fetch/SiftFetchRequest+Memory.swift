@@ -1,0 +1,126 @@
+import SiftSyntax
+
+extension SiftFetchRequest {
+  /// Executes the request over `records` in memory, with the answers the SQL engines give
+  /// (Grammar/notes/fetch.md): filter by the predicate, sort (`SiftSortOrder`; equal keys keep
+  /// input order), apply offset and limit, and shape the result.
+  ///
+  /// ```swift
+  /// let request = SiftFetchRequest(
+  ///   entity: "Venue", predicate: try SiftPredicate(format: "rating >= 4"),
+  ///   sortDescriptors: [SiftSortDescriptor("name", comparison: .caseInsensitive)], limit: 10)
+  /// if case .indices(let top) = try request.execute(on: venues) { print(top) }
+  /// ```
+  /// - Throws: `SiftError` at stage `.evaluate` (the predicate's errors under
+  ///   `options.policy`, a sort or aggregate error such as `not-a-number`), or a negative
+  ///   limit/offset.
+  public func execute<R: SiftRecord>(
+    on records: [R], variables: [String: SiftValue] = [:], options: EvaluationOptions = EvaluationOptions()
+  ) throws(SiftError) -> SiftFetchResult {
+    try validate(stage: .evaluate)
+    let selected: [Int]
+    if let predicate {
+      selected = try predicate.compile(options).matchingIndices(records, variables: variables)
+    } else {
+      selected = Array(records.indices)
+    }
+    return try finish(selected, of: records, variables: variables, options: options)
+  }
+
+  /// The positions `execute(on:)` gives for `.records` and `.indices`, whatever the result type.
+  ///
+  /// ```swift
+  /// let page = try request.matchingIndices(in: venues)   // sorted, offset, limited
+  /// ```
+  public func matchingIndices<R: SiftRecord>(
+    in records: [R], variables: [String: SiftValue] = [:], options: EvaluationOptions = EvaluationOptions()
+  ) throws(SiftError) -> [Int] {
+    var r = self
+    r.resultType = .indices
+    guard case .indices(let positions) = try r.execute(on: records, variables: variables, options: options) else { return [] }
+    return positions
+  }
+
+  /// Sorts, pages and shapes the positions the predicate selected (ascending).
+  func finish<R: SiftRecord>(
+    _ selected: [Int], of records: [R], variables: [String: SiftValue], options: EvaluationOptions
+  ) throws(SiftError) -> SiftFetchResult {
+    func ordered() throws(SiftError) -> [Int] {
+      let sorted = try FetchSorter(sortDescriptors, options: options).sort(selected, of: records, variables: variables)
+      return Array(sorted[window(count: sorted.count)])
+    }
+    switch resultType {
+    case .records, .indices:
+      return .indices(try ordered())
+    case .count:
+      return .count(window(count: selected.count).count)
+    case .distinct(let keyPath):
+      let values = try FetchAggregation.distinct(
+        keyPath, positions: selected, of: records, variables: variables, options: options)
+      return .values(Array(values[window(count: values.count)]))
+    case .properties(let keyPaths):
+      let page = try ordered()
+      var columns: [[SiftValue]] = []
+      for k in keyPaths {
+        columns.append(try FetchColumn(keyPath: k, options: options).read(records, at: page, variables: variables) { $0.siftValue() })
+      }
+      return .rows(columns: keyPaths, (0..<page.count).map { r in columns.map { $0[r] } })
+    case .expressions(let descriptions):
+      let page = try ordered()
+      var columns: [[SiftValue]] = []
+      for d in descriptions {
+        columns.append(
+          try FetchColumn(expression: d.expression, options: options).read(records, at: page, variables: variables) { $0.siftValue() })
+      }
+      return .rows(columns: descriptions.map(\.name), (0..<page.count).map { r in columns.map { $0[r] } })
+    case .aggregates(let aggregates, let groupBy):
+      let rows = try FetchAggregation.rows(
+        aggregates, groupBy: groupBy, positions: selected, of: records, variables: variables, options: options)
+      return .rows(columns: groupBy + aggregates.map(\.name), Array(rows[window(count: rows.count)]))
+    }
+  }
+}
+
+extension SiftExpression {
+  /// The expression evaluated once over a whole fetch, as Core Data evaluates an
+  /// `NSExpressionDescription`: `SELF` is the array of records, so a key path reads every
+  /// record's value (`sum:(specialCount)` is the total, `average:(rating)` the mean,
+  /// `count:(SELF)` the number of records).
+  ///
+  /// ```swift
+  /// try SiftExpression(format: "sum:(specialCount)").aggregateValue(over: venues)   // 42
+  /// ```
+  /// - Throws: `SiftError` at stage `.evaluate`.
+  public func aggregateValue<R: SiftRecord>(
+    over records: [R], variables: [String: SiftValue] = [:], options: EvaluationOptions = EvaluationOptions()
+  ) throws(SiftError) -> SiftValue {
+    let all = EvalValue.array(records.map { $0.siftRecordRoot.value })
+    let column = try FetchColumn(expression: self, options: options)
+    return try column.read([AggregateRoot(root: all)], at: [0], variables: variables) { $0.siftValue() }[0]
+  }
+}
+
+/// A record that is a prepared evaluator value (the array of a fetch's records).
+struct AggregateRoot: SiftRecord {
+  let root: EvalValue
+  func value(forKey key: String) -> SiftValue? { nil }
+  var siftRecordRoot: SiftRecordRoot { SiftRecordRoot(root) }
+}
+
+extension SiftFetchRequest {
+  /// `positions` (of `records`) in the order of the sort descriptors, ties in the given order;
+  /// predicate, limit, offset and result type are not applied.
+  ///
+  /// ```swift
+  /// let request = SiftFetchRequest(entity: "Venue", sortDescriptors: try SiftSortDescriptor.parseList("rating desc"))
+  /// let ordered = try request.sort([0, 3, 7], of: venues)
+  /// ```
+  public func sort<R: SiftRecord>(
+    _ positions: [Int], of records: [R], variables: [String: SiftValue] = [:],
+    options: EvaluationOptions = EvaluationOptions()
+  ) throws(SiftError) -> [Int] {
+    guard !sortDescriptors.isEmpty else { return positions }
+    // The sorter's tiebreak is the offset in `positions`, so ties keep the given order.
+    return try FetchSorter(sortDescriptors, options: options).sort(positions, of: records, variables: variables)
+  }
+}

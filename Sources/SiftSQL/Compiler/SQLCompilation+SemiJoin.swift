@@ -1,0 +1,74 @@
+import SiftSyntax
+
+/// To-one key paths an index can serve, in a database Sift did not create.
+extension SQLCompilation {
+  /// `owner.name == "Ada"` as `t0."owner_id" IN (SELECT t1."id" FROM "owner" t1 WHERE
+  /// t1."name" = ?)`, nested for longer to-one paths, instead of comparing a correlated
+  /// subselect per row: the planner can find the targets through an index on the compared
+  /// column and the rows through the foreign-key index (the plan tests check both databases).
+  ///
+  /// Only where the two forms are true for exactly the same rows: an unquantified
+  /// comparison of a key path of to-one steps ending on a column with a constant that makes
+  /// it false for nil (`==`, ordering, BETWEEN, IN, BEGINSWITH/ENDSWITH/CONTAINS/LIKE against
+  /// non-nil constants), so a missing target and a nil column both fail as they do in memory.
+  /// Negation wraps the result as any comparison (`(c) IS NOT TRUE`). Nil otherwise.
+  mutating func toOneSemiJoin(_ c: Comparison) throws(SiftError) -> SQLExpr? {
+    guard c.quantifier == nil, case .keyPath(nil, let kp) = c.lhs.kind, kp.components.count >= 2,
+      case .constant(let v) = c.rhs.kind, SQLCompilation.rejectsNil(c.op, v)
+    else { return nil }
+    var keys: [String] = []
+    for component in kp.components {
+      guard case .key(let k) = component else { return nil }
+      keys.append(k)
+    }
+    guard let lastKey = keys.last else { return nil }
+    var entity = root
+    var steps: [(foreignKey: SQLColumnRef, target: SQLEntityRef)] = []
+    for k in keys.dropLast() {
+      guard case .toOne(let position, let fk)? = entity.members[k], let target = schema.entity(at: position) else { return nil }
+      steps.append((fk, target))
+      entity = target
+    }
+    guard case .column? = entity.members[lastKey] else { return nil }
+    var aliases: [SQLAlias] = []
+    for _ in steps { aliases.append(newAlias()) }
+    guard let last = aliases.last else { return nil }
+    let saved = selfRow
+    let key = SQLExpr(SQLFragment("\(last).\(sql: entity.primaryKeyColumn.quoted)"), type: entity.primaryKeyType, nullable: false)
+    selfRow = RowRef(entity: entity, key: key, alias: last)
+    defer { selfRow = saved }
+    var inner = c
+    inner.lhs = ExpressionNode(.keyPath(base: nil, KeyPath([.key(lastKey)])), range: c.lhs.range)
+    var cond = try plainComparison(inner)
+    for i in stride(from: steps.count - 1, through: 0, by: -1) {
+      let (fk, target) = steps[i]
+      let a = aliases[i]
+      let owner = i == 0 ? SQLFragment("\(sql: fk.root)") : SQLFragment("\(aliases[i - 1]).\(sql: fk.quoted)")
+      cond = condition(SQLFragment(
+        "\(owner) IN (SELECT \(a).\(sql: target.primaryKeyColumn.quoted) FROM \(sql: target.quotedTable) \(a) WHERE \(cond))"))
+    }
+    return cond
+  }
+
+  /// True when `x op v` is false (or NULL) for a nil `x` and `v` is a plain constant.
+  static func rejectsNil(_ op: ComparisonOperator, _ v: SiftValue) -> Bool {
+    func scalar(_ v: SiftValue) -> Bool {
+      switch v {
+      case .null, .array, .dictionary: return false
+      default: return true
+      }
+    }
+    switch op {
+    case .equal, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
+      return scalar(v)
+    case .beginsWith, .endsWith, .contains, .like:
+      if case .string = v { return true }
+      return false
+    case .in, .between:
+      if case .array(let items) = v { return !items.isEmpty && items.allSatisfy(scalar) }
+      return false
+    default:
+      return false
+    }
+  }
+}

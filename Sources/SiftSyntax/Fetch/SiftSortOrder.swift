@@ -1,0 +1,149 @@
+import Foundation
+
+/// The total order sort descriptors use, for every engine.
+///
+/// - **nil** is the smallest value (its place is then set by `SiftSortDescriptor.nulls`).
+/// - **Mixed kinds** (only possible in schemaless data; a SQL column holds one kind) order by
+///   kind: nil < numbers (booleans are 1 and 0) < strings < dates < data < arrays <
+///   dictionaries.
+/// - **Numbers** by exact value (`Int64` against `Double` without rounding); NaN is below every
+///   other number.
+/// - **Strings** by the descriptor's comparison: `.binary` by Unicode code point (UTF-8 bytes,
+///   as SQLite's `BINARY` and PostgreSQL's `"C"`), `.caseInsensitive` by code point of
+///   `TextFolding.fold(_, [c])` (as SQL's `sift_fold(x, 1)`), `.localizedStandard` by
+///   Foundation's `localizedStandardCompare` (the function SiftSQLite's `SIFT_LOCALIZED`
+///   collation calls).
+/// - **Dates** by time; **data** bytewise; **arrays** element by element, then by length;
+///   **dictionaries** by their entries sorted by key.
+///
+/// Values that compare equal keep their input order (the engines' tiebreak is the record's
+/// position or primary key).
+///
+/// ```swift
+/// SiftSortOrder.compare(.int(2), .double(10.5), .binary)          // -1
+/// SiftSortOrder.compare("b", "B", .caseInsensitive)               // 0
+/// SiftSortOrder.compare("file10", "file9", .localizedStandard)    // 1
+/// ```
+public enum SiftSortOrder {
+  /// -1, 0 or 1: the order of `a` and `b` under `comparison` (nil smallest).
+  public static func compare(_ a: SiftValue, _ b: SiftValue, _ comparison: SiftSortDescriptor.Comparison) -> Int {
+    compare(a, b, comparison, depth: 0)
+  }
+
+  static func compare(_ a: SiftValue, _ b: SiftValue, _ comparison: SiftSortDescriptor.Comparison, depth: Int) -> Int {
+    let ra = rank(a), rb = rank(b)
+    if ra != rb { return ra < rb ? -1 : 1 }
+    switch (a, b) {
+    case (.string(let x), .string(let y)): return compareStrings(x, y, comparison)
+    case (.date(let x), .date(let y)): return sign(x.timeIntervalSince1970, y.timeIntervalSince1970)
+    case (.data(let x), .data(let y)):
+      for (p, q) in zip(x, y) where p != q { return p < q ? -1 : 1 }
+      return sign(x.count, y.count)
+    case (.array(let x), .array(let y)):
+      guard depth < 256 else { return 0 }
+      for (p, q) in zip(x, y) {
+        let c = compare(p, q, comparison, depth: depth + 1)
+        if c != 0 { return c }
+      }
+      return sign(x.count, y.count)
+    case (.dictionary(let x), .dictionary(let y)):
+      guard depth < 256 else { return 0 }
+      let kx = x.keys.sorted { binary($0, $1) < 0 }, ky = y.keys.sorted { binary($0, $1) < 0 }
+      for (p, q) in zip(kx, ky) {
+        let c = binary(p, q)
+        if c != 0 { return c }
+        let v = compare(x[p] ?? .null, y[q] ?? .null, comparison, depth: depth + 1)
+        if v != 0 { return v }
+      }
+      return sign(kx.count, ky.count)
+    default: return compareNumbers(a, b)
+    }
+  }
+
+  /// Orders two strings under a comparison.
+  ///
+  /// ```swift
+  /// SiftSortOrder.compareStrings("É", "e", .caseInsensitive)   // 1 ([c] keeps accents)
+  /// ```
+  public static func compareStrings(_ a: String, _ b: String, _ comparison: SiftSortDescriptor.Comparison) -> Int {
+    switch comparison {
+    case .binary: return binary(a, b)
+    case .caseInsensitive: return binary(TextFolding.fold(a, .caseInsensitive), TextFolding.fold(b, .caseInsensitive))
+    case .localizedStandard: return localizedStandard(a, b)
+    }
+  }
+
+  /// Code-point order: the strings' UTF-8 bytes compared (`memcmp`, then length).
+  ///
+  /// ```swift
+  /// SiftSortOrder.binary("Z", "a")   // -1
+  /// ```
+  public static func binary(_ a: String, _ b: String) -> Int {
+    var a = a, b = b
+    return a.withUTF8 { x in
+      b.withUTF8 { y in
+        let n = Swift.min(x.count, y.count)
+        if n > 0, let px = x.baseAddress, let py = y.baseAddress {
+          let c = memcmp(px, py, n)
+          if c != 0 { return c < 0 ? -1 : 1 }
+        }
+        return sign(x.count, y.count)
+      }
+    }
+  }
+
+  /// Foundation's `localizedStandardCompare` (the Finder's order: case and accents
+  /// secondary, digits as numbers), as -1, 0, 1. SiftSQLite's `SIFT_LOCALIZED` collation
+  /// calls this function.
+  ///
+  /// ```swift
+  /// SiftSortOrder.localizedStandard("file9", "file10")   // -1
+  /// ```
+  public static func localizedStandard(_ a: String, _ b: String) -> Int {
+    switch a.localizedStandardCompare(b) {
+    case .orderedAscending: return -1
+    case .orderedDescending: return 1
+    case .orderedSame: return 0
+    }
+  }
+
+  /// nil 0, numbers 1, strings 2, dates 3, data 4, arrays 5, dictionaries 6.
+  ///
+  /// ```swift
+  /// SiftSortOrder.rank(.bool(true))   // 1
+  /// ```
+  public static func rank(_ v: SiftValue) -> Int {
+    switch v {
+    case .null: return 0
+    case .bool, .int, .double: return 1
+    case .string: return 2
+    case .date: return 3
+    case .data: return 4
+    case .array: return 5
+    case .dictionary: return 6
+    }
+  }
+
+  static func compareNumbers(_ a: SiftValue, _ b: SiftValue) -> Int {
+    switch (number(a), number(b)) {
+    case (.some(.int(let x)), .some(.int(let y))): return sign(x, y)
+    case (.some(.double(let x)), .some(.double(let y))):
+      if x.isNaN || y.isNaN { return x.isNaN ? (y.isNaN ? 0 : -1) : 1 }
+      return sign(x, y)
+    case (.some(.int(let x)), .some(.double(let y))): return NumberRules.compare(x, y) ?? 1
+    case (.some(.double(let x)), .some(.int(let y))): return NumberRules.compare(y, x).map { -$0 } ?? -1
+    default: return 0
+    }
+  }
+
+  static func number(_ v: SiftValue) -> SiftValue? {
+    switch v {
+    case .bool(let b): return .int(b ? 1 : 0)
+    case .int, .double: return v
+    default: return nil
+    }
+  }
+
+  @inline(__always)
+  static func sign<T: Comparable>(_ a: T, _ b: T) -> Int { a < b ? -1 : (a == b ? 0 : 1) }
+}
