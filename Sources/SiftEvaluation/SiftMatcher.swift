@@ -175,11 +175,12 @@ struct Run {
     self.predicate = program.root
   }
 
-  /// Evaluates every record of `rows` in order, calling `hit` with the position of each match.
-  /// Errors follow the policy, as `test` does. Records are read where they are stored: a fast
-  /// record is lent to the predicate without a retain, and nothing is wrapped per record.
+  /// Evaluates the records of `rows` in `range` (all of them when nil) in order, calling `hit`
+  /// with the position (in `rows`) of each match. Errors follow the policy, as `test` does.
+  /// Records are read where they are stored: a fast record is lent to the predicate without a
+  /// retain, and nothing is wrapped per record.
   @usableFromInline
-  func each(_ rows: RecordArray, _ hit: (Int) -> Void) throws(SiftError) {
+  func each(_ rows: RecordArray, in range: Range<Int>? = nil, _ hit: (Int) -> Void) throws(SiftError) {
     let frame = self.frame
     var failure: (EvalFailure, Int)?
     switch rows {
@@ -188,7 +189,7 @@ struct Run {
         guard let base = buf.baseAddress else { return }
         let raw = UnsafeRawPointer(base)
         let stride = MemoryLayout<Unmanaged<SiftObject>>.stride
-        for i in 0..<buf.count {
+        for i in range ?? 0..<buf.count {
           // The array keeps every record alive for the whole loop.
           let u = raw.load(fromByteOffset: i &* stride, as: Unmanaged<SiftObject>.self)
           let answer: Bool?
@@ -209,7 +210,7 @@ struct Run {
       // Each dictionary is lent by pointer: the array keeps it alive for the whole loop.
       items.withUnsafeBufferPointer { buf in
         guard let base = buf.baseAddress else { return }
-        for i in 0..<buf.count {
+        for i in range ?? 0..<buf.count {
           do throws(EvalFailure) {
             if try predicate(Ctx(.dict(base + i), frame: frame)) { hit(i) }
           } catch {
@@ -221,7 +222,7 @@ struct Run {
         }
       }
     case .values(let items):
-      for i in items.indices {
+      for i in range ?? items.indices {
         var root = EvalValue(items[i])
         do throws(EvalFailure) {
           if try withUnsafePointer(to: &root, { p throws(EvalFailure) in try predicate(Ctx(.value(p), frame: frame)) }) {

@@ -224,7 +224,6 @@ private func bindBaseline(_ v: SQLValue, _ st: OpaquePointer, _ i: Int32) {
   case .bool(let b): sqlite3_bind_int64(st, i, b ? 1 : 0)
   case .double(let d): sqlite3_bind_double(st, i, d)
   case .text(let s):
-    var s = s
     s.withCString { _ = sqlite3_bind_text64(st, i, $0, UInt64(strlen($0)), transientDestructor, UInt8(SQLITE_UTF8)) }
   case .blob(let d):
     d.withUnsafeBytes { _ = sqlite3_bind_blob64(st, i, $0.baseAddress, UInt64($0.count), transientDestructor) }

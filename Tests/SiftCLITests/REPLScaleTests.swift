@@ -105,19 +105,21 @@ struct REPLScaleTests {
     #expect(events.filter { $0.kind == "rows" }.count == 1)
     #expect((events.first?.text ?? "") + streamed.text == whole.text)
     let progress = events.filter { $0.kind == "progress" }.map(\.text)
-    #expect(progress.first?.hasPrefix("scanned 4096 of 1000000 (0%), 100 matches") == true, "\(progress.prefix(3))")
+    // A round is one chunk per worker thread.
+    let round = MemoryEngine.chunk * max(1, session.scanWorkers)
+    #expect(progress.first?.hasPrefix("scanned \(round) of 1000000 (\(round / 10_000)%), 100 matches") == true, "\(progress.prefix(3))")
 
-    // Ctrl-C at the first progress line: the scan stops after the chunk under way.
+    // Ctrl-C at the first progress line: the scan stops after the round under way.
     let interrupt = session.interrupt
     session.stream = nil
     session.progress = { _ in interrupt.set() }
     let stopped = session.execute("name MATCHES '.*a.*e.*'")
     #expect(stopped.status == .failed)
-    #expect(stopped.text.hasPrefix("interrupted after 8192 of 1000000 records\n"), "\(stopped.text)")
+    #expect(stopped.text.hasPrefix("interrupted after \(2 * round) of 1000000 records\n"), "\(stopped.text)")
     let agg = session.execute(".agg rating name MATCHES '.*a.*e.*'")
-    #expect(agg.status == .failed && agg.text.hasPrefix("interrupted after 8192 of 1000000 records\n key "), "\(agg.text)")
+    #expect(agg.status == .failed && agg.text.hasPrefix("interrupted after \(2 * round) of 1000000 records\n key "), "\(agg.text)")
     let compared = session.execute(".compare name MATCHES '.*a.*e.*'")
-    #expect(compared.text == "interrupted after 8192 of 1000000 records; nothing compared\n")
+    #expect(compared.text == "interrupted after \(2 * round) of 1000000 records; nothing compared\n")
     #expect(compared.status == .failed)
     session.progress = nil
     #expect(session.execute(".count id < 5").text == "5\n")

@@ -47,10 +47,13 @@ enum CommandInputs {
       records = try? JSONRecords.records(from: .array(values))
     }
 
-    /// Indices of the records `matcher` matches.
+    /// Indices of the records `matcher` matches, in order, scanned on every core.
     func matchingIndices(_ matcher: SiftMatcher, variables: [String: SiftValue]) throws(SiftError) -> [Int] {
-      if let records { return try matcher.matchingIndices(records, variables: variables) }
-      return try matcher.matchingIndices(values, variables: variables)
+      let workers = ProcessInfo.processInfo.activeProcessorCount
+      if let records {
+        return try matcher.matchingIndices(records, in: records.indices, variables: variables, workers: workers)
+      }
+      return try matcher.matchingIndices(values, in: values.indices, variables: variables, workers: workers)
     }
 
     /// Why the records cannot be rows of a SQL table ("record 0 is string, not an object"),

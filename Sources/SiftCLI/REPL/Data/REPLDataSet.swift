@@ -73,10 +73,8 @@ struct REPLDataSet: Sendable {
     objects?.map(\.siftValue) ?? values
   }
 
-  /// Records `range` as values, when they are held as values (empty otherwise).
-  func values(in range: Range<Int>) -> ArraySlice<SiftValue> {
-    objects == nil ? values[range] : []
-  }
+  /// The records as values when they are held as values (empty when held as objects).
+  var plainValues: [SiftValue] { values }
 
   /// The value at a dotted key path of record `i` (`location.city`, `tags.@count`), reading
   /// only the first key's value out of an object; `SELF` is the record itself.

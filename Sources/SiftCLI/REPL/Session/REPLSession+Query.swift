@@ -102,10 +102,11 @@ extension REPLSession {
     return result
   }
 
-  /// Scans records with the memory engine in chunks of `MemoryEngine.chunk` records,
-  /// checking for Ctrl-C between chunks, reporting progress once a scan has run for
-  /// `progressDelay` seconds (then every quarter second), and handing the matches so far to
-  /// `early` after each chunk but the last.
+  /// Scans records with the memory engine in rounds of `MemoryEngine.chunk` records per
+  /// worker (`scanWorkers` threads), checking for Ctrl-C between rounds, reporting progress
+  /// once a scan has run for `progressDelay` seconds (then every quarter second), and handing
+  /// the matches so far to `early` after each round but the last. Matches come in record
+  /// order whatever the number of workers.
   func memoryMatches(
     _ predicate: SiftPredicate, in set: REPLDataSet, early: (([Int]) -> Void)? = nil
   ) throws -> REPLFetchResult {
@@ -122,8 +123,9 @@ extension REPLSession {
         nextReport = Date().addingTimeInterval(0.25)
         progress("scanned \(start) of \(count) (\(start * 100 / count)%), \(indices.count) matches; Ctrl-C stops")
       }
-      let end = min(count, start + MemoryEngine.chunk)
-      indices += try MemoryEngine.matches(matcher, in: set, range: start..<end, variables: variables)
+      let workers = max(1, scanWorkers)
+      let end = start + min(count - start, MemoryEngine.chunk * workers)
+      indices += try MemoryEngine.matches(matcher, in: set, range: start..<end, variables: variables, workers: workers)
       start = end
       if start < count { early?(indices) }
     }

@@ -56,8 +56,8 @@ final class REPLSession {
   var timer = false
   /// SQL back ends (SQLite in memory, files, PostgreSQL).
   var sql = REPLSQLState()
-  /// Threads an in-memory scan uses.
-  var scanWorkers = 1
+  /// Threads an in-memory scan uses (every core; the answer does not depend on it).
+  var scanWorkers = ProcessInfo.processInfo.activeProcessorCount
 
   /// Creates an empty session.
   init(style: REPLStyle = REPLStyle(colors: false), interrupt: InterruptFlag = InterruptFlag()) {

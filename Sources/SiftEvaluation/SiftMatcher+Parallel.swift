@@ -1,0 +1,84 @@
+import Foundation
+import SiftSyntax
+
+extension SiftMatcher {
+  /// Positions (in `records`, ascending) of the matching records among `records[range]`,
+  /// evaluated on up to `workers` threads at once: the range is cut into that many equal
+  /// parts, each scanned in order on its own thread, and the parts' matches joined in order.
+  /// The answer — matches, their order, and under `.strict` the error of the first failing
+  /// record (its note names its position in `records`) — is the one a one-thread scan gives.
+  /// A range reaching past `records` is cut to fit.
+  ///
+  /// ```swift
+  /// let m = try SiftPredicate(format: "distance < 1").compile()
+  /// try m.matchingIndices(venues, in: 0..<venues.count, workers: 2)   // [2, 17, 40]
+  /// try m.matchingIndices(venues, in: 4096..<8192)                     // [4101, …]
+  /// ```
+  public func matchingIndices<R: SiftRecord & Sendable>(
+    _ records: [R], in range: Range<Int>, variables: [String: SiftValue] = [:], workers: Int = 1
+  ) throws(SiftError) -> [Int] {
+    let range = range.clamped(to: records.indices)
+    let parts = max(1, min(workers, range.count / RangeScan.minimumPart))
+    guard parts > 1 else { return try RangeScan.scan(program, records, range, variables) }
+    let size = (range.count + parts - 1) / parts
+    let results = RangeScan.Results(count: parts)
+    let program = self.program
+    DispatchQueue.concurrentPerform(iterations: parts) { p in
+      let lower = range.lowerBound + p * size
+      let part = lower..<min(range.upperBound, lower + size)
+      results.set(p, Result { () throws(SiftError) in try RangeScan.scan(program, records, part, variables) })
+    }
+    // The earliest part that failed holds the first failing record: its error is the answer.
+    var out: [Int] = []
+    for r in results.all {
+      switch r {
+      case .success(let found)?: out += found
+      case .failure(let error)?: throw error
+      case nil: break
+      }
+    }
+    return out
+  }
+}
+
+/// A one-thread scan of part of an array, and the parts' results of a parallel one.
+enum RangeScan {
+  /// Fewest records a thread is given: below this, starting a thread costs more than it saves.
+  static let minimumPart = 2048
+
+  static func scan<R: SiftRecord>(
+    _ program: Program, _ records: [R], _ range: Range<Int>, _ variables: [String: SiftValue]
+  ) throws(SiftError) -> [Int] {
+    let run = try program.start(variables)
+    var out: [Int] = []
+    if let layout = RecordArray(records) {
+      try run.each(layout, in: range) { i in out.append(i) }
+      return out
+    }
+    for i in range where try run.test(records[i].siftRecordRoot, index: i) { out.append(i) }
+    return out
+  }
+
+  /// One slot per part, each written by its own thread only, read after every thread has
+  /// finished (`concurrentPerform` returns once all iterations have). The lock makes the
+  /// writes visible to the reader. Why threads at all: `sift-bench --suite scale`
+  /// `parallel_speedup` (the REPL's `.count` on one thread over every core).
+  final class Results: @unchecked Sendable {
+    private var slots: [Result<[Int], SiftError>?]
+    private let lock = NSLock()
+
+    init(count: Int) { slots = Array(repeating: nil, count: count) }
+
+    func set(_ i: Int, _ r: Result<[Int], SiftError>) {
+      lock.lock()
+      defer { lock.unlock() }
+      slots[i] = r
+    }
+
+    var all: [Result<[Int], SiftError>?] {
+      lock.lock()
+      defer { lock.unlock() }
+      return slots
+    }
+  }
+}
