@@ -94,8 +94,18 @@ func runScaleBenchmarks(_ options: BenchOptions) throws {
       { probe.scanWorkers = 1; blackHole(probe.execute(".count " + format)) },
       { probe.scanWorkers = cores; blackHole(probe.execute(".count " + format)) },
     ])
+    // CPU time (every thread) of the scan on every core over on one: 1 means the threads add
+    // no work, so on an idle machine the speedup is near the core count (a busy shared
+    // machine hides that from wall-clock figures).
+    var cpu: [Double] = []
+    for workers in [1, cores] {
+      probe.scanWorkers = workers
+      let c0 = cpuSeconds()
+      for _ in 0..<5 { blackHole(probe.execute(".count " + format)) }
+      cpu.append(cpuSeconds() - c0)
+    }
     probe.scanWorkers = cores
-    emit([("name", "scale.scan"), ("format", .string(format)), ("records", .int(Int64(n))),
+    emit([("name", "scale.scan"), ("parallel_cpu_ratio", .double(round2(cpu[1] / cpu[0]))), ("format", .string(format)), ("records", .int(Int64(n))),
           ("matches", .int(Int64(expected))), ("engine_ns_per_record", .double(round2(t.nsPerOp[0] / Double(n)))),
           ("repl_ns_per_record", .double(round2(t.nsPerOp[1] / Double(n)))),
           ("repl_parallel_ns_per_record", .double(round2(t.nsPerOp[2] / Double(n)))),
@@ -236,6 +246,13 @@ private let transientDestructor = unsafeBitCast(-1, to: sqlite3_destructor_type.
 private func now() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
 private func round2(_ x: Double) -> Double { (x * 100).rounded() / 100 }
 private func round3(_ x: Double) -> Double { (x * 1000).rounded() / 1000 }
+
+/// CPU seconds this process has used, every thread.
+private func cpuSeconds() -> Double {
+  var t = timespec()
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+  return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+}
 
 /// Resident bytes of this process (`/proc/self/statm`; 0 where there is none). The data set's
 /// figure is the growth while it is built, the way the issue measured peak memory.

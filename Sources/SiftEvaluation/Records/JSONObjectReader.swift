@@ -20,11 +20,16 @@ struct JSONObjectReader {
   let bytes: [UInt8]
   var i = 0
   var cache = ShapeCache()
-  /// The last object key order seen (as read) and its sorted layout: shape plus, per slot,
-  /// the position of its value in read order.
-  var lastKeys: [String] = []
-  var lastShape: Shape?
-  var lastOrder: [Int] = []
+  /// Per nesting depth, the last object key order seen there (as read) and its sorted
+  /// layout: records, and the objects nested in them, usually repeat their parent's keys.
+  var layouts = [Layout?](repeating: nil, count: JSONObjectReader.maxNesting + 1)
+
+  /// An object key order as read, its shape, and per slot the position of its value as read.
+  struct Layout {
+    var keys: [String]
+    var shape: Shape
+    var order: [Int]
+  }
 
   /// Deepest nesting handled here (deeper documents take the general path); well under
   /// `EvalLimits.maxDataDepth`, so every nested object here is converted there too.
@@ -141,19 +146,22 @@ struct JSONObjectReader {
       }
     }
     if keys.count == 1, let special = try special(keys[0], values[0]) { return special }
-    // The sorted layout: reused while objects come with the same keys in the same order.
-    if lastShape == nil || keys != lastKeys {
+    // The sorted layout: reused while objects at this depth come with the same keys in the
+    // same order. (depth ≤ maxNesting: `value` checked it.)
+    let layout: Layout
+    if let last = layouts[depth], last.keys == keys {
+      layout = last
+    } else {
       let order = keys.indices.sorted { keys[$0] < keys[$1] }
+      // Duplicate keys: the general reader decides (the last one wins there).
       for k in order.indices.dropFirst() where keys[order[k]] == keys[order[k - 1]] { throw Unsupported() }
-      lastShape = cache.shape(for: order.map { keys[$0] })
-      lastOrder = order
-      lastKeys = keys
+      layout = Layout(keys: keys, shape: cache.shape(for: order.map { keys[$0] }), order: order)
+      layouts[depth] = layout
     }
-    guard let shape = lastShape else { throw Unsupported() }
     var slots: [EvalValue] = []
     slots.reserveCapacity(values.count)
-    for k in lastOrder { slots.append(values[k]) }
-    return .object(SiftObject(shape: shape, values: slots))
+    for k in layout.order { slots.append(values[k]) }
+    return .object(SiftObject(shape: layout.shape, values: slots))
   }
 
   /// `{"$date": …}` and `{"$data": …}` as `SiftJSON` reads them (nil: an ordinary object).

@@ -81,12 +81,14 @@ public enum JSONRecords {
     do {
       value = try SiftJSON.parse(bytes: bytes)
     } catch {
-      // Maybe JSON Lines: one value per line.
-      let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: true)
-      guard lines.count > 1 else { throw LoadError(message: "invalid JSON: \(error)") }
+      // Maybe JSON Lines: one value per line — when the first line is a value on its own.
+      // Otherwise the document is broken where the whole-text error (line:column) says.
+      let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
+      func blank(_ line: ArraySlice<UInt8>) -> Bool { line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
+      guard lines.count > 1, let first = lines.first(where: { !blank($0) }), (try? SiftJSON.parse(bytes: Array(first))) != nil
+      else { throw LoadError(message: "invalid JSON: \(error)") }
       var items: [SiftValue] = []
-      for (n, line) in lines.enumerated() {
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
+      for (n, line) in lines.enumerated() where !blank(line) {
         do {
           items.append(try SiftJSON.parse(bytes: Array(line)))
         } catch {
