@@ -140,6 +140,20 @@ struct REPLScaleTests {
     #expect(session.execute(".load /nonexistent/sift.json").text.hasPrefix("error: cannot read /nonexistent/sift.json: "))
   }
 
+  @Test(".load reports broken JSON with the file, line and column", arguments: [
+    ("[{\"a\": 1},\n {\"a\": }]", ": 2:8: unexpected character in JSON"),
+    ("[{\"a\": 1}\n  {\"a\": 2}]", ": 2:3: expected ',' or ']' in array"),
+    ("[{\"a\": {\"$date\": \"soon\"}}]", ": 1:25: invalid $date \"soon\""),
+  ])
+  func loadErrors(text: String, expected: String) throws {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("sift-bad-\(UUID().uuidString).json")
+    defer { try? FileManager.default.removeItem(at: url) }
+    try Data(text.utf8).write(to: url)
+    let r = REPLSession().execute(".load '\(url.path)'")
+    #expect(r.status == .failed)
+    #expect(r.text.hasPrefix("error: \(url.path)\(expected)"), "\(r.text)")
+  }
+
   @Test("top-level array elements are found without parsing", arguments: [
     (#"[{"a": 1}, 2]"#, [#"{"a": 1}"#, "2"]),
     (" [ ]\n", []),
