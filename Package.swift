@@ -46,7 +46,7 @@ let package = Package(
       name: "SiftSQLTests",
       dependencies: ["SiftSyntax", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftEvaluation"]),
     .testTarget(
-      name: "SiftCoreDataTests", dependencies: ["SiftCoreData", "SiftSyntax", "SiftSQL", "SiftSQLite"]),
+      name: "SiftCoreDataTests", dependencies: ["SiftCoreData", "SiftSyntax", "SiftSQL", "SiftSQLite", "SiftEvaluation"]),
     .testTarget(
       name: "SiftCLITests", dependencies: ["SiftCLI", "SiftSyntax", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftCoreData"],
       exclude: ["Transcripts"]),
