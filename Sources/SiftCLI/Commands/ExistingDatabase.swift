@@ -61,7 +61,7 @@ final class ExistingDatabase {
     let db: SQLiteDatabase
     let read: SQLIntrospection
     do {
-      db = try SQLiteDatabase(readOnly: full)
+      db = try SQLiteDatabase(untouched: full)
     } catch {
       let message = error.diagnostic.message
       throw Failure(message.contains(full) ? message : "cannot open \(path): \(message)")
