@@ -141,4 +141,17 @@ struct StoreReadingTests {
     #expect(message { try model.fetchRequest(named: "AllTags", substituting: ["X": 1]) }.hasSuffix(
       "template 'AllTags': has no variable $X (it uses none)"))
   }
+
+  /// README's "Core Data stores on Linux" library example, as written there (paths aside).
+  @Test func readmeExample() throws {
+    let path = try StoreFixture.build("Library.sql")
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let modelURL = CoreDataFixtures.url("Library.xcdatamodeld")
+    let model = try CoreDataModel(contentsOf: modelURL)  // current version
+    let store = try CoreDataStore(database: try SQLiteDatabase(untouched: path), model: model)
+    let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: store.schema)
+    let request = try model.fetchRequest(named: "BooksByAuthor", substituting: ["AUTHOR": "Neil Gaiman"])
+    let rows = try store.database.execute(try compiler.compile(request))  // Z_PK first in each row
+    #expect(rows.map { $0.first } == [.integer(2), .integer(4)])
+  }
 }
