@@ -92,7 +92,7 @@ extension CoreDataModel {
     try sqlMapping(entityNumbers: entityNumbers).schema
   }
 
-  /// Maps the model onto Core Data's store layout (Grammar/notes/coredata.md, section 5).
+  /// Maps the model onto Core Data's store layout (Grammar/notes/coredata-mapping.md, section 5).
   /// `entityNumbers` should come from the store's `Z_PRIMARYKEY` (`Z_NAME` → `Z_ENT`); without
   /// it, `entityNumbers()` is used.
   ///

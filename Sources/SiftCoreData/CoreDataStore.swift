@@ -3,7 +3,7 @@ import SiftSQL
 
 /// A SQLite store Core Data wrote, opened on a caller's (read-only) connection, with the
 /// `SQLSchema` to query it by: from the store's model when one is given, else inferred from the
-/// store itself (Grammar/notes/coredata.md, section 6). Only reads: `Z_PRIMARYKEY`, the
+/// store itself (Grammar/notes/coredata-mapping.md, section 6). Only reads: `Z_PRIMARYKEY`, the
 /// catalog (`pragma_table_info`, `pragma_index_list`), never a row of an entity table.
 ///
 /// ```swift

@@ -1,4 +1,4 @@
-/// A `CoreDataModel` read back from a store without its model file (Grammar/notes/coredata.md,
+/// A `CoreDataModel` read back from a store without its model file (Grammar/notes/coredata-mapping.md,
 /// section 6):
 ///
 /// - entities, their numbers and parents from `Z_PRIMARYKEY` (`Z_SUPER`);
