@@ -58,6 +58,21 @@ struct CoreDataCLITests {
     #expect(ExistingFixture.snapshot(path) == before)
   }
 
+  @Test func replOpenTakesAModel() throws {
+    let (dir, path) = try Self.store()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let session = REPLSession()
+    let opened = session.execute(".open \"\(path)\" --model \"\(Self.model)\"")
+    #expect(opened.status == .ok && opened.text.contains("8 tables"), "\(opened.text)")
+    let fetched = session.execute(#".fetch BooksByAuthor AUTHOR="Neil Gaiman""#)
+    #expect(fetched.status == .ok && fetched.text.contains("The Sandman") && fetched.text.contains("(2 rows)"), "\(fetched.text)")
+    let typed = session.execute(".use Novel")
+    #expect(typed.status == .ok)
+    #expect(session.execute("genre ==[c] 'fantasy' AND pages < 250").text.contains("Mort"))
+    let missing = session.execute(".open \"\(path)\" --model")
+    #expect(missing.status == .failed && missing.text.contains("--model needs a value"))
+  }
+
   @Test(.enabled(if: ExistingFixture.binaryAvailable, "the sift binary is built"))
   func batchAnswersWithZPKs() throws {
     let (dir, path) = try Self.store()

@@ -24,17 +24,19 @@ extension REPLSession {
     return .ok(out)
   }
 
-  /// `.open FILE.sqlite [--schema S.json]`: the file's tables, read-only. Nothing is written.
+  /// `.open FILE.sqlite [--schema S.json] [--model M]`: the file's tables (a Core Data store's
+  /// entities), read-only. Nothing is written.
   func open(_ arg: String) -> REPLResponse {
     let words = REPLSession.splitWords(arg)
-    let usage = "usage: .open FILE.sqlite [--schema S.json]"
+    let usage = "usage: .open FILE.sqlite [--schema S.json] [--model MODEL.xcdatamodeld]"
     var file: String?
     var schemaFile: String?
+    var model: String?
     var i = 0
     while i < words.count {
-      if words[i] == "--schema" {
-        guard i + 1 < words.count else { return .failure(errorLine("--schema needs a value")) }
-        schemaFile = words[i + 1]
+      if words[i] == "--schema" || words[i] == "--model" {
+        guard i + 1 < words.count else { return .failure(errorLine("\(words[i]) needs a value")) }
+        if words[i] == "--schema" { schemaFile = words[i + 1] } else { model = words[i + 1] }
         i += 2
       } else {
         guard file == nil else { return .failure(errorLine(usage)) }
@@ -44,7 +46,7 @@ extension REPLSession {
     }
     guard let file else { return .failure(errorLine(usage)) }
     do {
-      return attach(try ExistingDatabase.open(sqlite: file, schemaFile: schemaFile))
+      return attach(try ExistingDatabase.open(sqlite: file, schemaFile: schemaFile, model: model))
     } catch {
       return .failure(errorLine(error.description))
     }
