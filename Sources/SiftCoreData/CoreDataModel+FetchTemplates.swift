@@ -4,7 +4,9 @@ extension CoreDataModel {
   /// The fetch request template `name` as a `SiftFetchRequest`, its `$VARIABLES` replaced by
   /// `variables` (`NSManagedObjectModel.fetchRequestFromTemplate(withName:substitutionVariables:)`):
   /// entity, predicate (none when the template has none) and `fetchLimit`. Compile it with
-  /// `SQLCompiler.compile(_:)` on a store's schema, or run it in memory.
+  /// `SQLCompiler.compile(_:)` on a store's schema, or run it in memory. Other template options
+  /// (`includeSubentities="NO"`, `resultType`, …) stay in `CoreDataFetchRequest.options` and are
+  /// not applied: a fetch on an entity includes its sub-entities.
   ///
   /// ```swift
   /// let request = try model.fetchRequest(named: "BooksByAuthor", substituting: ["AUTHOR": "Neil Gaiman"])

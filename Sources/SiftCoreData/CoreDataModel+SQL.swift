@@ -11,7 +11,7 @@ import SiftSQL
 ///
 /// ```swift
 /// let mapping = try model.sqlMapping(entityNumbers: numbersFromZPrimaryKey)
-/// let db = try SQLiteDatabase(readOnly: "Library.sqlite")
+/// let db = try SQLiteDatabase(untouched: "Library.sqlite")
 /// let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: mapping.schema)
 /// ```
 public struct CoreDataSQLMapping: Sendable {

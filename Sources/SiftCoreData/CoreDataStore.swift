@@ -4,10 +4,12 @@ import SiftSQL
 /// A SQLite store Core Data wrote, opened on a caller's (read-only) connection, with the
 /// `SQLSchema` to query it by: from the store's model when one is given, else inferred from the
 /// store itself (Grammar/notes/coredata-mapping.md, section 6). Only reads: `Z_PRIMARYKEY`, the
-/// catalog (`pragma_table_info`, `pragma_index_list`), never a row of an entity table.
+/// catalog (`pragma_table_info`, `pragma_index_list`), never a row of an entity table. Core
+/// Data stores are WAL-mode files, beside which even a read-only SQLite connection writes
+/// `-wal`/`-shm`: open them with SiftSQLite's `SQLiteDatabase(untouched:)`.
 ///
 /// ```swift
-/// let db = try SQLiteDatabase(readOnly: "Library.sqlite")
+/// let db = try SQLiteDatabase(untouched: "Library.sqlite")
 /// let store = try CoreDataStore(database: db, model: try CoreDataModel(contentsOf: modelURL))
 /// let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: store.schema)
 /// let request = try store.model.fetchRequest(named: "BooksByAuthor", substituting: ["AUTHOR": "Gaiman"])
@@ -45,7 +47,7 @@ public struct CoreDataStore {
   /// store) onto its tables, checking that every table and column the schema names exists.
   ///
   /// ```swift
-  /// let store = try CoreDataStore(database: try SQLiteDatabase(readOnly: path))
+  /// let store = try CoreDataStore(database: try SQLiteDatabase(untouched: path))
   /// store.schema.entity("Book")?.attribute("createdat")?.column   // "ZCREATEDAT"
   /// ```
   /// - Parameter label: how messages name the store (its path).
@@ -64,6 +66,9 @@ public struct CoreDataStore {
         throw CoreDataStoreError(
           "\(label) has no entity '\(e.name)' in Z_PRIMARYKEY (model \(given.file)): the model does not describe this store; "
             + "pass the model version the store was written with (one .xcdatamodel folder of the bundle)")
+      }
+      for r in catalog.entities where given.entity(r.name) == nil {
+        warnings.append("entity \(r.name) (Z_ENT \(r.number)) is in the store but not in the model; left out")
       }
     } else {
       var inference = StoreModelInference(catalog: catalog)

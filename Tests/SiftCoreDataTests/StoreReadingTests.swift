@@ -99,6 +99,15 @@ struct StoreReadingTests {
     } throws: { "\($0)".contains("has no entity 'Gadget' in Z_PRIMARYKEY (model Gadgets.xcdatamodel)") }
   }
 
+  @Test func storeEntitiesTheModelLacksAreNamed() throws {
+    let part = try CoreDataModel(xml: "<model><entity name=\"Publisher\"><attribute name=\"name\" attributeType=\"String\"/></entity></model>")
+    let s = try OpenedStore(script: "Library.sql", model: part)
+    #expect(s.store.schema.entityNames == ["Publisher"])
+    #expect(s.store.warnings.contains("entity Item (Z_ENT 2) is in the store but not in the model; left out"))
+    #expect(s.store.warnings.count == 7)
+    #expect(try s.keys("Publisher", "name BEGINSWITH 'G'") == [1])
+  }
+
   @Test func aPlainDatabaseIsNotAStore() throws {
     let db = try SQLiteDatabase()
     try db.executeScript("CREATE TABLE note (id INTEGER PRIMARY KEY, text TEXT);")
