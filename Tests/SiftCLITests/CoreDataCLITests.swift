@@ -66,6 +66,8 @@ struct CoreDataCLITests {
     #expect(opened.status == .ok && opened.text.contains("8 tables"), "\(opened.text)")
     let fetched = session.execute(#".fetch BooksByAuthor AUTHOR="Neil Gaiman""#)
     #expect(fetched.status == .ok && fetched.text.contains("The Sandman") && fetched.text.contains("(2 rows)"), "\(fetched.text)")
+    // Dates stored as seconds since 2001 show as dates (Library.sql: 2024-03-01 10:00 UTC).
+    #expect(fetched.text.contains("2024-03-01 10:00:00Z") && !fetched.text.contains("730980000"), "\(fetched.text)")
     let typed = session.execute(".use Novel")
     #expect(typed.status == .ok)
     #expect(session.execute("genre ==[c] 'fantasy' AND pages < 250").text.contains("Mort"))

@@ -36,8 +36,9 @@ extension REPLSession {
       request.resultType = .records
       request.sortDescriptors = sort
       if let limit = request.limit { request.limit = min(limit, max(0, displayRows)) } else { request.limit = max(0, displayRows) }
-      let rows = try db.run(try compiler.compile(request)).map { $0.prefix(8).map(\.siftValue) }
-      let columns = db.schema.entity(request.entity)?.columnAttributes.prefix(8).map(\.name) ?? []
+      guard let entity = db.schema.entity(request.entity) else { return .failure(errorLine("no entity '\(request.entity)'")) }
+      let rows = try db.run(try compiler.compile(request)).map { displayRow($0.prefix(8), entity, db) }
+      let columns = entity.columnAttributes.prefix(8).map(\.name)
       var out = style.dim("\(request.entity) where \(request.predicate?.predicateFormat ?? "TRUEPREDICATE")") + "\n"
       if !rows.isEmpty { out += TableRenderer(style: style).render(columns: Array(columns), rows: rows) }
       let footer = rows.count < count ? "(first \(rows.count) of \(count) rows)" : "(\(count) row\(count == 1 ? "" : "s"))"
@@ -48,6 +49,22 @@ extension REPLSession {
       return .failure(render(error))
     } catch {
       return .failure(errorLine("\(error)"))
+    }
+  }
+
+  /// A fetched row for display: a date column stored as seconds since 2001 (Core Data's
+  /// encoding) shows as a date; every other value as stored.
+  func displayRow(_ row: ArraySlice<SQLValue>, _ entity: SQLEntity, _ db: ExistingDatabase) -> [SiftValue] {
+    let attributes = entity.columnAttributes
+    return row.enumerated().map { i, value in
+      guard i < attributes.count, attributes[i].type == .date,
+        attributes[i].dateEncoding(in: db.schema) == .referenceDateSeconds
+      else { return value.siftValue }
+      switch value {
+      case .integer(let n): return .date(Date(timeIntervalSinceReferenceDate: Double(n)))
+      case .double(let d): return .date(Date(timeIntervalSinceReferenceDate: d))
+      default: return value.siftValue
+      }
     }
   }
 

@@ -185,7 +185,7 @@ extension REPLSession {
           sortDescriptors: sort.map { SQLSortDescriptor($0.keyPath, ascending: $0.ascending) },
           limit: shown, offset: offset > 0 ? offset : nil, resultType: .records)
         // The first eight columns, like a JSON data set's default table.
-        let rows = try db.run(try compiler.compile(request)).map { $0.prefix(8).map(\.siftValue) }
+        let rows = try db.run(try compiler.compile(request)).map { displayRow($0.prefix(8), e, db) }
         out += TableRenderer(style: style).render(columns: e.columnAttributes.prefix(8).map(\.name), rows: rows)
       }
       var footer = shown < selected ? "(first \(shown) of \(selected) rows" : "(\(selected) row\(selected == 1 ? "" : "s")"
