@@ -76,6 +76,10 @@ struct StoreModelInference {
         if type == .integer64, let target = foreignKeyTarget(c.name, table: tableName, indexes: indexes, names: upperNames) {
           relationships.append(CoreDataRelationship(name: key, destination: target, maxCount: 1))
         } else {
+          if type == .integer64 && indexes.contains("\(tableName)_\(c.name.uppercased())_INDEX") {
+            warnings.append("\(tableName).\(c.name) has Core Data's foreign-key index but no entity is named after it: "
+              + "read as the integer '\(key)' (pass the model to follow it as a relationship)")
+          }
           attributes.append(CoreDataAttribute(name: key, type: type))
         }
       }
