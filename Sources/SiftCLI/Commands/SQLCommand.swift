@@ -72,6 +72,12 @@ enum SQLCommand {
           let placeholder = dialect.placeholder(i + 1)
           print("-- \(placeholder == "?" ? "?\(i + 1)" : placeholder) = \(value)")
         }
+        let functions = statement.requiredFunctions
+        if !functions.isEmpty {
+          let setup = dialect is PostgreSQLDialect
+            ? "create them once: sift setup-sql --dialect postgres" : "register them on the connection: sift setup-sql --dialect sqlite"
+          print("-- calls Sift's SQL functions \(functions.joined(separator: ", ")) (\(setup))")
+        }
       }
       return 0
     } catch {
