@@ -1,0 +1,139 @@
+import Foundation
+import SiftSQL
+import SiftSQLite
+import SiftSyntax
+
+/// `--suite existing`: on a 1,000,000-row indexed table Sift did not create (read-only
+/// connection, schema read by introspection), the query time of Sift's compiled SQL against
+/// the SQL an expert would write for the same question, interleaved on the same connection
+/// (`ratio_vs_hand`, budget ≤ 1.2 for every indexable predicate). Each pair is checked to
+/// return the same rows before it is timed. Both statements return the matching keys in key
+/// order (what `sift batch --db` answers with).
+///
+/// The table (`reading`, as in ExistingPlanTests, ten times larger): text labels, REAL values,
+/// ISO-8601 text and INTEGER millisecond dates, NUMERIC amounts, a foreign key to `sensor`;
+/// one index per column, plus `sift_fold(label, 1)` for `[c]` (the README's recipe) and
+/// `label COLLATE NOCASE` for the hand-written case-insensitive queries.
+func runExistingBenchmarks(_ options: BenchOptions) throws {
+  let rows = 1_000_000
+  let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sift-bench-existing-\(UUID().uuidString)")
+  try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+  defer { try? FileManager.default.removeItem(at: dir) }
+  let path = dir.appendingPathComponent("readings.sqlite").path
+  let started = Date()
+  try SQLiteDatabase(path: path).executeScript(existingScript(rows: rows))
+  emit([("name", "existing.setup"), ("engine", "sqlite"), ("rows", .int(Int64(rows))),
+        ("seconds", .double(Date().timeIntervalSince(started)))])
+
+  let db = try SQLiteDatabase(readOnly: path)
+  let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: try db.introspectSchema().schema)
+  var ratios: [Double] = []
+  for c in existingCases {
+    let sift = try compiler.compile(SiftFetchRequest(
+      entity: "reading", predicate: try SiftPredicate(format: c.format, arguments: c.args), resultType: .properties(["id"])))
+    let hand = SQLStatement(sql: c.hand, bindings: c.handBindings)
+    let expected = try db.execute(hand)
+    guard try db.execute(sift) == expected else {
+      throw BenchOptions.Failure(description: "existing: \(c.format) answers differently from \(c.hand)\n  sift: \(sift.sql)")
+    }
+    let t = InterleavedTiming(seconds: options.seconds, [
+      { blackHole(try? db.execute(sift)) },
+      { blackHole(try? db.execute(hand)) },
+    ])
+    let ratio = t.ratio(0, 1)
+    ratios.append(ratio)
+    emit([("name", "existing.query"), ("engine", "sqlite"), ("format", .string(c.format)), ("rows", .int(Int64(expected.count))),
+          ("sift_ns", .double(t.nsPerOp[0])), ("hand_ns", .double(t.nsPerOp[1])), ("ratio_vs_hand", .double(ratio)),
+          ("sift_sql", .string(sift.sql)), ("hand_sql", .string(c.hand))])
+  }
+  emit([("name", "existing.summary"), ("engine", "sqlite"), ("cases", .int(Int64(ratios.count))),
+        ("median_ratio_vs_hand", .double(InterleavedTiming.median(ratios))), ("worst_ratio_vs_hand", .double(ratios.max() ?? .nan)),
+        ("budget", .double(1.2)), ("within_budget", .bool(ratios.allSatisfy { $0 <= 1.2 }))])
+}
+
+/// One question: the predicate Sift compiles, and the expert's SQL with its bindings.
+struct ExistingBenchCase {
+  var format: String
+  var args: [SiftValue] = []
+  var hand: String
+  var handBindings: [SQLValue] = []
+}
+
+/// `reading` n (1…rows) was taken at 1,700,000,000 + 60 n seconds.
+func existingDate(_ n: Int, plus seconds: Double = 0) -> SiftValue {
+  .date(Date(timeIntervalSince1970: 1_700_000_000 + Double(n) * 60 + seconds))
+}
+
+let existingCases: [ExistingBenchCase] = [
+  ExistingBenchCase(
+    format: "label == %@", args: ["L0123456"],
+    hand: "SELECT id FROM reading WHERE label = ? ORDER BY id", handBindings: [.text("L0123456")]),
+  ExistingBenchCase(
+    format: "value > %@", args: [499_950.0],
+    hand: "SELECT id FROM reading WHERE value > ? ORDER BY id", handBindings: [.double(499_950)]),
+  ExistingBenchCase(
+    format: "value BETWEEN %@", args: [.array([1000.0, 1050.0])],
+    hand: "SELECT id FROM reading WHERE value BETWEEN ? AND ? ORDER BY id", handBindings: [.double(1000), .double(1050)]),
+  ExistingBenchCase(
+    format: "label BEGINSWITH %@", args: ["L012345"],
+    hand: "SELECT id FROM reading WHERE label >= ? AND label < ? ORDER BY id", handBindings: [.text("L012345"), .text("L012346")]),
+  ExistingBenchCase(
+    format: "label IN %@", args: [.array(["L0000001", "L0000002", "L0500000"])],
+    hand: "SELECT id FROM reading WHERE label IN (?, ?, ?) ORDER BY id",
+    handBindings: [.text("L0000001"), .text("L0000002"), .text("L0500000")]),
+  ExistingBenchCase(
+    format: "taken_at >= %@ AND taken_at < %@", args: [existingDate(500_000), existingDate(500_050)],
+    hand: "SELECT id FROM reading WHERE taken_at >= ? AND taken_at < ? ORDER BY id",
+    handBindings: [.text(existingISO(500_000)), .text(existingISO(500_050))]),
+  ExistingBenchCase(
+    format: "taken_ms BETWEEN %@", args: [.array([existingDate(700_000), existingDate(700_050)])],
+    hand: "SELECT id FROM reading WHERE taken_ms BETWEEN ? AND ? ORDER BY id",
+    handBindings: [.integer((1_700_000_000 + 700_000 * 60) * 1000), .integer((1_700_000_000 + 700_050 * 60) * 1000)]),
+  ExistingBenchCase(
+    format: "amount == %@", args: [123_456.45],
+    hand: "SELECT id FROM reading WHERE amount = ? ORDER BY id", handBindings: [.double(123_456.45)]),
+  ExistingBenchCase(
+    format: "sensor.name == %@", args: ["S0007"],
+    hand: "SELECT r.id FROM reading r JOIN sensor s ON s.id = r.sensor_id WHERE s.name = ? ORDER BY r.id",
+    handBindings: [.text("S0007")]),
+  ExistingBenchCase(
+    format: "label ==[c] %@", args: ["l0123456"],
+    hand: "SELECT id FROM reading WHERE label = ? COLLATE NOCASE ORDER BY id", handBindings: [.text("l0123456")]),
+  ExistingBenchCase(
+    format: "label BEGINSWITH[c] %@", args: ["l012345"],
+    hand: "SELECT id FROM reading WHERE label LIKE ? ORDER BY id", handBindings: [.text("l012345%")]),
+  ExistingBenchCase(
+    format: "value != %@", args: [10.0],
+    hand: "SELECT id FROM reading WHERE value IS NOT ? ORDER BY id", handBindings: [.double(10)]),
+]
+
+/// `2023-11-14T22:13:20Z`: reading n's `taken_at`.
+func existingISO(_ n: Int) -> String {
+  let f = ISO8601DateFormatter()
+  f.formatOptions = [.withInternetDateTime]
+  return f.string(from: Date(timeIntervalSince1970: 1_700_000_000 + Double(n) * 60))
+}
+
+func existingScript(rows: Int) -> String {
+  """
+  PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
+  CREATE TABLE sensor (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+  CREATE TABLE reading (id INTEGER PRIMARY KEY, sensor_id INTEGER REFERENCES sensor (id), label TEXT,
+    value REAL, taken_at TEXT, taken_ms INTEGER, amount NUMERIC(12, 2));
+  WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
+    INSERT INTO sensor SELECT i, 'S' || printf('%04d', i) FROM n;
+  WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows))
+    INSERT INTO reading SELECT i, i % 1000 + 1, 'L' || printf('%07d', i), CASE WHEN i % 100 = 0 THEN NULL ELSE i * 0.5 END,
+      strftime('%Y-%m-%dT%H:%M:%SZ', 1700000000 + i * 60, 'unixepoch'), (1700000000 + i * 60) * 1000, i + 0.45 FROM n;
+  CREATE INDEX reading_label_idx ON reading (label);
+  CREATE INDEX reading_label_fold_idx ON reading (sift_fold(label, 1));
+  CREATE INDEX reading_label_nocase_idx ON reading (label COLLATE NOCASE);
+  CREATE INDEX reading_value_idx ON reading (value);
+  CREATE INDEX reading_sensor_idx ON reading (sensor_id);
+  CREATE INDEX reading_taken_at_idx ON reading (taken_at);
+  CREATE INDEX reading_taken_ms_idx ON reading (taken_ms);
+  CREATE INDEX reading_amount_idx ON reading (amount);
+  CREATE INDEX sensor_name_idx ON sensor (name);
+  ANALYZE;
+  """
+}
