@@ -38,7 +38,7 @@ let package = Package(
       resources: [.copy("Resources")]),
     .executableTarget(name: "sift", dependencies: ["SiftCLI"]),
     .executableTarget(
-      name: "sift-bench", dependencies: ["SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite"]),
+      name: "sift-bench", dependencies: ["SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres"]),
 
     .testTarget(name: "SiftSyntaxTests", dependencies: ["SiftSyntax"]),
     .testTarget(name: "SiftEvaluationTests", dependencies: ["SiftSyntax", "SiftEvaluation"]),
