@@ -27,6 +27,24 @@ struct ExistingDatabaseSetupTests {
     #expect(try !sql("name == 'x'", "postgres").contains("Sift's SQL functions"))
   }
 
+  /// The REPL on a database: `.sql` names the functions; `.engine` says where queries run
+  /// (it used to answer "no SQLite database" on an open SQLite file).
+  @Test func replOnADatabaseNamesFunctionsAndEngine() throws {
+    let (dir, path) = try ExistingFixture.notesFile()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let session = REPLSession()
+    #expect(session.execute(".open \(path)").status == .ok)
+    #expect(session.execute(".use note").status == .ok)
+    let sql = session.execute(".sql title ==[c] 'plan'")
+    #expect(sql.status == .ok && sql.text.contains("functions: sift_fold (Sift's SQL functions, registered on this connection)"), "\(sql.text)")
+    #expect(!session.execute(".sql title == 'plan'").text.contains("functions:"))
+    for arg in ["", " sqlite", " memory"] {
+      let engine = session.execute(".engine\(arg)")
+      #expect(engine.status == .ok && engine.text.hasPrefix("engine: \(path) (read-only;"), "\(arg): \(engine.text)")
+    }
+    #expect(session.execute("title ==[c] 'QUARTERLY PLAN'").text.contains("(1 row)"))
+  }
+
   @Test(.enabled(if: REPLPostgres.available, Comment(rawValue: REPLPostgres.skipMessage)))
   func batchNamesTheMissingSetup() throws {
     let conninfo = try #require(REPLPostgres.conninfo)
