@@ -25,6 +25,11 @@ struct ExistingDatabaseSetupTests {
     #expect(try sql("name CONTAINS[c] 'x'", "sqlite").contains(
       "-- calls Sift's SQL functions sift_search (register them on the connection: sift setup-sql --dialect sqlite)"))
     #expect(try !sql("name == 'x'", "postgres").contains("Sift's SQL functions"))
+    let json = try SiftProcess.run(
+      ["sql", "name ==[cd] 'x'", "--schema", schema, "--entity", "Venue", "--dialect", "postgres", "--json"], stdin: "")
+    #expect(json.stdout.contains(#""functions": ["sift_fold"]"#), "\(json.stdout)")
+    let plain = try SiftProcess.run(["sql", "name == 'x'", "--schema", schema, "--entity", "Venue", "--json"], stdin: "")
+    #expect(plain.status == 0 && !plain.stdout.contains("functions"), "\(plain.stdout)")
   }
 
   /// The REPL on a database: `.sql` names the functions; `.engine` says where queries run
