@@ -26,7 +26,10 @@ struct ExistingFoldPlanTests {
   @Test func sqliteExpressionIndexServesFoldedComparisons() throws {
     let db = try SQLiteDatabase()
     try db.executeScript(ExistingPlanTests.sqliteScript)
-    try db.executeScript("CREATE INDEX reading_label_fold_idx ON reading (sift_fold(label, 1)); CREATE INDEX reading_label_fold3_idx ON reading (sift_fold(label, 3)); ANALYZE")
+    try db.executeScript("""
+      CREATE INDEX reading_label_fold_idx ON reading (sift_fold(label, 1));
+      CREATE INDEX reading_label_fold3_idx ON reading (sift_fold(label, 3)); ANALYZE
+      """)
     let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: try ExistingPlanTests.schema(postgres: false))
     for (format, args, n) in Self.cases {
       let st = try ExistingPlanTests.statement(format, args, compiler)
