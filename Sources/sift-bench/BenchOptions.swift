@@ -14,8 +14,9 @@ struct BenchOptions {
   var entity: String?
   /// `--seconds N`: time budget per measurement (default 0.5).
   var seconds: Double = 0.5
-  /// `--suite parse|evaluate|sql|scale` (repeatable): which parts of the standard set to run
-  /// (default all but `scale`, which runs only when named).
+  /// `--suite parse|evaluate|sql` (repeatable): which parts of the standard set to run
+  /// (default all); `--suite existing` (a 1,000,000-row database) and `--suite scale` (the REPL
+  /// on N generated records) are never in the default set.
   var suites: Set<String> = []
   /// `--records N`: records for `--suite scale` (default 1,000,000).
   var records = 1_000_000
@@ -44,8 +45,8 @@ struct BenchOptions {
         o.seconds = s
       case "--suite":
         let name = try value()
-        guard ["parse", "evaluate", "sql", "scale"].contains(name) else {
-          throw Failure(description: "--suite needs parse, evaluate, sql or scale, not \(name)")
+        guard ["parse", "evaluate", "sql", "existing", "scale"].contains(name) else {
+          throw Failure(description: "--suite needs parse, evaluate, sql, existing or scale, not \(name)")
         }
         o.suites.insert(name)
       case "--records":
@@ -54,7 +55,7 @@ struct BenchOptions {
       case "-h", "--help":
         print(
           "usage: sift-bench [--format 'P'] [--arg JSON]... [--data FILE.json] [--schema S.json --entity E] [--seconds N]"
-            + " [--suite parse|evaluate|sql|scale]... [--records N]")
+            + " [--suite parse|evaluate|sql|existing|scale]... [--records N]")
         exit(0)
       default: throw Failure(description: "unknown option \(args[i])")
       }
