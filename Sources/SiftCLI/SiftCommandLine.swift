@@ -1,6 +1,6 @@
 import Foundation
 
-/// The `sift` command line: `sift [repl]`, `sift parse`, `sift eval`, `sift sql`, `sift batch`,
+/// The `sift` command line: `sift [repl]`, `sift parse`, `sift eval`, `sift expr`, `sift sql`, `sift batch`,
 /// `sift load`, `sift setup-sql`, `sift help [COMMAND]`. Each subcommand lives in `Commands/`.
 ///
 /// ```swift
@@ -16,6 +16,7 @@ public enum SiftCommandLine {
     case "parse": return ParseCommand.run(rest)
     case "batch": return BatchCommand.run(rest)
     case "eval": return EvalCommand.run(rest)
+    case "expr": return ExprCommand.run(rest)
     case "sql": return SQLCommand.run(rest)
     case "load": return LoadCommand.run(rest)
     case "setup-sql": return SetupSQLCommand.run(rest)

@@ -24,6 +24,7 @@ enum HelpCommand {
       sift repl [OPTIONS]          the REPL (see 'sift help repl')
       sift parse 'FORMAT' …        print the canonical form or a diagnostic
       sift eval 'FORMAT' --data F  print the records of F that match
+      sift expr 'EXPR' --data F    print an expression's value per record (--aggregate: over all)
       sift sql 'FORMAT' --schema S --entity E
                                    print the SQL and its bindings
       sift batch …                 run JSON Lines cases from standard input
@@ -42,6 +43,24 @@ enum HelpCommand {
     """
 
   static let pages: [String: String] = [
+    "expr": """
+      sift expr 'EXPR' --data FILE.json [--aggregate] [--where 'P'] [--sort 'k asc, …'] [--limit N]
+                [--offset N] [--arg JSON]... [--var NAME=JSON]...
+      sift expr 'EXPR' --schema S.json --entity E [--dialect sqlite|postgres] [same fetch options]
+
+      Evaluates an expression (NSExpression format: key paths, arithmetic, functions, sum:, …)
+      for each record the fetch selects (--where filters, --sort orders, then --offset and
+      --limit page) and prints one JSON value per line. --aggregate evaluates it once over the
+      whole fetch, SELF being the array of records, as Core Data's NSExpressionDescription:
+      sum:(specialCount) prints the total. With --schema/--entity instead of --data, prints the
+      same request compiled to SQL and its bindings. The expression's %@ take the first --arg
+      values, --where's the rest.
+
+      EXAMPLES
+        sift expr 'name' --data venues.json --sort 'rating desc, name' --limit 3
+        sift expr 'sum:(specialCount)' --data venues.json --aggregate
+        sift expr 'sum:(specialCount)' --schema schema.json --entity Venue --aggregate
+      """,
     "parse": """
       sift parse 'FORMAT' [--arg JSON]... [--json]
 
