@@ -88,7 +88,7 @@ final class PostgresConnection {
     return try PostgresConnection.rows(of: result, statement: sql)
   }
 
-  private func open() throws(PostgresError) -> OpaquePointer {
+  func open() throws(PostgresError) -> OpaquePointer {
     guard let handle else {
       throw PostgresError(kind: .connection, message: "connection is closed")
     }
@@ -102,7 +102,7 @@ final class PostgresConnection {
     return handle
   }
 
-  private func check(_ result: OpaquePointer?, conn: OpaquePointer, statement: String)
+  func check(_ result: OpaquePointer?, conn: OpaquePointer, statement: String)
     throws(PostgresError)
   {
     guard let result else {
@@ -124,10 +124,10 @@ final class PostgresConnection {
     }
   }
 
-  private static func rows(of result: OpaquePointer?, statement: String) throws(PostgresError)
+  static func rows(of result: OpaquePointer?, statement: String) throws(PostgresError)
     -> [[PostgresCell]]
   {
-    guard let result, PQresultStatus(result) == PGRES_TUPLES_OK else { return [] }
+    guard let result, PQresultStatus(result) == PGRES_TUPLES_OK || PQresultStatus(result) == PGRES_SINGLE_TUPLE else { return [] }
     let rowCount = PQntuples(result)
     let columnCount = PQnfields(result)
     let types = (0..<columnCount).map { PQftype(result, $0) }
@@ -164,7 +164,7 @@ final class PostgresConnection {
 }
 
 /// C arrays for `PQexecParams`, allocated together and freed with `deallocate()`.
-private struct ParameterBuffers {
+struct ParameterBuffers {
   let types: UnsafeMutablePointer<Oid>
   let values: UnsafeMutablePointer<UnsafePointer<CChar>?>
   let lengths: UnsafeMutablePointer<Int32>
