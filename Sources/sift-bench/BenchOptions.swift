@@ -14,7 +14,7 @@ struct BenchOptions {
   var entity: String?
   /// `--seconds N`: time budget per measurement (default 0.5).
   var seconds: Double = 0.5
-  /// `--suite parse|evaluate|sql` (repeatable): which parts of the standard set to run
+  /// `--suite parse|evaluate|sql|fetch` (repeatable): which parts of the standard set to run
   /// (default all).
   var suites: Set<String> = []
 
@@ -42,14 +42,14 @@ struct BenchOptions {
         o.seconds = s
       case "--suite":
         let name = try value()
-        guard ["parse", "evaluate", "sql"].contains(name) else {
-          throw Failure(description: "--suite needs parse, evaluate or sql, not \(name)")
+        guard ["parse", "evaluate", "sql", "fetch"].contains(name) else {
+          throw Failure(description: "--suite needs parse, evaluate, sql or fetch, not \(name)")
         }
         o.suites.insert(name)
       case "-h", "--help":
         print(
           "usage: sift-bench [--format 'P'] [--arg JSON]... [--data FILE.json] [--schema S.json --entity E] [--seconds N]"
-            + " [--suite parse|evaluate|sql]...")
+            + " [--suite parse|evaluate|sql|fetch]...")
         exit(0)
       default: throw Failure(description: "unknown option \(args[i])")
       }
