@@ -66,30 +66,27 @@ struct FetchSorter {
   /// `positions` reordered (a stable sort: ties keep the given order, which is ascending).
   func sort<R: SiftRecord>(_ positions: [Int], of records: [R], variables: [String: SiftValue]) throws(SiftError) -> [Int] {
     guard !descriptors.isEmpty, positions.count > 1 else { return positions }
-    var keys: [[SortKey]] = []
+    var keys: [SortColumn] = []
+    defer { for k in keys { k.deallocate() } }
     for (d, column) in zip(descriptors, columns) {
-      let comparison = d.comparison
-      keys.append(try column.read(records, at: positions, variables: variables) { SortKey($0, comparison) })
+      keys.append(SortColumn(try column.read(records, at: positions, variables: variables) { $0 }, d))
     }
-    let plan = descriptors.map { (ascending: $0.ascending, nilsFirst: $0.nilsFirst, comparison: $0.comparison) }
     var order = Array(0..<positions.count)
-    keys.withUnsafeBufferPointer { keys in
+    if keys.count == 1 {
+      let k = keys[0]
       order.sort { i, j in
-        for k in 0..<plan.count {
-          let a = keys[k][i], b = keys[k][j]
-          let p = plan[k]
-          let c: Int
-          switch (a, b) {
-          case (.null, .null): c = 0
-          case (.null, _): c = p.nilsFirst ? -1 : 1
-          case (_, .null): c = p.nilsFirst ? 1 : -1
-          default:
-            let raw = SortKey.compare(a, b, p.comparison)
-            c = p.ascending ? raw : -raw
+        let c = k.compare(i, j)
+        return c != 0 ? c < 0 : i < j
+      }
+    } else {
+      keys.withUnsafeBufferPointer { keys in
+        order.sort { i, j in
+          for k in keys {
+            let c = k.compare(i, j)
+            if c != 0 { return c < 0 }
           }
-          if c != 0 { return c < 0 }
+          return i < j
         }
-        return i < j
       }
     }
     return order.map { positions[$0] }
