@@ -161,4 +161,27 @@ import Testing
     let e = try #require(throws: SiftError.self) { try SiftSortDescriptor.parseList("rating sideways") }
     #expect(e.diagnostic.range == SourceRange(start: 7, end: 15))
   }
+
+  /// A small page of many records is selected without sorting the rest: the same records as
+  /// the full sort's first page, ties in input order, for every key kind.
+  @Test func smallPagesEqualTheFullSortsPrefix() throws {
+    let kinds: [(Int) -> SiftValue] = [
+      { .int(Int64($0 % 7)) }, { .double(Double($0 % 5) / 2) }, { .string(["b", "A", "a", "é", "B"][$0 % 5]) },
+      { $0 % 3 == 0 ? .null : .int(Int64($0 % 4)) }, { $0 % 2 == 0 ? .string("x") : .int(1) },
+    ]
+    for (k, make) in kinds.enumerated() {
+      let records: [SiftValue] = (0..<400).map { ["k": make(($0 * 37) % 101), "m": .int(Int64($0 % 3))] }
+      for sorts in ["k", "k desc [c]", "k nulls last, m desc", "k [l]"] {
+        let r = SiftFetchRequest(entity: "V", sortDescriptors: try SiftSortDescriptor.parseList(sorts))
+        let full = try r.matchingIndices(in: records)
+        for (limit, offset) in [(1, 0), (5, 0), (10, 7), (0, 3), (24, 0)] {
+          var paged = r
+          paged.limit = limit
+          paged.offset = offset
+          let want = Array(full.dropFirst(offset).prefix(limit))
+          #expect(try paged.matchingIndices(in: records) == want, "kind \(k) sort \(sorts) limit \(limit) offset \(offset)")
+        }
+      }
+    }
+  }
 }

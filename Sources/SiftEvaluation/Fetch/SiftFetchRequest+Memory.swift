@@ -46,8 +46,10 @@ extension SiftFetchRequest {
     _ selected: [Int], of records: [R], variables: [String: SiftValue], options: EvaluationOptions
   ) throws(SiftError) -> SiftFetchResult {
     func ordered() throws(SiftError) -> [Int] {
-      let sorted = try FetchSorter(sortDescriptors, options: options).sort(selected, of: records, variables: variables)
-      return Array(sorted[window(count: sorted.count)])
+      let page = window(count: selected.count)
+      let sorted = try FetchSorter(sortDescriptors, options: options)
+        .sort(selected, of: records, variables: variables, first: limit == nil ? nil : page.upperBound)
+      return Array(sorted[page.lowerBound..<min(page.upperBound, sorted.count)])
     }
     switch resultType {
     case .records, .indices:
