@@ -96,6 +96,15 @@ extension SiftExpression {
   public func aggregateValue<R: SiftRecord>(
     over records: [R], variables: [String: SiftValue] = [:], options: EvaluationOptions = EvaluationOptions()
   ) throws(SiftError) -> SiftValue {
+    // sum:, min:, max: of a plain key: read the column directly (the same value; anything
+    // unusual, such as an array-valued key, takes the general path below).
+    if let a = try? SiftAggregate(self), [.sum, .min, .max].contains(a.function), let key = a.keyPath, !key.contains("."),
+      let rows = try? FetchAggregation.rows(
+        [a], groupBy: [], positions: Array(records.indices), of: records, variables: variables, options: options),
+      let value = rows.first?.first
+    {
+      return value
+    }
     let all = EvalValue.array(records.map { $0.siftRecordRoot.value })
     let column = try FetchColumn(expression: self, options: options)
     return try column.read([AggregateRoot(root: all)], at: [0], variables: variables) { $0.siftValue() }[0]
