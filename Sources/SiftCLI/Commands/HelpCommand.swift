@@ -134,9 +134,12 @@ enum HelpCommand {
       database, read-only, and ok lines add "rows" (the matching rows' primary-key values,
       ascending), "sql" and "bindings"; a table without a one-column primary key answers each
       case with an error at stage "sql".
+      A case may add "sort": "key asc, key2 desc" ([c], [l], nulls first|last as well), "limit"
+      and "offset": then matches, sqlMatches, pgMatches (and rows) come in the fetch's order.
 
       EXAMPLES
         sift batch --data venues.json < cases.jsonl
+        echo '{"id": 1, "format": "rating > 4", "sort": "rating desc, name", "limit": 3}' | sift batch --data venues.json
         echo '{"id": 1, "format": "ANY tag.label == %@", "args": ["urgent"]}' | sift batch --db notes.sqlite --entity note
       """,
     "load": """
