@@ -1,5 +1,10 @@
 import CLibPQ
 import Foundation
+#if canImport(Glibc)
+  import Glibc
+#elseif canImport(Darwin)
+  import Darwin
+#endif
 import SiftSQL
 import SiftSyntax
 
@@ -107,7 +112,7 @@ extension PostgresConnection {
     var failure: PostgresError?
     var stopped = false
     // Every result must be read, even after a failure or a stop, or the connection stays busy.
-    while let result = PQgetResult(conn) {
+    while let result = nextResult(conn, canceller) {
       defer { PQclear(result) }
       if stopped || failure != nil { continue }
       do {
@@ -127,5 +132,18 @@ extension PostgresConnection {
     if stopped { throw PostgresError(kind: .cancelled, message: "the statement was cancelled", statement: sql) }
     if let failure { throw failure }
     return rows
+  }
+
+  /// The next result, waiting in slices of 100 ms: once the statement is to be cancelled (the
+  /// task was cancelled, or `afterRow` stopped it) the cancel request is sent again every
+  /// slice, since one that reaches the server before the statement starts is ignored.
+  private func nextResult(_ conn: OpaquePointer, _ canceller: PostgresCanceller) -> OpaquePointer? {
+    while PQisBusy(conn) == 1 {
+      var fd = pollfd(fd: PQsocket(conn), events: Int16(POLLIN), revents: 0)
+      if poll(&fd, 1, 100) < 0 && errno != EINTR { break }
+      if PQconsumeInput(conn) == 0 { break }  // PQgetResult reports the connection's error
+      if Task.isCancelled || canceller.wasCancelled { canceller.cancel() }
+    }
+    return PQgetResult(conn)
   }
 }
