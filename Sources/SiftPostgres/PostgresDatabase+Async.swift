@@ -11,10 +11,11 @@ import SiftSyntax
 extension PostgresDatabase {
   /// `execute(_:)` for an `async` caller that may cancel (`NSAsynchronousFetchRequest`): rows
   /// stream from the server one at a time (libpq single-row mode); `progress` is called every
-  /// `progressInterval` rows. A cancelled task asks the server to cancel the statement
-  /// (`PQcancel`, which also stops a long scan that has sent nothing yet) and abandons the
-  /// rest of the rows, throwing `PostgresError` of kind `.cancelled`; the connection stays
-  /// usable.
+  /// `progressInterval` rows, and every 100 ms while the server has sent nothing new (a long
+  /// scan or aggregate), with the rows so far. A cancelled task asks the server to cancel the
+  /// statement (`PQcancel`, repeated until it ends, which also stops a long scan that has sent
+  /// nothing yet) and abandons the rest of the rows, throwing `PostgresError` of kind
+  /// `.cancelled`; the connection stays usable.
   ///
   /// ```swift
   /// let rows = try await db.executeAsync(try compiler.compile(request)) { p in print(p.scanned) }
@@ -30,10 +31,13 @@ extension PostgresDatabase {
     let rows: [[PostgresWireValue]]
     do {
       rows = try await withTaskCancellationHandler {
-        try self.query(statement.sql, statement.bindings.map(PostgresWireValue.init), canceller: canceller) { n in
-          if n % step == 0 { progress?(SiftFetchProgress(scanned: n, total: nil, matched: n)) }
-          return !Task.isCancelled
-        }
+        try self.query(
+          statement.sql, statement.bindings.map(PostgresWireValue.init), canceller: canceller,
+          afterRow: { n in
+            if n % step == 0 { progress?(SiftFetchProgress(scanned: n, total: nil, matched: n)) }
+            return !Task.isCancelled
+          },
+          waiting: { n in progress?(SiftFetchProgress(scanned: n, total: nil, matched: n)) })
       } onCancel: {
         canceller.cancel()
       }
@@ -52,14 +56,21 @@ extension PostgresDatabase {
 final class PostgresCanceller: @unchecked Sendable {
   private let lock = NSLock()
   private var object: OpaquePointer?
-  private(set) var wasCancelled = false
+  private var cancelled = false
+
+  /// Whether `cancel()` was called.
+  var wasCancelled: Bool {
+    lock.lock()
+    defer { lock.unlock() }
+    return cancelled
+  }
 
   /// Takes the connection's cancel object for the statement about to run.
   func arm(_ conn: OpaquePointer) {
     lock.lock()
     defer { lock.unlock() }
     object = PQgetCancel(conn)
-    if wasCancelled, let object { Self.send(object) }
+    if cancelled, let object { Self.send(object) }
   }
 
   /// Frees the cancel object once the statement is over.
@@ -74,7 +85,7 @@ final class PostgresCanceller: @unchecked Sendable {
   func cancel() {
     lock.lock()
     defer { lock.unlock() }
-    wasCancelled = true
+    cancelled = true
     if let object { Self.send(object) }
   }
 
@@ -88,7 +99,8 @@ extension PostgresConnection {
   /// `execute` in single-row mode: `afterRow(n)` runs after the n-th row; when it returns
   /// false the statement is cancelled on the server and the remaining results are drained.
   func executeRows(
-    _ sql: String, parameters: [PostgresWireParameter], canceller: PostgresCanceller, afterRow: (Int) -> Bool
+    _ sql: String, parameters: [PostgresWireParameter], canceller: PostgresCanceller, afterRow: (Int) -> Bool,
+    waiting: (Int) -> Void
   ) throws(PostgresError) -> [[PostgresCell]] {
     let conn = try open()
     guard !sql.utf8.contains(0) else {
@@ -112,7 +124,7 @@ extension PostgresConnection {
     var failure: PostgresError?
     var stopped = false
     // Every result must be read, even after a failure or a stop, or the connection stays busy.
-    while let result = nextResult(conn, canceller) {
+    while let result = nextResult(conn, canceller, waiting: { waiting(rows.count) }) {
       defer { PQclear(result) }
       if stopped || failure != nil { continue }
       do {
@@ -134,14 +146,17 @@ extension PostgresConnection {
     return rows
   }
 
-  /// The next result, waiting in slices of 100 ms: once the statement is to be cancelled (the
-  /// task was cancelled, or `afterRow` stopped it) the cancel request is sent again every
-  /// slice, since one that reaches the server before the statement starts is ignored.
-  private func nextResult(_ conn: OpaquePointer, _ canceller: PostgresCanceller) -> OpaquePointer? {
+  /// The next result, waiting in slices of 100 ms (`waiting` after each empty one): once the
+  /// statement is to be cancelled (the task was cancelled, or `afterRow` stopped it) the cancel
+  /// request is sent again every slice, since one that reaches the server before the
+  /// statement starts is ignored.
+  private func nextResult(_ conn: OpaquePointer, _ canceller: PostgresCanceller, waiting: () -> Void) -> OpaquePointer? {
     while PQisBusy(conn) == 1 {
       var fd = pollfd(fd: PQsocket(conn), events: Int16(POLLIN), revents: 0)
-      if poll(&fd, 1, 100) < 0 && errno != EINTR { break }
+      let ready = poll(&fd, 1, 100)
+      if ready < 0 && errno != EINTR { break }
       if PQconsumeInput(conn) == 0 { break }  // PQgetResult reports the connection's error
+      if ready == 0 && !canceller.wasCancelled { waiting() }
       if Task.isCancelled || canceller.wasCancelled { canceller.cancel() }
     }
     return PQgetResult(conn)

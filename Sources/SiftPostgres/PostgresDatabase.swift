@@ -127,7 +127,8 @@ public final class PostgresDatabase: @unchecked Sendable {
 
   /// Runs one statement with `$n` parameters and returns its rows, decoded by column type.
   func query(
-    _ sql: String, _ values: [PostgresWireValue], canceller: PostgresCanceller? = nil, afterRow: ((Int) -> Bool)? = nil
+    _ sql: String, _ values: [PostgresWireValue], canceller: PostgresCanceller? = nil, afterRow: ((Int) -> Bool)? = nil,
+    waiting: (Int) -> Void = { _ in }
   ) throws(PostgresError) -> [[PostgresWireValue]] {
     var parameters: [PostgresWireParameter] = []
     parameters.reserveCapacity(values.count)
@@ -143,7 +144,7 @@ public final class PostgresDatabase: @unchecked Sendable {
     defer { lock.unlock() }
     let cells: [[PostgresCell]]
     if let canceller, let afterRow {
-      cells = try connection.executeRows(sql, parameters: parameters, canceller: canceller, afterRow: afterRow)
+      cells = try connection.executeRows(sql, parameters: parameters, canceller: canceller, afterRow: afterRow, waiting: waiting)
     } else {
       cells = try connection.execute(sql, parameters: parameters)
     }

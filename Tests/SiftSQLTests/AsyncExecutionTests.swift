@@ -131,4 +131,26 @@ struct AsyncExecutionTests {
     #expect(Date().timeIntervalSince(started) < 300)  // far below the 600 s it would sleep
     #expect(try db.execute(SQLStatement(sql: "SELECT 1")) == [[.integer(1)]])
   }
+
+  /// A statement that sends nothing for a long time still reports progress, so it can be
+  /// cancelled from its own report (no timing assumption: pg_sleep(600) reports many times).
+  @Test(.enabled(if: PostgresTestServer.isAvailable, Comment(rawValue: PostgresTestServer.skipMessage)))
+  func postgresLongStatementReportsAndStopsFromItsProgress() async throws {
+    let db = try PostgresTestServer.open()
+    defer { db.close() }
+    let reports = Collected<Int>()
+    let task = Task { () async throws(PostgresError) -> [[SQLValue]] in
+      try await db.executeAsync(SQLStatement(sql: "SELECT pg_sleep(600)")) { p in
+        reports.add(p.scanned)
+        if reports.all.count == 2 { withUnsafeCurrentTask { $0?.cancel() } }
+      }
+    }
+    guard case .failure(let failure) = await task.result, let e = failure as? PostgresError else {
+      Issue.record("pg_sleep was not cancelled")
+      return
+    }
+    #expect(e.kind == .cancelled)
+    #expect(reports.all == [0, 0])
+    #expect(try db.execute(SQLStatement(sql: "SELECT 1")) == [[.integer(1)]])
+  }
 }
