@@ -185,8 +185,9 @@ import Testing
     }
   }
 
-  /// `sum:`, `min:`, `max:` of a key over the fetch read the column directly: the same values
-  /// as the general evaluation (a TERNARY around it forces that), nil skipped, overflow continuing in doubles.
+  /// `sum:`, `min:`, `max:`, `average:` of a key over the fetch read the column directly: the
+  /// same values as the general evaluation (a TERNARY around it forces that), nil skipped,
+  /// overflow continuing in doubles. `count:(x)` counts non-nil values, as SQL's COUNT(x).
   @Test func directAggregatesEqualTheGeneralPath() throws {
     let sets: [[SiftValue]] = [
       [["x": 1], ["x": nil], ["x": 2.5], [:], ["x": 4]],
@@ -196,7 +197,7 @@ import Testing
       [],
     ]
     for records in sets {
-      for f in ["sum", "min", "max"] {
+      for f in ["sum", "min", "max", "average"] {
         let direct = Result { try SiftExpression(format: "\(f):(x)").aggregateValue(over: records) }
         let general = Result { try SiftExpression(format: "TERNARY(TRUEPREDICATE, \(f):(x), 0)").aggregateValue(over: records) }
         switch (direct, general) {
@@ -207,5 +208,11 @@ import Testing
         }
       }
     }
+  }
+
+  @Test func countOfAKeyOverTheFetchSkipsNil() throws {
+    let records: [SiftValue] = [["x": 1], ["x": nil], [:], ["x": "a"]]
+    #expect(try SiftExpression(format: "count:(x)").aggregateValue(over: records) == 2)
+    #expect(try SiftExpression(format: "count:(SELF)").aggregateValue(over: records) == 4)
   }
 }

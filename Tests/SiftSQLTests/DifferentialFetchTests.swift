@@ -146,3 +146,34 @@ extension DifferentialFetchTests {
     #expect(engines.engines.postgres != nil || !PostgresTestServer.isAvailable)
   }
 }
+
+extension DifferentialFetchTests {
+  /// An aggregate expression over a fetch (`aggregateValue(over:)` of the fetched records)
+  /// equals the SQL `compile(_:over:)` gives — paged requests included (the page's keys in a
+  /// subquery).
+  @Test(arguments: [1, 2] as [UInt64])
+  func aggregatesOverPagedFetchesAgree(seed: UInt64) throws {
+    let engines = try FetchThreeWay(records: RandomData.records(seed: seed, count: 80))
+    var failures: [String] = []
+    for format in ["sum:(small)", "sum:(x)", "average:(x)", "min:(name)", "max:(when)", "count:(x)", "count:(SELF)", "max:(place.city)"] {
+      let expression = try SiftExpression(format: format)
+      for (limit, offset) in [(nil, nil), (10, nil), (7, 3), (nil, 70), (0, 0)] as [(Int?, Int?)] {
+        let request = SiftFetchRequest(
+          entity: "Thing", predicate: try SiftPredicate(format: "small > -25"),
+          sortDescriptors: try SiftSortDescriptor.parseList("x desc, name [c]"), limit: limit, offset: offset)
+        let page = try request.matchingIndices(in: engines.memory).map { engines.memory[$0] }
+        let memory = FetchThreeWay.normalize(try expression.aggregateValue(over: page))
+        var sql: [(String, SQLCompiler, any SQLDatabase)] = [("sqlite", engines.engines.sqliteCompiler, engines.engines.sqlite)]
+        if let pg = engines.engines.postgres { sql.append(("postgresql", engines.engines.postgresCompiler, pg)) }
+        for (name, compiler, db) in sql {
+          let st = try compiler.compile(expression, over: request)
+          let value = try db.execute(st).first?.first.map(FetchThreeWay.normalize) ?? .null
+          if !FetchThreeWay.same(memory, value) {
+            failures.append("\(format) limit \(limit.map(String.init) ?? "-") offset \(offset.map(String.init) ?? "-"): memory \(memory), \(name) \(value)\n  \(st.sql)")
+          }
+        }
+      }
+    }
+    #expect(failures.isEmpty, "\(failures.count) disagree; first:\n\(failures.prefix(3).joined(separator: "\n"))")
+  }
+}

@@ -87,7 +87,9 @@ extension SiftExpression {
   /// The expression evaluated once over a whole fetch, as Core Data evaluates an
   /// `NSExpressionDescription`: `SELF` is the array of records, so a key path reads every
   /// record's value (`sum:(specialCount)` is the total, `average:(rating)` the mean,
-  /// `count:(SELF)` the number of records).
+  /// `count:(SELF)` the number of records). One aggregate of a key follows `SiftAggregate`'s
+  /// rules, as the SQL compiled for it does: nil values are skipped (`count:(rating)` counts
+  /// the records that have one).
   ///
   /// ```swift
   /// try SiftExpression(format: "sum:(specialCount)").aggregateValue(over: venues)   // 42
@@ -96,9 +98,10 @@ extension SiftExpression {
   public func aggregateValue<R: SiftRecord>(
     over records: [R], variables: [String: SiftValue] = [:], options: EvaluationOptions = EvaluationOptions()
   ) throws(SiftError) -> SiftValue {
-    // sum:, min:, max: of a plain key: read the column directly (the same value; anything
-    // unusual, such as an array-valued key, takes the general path below).
-    if let a = try? SiftAggregate(self), [.sum, .min, .max].contains(a.function), let key = a.keyPath, !key.contains("."),
+    // An aggregate of a plain key follows `SiftAggregate`'s rules, as SQL's compile(_:over:)
+    // does (`count:(x)` counts non-nil values, like COUNT(x)), reading the column directly;
+    // what those rules refuse (an array-valued key) takes the general path below.
+    if let a = try? SiftAggregate(self), let key = a.keyPath, !key.contains("."),
       let rows = try? FetchAggregation.rows(
         [a], groupBy: [], positions: Array(records.indices), of: records, variables: variables, options: options),
       let value = rows.first?.first
