@@ -62,7 +62,7 @@ struct DifferentialFetchTests {
     }
     let aggregates = [
       SiftAggregate(.count), SiftAggregate(.count, "x"), SiftAggregate(.sum, "small"), SiftAggregate(.sum, "x"),
-      SiftAggregate(.avg, "small"), SiftAggregate(.min, "name"), SiftAggregate(.max, "name"), SiftAggregate(.min, "x"),
+      SiftAggregate(.avg, "small"), SiftAggregate(.avg, "x"), SiftAggregate(.min, "name"), SiftAggregate(.max, "name"), SiftAggregate(.min, "x"),
       SiftAggregate(.max, "when"), SiftAggregate(.min, "place.city"),
     ]
     for groupBy in [[], ["flag"], ["place.city"], ["name"], ["flag", "small"], ["code"]] as [[String]] {
