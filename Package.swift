@@ -34,11 +34,11 @@ let package = Package(
     // The command-line tool: a library (testable) plus a thin executable.
     .target(
       name: "SiftCLI",
-      dependencies: ["SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres"],
+      dependencies: ["SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftCoreData"],
       resources: [.copy("Resources")]),
     .executableTarget(name: "sift", dependencies: ["SiftCLI"]),
     .executableTarget(
-      name: "sift-bench", dependencies: ["SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite"]),
+      name: "sift-bench", dependencies: ["SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres"]),
 
     .testTarget(name: "SiftSyntaxTests", dependencies: ["SiftSyntax"]),
     .testTarget(name: "SiftEvaluationTests", dependencies: ["SiftSyntax", "SiftEvaluation"]),
@@ -46,9 +46,9 @@ let package = Package(
       name: "SiftSQLTests",
       dependencies: ["SiftSyntax", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftEvaluation"]),
     .testTarget(
-      name: "SiftCoreDataTests", dependencies: ["SiftCoreData", "SiftSyntax", "SiftSQL", "SiftSQLite"]),
+      name: "SiftCoreDataTests", dependencies: ["SiftCoreData", "SiftSyntax", "SiftSQL", "SiftSQLite", "SiftEvaluation"]),
     .testTarget(
-      name: "SiftCLITests", dependencies: ["SiftCLI", "SiftSyntax", "SiftSQL", "SiftSQLite", "SiftPostgres"],
+      name: "SiftCLITests", dependencies: ["SiftCLI", "SiftSyntax", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftCoreData"],
       exclude: ["Transcripts"]),
 
     // Fuzzing oracles (Fuzz/Oracles, shared with the Fuzz/ package; not a product) and the

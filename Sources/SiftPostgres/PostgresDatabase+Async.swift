@@ -20,12 +20,14 @@ extension PostgresDatabase {
   /// ```swift
   /// let rows = try await db.executeAsync(try compiler.compile(request)) { p in print(p.scanned) }
   /// ```
-  /// - Throws: `PostgresError` as `execute(_:)` does, or kind `.cancelled`.
+  /// - Throws: `PostgresError` as `execute(_:)` does (`.missingSetup` included), or kind
+  ///   `.cancelled`.
   public func executeAsync(
     _ statement: SQLStatement, progressInterval: Int = 1000, progress: (@Sendable (SiftFetchProgress) -> Void)? = nil
   ) async throws(PostgresError) -> [[SQLValue]] {
     let cancelled = PostgresError(kind: .cancelled, message: "the statement was cancelled", statement: statement.sql)
     if Task.isCancelled { throw cancelled }
+    try checkSiftFunctions(statement.requiredFunctions)
     let step = max(1, progressInterval)
     let canceller = PostgresCanceller()
     let rows: [[PostgresWireValue]]

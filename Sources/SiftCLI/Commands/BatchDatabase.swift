@@ -22,7 +22,7 @@ struct BatchDatabase {
 
   /// Adds `"sql"`, `"bindings"` and `"rows"` to a case's output; a case's `"sort"`, `"limit"`
   /// and `"offset"` order and page the rows (ties by primary key).
-  func process(_ predicate: SiftPredicate, _ fetch: BatchFetch, into out: inout [String: SiftValue]) throws(SiftError) {
+  func process(_ predicate: SiftPredicate, _ fetch: BatchFetch = BatchFetch(), into out: inout [String: SiftValue]) throws(SiftError) {
     var statement = try database.rowsStatement(predicate, entity: entity)
     if !fetch.isDefault { statement = try database.compiler.compile(fetch.request(entity.name, predicate, .records)) }
     out["sql"] = .string(statement.sql)

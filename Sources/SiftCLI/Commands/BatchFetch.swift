@@ -18,6 +18,9 @@ struct BatchFetch {
   /// True when the case asks for the default: every match, in record order.
   var isDefault: Bool { sortDescriptors.isEmpty && limit == nil && offset == nil }
 
+  /// No options: every match, in record order.
+  init() {}
+
   /// Reads the options from a case object; errors are `input`-stage JSON for the case's output.
   init(_ c: [String: SiftValue]) throws(BatchFetchError) {
     if let s = c["sort"] {

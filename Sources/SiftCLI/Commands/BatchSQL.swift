@@ -53,7 +53,7 @@ final class BatchSQL {
 
   /// Adds `"sql"` (the records' SELECT, sorted and paged as the case asks), `"bindings"`,
   /// `"sqlMatches"` (and `"pgMatches"`): record indices in the fetch's order.
-  func process(_ predicate: SiftPredicate, _ fetch: BatchFetch, into out: inout [String: SiftValue]) throws(SiftError) {
+  func process(_ predicate: SiftPredicate, _ fetch: BatchFetch = BatchFetch(), into out: inout [String: SiftValue]) throws(SiftError) {
     let statement = try compiler.compile(fetch.request(entity, predicate, .records))
     out["sql"] = .string(statement.sql)
     out["bindings"] = .array(statement.bindings.map(\.siftValue))

@@ -31,6 +31,10 @@ enum HelpCommand {
       sift load --data D --schema S --into NEW.sqlite
                                    copy JSON records into a new SQLite file Sift creates
       sift setup-sql --dialect D   Sift's SQL functions for PostgreSQL (or how for SQLite)
+      sift --db STORE.sqlite [--model MODEL.xcdatamodeld]
+                                   the REPL on a Core Data store's entities (read-only)
+      sift schema --model M | --db FILE [--model M]
+                                   print the schema as a schema file (JSON) for --schema
       sift help COMMAND            details and examples for one command
 
     EXAMPLES
@@ -61,6 +65,7 @@ enum HelpCommand {
         sift expr 'sum:(specialCount)' --data venues.json --aggregate
         sift expr 'sum:(specialCount)' --schema schema.json --entity Venue --aggregate
       """,
+    "schema": SchemaCommand.help,
     "parse": """
       sift parse 'FORMAT' [--arg JSON]... [--json]
 
@@ -121,6 +126,7 @@ enum HelpCommand {
     "batch": """
       sift batch [--data D.json] [--schema S.json --entity E] [--postgres CONNINFO] [--lenient]
       sift batch --db FILE.sqlite --entity TABLE [--schema S.json]
+      sift batch --db STORE.sqlite [--model MODEL.xcdatamodeld] --entity ENTITY
       sift batch --postgres CONNINFO --pg-schema NAME --entity TABLE [--schema S.json]
 
       Reads one JSON case per line from standard input and writes one JSON result per line:
@@ -133,7 +139,8 @@ enum HelpCommand {
       --postgres CONNINFO also "pgMatches". With --db or --pg-schema the cases run on that
       database, read-only, and ok lines add "rows" (the matching rows' primary-key values,
       ascending), "sql" and "bindings"; a table without a one-column primary key answers each
-      case with an error at stage "sql".
+      case with an error at stage "sql". On a Core Data store (see 'sift help schema') "rows" are
+      the matching objects' Z_PK values, ascending.
       A case may add "sort": "key asc, key2 desc" ([c], [l], nulls first|last as well), "limit"
       and "offset": then matches, sqlMatches, pgMatches (and rows) come in the fetch's order.
 

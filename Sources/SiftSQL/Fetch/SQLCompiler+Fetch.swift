@@ -50,12 +50,12 @@ extension SQLCompiler {
       whereExpr = c.and([whereExpr ?? .alwaysTrue, c.condition(SQLFragment("\(sql: index) IS NOT NULL"))])
       order = try sorted(index)
     case .distinct(let keyPath):
-      // The collation goes in the select list too: PostgreSQL orders a DISTINCT only by
-      // expressions of that list.
+      // The select list holds the ORDER BY expression itself, collation included: PostgreSQL
+      // refuses `SELECT DISTINCT x … ORDER BY x COLLATE "C"` (the order is not in the list).
       let v = try keyPathValue(keyPath, &c, entity: e)
-      let collated = SQLFragment("\(v)\(sql: c.collation(for: v))")
-      columns = [SQLFragment("DISTINCT \(collated)")]
-      order = [sortTerm(collated, ascending: true, nulls: .automatic, &c)]
+      let ordered = SQLFragment("\(v)\(sql: c.collation(for: v))")
+      columns = [SQLFragment("DISTINCT \(ordered)")]
+      order = [sortTerm(ordered, ascending: true, nulls: .automatic, &c)]
     case .properties(let keyPaths):
       for k in keyPaths { columns.append(SQLFragment("\(try keyPathValue(k, &c, entity: e)) AS \(sql: q(k))")) }
       order = try sorted(pk)

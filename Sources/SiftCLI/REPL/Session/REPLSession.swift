@@ -163,6 +163,7 @@ final class REPLSession {
     case "use": return use(arg)
     case "load": return load(arg)
     case "open": return open(arg)
+    case "fetch": return fetchTemplate(arg)
     case "generate": return generate(arg)
     case "timer": return setTimer(arg)
     default: return .failure(errorLine("command '.\(spec.name)' is not available"))
