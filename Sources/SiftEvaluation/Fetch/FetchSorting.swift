@@ -2,7 +2,7 @@ import SiftSyntax
 
 /// A sort key read once per record, in the form comparisons are cheapest: strings already
 /// folded for `.caseInsensitive`, booleans as integers.
-enum SortKey {
+enum SortKey: Sendable {
   case null
   case int(Int64)
   case double(Double)
@@ -71,22 +71,12 @@ struct FetchSorter {
       let comparison = d.comparison
       keys.append(try column.read(records, at: positions, variables: variables) { SortKey($0, comparison) })
     }
-    let plan = descriptors.map { (ascending: $0.ascending, nilsFirst: $0.nilsFirst, comparison: $0.comparison) }
+    let plan = descriptors.map(SortPlan.init)
     var order = Array(0..<positions.count)
     keys.withUnsafeBufferPointer { keys in
       order.sort { i, j in
         for k in 0..<plan.count {
-          let a = keys[k][i], b = keys[k][j]
-          let p = plan[k]
-          let c: Int
-          switch (a, b) {
-          case (.null, .null): c = 0
-          case (.null, _): c = p.nilsFirst ? -1 : 1
-          case (_, .null): c = p.nilsFirst ? 1 : -1
-          default:
-            let raw = SortKey.compare(a, b, p.comparison)
-            c = p.ascending ? raw : -raw
-          }
+          let c = plan[k].compare(keys[k][i], keys[k][j])
           if c != 0 { return c < 0 }
         }
         return i < j
