@@ -30,6 +30,7 @@ enum HelpCommand {
       sift load --data D --schema S --into NEW.sqlite
                                    copy JSON records into a new SQLite file Sift creates
       sift setup-sql --dialect D   Sift's SQL functions for PostgreSQL (or how for SQLite)
+      sift watch 'FORMAT' --data F results that stay current: JSON Lines edits in, change sets out
       sift help COMMAND            details and examples for one command
 
     EXAMPLES
@@ -42,6 +43,7 @@ enum HelpCommand {
     """
 
   static let pages: [String: String] = [
+    "watch": WatchCommand.help,
     "parse": """
       sift parse 'FORMAT' [--arg JSON]... [--json]
 
