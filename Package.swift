@@ -13,6 +13,7 @@ let package = Package(
     .library(name: "SiftPostgres", targets: ["SiftPostgres"]),
     .library(name: "SiftCoreData", targets: ["SiftCoreData"]),
     .library(name: "SiftLive", targets: ["SiftLive"]),
+    .library(name: "SiftLiveSQLite", targets: ["SiftLiveSQLite"]),
     .executable(name: "sift", targets: ["sift"]),
     .executable(name: "sift-bench", targets: ["sift-bench"]),
   ],
@@ -27,6 +28,7 @@ let package = Package(
     .target(name: "SiftCoreData", dependencies: ["SiftSyntax", "SiftSQL"]),
     // Live results (NSFetchedResultsController): change sets over fetched results kept current.
     .target(name: "SiftLive", dependencies: ["SiftSyntax", "SiftEvaluation"]),
+    .target(name: "SiftLiveSQLite", dependencies: ["SiftLive", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite"]),
     .systemLibrary(
       name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
@@ -37,7 +39,7 @@ let package = Package(
     // The command-line tool: a library (testable) plus a thin executable.
     .target(
       name: "SiftCLI",
-      dependencies: ["SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftLive"],
+      dependencies: ["SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftLive", "SiftLiveSQLite"],
       resources: [.copy("Resources")]),
     .executableTarget(name: "sift", dependencies: ["SiftCLI"]),
     .executableTarget(
@@ -48,7 +50,8 @@ let package = Package(
     .testTarget(
       name: "SiftSQLTests",
       dependencies: ["SiftSyntax", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftEvaluation"]),
-    .testTarget(name: "SiftLiveTests", dependencies: ["SiftLive", "SiftSyntax", "SiftEvaluation"]),
+    .testTarget(
+      name: "SiftLiveTests", dependencies: ["SiftLive", "SiftLiveSQLite", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite"]),
     .testTarget(
       name: "SiftCoreDataTests", dependencies: ["SiftCoreData", "SiftSyntax", "SiftSQL", "SiftSQLite"]),
     .testTarget(

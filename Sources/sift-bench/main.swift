@@ -17,6 +17,7 @@ do {
     if options.runs("parse") { try runParseBenchmarks(options) }
     if options.runs("evaluate") { try runEvaluateBenchmarks(options) }
     if options.runs("sql") { try runSQLBenchmarks(options) }
+    if options.runs("live") { try runLiveBenchmarks(options) }
   } else {
     if options.format != nil { try runParseBenchmarks(options) }
     if options.data != nil { try runEvaluateBenchmarks(options) }
