@@ -100,4 +100,28 @@ struct WatchCommandTests {
     let help = try SiftProcess.run(["help", "watch"], stdin: "")
     #expect(help.status == 0 && help.stdout.contains("--section KEYPATH"))
   }
+
+  /// README's `sift watch` transcript is what the binary prints.
+  @Test func readmeTranscriptIsTrue() throws {
+    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let edits = [
+      #"{"update": {"id": 950, "set": {"name": "Aardvark Diner"}}}"#, #"{"update": {"id": 829, "set": {"priceCategory": "$"}}}"#,
+      #"{"batch": [{"update": {"id": 410, "set": {"rating": 4}}}, {"delete": 263}]}"#, #"{"delete": 263}"#,
+    ]
+    for e in edits { #expect(readme.contains("'\(e)'")) }
+    let format = #"rating == 5 AND priceCategory != "$$$""#
+    #expect(readme.contains("sift watch '\(format)' --data Tests/Fixtures/conformance/venues.json"))
+    #expect(readme.contains("--sort 'name asc [c]' --section priceCategory\n"))
+    guard let start = readme.range(of: "--section priceCategory\n"), let end = readme[start.upperBound...].range(of: "```") else {
+      Issue.record("transcript not found in README.md")
+      return
+    }
+    let expected = readme[start.upperBound..<end.lowerBound].split(separator: "\n").map(String.init)
+    let r = try SiftProcess.run(
+      ["watch", format, "--data", root.appendingPathComponent("Tests/Fixtures/conformance/venues.json").path,
+       "--sort", "name asc [c]", "--section", "priceCategory"],
+      stdin: edits.joined(separator: "\n") + "\n")
+    #expect(r.stdout.split(separator: "\n").map(String.init) == expected)
+  }
 }
