@@ -71,11 +71,12 @@ extension SiftLiveResults {
     // Many changes: one merge pass.
     var out: [Entry] = []
     out.reserveCapacity(entries.count - removed.count + added.count)
-    var r = 0, a = 0
-    for (i, e) in entries.enumerated() {
+    var r = 0, a = 0, i = 0
+    entries.forEachElement { e in
+      defer { i += 1 }
       if r < removed.count, removed[r] == i {
         r += 1
-        continue
+        return
       }
       while a < added.count, less(added[a], e) {
         out.append(added[a])
@@ -84,7 +85,7 @@ extension SiftLiveResults {
       out.append(e)
     }
     out.append(contentsOf: added[a...])
-    entries = out
+    entries = ChunkedArray(out)
   }
 
   func less(_ a: Entry, _ b: Entry) -> Bool {

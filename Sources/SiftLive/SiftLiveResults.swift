@@ -45,7 +45,7 @@ public final class SiftLiveResults<ID: Hashable, Record: SiftRecord> {
   let order: SiftSortKeyReader
   var store: [ID: Stored] = [:]
   /// The fetched objects, sorted by (keys, seq).
-  var entries: [Entry] = []
+  var entries = ChunkedArray<Entry>()
   /// Offsets in `entries` where sections start; `[0]` without a section key path.
   var sectionStarts: [Int] = [0]
   var nextSeq = 0
@@ -83,22 +83,24 @@ public final class SiftLiveResults<ID: Hashable, Record: SiftRecord> {
           throw SiftLiveError("duplicate id \(describe(id)) (record \(i))")
         }
       }
-      entries.reserveCapacity(selected.count)
+      var sorted: [Entry] = []
+      sorted.reserveCapacity(selected.count)
       for (p, k) in zip(selected, keys) {
         store[ids[p]]?.keys = k
-        entries.append(Entry(keys: k, seq: p, id: ids[p]))
+        sorted.append(Entry(keys: k, seq: p, id: ids[p]))
       }
+      let o = order
+      sorted.sort { a, b in
+        let c = o.compare(a.keys, b.keys)
+        return c != 0 ? c < 0 : a.seq < b.seq
+      }
+      entries = ChunkedArray(sorted)
     } catch let e as SiftLiveError {
       throw e
     } catch {
       throw SiftLiveError(Self.message(of: error), underlying: error)
     }
     nextSeq = records.count
-    let o = order
-    entries.sort { a, b in
-      let c = o.compare(a.keys, b.keys)
-      return c != 0 ? c < 0 : a.seq < b.seq
-    }
     sectionStarts = computeSectionStarts()
   }
 
@@ -133,7 +135,12 @@ public final class SiftLiveResults<ID: Hashable, Record: SiftRecord> {
   }
 
   /// Every fetched id in order (the sections concatenated).
-  public var ids: [ID] { entries.map(\.id) }
+  public var ids: [ID] {
+    var out: [ID] = []
+    out.reserveCapacity(entries.count)
+    entries.forEachElement { out.append($0.id) }
+    return out
+  }
 
   /// How many objects are fetched (match the predicate).
   public var count: Int { entries.count }

@@ -55,9 +55,17 @@ import Testing
     }
   }
 
-  func run(_ setup: Setup, seed: UInt64, steps: Int) throws {
+  /// Large results (several 512-element chunks) and large transactions (past 64 changes the
+  /// entries are merged in one pass).
+  @Test(arguments: [1, 3, 4]) func largeResultsAndBatches(_ s: Int) throws {
+    for seed in UInt64(1)...UInt64(2) {
+      try run(Self.setups[s], seed: seed, steps: 12, initial: 2500, maxEdits: 150)
+    }
+  }
+
+  func run(_ setup: Setup, seed: UInt64, steps: Int, initial: Int = 20, maxEdits: Int = 5) throws {
     var rng = SeededRandom(seed: seed)
-    let n = rng.below(20)
+    let n = rng.below(initial)
     var nextID: Int64 = 1
     var rows: [Record] = []
     for _ in 0..<n {
@@ -78,7 +86,7 @@ import Testing
       let cs: SiftChangeSet<SiftValue>
       do {
         cs = try live.perform { tx in
-          for _ in 0..<rng.int(in: 1...5) {
+          for _ in 0..<rng.int(in: 1...maxEdits) {
             let roll = rng.below(10)
             if roll < 3 || existing.isEmpty {
               let id = SiftValue.int(nextID)
