@@ -76,7 +76,10 @@ public final class SiftLiveResults<ID: Hashable, Record: SiftRecord> {
       matcher = try predicate?.compile(options)
       order = try SiftSortKeyReader(Self.effectiveDescriptors(sortDescriptors, section: sectionKeyPath), options: options)
       let selected = try matcher?.matchingIndices(records, variables: variables) ?? Array(records.indices)
-      let keys = try order.keys(of: records, at: selected, variables: variables)
+      // The fetch's own sort (ties keep the given, ascending order), then each key read once.
+      let effective = SiftFetchRequest(entity: "", sortDescriptors: order.descriptors)
+      let ordered = try effective.sort(selected, of: records, variables: variables, options: options)
+      let keys = try order.keys(of: records, at: ordered, variables: variables)
       store.reserveCapacity(records.count)
       for (i, (id, record)) in zip(ids, records).enumerated() {
         guard store.updateValue(Stored(record: record, seq: i, keys: nil), forKey: id) == nil else {
@@ -84,15 +87,10 @@ public final class SiftLiveResults<ID: Hashable, Record: SiftRecord> {
         }
       }
       var sorted: [Entry] = []
-      sorted.reserveCapacity(selected.count)
-      for (p, k) in zip(selected, keys) {
+      sorted.reserveCapacity(ordered.count)
+      for (p, k) in zip(ordered, keys) {
         store[ids[p]]?.keys = k
         sorted.append(Entry(keys: k, seq: p, id: ids[p]))
-      }
-      let o = order
-      sorted.sort { a, b in
-        let c = o.compare(a.keys, b.keys)
-        return c != 0 ? c < 0 : a.seq < b.seq
       }
       entries = ChunkedArray(sorted)
     } catch let e as SiftLiveError {
