@@ -211,6 +211,6 @@ public final class SiftLiveResults<ID: Hashable, Record: SiftRecord> {
 
   func makeTransaction() -> SiftLiveTransaction<ID, Record> {
     SiftLiveTransaction(
-      current: { [unowned self] id in self.store[id].map { ($0.record, $0.seq) } }, nextSeq: nextSeq, describe: describe)
+      current: { [weak self] id in self?.store[id].map { ($0.record, $0.seq) } }, nextSeq: nextSeq, describe: describe)
   }
 }
