@@ -80,17 +80,18 @@ public final class SiftLiveResults<ID: Hashable, Record: SiftRecord> {
       let effective = SiftFetchRequest(entity: "", sortDescriptors: order.descriptors)
       let ordered = try effective.sort(selected, of: records, variables: variables, options: options)
       let keys = try order.keys(of: records, at: ordered, variables: variables)
-      store.reserveCapacity(records.count)
-      for (i, (id, record)) in zip(ids, records).enumerated() {
-        guard store.updateValue(Stored(record: record, seq: i, keys: nil), forKey: id) == nil else {
-          throw SiftLiveError("duplicate id \(describe(id)) (record \(i))")
-        }
-      }
+      var keysAt = [SiftSortKeys?](repeating: nil, count: records.count)
       var sorted: [Entry] = []
       sorted.reserveCapacity(ordered.count)
       for (p, k) in zip(ordered, keys) {
-        store[ids[p]]?.keys = k
+        keysAt[p] = k
         sorted.append(Entry(keys: k, seq: p, id: ids[p]))
+      }
+      store.reserveCapacity(records.count)
+      for (i, (id, record)) in zip(ids, records).enumerated() {
+        guard store.updateValue(Stored(record: record, seq: i, keys: keysAt[i]), forKey: id) == nil else {
+          throw SiftLiveError("duplicate id \(describe(id)) (record \(i))")
+        }
       }
       entries = ChunkedArray(sorted)
     } catch let e as SiftLiveError {
