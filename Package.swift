@@ -39,7 +39,7 @@ let package = Package(
     // The command-line tool: a library (testable) plus a thin executable.
     .target(
       name: "SiftCLI",
-      dependencies: ["SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftLive", "SiftLiveSQLite"],
+      dependencies: ["SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftCoreData", "SiftLive", "SiftLiveSQLite"],
       resources: [.copy("Resources")]),
     .executableTarget(name: "sift", dependencies: ["SiftCLI"]),
     .executableTarget(
@@ -53,9 +53,9 @@ let package = Package(
     .testTarget(
       name: "SiftLiveTests", dependencies: ["SiftLive", "SiftLiveSQLite", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite"]),
     .testTarget(
-      name: "SiftCoreDataTests", dependencies: ["SiftCoreData", "SiftSyntax", "SiftSQL", "SiftSQLite"]),
+      name: "SiftCoreDataTests", dependencies: ["SiftCoreData", "SiftSyntax", "SiftSQL", "SiftSQLite", "SiftEvaluation"]),
     .testTarget(
-      name: "SiftCLITests", dependencies: ["SiftCLI", "SiftSyntax", "SiftSQL", "SiftSQLite", "SiftPostgres"],
+      name: "SiftCLITests", dependencies: ["SiftCLI", "SiftSyntax", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftCoreData"],
       exclude: ["Transcripts"]),
 
     // Fuzzing oracles (Fuzz/Oracles, shared with the Fuzz/ package; not a product) and the

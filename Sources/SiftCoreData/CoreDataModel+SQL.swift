@@ -11,7 +11,7 @@ import SiftSQL
 ///
 /// ```swift
 /// let mapping = try model.sqlMapping(entityNumbers: numbersFromZPrimaryKey)
-/// let db = try SQLiteDatabase(readOnly: "Library.sqlite")
+/// let db = try SQLiteDatabase(untouched: "Library.sqlite")
 /// let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: mapping.schema)
 /// ```
 public struct CoreDataSQLMapping: Sendable {
@@ -92,7 +92,7 @@ extension CoreDataModel {
     try sqlMapping(entityNumbers: entityNumbers).schema
   }
 
-  /// Maps the model onto Core Data's store layout (Grammar/notes/coredata.md, section 5).
+  /// Maps the model onto Core Data's store layout (Grammar/notes/coredata-mapping.md, section 5).
   /// `entityNumbers` should come from the store's `Z_PRIMARYKEY` (`Z_NAME` → `Z_ENT`); without
   /// it, `entityNumbers()` is used.
   ///

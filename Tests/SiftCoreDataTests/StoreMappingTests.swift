@@ -9,9 +9,9 @@ import Testing
 /// with `SQLCompiler` through the mapping's plain schema on a read-only connection.
 @Suite("Core Data store layout as an SQLSchema")
 struct StoreMappingTests {
-  func library() throws -> (CoreDataModel, CoreDataStore) {
+  func library() throws -> (CoreDataModel, StoreFixture) {
     let model = try CoreDataModel(contentsOf: CoreDataFixtures.url("Library.xcdatamodeld"))
-    return (model, try CoreDataStore(model: model, script: "Library.sql"))
+    return (model, try StoreFixture(model: model, script: "Library.sql"))
   }
 
   static func date(_ iso: String) -> SiftValue {
@@ -20,7 +20,7 @@ struct StoreMappingTests {
 
   @Test func storeNumbersMatchTheModelsOrder() throws {
     let (model, store) = try library()
-    #expect(try CoreDataStore.entityNumbers(store.db) == model.entityNumbers())
+    #expect(try StoreFixture.entityNumbers(store.db) == model.entityNumbers())
   }
 
   @Test func mappingShape() throws {
@@ -120,8 +120,8 @@ struct StoreMappingTests {
 
   @Test func playlistsStore() throws {
     let model = try CoreDataModel(contentsOf: CoreDataFixtures.url("Playlists"))
-    let s = try CoreDataStore(model: model, script: "Playlists.sql")
-    #expect(try CoreDataStore.entityNumbers(s.db) == model.entityNumbers())
+    let s = try StoreFixture(model: model, script: "Playlists.sql")
+    #expect(try StoreFixture.entityNumbers(s.db) == model.entityNumbers())
     #expect(s.mapping.schema.entity("Playlist")?.relationship("songs")?.kind
       == .manyToMany(joinTable: "Z_2SONGS", sourceColumn: "Z_2PLAYLISTS", targetColumn: "Z_3SONGS"))
     #expect(try s.keys("Playlist", "ANY songs.title == 'Drive'") == [1, 2])

@@ -6,7 +6,7 @@ import SiftSyntax
 
 /// A store fixture script written to a file, then opened read-only and queried through the
 /// model's plain schema: no setup statement runs on the connection.
-struct CoreDataStore {
+struct StoreFixture {
   let db: SQLiteDatabase
   let mapping: CoreDataSQLMapping
   let compiler: SQLCompiler
@@ -16,7 +16,7 @@ struct CoreDataStore {
     try SQLiteDatabase(path: path).executeScript(try String(contentsOf: CoreDataFixtures.url(script), encoding: .utf8))
     db = try SQLiteDatabase(readOnly: path)
     try? FileManager.default.removeItem(atPath: path)  // the open connection keeps the file
-    mapping = try model.sqlMapping(entityNumbers: try CoreDataStore.entityNumbers(db))
+    mapping = try model.sqlMapping(entityNumbers: try StoreFixture.entityNumbers(db))
     compiler = SQLCompiler(dialect: SQLiteDialect(), schema: mapping.schema)
   }
 
@@ -42,5 +42,39 @@ struct CoreDataStore {
 
   func keys(_ entity: String, _ format: String, _ arguments: SiftValue...) throws -> [Int64] {
     try keys(entity, SiftPredicate(format: format, arguments: arguments))
+  }
+}
+
+/// A store fixture opened through the library's `CoreDataStore` (with or without its model).
+struct OpenedStore {
+  let store: CoreDataStore
+  let compiler: SQLCompiler
+
+  init(script: String, model: CoreDataModel? = nil) throws {
+    let path = try StoreFixture.build(script)
+    defer { try? FileManager.default.removeItem(atPath: path) }  // the open connection keeps the file
+    store = try CoreDataStore(database: try SQLiteDatabase(readOnly: path), model: model, label: "\(script) store")
+    compiler = SQLCompiler(dialect: SQLiteDialect(), schema: store.schema)
+  }
+
+  /// The `Z_PK`s of `entity`'s objects matching `format`, ascending (the fetch request path).
+  func keys(_ entity: String, _ format: String, _ arguments: SiftValue...) throws -> [Int64] {
+    try keys(SiftFetchRequest(entity: entity, predicate: try SiftPredicate(format: format, arguments: arguments)))
+  }
+
+  func keys(_ request: SiftFetchRequest) throws -> [Int64] {
+    var r = request
+    r.resultType = .records
+    let rows = try store.database.execute(try compiler.compile(r))
+    return rows.map { if case .integer(let n) = $0[0] { return n } else { return -1 } }
+  }
+}
+
+extension StoreFixture {
+  /// Writes a fixture script into a new temporary SQLite file and returns its path.
+  static func build(_ script: String) throws -> String {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("sift-cd-\(UUID().uuidString).sqlite").path
+    try SQLiteDatabase(path: path).executeScript(try String(contentsOf: CoreDataFixtures.url(script), encoding: .utf8))
+    return path
   }
 }

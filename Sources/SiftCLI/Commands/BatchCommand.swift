@@ -15,7 +15,7 @@ enum BatchCommand {
     let parsed: CLIArguments
     do {
       parsed = try CLIArguments(
-        args, valued: ["--data", "--schema", "--entity", "--postgres", "--db", "--pg-schema"], switches: ["--lenient"])
+        args, valued: ["--data", "--schema", "--entity", "--postgres", "--db", "--pg-schema", "--model"], switches: ["--lenient"])
     } catch {
       return CLIOutput.usageError(error.message, command: "batch")
     }
@@ -24,7 +24,7 @@ enum BatchCommand {
     }
     let source = DatabaseOptions(
       sqlitePath: parsed.value("--db"), conninfo: parsed.value("--postgres"), pgSchema: parsed.value("--pg-schema"),
-      schemaFile: parsed.value("--schema"))
+      schemaFile: parsed.value("--schema"), modelPath: parsed.value("--model"))
     if let problem = source.usageProblem { return CLIOutput.usageError(problem, command: "batch") }
     if source.namesDatabase && parsed.value("--entity") == nil {
       return CLIOutput.usageError("--entity TABLE is needed with --db or --pg-schema", command: "batch")

@@ -1,4 +1,5 @@
 import Foundation
+import SiftCoreData
 import SiftPostgres
 import SiftSQL
 import SiftSQLite
@@ -34,10 +35,12 @@ final class ExistingDatabase {
   let schema: SQLSchema
   /// What introspection left out or assumed.
   let warnings: [SQLIntrospectionWarning]
+  /// The Core Data store when the file is one (`CoreDataDatabase.swift`).
+  var coreData: CoreDataStore?
   /// The file path, or `PostgreSQL schema NAME`.
   let label: String
 
-  private init(kind: Kind, database: any SQLDatabase, schema: SQLSchema, warnings: [SQLIntrospectionWarning], label: String) {
+  init(kind: Kind, database: any SQLDatabase, schema: SQLSchema, warnings: [SQLIntrospectionWarning], label: String) {
     self.kind = kind
     self.database = database
     self.schema = schema
@@ -52,12 +55,21 @@ final class ExistingDatabase {
   var compiler: SQLCompiler { SQLCompiler(dialect: dialect, schema: schema) }
 
   /// Opens an SQLite file read-only and reads its schema; `schemaFile` (JSON) overrides or adds.
-  static func open(sqlite path: String, schemaFile: String? = nil) throws(Failure) -> ExistingDatabase {
+  /// A Core Data store (or any file given with `model`) is read by SiftCoreData instead.
+  static func open(sqlite path: String, schemaFile: String? = nil, model: String? = nil) throws(Failure) -> ExistingDatabase {
     let full = (path as NSString).expandingTildeInPath
     let db: SQLiteDatabase
     let read: SQLIntrospection
     do {
-      db = try SQLiteDatabase(readOnly: full)
+      db = try SQLiteDatabase(untouched: full)
+    } catch {
+      let message = error.diagnostic.message
+      throw Failure(message.contains(full) ? message : "cannot open \(path): \(message)")
+    }
+    if model != nil || CoreDataStore.isStore(db) {
+      return try openCoreData(db, label: path, model: model, schemaFile: schemaFile)
+    }
+    do {
       read = try db.introspectSchema()
     } catch {
       let message = error.diagnostic.message
@@ -180,6 +192,8 @@ struct DatabaseOptions {
   var conninfo: String?
   var pgSchema: String?
   var schemaFile: String?
+  /// A Core Data model for a `--db` store (`--model`).
+  var modelPath: String? = nil
 
   /// True when the options name an existing database (`--db`, or `--postgres` with `--pg-schema`).
   var namesDatabase: Bool { sqlitePath != nil || pgSchema != nil }
@@ -190,12 +204,13 @@ struct DatabaseOptions {
       return "--db and --postgres/--pg-schema name two databases; give one"
     }
     if pgSchema != nil && conninfo == nil { return "--pg-schema needs --postgres CONNINFO" }
+    if modelPath != nil && sqlitePath == nil { return "--model goes with --db STORE.sqlite (a Core Data store)" }
     return nil
   }
 
   /// Opens the database the options name (check `namesDatabase` first).
   func open() throws(ExistingDatabase.Failure) -> ExistingDatabase {
-    if let sqlitePath { return try ExistingDatabase.open(sqlite: sqlitePath, schemaFile: schemaFile) }
+    if let sqlitePath { return try ExistingDatabase.open(sqlite: sqlitePath, schemaFile: schemaFile, model: modelPath) }
     guard let conninfo, let pgSchema else { throw ExistingDatabase.Failure("no database given: use --db FILE or --postgres CONNINFO --pg-schema NAME") }
     return try ExistingDatabase.open(postgres: conninfo, schema: pgSchema, schemaFile: schemaFile)
   }

@@ -30,6 +30,10 @@ enum HelpCommand {
       sift load --data D --schema S --into NEW.sqlite
                                    copy JSON records into a new SQLite file Sift creates
       sift setup-sql --dialect D   Sift's SQL functions for PostgreSQL (or how for SQLite)
+      sift --db STORE.sqlite [--model MODEL.xcdatamodeld]
+                                   the REPL on a Core Data store's entities (read-only)
+      sift schema --model M | --db FILE [--model M]
+                                   print the schema as a schema file (JSON) for --schema
       sift watch 'FORMAT' --data F results that stay current: JSON Lines edits in, change sets out
       sift help COMMAND            details and examples for one command
 
@@ -43,6 +47,7 @@ enum HelpCommand {
     """
 
   static let pages: [String: String] = [
+    "schema": SchemaCommand.help,
     "watch": WatchCommand.help,
     "parse": """
       sift parse 'FORMAT' [--arg JSON]... [--json]
@@ -104,6 +109,7 @@ enum HelpCommand {
     "batch": """
       sift batch [--data D.json] [--schema S.json --entity E] [--postgres CONNINFO] [--lenient]
       sift batch --db FILE.sqlite --entity TABLE [--schema S.json]
+      sift batch --db STORE.sqlite [--model MODEL.xcdatamodeld] --entity ENTITY
       sift batch --postgres CONNINFO --pg-schema NAME --entity TABLE [--schema S.json]
 
       Reads one JSON case per line from standard input and writes one JSON result per line:
@@ -116,7 +122,8 @@ enum HelpCommand {
       --postgres CONNINFO also "pgMatches". With --db or --pg-schema the cases run on that
       database, read-only, and ok lines add "rows" (the matching rows' primary-key values,
       ascending), "sql" and "bindings"; a table without a one-column primary key answers each
-      case with an error at stage "sql".
+      case with an error at stage "sql". On a Core Data store (see 'sift help schema') "rows" are
+      the matching objects' Z_PK values, ascending.
 
       EXAMPLES
         sift batch --data venues.json < cases.jsonl

@@ -11,7 +11,7 @@ enum SQLCommand {
     let parsed: CLIArguments
     do {
       parsed = try CLIArguments(
-        args, valued: ["--schema", "--entity", "--dialect", "--arg", "--var", "--db", "--postgres", "--pg-schema"], switches: ["--json"])
+        args, valued: ["--schema", "--entity", "--dialect", "--arg", "--var", "--db", "--postgres", "--pg-schema", "--model"], switches: ["--json"])
     } catch {
       return CLIOutput.usageError(error.message, command: "sql")
     }
@@ -20,7 +20,7 @@ enum SQLCommand {
     }
     let source = DatabaseOptions(
       sqlitePath: parsed.value("--db"), conninfo: parsed.value("--postgres"), pgSchema: parsed.value("--pg-schema"),
-      schemaFile: parsed.value("--schema"))
+      schemaFile: parsed.value("--schema"), modelPath: parsed.value("--model"))
     if let problem = source.usageProblem { return CLIOutput.usageError(problem, command: "sql") }
     if source.conninfo != nil && source.pgSchema == nil {
       return CLIOutput.usageError("--postgres needs --pg-schema NAME (the schema to read)", command: "sql")

@@ -69,7 +69,7 @@ enum REPLStartup {
       if r.status == .failed { throw REPLDataError(r.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
     if let file = options.db {
-      _ = session.attach(try ExistingDatabase.open(sqlite: file, schemaFile: options.schemaFile))
+      _ = session.attach(try ExistingDatabase.open(sqlite: file, schemaFile: options.schemaFile, model: options.model))
     } else if let pg = options.postgres, let name = options.pgSchema {
       _ = session.attach(try ExistingDatabase.open(postgres: pg, schema: name, schemaFile: options.schemaFile))
     } else if let pg = options.postgres {

@@ -29,6 +29,8 @@ struct REPLOptions: Sendable, Equatable {
   var pgSchema: String?
   /// A schema file merged over what `--db`/`--pg-schema` read (`--schema`).
   var schemaFile: String?
+  /// A Core Data model for a `--db` store (`--model`).
+  var model: String?
   /// History file (nil: default `~/.sift_history`).
   var historyPath: String?
   /// Do not read or write a history file.
@@ -65,6 +67,9 @@ struct REPLOptions: Sendable, Equatable {
                             schema for JSON data, or with --pg-schema NAME that schema's tables
       --pg-schema NAME      with --postgres: query schema NAME's tables, read-only
       --schema S.json       with --db or --pg-schema: a schema file that overrides or adds
+      --model MODEL         with --db on a Core Data store: its .xcdatamodeld (keys as in the
+                            model, fetch request templates for .fetch); without it keys are
+                            the column names without Z, lower-cased
       --history FILE        history file (default ~/.sift_history)
       --no-history          keep no history file
       --no-color            no ANSI colors (also when NO_COLOR is set or output is not a terminal)
@@ -83,7 +88,7 @@ struct REPLOptions: Sendable, Equatable {
 
   static let valued = [
     "--load", "--generate", "--entity", "--engine", "--postgres", "--history", "--command", "-c", "--db", "--pg-schema",
-    "--schema",
+    "--schema", "--model",
   ]
   static let switches = ["--keep-going", "--no-color", "--no-sample", "--no-history", "--echo", "--help", "-h"]
 
@@ -120,6 +125,7 @@ struct REPLOptions: Sendable, Equatable {
         case "--db": o.db = value
         case "--pg-schema": o.pgSchema = value
         case "--schema": o.schemaFile = value
+        case "--model": o.model = value
         case "--history": o.historyPath = value
         default: o.commands.append(value)
         }
@@ -145,6 +151,7 @@ struct REPLOptions: Sendable, Equatable {
     }
     if o.db != nil && o.pgSchema != nil { throw UsageError(message: "--db and --pg-schema name two databases; give one") }
     if o.pgSchema != nil && o.postgres == nil { throw UsageError(message: "--pg-schema needs --postgres CONNINFO") }
+    if o.model != nil && o.db == nil { throw UsageError(message: "--model goes with --db STORE.sqlite (a Core Data store)") }
     if o.schemaFile != nil && o.db == nil && o.pgSchema == nil {
       throw UsageError(message: "--schema goes with --db or --pg-schema (for JSON files: .load FILE --schema S.json)")
     }

@@ -127,6 +127,9 @@ public struct SQLIntrospectionWarning: Sendable, Hashable, CustomStringConvertib
     case mixedDateValues
     /// A table or column whose name Sift reserves or cannot use; left out.
     case unusableName
+    /// A Core Data store read without its model (keys inferred from columns), or a part of
+    /// its layout left out (SiftCoreData).
+    case coreData
   }
 
   /// What happened.

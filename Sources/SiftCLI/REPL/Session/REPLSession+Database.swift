@@ -24,17 +24,19 @@ extension REPLSession {
     return .ok(out)
   }
 
-  /// `.open FILE.sqlite [--schema S.json]`: the file's tables, read-only. Nothing is written.
+  /// `.open FILE.sqlite [--schema S.json] [--model M]`: the file's tables (a Core Data store's
+  /// entities), read-only. Nothing is written.
   func open(_ arg: String) -> REPLResponse {
     let words = REPLSession.splitWords(arg)
-    let usage = "usage: .open FILE.sqlite [--schema S.json]"
+    let usage = "usage: .open FILE.sqlite [--schema S.json] [--model MODEL.xcdatamodeld]"
     var file: String?
     var schemaFile: String?
+    var model: String?
     var i = 0
     while i < words.count {
-      if words[i] == "--schema" {
-        guard i + 1 < words.count else { return .failure(errorLine("--schema needs a value")) }
-        schemaFile = words[i + 1]
+      if words[i] == "--schema" || words[i] == "--model" {
+        guard i + 1 < words.count else { return .failure(errorLine("\(words[i]) needs a value")) }
+        if words[i] == "--schema" { schemaFile = words[i + 1] } else { model = words[i + 1] }
         i += 2
       } else {
         guard file == nil else { return .failure(errorLine(usage)) }
@@ -44,7 +46,7 @@ extension REPLSession {
     }
     guard let file else { return .failure(errorLine(usage)) }
     do {
-      return attach(try ExistingDatabase.open(sqlite: file, schemaFile: schemaFile))
+      return attach(try ExistingDatabase.open(sqlite: file, schemaFile: schemaFile, model: model))
     } catch {
       return .failure(errorLine(error.description))
     }
@@ -183,7 +185,7 @@ extension REPLSession {
           sortDescriptors: sort.map { SQLSortDescriptor($0.keyPath, ascending: $0.ascending) },
           limit: shown, offset: offset > 0 ? offset : nil, resultType: .records)
         // The first eight columns, like a JSON data set's default table.
-        let rows = try db.run(try compiler.compile(request)).map { $0.prefix(8).map(\.siftValue) }
+        let rows = try db.run(try compiler.compile(request)).map { displayRow($0.prefix(8), e, db) }
         out += TableRenderer(style: style).render(columns: e.columnAttributes.prefix(8).map(\.name), rows: rows)
       }
       var footer = shown < selected ? "(first \(shown) of \(selected) rows" : "(\(selected) row\(selected == 1 ? "" : "s")"

@@ -165,6 +165,7 @@ final class REPLSession {
     case "use": return use(arg)
     case "load": return load(arg)
     case "open": return open(arg)
+    case "fetch": return fetchTemplate(arg)
     case "generate": return generate(arg)
     case "timer": return setTimer(arg)
     case "watch": return watch(arg)

@@ -1,0 +1,70 @@
+import Foundation
+import SiftSQL
+
+/// `sift schema --model MODEL.xcdatamodeld` and `sift schema --db FILE [--model M] [--schema S.json]`
+/// (or `--postgres CONNINFO --pg-schema NAME`): prints the schema Sift would use, in the
+/// schema-file JSON format, so it can be saved, edited and passed back with `--schema`.
+/// A model alone is mapped with the entity numbers Core Data is observed to assign; with a
+/// store, the store's own numbers and tables are used.
+enum SchemaCommand {
+  static let help = """
+    sift schema --model MODEL.xcdatamodeld
+    sift schema --db FILE.sqlite [--model MODEL.xcdatamodeld] [--schema S.json]
+    sift schema --postgres CONNINFO --pg-schema NAME [--schema S.json]
+
+    Prints the schema Sift queries with, as a schema file (JSON; format in README.md): save it,
+    edit it and pass it back with --schema. --model reads a Core Data model (an .xcdatamodeld
+    bundle, an .xcdatamodel folder or its contents file) and maps it onto Core Data's SQLite
+    layout. --db reads an SQLite file read-only: a Core Data store (it has Z_PRIMARYKEY and
+    Z_METADATA) through its model when --model is given, else with keys from its columns
+    (ZCREATEDAT -> createdat); any other file by introspection.
+
+    EXAMPLES
+      sift schema --model Library.xcdatamodeld > library.schema.json
+      sift schema --db Library.sqlite --model Library.xcdatamodeld
+      sift --db Library.sqlite --schema library.schema.json
+    """
+
+  static func run(_ args: [String]) -> Int32 {
+    let parsed: CLIArguments
+    do {
+      parsed = try CLIArguments(
+        args, valued: ["--model", "--db", "--postgres", "--pg-schema", "--schema"], switches: [])
+    } catch {
+      return CLIOutput.usageError(error.message, command: "schema")
+    }
+    guard parsed.positionals.isEmpty else {
+      return CLIOutput.usageError("schema takes no positional argument ('\(parsed.positionals[0])')", command: "schema")
+    }
+    var source = DatabaseOptions(
+      sqlitePath: parsed.value("--db"), conninfo: parsed.value("--postgres"), pgSchema: parsed.value("--pg-schema"),
+      schemaFile: parsed.value("--schema"))
+    let modelPath = parsed.value("--model")
+    source.modelPath = source.sqlitePath == nil ? nil : modelPath
+    if let problem = source.usageProblem { return CLIOutput.usageError(problem, command: "schema") }
+    if source.conninfo != nil && source.pgSchema == nil {
+      return CLIOutput.usageError("--postgres needs --pg-schema NAME (the schema to read)", command: "schema")
+    }
+    if source.pgSchema != nil && modelPath != nil {
+      return CLIOutput.usageError("--model goes with --db STORE.sqlite (a Core Data store), not --pg-schema", command: "schema")
+    }
+    do {
+      let schema: SQLSchema
+      if source.namesDatabase {
+        let db = try source.open()
+        defer { db.close() }
+        schema = db.schema
+      } else if let modelPath {
+        schema = try ExistingDatabase.merge(
+          try ExistingDatabase.loadModel(modelPath).sqlSchema(), schemaFile: source.schemaFile)
+      } else {
+        return CLIOutput.usageError("schema needs --model MODEL or --db FILE (or --postgres … --pg-schema NAME)", command: "schema")
+      }
+      print(schema.jsonText)
+      return 0
+    } catch {
+      CLIOutput.error("sift schema: \(error)")
+      return 1
+    }
+  }
+}

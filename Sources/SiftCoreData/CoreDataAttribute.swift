@@ -1,0 +1,79 @@
+/// The attribute types of the model file's `attributeType`, spelled as Xcode writes them.
+///
+/// ```swift
+/// CoreDataAttributeType(rawValue: "Integer 64")   // .integer64
+/// ```
+public enum CoreDataAttributeType: String, Sendable, Hashable, CaseIterable {
+  case integer16 = "Integer 16"
+  case integer32 = "Integer 32"
+  case integer64 = "Integer 64"
+  case decimal = "Decimal"
+  case double = "Double"
+  case float = "Float"
+  case string = "String"
+  case boolean = "Boolean"
+  case date = "Date"
+  case binary = "Binary"
+  case uuid = "UUID"
+  case uri = "URI"
+  case transformable = "Transformable"
+  /// Only for transient attributes.
+  case undefined = "Undefined"
+  /// Only for transient attributes (an object ID).
+  case objectID = "ObjectID"
+
+  /// True for the types a stored (non-transient) attribute may have.
+  ///
+  /// ```swift
+  /// CoreDataAttributeType.undefined.isStorable   // false
+  /// ```
+  public var isStorable: Bool { self != .undefined && self != .objectID }
+}
+
+/// An attribute of an entity.
+///
+/// ```swift
+/// let title = CoreDataAttribute(name: "title", type: .string, isOptional: false)
+/// title.isStored   // true
+/// ```
+public struct CoreDataAttribute: Sendable, Hashable {
+  /// The key.
+  public var name: String
+  /// The type.
+  public var type: CoreDataAttributeType
+  /// `optional="YES"`: nil is allowed. Absent in the file means required.
+  public var isOptional: Bool
+  /// `transient="YES"`: kept in memory only, never in the store.
+  public var isTransient: Bool
+  /// `derived="YES"`: computed by Core Data from `derivationExpression`, stored in the store but
+  /// not by the app. Sift treats it as not stored (see `isStored`).
+  public var isDerived: Bool
+  /// The derivation expression of a derived attribute.
+  public var derivationExpression: String?
+  /// `defaultValueString`, as written.
+  public var defaultValue: String?
+  /// `indexed="YES"` (the pre-Xcode 8 per-attribute index flag).
+  public var isIndexed: Bool
+  /// The line of the `<attribute>` element, when read from a file.
+  public var line: Int?
+
+  /// Creates an attribute.
+  public init(
+    name: String, type: CoreDataAttributeType, isOptional: Bool = true, isTransient: Bool = false,
+    isDerived: Bool = false, derivationExpression: String? = nil, defaultValue: String? = nil,
+    isIndexed: Bool = false, line: Int? = nil
+  ) {
+    self.name = name
+    self.type = type
+    self.isOptional = isOptional
+    self.isTransient = isTransient
+    self.isDerived = isDerived
+    self.derivationExpression = derivationExpression
+    self.defaultValue = defaultValue
+    self.isIndexed = isIndexed
+    self.line = line
+  }
+
+  /// Whether the attribute has a column Sift reads: not transient and not derived.
+  public var isStored: Bool { !isTransient && !isDerived }
+}
