@@ -15,9 +15,13 @@ extension PostgresDatabase: SQLDatabase {
   /// // [[.integer(42)]]
   /// ```
   /// Too few bindings is a server error; extra bindings are accepted (PostgreSQL declares the
-  /// unused typed parameters), unlike SQLite.
-  /// - Throws: `PostgresError`; text containing NUL is refused as `.unsupportedValue`.
+  /// unused typed parameters), unlike SQLite. A statement that calls Sift's SQL functions
+  /// (`statement.requiredFunctions`) runs only when the database has them
+  /// (`checkSiftFunctions(_:)`).
+  /// - Throws: `PostgresError`; text containing NUL is refused as `.unsupportedValue`; missing
+  ///   Sift functions are `.missingSetup`, before anything runs.
   public func execute(_ statement: SQLStatement) throws(PostgresError) -> [[SQLValue]] {
+    try checkSiftFunctions(statement.requiredFunctions)
     let rows = try query(statement.sql, statement.bindings.map(PostgresWireValue.init))
     return rows.map { $0.map(SQLValue.init) }
   }

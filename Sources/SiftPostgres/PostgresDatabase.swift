@@ -44,6 +44,23 @@ public final class PostgresDatabase: @unchecked Sendable {
   /// True for a connection opened with `readOnly: true`.
   public let isReadOnly: Bool
 
+  /// Sift SQL functions already found on this connection (see `checkSiftFunctions(_:)`).
+  private var foundSiftFunctions: Set<String> = []
+
+  /// The names in `names` not yet found on this connection.
+  func siftFunctionsToCheck(_ names: [String]) -> [String] {
+    lock.lock()
+    defer { lock.unlock() }
+    return names.filter { !foundSiftFunctions.contains($0) }
+  }
+
+  /// Remembers functions found on this connection (a function is not looked up twice).
+  func rememberSiftFunctions(_ names: [String]) {
+    lock.lock()
+    defer { lock.unlock() }
+    foundSiftFunctions.formUnion(names)
+  }
+
   /// Connects, selects or creates the schema, and sets session defaults (UTF8, UTC,
   /// `extra_float_digits = 3` for exact doubles, `bytea_output = hex`).
   ///

@@ -17,7 +17,8 @@ do {
     if options.runs("parse") { try runParseBenchmarks(options) }
     if options.runs("evaluate") { try runEvaluateBenchmarks(options) }
     if options.runs("sql") { try runSQLBenchmarks(options) }
-    if options.runs("live") { try runLiveBenchmarks(options) }
+    if options.suites.contains("existing") { try runExistingBenchmarks(options) }
+    if options.suites.contains("live") { try runLiveBenchmarks(options) }
   } else {
     if options.format != nil { try runParseBenchmarks(options) }
     if options.data != nil { try runEvaluateBenchmarks(options) }

@@ -173,9 +173,11 @@ final class ExistingDatabase {
     } catch let e as SiftError {
       throw e
     } catch {
+      // A PostgreSQL database without Sift's functions: the statement was not run.
+      let id = (error as? PostgresError)?.kind == .missingSetup ? "missing-sift-functions" : "database-error"
       throw SiftError(
         stage: .sql,
-        diagnostic: Diagnostic(id: "database-error", message: ExistingDatabase.message(of: error), range: .at(0)),
+        diagnostic: Diagnostic(id: id, message: ExistingDatabase.message(of: error), range: .at(0)),
         source: "")
     }
   }

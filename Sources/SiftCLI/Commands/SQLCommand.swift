@@ -5,7 +5,8 @@ import SiftSyntax
 /// `sift sql 'FORMAT' --schema S.json --entity E [--dialect sqlite|postgres] [--arg JSON]...
 /// [--var NAME=JSON]... [--json]`: prints the SQL and its bindings. With `--db FILE.sqlite` (or
 /// `--postgres CONNINFO --pg-schema NAME`) the schema is read from that database, read-only,
-/// and `--schema` (optional) is merged over it; the dialect is the database's.
+/// and `--schema` (optional) is merged over it; the dialect is the database's. A statement that
+/// calls Sift's SQL functions names them (a last `-- calls …` line, `"functions"` in JSON).
 enum SQLCommand {
   static func run(_ args: [String]) -> Int32 {
     let parsed: CLIArguments
@@ -65,12 +66,21 @@ enum SQLCommand {
       let statement = try SQLCompiler(dialect: dialect, schema: schema)
         .compile(FetchRequest(entity: entity, predicate: predicate))
       if parsed.flags.contains("--json") {
-        print(SiftJSON.serialize(["sql": .string(statement.sql), "bindings": .array(statement.bindings.map(\.siftValue))]))
+        var out: [String: SiftValue] = ["sql": .string(statement.sql), "bindings": .array(statement.bindings.map(\.siftValue))]
+        let functions = statement.requiredFunctions
+        if !functions.isEmpty { out["functions"] = .array(functions.map { .string($0) }) }
+        print(SiftJSON.serialize(.dictionary(out)))
       } else {
         print(statement.sql)
         for (i, value) in statement.bindings.enumerated() {
           let placeholder = dialect.placeholder(i + 1)
           print("-- \(placeholder == "?" ? "?\(i + 1)" : placeholder) = \(value)")
+        }
+        let functions = statement.requiredFunctions
+        if !functions.isEmpty {
+          let setup = dialect is PostgreSQLDialect
+            ? "create them once: sift setup-sql --dialect postgres" : "register them on the connection: sift setup-sql --dialect sqlite"
+          print("-- calls Sift's SQL functions \(functions.joined(separator: ", ")) (\(setup))")
         }
       }
       return 0

@@ -57,9 +57,30 @@ extension SQLCompilation {
           return condition(SQLFragment("(\(x) >= \(lower) AND \(x) < \(upper))"))
         }
       }
+      if o != 0, kind == 1, dialect.prefixRangeScan, let needle {
+        // A range on the folded column (the needle folded in Swift, never empty here), so an
+        // expression index on sift_fold(column, o) serves BEGINSWITH[c]/[d]/[cd] as it does ==[c].
+        let folded = TextFolding.fold(needle, ComparisonOptions(rawValue: o))
+        let fx = fold(x, o)
+        guard let upperText = SQLText.prefixUpperBound(folded) else {
+          return condition(SQLFragment("\(fx) >= \(bind: .text(folded))"))
+        }
+        let lower = SQLFragment(binding: .text(folded)), upper = SQLFragment(binding: .text(upperText))
+        return condition(SQLFragment("(\(fx) >= \(lower) AND \(fx) < \(upper))"))
+      }
       return condition(SQLFragment("\(sql: name)(\(x), \(y), \(sql: String(kind)), \(sql: String(o)))"))
     case .likePatterns:
       let fx = o == 0 ? x : fold(x, o)
+      if o != 0, kind == 1, let needle, let ops = dialect.bytewiseRangeOperators {
+        // A byte range on the folded column: exact, so an expression index on sift_fold(column, o)
+        // answers it without calling sift_fold again on each row (LIKE would recheck).
+        let folded = TextFolding.fold(needle, ComparisonOptions(rawValue: o))
+        guard let upperText = SQLText.prefixUpperBound(folded) else {
+          return condition(SQLFragment("\(fx) \(sql: ops.greaterOrEqual) \(bind: .text(folded))"))
+        }
+        let lower = SQLFragment(binding: .text(folded)), upper = SQLFragment(binding: .text(upperText))
+        return condition(SQLFragment("(\(fx) \(sql: ops.greaterOrEqual) \(lower) AND \(fx) \(sql: ops.less) \(upper))"))
+      }
       if let needle {
         // The needle is folded alone, in Swift, as memory folds it (folding the pattern with
         // its wildcards in SQL could fold differently: a lone mark after '%' would go).

@@ -81,6 +81,8 @@ public struct PostgreSQLDialect: SQLDialect {
   public var positionFunction: String { "strpos" }
   /// `SQLDialect.prefixRangeScan` for this database (see the protocol for its meaning).
   public var prefixRangeScan: Bool { false }
+  /// `SQLDialect.bytewiseRangeOperators` for this database (see the protocol for its meaning).
+  public var bytewiseRangeOperators: (greaterOrEqual: String, less: String)? { ("~>=~", "~<~") }
   /// `SQLDialect.likeFunction` for this database (see the protocol for its meaning).
   public var likeFunction: String? { nil }
   /// `SQLDialect.regex` for this database (see the protocol for its meaning).

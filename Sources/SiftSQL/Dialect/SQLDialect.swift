@@ -45,6 +45,10 @@ public protocol SQLDialect: Sendable {
   /// True when text compares by code point (UTF-8 bytes), so an unoptioned BEGINSWITH with a
   /// constant becomes the index-friendly range `x >= ? AND x < ?`.
   var prefixRangeScan: Bool { get }
+  /// Operators (`>=`, `<`) comparing text by bytes whatever its collation, for the range a
+  /// `BEGINSWITH[c]`/`[d]` with a constant becomes on a folded column (PostgreSQL `~>=~` and
+  /// `~<~`, served by a `text_pattern_ops` index with no per-row recheck), or nil (the default).
+  var bytewiseRangeOperators: (greaterOrEqual: String, less: String)? { get }
   /// A registered `(text, pattern, options)` LIKE function (SQLite `sift_like`), or nil to
   /// translate the pattern to SQL `LIKE … ESCAPE '\'` (PostgreSQL).
   var likeFunction: String? { get }
@@ -142,6 +146,8 @@ public protocol SQLDialect: Sendable {
 }
 
 extension SQLDialect {
+  /// None unless the dialect has them.
+  public var bytewiseRangeOperators: (greaterOrEqual: String, less: String)? { nil }
   /// No limit unless the dialect says so (PostgreSQL's parser stack grows to 10,000 entries).
   public var parserStackLimit: Int? { nil }
   /// Booleans cast to `integerTypeName` unless the dialect says otherwise.

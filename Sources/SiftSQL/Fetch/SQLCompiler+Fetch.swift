@@ -45,9 +45,12 @@ extension SQLCompiler {
       whereExpr = c.and([whereExpr ?? .alwaysTrue, c.condition(SQLFragment("\(sql: index) IS NOT NULL"))])
       order = try sorted(index)
     case .distinct(let keyPath):
+      // The select list holds the ORDER BY expression itself, collation included: PostgreSQL
+      // refuses `SELECT DISTINCT x … ORDER BY x COLLATE "C"` (the order is not in the list).
       let v = try keyPathValue(keyPath, &c, entity: e)
-      columns = [SQLFragment("DISTINCT \(v)")]
-      order = [sortTerm(SQLFragment("\(v)\(sql: c.collation(for: v))"), ascending: true, nulls: .automatic, &c)]
+      let ordered = SQLFragment("\(v)\(sql: c.collation(for: v))")
+      columns = [SQLFragment("DISTINCT \(ordered)")]
+      order = [sortTerm(ordered, ascending: true, nulls: .automatic, &c)]
     case .properties(let keyPaths):
       for k in keyPaths { columns.append(SQLFragment("\(try keyPathValue(k, &c, entity: e)) AS \(sql: q(k))")) }
       order = try sorted(pk)

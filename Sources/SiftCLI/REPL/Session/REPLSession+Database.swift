@@ -93,6 +93,9 @@ extension REPLSession {
     case "eval": return evaluateInDatabase(arg, e, db, countOnly: false)
     case "count": return evaluateInDatabase(arg, e, db, countOnly: true)
     case "sql": return databaseSQL(arg, e, db)
+    case "engine":
+      // Typed predicates on a database table always run in that database.
+      return .ok("engine: \(db.label) (read-only; its tables are queried there — .engine chooses for JSON data sets)\n")
     case "agg", "compare", "plan", "columns":
       return .failure(errorLine(".\(name) works on JSON data sets; on database tables use a predicate, .count or .sql"))
     default: return nil
@@ -215,6 +218,11 @@ extension REPLSession {
         let pg = db.kind == .postgres
         out += style.dim("bindings:") + " "
           + st.bindings.enumerated().map { "\(pg ? "$" : "?")\($0.offset + 1)=\($0.element)" }.joined(separator: ", ") + "\n"
+      }
+      let functions = st.requiredFunctions
+      if !functions.isEmpty {
+        let setup = db.kind == .postgres ? "created once per database by sift setup-sql --dialect postgres" : "registered on this connection"
+        out += style.dim("functions:") + " " + functions.joined(separator: ", ") + " (Sift's SQL functions, \(setup))\n"
       }
       return .ok(out)
     } catch {

@@ -45,8 +45,8 @@ t0."name" LIKE $1 ESCAPE '\'
 -- bindings: ['Blue%']
 
 -- name BEGINSWITH[cd] 'blue'
-sift_fold(t0."name", 3) LIKE $1 ESCAPE '\'
--- bindings: ['blue%']
+(sift_fold(t0."name", 3) ~>=~ $1 AND sift_fold(t0."name", 3) ~<~ $2)
+-- bindings: ['blue', 'bluf']
 
 -- name ENDSWITH 'Café'
 t0."name" LIKE $1 ESCAPE '\'

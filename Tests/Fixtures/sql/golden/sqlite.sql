@@ -45,8 +45,8 @@ t0."favorite" = ?
 -- bindings: ['Blue', 'Bluf']
 
 -- name BEGINSWITH[cd] 'blue'
-sift_search(t0."name", ?, 1, 3)
--- bindings: ['blue']
+(sift_fold(t0."name", 3) >= ? AND sift_fold(t0."name", 3) < ?)
+-- bindings: ['blue', 'bluf']
 
 -- name ENDSWITH 'Café'
 sift_search(t0."name", ?, 2, 0)
