@@ -97,7 +97,7 @@ struct ExistingDatabaseCLITests {
     let (dir, path) = try ExistingFixture.notesFile()
     defer { try? FileManager.default.removeItem(at: dir) }
     let before = ExistingFixture.snapshot(path)
-    let db = try SQLiteDatabase(readOnly: path)
+    let db = try SQLiteDatabase(untouched: path)
     let read = try db.introspectSchema()
     #expect(read.warnings.count == 5)
     let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: read.schema)
