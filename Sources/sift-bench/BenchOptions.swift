@@ -15,7 +15,8 @@ struct BenchOptions {
   /// `--seconds N`: time budget per measurement (default 0.5).
   var seconds: Double = 0.5
   /// `--suite parse|evaluate|sql|fetch` (repeatable): which parts of the standard set to run
-  /// (default all); `--suite existing` (a 1,000,000-row database, never in the default set).
+  /// (default all); `--suite existing` (a 1,000,000-row database) and `--suite live` (1,000,000
+  /// live records) are never in the default set.
   var suites: Set<String> = []
 
   struct Failure: Error, CustomStringConvertible { var description: String }
@@ -42,14 +43,14 @@ struct BenchOptions {
         o.seconds = s
       case "--suite":
         let name = try value()
-        guard ["parse", "evaluate", "sql", "fetch", "existing"].contains(name) else {
-          throw Failure(description: "--suite needs parse, evaluate, sql, fetch or existing, not \(name)")
+        guard ["parse", "evaluate", "sql", "fetch", "existing", "live"].contains(name) else {
+          throw Failure(description: "--suite needs parse, evaluate, sql, fetch, existing or live, not \(name)")
         }
         o.suites.insert(name)
       case "-h", "--help":
         print(
           "usage: sift-bench [--format 'P'] [--arg JSON]... [--data FILE.json] [--schema S.json --entity E] [--seconds N]"
-            + " [--suite parse|evaluate|sql|fetch|existing]...")
+            + " [--suite parse|evaluate|sql|fetch|existing|live]...")
         exit(0)
       default: throw Failure(description: "unknown option \(args[i])")
       }

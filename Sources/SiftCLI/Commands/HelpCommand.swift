@@ -35,6 +35,7 @@ enum HelpCommand {
                                    the REPL on a Core Data store's entities (read-only)
       sift schema --model M | --db FILE [--model M]
                                    print the schema as a schema file (JSON) for --schema
+      sift watch 'FORMAT' --data F results that stay current: JSON Lines edits in, change sets out
       sift help COMMAND            details and examples for one command
 
     EXAMPLES
@@ -66,6 +67,7 @@ enum HelpCommand {
         sift expr 'sum:(specialCount)' --schema schema.json --entity Venue --aggregate
       """,
     "schema": SchemaCommand.help,
+    "watch": WatchCommand.help,
     "parse": """
       sift parse 'FORMAT' [--arg JSON]... [--json]
 

@@ -2,7 +2,7 @@ import SiftSyntax
 
 /// A sort key read once per record, in the form comparisons are cheapest: strings already
 /// folded for `.caseInsensitive`, booleans as integers.
-enum SortKey {
+enum SortKey: Sendable {
   case null
   case int(Int64)
   case double(Double)

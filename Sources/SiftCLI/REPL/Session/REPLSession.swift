@@ -56,6 +56,8 @@ final class REPLSession {
   var timer = false
   /// SQL back ends (SQLite in memory, files, PostgreSQL).
   var sql = REPLSQLState()
+  /// Live results started with `.watch` (nil: none).
+  var watching: REPLWatch?
 
   /// Creates an empty session.
   init(style: REPLStyle = REPLStyle(colors: false), interrupt: InterruptFlag = InterruptFlag()) {
@@ -166,6 +168,10 @@ final class REPLSession {
     case "fetch": return fetchTemplate(arg)
     case "generate": return generate(arg)
     case "timer": return setTimer(arg)
+    case "watch": return watch(arg)
+    case "insert": return watchInsert(arg)
+    case "update": return watchUpdate(arg)
+    case "delete": return watchDelete(arg)
     default: return .failure(errorLine("command '.\(spec.name)' is not available"))
     }
   }
