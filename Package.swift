@@ -12,6 +12,8 @@ let package = Package(
     .library(name: "SiftSQLite", targets: ["SiftSQLite"]),
     .library(name: "SiftPostgres", targets: ["SiftPostgres"]),
     .library(name: "SiftCoreData", targets: ["SiftCoreData"]),
+    .library(name: "SiftLive", targets: ["SiftLive"]),
+    .library(name: "SiftLiveSQLite", targets: ["SiftLiveSQLite"]),
     .executable(name: "sift", targets: ["sift"]),
     .executable(name: "sift-bench", targets: ["sift-bench"]),
   ],
@@ -24,6 +26,9 @@ let package = Package(
     .target(name: "SiftPostgres", dependencies: ["SiftSQL", "CLibPQ"]),
     // Core Data: .xcdatamodeld models (FoundationXML) and their SQLite store layout as an SQLSchema.
     .target(name: "SiftCoreData", dependencies: ["SiftSyntax", "SiftSQL"]),
+    // Live results (NSFetchedResultsController): change sets over fetched results kept current.
+    .target(name: "SiftLive", dependencies: ["SiftSyntax", "SiftEvaluation"]),
+    .target(name: "SiftLiveSQLite", dependencies: ["SiftLive", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite"]),
     .systemLibrary(
       name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
@@ -34,18 +39,20 @@ let package = Package(
     // The command-line tool: a library (testable) plus a thin executable.
     .target(
       name: "SiftCLI",
-      dependencies: ["SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftCoreData"],
+      dependencies: ["SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftCoreData", "SiftLive", "SiftLiveSQLite"],
       resources: [.copy("Resources")]),
     .executableTarget(name: "sift", dependencies: ["SiftCLI"]),
     .executableTarget(
       name: "sift-bench",
-      dependencies: ["SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "CSQLite", "SiftCLI"]),
+      dependencies: ["SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftLive", "CSQLite", "SiftCLI"]),
 
     .testTarget(name: "SiftSyntaxTests", dependencies: ["SiftSyntax"]),
     .testTarget(name: "SiftEvaluationTests", dependencies: ["SiftSyntax", "SiftEvaluation"]),
     .testTarget(
       name: "SiftSQLTests",
       dependencies: ["SiftSyntax", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftEvaluation"]),
+    .testTarget(
+      name: "SiftLiveTests", dependencies: ["SiftLive", "SiftLiveSQLite", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite"]),
     .testTarget(
       name: "SiftCoreDataTests", dependencies: ["SiftCoreData", "SiftSyntax", "SiftSQL", "SiftSQLite", "SiftEvaluation"]),
     .testTarget(

@@ -1,7 +1,7 @@
 import Foundation
 
-/// The `sift` command line: `sift [repl]`, `sift parse`, `sift eval`, `sift sql`, `sift batch`,
-/// `sift load`, `sift setup-sql`, `sift schema`, `sift help [COMMAND]`. Each subcommand lives in `Commands/`.
+/// The `sift` command line: `sift [repl]`, `sift parse`, `sift eval`, `sift expr`, `sift sql`, `sift batch`,
+/// `sift load`, `sift setup-sql`, `sift schema`, `sift watch`, `sift help [COMMAND]`. Each subcommand lives in `Commands/`.
 ///
 /// ```swift
 /// exit(SiftCommandLine.run(["parse", "name == 'x'"]))
@@ -16,10 +16,12 @@ public enum SiftCommandLine {
     case "parse": return ParseCommand.run(rest)
     case "batch": return BatchCommand.run(rest)
     case "eval": return EvalCommand.run(rest)
+    case "expr": return ExprCommand.run(rest)
     case "sql": return SQLCommand.run(rest)
     case "load": return LoadCommand.run(rest)
     case "setup-sql": return SetupSQLCommand.run(rest)
     case "schema": return SchemaCommand.run(rest)
+    case "watch": return WatchCommand.run(rest)
     case "help", "--help", "-h": return HelpCommand.run(rest)
     default:
       if first.hasPrefix("-") { return runREPL(arguments: arguments) }

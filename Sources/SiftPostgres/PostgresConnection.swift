@@ -103,7 +103,8 @@ final class PostgresConnection {
     while offset < data.count && sent {
       let n = min(1 << 20, data.count - offset)
       sent = data.withUnsafeBufferPointer { buf in
-        buf.baseAddress!.advanced(by: offset).withMemoryRebound(to: CChar.self, capacity: n) {
+        guard let base = buf.baseAddress else { return false }
+        return base.advanced(by: offset).withMemoryRebound(to: CChar.self, capacity: n) {
           PQputCopyData(conn, $0, Int32(n)) == 1
         }
       }
@@ -123,7 +124,7 @@ final class PostgresConnection {
     }
   }
 
-  private func open() throws(PostgresError) -> OpaquePointer {
+  func open() throws(PostgresError) -> OpaquePointer {
     guard let handle else {
       throw PostgresError(kind: .connection, message: "connection is closed")
     }
@@ -137,7 +138,7 @@ final class PostgresConnection {
     return handle
   }
 
-  private func check(_ result: OpaquePointer?, conn: OpaquePointer, statement: String)
+  func check(_ result: OpaquePointer?, conn: OpaquePointer, statement: String)
     throws(PostgresError)
   {
     guard let result else {
@@ -159,10 +160,10 @@ final class PostgresConnection {
     }
   }
 
-  private static func rows(of result: OpaquePointer?, statement: String) throws(PostgresError)
+  static func rows(of result: OpaquePointer?, statement: String) throws(PostgresError)
     -> [[PostgresCell]]
   {
-    guard let result, PQresultStatus(result) == PGRES_TUPLES_OK else { return [] }
+    guard let result, PQresultStatus(result) == PGRES_TUPLES_OK || PQresultStatus(result) == PGRES_SINGLE_TUPLE else { return [] }
     let rowCount = PQntuples(result)
     let columnCount = PQnfields(result)
     let types = (0..<columnCount).map { PQftype(result, $0) }
@@ -199,7 +200,7 @@ final class PostgresConnection {
 }
 
 /// C arrays for `PQexecParams`, allocated together and freed with `deallocate()`.
-private struct ParameterBuffers {
+struct ParameterBuffers {
   let types: UnsafeMutablePointer<Oid>
   let values: UnsafeMutablePointer<UnsafePointer<CChar>?>
   let lengths: UnsafeMutablePointer<Int32>

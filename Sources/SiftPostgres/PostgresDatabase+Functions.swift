@@ -21,7 +21,10 @@ extension PostgresDatabase {
     guard !wanted.isEmpty else { return }
     let rows = try query(
       "SELECT DISTINCT p.proname::text FROM pg_catalog.pg_proc p"
-        + " WHERE p.proname = ANY (string_to_array($1, ',')) AND pg_catalog.pg_function_is_visible(p.oid)",
+        + " WHERE p.proname = ANY (string_to_array($1, ',')) AND pg_catalog.pg_function_is_visible(p.oid)"
+        // The collation `sift_localized` (`.localizedStandard` sorts) is set up the same way.
+        + " UNION SELECT c.collname::text FROM pg_catalog.pg_collation c"
+        + " WHERE c.collname = ANY (string_to_array($1, ',')) AND pg_catalog.pg_collation_is_visible(c.oid)",
       [.text(wanted.joined(separator: ","))])
     var found: [String] = []
     for row in rows { if case .text(let name)? = row.first { found.append(name) } }
@@ -42,5 +45,6 @@ extension PostgresDatabase {
     "sift_fold": "[c]/[d] comparisons and case-insensitive sorts",
     "sift_fdiv": "division of doubles",
     "sift_exact": "comparing doubles with large integers",
+    "sift_localized": "the collation of localized sorts",
   ]
 }

@@ -150,9 +150,10 @@ public final class PostgresDatabase: @unchecked Sendable {
   }
 
   /// Runs one statement with `$n` parameters and returns its rows, decoded by column type.
-  func query(_ sql: String, _ values: [PostgresWireValue]) throws(PostgresError)
-    -> [[PostgresWireValue]]
-  {
+  func query(
+    _ sql: String, _ values: [PostgresWireValue], canceller: PostgresCanceller? = nil, afterRow: ((Int) -> Bool)? = nil,
+    waiting: (Int) -> Void = { _ in }
+  ) throws(PostgresError) -> [[PostgresWireValue]] {
     var parameters: [PostgresWireParameter] = []
     parameters.reserveCapacity(values.count)
     for (i, value) in values.enumerated() {
@@ -165,7 +166,12 @@ public final class PostgresDatabase: @unchecked Sendable {
     }
     lock.lock()
     defer { lock.unlock() }
-    let cells = try connection.execute(sql, parameters: parameters)
+    let cells: [[PostgresCell]]
+    if let canceller, let afterRow {
+      cells = try connection.executeRows(sql, parameters: parameters, canceller: canceller, afterRow: afterRow, waiting: waiting)
+    } else {
+      cells = try connection.execute(sql, parameters: parameters)
+    }
     var rows: [[PostgresWireValue]] = []
     rows.reserveCapacity(cells.count)
     for row in cells {

@@ -23,6 +23,9 @@ public struct PostgresError: Error, Sendable, Hashable, CustomStringConvertible 
     case unsupportedValue
     /// A result cell could not be converted to a Swift value.
     case result
+    /// The task running `PostgresDatabase.executeAsync` was cancelled (the server cancelled
+    /// the statement, or its rows were abandoned); the connection stays usable.
+    case cancelled
     /// The statement calls Sift's SQL functions (`sift_fold`, …) the database does not have:
     /// it was not run (see `PostgresDatabase.checkSiftFunctions(_:)`).
     case missingSetup

@@ -147,6 +147,14 @@ public final class SQLiteDatabase: SQLDatabase {
   /// - Throws: `SiftError` (stage `.sql`, id `sqlite-error`), e.g. when the bindings do not
   ///   match the placeholders or a MATCHES pattern is invalid.
   public func execute(_ statement: SQLStatement) throws(SiftError) -> [[SQLValue]] {
+    try rows(statement, afterRow: nil)
+  }
+
+  /// The connection (nil once closed), for `executeAsync`'s progress handler and interrupt.
+  var connectionHandle: OpaquePointer? { handle }
+
+  /// `execute`'s loop; `afterRow(n)` runs after the n-th row, and its error stops the statement.
+  func rows(_ statement: SQLStatement, afterRow: ((Int) throws(SiftError) -> Void)?) throws(SiftError) -> [[SQLValue]] {
     let st = try prepare(statement.sql)
     defer { sqlite3_reset(st) }
     let expected = Int(sqlite3_bind_parameter_count(st))
@@ -167,6 +175,7 @@ public final class SQLiteDatabase: SQLDatabase {
       row.reserveCapacity(Int(columns))
       for c in 0..<columns { row.append(SQLiteDatabase.read(st, c)) }
       rows.append(row)
+      try afterRow?(rows.count)
     }
     return rows
   }

@@ -14,9 +14,9 @@ struct BenchOptions {
   var entity: String?
   /// `--seconds N`: time budget per measurement (default 0.5).
   var seconds: Double = 0.5
-  /// `--suite parse|evaluate|sql` (repeatable): which parts of the standard set to run
-  /// (default all); `--suite existing` (a 1,000,000-row database) and `--suite scale` (the REPL
-  /// on N generated records) are never in the default set.
+  /// `--suite parse|evaluate|sql|fetch` (repeatable): which parts of the standard set to run
+  /// (default all); `--suite existing` (a 1,000,000-row database), `--suite live` (1,000,000
+  /// live records) and `--suite scale` (the REPL on N generated records) are never in the default set.
   var suites: Set<String> = []
   /// `--records N`: records for `--suite scale` (default 1,000,000).
   var records = 1_000_000
@@ -45,8 +45,8 @@ struct BenchOptions {
         o.seconds = s
       case "--suite":
         let name = try value()
-        guard ["parse", "evaluate", "sql", "existing", "scale"].contains(name) else {
-          throw Failure(description: "--suite needs parse, evaluate, sql, existing or scale, not \(name)")
+        guard ["parse", "evaluate", "sql", "fetch", "existing", "live", "scale"].contains(name) else {
+          throw Failure(description: "--suite needs parse, evaluate, sql, fetch, existing, live or scale, not \(name)")
         }
         o.suites.insert(name)
       case "--records":
@@ -55,7 +55,7 @@ struct BenchOptions {
       case "-h", "--help":
         print(
           "usage: sift-bench [--format 'P'] [--arg JSON]... [--data FILE.json] [--schema S.json --entity E] [--seconds N]"
-            + " [--suite parse|evaluate|sql|existing|scale]... [--records N]")
+            + " [--suite parse|evaluate|sql|fetch|existing|live|scale]... [--records N]")
         exit(0)
       default: throw Failure(description: "unknown option \(args[i])")
       }
@@ -65,7 +65,7 @@ struct BenchOptions {
   }
 
   /// Whether the standard set includes `suite`.
-  func runs(_ suite: String) -> Bool { suite == "scale" ? suites.contains(suite) : suites.isEmpty || suites.contains(suite) }
+  func runs(_ suite: String) -> Bool { suites.isEmpty || suites.contains(suite) }
 
   /// Directory holding the shared conformance sample (venues.json).
   static var fixturesDirectory: URL {

@@ -17,8 +17,10 @@ do {
     if options.runs("parse") { try runParseBenchmarks(options) }
     if options.runs("evaluate") { try runEvaluateBenchmarks(options) }
     if options.runs("sql") { try runSQLBenchmarks(options) }
-    if options.runs("scale") { try runScaleBenchmarks(options) }
+    if options.runs("fetch") { try runFetchBenchmarks(options) }
     if options.suites.contains("existing") { try runExistingBenchmarks(options) }
+    if options.suites.contains("live") { try runLiveBenchmarks(options) }
+    if options.suites.contains("scale") { try runScaleBenchmarks(options) }
   } else {
     if options.format != nil { try runParseBenchmarks(options) }
     if options.data != nil { try runEvaluateBenchmarks(options) }

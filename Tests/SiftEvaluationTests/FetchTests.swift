@@ -161,4 +161,58 @@ import Testing
     let e = try #require(throws: SiftError.self) { try SiftSortDescriptor.parseList("rating sideways") }
     #expect(e.diagnostic.range == SourceRange(start: 7, end: 15))
   }
+
+  /// A small page of many records is selected without sorting the rest: the same records as
+  /// the full sort's first page, ties in input order, for every key kind.
+  @Test func smallPagesEqualTheFullSortsPrefix() throws {
+    let kinds: [(Int) -> SiftValue] = [
+      { .int(Int64($0 % 7)) }, { .double(Double($0 % 5) / 2) }, { .string(["b", "A", "a", "é", "B"][$0 % 5]) },
+      { $0 % 3 == 0 ? .null : .int(Int64($0 % 4)) }, { $0 % 2 == 0 ? .string("x") : .int(1) },
+    ]
+    for (k, make) in kinds.enumerated() {
+      let records: [SiftValue] = (0..<400).map { ["k": make(($0 * 37) % 101), "m": .int(Int64($0 % 3))] }
+      for sorts in ["k", "k desc [c]", "k nulls last, m desc", "k [l]"] {
+        let r = SiftFetchRequest(entity: "V", sortDescriptors: try SiftSortDescriptor.parseList(sorts))
+        let full = try r.matchingIndices(in: records)
+        for (limit, offset) in [(1, 0), (5, 0), (10, 7), (0, 3), (24, 0)] {
+          var paged = r
+          paged.limit = limit
+          paged.offset = offset
+          let want = Array(full.dropFirst(offset).prefix(limit))
+          #expect(try paged.matchingIndices(in: records) == want, "kind \(k) sort \(sorts) limit \(limit) offset \(offset)")
+        }
+      }
+    }
+  }
+
+  /// `sum:`, `min:`, `max:`, `average:` of a key over the fetch read the column directly: the
+  /// same values as the general evaluation (a TERNARY around it forces that), nil skipped,
+  /// overflow continuing in doubles. `count:(x)` counts non-nil values, as SQL's COUNT(x).
+  @Test func directAggregatesEqualTheGeneralPath() throws {
+    let sets: [[SiftValue]] = [
+      [["x": 1], ["x": nil], ["x": 2.5], [:], ["x": 4]],
+      [["x": .int(Int64.max)], ["x": 1]],
+      [["x": "b"], ["x": "a"], ["x": nil]],
+      [["x": [1, 2]], ["x": 3]],
+      [],
+    ]
+    for records in sets {
+      for f in ["sum", "min", "max", "average"] {
+        let direct = Result { try SiftExpression(format: "\(f):(x)").aggregateValue(over: records) }
+        let general = Result { try SiftExpression(format: "TERNARY(TRUEPREDICATE, \(f):(x), 0)").aggregateValue(over: records) }
+        switch (direct, general) {
+        case (.success(let a), .success(let b)):
+          #expect(a == b, "\(f) over \(records): \(a) vs \(b)")
+        case (.failure, .failure): break
+        default: Issue.record("\(f) over \(records): \(direct) vs \(general)")
+        }
+      }
+    }
+  }
+
+  @Test func countOfAKeyOverTheFetchSkipsNil() throws {
+    let records: [SiftValue] = [["x": 1], ["x": nil], [:], ["x": "a"]]
+    #expect(try SiftExpression(format: "count:(x)").aggregateValue(over: records) == 2)
+    #expect(try SiftExpression(format: "count:(SELF)").aggregateValue(over: records) == 4)
+  }
 }

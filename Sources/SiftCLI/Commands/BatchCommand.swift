@@ -5,7 +5,8 @@ import SiftSyntax
 /// `sift batch [--data D.json] [--schema S.json --entity E [--postgres CONNINFO]]`, or on an existing
 /// database `sift batch --db FILE.sqlite --entity TABLE` / `--postgres CONNINFO --pg-schema NAME
 /// --entity TABLE` (`"rows"`: primary-key values of the matching rows, ascending): reads JSON Lines
-/// cases from stdin — `{"id", "format", "args": [JSON…], "variables": {"NAME": JSON}}` — and writes
+/// cases from stdin — `{"id", "format", "args": [JSON…], "variables": {"NAME": JSON}, "sort": "k asc",
+/// "limit": N, "offset": N}` (the last three: indices in fetch order, `BatchFetch`) — and writes
 /// one JSON line per case (the contract is documented in README.md):
 ///
 ///     {"id": …, "ok": true, "canonical": "…", "matches": [0, 4], "sql": "…", "bindings": […], "sqlMatches": […]}
@@ -81,6 +82,12 @@ struct BatchContext {
     if case .array(let a)? = c["args"] { arguments = a }
     var variables: [String: SiftValue] = [:]
     if case .dictionary(let v)? = c["variables"] { variables = v }
+    let fetch: BatchFetch
+    do {
+      fetch = try BatchFetch(c)
+    } catch {
+      return failure("input", error.batchJSON)
+    }
 
     let predicate: SiftPredicate
     do {
@@ -97,8 +104,10 @@ struct BatchContext {
     }
     if let data {
       do {
-        let matcher = try evaluated.compile(EvaluationOptions(policy: lenient ? .treatAsNoMatch : .strict))
-        let indices = try data.matchingIndices(matcher, variables: variables)
+        let options = EvaluationOptions(policy: lenient ? .treatAsNoMatch : .strict)
+        let indices = fetch.isDefault
+          ? try data.matchingIndices(try evaluated.compile(options), variables: variables)
+          : try fetch.matchingIndices(evaluated, in: data, variables: variables, options: options)
         out["matches"] = .array(indices.map { .int(Int64($0)) })
       } catch {
         return failure(error.stage.rawValue, error.batchJSON)
@@ -106,14 +115,14 @@ struct BatchContext {
     }
     if let sql {
       do {
-        try sql.process(evaluated, into: &out)
+        try sql.process(evaluated, fetch, into: &out)
       } catch {
         return failure(error.stage.rawValue, error.batchJSON)
       }
     }
     if let database {
       do {
-        try database.process(evaluated, into: &out)
+        try database.process(evaluated, fetch, into: &out)
       } catch {
         return failure(error.stage.rawValue, error.batchJSON)
       }

@@ -51,17 +51,21 @@ final class BatchSQL {
     }
   }
 
-  /// Adds `"sql"`, `"bindings"`, `"sqlMatches"` (and `"pgMatches"`) to a case's output.
-  func process(_ predicate: SiftPredicate, into out: inout [String: SiftValue]) throws(SiftError) {
-    let statement = try compiler.compile(FetchRequest(entity: entity, predicate: predicate))
+  /// Adds `"sql"` (the records' SELECT, sorted and paged as the case asks), `"bindings"`,
+  /// `"sqlMatches"` (and `"pgMatches"`): record indices in the fetch's order.
+  func process(_ predicate: SiftPredicate, _ fetch: BatchFetch = BatchFetch(), into out: inout [String: SiftValue]) throws(SiftError) {
+    let statement = try compiler.compile(fetch.request(entity, predicate, .records))
     out["sql"] = .string(statement.sql)
     out["bindings"] = .array(statement.bindings.map(\.siftValue))
     if let notRows { out["sqlSkipped"] = .string("the records are not SQL rows: \(notRows)") }
+    let indices = fetch.request(entity, predicate, .indices)
     if let sqlite {
-      out["sqlMatches"] = .array(try run { try sqlite.matchingIndices(of: predicate, entity: entity, compiler: compiler) })
+      let st = try compiler.compile(indices)
+      out["sqlMatches"] = .array(try run { try sqlite.execute(st).compactMap { $0.first?.intValue.map { Int($0) } } })
     }
     if let postgres, let postgresCompiler {
-      out["pgMatches"] = .array(try run { try postgres.matchingIndices(of: predicate, entity: entity, compiler: postgresCompiler) })
+      let st = try postgresCompiler.compile(indices)
+      out["pgMatches"] = .array(try run { try postgres.execute(st).compactMap { $0.first?.intValue.map { Int($0) } } })
     }
   }
 

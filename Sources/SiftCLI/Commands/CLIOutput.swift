@@ -3,7 +3,7 @@ import SiftSyntax
 
 /// Output helpers shared by the subcommands.
 enum CLIOutput {
-  static let commands = ["repl", "parse", "eval", "sql", "batch", "load", "setup-sql", "schema", "help"]
+  static let commands = ["repl", "parse", "eval", "sql", "batch", "load", "setup-sql", "schema", "watch", "help"]
 
   /// Writes to standard error.
   static func error(_ text: String) {

@@ -24,6 +24,7 @@ enum HelpCommand {
       sift repl [OPTIONS]          the REPL (see 'sift help repl')
       sift parse 'FORMAT' …        print the canonical form or a diagnostic
       sift eval 'FORMAT' --data F  print the records of F that match
+      sift expr 'EXPR' --data F    print an expression's value per record (--aggregate: over all)
       sift sql 'FORMAT' --schema S --entity E
                                    print the SQL and its bindings
       sift batch …                 run JSON Lines cases from standard input
@@ -34,6 +35,7 @@ enum HelpCommand {
                                    the REPL on a Core Data store's entities (read-only)
       sift schema --model M | --db FILE [--model M]
                                    print the schema as a schema file (JSON) for --schema
+      sift watch 'FORMAT' --data F results that stay current: JSON Lines edits in, change sets out
       sift help COMMAND            details and examples for one command
 
     EXAMPLES
@@ -46,7 +48,26 @@ enum HelpCommand {
     """
 
   static let pages: [String: String] = [
+    "expr": """
+      sift expr 'EXPR' --data FILE.json [--aggregate] [--where 'P'] [--sort 'k asc, …'] [--limit N]
+                [--offset N] [--arg JSON]... [--var NAME=JSON]...
+      sift expr 'EXPR' --schema S.json --entity E [--dialect sqlite|postgres] [same fetch options]
+
+      Evaluates an expression (NSExpression format: key paths, arithmetic, functions, sum:, …)
+      for each record the fetch selects (--where filters, --sort orders, then --offset and
+      --limit page) and prints one JSON value per line. --aggregate evaluates it once over the
+      whole fetch, SELF being the array of records, as Core Data's NSExpressionDescription:
+      sum:(specialCount) prints the total. With --schema/--entity instead of --data, prints the
+      same request compiled to SQL and its bindings. The expression's %@ take the first --arg
+      values, --where's the rest.
+
+      EXAMPLES
+        sift expr 'name' --data venues.json --sort 'rating desc, name' --limit 3
+        sift expr 'sum:(specialCount)' --data venues.json --aggregate
+        sift expr 'sum:(specialCount)' --schema schema.json --entity Venue --aggregate
+      """,
     "schema": SchemaCommand.help,
+    "watch": WatchCommand.help,
     "parse": """
       sift parse 'FORMAT' [--arg JSON]... [--json]
 
@@ -122,9 +143,12 @@ enum HelpCommand {
       ascending), "sql" and "bindings"; a table without a one-column primary key answers each
       case with an error at stage "sql". On a Core Data store (see 'sift help schema') "rows" are
       the matching objects' Z_PK values, ascending.
+      A case may add "sort": "key asc, key2 desc" ([c], [l], nulls first|last as well), "limit"
+      and "offset": then matches, sqlMatches, pgMatches (and rows) come in the fetch's order.
 
       EXAMPLES
         sift batch --data venues.json < cases.jsonl
+        echo '{"id": 1, "format": "rating > 4", "sort": "rating desc, name", "limit": 3}' | sift batch --data venues.json
         echo '{"id": 1, "format": "ANY tag.label == %@", "args": ["urgent"]}' | sift batch --db notes.sqlite --entity note
       """,
     "load": """

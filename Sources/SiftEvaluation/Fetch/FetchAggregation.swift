@@ -19,6 +19,20 @@ struct FetchAggregation {
     if groupBy.isEmpty {
       groups = [Array(0..<positions.count)]
       groupKeys = [[]]
+    } else if keyColumns.count == 1 {
+      // One key: no array of keys per record.
+      let column = keyColumns[0]
+      var index: [Aggregates.Key: Int] = [:]
+      for r in 0..<positions.count {
+        let key = Aggregates.hashKey(column[r])
+        if let g = index[key] {
+          groups[g].append(r)
+        } else {
+          index[key] = groups.count
+          groups.append([r])
+          groupKeys.append([column[r]])
+        }
+      }
     } else {
       var index: [[Aggregates.Key]: Int] = [:]
       for r in 0..<positions.count {
@@ -31,6 +45,8 @@ struct FetchAggregation {
           groupKeys.append(keyColumns.map { $0[r] })
         }
       }
+    }
+    if !groupBy.isEmpty {
       let values = groupKeys.map { $0.map { $0.siftValue() } }
       let order = Array(0..<groups.count).sorted { i, j in
         for k in 0..<groupBy.count {

@@ -2,7 +2,7 @@ import SiftSyntax
 
 /// A sort key read once per record, in the form comparisons are cheapest: strings already
 /// folded for `.caseInsensitive`, booleans as integers.
-enum SortKey {
+enum SortKey: Sendable {
   case null
   case int(Int64)
   case double(Double)
@@ -64,34 +64,60 @@ struct FetchSorter {
   }
 
   /// `positions` reordered (a stable sort: ties keep the given order, which is ascending).
-  func sort<R: SiftRecord>(_ positions: [Int], of records: [R], variables: [String: SiftValue]) throws(SiftError) -> [Int] {
+  /// With `first`, only that many leading positions are returned (a page: `offset + limit`),
+  /// selected without sorting the rest when they are few.
+  func sort<R: SiftRecord>(
+    _ positions: [Int], of records: [R], variables: [String: SiftValue], first: Int? = nil
+  ) throws(SiftError) -> [Int] {
     guard !descriptors.isEmpty, positions.count > 1 else { return positions }
-    var keys: [[SortKey]] = []
+    var keys: [SortColumn] = []
+    defer { for k in keys { k.deallocate() } }
     for (d, column) in zip(descriptors, columns) {
-      let comparison = d.comparison
-      keys.append(try column.read(records, at: positions, variables: variables) { SortKey($0, comparison) })
+      keys.append(SortColumn(try column.read(records, at: positions, variables: variables) { $0 }, d))
     }
-    let plan = descriptors.map { (ascending: $0.ascending, nilsFirst: $0.nilsFirst, comparison: $0.comparison) }
-    var order = Array(0..<positions.count)
-    keys.withUnsafeBufferPointer { keys in
-      order.sort { i, j in
-        for k in 0..<plan.count {
-          let a = keys[k][i], b = keys[k][j]
-          let p = plan[k]
-          let c: Int
-          switch (a, b) {
-          case (.null, .null): c = 0
-          case (.null, _): c = p.nilsFirst ? -1 : 1
-          case (_, .null): c = p.nilsFirst ? 1 : -1
-          default:
-            let raw = SortKey.compare(a, b, p.comparison)
-            c = p.ascending ? raw : -raw
+    let order: [Int]
+    if keys.count == 1 {
+      let k = keys[0]
+      order = Self.ordered(positions.count, first: first) { i, j in
+        let c = k.compare(i, j)
+        return c != 0 ? c < 0 : i < j
+      }
+    } else {
+      order = keys.withUnsafeBufferPointer { keys in
+        Self.ordered(positions.count, first: first) { i, j in
+          for k in keys {
+            let c = k.compare(i, j)
+            if c != 0 { return c < 0 }
           }
-          if c != 0 { return c < 0 }
+          return i < j
         }
-        return i < j
       }
     }
     return order.map { positions[$0] }
+  }
+
+  /// `0..<count` in the order `less` (a strict total order) gives; with `first` much smaller
+  /// than `count`, just the first that many, kept sorted by binary insertion.
+  @inline(__always)
+  static func ordered(_ count: Int, first: Int?, _ less: (Int, Int) -> Bool) -> [Int] {
+    guard let first, first < count / 16 else {
+      var order = Array(0..<count)
+      order.sort(by: less)
+      return first.map { Array(order.prefix($0)) } ?? order
+    }
+    guard first > 0 else { return [] }
+    var best: [Int] = []
+    best.reserveCapacity(first + 1)
+    for i in 0..<count {
+      if best.count == first, let last = best.last, !less(i, last) { continue }
+      var lo = 0, hi = best.count
+      while lo < hi {
+        let mid = (lo + hi) / 2
+        if less(best[mid], i) { lo = mid + 1 } else { hi = mid }
+      }
+      best.insert(i, at: lo)
+      if best.count > first { best.removeLast() }
+    }
+    return best
   }
 }

@@ -46,8 +46,10 @@ extension SiftFetchRequest {
     _ selected: [Int], of records: [R], variables: [String: SiftValue], options: EvaluationOptions
   ) throws(SiftError) -> SiftFetchResult {
     func ordered() throws(SiftError) -> [Int] {
-      let sorted = try FetchSorter(sortDescriptors, options: options).sort(selected, of: records, variables: variables)
-      return Array(sorted[window(count: sorted.count)])
+      let page = window(count: selected.count)
+      let sorted = try FetchSorter(sortDescriptors, options: options)
+        .sort(selected, of: records, variables: variables, first: limit == nil ? nil : page.upperBound)
+      return Array(sorted[page.lowerBound..<min(page.upperBound, sorted.count)])
     }
     switch resultType {
     case .records, .indices:
@@ -85,7 +87,9 @@ extension SiftExpression {
   /// The expression evaluated once over a whole fetch, as Core Data evaluates an
   /// `NSExpressionDescription`: `SELF` is the array of records, so a key path reads every
   /// record's value (`sum:(specialCount)` is the total, `average:(rating)` the mean,
-  /// `count:(SELF)` the number of records).
+  /// `count:(SELF)` the number of records). One aggregate of a key follows `SiftAggregate`'s
+  /// rules, as the SQL compiled for it does: nil values are skipped (`count:(rating)` counts
+  /// the records that have one).
   ///
   /// ```swift
   /// try SiftExpression(format: "sum:(specialCount)").aggregateValue(over: venues)   // 42
@@ -94,6 +98,16 @@ extension SiftExpression {
   public func aggregateValue<R: SiftRecord>(
     over records: [R], variables: [String: SiftValue] = [:], options: EvaluationOptions = EvaluationOptions()
   ) throws(SiftError) -> SiftValue {
+    // An aggregate of a plain key follows `SiftAggregate`'s rules, as SQL's compile(_:over:)
+    // does (`count:(x)` counts non-nil values, like COUNT(x)), reading the column directly;
+    // what those rules refuse (an array-valued key) takes the general path below.
+    if let a = try? SiftAggregate(self), let key = a.keyPath, !key.contains("."),
+      let rows = try? FetchAggregation.rows(
+        [a], groupBy: [], positions: Array(records.indices), of: records, variables: variables, options: options),
+      let value = rows.first?.first
+    {
+      return value
+    }
     let all = EvalValue.array(records.map { $0.siftRecordRoot.value })
     let column = try FetchColumn(expression: self, options: options)
     return try column.read([AggregateRoot(root: all)], at: [0], variables: variables) { $0.siftValue() }[0]

@@ -16,10 +16,12 @@ public struct PostgreSQLDialect: SQLDialect {
   /// `sift_fdiv(a, b)`: double division with IEEE results for a zero divisor (its sign
   /// included: `1 / -0.0` is -infinity; NULL in, NULL out). `sift_exact(x)`: a double as the
   /// exact `numeric` it is, for comparing doubles with 64-bit integers (PostgreSQL's own casts
-  /// keep 15 or 17 significant digits). Re-run it after upgrading Sift.
+  /// keep 15 or 17 significant digits). The collation `sift_localized` (ICU root with numeric
+  /// ordering, `und-u-kn-true`): `localizedStandardCompare`'s order for `.localizedStandard`
+  /// sort keys (needs a server built with ICU). Re-run it after upgrading Sift.
   ///
   /// ```swift
-  /// PostgreSQLDialect.setupSQL.count   // 3
+  /// PostgreSQLDialect.setupSQL.count   // 4
   /// ```
   public static let setupSQL: [String] = [
     PostgresFoldingSQL.function,
@@ -47,6 +49,8 @@ public struct PostgreSQLDialect: SQLDialect {
         ELSE x::text::numeric END
     $$
     """,
+    // localizedStandardCompare is ICU with numeric ordering (file9 < file10); "und-x-icu" is not.
+    "CREATE COLLATION IF NOT EXISTS sift_localized (provider = icu, locale = 'und-u-kn-true')",
   ]
 
   /// `SQLDialect.name` for this database (see the protocol for its meaning).
@@ -90,7 +94,7 @@ public struct PostgreSQLDialect: SQLDialect {
   /// `SQLDialect.codePointCollation` for this database (see the protocol for its meaning).
   public var codePointCollation: String? { "C" }
   /// `SQLDialect.localizedCollation` for this database (see the protocol for its meaning).
-  public var localizedCollation: String? { "und-x-icu" }
+  public var localizedCollation: String? { "sift_localized" }
   /// `SQLDialect.powerFunction` for this database (see the protocol for its meaning).
   public var powerFunction: String { "power" }
   /// `SQLDialect.mathFunction` for this database (see the protocol for its meaning).

@@ -58,7 +58,7 @@ public protocol SQLDialect: Sendable {
   /// PostgreSQL); nil when the default already does (SQLite BINARY).
   var codePointCollation: String? { get }
   /// Collation for localized-standard sorting (`SIFT_LOCALIZED` registered by SiftSQLite,
-  /// `und-x-icu` on PostgreSQL); nil if unavailable.
+  /// `sift_localized` from `setupSQL` on PostgreSQL); nil if unavailable.
   var localizedCollation: String? { get }
   /// `(base, exponent) → number`: `sift_pow` (registered; see `powerKeepsIntegers`) or `power`.
   var powerFunction: String { get }

@@ -8,6 +8,11 @@ extension SQLCompiler {
   /// // SELECT COUNT(*) FROM "venue" t0
   /// ```
   public func compile(_ request: SiftFetchRequest) throws(SiftError) -> SQLStatement {
+    try select(request).statement(dialect)
+  }
+
+  /// The SELECT of `compile(_:)`, before its placeholders are numbered.
+  func select(_ request: SiftFetchRequest) throws(SiftError) -> SQLFragment {
     let e = try entity(request.entity)
     var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: request.predicate?.source ?? "")
     var whereExpr: SQLExpr?
@@ -93,6 +98,22 @@ extension SQLCompiler {
       sql.append(" OFFSET \(bind: .integer(Int64(offset)))")
     }
     if wrapCount { sql.append(") AS s") }
+    return sql
+  }
+
+  /// One aggregate over the rows of a paged request: `SELECT agg FROM table t0 WHERE key IN
+  /// (the page's keys, sorted, limited and offset)`.
+  func pagedAggregate(_ a: SiftAggregate, over request: SiftFetchRequest) throws(SiftError) -> SQLStatement {
+    let e = try entity(request.entity)
+    var keys = request
+    keys.resultType = .properties([e.primaryKeyAttribute.name])
+    let page = try select(keys)
+    var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: a.keyPath ?? a.name)
+    let q = dialect.quoteIdentifier
+    let value = try aggregate(a, &c, entity: e)
+    var sql = SQLFragment("SELECT \(value) AS \(sql: q(a.name)) FROM \(sql: q(e.table)) t0 WHERE t0.\(sql: q(e.primaryKeyAttribute.column)) IN (")
+    sql.append(page)
+    sql.append(")")
     return sql.statement(dialect)
   }
 
@@ -151,6 +172,12 @@ extension SQLCompiler {
       }
       v = c.numeric(v)
       if a.function == .sum { return SQLFragment("COALESCE(\(sql: dialect.sumFunction)(\(v)), 0)") }
+      if dialect.averageFunction.uppercased() == "AVG" {
+        // A plain sum over the count, as memory: PostgreSQL's AVG(double precision) also sums
+        // the squares and fails with "value out of range" once they overflow (1e300).
+        let dbl = dialect.doubleTypeName
+        return SQLFragment("(SUM(CAST(\(v) AS \(sql: dbl))) / NULLIF(COUNT(\(v)), 0))")
+      }
       return SQLFragment("\(sql: dialect.averageFunction)(CAST(\(v) AS \(sql: dialect.doubleTypeName)))")
     case .median, .stddev:
       throw SQLDiagnostics.error(

@@ -118,8 +118,8 @@ public struct SQLCompiler: Sendable {
 
   /// An expression over the records `request` selects, as one SELECT: an aggregate of a key
   /// path (`sum:(price)`, `average:(rating)`, `count:(SELF)`, …) is one row with one value
-  /// (`SUM`, `AVG`, `COUNT`, …, with the rules of `SiftAggregate`); anything else is one
-  /// value per record, in the request's order. What SQL cannot express is an error naming
+  /// (`SUM`, `AVG`, `COUNT`, …, with the rules of `SiftAggregate`; over a paged request, of
+  /// the rows of its page); anything else is one value per record, in the request's order. What SQL cannot express is an error naming
   /// the construct (`median:`, `FUNCTION`, `random()`, …).
   ///
   /// ```swift
@@ -130,11 +130,7 @@ public struct SQLCompiler: Sendable {
   public func compile(_ expression: SiftExpression, over request: SiftFetchRequest) throws(SiftError) -> SQLStatement {
     var r = request
     if let aggregate = try? SiftAggregate(expression) {
-      if request.limit != nil || request.offset != nil {
-        throw SQLDiagnostics.error(
-          "unsupported-in-sql", "an aggregate over a paged fetch (limit/offset) is not compiled; aggregate in memory",
-          expression.root.range, source: expression.source)
-      }
+      if request.limit != nil || request.offset != nil { return try pagedAggregate(aggregate, over: request) }
       r.resultType = .aggregates([aggregate], groupBy: [])
       r.sortDescriptors = []
     } else {

@@ -18,7 +18,8 @@ public struct SiftSortDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// Folded by `[c]` rules (`TextFolding`), then by code point (`caseInsensitiveCompare:`).
     case caseInsensitive
     /// `localizedStandardCompare:` (`SiftSortOrder.localizedStandard`; SQLite: the
-    /// `SIFT_LOCALIZED` collation calling it; PostgreSQL: ICU `und-x-icu`).
+    /// `SIFT_LOCALIZED` collation calling it; PostgreSQL: the ICU collation `sift_localized`,
+    /// `und-u-kn-true`, from `setupSQL`).
     case localizedStandard
   }
 

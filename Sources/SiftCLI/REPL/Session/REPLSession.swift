@@ -58,6 +58,8 @@ final class REPLSession {
   var sql = REPLSQLState()
   /// Threads an in-memory scan uses (every core; the answer does not depend on it).
   var scanWorkers = ProcessInfo.processInfo.activeProcessorCount
+  /// Live results started with `.watch` (nil: none).
+  var watching: REPLWatch?
 
   /// Creates an empty session.
   init(style: REPLStyle = REPLStyle(colors: false), interrupt: InterruptFlag = InterruptFlag()) {
@@ -168,6 +170,10 @@ final class REPLSession {
     case "fetch": return fetchTemplate(arg)
     case "generate": return generate(arg)
     case "timer": return setTimer(arg)
+    case "watch": return watch(arg)
+    case "insert": return watchInsert(arg)
+    case "update": return watchUpdate(arg)
+    case "delete": return watchDelete(arg)
     default: return .failure(errorLine("command '.\(spec.name)' is not available"))
     }
   }

@@ -1,0 +1,158 @@
+import Foundation
+import SiftEvaluation
+import SiftSQL
+import SiftSyntax
+
+/// `sift expr 'FORMAT' --data D.json [--aggregate] [--where 'P'] [--sort 'k asc, …'] [--limit N]
+/// [--offset N] [--arg JSON]... [--var NAME=JSON]...` (the expression's `%@`s take the first
+/// `--arg`s, `--where`'s the rest): evaluates an expression
+/// (`NSExpression(format:)`) for each record the fetch selects, printing one JSON value per
+/// line, or with `--aggregate` once over the whole fetch (`SELF` is the array of records, as
+/// Core Data evaluates an `NSExpressionDescription`: `sum:(specialCount)` prints the total).
+/// With `--schema S.json --entity E [--dialect sqlite|postgres]` instead of `--data`, prints
+/// the same request compiled to SQL and its bindings.
+enum ExprCommand {
+  static func run(_ args: [String]) -> Int32 {
+    let parsed: CLIArguments
+    do {
+      parsed = try CLIArguments(
+        args,
+        valued: ["--data", "--schema", "--entity", "--dialect", "--arg", "--var", "--where", "--sort", "--limit", "--offset"],
+        switches: ["--aggregate"])
+    } catch {
+      return CLIOutput.usageError(error.message, command: "expr")
+    }
+    guard parsed.positionals.count == 1, let format = parsed.positionals.first else {
+      return CLIOutput.usageError("expr takes exactly one expression format string", command: "expr")
+    }
+    let dataPath = parsed.value("--data"), schemaPath = parsed.value("--schema"), entity = parsed.value("--entity")
+    guard (dataPath != nil) != (schemaPath != nil || entity != nil) else {
+      return CLIOutput.usageError(
+        "expr needs --data FILE.json (evaluate) or --schema S.json --entity E (print the SQL), not both", command: "expr")
+    }
+    if dataPath == nil && (schemaPath == nil || entity == nil) {
+      return CLIOutput.usageError("--schema and --entity go together", command: "expr")
+    }
+    let request: SiftFetchRequest
+    let expression: SiftExpression
+    var variables: [String: SiftValue] = [:]
+    do {
+      let arguments = try CommandInputs.arguments(parsed.all("--arg"))
+      variables = try CommandInputs.variables(parsed.all("--var"))
+      let limit = try count(parsed.value("--limit"), "--limit"), offset = try count(parsed.value("--offset"), "--offset")
+      // The expression's specifiers take the first --arg values, --where's the rest.
+      let unbound = try SiftExpression.parse(format)
+      let own = min(unbound.unboundArgumentCount, arguments.count)
+      expression = try unbound.binding(Array(arguments.prefix(own))).substituting(variables)
+      var predicate: SiftPredicate?
+      if let w = parsed.value("--where") {
+        predicate = try SiftPredicate(format: w, arguments: Array(arguments.dropFirst(own))).substituting(variables)
+      }
+      let sorts = try parsed.value("--sort").map { text throws(SiftError) in try SiftSortDescriptor.parseList(text) } ?? []
+      request = SiftFetchRequest(
+        entity: entity ?? "records", predicate: predicate, sortDescriptors: sorts, limit: limit, offset: offset)
+    } catch let e as CommandInputs.Failure {
+      return CLIOutput.usageError(e.description, command: "expr")
+    } catch let e as SiftError {
+      CLIOutput.error(CLIOutput.render(e))
+      return 1
+    } catch {
+      CLIOutput.error("sift expr: \(error)")
+      return 1
+    }
+    let aggregate = parsed.flags.contains("--aggregate")
+    if let dataPath {
+      return evaluate(expression, request, dataPath, aggregate: aggregate, variables: variables)
+    }
+    return printSQL(expression, request, schemaPath ?? "", dialect: parsed.value("--dialect"), aggregate: aggregate)
+  }
+
+  static func count(_ text: String?, _ name: String) throws(CommandInputs.Failure) -> Int? {
+    guard let text else { return nil }
+    guard let n = Int(text), n >= 0 else { throw CommandInputs.Failure(description: "\(name) needs a whole number ≥ 0, not '\(text)'") }
+    return n
+  }
+
+  /// One JSON value per record of the fetch, or one over all of them.
+  static func evaluate(
+    _ expression: SiftExpression, _ request: SiftFetchRequest, _ path: String, aggregate: Bool, variables: [String: SiftValue]
+  ) -> Int32 {
+    let data: CommandInputs.DataSet
+    do {
+      data = try CommandInputs.data(path)
+    } catch {
+      CLIOutput.error("sift expr: \(error)")
+      return 1
+    }
+    do {
+      var out = ""
+      if aggregate {
+        let selected: [SiftValue]
+        if let records = data.records {
+          selected = try request.matchingIndices(in: records, variables: variables).map { data.values[$0] }
+        } else {
+          selected = try request.matchingIndices(in: data.values, variables: variables).map { data.values[$0] }
+        }
+        out = SiftJSON.serialize(try expression.aggregateValue(over: selected, variables: variables)) + "\n"
+      } else {
+        var r = request
+        r.resultType = .expressions([SiftExpressionDescription(expression: expression)])
+        let result: SiftFetchResult
+        if let records = data.records {
+          result = try r.execute(on: records, variables: variables)
+        } else {
+          result = try r.execute(on: data.values, variables: variables)
+        }
+        if case .rows(_, let rows) = result {
+          for row in rows { out += (row.first.map(SiftJSON.serialize) ?? "null") + "\n" }
+        }
+      }
+      FileHandle.standardOutput.write(Data(out.utf8))
+      return 0
+    } catch {
+      CLIOutput.error(CLIOutput.render(error))
+      return 1
+    }
+  }
+
+  /// The request compiled for the schema's entity: one SELECT expression per record, or the
+  /// aggregate (`SUM`, `AVG`, …) over the fetch with `--aggregate`.
+  static func printSQL(
+    _ expression: SiftExpression, _ request: SiftFetchRequest, _ schemaPath: String, dialect name: String?, aggregate: Bool
+  ) -> Int32 {
+    let dialect: any SQLDialect
+    switch name ?? "sqlite" {
+    case "sqlite": dialect = SQLiteDialect()
+    case "postgres", "postgresql": dialect = PostgreSQLDialect()
+    case let other: return CLIOutput.usageError("unknown dialect '\(other)'; use sqlite or postgres", command: "expr")
+    }
+    let schema: SQLSchema
+    do {
+      schema = try CommandInputs.schema(schemaPath)
+    } catch {
+      CLIOutput.error("sift expr: \(error)")
+      return 1
+    }
+    do {
+      let compiler = SQLCompiler(dialect: dialect, schema: schema)
+      let statement: SQLStatement
+      if aggregate {
+        _ = try SiftAggregate(expression)  // names what is not one aggregate of a key path
+        statement = try compiler.compile(expression, over: request)
+      } else {
+        var r = request
+        r.resultType = .expressions([SiftExpressionDescription(expression: expression)])
+        statement = try compiler.compile(r)
+      }
+      print(statement.sql)
+      for (i, value) in statement.bindings.enumerated() {
+        let placeholder = dialect.placeholder(i + 1)
+        print("-- \(placeholder == "?" ? "?\(i + 1)" : placeholder) = \(value)")
+      }
+      return 0
+    } catch {
+      CLIOutput.error(CLIOutput.render(error))
+      return 1
+    }
+  }
+}

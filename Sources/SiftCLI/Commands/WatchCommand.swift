@@ -1,0 +1,192 @@
+import Foundation
+import SiftEvaluation
+import SiftLive
+import SiftLiveSQLite
+import SiftSQLite
+import SiftSyntax
+
+/// `sift watch 'FORMAT' (--data FILE.json | --db FILE.sqlite --entity TABLE [--write]) [--sort 'key asc, …']
+/// [--section KEYPATH] [--id KEY]`:
+/// fetched results that stay current. Prints a snapshot, then answers each JSON Lines edit on
+/// standard input with its change set (`WatchProtocol`; Grammar/notes/live.md).
+enum WatchCommand {
+  static let help = """
+    sift watch 'FORMAT' --data FILE.json [--sort 'KEY asc, KEY desc'] [--section KEYPATH] [--id KEY]
+    sift watch 'FORMAT' --db FILE.sqlite --entity TABLE [--write] [--sort …] [--section …] [--id COLUMN]
+
+    Fetched results that stay current (NSFetchedResultsController). Prints the records of FILE
+    that match FORMAT, sorted and grouped into sections:
+      {"snapshot": {"sections": [{"name": …, "ids": […]}]}}
+    then reads one edit per line from standard input and answers each with the change set a
+    table view would animate, and the new snapshot:
+      {"insert": {RECORD}}   {"update": {"id": V, "set": {…}}}   {"delete": V}
+      {"batch": [EDIT, …]}   (one transaction)
+      → {"sections": {"deleted": [i…], "inserted": [i…]}, "deleted": [[s, r]…],
+         "inserted": [[s, r]…], "moved": [[[s, r], [s, r]]…], "updated": [[s, r]…], "snapshot": {…}}
+    Deleted, updated and moves' origins are old index paths; inserted and moves' destinations
+    new ones. A bad edit is answered {"error": {"message": …, "line": N}} and changes nothing.
+
+      --sort 'K asc, K2 desc [c]'  sort descriptors (as .sort in the REPL); ties keep file order
+      --section KEYPATH            one section per value of KEYPATH (ordered by it)
+      --id KEY                     the records' id key (default id; with --db the primary key)
+      --db FILE --entity TABLE     watch an SQLite table instead; commits by other connections
+                                   are printed as they happen, as {"external": true, …}
+      --write                      with --db: write the edits to the database (else refused)
+
+    EXAMPLE
+      echo '{"update": {"id": 2, "set": {"rating": 1}}}' |
+        sift watch 'rating > 0' --data venues.json --sort 'rating desc' --section city
+    """
+
+  /// Where the records live: a JSON file (in memory) or an SQLite table.
+  enum Source {
+    case memory(WatchProtocol.Live)
+    case sqlite(SQLiteLiveTable, writable: Bool)
+
+    var live: WatchProtocol.Live {
+      switch self {
+      case .memory(let l): return l
+      case .sqlite(let t, _): return t.results
+      }
+    }
+  }
+
+  static func run(_ args: [String]) -> Int32 {
+    let parsed: CLIArguments
+    do {
+      parsed = try CLIArguments(
+        args, valued: ["--data", "--sort", "--section", "--id", "--db", "--entity"], switches: ["--write"])
+    } catch {
+      return CLIOutput.usageError(error.message, command: "watch")
+    }
+    guard parsed.positionals.count == 1, let format = parsed.positionals.first else {
+      return CLIOutput.usageError("watch takes exactly one format string", command: "watch")
+    }
+    let dataPath = parsed.value("--data"), dbPath = parsed.value("--db")
+    guard (dataPath == nil) != (dbPath == nil) else {
+      return CLIOutput.usageError("watch needs --data FILE.json or --db FILE.sqlite --entity TABLE", command: "watch")
+    }
+    if dbPath != nil, parsed.value("--entity") == nil {
+      return CLIOutput.usageError("watch --db needs --entity TABLE", command: "watch")
+    }
+    if dbPath == nil, parsed.flags.contains("--write") || parsed.value("--entity") != nil {
+      return CLIOutput.usageError("--entity and --write go with --db FILE.sqlite", command: "watch")
+    }
+    let source: Source
+    do {
+      let predicate = try SiftPredicate(format: format)
+      for w in predicate.warnings { CLIOutput.error(DiagnosticRenderer().render(w, in: format)) }
+      let sorts = try parsed.value("--sort").map { try SiftSortDescriptor.parseList($0) } ?? []
+      if let dataPath {
+        source = .memory(try memory(dataPath, idKey: parsed.value("--id") ?? "id", predicate: predicate, sorts: sorts, section: parsed.value("--section")))
+      } else if let dbPath, let entity = parsed.value("--entity") {
+        let writable = parsed.flags.contains("--write")
+        source = .sqlite(
+          try sqlite(dbPath, entity: entity, writable: writable, key: parsed.value("--id"), predicate: predicate, sorts: sorts, section: parsed.value("--section")),
+          writable: writable)
+      } else {
+        return 2
+      }
+    } catch let e as SiftError {
+      CLIOutput.error(CLIOutput.render(e))
+      return 1
+    } catch {
+      CLIOutput.error("sift watch: \(error)")
+      return 1
+    }
+    let idKey: String
+    switch source {
+    case .memory: idKey = parsed.value("--id") ?? "id"
+    case .sqlite(let t, _): idKey = t.key
+    }
+    emit(#"{"snapshot": "# + WatchProtocol.snapshot(source.live) + "}")
+    var input = WatchInput()
+    var line = 0
+    var wait: Int32? = nil
+    if case .sqlite = source { wait = 250 }
+    while true {
+      switch input.next(waitMilliseconds: wait) {
+      case .end: return 0
+      case .idle: reportExternal(source, line: line)
+      case .line(let text):
+        line += 1
+        if text.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
+        reportExternal(source, line: line)
+        emit(answer(text, line: line, idKey: idKey, source: source))
+      }
+    }
+  }
+
+  /// Prints what other connections committed since the last look (SQLite only).
+  static func reportExternal(_ source: Source, line: Int) {
+    guard case .sqlite(let table, _) = source else { return }
+    do {
+      if let cs = try table.refresh(), !cs.isEmpty { emit(WatchProtocol.answer(cs, table.results, external: true)) }
+    } catch {
+      emit(WatchProtocol.error("\(error)", line: line))
+    }
+  }
+
+  static func memory(_ path: String, idKey: String, predicate: SiftPredicate, sorts: [SiftSortDescriptor], section: String?) throws -> WatchProtocol.Live {
+    let data = try CommandInputs.data(path)
+    var records: [[String: SiftValue]] = []
+    var ids: [SiftValue] = []
+    for (i, v) in data.values.enumerated() {
+      guard case .dictionary(let d) = v else {
+        throw CommandInputs.Failure(description: "\(path): record \(i) is \(v.kindName), not an object")
+      }
+      guard let id = d[idKey], id != .null else {
+        throw CommandInputs.Failure(description: "\(path): record \(i) has no '\(idKey)' (name the id key with --id KEY)")
+      }
+      records.append(d)
+      ids.append(id)
+    }
+    return try WatchProtocol.Live(records: records, ids: ids, predicate: predicate, sortDescriptors: sorts, sectionKeyPath: section)
+  }
+
+  /// Opens the table: read-only unless `--write` (then the file must exist: watch never creates one).
+  static func sqlite(
+    _ path: String, entity: String, writable: Bool, key: String?, predicate: SiftPredicate, sorts: [SiftSortDescriptor], section: String?
+  ) throws -> SQLiteLiveTable {
+    let db: SQLiteDatabase
+    if writable {
+      guard FileManager.default.fileExists(atPath: path) else {
+        throw CommandInputs.Failure(description: "cannot open \(path): no such file")
+      }
+      db = try SQLiteDatabase(path: path)
+    } else {
+      db = try SQLiteDatabase(readOnly: path)
+    }
+    do {
+      return try SQLiteLiveTable(database: db, table: entity, key: key, predicate: predicate, sortDescriptors: sorts, sectionKeyPath: section)
+    } catch {
+      throw CommandInputs.Failure(description: "\(path): \(error)")
+    }
+  }
+
+  /// The answer to one input line: a change set, or an error that changed nothing.
+  static func answer(_ text: String, line: Int, idKey: String, source: Source) -> String {
+    do {
+      let value: SiftValue
+      do { value = try SiftJSON.parse(text) } catch { throw WatchProtocol.Failure(message: "invalid JSON: \(error)") }
+      let edits = try WatchProtocol.edits(value, idKey: idKey)
+      switch source {
+      case .memory(let live):
+        return WatchProtocol.answer(try WatchProtocol.apply(edits, idKey: idKey, to: live), live)
+      case .sqlite(let table, let writable):
+        guard writable else {
+          throw WatchProtocol.Failure(message: "the database is open read-only; pass --write to write edits to it")
+        }
+        return WatchProtocol.answer(try table.write(edits), table.results)
+      }
+    } catch let e as WatchProtocol.Failure {
+      return WatchProtocol.error(e.message, line: line)
+    } catch {
+      return WatchProtocol.error("\(error)", line: line)
+    }
+  }
+
+  static func emit(_ text: String) {
+    FileHandle.standardOutput.write(Data((text + "\n").utf8))
+  }
+}

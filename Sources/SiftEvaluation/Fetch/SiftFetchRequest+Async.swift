@@ -1,0 +1,60 @@
+import SiftSyntax
+
+extension SiftFetchRequest {
+  /// `execute(on:)` in the background (`NSAsynchronousFetchRequest`): the records are scanned
+  /// in chunks of `progressInterval`; after each chunk `progress` is called, the task yields,
+  /// and a cancelled task stops with the error `cancelled` (sorting and shaping check once
+  /// more). Same answers as `execute(on:)`.
+  ///
+  /// ```swift
+  /// let task = Task {
+  ///   try await request.executeAsync(on: venues) { p in print(p.scanned, "of", p.total ?? 0) }
+  /// }
+  /// task.cancel()   // the fetch throws SiftError id "cancelled" at its next chunk
+  /// ```
+  /// - Throws: `SiftError` as `execute(on:)` does, or `cancelled` (stage `.evaluate`).
+  public func executeAsync<R: SiftRecord>(
+    on records: [R], variables: [String: SiftValue] = [:], options: EvaluationOptions = EvaluationOptions(),
+    progressInterval: Int = 4096, progress: (@Sendable (SiftFetchProgress) -> Void)? = nil
+  ) async throws(SiftError) -> SiftFetchResult {
+    try validate(stage: .evaluate)
+    let step = max(1, progressInterval)
+    let matcher = try predicate?.compile(options)
+    var selected: [Int] = []
+    var start = 0
+    if Task.isCancelled { throw .cancelled(stage: .evaluate) }
+    while start < records.count {
+      let end = min(records.count, start + step)
+      if let matcher {
+        let chunk = start == 0 && end == records.count ? records : Array(records[start..<end])
+        do {
+          for i in try matcher.matchingIndices(chunk, variables: variables) { selected.append(start + i) }
+        } catch {
+          throw Self.renumbered(error, by: start)
+        }
+      } else {
+        selected.append(contentsOf: start..<end)
+      }
+      start = end
+      progress?(SiftFetchProgress(scanned: end, total: records.count, matched: selected.count))
+      if Task.isCancelled { throw .cancelled(stage: .evaluate) }
+      await Task.yield()
+    }
+    if Task.isCancelled { throw .cancelled(stage: .evaluate) }
+    return try finish(selected, of: records, variables: variables, options: options)
+  }
+
+  /// A chunk's error with its "while evaluating record N" note counted from the first record.
+  static func renumbered(_ error: SiftError, by offset: Int) -> SiftError {
+    guard offset > 0 else { return error }
+    var e = error
+    let prefix = "while evaluating record "
+    e.diagnostic.notes = e.diagnostic.notes.map { note in
+      guard note.message.hasPrefix(prefix), let n = Int(note.message.dropFirst(prefix.count)) else { return note }
+      var renumbered = note
+      renumbered.message = prefix + String(n + offset)
+      return renumbered
+    }
+    return e
+  }
+}

@@ -1,0 +1,217 @@
+import SiftEvaluation
+import SiftSyntax
+
+/// Fetched results that stay current (`NSFetchedResultsController`): a predicate, sort
+/// descriptors and an optional section key path over an in-memory store of records keyed by
+/// id. Each transaction (`apply`, `perform`) updates the sorted results in place — binary
+/// search, no re-fetch — and returns one `SiftChangeSet` saying what a table view must do.
+///
+/// The order is `SiftFetchRequest`'s in memory (`SiftSortKeyReader`; equal keys keep the
+/// order the records were inserted in). With a section key path, sections are ordered by
+/// the section key (ascending unless the first sort descriptor names the same key path and
+/// says otherwise), objects within a section by the sort descriptors (Grammar/notes/live.md).
+///
+/// ```swift
+/// let live = try SiftLiveResults(
+///   records: venues, ids: venues.map { $0["id"] ?? .null },
+///   predicate: try SiftPredicate(format: "rating >= 3"),
+///   sortDescriptors: try SiftSortDescriptor.parseList("name asc"), sectionKeyPath: "city")
+/// let changes = try live.apply([.update(.int(7), changedVenue)])
+/// print(changes.moved, live.sections.map(\.name))
+/// ```
+public final class SiftLiveResults<ID: Hashable, Record: SiftRecord> {
+  struct Stored {
+    var record: Record
+    var seq: Int
+    /// The sort keys when the record matches the predicate; nil when it does not.
+    var keys: SiftSortKeys?
+  }
+
+  struct Entry {
+    var keys: SiftSortKeys
+    var seq: Int
+    var id: ID
+  }
+
+  /// The filter (nil: every record).
+  public let predicate: SiftPredicate?
+  /// The sort descriptors as given.
+  public let sortDescriptors: [SiftSortDescriptor]
+  /// The section key path (nil: one section).
+  public let sectionKeyPath: String?
+  let variables: [String: SiftValue]
+  let matcher: SiftMatcher?
+  /// The effective order: the section key first (when there is one), then `sortDescriptors`.
+  let order: SiftSortKeyReader
+  var store: [ID: Stored] = [:]
+  /// The fetched objects, sorted by (keys, seq).
+  var entries = ChunkedArray<Entry>()
+  /// Offsets in `entries` where sections start; `[0]` without a section key path.
+  var sectionStarts: [Int] = [0]
+  var nextSeq = 0
+  let describe: (ID) -> String
+
+  /// Fetches `records` (stored under `ids`, same order; that order breaks ties between equal
+  /// sort keys).
+  ///
+  /// ```swift
+  /// let live = try SiftLiveResults(records: rows, ids: rows.indices.map { $0 }, predicate: nil,
+  ///                                sortDescriptors: [SiftSortDescriptor("name")])
+  /// ```
+  /// - Throws: `SiftLiveError` for a duplicate id, counts that differ, or a predicate or sort
+  ///   key that fails to compile or to evaluate on a record.
+  public init(
+    records: [Record], ids: [ID], predicate: SiftPredicate?, sortDescriptors: [SiftSortDescriptor],
+    sectionKeyPath: String? = nil, variables: [String: SiftValue] = [:], options: EvaluationOptions = EvaluationOptions()
+  ) throws(SiftLiveError) {
+    self.predicate = predicate
+    self.sortDescriptors = sortDescriptors
+    self.sectionKeyPath = sectionKeyPath
+    self.variables = variables
+    describe = { id in (id as? SiftValue).map { SiftJSON.serialize($0) } ?? "\(id)" }
+    guard records.count == ids.count else {
+      throw SiftLiveError("\(records.count) records but \(ids.count) ids")
+    }
+    do {
+      matcher = try predicate?.compile(options)
+      order = try SiftSortKeyReader(Self.effectiveDescriptors(sortDescriptors, section: sectionKeyPath), options: options)
+      let selected = try matcher?.matchingIndices(records, variables: variables) ?? Array(records.indices)
+      // The fetch's own sort (ties keep the given, ascending order), then each key read once.
+      let effective = SiftFetchRequest(entity: "", sortDescriptors: order.descriptors)
+      let ordered = try effective.sort(selected, of: records, variables: variables, options: options)
+      let keys = try order.keys(of: records, at: ordered, variables: variables)
+      var keysAt = [SiftSortKeys?](repeating: nil, count: records.count)
+      var sorted: [Entry] = []
+      sorted.reserveCapacity(ordered.count)
+      for (p, k) in zip(ordered, keys) {
+        keysAt[p] = k
+        sorted.append(Entry(keys: k, seq: p, id: ids[p]))
+      }
+      store.reserveCapacity(records.count)
+      for (i, (id, record)) in zip(ids, records).enumerated() {
+        guard store.updateValue(Stored(record: record, seq: i, keys: keysAt[i]), forKey: id) == nil else {
+          throw SiftLiveError("duplicate id \(describe(id)) (record \(i))")
+        }
+      }
+      entries = ChunkedArray(sorted)
+    } catch let e as SiftLiveError {
+      throw e
+    } catch {
+      throw SiftLiveError(Self.message(of: error), underlying: error)
+    }
+    nextSeq = records.count
+    sectionStarts = computeSectionStarts()
+  }
+
+  /// The descriptors the results are sorted by: the section key (binary, its direction and nil
+  /// placement taken from the first descriptor when that names the same key path), then
+  /// `sorts`.
+  static func effectiveDescriptors(_ sorts: [SiftSortDescriptor], section: String?) -> [SiftSortDescriptor] {
+    guard let section else { return sorts }
+    var lead = SiftSortDescriptor(section)
+    if let first = sorts.first, first.keyPath == section {
+      lead.ascending = first.ascending
+      lead.nulls = first.nulls
+    }
+    return [lead] + sorts
+  }
+
+  static func message(of error: any Error) -> String {
+    if let e = error as? SiftError { return e.diagnostic.message }
+    return "\(error)"
+  }
+
+  // MARK: Reading
+
+  /// The sections and their objects' ids (`NSFetchedResultsController.sections`); exactly one
+  /// section without a section key path, only non-empty sections with one.
+  public var sections: [SiftLiveSection<ID>] {
+    sectionStarts.indices.map { s in
+      let end = s + 1 < sectionStarts.count ? sectionStarts[s + 1] : entries.count
+      let value = sectionValue(s)
+      return SiftLiveSection(name: Self.name(of: value), value: value, ids: entries[sectionStarts[s]..<end].map(\.id))
+    }
+  }
+
+  /// Every fetched id in order (the sections concatenated).
+  public var ids: [ID] {
+    var out: [ID] = []
+    out.reserveCapacity(entries.count)
+    entries.forEachElement { out.append($0.id) }
+    return out
+  }
+
+  /// How many objects are fetched (match the predicate).
+  public var count: Int { entries.count }
+
+  /// Every stored id, fetched or not, in no particular order.
+  public var storedIDs: [ID] { Array(store.keys) }
+
+  /// The record stored under `id` (matching or not); nil when there is none.
+  public func record(for id: ID) -> Record? { store[id]?.record }
+
+  /// Where the object `id` is in the results; nil when it is not fetched. O(log n).
+  ///
+  /// ```swift
+  /// live.indexPath(for: .int(7))   // [0, 3]
+  /// ```
+  public func indexPath(for id: ID) -> SiftIndexPath? {
+    guard let s = store[id], let keys = s.keys else { return nil }
+    return indexPath(ofFlat: lowerBound(keys, s.seq), starts: sectionStarts)
+  }
+
+  /// The id at an index path; nil when out of range.
+  public func id(at path: SiftIndexPath) -> ID? {
+    guard sectionStarts.indices.contains(path.section), path.item >= 0 else { return nil }
+    let end = path.section + 1 < sectionStarts.count ? sectionStarts[path.section + 1] : entries.count
+    let p = sectionStarts[path.section] + path.item
+    return p < end ? entries[p].id : nil
+  }
+
+  func sectionValue(_ s: Int) -> SiftValue {
+    guard sectionKeyPath != nil, sectionStarts[s] < entries.count else { return .null }
+    return entries[sectionStarts[s]].keys.value(at: 0) ?? .null
+  }
+
+  /// `NSFetchedResultsSectionInfo.name` for a section key value.
+  static func name(of value: SiftValue) -> String {
+    switch value {
+    case .null: return ""
+    case .string(let s): return s
+    case .int(let i): return String(i)
+    case .bool(let b): return b ? "1" : "0"
+    case .double(let d): return d == d.rounded() && abs(d) < 1e15 ? String(Int64(d)) : String(d)
+    default: return SiftJSON.serialize(value)
+    }
+  }
+
+  // MARK: Transactions
+
+  /// Applies `edits` as one transaction: all of them or, on an error, none.
+  ///
+  /// ```swift
+  /// let changes = try live.apply([.insert(.int(12), kiosk), .delete(.int(3))])
+  /// ```
+  /// - Throws: `SiftLiveError` (an unknown or duplicate id, a predicate that fails on a record).
+  public func apply(_ edits: [SiftLiveEdit<ID, Record>]) throws(SiftLiveError) -> SiftChangeSet<ID> {
+    var tx = makeTransaction()
+    for e in edits { try tx.apply(e) }
+    return try commit(tx)
+  }
+
+  /// Runs `body` as one transaction; when it throws nothing changes.
+  ///
+  /// ```swift
+  /// let changes = try live.perform { tx in try tx.update(.int(7)) { $0["rating"] = 5 } }
+  /// ```
+  public func perform(_ body: (inout SiftLiveTransaction<ID, Record>) throws -> Void) throws -> SiftChangeSet<ID> {
+    var tx = makeTransaction()
+    try body(&tx)
+    return try commit(tx)
+  }
+
+  func makeTransaction() -> SiftLiveTransaction<ID, Record> {
+    SiftLiveTransaction(
+      current: { [weak self] id in self?.store[id].map { ($0.record, $0.seq) } }, nextSeq: nextSeq, describe: describe)
+  }
+}

@@ -1,0 +1,204 @@
+import Foundation
+import SiftEvaluation
+import SiftLive
+import SiftSQL
+import SiftSQLite
+import SiftSyntax
+
+/// Live results over one SQLite table (Grammar/notes/live.md): the rows are fetched once into
+/// `results`; `write` runs edits on the database in one SQL transaction and then re-reads only
+/// the rows it touched; `refresh` notices commits by other connections or processes with
+/// `PRAGMA data_version` (one cheap query) and only then re-reads the table and diffs it by
+/// key. Each returns the change set of `results`.
+///
+/// Identifiers come from the table's own columns (`PRAGMA table_info`), quoted; every value is
+/// bound. Nothing is created in the database. A connection opened read-only can watch but not
+/// write.
+///
+/// ```swift
+/// let db = try SQLiteDatabase(path: "shop.sqlite")
+/// let table = try SQLiteLiveTable(database: db, table: "Venue", predicate: try SiftPredicate(format: "rating > 2"),
+///                                 sortDescriptors: try SiftSortDescriptor.parseList("rating desc"))
+/// let changes = try table.write([.update(.int(7), set: ["rating": 5])])
+/// if let external = try table.refresh() { print(external.inserted) }
+/// ```
+public final class SQLiteLiveTable {
+  /// One edit written to the table.
+  public enum Edit {
+    /// Inserts a row; the record must hold the key column.
+    case insert([String: SiftValue])
+    /// Sets these columns of the row with this key.
+    case update(SiftValue, set: [String: SiftValue])
+    /// Deletes the row with this key.
+    case delete(SiftValue)
+  }
+
+  /// The connection.
+  public let database: SQLiteDatabase
+  /// The table name.
+  public let table: String
+  /// The key column (the primary key unless another was named).
+  public let key: String
+  /// The table's columns, in order.
+  public let columns: [String]
+  /// The live results, keyed by the key column's value.
+  public let results: SiftLiveResults<SiftValue, [String: SiftValue]>
+  var dataVersion: Int64
+
+  /// Reads the table and fetches its rows.
+  ///
+  /// - Throws: `SiftLiveError`: no such table, no single-column primary key and no `key`
+  ///   named, a row without a key, or a predicate that fails on a row.
+  public init(
+    database: SQLiteDatabase, table: String, key: String? = nil, predicate: SiftPredicate?,
+    sortDescriptors: [SiftSortDescriptor], sectionKeyPath: String? = nil
+  ) throws(SiftLiveError) {
+    self.database = database
+    self.table = table
+    let info = try Self.run(database, SQLStatement(sql: "PRAGMA table_info(\(Self.quote(table)))"))
+    guard !info.isEmpty else { throw SiftLiveError("no table '\(table)' in the database") }
+    let columns = info.compactMap { if case .text(let n)? = $0.dropFirst().first { n } else { nil } }
+    self.columns = columns
+    let primary = info.filter { if case .integer(let p)? = $0.last { p > 0 } else { false } }
+      .compactMap { if case .text(let n)? = $0.dropFirst().first { n } else { nil } }
+    let keyColumn: String
+    if let key {
+      guard columns.contains(key) else {
+        throw SiftLiveError("table '\(table)' has no column '\(key)' (columns: \(columns.joined(separator: ", ")))")
+      }
+      self.key = key
+      keyColumn = key
+    } else {
+      guard primary.count == 1, let only = primary.first else {
+        throw SiftLiveError("table '\(table)' has no single-column primary key; name the key column")
+      }
+      self.key = only
+      keyColumn = only
+    }
+    let rows = try Self.run(database, SQLStatement(sql: "SELECT \(Self.columnList(columns)) FROM \(Self.quote(table))"))
+    let records = rows.map { Self.record($0, columns: columns) }
+    var ids: [SiftValue] = []
+    for (i, r) in records.enumerated() {
+      guard let id = r[keyColumn], id != .null else { throw SiftLiveError("row \(i + 1) of '\(table)' has no \(keyColumn)") }
+      ids.append(id)
+    }
+    results = try SiftLiveResults(
+      records: records, ids: ids, predicate: predicate, sortDescriptors: sortDescriptors, sectionKeyPath: sectionKeyPath)
+    dataVersion = try Self.dataVersion(database)
+  }
+
+  /// Applies commits made by other connections since the last look: nil when
+  /// `PRAGMA data_version` says nothing changed; else the table is read again and compared
+  /// with the stored rows by key (inserts, updates of rows whose values differ, deletes).
+  ///
+  /// ```swift
+  /// if let changes = try table.refresh() { render(changes) }
+  /// ```
+  public func refresh() throws(SiftLiveError) -> SiftChangeSet<SiftValue>? {
+    let version = try Self.dataVersion(database)
+    guard version != dataVersion else { return nil }
+    let rows = try Self.run(database, SQLStatement(sql: "SELECT \(Self.columnList(columns)) FROM \(Self.quote(table))"))
+    var seen = Set<SiftValue>()
+    var edits: [SiftLiveEdit<SiftValue, [String: SiftValue]>] = []
+    for row in rows {
+      let r = Self.record(row, columns: columns)
+      guard let id = r[key], id != .null, seen.insert(id).inserted else { continue }
+      if let old = results.record(for: id) {
+        if old != r { edits.append(.update(id, r)) }
+      } else {
+        edits.append(.insert(id, r))
+      }
+    }
+    for id in results.storedIDs where !seen.contains(id) { edits.append(.delete(id)) }
+    let changes = try results.apply(edits)
+    dataVersion = version
+    return changes
+  }
+
+  /// Writes `edits` in one SQL transaction (all or nothing), then re-reads only the touched
+  /// rows and returns the change set.
+  ///
+  /// ```swift
+  /// try table.write([.insert(["id": 12, "name": "Kiosk"]), .delete(.int(3))])
+  /// ```
+  /// - Throws: `SiftLiveError`: an unknown column or key, a value SQLite cannot store (an array
+  ///   or dictionary), or the database's own error (a constraint, a read-only connection).
+  public func write(_ edits: [Edit]) throws(SiftLiveError) -> SiftChangeSet<SiftValue> {
+    var statements: [SQLStatement] = []
+    var touched: [SiftValue] = []
+    for e in edits {
+      switch e {
+      case .insert(let r):
+        guard let id = r[key], id != .null else { throw SiftLiveError("the inserted record has no '\(key)'") }
+        let names = r.keys.sorted()
+        try checkColumns(names)
+        statements.append(SQLStatement(
+          sql: "INSERT INTO \(Self.quote(table)) (\(Self.columnList(names))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))",
+          bindings: try names.map { n throws(SiftLiveError) in try Self.sqlValue(r[n] ?? .null, column: n) }))
+        touched.append(id)
+      case .update(let id, let set):
+        if let newID = set[key], newID != id { throw SiftLiveError("update cannot change '\(key)'") }
+        let names = set.keys.sorted()
+        try checkColumns(names)
+        guard !names.isEmpty else { touched.append(id); continue }
+        statements.append(SQLStatement(
+          sql: "UPDATE \(Self.quote(table)) SET \(names.map { "\(Self.quote($0)) = ?" }.joined(separator: ", ")) WHERE \(Self.quote(key)) = ?",
+          bindings: try names.map { n throws(SiftLiveError) in try Self.sqlValue(set[n] ?? .null, column: n) } + [try Self.sqlValue(id, column: key)]))
+        touched.append(id)
+      case .delete(let id):
+        statements.append(SQLStatement(sql: "DELETE FROM \(Self.quote(table)) WHERE \(Self.quote(key)) = ?", bindings: [try Self.sqlValue(id, column: key)]))
+        touched.append(id)
+      }
+    }
+    // Unknown ids: checked against the rows as they will be after the earlier edits.
+    var exists: [SiftValue: Bool] = [:]
+    for (e, id) in zip(edits, touched) {
+      let present = exists[id] ?? (results.record(for: id) != nil)
+      switch e {
+      case .insert: if present { throw SiftLiveError("an object with id \(SiftJSON.serialize(id)) already exists") }
+      case .update, .delete: if !present { throw SiftLiveError("no object with id \(SiftJSON.serialize(id))") }
+      }
+      if case .delete = e { exists[id] = false } else { exists[id] = true }
+    }
+    // Commits by others are not absorbed here: the next `refresh()` reports them (the rows
+    // this write touched are already current then, so they do not show twice).
+    do throws(SiftError) {
+      try database.executeScript("BEGIN IMMEDIATE")
+      do throws(SiftError) {
+        for s in statements { _ = try database.execute(s) }
+        try database.executeScript("COMMIT")
+      } catch {
+        try? database.executeScript("ROLLBACK")
+        throw error
+      }
+    } catch {
+      throw SiftLiveError("\(table): \(error.diagnostic.message)", underlying: error)
+    }
+    return try reread(touched)
+  }
+
+  /// Re-reads the rows with these keys and applies what changed.
+  func reread(_ ids: [SiftValue]) throws(SiftLiveError) -> SiftChangeSet<SiftValue> {
+    var edits: [SiftLiveEdit<SiftValue, [String: SiftValue]>] = []
+    var done = Set<SiftValue>()
+    for id in ids where done.insert(id).inserted {
+      let rows = try Self.run(database, SQLStatement(
+        sql: "SELECT \(Self.columnList(columns)) FROM \(Self.quote(table)) WHERE \(Self.quote(key)) = ?",
+        bindings: [try Self.sqlValue(id, column: key)]))
+      let now = rows.first.map { Self.record($0, columns: columns) }
+      switch (results.record(for: id), now) {
+      case (nil, let r?): edits.append(.insert(id, r))
+      case (_?, let r?): edits.append(.update(id, r))
+      case (_?, nil): edits.append(.delete(id))
+      case (nil, nil): break
+      }
+    }
+    return try results.apply(edits)
+  }
+
+  func checkColumns(_ names: [String]) throws(SiftLiveError) {
+    for n in names where !columns.contains(n) {
+      throw SiftLiveError("table '\(table)' has no column '\(n)'")
+    }
+  }
+}
