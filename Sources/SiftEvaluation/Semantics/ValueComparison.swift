@@ -102,7 +102,7 @@ struct Keyed {
       count = d.count
       entries = d.map { ($0.key, EvalValue($0.value)) }
     case .object(let o):
-      count = o.values.count
+      count = o.count
       entries = Array(zip(o.shape.keys, o.values))
     default: return nil
     }
@@ -114,7 +114,7 @@ struct Keyed {
     case .dict(let d): return d[key].map(EvalValue.init)
     case .object(let o):
       guard let i = o.shape.keys.firstIndex(of: key) else { return nil }
-      return o.values[i]
+      return o.slotValue(i)
     default: return nil
     }
   }
@@ -122,7 +122,7 @@ struct Keyed {
   /// The value under `key` in a fast object, by name (no interning at evaluation time).
   static func value(in o: SiftObject, _ key: String) -> EvalValue {
     guard let i = o.shape.keys.firstIndex(of: key) else { return .null }
-    return o.values[i]
+    return o.slotValue(i)
   }
 
   /// The values, for `IN`/`CONTAINS` on a dictionary.

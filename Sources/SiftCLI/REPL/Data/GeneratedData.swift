@@ -13,7 +13,7 @@ import SiftSyntax
 /// set.count   // 1000000
 /// ```
 enum GeneratedData {
-  /// The largest count `.generate` accepts (about 6 GB of records in memory).
+  /// The largest count `.generate` accepts (about 4 GB of records in memory).
   static let maxCount = 10_000_000
 
   static let adjectives = ["quiet", "Happy", "new", "Red", "golden", "Ñandú", "little", "old", "Blue", "late"]
