@@ -32,8 +32,8 @@ import Testing
   @Test(arguments: [UInt64(5), 23, 77])
   func rangesAndThreadsAgreeWithOneRecordAtATime(seed: UInt64) throws {
     var g = FastPathGenerator(rng: SeededRandom(seed: seed))
-    // More records than two threads' minimum parts, so the scans really are split.
-    let dicts = (0..<(RangeScan.minimumPart * 3 + 17)).map { _ in g.record() }
+    // More than three parts' records, so the scans really are split (and parts are taken in turn).
+    let dicts = (0..<(RangeScan.part * 3 + 17)).map { _ in g.record() }
     let objects = dicts.map { SiftObject($0) }
     let values = dicts.map { SiftValue.dictionary($0) }
     let ranges = [0..<dicts.count, 1..<dicts.count, 2000..<6000, 5..<9, 300..<300]
