@@ -47,9 +47,11 @@ enum CommandInputs {
       records = try? JSONRecords.records(from: .array(values))
     }
 
-    /// Indices of the records `matcher` matches, in order, scanned on every core.
-    func matchingIndices(_ matcher: SiftMatcher, variables: [String: SiftValue]) throws(SiftError) -> [Int] {
-      let workers = ProcessInfo.processInfo.activeProcessorCount
+    /// Indices of the records `matcher` matches, in order, scanned on `workers` threads
+    /// (default every core).
+    func matchingIndices(
+      _ matcher: SiftMatcher, variables: [String: SiftValue], workers: Int = ProcessInfo.processInfo.activeProcessorCount
+    ) throws(SiftError) -> [Int] {
       if let records {
         return try matcher.matchingIndices(records, in: records.indices, variables: variables, workers: workers)
       }
