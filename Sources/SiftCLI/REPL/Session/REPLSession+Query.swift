@@ -103,8 +103,9 @@ extension REPLSession {
   }
 
   /// Scans records with the memory engine in rounds of `MemoryEngine.chunk` records per
-  /// worker (`scanWorkers` threads), checking for Ctrl-C between rounds, reporting progress
-  /// once a scan has run for `progressDelay` seconds (then every quarter second), and handing
+  /// worker (`scanWorkers` threads; a round that took under `MemoryEngine.growBelow` seconds
+  /// doubles the next, up to `MemoryEngine.maxChunk`), checking for Ctrl-C between rounds,
+  /// reporting progress once a scan has run for `progressDelay` seconds (then every quarter second), and handing
   /// the matches so far to `early` after each round but the last. Matches come in record
   /// order whatever the number of workers.
   func memoryMatches(
@@ -115,6 +116,7 @@ extension REPLSession {
     let count = set.count
     var nextReport = Date().addingTimeInterval(progressDelay)
     var start = 0
+    var perWorker = MemoryEngine.chunk
     while start < count {
       if interrupt.isSet {
         return REPLFetchResult(indices: indices, total: indices.count, interrupted: true, scanned: start)
@@ -124,8 +126,10 @@ extension REPLSession {
         progress("scanned \(start) of \(count) (\(start * 100 / count)%), \(indices.count) matches; Ctrl-C stops")
       }
       let workers = max(1, scanWorkers)
-      let end = start + min(count - start, MemoryEngine.chunk * workers)
+      let end = start + min(count - start, perWorker * workers)
+      let began = Date()
       indices += try MemoryEngine.matches(matcher, in: set, range: start..<end, variables: variables, workers: workers)
+      if perWorker < MemoryEngine.maxChunk, Date().timeIntervalSince(began) < MemoryEngine.growBelow { perWorker *= 2 }
       start = end
       if start < count { early?(indices) }
     }
