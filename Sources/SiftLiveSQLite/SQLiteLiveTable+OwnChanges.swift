@@ -118,17 +118,18 @@ extension SQLiteLiveTable {
       if let n = now[k], results.record(for: k) == n.record { edits.append(.update(k, n.record)) }  // same values written
     }
     edits += inserts.sorted { $0.0 < $1.0 }.map { .insert($0.1, $0.2) }
-    var newRowKeys = rowKeys
-    for r in changed.keys { newRowKeys[r] = nil }
-    for (k, n) in now { newRowKeys[n.rowid] = k }
     if hasOtherUniqueIndex, !now.isEmpty {
+      // The rows the maps will hold: the changed rowids leave, the ones read again come back.
+      let expected = rowKeys.count - changed.keys.filter { rowKeys[$0] != nil }.count + now.count
       let count = try Self.run(database, SQLStatement(sql: "SELECT count(*) FROM \(Self.quote(table))")).first?.first
-      guard count == .integer(Int64(newRowKeys.count)) else { return try fullReread(touched: touched) }
+      guard count == .integer(Int64(expected)) else { return try fullReread(touched: touched) }
     }
     needsFullReread = true  // until the maps below match the results again
     let changes = try results.apply(edits)
     needsFullReread = false
-    rowKeys = newRowKeys
+    // Updated in place, only now that the results took the edits (a copy would cost O(n)).
+    for r in changed.keys { rowKeys[r] = nil }
+    for (k, n) in now { rowKeys[n.rowid] = k }
     for (k, r) in oldKeys where keyRows[k] == r { keyRows[k] = nil }
     for (k, n) in now { keyRows[k] = n.rowid }
     return changes

@@ -56,8 +56,14 @@ public final class SQLiteLiveTable {
   let hasOtherUniqueIndex: Bool
   /// Set when a full re-read was due but failed, so the next `refresh()` does it.
   var needsFullReread = false
-  /// How many times the whole table was read again since init (tests check which path ran).
-  var fullRereads = 0
+  /// How many times the whole table was read again since init: after other connections'
+  /// commits, and for own changes SQLite does not report by rowid (Grammar/notes/live.md).
+  ///
+  /// ```swift
+  /// _ = try table.refresh()
+  /// table.fullRereads   // 0 when only this connection changed rows of a rowid table
+  /// ```
+  public internal(set) var fullRereads = 0
 
   /// Reads the table and fetches its rows.
   ///
