@@ -7,9 +7,11 @@ import SiftSyntax
 
 /// Live results over one SQLite table (Grammar/notes/live.md): the rows are fetched once into
 /// `results`; `write` runs edits on the database in one SQL transaction and then re-reads only
-/// the rows it touched; `refresh` notices commits by other connections or processes with
-/// `PRAGMA data_version` (one cheap query) and only then re-reads the table and diffs it by
-/// key. Each returns the change set of `results`.
+/// the rows it touched. Changes made on the same connection by other means (raw SQL, triggers)
+/// are collected by rowid with SQLite's update hook (`SQLiteDatabase.observeRowChanges(of:)`)
+/// and `refresh` re-reads only those rows once their transaction commits; commits by other
+/// connections or processes are noticed with `PRAGMA data_version` (one cheap query), and only
+/// then is the table re-read and diffed by key. Each returns the change set of `results`.
 ///
 /// Identifiers come from the table's own columns (`PRAGMA table_info`), quoted; every value is
 /// bound. Nothing is created in the database. A connection opened read-only can watch but not
@@ -44,6 +46,24 @@ public final class SQLiteLiveTable {
   /// The live results, keyed by the key column's value.
   public let results: SiftLiveResults<SiftValue, [String: SiftValue]>
   var dataVersion: Int64
+  /// This connection's own changes to the table, by rowid.
+  let observer: SQLiteRowChangeObserver
+  /// Which key each rowid holds and where each key lives (empty without rowids).
+  var rowKeys: [Int64: SiftValue] = [:]
+  var keyRows: [SiftValue: Int64] = [:]
+  /// A UNIQUE constraint besides the key's own: REPLACE conflict resolution may delete rows
+  /// silently, so the row count is checked after own changes (SQLiteLiveTable+OwnChanges.swift).
+  let hasOtherUniqueIndex: Bool
+  /// Set when a full re-read was due but failed, so the next `refresh()` does it.
+  var needsFullReread = false
+  /// How many times the whole table was read again since init: after other connections'
+  /// commits, and for own changes SQLite does not report by rowid (Grammar/notes/live.md).
+  ///
+  /// ```swift
+  /// _ = try table.refresh()
+  /// table.fullRereads   // 0 when only this connection changed rows of a rowid table
+  /// ```
+  public internal(set) var fullRereads = 0
 
   /// Reads the table and fetches its rows.
   ///
@@ -75,8 +95,10 @@ public final class SQLiteLiveTable {
       self.key = only
       keyColumn = only
     }
-    let rows = try Self.run(database, SQLStatement(sql: "SELECT \(Self.columnList(columns)) FROM \(Self.quote(table))"))
-    let records = rows.map { Self.record($0, columns: columns) }
+    observer = database.observeRowChanges(of: table)
+    hasOtherUniqueIndex = try Self.hasUniqueIndex(database, table: table, besides: keyColumn)
+    dataVersion = try Self.dataVersion(database)
+    let (records, rowids) = try Self.readAll(database, table: table, columns: columns, rowids: observer.hasRowids)
     var ids: [SiftValue] = []
     for (i, r) in records.enumerated() {
       guard let id = r[keyColumn], id != .null else { throw SiftLiveError("row \(i + 1) of '\(table)' has no \(keyColumn)") }
@@ -84,35 +106,32 @@ public final class SQLiteLiveTable {
     }
     results = try SiftLiveResults(
       records: records, ids: ids, predicate: predicate, sortDescriptors: sortDescriptors, sectionKeyPath: sectionKeyPath)
-    dataVersion = try Self.dataVersion(database)
+    remember(rowids: rowids, ids: ids)
   }
 
-  /// Applies commits made by other connections since the last look: nil when
-  /// `PRAGMA data_version` says nothing changed; else the table is read again and compared
-  /// with the stored rows by key (inserts, updates of rows whose values differ, deletes).
+  /// Applies what was committed since the last look, and nil when nothing was: this
+  /// connection's own changes made outside `write` (raw SQL, triggers; re-reads only their
+  /// rows) and commits by other connections (`PRAGMA data_version`; re-reads the table and
+  /// compares by key: inserts, updates of rows whose values differ, deletes). While the
+  /// connection is inside a transaction it returns nil and waits for the commit.
   ///
   /// ```swift
+  /// try db.executeScript("UPDATE Venue SET rating = 1 WHERE id = 3")
   /// if let changes = try table.refresh() { render(changes) }
   /// ```
   public func refresh() throws(SiftLiveError) -> SiftChangeSet<SiftValue>? {
+    guard !database.isInTransaction else { return nil }
     let version = try Self.dataVersion(database)
-    guard version != dataVersion else { return nil }
-    let rows = try Self.run(database, SQLStatement(sql: "SELECT \(Self.columnList(columns)) FROM \(Self.quote(table))"))
-    var seen = Set<SiftValue>()
-    var edits: [SiftLiveEdit<SiftValue, [String: SiftValue]>] = []
-    for row in rows {
-      let r = Self.record(row, columns: columns)
-      guard let id = r[key], id != .null, seen.insert(id).inserted else { continue }
-      if let old = results.record(for: id) {
-        if old != r { edits.append(.update(id, r)) }
-      } else {
-        edits.append(.insert(id, r))
-      }
+    let own = observer.takeCommitted()
+    if version != dataVersion || needsFullReread {
+      dataVersion = version
+      return try fullReread(touched: [])
     }
-    for id in results.storedIDs where !seen.contains(id) { edits.append(.delete(id)) }
-    let changes = try results.apply(edits)
-    dataVersion = version
-    return changes
+    switch own {
+    case .none: return nil
+    case .unknown: return try fullReread(touched: [])
+    case .rows(let rowids): return try ownChanges(rowids, touched: [])
+    }
   }
 
   /// Writes `edits` in one SQL transaction (all or nothing), then re-reads only the touched
@@ -174,26 +193,12 @@ public final class SQLiteLiveTable {
     } catch {
       throw SiftLiveError("\(table): \(error.diagnostic.message)", underlying: error)
     }
-    return try reread(touched)
-  }
-
-  /// Re-reads the rows with these keys and applies what changed.
-  func reread(_ ids: [SiftValue]) throws(SiftLiveError) -> SiftChangeSet<SiftValue> {
-    var edits: [SiftLiveEdit<SiftValue, [String: SiftValue]>] = []
-    var done = Set<SiftValue>()
-    for id in ids where done.insert(id).inserted {
-      let rows = try Self.run(database, SQLStatement(
-        sql: "SELECT \(Self.columnList(columns)) FROM \(Self.quote(table)) WHERE \(Self.quote(key)) = ?",
-        bindings: [try Self.sqlValue(id, column: key)]))
-      let now = rows.first.map { Self.record($0, columns: columns) }
-      switch (results.record(for: id), now) {
-      case (nil, let r?): edits.append(.insert(id, r))
-      case (_?, let r?): edits.append(.update(id, r))
-      case (_?, nil): edits.append(.delete(id))
-      case (nil, nil): break
-      }
+    // The update hook saw every row the write changed (and rows its triggers changed).
+    switch observer.takeCommitted() {
+    case .rows(let rowids): return try ownChanges(rowids, touched: touched)
+    case .none: return try ownChanges([:], touched: touched)
+    case .unknown: return try fullReread(touched: touched)
     }
-    return try results.apply(edits)
   }
 
   func checkColumns(_ names: [String]) throws(SiftLiveError) {

@@ -20,6 +20,9 @@ import SiftSyntax
 /// ```
 public final class SQLiteDatabase: SQLDatabase {
   private(set) var handle: OpaquePointer?
+  /// The update, commit and rollback hooks' state once `observeRowChanges(of:)` was called
+  /// (SQLiteDatabase+RowChanges.swift).
+  var rowChangeRecorder: SQLiteRowChangeRecorder?
   private var cache: [String: OpaquePointer] = [:]
   /// Most prepared statements kept.
   public static let cacheLimit = 64
@@ -109,8 +112,15 @@ public final class SQLiteDatabase: SQLDatabase {
   public private(set) var isReadOnly = false
 
   deinit {
+    removeRowChangeHooks()
     for (_, st) in cache { sqlite3_finalize(st) }
     if let handle { sqlite3_close_v2(handle) }
+  }
+
+  /// Finalizes the cached statements (they are prepared again when next run).
+  func clearStatementCache() {
+    for (_, st) in cache { sqlite3_finalize(st) }
+    cache = [:]
   }
 
   static func error(_ message: String, sql: String) -> SiftError {

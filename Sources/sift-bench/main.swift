@@ -19,7 +19,10 @@ do {
     if options.runs("sql") { try runSQLBenchmarks(options) }
     if options.runs("fetch") { try runFetchBenchmarks(options) }
     if options.suites.contains("existing") { try runExistingBenchmarks(options) }
-    if options.suites.contains("live") { try runLiveBenchmarks(options) }
+    if options.suites.contains("live") {
+      try runLiveBenchmarks(options)
+      try runLiveSQLiteBenchmarks(options)
+    }
     if options.suites.contains("scale") { try runScaleBenchmarks(options) }
   } else {
     if options.format != nil { try runParseBenchmarks(options) }

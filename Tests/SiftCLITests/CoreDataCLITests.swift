@@ -140,6 +140,13 @@ struct CoreDataCLITests {
     let edited = try SiftProcess.run(["batch", "--db", path, "--schema", file.path, "--entity", "Item"],
                                      stdin: #"{"id": "a", "format": "createdAt == nil"}"#)
     #expect(try Self.lines(edited.stdout)["a"]?["rows"] == [5], "\(edited.stdout)\(edited.stderr)")
+    // The model's schema file over the store without --model (README): the model's keys
+    // replace the ones read from the columns (createdAt, not createdAt and createdat).
+    let modelFile = dir.appendingPathComponent("model.schema.json")
+    try fromModel.stdout.write(to: modelFile, atomically: true, encoding: .utf8)
+    let repl = try SiftProcess.run(["--db", path, "--schema", modelFile.path, "-c", ".use Book", "-c", "createdAt == nil"], stdin: "")
+    #expect(repl.status == 0 && repl.stdout.contains("createdAt") && repl.stdout.contains("inPrint"), "\(repl.stdout)\(repl.stderr)")
+    #expect(!repl.stdout.contains("createdat") && !repl.stdout.contains("inprint"), "\(repl.stdout)")
     let (notesDir, notes) = try ExistingFixture.notesFile()
     defer { try? FileManager.default.removeItem(at: notesDir) }
     let plain = try SiftProcess.run(["schema", "--db", notes], stdin: "")

@@ -84,9 +84,17 @@ struct WatchCommandTests {
 
   @Test func idKeyAndStartupErrors() throws {
     let other = #"[{"key": "b", "n": 2}, {"key": "a", "n": 1}]"#
-    let ok = try watch(["n > 0", "--id", "key", "--sort", "n asc"], [#"{"delete": "a"}"#], data: other)
-    #expect(ok.stdout.split(separator: "\n").first == #"{"snapshot": {"sections": [{"name": "", "ids": ["a", "b"]}]}}"#)
-    #expect(ok.stdout.contains(#""deleted": [[0, 0]]"#))
+    // --id names the key column; the update edit still says "id" (the contract's field name).
+    let ok = try watch(
+      ["n > 0", "--id", "key", "--sort", "n asc"],
+      [#"{"update": {"id": "b", "set": {"n": 5}}}"#, #"{"delete": "a"}"#, #"{"update": {"id": "b", "set": {"key": "c"}}}"#], data: other)
+    let empty = #"{"sections": {"deleted": [], "inserted": []}, "#
+    #expect(ok.stdout.split(separator: "\n").map(String.init) == [
+      #"{"snapshot": {"sections": [{"name": "", "ids": ["a", "b"]}]}}"#,
+      empty + #""deleted": [], "inserted": [], "moved": [], "updated": [[0, 1]], "snapshot": {"sections": [{"name": "", "ids": ["a", "b"]}]}}"#,
+      empty + #""deleted": [[0, 0]], "inserted": [], "moved": [], "updated": [], "snapshot": {"sections": [{"name": "", "ids": ["b"]}]}}"#,
+      #"{"error": {"message": "update cannot change 'key'", "line": 3}}"#,
+    ])
     let noID = try watch(["n > 0"], [], data: other)
     #expect(noID.status == 1 && noID.stderr.contains("record 0 has no 'id'"))
     let dup = try watch(["TRUEPREDICATE", "--id", "n"], [], data: #"[{"n": 1}, {"n": 1}]"#)

@@ -71,7 +71,6 @@ struct FetchSorter {
   ) throws(SiftError) -> [Int] {
     guard !descriptors.isEmpty, positions.count > 1 else { return positions }
     var keys: [SortColumn] = []
-    defer { for k in keys { k.deallocate() } }
     for (d, column) in zip(descriptors, columns) {
       keys.append(SortColumn(try column.read(records, at: positions, variables: variables) { $0 }, d))
     }
@@ -82,15 +81,20 @@ struct FetchSorter {
         let c = k.compare(i, j)
         return c != 0 ? c < 0 : i < j
       }
+    } else if keys.count == 2 {
+      let (k0, k1) = (keys[0], keys[1])
+      order = Self.ordered(positions.count, first: first) { i, j in
+        var c = k0.compare(i, j)
+        if c == 0 { c = k1.compare(i, j) }
+        return c != 0 ? c < 0 : i < j
+      }
     } else {
-      order = keys.withUnsafeBufferPointer { keys in
-        Self.ordered(positions.count, first: first) { i, j in
-          for k in keys {
-            let c = k.compare(i, j)
-            if c != 0 { return c < 0 }
-          }
-          return i < j
+      order = Self.ordered(positions.count, first: first) { i, j in
+        for k in keys {
+          let c = k.compare(i, j)
+          if c != 0 { return c < 0 }
         }
+        return i < j
       }
     }
     return order.map { positions[$0] }

@@ -3,11 +3,9 @@ import SiftSyntax
 
 /// One sort descriptor's keys, read once and laid out so that a comparison touches no
 /// reference counts: numbers (or dates) as doubles, binary and case-insensitive strings as
-/// UTF-8 bytes in one buffer (folded first for `[c]`), localized strings as strings, anything
+/// UTF-8 bytes in one array (folded first for `[c]`), localized strings as strings, anything
 /// else (mixed kinds, integers beyond 2^53, arrays…) as `SortKey`s. nil is a flag beside
 /// the value. `compare` applies the descriptor's direction and nil placement.
-///
-/// The buffers are allocated by `init` and freed by `deallocate()`.
 struct SortColumn {
   enum Kind { case numbers, bytes, localized, general }
 
@@ -15,23 +13,21 @@ struct SortColumn {
   let ascending: Bool
   let nilsFirst: Bool
   let comparison: SiftSortDescriptor.Comparison
-  let nulls: UnsafeMutableBufferPointer<Bool>
-  let numbers: UnsafeMutableBufferPointer<Double>
+  let nulls: [Bool]
+  var numbers: [Double] = []
   /// `.bytes`: the strings' UTF-8, back to back; `starts[i]..<starts[i + 1]` is key i.
-  let bytes: UnsafeMutableBufferPointer<UInt8>
-  let starts: UnsafeMutableBufferPointer<Int>
-  let strings: UnsafeMutableBufferPointer<String>
-  let general: UnsafeMutableBufferPointer<SortKey>
+  var bytes: [UInt8] = []
+  var starts: [Int] = []
+  var strings: [String] = []
+  var general: [SortKey] = []
 
   init(_ values: [EvalValue], _ d: SiftSortDescriptor) {
     ascending = d.ascending
     nilsFirst = d.nilsFirst
     comparison = d.comparison
-    let n = values.count
-    nulls = .allocate(capacity: n)
+    var nulls = [Bool](repeating: false, count: values.count)
     var allNumbers = true, allDates = true, allStrings = true
     for (i, v) in values.enumerated() {
-      nulls.initializeElement(at: i, to: false)
       switch v {
       case .null: nulls[i] = true
       case .bool, .double: (allDates, allStrings) = (false, false)
@@ -43,75 +39,38 @@ struct SortColumn {
       default: (allNumbers, allDates, allStrings) = (false, false, false)
       }
     }
-    var numbers = UnsafeMutableBufferPointer<Double>.allocate(capacity: 0)
-    var bytes = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: 0)
-    var starts = UnsafeMutableBufferPointer<Int>.allocate(capacity: 0)
-    var strings = UnsafeMutableBufferPointer<String>.allocate(capacity: 0)
-    var general = UnsafeMutableBufferPointer<SortKey>.allocate(capacity: 0)
+    self.nulls = nulls
     if allNumbers || allDates {
       kind = .numbers
-      numbers.deallocate()
-      numbers = .allocate(capacity: n)
-      for (i, v) in values.enumerated() {
-        let x: Double
+      numbers = values.map { v in
         switch v {
-        case .bool(let b): x = b ? 1 : 0
-        case .int(let i): x = Double(i)
-        case .double(let d): x = d
-        case .date(let t): x = t.timeIntervalSince1970
-        default: x = 0
+        case .bool(let b): return b ? 1 : 0
+        case .int(let i): return Double(i)
+        case .double(let d): return d
+        case .date(let t): return t.timeIntervalSince1970
+        default: return 0
         }
-        numbers.initializeElement(at: i, to: x)
       }
     } else if allStrings && comparison != .localizedStandard {
       kind = .bytes
-      var buffer: [UInt8] = []
-      var offsets: [Int] = [0]
-      offsets.reserveCapacity(n + 1)
+      starts.reserveCapacity(values.count + 1)
+      starts.append(0)
       for v in values {
         if case .string(let s) = v {
-          buffer.append(contentsOf: (comparison == .caseInsensitive ? TextFolding.fold(s, .caseInsensitive) : s).utf8)
+          bytes.append(contentsOf: (comparison == .caseInsensitive ? TextFolding.fold(s, .caseInsensitive) : s).utf8)
         }
-        offsets.append(buffer.count)
+        starts.append(bytes.count)
       }
-      bytes.deallocate()
-      bytes = .allocate(capacity: buffer.count)
-      _ = bytes.initialize(from: buffer)
-      starts.deallocate()
-      starts = .allocate(capacity: offsets.count)
-      _ = starts.initialize(from: offsets)
     } else if allStrings {
       kind = .localized
-      strings.deallocate()
-      strings = .allocate(capacity: n)
-      for (i, v) in values.enumerated() {
-        if case .string(let s) = v { strings.initializeElement(at: i, to: s) } else { strings.initializeElement(at: i, to: "") }
+      strings = values.map { v in
+        if case .string(let s) = v { return s }
+        return ""
       }
     } else {
       kind = .general
-      general.deallocate()
-      general = .allocate(capacity: n)
-      for (i, v) in values.enumerated() { general.initializeElement(at: i, to: SortKey(v, d.comparison)) }
+      general = values.map { SortKey($0, d.comparison) }
     }
-    self.numbers = numbers
-    self.bytes = bytes
-    self.starts = starts
-    self.strings = strings
-    self.general = general
-  }
-
-  func deallocate() {
-    nulls.deallocate()
-    numbers.deallocate()
-    bytes.deallocate()
-    starts.deallocate()
-    switch kind {
-    case .localized: _ = strings.deinitialize()
-    case .general: _ = general.deinitialize()
-    default: break
-    }
-    strings.deallocate()
-    general.deallocate()
   }
 
   /// -1, 0 or 1: key i against key j, in the descriptor's order.
@@ -128,18 +87,26 @@ struct SortColumn {
       let x = numbers[i], y = numbers[j]
       if x < y { c = -1 } else if x > y { c = 1 } else if x == y { c = 0 } else { c = x.isNaN ? (y.isNaN ? 0 : -1) : 1 }
     case .bytes:
-      let a = starts[i], la = starts[i + 1] - a, b = starts[j], lb = starts[j + 1] - b
-      c = 0
-      if let base = bytes.baseAddress, min(la, lb) > 0 {
-        let r = memcmp(base + a, base + b, min(la, lb))
-        c = r < 0 ? -1 : (r > 0 ? 1 : 0)
-      }
-      if c == 0 { c = la < lb ? -1 : (la > lb ? 1 : 0) }
+      c = Self.compareBytes(bytes[starts[i]..<starts[i + 1]], bytes[starts[j]..<starts[j + 1]])
     case .localized:
       c = SiftSortOrder.localizedStandard(strings[i], strings[j])
     case .general:
       c = SortKey.compare(general[i], general[j], comparison)
     }
     return ascending ? c : -c
+  }
+
+  /// -1, 0 or 1: two UTF-8 keys byte by byte, a prefix first (code-point order, as `SiftSortOrder.binary`).
+  @inline(__always)
+  static func compareBytes(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Int {
+    var i = a.startIndex, j = b.startIndex
+    while i < a.endIndex && j < b.endIndex {
+      let x = a[i], y = b[j]
+      if x != y { return x < y ? -1 : 1 }
+      i += 1
+      j += 1
+    }
+    let la = a.count, lb = b.count
+    return la < lb ? -1 : (la > lb ? 1 : 0)
   }
 }

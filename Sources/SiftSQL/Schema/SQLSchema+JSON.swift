@@ -61,7 +61,9 @@ extension SQLSchema {
   ///   name field by field (`{"created": {"dateEncoding": "isoDate"}}` changes only the
   ///   encoding; a plain type name or a `"type"` changes the type) or is added; each
   ///   relationship given replaces the one of that name or is added; `"exclude": [names]`
-  ///   removes attributes or relationships (rename = exclude the old name, add the new one).
+  ///   removes attributes or relationships. A new attribute on a column the entity already
+  ///   reads under a name the file does not mention renames it (that name goes; name both to
+  ///   keep both), and so does a new relationship with the same target and keys.
   /// Top-level `dateEncoding` and `layout` replace the schema's. The result is checked as a
   /// whole (`invalid-schema`), so a relationship may target an entity read from the database.
   ///
@@ -175,7 +177,11 @@ extension SQLSchema {
         if let i = attributes.firstIndex(where: { $0.name == key }) {
           attributes[i] = try attribute(key, spec, entity: name, base: attributes[i])
         } else {
-          attributes.append(try attribute(key, spec, entity: name, base: nil))
+          let added = try attribute(key, spec, entity: name, base: nil)
+          // A new name on a column the base already reads under a name the file does not
+          // mention is a rename (a model's `createdAt` over a store's `createdat`).
+          attributes.removeAll { $0.column == added.column && attrs[$0.name] == nil && !$0.type.isArray }
+          attributes.append(added)
         }
       }
     }
@@ -213,7 +219,13 @@ extension SQLSchema {
           throw invalid("relationship \(name).\(key) must be an object such as {\"toOne\": \"Entity\"}")
         }
         let rel = try relationship(key, spec, entity: name, table: table, tables: tables)
-        if let i = relationships.firstIndex(where: { $0.name == key }) { relationships[i] = rel } else { relationships.append(rel) }
+        if let i = relationships.firstIndex(where: { $0.name == key }) {
+          relationships[i] = rel
+        } else {
+          // The same link under a new name renames the one read (see attributes).
+          relationships.removeAll { $0.kind == rel.kind && $0.target == rel.target && rels[$0.name] == nil }
+          relationships.append(rel)
+        }
       }
     }
     var indexes = base?.indexes ?? []
