@@ -83,6 +83,12 @@ struct ExistingDatabaseCLITests {
     #expect(session.execute(".count reviewer == nil").text == "2\n")
     let sql = session.execute(".sql category.name == 'work'").text
     #expect(sql.contains(#"FROM "note" t0"#) && sql.contains("?1='work'"), "\(sql)")
+    // The session's sort reaches the database with its comparison and nil placement.
+    #expect(session.execute(".sort title [c] desc, rating nulls first").status == .ok)
+    let sorted = session.execute(".sql TRUEPREDICATE").text
+    #expect(sorted.contains(#"ORDER BY sift_fold(t0."title", 1) DESC NULLS LAST, t0."rating" ASC NULLS FIRST"#), "\(sorted)")
+    let rows = session.execute("TRUEPREDICATE").text
+    #expect(rows.range(of: "Standup notes").map { rows[$0.upperBound...].contains("Café ideas") } == true, "\(rows)")
     let unknown = session.execute("nope == 1")
     #expect(unknown.status == .failed && unknown.text.contains("nope"), "\(unknown.text)")
     // The sample data is still there, under its own names.

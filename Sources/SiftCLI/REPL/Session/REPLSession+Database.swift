@@ -183,12 +183,8 @@ extension REPLSession {
       let shown = min(selected, max(0, displayRows))
       var out = warnings(predicate)
       if shown > 0 {
-        let request = FetchRequest(
-          entity: e.name, predicate: predicate,
-          sortDescriptors: sort.map { SQLSortDescriptor($0.keyPath, ascending: $0.ascending) },
-          limit: shown, offset: offset > 0 ? offset : nil, resultType: .records)
         // The first eight columns, like a JSON data set's default table.
-        let rows = try db.run(try compiler.compile(request)).map { displayRow($0.prefix(8), e, db) }
+        let rows = try db.run(try compiler.compile(sessionRequest(e, predicate, limit: shown))).map { displayRow($0.prefix(8), e, db) }
         out += TableRenderer(style: style).render(columns: e.columnAttributes.prefix(8).map(\.name), rows: rows)
       }
       var footer = shown < selected ? "(first \(shown) of \(selected) rows" : "(\(selected) row\(selected == 1 ? "" : "s")"
@@ -197,6 +193,14 @@ extension REPLSession {
     } catch {
       return .failure(render(error))
     }
+  }
+
+  /// The records of `e` matching `predicate` in the session's order (`.sort`, with its
+  /// comparisons and nil placement), from its offset, at most `limit`.
+  private func sessionRequest(_ e: SQLEntity, _ predicate: SiftPredicate, limit: Int?) -> FetchRequest {
+    FetchRequest(
+      entity: e.name, predicate: predicate, sortDescriptors: sort, limit: limit,
+      offset: offset > 0 ? offset : nil, resultType: .records)
   }
 
   /// `.sql` on a database table: the statement in the database's dialect.
@@ -209,10 +213,7 @@ extension REPLSession {
     }
     lastPredicate = text
     do {
-      let st = try db.compiler.compile(FetchRequest(
-        entity: e.name, predicate: predicate,
-        sortDescriptors: sort.map { SQLSortDescriptor($0.keyPath, ascending: $0.ascending) },
-        limit: limit, offset: offset > 0 ? offset : nil))
+      let st = try db.compiler.compile(sessionRequest(e, predicate, limit: limit))
       var out = warnings(predicate) + style.cyan(st.sql) + "\n"
       if !st.bindings.isEmpty {
         let pg = db.kind == .postgres
