@@ -115,6 +115,12 @@ struct ExistingLayoutTests {
     #expect(shelf.sql.contains("t1.\"ZSHELF\" = t0.\"Z_PK\" AND t1.\"Z_ENT\" IN (?)"), "\(shelf.sql)")
     let all = try c.compile(FetchRequest(entity: "Novel", resultType: .count))
     #expect(all.sql == "SELECT COUNT(*) FROM \"ZITEM\" t0 WHERE t0.\"Z_ENT\" IN (?)")
+    // Batch writes without a predicate touch the entity's rows only, not the whole shared table.
+    let delete = try c.compile(BatchDeleteRequest(entity: "Novel"))
+    #expect(delete.first?.sql == "DELETE FROM \"ZITEM\" AS t0 WHERE t0.\"Z_ENT\" IN (?)" && delete.first?.bindings == [.integer(5)])
+    let update = try c.compile(BatchUpdateRequest(entity: "Novel", assignments: [("title", .value(.string("t")))]))
+    #expect(update.sql == "UPDATE \"ZITEM\" AS t0 SET \"ZTITLE\" = ? WHERE t0.\"Z_ENT\" IN (?)", "\(update.sql)")
+    #expect(try c.compile(BatchDeleteRequest(entity: "Book")).first?.sql == "DELETE FROM \"ZITEM\" AS t0")
     // JSON: read, written, read back.
     let again = try SQLSchema(json: s.jsonText)
     #expect(again.entity("Novel")?.rowFilter == SQLRowFilter(column: "Z_ENT", values: [5]))

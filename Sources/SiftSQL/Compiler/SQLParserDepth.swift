@@ -164,6 +164,14 @@ extension SQLCompilation {
     return w
   }
 
+  /// A statement's whole WHERE condition: the root entity's row filter and `p` (checked as
+  /// `checkedWhere`), or nil when every row of the table qualifies.
+  mutating func whereClause(_ p: PredicateNode?) throws(SiftError) -> SQLExpr? {
+    guard let p else { return rowFilter(root, .root) }
+    let w = try checkedWhere(p)
+    return w.shape == .alwaysTrue ? nil : w
+  }
+
   /// Refuses a compiled WHERE fragment whose SQL would overflow the dialect's parser stack
   /// (see `SQLParserDepth`); the error points at the whole predicate.
   func checkParserDepth(_ w: SQLExpr, _ range: SourceRange) throws(SiftError) {

@@ -114,13 +114,10 @@ extension SQLCompiler {
     guard !sets.isEmpty else {
       throw SQLDiagnostics.error("invalid-assignment", "a batch update needs at least one assignment", .at(0), source: "")
     }
-    var whereExpr: SQLExpr?
-    if let p = request.predicate {
-      var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: p.source)
-      c.nextAlias = nextAlias
-      let w = try c.checkedWhere(p.root)
-      if w.shape != .alwaysTrue { whereExpr = w }
-    }
+    // The entity's rows only: a shared table's row filter applies without a predicate too.
+    var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: request.predicate?.source ?? "")
+    c.nextAlias = nextAlias
+    let whereExpr = try c.whereClause(request.predicate?.root)
     var sql = SQLFragment(sql: "UPDATE " + q(e.table) + " AS t0 SET ")
     sql.append(list: sets)
     if let w = whereExpr {
@@ -140,13 +137,10 @@ extension SQLCompiler {
     let e = try entity(request.entity)
     let q = dialect.quoteIdentifier
     var sql = SQLFragment(sql: "DELETE FROM " + q(e.table) + " AS t0")
-    if let p = request.predicate {
-      var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: p.source)
-      let w = try c.checkedWhere(p.root)
-      if w.shape != .alwaysTrue {
-        sql.append(" WHERE ")
-        sql.append(w.sql)
-      }
+    var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: request.predicate?.source ?? "")
+    if let w = try c.whereClause(request.predicate?.root) {
+      sql.append(" WHERE ")
+      sql.append(w.sql)
     }
     var out = [sql.statement(dialect)]
     let pk = q(e.primaryKeyAttribute.column)

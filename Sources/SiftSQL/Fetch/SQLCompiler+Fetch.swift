@@ -15,13 +15,7 @@ extension SQLCompiler {
   func select(_ request: SiftFetchRequest) throws(SiftError) -> SQLFragment {
     let e = try entity(request.entity)
     var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: request.predicate?.source ?? "")
-    var whereExpr: SQLExpr?
-    if let p = request.predicate {
-      let w = try c.checkedWhere(p.root)
-      if w.shape != .alwaysTrue { whereExpr = w }
-    } else if let filter = c.rowFilter(c.root, .root) {
-      whereExpr = filter  // the entity's rows of a shared table (SQLRowFilter)
-    }
+    var whereExpr = try c.whereClause(request.predicate?.root)
     let q = dialect.quoteIdentifier
     var columns: [SQLFragment] = []
     var order: [SQLFragment] = []
