@@ -129,6 +129,17 @@ struct ExistingLayoutTests {
     #expect(merged.entity("Book")?.rowFilter?.values == [3, 4, 5])
   }
 
+  /// A page of rows without a key of their own cannot be re-selected by key: refused, not
+  /// answered over every row sharing the page's first-column values.
+  @Test func pagedAggregateNeedsASingleColumnKey() throws {
+    let s = try SQLSchema(json: #"{"layout": "existing", "entities": {"Line": {"table": "line", "primaryKey": ["order_id", "n"], "attributes": {"order_id": "integer", "n": "integer", "price": "double"}}}}"#)
+    let c = SQLCompiler(dialect: SQLiteDialect(), schema: s)
+    let sum = try SiftExpression(format: "sum:(price)")
+    let refused = #expect(throws: SiftError.self) { try c.compile(sum, over: SiftFetchRequest(entity: "Line", limit: 2)) }
+    #expect(refused?.diagnostic.id == "no-single-column-key", "\(String(describing: refused))")
+    #expect(try c.compile(sum, over: SiftFetchRequest(entity: "Line")).sql.contains("FROM \"line\" t0"))
+  }
+
   @Test func rowFilterRules() throws {
     // Only for databases Sift did not create; never empty; without filters two entities of
     // one table may not both claim the inverse key.

@@ -99,6 +99,12 @@ extension SQLCompiler {
   /// (the page's keys, sorted, limited and offset)`.
   func pagedAggregate(_ a: SiftAggregate, over request: SiftFetchRequest) throws(SiftError) -> SQLStatement {
     let e = try entity(request.entity)
+    guard e.hasSingleColumnKey else {
+      // Without a key of its own a row of the page cannot be told from others sharing its values.
+      throw SQLDiagnostics.error(
+        "no-single-column-key", "\(e.name) has no single-column primary key, so an aggregate over a page of it (limit/offset) cannot be compiled; aggregate without limit/offset or in memory",
+        .at(0), source: a.keyPath ?? a.name)
+    }
     var keys = request
     keys.resultType = .properties([e.primaryKeyAttribute.name])
     let page = try select(keys)
