@@ -185,7 +185,6 @@ public final class SQLiteLiveTable {
       try database.executeScript("BEGIN IMMEDIATE")
       do throws(SiftError) {
         for s in statements { _ = try database.execute(s) }
-        try database.executeScript("COMMIT")
       } catch {
         try? database.executeScript("ROLLBACK")
         throw error
@@ -193,12 +192,30 @@ public final class SQLiteLiveTable {
     } catch {
       throw SiftLiveError("\(table): \(error.diagnostic.message)", underlying: error)
     }
-    // The update hook saw every row the write changed (and rows its triggers changed).
-    switch observer.takeCommitted() {
-    case .rows(let rowids): return try ownChanges(rowids, touched: touched)
-    case .none: return try ownChanges([:], touched: touched)
-    case .unknown: return try fullReread(touched: touched)
+    // The update hook saw every row the write changed (and rows its triggers changed). The
+    // change set is made before COMMIT: rows the results cannot take (a sort key of another
+    // kind, a predicate that fails on them) roll the write back, so a refused edit changes
+    // nothing. If COMMIT itself fails, the next `refresh()` reads the table again.
+    let changes: SiftChangeSet<SiftValue>
+    do throws(SiftLiveError) {
+      switch observer.takeUncommitted() {
+      case .rows(let rowids): changes = try ownChanges(rowids, touched: touched)
+      case .none: changes = try ownChanges([:], touched: touched)
+      case .unknown: changes = try fullReread(touched: touched)
+      }
+    } catch {
+      try? database.executeScript("ROLLBACK")
+      needsFullReread = true  // the hook's rows before this write were taken with it
+      throw error
     }
+    do throws(SiftError) {
+      try database.executeScript("COMMIT")
+    } catch {
+      try? database.executeScript("ROLLBACK")
+      needsFullReread = true
+      throw SiftLiveError("\(table): \(error.diagnostic.message)", underlying: error)
+    }
+    return changes
   }
 
   func checkColumns(_ names: [String]) throws(SiftLiveError) {

@@ -68,6 +68,20 @@ public final class SQLiteRowChangeObserver {
     return .rows(committed.rows.mapValues(\.first))
   }
 
+  /// Everything changed since the last take, including what the open transaction has done
+  /// so far, and forgets it (a caller that works out its change set before `COMMIT`, so it
+  /// can still roll back).
+  ///
+  /// ```swift
+  /// try db.executeScript("BEGIN")
+  /// try db.executeScript("DELETE FROM Venue WHERE id = 2")
+  /// observer.takeUncommitted()   // .rows([2: .delete])
+  /// ```
+  public func takeUncommitted() -> SQLiteRowChanges {
+    commit()
+    return takeCommitted()
+  }
+
   func record(_ op: SQLiteRowOperation, _ rowid: Int64) {
     guard !pending.unknown else { return }
     if var e = pending.rows[rowid] {

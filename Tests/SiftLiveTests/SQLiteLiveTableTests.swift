@@ -75,6 +75,14 @@ import Testing
     #expect(throws: SiftLiveError.self) { try t.write([.delete(1), .insert(["name": "no id"])]) }
     #expect(t.results.sections == before)
     #expect(try db.execute(SQLStatement(sql: "SELECT count(*) FROM Venue")) == [[.integer(4)]])
+    // A value the database takes but the results cannot order (text among integer ratings) is
+    // rolled back too; the next write's change set is its own.
+    #expect(throws: SiftLiveError.self) { try t.write([.update(2, set: ["rating": "x"]), .delete(3)]) }
+    #expect(t.results.sections == before)
+    #expect(try db.execute(SQLStatement(sql: "SELECT rating FROM Venue WHERE id IN (2, 3) ORDER BY id")) == [[.integer(3)], [.integer(4)]])
+    let next = try t.write([.delete(3)])
+    #expect(next.deleted == [Self.path(1, 0)] && next.sectionDeletes == [1] && next.moved.isEmpty && next.updated.isEmpty, "\(next)")
+    #expect(try t.refresh() == nil && t.results.sections.map(\.ids) == [[1, 2]])
     // A constraint the database enforces rolls the whole write back.
     try db.executeScript("CREATE TABLE Strict (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)")
     let strict = try SQLiteLiveTable(database: db, table: "Strict", predicate: nil, sortDescriptors: [])
