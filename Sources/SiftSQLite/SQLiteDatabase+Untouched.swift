@@ -47,6 +47,18 @@ extension SQLiteDatabase {
     }
   }
 
+  /// True when opening `path` with `init(readOnly:)` would create files beside it: a WAL-mode
+  /// database whose `-wal` or `-shm` is missing (no other program has it open). Use
+  /// `init(untouched:)` to read such a file without writing anything.
+  ///
+  /// ```swift
+  /// let db = SQLiteDatabase.readingCreatesFiles(beside: path) ? try SQLiteDatabase(untouched: path) : try SQLiteDatabase(readOnly: path)
+  /// ```
+  public static func readingCreatesFiles(beside path: String) -> Bool {
+    let fm = FileManager.default
+    return isWALMode(path) && !(fm.fileExists(atPath: path + "-wal") && fm.fileExists(atPath: path + "-shm"))
+  }
+
   /// True when the file's header says WAL mode (write and read versions 2).
   static func isWALMode(_ path: String) -> Bool {
     guard let handle = FileHandle(forReadingAtPath: path) else { return false }

@@ -57,6 +57,27 @@ struct WatchDatabaseTests {
     #expect(try SiftProcess.run(["watch", "TRUEPREDICATE", "--data", path, "--write"], stdin: "").status == 2)
     let noTable = try SiftProcess.run(["watch", "TRUEPREDICATE", "--db", path, "--entity", "Nope"], stdin: "")
     #expect(noTable.status == 1 && noTable.stderr.contains("no table 'Nope'"))
+    let gone = try SiftProcess.run(["watch"] + Self.args + ["--db", missing], stdin: "")
+    #expect(gone.status == 1 && gone.stderr == "sift watch: cannot open \(missing): no such file\n", "one line naming the file: \(gone.stderr)")
+  }
+
+  /// A WAL-mode file nobody has open: a read-only watch would create -wal/-shm beside it, so
+  /// it is refused (with --write it is allowed).
+  @Test func aQuietWALFileIsNotTouchedWithoutWrite() throws {
+    let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sift-watch-wal-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("w.sqlite").path
+    do {
+      let db = try SQLiteDatabase(path: path)
+      try db.executeScript("PRAGMA journal_mode = WAL; CREATE TABLE Venue (id INTEGER PRIMARY KEY, city TEXT, rating INTEGER); INSERT INTO Venue VALUES (1, 'Oslo', 5)")
+    }
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["w.sqlite"])
+    let refused = try SiftProcess.run(["watch"] + Self.args + ["--db", path], stdin: "")
+    #expect(refused.status == 1 && refused.stderr.contains("WAL-mode") && refused.stderr.contains("--write"), "\(refused.stderr)")
+    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["w.sqlite"])
+    let allowed = try SiftProcess.run(["watch"] + Self.args + ["--db", path, "--write"], stdin: "")
+    #expect(allowed.status == 0 && allowed.stdout.contains(#""ids": [1]"#), "\(allowed.stderr)")
   }
 
   @Test func commitsByOthersArePrintedAsExternal() throws {

@@ -149,13 +149,22 @@ enum WatchCommand {
     _ path: String, entity: String, writable: Bool, key: String?, predicate: SiftPredicate, sorts: [SiftSortDescriptor], section: String?
   ) throws -> SQLiteLiveTable {
     let db: SQLiteDatabase
-    if writable {
-      guard FileManager.default.fileExists(atPath: path) else {
-        throw CommandInputs.Failure(description: "cannot open \(path): no such file")
+    do {
+      if writable {
+        guard FileManager.default.fileExists(atPath: path) else {
+          throw CommandInputs.Failure(description: "cannot open \(path): no such file")
+        }
+        db = try SQLiteDatabase(path: path)
+      } else {
+        // Watching must see other programs' commits, so it cannot read a private copy (as
+        // `sift --db` does); reading the live file would create -wal/-shm beside it.
+        guard !SQLiteDatabase.readingCreatesFiles(beside: path) else {
+          throw CommandInputs.Failure(description: "\(path) is a WAL-mode database no other program has open: watching it read-only would create \(path)-wal and -shm beside it; pass --write to allow that (edits are then written too), or query it with sift --db")
+        }
+        db = try SQLiteDatabase(readOnly: path)
       }
-      db = try SQLiteDatabase(path: path)
-    } else {
-      db = try SQLiteDatabase(readOnly: path)
+    } catch let error as SiftError {
+      throw CommandInputs.Failure(description: error.diagnostic.message)  // one line naming the file
     }
     do {
       return try SQLiteLiveTable(database: db, table: entity, key: key, predicate: predicate, sortDescriptors: sorts, sectionKeyPath: section)
