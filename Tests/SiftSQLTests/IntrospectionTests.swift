@@ -153,6 +153,9 @@ struct IntrospectionTests {
     #expect(note.attribute("summary")?.column == "body")
     #expect(note.attribute("body") == nil, "a new name on a column read under another name renames it")
     #expect(note.attribute("title") != nil && note.attribute("due_on")?.column == "due_on")
+    // A second name on the primary key's column leaves the key as read.
+    let aliased = try read.merging(json: #"{"entities": {"note": {"attributes": {"identifier": {"column": "id", "type": "string"}}}}}"#)
+    #expect(aliased.entity("note")?.primaryKey == "id" && aliased.entity("note")?.attribute("id") == read.entity("note")?.attribute("id"))
     #expect(s.entity("Draft")?.table == "note")
     #expect(s.entity("category") == read.entity("category"), "entities the file does not name are unchanged")
 

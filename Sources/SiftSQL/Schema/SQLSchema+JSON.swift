@@ -62,7 +62,8 @@ extension SQLSchema {
   ///   encoding; a plain type name or a `"type"` changes the type) or is added; each
   ///   relationship given replaces the one of that name or is added; `"exclude": [names]`
   ///   removes attributes or relationships. A new attribute on a column the entity already
-  ///   reads under a name the file does not mention renames it (that name goes; name both to
+  ///   reads under a name the file does not mention renames it (that name goes, unless it is the
+  ///   primary key; name both to
   ///   keep both), and so does a new relationship with the same target and keys.
   /// Top-level `dateEncoding` and `layout` replace the schema's. The result is checked as a
   /// whole (`invalid-schema`), so a relationship may target an entity read from the database.
@@ -180,7 +181,9 @@ extension SQLSchema {
           let added = try attribute(key, spec, entity: name, base: nil)
           // A new name on a column the base already reads under a name the file does not
           // mention is a rename (a model's `createdAt` over a store's `createdat`).
-          attributes.removeAll { $0.column == added.column && attrs[$0.name] == nil && !$0.type.isArray }
+          // The primary key stays (the file renames it with "primaryKey").
+          let key = base?.primaryKey
+          attributes.removeAll { $0.column == added.column && attrs[$0.name] == nil && !$0.type.isArray && $0.name != key }
           attributes.append(added)
         }
       }
