@@ -20,7 +20,7 @@ extension SQLiteDatabase {
   ) async throws(SiftError) -> [[SQLValue]] {
     guard let handle = connectionHandle else { return try execute(statement) }
     if Task.isCancelled { throw .cancelled(stage: .sql) }
-    let step = max(1, progressInterval)
+    let step = min(max(1, progressInterval), Int(Int32.max) / 100)  // rows; VM steps = step * 100 fit in Int32
     let ticker = ProgressTicker(progress)
     let interrupt = Interrupt(handle)
     let box = Unmanaged.passRetained(ticker)

@@ -82,6 +82,10 @@ import Testing
     #expect(try r.execute(on: Self.venues) == .count(1))
     r.limit = -1
     #expect(throws: SiftError.self) { try r.execute(on: Self.venues) }
+    // "Everything after the offset" spelled as the largest limit does not overflow.
+    r.limit = Int.max
+    #expect(try r.execute(on: Self.venues) == .count(1))
+    #expect(SiftFetchRequest(entity: "V", limit: Int.max, offset: 2).window(count: 5) == 2..<5)
   }
 
   @Test func distinctValuesNilFirst() throws {

@@ -90,7 +90,7 @@ public struct SiftFetchRequest: Sendable, Hashable {
   /// ```
   public func window(count: Int) -> Range<Int> {
     let start = min(count, max(0, offset ?? 0))
-    let end = limit.map { min(count, start + max(0, $0)) } ?? count
+    let end = limit.map { start + min(count - start, max(0, $0)) } ?? count  // no overflow at Int.max
     return start..<end
   }
 }
