@@ -101,10 +101,13 @@ struct FetchSorter {
   }
 
   /// `0..<count` in the order `less` (a strict total order) gives; with `first` much smaller
-  /// than `count`, just the first that many, kept sorted by binary insertion.
+  /// than `count` (and at most 128), just the first that many, kept sorted by binary
+  /// insertion. The cap bounds the worst case: records in the opposite order each insert at
+  /// the front, moving `first` positions (at 10,000 of 1,000,000 that took 1.5 s against a
+  /// full sort's 0.01 s).
   @inline(__always)
   static func ordered(_ count: Int, first: Int?, _ less: (Int, Int) -> Bool) -> [Int] {
-    guard let first, first < count / 16 else {
+    guard let first, first <= 128, first < count / 16 else {
       var order = Array(0..<count)
       order.sort(by: less)
       return first.map { Array(order.prefix($0)) } ?? order
