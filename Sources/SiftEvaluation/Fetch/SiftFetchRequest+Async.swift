@@ -26,12 +26,8 @@ extension SiftFetchRequest {
     while start < records.count {
       let end = min(records.count, start + step)
       if let matcher {
-        let chunk = start == 0 && end == records.count ? records : Array(records[start..<end])
-        do {
-          for i in try matcher.matchingIndices(chunk, variables: variables) { selected.append(start + i) }
-        } catch {
-          throw Self.renumbered(error, by: start)
-        }
+        // In place: positions (and an error's "while evaluating record N") count from the first record.
+        selected += try RangeScan.scan(matcher.program, records, start..<end, variables)
       } else {
         selected.append(contentsOf: start..<end)
       }
@@ -42,19 +38,5 @@ extension SiftFetchRequest {
     }
     if Task.isCancelled { throw .cancelled(stage: .evaluate) }
     return try finish(selected, of: records, variables: variables, options: options)
-  }
-
-  /// A chunk's error with its "while evaluating record N" note counted from the first record.
-  static func renumbered(_ error: SiftError, by offset: Int) -> SiftError {
-    guard offset > 0 else { return error }
-    var e = error
-    let prefix = "while evaluating record "
-    e.diagnostic.notes = e.diagnostic.notes.map { note in
-      guard note.message.hasPrefix(prefix), let n = Int(note.message.dropFirst(prefix.count)) else { return note }
-      var renumbered = note
-      renumbered.message = prefix + String(n + offset)
-      return renumbered
-    }
-    return e
   }
 }
