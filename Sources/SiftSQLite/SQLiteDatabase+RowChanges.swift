@@ -127,7 +127,8 @@ final class SQLiteRowChangeRecorder {
   func row(_ op: Int32, database: UnsafePointer<CChar>?, table: UnsafePointer<CChar>?, rowid: Int64) {
     guard let database, let table, sqlite3_stricmp(database, "main") == 0 else { return }
     let operation: SQLiteRowOperation = op == SQLITE_INSERT ? .insert : op == SQLITE_DELETE ? .delete : .update
-    for o in live where o.cName.withUnsafeBufferPointer({ sqlite3_stricmp($0.baseAddress, table) == 0 }) {
+    for w in observers {  // called per changed row: no array of the live ones
+      guard let o = w.observer, o.cName.withUnsafeBufferPointer({ sqlite3_stricmp($0.baseAddress, table) == 0 }) else { continue }
       o.record(operation, rowid)
     }
   }
