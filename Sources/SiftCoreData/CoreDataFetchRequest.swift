@@ -1,3 +1,5 @@
+import SiftSyntax
+
 /// A fetch request: a model-level template (`<fetchRequest>` under `<model>`) or the request
 /// of a fetched property. `predicateString` is NSPredicate format text; `$NAME` tokens are
 /// substitution variables.
@@ -34,42 +36,16 @@ public struct CoreDataFetchRequest: Sendable, Hashable {
     self.line = line
   }
 
-  /// The substitution variables (`$NAME` → `NAME`) the predicate uses, sorted. A `$` inside
-  /// a quoted string is not a variable.
+  /// The substitution variables (`$NAME` → `NAME`) the predicate uses, sorted: its free
+  /// variables (`SiftPredicate.variables`: not a SUBQUERY's own, not a `$` inside a string);
+  /// none when the predicate does not parse.
   ///
   /// ```swift
   /// CoreDataFetchRequest(name: "a", entity: "Book", predicateString: "price < $MAX AND title == '$x'").variables   // ["MAX"]
   /// ```
   public var variables: [String] {
-    guard let text = predicateString else { return [] }
-    var out = Set<String>()
-    var quote: Character? = nil
-    var i = text.startIndex
-    while i < text.endIndex {
-      let c = text[i]
-      if let q = quote {
-        if c == "\\" {
-          i = text.index(after: i)
-          if i < text.endIndex { i = text.index(after: i) }
-          continue
-        }
-        if c == q { quote = nil }
-      } else if c == "\"" || c == "'" {
-        quote = c
-      } else if c == "$" {
-        var j = text.index(after: i)
-        var name = ""
-        while j < text.endIndex, text[j].isLetter || text[j].isNumber || text[j] == "_" {
-          name.append(text[j])
-          j = text.index(after: j)
-        }
-        if !name.isEmpty { out.insert(name) }
-        i = j
-        continue
-      }
-      i = text.index(after: i)
-    }
-    return out.sorted()
+    guard let text = predicateString, let p = try? SiftPredicate.parse(text) else { return [] }
+    return p.variables.sorted()
   }
 }
 

@@ -26,7 +26,15 @@ extension CoreDataModel {
     func fail(_ message: String) -> CoreDataModelError {
       CoreDataModelError(file: file, line: template.line, element: "fetchRequest", message: "template '\(name)': " + message)
     }
-    let needed = template.variables
+    var parsed: SiftPredicate? = nil
+    if let text = template.predicateString, !text.allSatisfy(\.isWhitespace) {
+      do {
+        parsed = try SiftPredicate.parse(text)
+      } catch {
+        throw fail("predicate \"\(text)\" does not parse: \(error.diagnostic.message) (at offset \(error.diagnostic.range.start))")
+      }
+    }
+    let needed = parsed?.variables.sorted() ?? []
     let missing = needed.filter { variables[$0] == nil }
     if !missing.isEmpty {
       throw fail("needs " + missing.map { "$" + $0 }.joined(separator: ", ") + " (give NAME=JSON for each)")
@@ -36,14 +44,6 @@ extension CoreDataModel {
       let uses = needed.isEmpty ? "it uses none" : "it uses " + needed.map { "$" + $0 }.joined(separator: ", ")
       throw fail("has no variable " + unknown.map { "$" + $0 }.joined(separator: ", ") + " (\(uses))")
     }
-    var predicate: SiftPredicate? = nil
-    if let text = template.predicateString, !text.allSatisfy(\.isWhitespace) {
-      do {
-        predicate = try SiftPredicate.parse(text).substituting(variables)
-      } catch {
-        throw fail("predicate \"\(text)\" does not parse: \(error.diagnostic.message) (at offset \(error.diagnostic.range.start))")
-      }
-    }
-    return SiftFetchRequest(entity: template.entity, predicate: predicate, limit: template.fetchLimit)
+    return SiftFetchRequest(entity: template.entity, predicate: parsed?.substituting(variables), limit: template.fetchLimit)
   }
 }

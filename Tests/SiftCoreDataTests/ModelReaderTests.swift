@@ -76,6 +76,20 @@ struct ModelReaderTests {
     #expect(model.entity("Tag")?.uniquenessConstraints == [["name"]])
   }
 
+  /// A SUBQUERY's own variable is not a substitution variable the template needs.
+  @Test func templateVariablesAreTheFreeOnes() throws {
+    let model = try CoreDataModel(xml: #"""
+      <model>
+        <entity name="Book"><attribute name="title" attributeType="String"/></entity>
+        <fetchRequest name="ByAuthor" entity="Book" predicateString="SUBQUERY(authors, $a, $a.name == $NAME).@count &gt; 0 AND title != '$x'"/>
+      </model>
+      """#)
+    #expect(model.fetchRequest("ByAuthor")?.variables == ["NAME"])
+    let r = try model.fetchRequest(named: "ByAuthor", substituting: ["NAME": "Ada"])
+    #expect(r.predicate?.description == #"SUBQUERY(authors, $a, $a.name == "Ada").@count > 0 AND title != "$x""#, "\(String(describing: r.predicate))")
+    #expect(throws: CoreDataModelError.self) { try model.fetchRequest(named: "ByAuthor") }
+  }
+
   @Test func fetchRequestTemplatesAndFetchedProperties() throws {
     let model = try library()
     #expect(model.fetchRequests.map(\.name) == ["BooksByAuthor", "LongNovels", "RecentItems", "AllTags"])
