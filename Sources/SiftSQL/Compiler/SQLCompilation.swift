@@ -261,7 +261,7 @@ struct SQLCompilation {
           type = e.type == .double ? .double : .integer
           nullable = false
         } else {
-          inner = SQLFragment("\(sql: dialect.averageFunction)(CAST(\(e) AS \(sql: dialect.doubleTypeName)))")
+          inner = dialect.average(of: e.sql)
           type = .double
         }
       default:

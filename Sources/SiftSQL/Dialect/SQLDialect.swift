@@ -215,3 +215,16 @@ public enum SQLArrayRepresentation: Sendable, Hashable {
   /// as to-many relationships works on both databases.
   case sideTable
 }
+
+extension SQLDialect {
+  /// The mean of the numeric values of `v` as a double, nil when there are none (`average:`,
+  /// `@avg`): the dialect's own function, or for the native `AVG` a plain sum over the count,
+  /// as memory computes it (PostgreSQL's `AVG(double precision)` also sums the squares and
+  /// fails with "value out of range" once they overflow, e.g. at 1e300).
+  func average(of v: SQLFragment) -> SQLFragment {
+    if averageFunction.uppercased() == "AVG" {
+      return SQLFragment("(SUM(CAST(\(v) AS \(sql: doubleTypeName))) / NULLIF(COUNT(\(v)), 0))")
+    }
+    return SQLFragment("\(sql: averageFunction)(CAST(\(v) AS \(sql: doubleTypeName)))")
+  }
+}

@@ -172,13 +172,7 @@ extension SQLCompiler {
       }
       v = c.numeric(v)
       if a.function == .sum { return SQLFragment("COALESCE(\(sql: dialect.sumFunction)(\(v)), 0)") }
-      if dialect.averageFunction.uppercased() == "AVG" {
-        // A plain sum over the count, as memory: PostgreSQL's AVG(double precision) also sums
-        // the squares and fails with "value out of range" once they overflow (1e300).
-        let dbl = dialect.doubleTypeName
-        return SQLFragment("(SUM(CAST(\(v) AS \(sql: dbl))) / NULLIF(COUNT(\(v)), 0))")
-      }
-      return SQLFragment("\(sql: dialect.averageFunction)(CAST(\(v) AS \(sql: dialect.doubleTypeName)))")
+      return dialect.average(of: v.sql)
     case .median, .stddev:
       throw SQLDiagnostics.error(
         "unsupported-in-sql", "\(a.function.rawValue) has no SQL equivalent in every dialect; evaluate it in memory",

@@ -101,7 +101,7 @@ t0."__sift_count_tags" > $1
 -- bindings: [2]
 
 -- menu.@avg.price > 30
-CASE WHEN t0."__sift_count_menu" IS NULL THEN NULL ELSE (SELECT AVG(CAST(t1."price" AS DOUBLE PRECISION)) FROM "menu_item" t1 WHERE t1."venue_id" = t0."id") END > $1
+CASE WHEN t0."__sift_count_menu" IS NULL THEN NULL ELSE (SELECT (SUM(CAST(t1."price" AS DOUBLE PRECISION)) / NULLIF(COUNT(t1."price"), 0)) FROM "menu_item" t1 WHERE t1."venue_id" = t0."id") END > $1
 -- bindings: [30]
 
 -- scores.@sum > 300
