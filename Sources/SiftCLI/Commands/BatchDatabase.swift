@@ -23,11 +23,10 @@ struct BatchDatabase {
   /// Adds `"sql"`, `"bindings"` and `"rows"` to a case's output; a case's `"sort"`, `"limit"`
   /// and `"offset"` order and page the rows (ties by primary key).
   func process(_ predicate: SiftPredicate, _ fetch: BatchFetch = BatchFetch(), into out: inout [String: SiftValue]) throws(SiftError) {
-    var statement = try database.rowsStatement(predicate, entity: entity)
-    if !fetch.isDefault { statement = try database.compiler.compile(fetch.request(entity.name, predicate, .records)) }
+    let statement = try database.rowsStatement(predicate, entity: entity, fetch: fetch)
     out["sql"] = .string(statement.sql)
     out["bindings"] = .array(statement.bindings.map(\.siftValue))
-    out["rows"] = .array(database.rowKeys(try database.run(statement), entity: entity))
+    out["rows"] = .array(try database.run(statement).compactMap { $0.first?.siftValue })
   }
 }
 

@@ -139,10 +139,11 @@ final class ExistingDatabase {
     throw Failure(text)
   }
 
-  /// The statement that answers `rows`: the matching rows' primary-key values, ascending.
+  /// The statement that answers `rows`: the matching rows' primary-key values only, in the
+  /// fetch's order (ascending by key unless `fetch` sorts; ties by key), paged as it says.
   /// - Throws: `SiftError` (stage `sql`): compile errors, or `no-single-column-key` for an
   ///   entity with a composite key, no key, or a view.
-  func rowsStatement(_ predicate: SiftPredicate, entity: SQLEntity) throws(SiftError) -> SQLStatement {
+  func rowsStatement(_ predicate: SiftPredicate, entity: SQLEntity, fetch: BatchFetch) throws(SiftError) -> SQLStatement {
     guard entity.hasSingleColumnKey else {
       let why = entity.isView ? "is a view (no primary key)"
         : entity.primaryKeyColumns.isEmpty ? "has no primary key"
@@ -155,15 +156,8 @@ final class ExistingDatabase {
           range: .at(0)),
         source: predicate.source)
     }
-    // `.records` orders by the key and needs no DISTINCT (a key is unique); `rowKeys` picks
-    // the key's column out of each row.
-    return try compiler.compile(FetchRequest(entity: entity.name, predicate: predicate, resultType: .records))
-  }
-
-  /// The primary-key values of rows fetched by `rowsStatement`, in order.
-  func rowKeys(_ rows: [[SQLValue]], entity: SQLEntity) -> [SiftValue] {
-    let column = entity.columnAttributes.firstIndex { $0.name == entity.primaryKey } ?? 0
-    return rows.compactMap { column < $0.count ? $0[column].siftValue : nil }
+    // One column, the key: ordered by the fetch's sort and then the key, no DISTINCT (a key is unique).
+    return try compiler.compile(fetch.request(entity.name, predicate, .properties([entity.primaryKey])))
   }
 
   /// Runs a statement; database errors become `SiftError`s at stage `sql`.
