@@ -7,21 +7,20 @@ import Foundation
 /// exit(SiftCommandLine.run(["parse", "name == 'x'"]))
 /// ```
 public enum SiftCommandLine {
+  /// The subcommands besides `repl` and `help`, by name (also what "did you mean" suggests).
+  static let subcommands: [String: @Sendable ([String]) -> Int32] = [
+    "parse": ParseCommand.run, "eval": EvalCommand.run, "expr": ExprCommand.run, "sql": SQLCommand.run,
+    "batch": BatchCommand.run, "load": LoadCommand.run, "setup-sql": SetupSQLCommand.run,
+    "schema": SchemaCommand.run, "watch": WatchCommand.run,
+  ]
+
   /// Runs the command line and returns the exit status (0 ok, 1 failure, 2 usage error).
   public static func run(_ arguments: [String]) -> Int32 {
     guard let first = arguments.first else { return runREPL(arguments: []) }
     let rest = Array(arguments.dropFirst())
+    if let command = subcommands[first] { return command(rest) }
     switch first {
     case "repl": return runREPL(arguments: rest)
-    case "parse": return ParseCommand.run(rest)
-    case "batch": return BatchCommand.run(rest)
-    case "eval": return EvalCommand.run(rest)
-    case "expr": return ExprCommand.run(rest)
-    case "sql": return SQLCommand.run(rest)
-    case "load": return LoadCommand.run(rest)
-    case "setup-sql": return SetupSQLCommand.run(rest)
-    case "schema": return SchemaCommand.run(rest)
-    case "watch": return WatchCommand.run(rest)
     case "help", "--help", "-h": return HelpCommand.run(rest)
     default:
       if first.hasPrefix("-") { return runREPL(arguments: arguments) }

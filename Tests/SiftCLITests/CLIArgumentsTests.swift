@@ -13,6 +13,14 @@ struct CLIArgumentsTests {
   }
 
   /// Options and positionals in any order; `--name=value` and `--name value` alike.
+  /// "Did you mean" knows every subcommand the dispatcher runs (`expr` was missing).
+  @Test func misspelledCommandsAreSuggested() {
+    for (typo, command) in [("exr", "expr"), ("wach", "watch"), ("evl", "eval"), ("shema", "schema"), ("hlp", "help")] {
+      #expect(CLIOutput.closestCommand(typo) == command, "\(typo)")
+    }
+    #expect(Set(SiftCommandLine.subcommands.keys).isSubset(of: Set(CLIOutput.commands)))
+  }
+
   @Test func optionsAndPositionals() throws {
     let a = try Self.parse(["x == 1", "--arg", "1", "--json", "--schema=s.json", "--arg", "2"])
     #expect(a.positionals == ["x == 1"])

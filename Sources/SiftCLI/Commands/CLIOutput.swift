@@ -3,7 +3,7 @@ import SiftSyntax
 
 /// Output helpers shared by the subcommands.
 enum CLIOutput {
-  static let commands = ["repl", "parse", "eval", "sql", "batch", "load", "setup-sql", "schema", "watch", "help"]
+  static let commands = ["repl", "help"] + SiftCommandLine.subcommands.keys.sorted()
 
   /// Writes to standard error.
   static func error(_ text: String) {
