@@ -5,8 +5,8 @@ import SiftSQL
 import SiftSQLite
 import SiftSyntax
 
-/// The SQL back ends of a session: one SQLite database (in memory unless `.open` names a
-/// file) and optionally a PostgreSQL connection. A data set is copied into a database the
+/// The SQL back ends of a session: one SQLite database in memory (a file `.open` names is
+/// opened read-only on its own, `ExistingDatabase`) and optionally a PostgreSQL connection. A data set is copied into a database the
 /// first time a command needs it there (`.engine`, `.compare`, `.plan`, a query on an SQL
 /// engine), so loading a large file costs no SQL inserts until SQL is used.
 struct REPLSQLState {
@@ -18,8 +18,6 @@ struct REPLSQLState {
   var schemas: [String: SQLSchema] = [:]
   /// Why an entity is not in SQL.
   var problems: [String: String] = [:]
-  /// The SQLite file, when not in memory.
-  var sqlitePath = ":memory:"
   /// Entities whose records are in the SQLite database.
   var inSQLite: Set<String> = []
   /// Entities whose records are in the PostgreSQL schema.
@@ -45,7 +43,7 @@ extension REPLSession {
     sql.schemas[set.name] = nil
     do {
       sql.schemas[set.name] = try REPLSchemaInference.schema(for: set, path: schemaPath)
-      if sql.sqlite == nil { sql.sqlite = try SQLiteDatabase(path: sql.sqlitePath) }
+      if sql.sqlite == nil { sql.sqlite = try SQLiteDatabase() }
       return nil
     } catch {
       let text = (error as? SiftError).map { $0.diagnostic.message } ?? "\(error)"
@@ -117,7 +115,7 @@ extension REPLSession {
   func sqlStatusLine(_ kind: REPLEngineKind) -> String {
     switch kind {
     case .memory: return "ready"
-    case .sqlite: return sql.sqlite == nil ? "none" : (sql.sqlitePath == ":memory:" ? "in memory" : sql.sqlitePath)
+    case .sqlite: return sql.sqlite == nil ? "none" : "in memory"
     case .postgres: return sql.postgres.map { "connected (schema \($0.schemaName ?? "public"))" } ?? "not connected"
     }
   }
