@@ -90,7 +90,8 @@ struct FetchCommandTests {
     let schema = try Self.file(Self.schema)
     defer { try? FileManager.default.removeItem(atPath: schema) }
     let sum = try SiftProcess.run(["expr", "sum:(specials)", "--schema", schema, "--entity", "V", "--aggregate"], stdin: "")
-    #expect(sum.stdout == "SELECT COALESCE(sift_sum(t0.\"specials\"), 0) AS \"sum(specials)\" FROM \"v\" t0\n", "\(sum.stderr)")
+    #expect(sum.stdout == "SELECT COALESCE(sift_sum(t0.\"specials\"), 0) AS \"sum(specials)\" FROM \"v\" t0\n"
+      + "-- calls Sift's SQL functions sift_sum (register them on the connection: sift setup-sql --dialect sqlite)\n", "\(sum.stderr)")
     let names = try SiftProcess.run(
       ["expr", "name", "--schema", schema, "--entity", "V", "--sort", "rating desc", "--limit", "2", "--dialect", "postgres"], stdin: "")
     #expect(names.stdout.hasPrefix("SELECT t0.\"name\" AS \"name\" FROM \"v\" t0 ORDER BY t0.\"rating\" DESC NULLS LAST, t0.\"id\" ASC LIMIT $1\n"), "\(names.stdout)")

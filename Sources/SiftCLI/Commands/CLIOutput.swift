@@ -1,9 +1,26 @@
 import Foundation
+import SiftSQL
 import SiftSyntax
 
 /// Output helpers shared by the subcommands.
 enum CLIOutput {
   static let commands = ["repl", "help"] + SiftCommandLine.subcommands.keys.sorted()
+
+  /// A statement as `sift sql` and `sift expr` print it: the SQL, a `-- ?n = value` line per
+  /// binding, and a last `-- calls …` line naming Sift's SQL functions it needs.
+  static func printStatement(_ statement: SQLStatement, dialect: any SQLDialect) {
+    print(statement.sql)
+    for (i, value) in statement.bindings.enumerated() {
+      let placeholder = dialect.placeholder(i + 1)
+      print("-- \(placeholder == "?" ? "?\(i + 1)" : placeholder) = \(value)")
+    }
+    let functions = statement.requiredFunctions
+    if !functions.isEmpty {
+      let setup = dialect is PostgreSQLDialect
+        ? "create them once: sift setup-sql --dialect postgres" : "register them on the connection: sift setup-sql --dialect sqlite"
+      print("-- calls Sift's SQL functions \(functions.joined(separator: ", ")) (\(setup))")
+    }
+  }
 
   /// Writes to standard error.
   static func error(_ text: String) {

@@ -144,11 +144,7 @@ enum ExprCommand {
         r.resultType = .expressions([SiftExpressionDescription(expression: expression)])
         statement = try compiler.compile(r)
       }
-      print(statement.sql)
-      for (i, value) in statement.bindings.enumerated() {
-        let placeholder = dialect.placeholder(i + 1)
-        print("-- \(placeholder == "?" ? "?\(i + 1)" : placeholder) = \(value)")
-      }
+      CLIOutput.printStatement(statement, dialect: dialect)
       return 0
     } catch {
       CLIOutput.error(CLIOutput.render(error))

@@ -71,17 +71,7 @@ enum SQLCommand {
         if !functions.isEmpty { out["functions"] = .array(functions.map { .string($0) }) }
         print(SiftJSON.serialize(.dictionary(out)))
       } else {
-        print(statement.sql)
-        for (i, value) in statement.bindings.enumerated() {
-          let placeholder = dialect.placeholder(i + 1)
-          print("-- \(placeholder == "?" ? "?\(i + 1)" : placeholder) = \(value)")
-        }
-        let functions = statement.requiredFunctions
-        if !functions.isEmpty {
-          let setup = dialect is PostgreSQLDialect
-            ? "create them once: sift setup-sql --dialect postgres" : "register them on the connection: sift setup-sql --dialect sqlite"
-          print("-- calls Sift's SQL functions \(functions.joined(separator: ", ")) (\(setup))")
-        }
+        CLIOutput.printStatement(statement, dialect: dialect)
       }
       return 0
     } catch {
