@@ -189,7 +189,7 @@ struct Run {
         guard let base = buf.baseAddress else { return }
         let raw = UnsafeRawPointer(base)
         let stride = MemoryLayout<Unmanaged<SiftObject>>.stride
-        for i in range ?? 0..<buf.count {
+        for i in (range ?? 0..<buf.count).clamped(to: 0..<buf.count) {  // never past the buffer
           // The array keeps every record alive for the whole loop.
           let u = raw.load(fromByteOffset: i &* stride, as: Unmanaged<SiftObject>.self)
           let answer: Bool?
@@ -210,7 +210,7 @@ struct Run {
       // Each dictionary is lent by pointer: the array keeps it alive for the whole loop.
       items.withUnsafeBufferPointer { buf in
         guard let base = buf.baseAddress else { return }
-        for i in range ?? 0..<buf.count {
+        for i in (range ?? 0..<buf.count).clamped(to: 0..<buf.count) {  // never past the buffer
           do throws(EvalFailure) {
             if try predicate(Ctx(.dict(base + i), frame: frame)) { hit(i) }
           } catch {
