@@ -7,7 +7,7 @@ import SiftSyntax
 /// Rows in and out: quoting, conversion between SQLite's values and records.
 extension SQLiteLiveTable {
   /// `"name"`, with `"` doubled.
-  static func quote(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+  static func quote(_ name: String) -> String { SQLiteDialect().quoteIdentifier(name) }
 
   static func columnList(_ names: [String]) -> String { names.map(quote).joined(separator: ", ") }
 

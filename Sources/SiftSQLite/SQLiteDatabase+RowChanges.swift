@@ -180,7 +180,7 @@ extension SQLiteDatabase {
     return sqlite3_get_autocommit(handle) == 0
   }
 
-  static func quoted(_ name: String) -> String { "\"" + name.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+  static func quoted(_ name: String) -> String { SQLiteDialect().quoteIdentifier(name) }
 
   func hasColumn(named name: String, in table: String) -> Bool {
     let info = (try? execute(SQLStatement(sql: "PRAGMA table_info(\(Self.quoted(table)))"))) ?? []
