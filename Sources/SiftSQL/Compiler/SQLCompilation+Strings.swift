@@ -41,6 +41,17 @@ extension SQLCompilation {
     }
   }
 
+  /// BEGINSWITH as a range an index serves: `x >= prefix AND x < the next prefix` (only the
+  /// lower bound when no string follows every one with the prefix); `ge`/`lt` are the
+  /// dialect's operators for the comparison the index orders by.
+  func prefixRange(_ x: SQLExpr, _ prefix: String, ge: String = ">=", lt: String = "<") -> SQLExpr {
+    guard let upperText = SQLText.prefixUpperBound(prefix) else {
+      return condition(SQLFragment("\(x) \(sql: ge) \(bind: .text(prefix))"))
+    }
+    let lower = SQLFragment(binding: .text(prefix)), upper = SQLFragment(binding: .text(upperText))
+    return condition(SQLFragment("(\(x) \(sql: ge) \(lower) AND \(x) \(sql: lt) \(upper))"))
+  }
+
   /// kind: 0 contains, 1 begins with, 2 ends with.
   func search(_ kind: Int, _ x: SQLExpr, _ y: SQLExpr, _ needle: String?, _ o: UInt8) -> SQLExpr {
     switch dialect.stringSearch {
@@ -49,24 +60,12 @@ extension SQLCompilation {
         if kind == 0 {
           return condition(SQLFragment("\(sql: dialect.positionFunction)(\(x), \(y)) > 0"))
         }
-        if kind == 1, dialect.prefixRangeScan {
-          guard let upperText = SQLText.prefixUpperBound(needle) else {
-            return condition(SQLFragment("\(x) >= \(bind: .text(needle))"))
-          }
-          let lower = SQLFragment(binding: .text(needle)), upper = SQLFragment(binding: .text(upperText))
-          return condition(SQLFragment("(\(x) >= \(lower) AND \(x) < \(upper))"))
-        }
+        if kind == 1, dialect.prefixRangeScan { return prefixRange(x, needle) }
       }
       if o != 0, kind == 1, dialect.prefixRangeScan, let needle {
         // A range on the folded column (the needle folded in Swift, never empty here), so an
         // expression index on sift_fold(column, o) serves BEGINSWITH[c]/[d]/[cd] as it does ==[c].
-        let folded = TextFolding.fold(needle, ComparisonOptions(rawValue: o))
-        let fx = fold(x, o)
-        guard let upperText = SQLText.prefixUpperBound(folded) else {
-          return condition(SQLFragment("\(fx) >= \(bind: .text(folded))"))
-        }
-        let lower = SQLFragment(binding: .text(folded)), upper = SQLFragment(binding: .text(upperText))
-        return condition(SQLFragment("(\(fx) >= \(lower) AND \(fx) < \(upper))"))
+        return prefixRange(fold(x, o), TextFolding.fold(needle, ComparisonOptions(rawValue: o)))
       }
       return condition(SQLFragment("\(sql: name)(\(x), \(y), \(sql: String(kind)), \(sql: String(o)))"))
     case .likePatterns:
@@ -74,12 +73,7 @@ extension SQLCompilation {
       if o != 0, kind == 1, let needle, let ops = dialect.bytewiseRangeOperators {
         // A byte range on the folded column: exact, so an expression index on sift_fold(column, o)
         // answers it without calling sift_fold again on each row (LIKE would recheck).
-        let folded = TextFolding.fold(needle, ComparisonOptions(rawValue: o))
-        guard let upperText = SQLText.prefixUpperBound(folded) else {
-          return condition(SQLFragment("\(fx) \(sql: ops.greaterOrEqual) \(bind: .text(folded))"))
-        }
-        let lower = SQLFragment(binding: .text(folded)), upper = SQLFragment(binding: .text(upperText))
-        return condition(SQLFragment("(\(fx) \(sql: ops.greaterOrEqual) \(lower) AND \(fx) \(sql: ops.less) \(upper))"))
+        return prefixRange(fx, TextFolding.fold(needle, ComparisonOptions(rawValue: o)), ge: ops.greaterOrEqual, lt: ops.less)
       }
       if let needle {
         // The needle is folded alone, in Swift, as memory folds it (folding the pattern with
