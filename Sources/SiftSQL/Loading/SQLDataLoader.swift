@@ -136,7 +136,6 @@ public struct SQLDataLoader: Sendable {
       struct Array { let key: String; let type: SQLAttributeType; let count: Int?; let side: Int }
       struct ToMany { let key: String; let inverse: String?; let target: Int; let count: Int?; let join: Int? }
 
-      let entity: SQLEntity
       /// The entity name, its primary key's name and type.
       let name: String
       let pkKey: String
@@ -157,7 +156,6 @@ public struct SQLDataLoader: Sendable {
       var position: [String: Int] = [:]
 
       init(entity: SQLEntity, table: Int, width: Int) {
-        self.entity = entity
         name = entity.name
         pkKey = entity.primaryKeyAttribute.name
         pkType = entity.primaryKeyAttribute.type
