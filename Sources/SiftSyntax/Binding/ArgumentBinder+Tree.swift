@@ -75,6 +75,11 @@ extension ArgumentBinder {
     case .index(let b, let i):
       let nb = try r(b)
       if case .expression(let x) = i, let nx = try r(x) {
+        if case .argument(let spec, _) = x.kind, spec.expects == .keyPath {
+          // `a.%K` / `a[%K]`: the key path the argument names, applied to `a`.
+          let applied = applyKey(nx, to: nb ?? b, range: e.range)
+          return normalized(applied) ?? applied
+        }
         kind = .index(nb ?? b, .expression(nx))
       } else {
         kind = nb.map { .index($0, i) }
@@ -110,5 +115,30 @@ extension ArgumentBinder {
     guard let kind else { return normalized(e) }
     let rebuilt = ExpressionNode(kind, range: e.range)
     return normalized(rebuilt) ?? rebuilt
+  }
+}
+
+extension ArgumentBinder {
+  /// `base.key` where `key` is what a `%K` stands for: a key path (merged into a key path
+  /// `base`), `SELF` (`base` itself), or, while unbound, the `.argument` node kept as the
+  /// subscript `base[%K]` until binding comes back here.
+  static func applyKey(_ key: ExpressionNode, to base: ExpressionNode, range: SourceRange) -> ExpressionNode {
+    switch key.kind {
+    case .keyPath(nil, let kp):
+      switch base.kind {
+      case .keyPath(let b, let inner):
+        return ExpressionNode(.keyPath(base: b, KeyPath(inner.components + kp.components)), range: range)
+      case .evaluatedObject:
+        return ExpressionNode(.keyPath(base: nil, kp), range: range)
+      default:
+        return ExpressionNode(.keyPath(base: base, kp), range: range)
+      }
+    case .evaluatedObject:
+      var same = base
+      same.range = range
+      return same
+    default:
+      return ExpressionNode(.index(base, .expression(key)), range: range)
+    }
   }
 }

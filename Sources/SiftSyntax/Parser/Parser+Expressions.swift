@@ -151,9 +151,11 @@ extension Parser {
 
   /// ```
   /// postfix ::= primary ( "." keyComponent | "[" index "]" )*
-  /// keyComponent ::= identifier | "@" identifier
+  /// keyComponent ::= identifier | "@" identifier | "SELF" | "%K"
   /// index ::= expression | "FIRST" | "LAST" | "SIZE"
   /// ```
+  /// `a.%K` applies the key path `%K` stands for to `a` (`%K.%K`, `$v.%K`, `a.%K.b`); until it
+  /// is bound it is the subscript `a[%K]`, which binds the same way.
   mutating func parsePostfix() throws(ParseFailure) -> ExpressionNode {
     try parsePostfix(after: try parsePrimary())
   }
@@ -163,6 +165,11 @@ extension Parser {
     var base = base
     while true {
       if at(.dot) {
+        if isKeyArgumentAhead() {
+          skip()
+          base = try parseKeyArgument(after: base)
+          continue
+        }
         skip()
         let component = try parseKeyComponent()
         base = try appendKey(component, to: base)
@@ -172,6 +179,24 @@ extension Parser {
         return base
       }
     }
+  }
+
+  /// True at `.` followed by `%K`.
+  mutating func isKeyArgumentAhead() -> Bool {
+    guard at(.dot), case .formatSpecifier(let text) = peekKind() else { return false }
+    return FormatSpecifier(text: text)?.expects == .keyPath
+  }
+
+  /// `base.%K` (the `.` is consumed): the bound key path applied to `base`, or, unbound, the
+  /// subscript `base[%K]` that `ArgumentBinder` turns into the same key path.
+  mutating func parseKeyArgument(after base: ExpressionNode) throws(ParseFailure) -> ExpressionNode {
+    guard case .formatSpecifier(let text) = current.kind else {
+      throw ParseFailure(DiagnosticCatalog.expectedKeyAfterDot(found: current))
+    }
+    let key = try parseFormatArgument(text)
+    let node = ArgumentBinder.applyKey(key, to: base, range: base.range.union(key.range))
+    try checkHeight(node.height, node.range)
+    return node
   }
 
   /// One key after `.`: an identifier (or `#word`) or a collection operator `@name`.
@@ -229,6 +254,15 @@ extension Parser {
       index = .last
     } else if let _ = eat(.size) {
       index = .size
+    } else if case .formatSpecifier(let text) = current.kind, FormatSpecifier(text: text)?.expects == .keyPath,
+      case .punct(.rightBracket) = peekKind()
+    {
+      // `a[%K]` is `a.%K`: the key the argument names.
+      let key = try parseFormatArgument(text)
+      let close = try expect(.rightBracket, "to close '['", opening: open)
+      let node = ArgumentBinder.applyKey(key, to: base, range: base.range.union(close.range))
+      try checkHeight(node.height, node.range)
+      return node
     } else {
       let e = try nested(at: open) { (p: inout Parser) throws(ParseFailure) in try p.parseExpression() }
       if case .constant(.string(let key)) = e.kind {

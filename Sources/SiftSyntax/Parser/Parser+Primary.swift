@@ -33,7 +33,8 @@ extension Parser {
       components.reserveCapacity(4)
       components.append(.key(name))
       var end = r
-      while at(.dot) {
+      // `a.%K` is left to `parsePostfix` (the key is an argument).
+      while at(.dot), !isKeyArgumentAhead() {
         skip()
         let (component, componentRange) = try parseKeyComponent()
         components.append(component)

@@ -33,22 +33,6 @@ public enum SiftValue: Sendable, Hashable {
 }
 
 extension SiftValue {
-  /// Wraps a `Date`.
-  ///
-  /// ```swift
-  /// let start = SiftValue(Date(timeIntervalSinceReferenceDate: 0))
-  /// ```
-  public init(_ date: Date) { self = .date(date) }
-
-  /// Wraps any binary integer; values outside the 64-bit range clamp to its ends.
-  ///
-  /// ```swift
-  /// let n = SiftValue(Int32(7))   // .int(7)
-  /// ```
-  public init<T: BinaryInteger>(_ integer: T) {
-    self = .int(Int64(clamping: integer))
-  }
-
   /// The name of the value's kind, as used in diagnostics ("string", "integer", …).
   ///
   /// ```swift
