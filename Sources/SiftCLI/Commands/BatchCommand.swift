@@ -16,7 +16,7 @@ enum BatchCommand {
     let parsed: CLIArguments
     do {
       parsed = try CLIArguments(
-        args, valued: ["--data", "--schema", "--entity", "--postgres", "--db", "--pg-schema", "--model"], switches: ["--lenient"])
+        args, valued: ["--data", "--schema", "--entity", "--postgres", "--db", "--pg-schema", "--model", "--dates"], switches: ["--lenient"])
     } catch {
       return CLIOutput.usageError(error.message, command: "batch")
     }
@@ -32,7 +32,7 @@ enum BatchCommand {
     }
     var context = BatchContext(lenient: parsed.flags.contains("--lenient"))
     do {
-      if let path = parsed.value("--data") { context.data = try CommandInputs.data(path) }
+      if let path = parsed.value("--data") { context.data = try CommandInputs.data(path, dates: CommandInputs.dates(parsed.all("--dates"))) }
       if source.namesDatabase {
         try context.configureDatabase(source, entity: parsed.value("--entity"))
       } else {

@@ -69,7 +69,7 @@ enum CommandInputs {
 
   /// Loads a JSON array of records (or one record, or JSON Lines) from `path`; a record is an
   /// object or a plain value.
-  static func data(_ path: String) throws(Failure) -> DataSet {
+  static func data(_ path: String, dates: SiftJSONDates = .none) throws(Failure) -> DataSet {
     let bytes: [UInt8]
     do {
       bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
@@ -90,8 +90,34 @@ enum CommandInputs {
       if items.isEmpty { throw Failure(description: "\(path): \(error)") }
       value = .array(items)
     }
-    if case .array(let items) = value { return DataSet(values: items) }
-    return DataSet(values: [value])
+    let items: [SiftValue]
+    if case .array(let all) = value { items = all } else { items = [value] }
+    if dates.isNone { return DataSet(values: items) }
+    do {
+      guard case .array(let converted) = try dates.apply(to: .array(items)) else { return DataSet(values: items) }
+      return DataSet(values: converted)
+    } catch {
+      throw Failure(description: "\(path): \(error)")
+    }
+  }
+
+  /// The `--dates` options (`iso8601`, `seconds`, `milliseconds`, `KEY=FORMAT`, or a JSON file
+  /// of key paths and formats) as one strategy.
+  static func dates(_ specs: [String]) throws(Failure) -> SiftJSONDates {
+    var texts: [String] = []
+    for spec in specs {
+      if spec.hasSuffix(".json") {
+        guard let text = try? String(contentsOfFile: spec, encoding: .utf8) else {
+          throw Failure(description: "--dates \(spec): cannot read the file")
+        }
+        texts.append(text)
+      } else {
+        texts.append(spec)
+      }
+    }
+    do { return try SiftJSONDates(specifications: texts) } catch {
+      throw Failure(description: "--dates: \(error.message) (\(error.key == "*" ? "" : "key \(error.key); ")use iso8601, seconds, milliseconds, KEY=FORMAT or FILE.json)")
+    }
   }
 }
 

@@ -2,13 +2,13 @@ import Foundation
 import SiftEvaluation
 import SiftSyntax
 
-/// `sift eval 'FORMAT' --data FILE.json [--arg JSON]... [--var NAME=JSON]... [--count] [--lenient]`:
+/// `sift eval 'FORMAT' --data FILE.json [--arg JSON]... [--var NAME=JSON]... [--dates FORMAT]... [--count] [--lenient]`:
 /// prints the matching records as JSON lines (or their number with `--count`).
 enum EvalCommand {
   static func run(_ args: [String]) -> Int32 {
     let parsed: CLIArguments
     do {
-      parsed = try CLIArguments(args, valued: ["--data", "--arg", "--var"], switches: ["--count", "--lenient"])
+      parsed = try CLIArguments(args, valued: ["--data", "--arg", "--var", "--dates"], switches: ["--count", "--lenient"])
     } catch {
       return CLIOutput.usageError(error.message, command: "eval")
     }
@@ -24,7 +24,7 @@ enum EvalCommand {
     do {
       arguments = try CommandInputs.arguments(parsed.all("--arg"))
       variables = try CommandInputs.variables(parsed.all("--var"))
-      data = try CommandInputs.data(dataPath)
+      data = try CommandInputs.data(dataPath, dates: CommandInputs.dates(parsed.all("--dates")))
     } catch {
       CLIOutput.error("sift eval: \(error)")
       return error.description.hasPrefix("--") ? 2 : 1

@@ -17,7 +17,7 @@ enum ExprCommand {
     do {
       parsed = try CLIArguments(
         args,
-        valued: ["--data", "--schema", "--entity", "--dialect", "--arg", "--var", "--where", "--sort", "--limit", "--offset"],
+        valued: ["--data", "--schema", "--entity", "--dialect", "--arg", "--var", "--where", "--sort", "--limit", "--offset", "--dates"],
         switches: ["--aggregate"])
     } catch {
       return CLIOutput.usageError(error.message, command: "expr")
@@ -62,7 +62,7 @@ enum ExprCommand {
     }
     let aggregate = parsed.flags.contains("--aggregate")
     if let dataPath {
-      return evaluate(expression, request, dataPath, aggregate: aggregate, variables: variables)
+      return evaluate(expression, request, dataPath, aggregate: aggregate, variables: variables, dates: parsed.all("--dates"))
     }
     return printSQL(expression, request, schemaPath ?? "", dialect: parsed.value("--dialect"), aggregate: aggregate)
   }
@@ -75,11 +75,12 @@ enum ExprCommand {
 
   /// One JSON value per record of the fetch, or one over all of them.
   static func evaluate(
-    _ expression: SiftExpression, _ request: SiftFetchRequest, _ path: String, aggregate: Bool, variables: [String: SiftValue]
+    _ expression: SiftExpression, _ request: SiftFetchRequest, _ path: String, aggregate: Bool, variables: [String: SiftValue],
+    dates: [String]
   ) -> Int32 {
     let data: CommandInputs.DataSet
     do {
-      data = try CommandInputs.data(path)
+      data = try CommandInputs.data(path, dates: CommandInputs.dates(dates))
     } catch {
       CLIOutput.error("sift expr: \(error)")
       return 1

@@ -50,7 +50,7 @@ enum HelpCommand {
   static let pages: [String: String] = [
     "expr": """
       sift expr 'EXPR' --data FILE.json [--aggregate] [--where 'P'] [--sort 'k asc, …'] [--limit N]
-                [--offset N] [--arg JSON]... [--var NAME=JSON]...
+                [--offset N] [--arg JSON]... [--var NAME=JSON]... [--dates FORMAT]...
       sift expr 'EXPR' --schema S.json --entity E [--dialect sqlite|postgres] [same fetch options]
 
       Evaluates an expression (NSExpression format: key paths, arithmetic, functions, sum:, …)
@@ -85,7 +85,8 @@ enum HelpCommand {
         sift parse "tags.@count > 2" --json
       """,
     "eval": """
-      sift eval 'FORMAT' --data FILE.json [--arg JSON]... [--var NAME=JSON]... [--count] [--lenient]
+      sift eval 'FORMAT' --data FILE.json [--arg JSON]... [--var NAME=JSON]... [--dates FORMAT]...
+                [--count] [--lenient]
 
       Evaluates a predicate over every record of FILE.json (an array of objects or plain values,
       or JSON Lines) and prints the matching records as JSON lines, or their number with --count.
@@ -95,6 +96,12 @@ enum HelpCommand {
                        {"$date": "ISO 8601"} is a date
         --arg JSON     an argument for the next format specifier
         --var N=JSON   a value for $N
+        --dates F      which other values are dates, like JSONDecoder's date strategy:
+                       iso8601 (every ISO-8601 date-time string), seconds or milliseconds
+                       (since 1970: every number), KEY=FORMAT for one key path (repeat it;
+                       then a value that does not fit is an error), or FILE.json holding
+                       {"createdAt": "iso8601", "*": "seconds"}; also on expr, batch, watch,
+                       load and the REPL's .load
         --count        print only how many records match
         --lenient      a record whose evaluation fails does not match (default: the run fails)
 
@@ -102,6 +109,8 @@ enum HelpCommand {
         sift eval "name BEGINSWITH[c] 'blue'" --data venues.json
         sift eval "SUBQUERY(menu, $m, $m.vegan == YES).@count > 1" --data venues.json --count
         sift eval "distance < $MAX" --var MAX=2.5 --data venues.json
+        sift eval "at > CAST('2024-03-01T00:00:00Z', 'NSDate')" --data api.json --dates iso8601
+        sift eval 'at > %@' --arg '{"$date": "2024-03-01T00:00:00Z"}' --data log.json --dates at=milliseconds
         sift eval "SELF BEGINSWITH[c] 'd'" --data notes.json     # notes.json: ["Do", "Re", "Mi"]
       """,
     "sql": """
@@ -126,7 +135,7 @@ enum HelpCommand {
           --schema venues.schema.json --entity Venue --dialect postgres
       """,
     "batch": """
-      sift batch [--data D.json] [--schema S.json --entity E] [--postgres CONNINFO] [--lenient]
+      sift batch [--data D.json [--dates FORMAT]...] [--schema S.json --entity E] [--postgres CONNINFO] [--lenient]
       sift batch --db FILE.sqlite --entity TABLE [--schema S.json]
       sift batch --db STORE.sqlite [--model MODEL.xcdatamodeld] --entity ENTITY
       sift batch --postgres CONNINFO --pg-schema NAME --entity TABLE [--schema S.json]

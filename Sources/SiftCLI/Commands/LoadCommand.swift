@@ -12,7 +12,7 @@ enum LoadCommand {
   static func run(_ args: [String]) -> Int32 {
     let parsed: CLIArguments
     do {
-      parsed = try CLIArguments(args, valued: ["--data", "--schema", "--into", "--entity"], switches: ["--replace"])
+      parsed = try CLIArguments(args, valued: ["--data", "--schema", "--into", "--entity", "--dates"], switches: ["--replace"])
     } catch {
       return CLIOutput.usageError(error.message, command: "load")
     }
@@ -24,7 +24,7 @@ enum LoadCommand {
     do {
       let schema = try CommandInputs.schema(schemaPath)
       let entity = try entityName(parsed.value("--entity"), schema: schema, schemaPath: schemaPath)
-      let data = try CommandInputs.data(dataPath)
+      let data = try CommandInputs.data(dataPath, dates: CommandInputs.dates(parsed.all("--dates")))
       if let why = data.notRowsReason { throw CommandInputs.Failure(description: "\(dataPath): \(why)") }
       let count = try load(data.values, entity: entity, schema: schema, into: target, replace: parsed.flags.contains("--replace"))
       print("loaded \(count) records of '\(entity)' into \(target) (\(schema.entityNames.count) entities)")

@@ -11,7 +11,7 @@ import SiftSyntax
 /// standard input with its change set (`WatchProtocol`; Grammar/notes/live.md).
 enum WatchCommand {
   static let help = """
-    sift watch 'FORMAT' --data FILE.json [--sort 'KEY asc, KEY desc'] [--section KEYPATH] [--id KEY]
+    sift watch 'FORMAT' --data FILE.json [--sort 'KEY asc, KEY desc'] [--section KEYPATH] [--id KEY] [--dates F]
     sift watch 'FORMAT' --db FILE.sqlite --entity TABLE [--write] [--sort …] [--section …] [--id COLUMN]
 
     Fetched results that stay current (NSFetchedResultsController). Prints the records of FILE
@@ -55,7 +55,7 @@ enum WatchCommand {
     let parsed: CLIArguments
     do {
       parsed = try CLIArguments(
-        args, valued: ["--data", "--sort", "--section", "--id", "--db", "--entity"], switches: ["--write"])
+        args, valued: ["--data", "--sort", "--section", "--id", "--db", "--entity", "--dates"], switches: ["--write"])
     } catch {
       return CLIOutput.usageError(error.message, command: "watch")
     }
@@ -78,7 +78,7 @@ enum WatchCommand {
       for w in predicate.warnings { CLIOutput.error(DiagnosticRenderer().render(w, in: format)) }
       let sorts = try parsed.value("--sort").map { try SiftSortDescriptor.parseList($0) } ?? []
       if let dataPath {
-        source = .memory(try memory(dataPath, idKey: parsed.value("--id") ?? "id", predicate: predicate, sorts: sorts, section: parsed.value("--section")))
+        source = .memory(try memory(dataPath, idKey: parsed.value("--id") ?? "id", predicate: predicate, sorts: sorts, section: parsed.value("--section"), dates: CommandInputs.dates(parsed.all("--dates"))))
       } else if let dbPath, let entity = parsed.value("--entity") {
         let writable = parsed.flags.contains("--write")
         source = .sqlite(
@@ -127,8 +127,10 @@ enum WatchCommand {
     }
   }
 
-  static func memory(_ path: String, idKey: String, predicate: SiftPredicate, sorts: [SiftSortDescriptor], section: String?) throws -> WatchProtocol.Live {
-    let data = try CommandInputs.data(path)
+  static func memory(
+    _ path: String, idKey: String, predicate: SiftPredicate, sorts: [SiftSortDescriptor], section: String?, dates: SiftJSONDates
+  ) throws -> WatchProtocol.Live {
+    let data = try CommandInputs.data(path, dates: dates)
     var records: [[String: SiftValue]] = []
     var ids: [SiftValue] = []
     for (i, v) in data.values.enumerated() {

@@ -25,21 +25,25 @@ public enum JSONRecords {
   /// ```swift
   /// let rows = try JSONRecords.load(contentsOf: url)
   /// ```
-  public static func load(contentsOf url: URL) throws -> [SiftObject] {
+  public static func load(contentsOf url: URL, dates: SiftJSONDates = .none) throws -> [SiftObject] {
     let data = try Data(contentsOf: url)
-    return try load(bytes: [UInt8](data))
+    return try load(bytes: [UInt8](data), dates: dates)
   }
 
-  /// Parses UTF-8 JSON: an array of objects, a single object, or one object per line.
+  /// Parses UTF-8 JSON: an array of objects, a single object, or one object per line. `dates`
+  /// says which other values are dates (ISO-8601 text, numbers since 1970; see
+  /// `SiftJSONDates`); `{"$date": …}` always is one.
   ///
   /// ```swift
   /// let rows = try JSONRecords.load(bytes: Array(#"[{"a": 1}, {"a": 2}]"#.utf8))
+  /// let api = try JSONRecords.load(
+  ///   bytes: Array(#"[{"at": "2024-03-01T10:00:00Z"}]"#.utf8), dates: SiftJSONDates(defaultFormat: .iso8601))
   /// ```
-  public static func load(bytes: [UInt8]) throws -> [SiftObject] {
+  public static func load(bytes: [UInt8], dates: SiftJSONDates = .none) throws -> [SiftObject] {
     // An array of objects (or one object) is read straight into objects; anything else, and
     // every error, goes the general way (which reports errors with their position).
-    if let objects = JSONObjectReader.records(bytes) { return objects }
-    return try records(from: .array(values(bytes: bytes)))
+    if dates.isNone, let objects = JSONObjectReader.records(bytes) { return objects }
+    return try records(from: .array(values(bytes: bytes, dates: dates)))
   }
 
   /// The records of UTF-8 JSON holding an array of objects (or one object), read straight into
@@ -60,9 +64,9 @@ public enum JSONRecords {
   /// ```swift
   /// let notes = try JSONRecords.loadValues(contentsOf: URL(fileURLWithPath: "notes.json"))
   /// ```
-  public static func loadValues(contentsOf url: URL) throws -> [SiftValue] {
+  public static func loadValues(contentsOf url: URL, dates: SiftJSONDates = .none) throws -> [SiftValue] {
     let data = try Data(contentsOf: url)
-    return try values(bytes: [UInt8](data))
+    return try values(bytes: [UInt8](data), dates: dates)
   }
 
   /// Parses UTF-8 JSON into records of any kind: the elements of a top-level array, a single
@@ -76,7 +80,18 @@ public enum JSONRecords {
   /// let m = try SiftPredicate(format: "SELF BEGINSWITH[c] 'd'").compile()
   /// try m.filter(notes)   // ["Do"]
   /// ```
-  public static func values(bytes: [UInt8]) throws -> [SiftValue] {
+  public static func values(bytes: [UInt8], dates: SiftJSONDates = .none) throws -> [SiftValue] {
+    let items = try values(bytes: bytes)
+    if dates.isNone { return items }
+    do {
+      guard case .array(let converted) = try dates.apply(to: .array(items)) else { return items }
+      return converted
+    } catch {
+      throw LoadError(message: "\(error)")
+    }
+  }
+
+  static func values(bytes: [UInt8]) throws -> [SiftValue] {
     let value: SiftValue
     do {
       value = try SiftJSON.parse(bytes: bytes)

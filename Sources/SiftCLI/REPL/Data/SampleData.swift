@@ -50,8 +50,17 @@ enum JSONDataLoader {
   /// Loads a file as a data set named `name`. Records are parsed and converted for evaluation
   /// a batch at a time (see `REPLDataSetBuilder`), and the file's bytes are released before
   /// the data set is built, so a large file is never held as text, values and objects at once.
-  static func load(url: URL, name: String) throws -> REPLDataSet {
-    try dataSet(bytes: readBytes(url), path: url.path, name: name, origin: url.lastPathComponent)
+  /// `dates` says which values besides `{"$date": …}` are dates (`.load … --dates iso8601`).
+  static func load(url: URL, name: String, dates: SiftJSONDates = .none) throws -> REPLDataSet {
+    let bytes = try readBytes(url)
+    guard !dates.isNone else { return try dataSet(bytes: bytes, path: url.path, name: name, origin: url.lastPathComponent) }
+    let values: [SiftValue]
+    do { values = try JSONRecords.values(bytes: bytes, dates: dates) } catch {
+      throw REPLDataError("\(url.path): \(error)")
+    }
+    var builder = REPLDataSetBuilder()
+    for v in values { builder.append(v) }
+    return builder.build(name: name, defaultColumns: nil, origin: url.lastPathComponent)
   }
 
   /// File contents as a data set: an array of objects is read straight into SiftEvaluation's

@@ -45,30 +45,38 @@ extension REPLSession {
     return .ok("entity: \(arg) (\(current?.count ?? 0) records)\n")
   }
 
-  /// `.load FILE [--schema FILE] [--as NAME]`.
+  /// `.load FILE [--schema FILE] [--as NAME] [--dates FORMAT]...`.
   func load(_ arg: String) -> REPLResponse {
+    let usage = "usage: .load FILE.json [--schema FILE] [--as NAME] [--dates iso8601|seconds|milliseconds|KEY=FORMAT]"
     let words = REPLSession.splitWords(arg)
     var file: String?
     var name: String?
     var schema: String?
+    var dateSpecs: [String] = []
     var i = 0
     while i < words.count {
       switch words[i] {
-      case "--as", "--schema":
+      case "--as", "--schema", "--dates":
         guard i + 1 < words.count else { return .failure(errorLine("\(words[i]) needs a value")) }
-        if words[i] == "--as" { name = words[i + 1] } else { schema = words[i + 1] }
+        switch words[i] {
+        case "--as": name = words[i + 1]
+        case "--schema": schema = words[i + 1]
+        default: dateSpecs.append(words[i + 1])
+        }
         i += 2
       default:
-        guard file == nil else { return .failure(errorLine("usage: .load FILE.json [--schema FILE] [--as NAME]")) }
+        guard file == nil else { return .failure(errorLine(usage)) }
         file = words[i]
         i += 1
       }
     }
-    guard let file else { return .failure(errorLine("usage: .load FILE.json [--schema FILE] [--as NAME]")) }
+    guard let file else { return .failure(errorLine(usage)) }
+    let dates: SiftJSONDates
+    do { dates = try CommandInputs.dates(dateSpecs) } catch { return .failure(errorLine("\(error)")) }
     let url = URL(fileURLWithPath: (file as NSString).expandingTildeInPath)
     let entityName = name ?? url.deletingPathExtension().lastPathComponent
     do {
-      let set = try JSONDataLoader.load(url: url, name: entityName)
+      let set = try JSONDataLoader.load(url: url, name: entityName, dates: dates)
       let note = add(set, schemaPath: schema)
       entity = set.name
       lastPredicate = nil
