@@ -10,12 +10,12 @@ import SiftSyntax
 extension REPLSession {
   func fetchTemplate(_ arg: String) -> REPLResponse {
     guard let db = sql.existing, let store = db.coreData else {
-      return .failure(errorLine(".fetch runs a Core Data model's fetch request template: open a store with sift --db STORE.sqlite --model MODEL.xcdatamodeld"))
+      return .refusal(errorLine(".fetch runs a Core Data model's fetch request template: open a store with sift --db STORE.sqlite --model MODEL.xcdatamodeld"))
     }
     let model = store.model
     let templates = model.fetchRequests.map(\.name)
     guard !store.isModelInferred else {
-      return .failure(errorLine("\(db.label) was opened without its model, which holds the templates; start with --model MODEL.xcdatamodeld"))
+      return .refusal(errorLine("\(db.label) was opened without its model, which holds the templates; start with --model MODEL.xcdatamodeld"))
     }
     let words = Self.templateWords(arg)
     guard let name = words.first else {

@@ -221,6 +221,10 @@ struct REPLResponse: Sendable, Hashable {
     case ok
     /// An error was shown (scripts stop here unless `--keep-going`).
     case failed
+    /// The command does not apply to this data source; the text says why and what to use
+    /// instead. Scripts go on (the exit status is still 1), so a script written for JSON
+    /// data runs on a database.
+    case refused
     /// `.quit` was typed.
     case quit
   }
@@ -232,6 +236,7 @@ struct REPLResponse: Sendable, Hashable {
 
   static func ok(_ text: String) -> REPLResponse { REPLResponse(text: text, status: .ok) }
   static func failure(_ text: String) -> REPLResponse { REPLResponse(text: text, status: .failed) }
+  static func refusal(_ text: String) -> REPLResponse { REPLResponse(text: text, status: .refused) }
 }
 
 /// Where typed predicates run.
