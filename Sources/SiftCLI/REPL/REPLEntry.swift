@@ -70,6 +70,7 @@ enum REPLStartup {
     }
     if let file = options.db {
       _ = session.attach(try ExistingDatabase.open(sqlite: file, schemaFile: options.schemaFile, model: options.model))
+      session.sql.writable = options.write
     } else if let pg = options.postgres, let name = options.pgSchema {
       _ = session.attach(try ExistingDatabase.open(postgres: pg, schema: name, schemaFile: options.schemaFile))
     } else if let pg = options.postgres {

@@ -12,9 +12,9 @@ import Foundation
 /// SiftDateText.parse("2024-03-01T11:30:00+02:00")   // 2024-03-01 09:30 UTC
 /// SiftDateText.parse("2024-02-30")                  // nil
 /// ```
-enum SiftDateText {
+public enum SiftDateText {
   /// The date `text` names, or nil when it is not one of the accepted forms.
-  static func parse(_ text: String) -> Date? {
+  public static func parse(_ text: String) -> Date? {
     guard let date = SiftJSON.parseDate(text) else { return nil }
     let b = Array(text.utf8.prefix(10))
     func num(_ from: Int, _ count: Int) -> Int {
@@ -32,11 +32,24 @@ enum SiftDateText {
   /// `2024-03-01T09:30:00Z` (milliseconds when there are any) when that text parses back to
   /// exactly `date`; nil for dates it cannot name exactly (sub-millisecond parts, years
   /// outside 0000–9999), which print as seconds since 2001 instead.
-  static func exactText(_ date: Date) -> String? {
+  public static func exactText(_ date: Date) -> String? {
     let seconds = date.timeIntervalSinceReferenceDate
     guard seconds.isFinite else { return nil }
     let text = SiftJSON.formatDate(date)
     guard let back = parse(text), back.timeIntervalSinceReferenceDate == seconds else { return nil }
     return text
+  }
+
+  /// The message for text that is not a date in `CAST(text, "NSDate")` (evaluation and SQL
+  /// say the same).
+  ///
+  /// ```swift
+  /// SiftDateText.notADate("2024-13-01")   // "\"2024-13-01\" is not a date: CAST(…, \"NSDate\") takes …"
+  /// ```
+  public static func notADate(_ text: String) -> String {
+    var quoted = ""
+    SiftJSON.writeString(text, into: &quoted)
+    return quoted + " is not a date: CAST(…, \"NSDate\") takes seconds since 2001 or ISO-8601 text such as "
+      + "2024-03-01, 2024-03-01T09:30:00Z, 2024-03-01T09:30:00.250Z or 2024-03-01T11:30:00+02:00"
   }
 }

@@ -116,8 +116,12 @@ struct DatabaseRecordReader {
     while start < keys.count {
       let part = keys[start..<min(keys.count, start + Self.chunk)]
       start += part.count
-      var bindings = part.map(DatabaseValues.binding)
-      var sql = "SELECT " + columns.map(q).joined(separator: ", ") + " FROM " + q(table) + " WHERE " + q(column) + " IN ("
+      // PostgreSQL compares keys as text: its keys may be uuid, bigint, …, read back as text or
+      // numbers, and text compares with every type's canonical text form.
+      let pg = db.kind == .postgres
+      var bindings = part.map { pg ? .text(DatabaseValues.keyText($0)) : DatabaseValues.binding($0) }
+      let key = pg ? "CAST(" + q(column) + " AS text)" : q(column)
+      var sql = "SELECT " + columns.map(q).joined(separator: ", ") + " FROM " + q(table) + " WHERE " + key + " IN ("
       sql += (1...part.count).map { dialect.placeholder($0) }.joined(separator: ", ") + ")"
       if let filter, !filter.values.isEmpty {
         sql += " AND " + q(filter.column) + " IN ("

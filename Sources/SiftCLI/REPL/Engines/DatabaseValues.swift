@@ -99,6 +99,16 @@ enum DatabaseValues {
     return items
   }
 
+  /// A key as PostgreSQL's text form of it (`42`, `7d3f…`, `t`).
+  static func keyText(_ v: SiftValue) -> String {
+    switch v {
+    case .string(let s): return s
+    case .int(let i): return String(i)
+    case .bool(let b): return b ? "true" : "false"
+    default: return SiftJSON.serialize(v)
+    }
+  }
+
   /// A key read back, bound again (integers, text, …).
   static func binding(_ v: SiftValue) -> SQLValue {
     switch v {

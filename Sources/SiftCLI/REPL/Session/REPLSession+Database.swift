@@ -15,6 +15,8 @@ extension REPLSession {
   func attach(_ db: ExistingDatabase) -> REPLResponse {
     sql.existing?.close()
     sql.existing = db
+    sql.writable = false
+    if watching?.table != nil { watching = nil }
     lastPredicate = nil
     if let first = db.schema.entityNames.first { entity = first }
     var out = "opened \(db.label) read-only: \(db.schema.entityNames.count) tables (\(db.schema.entityNames.joined(separator: ", ")))\n"

@@ -143,13 +143,13 @@ extension REPLSession {
       let verdict: String
       if db.kind == .postgres {
         lines = try postgresPlan(statement, db)
-        verdict = try DatabasePlanVerdict.postgres(lines, table: e.table, predicate: predicate) {
+        verdict = try DatabasePlanVerdict.postgres(lines, table: e.table, entity: e.name, predicate: predicate) {
           try self.postgresPlan(statement, db, discourageScans: true)
         }
       } else {
         guard let sqlite = db.database as? SQLiteDatabase else { return .failure(errorLine("no SQLite connection")) }
         lines = try sqlite.explainQueryPlan(statement)
-        verdict = DatabasePlanVerdict.sqlite(lines, table: e.table, predicate: predicate)
+        verdict = DatabasePlanVerdict.sqlite(lines, table: e.table, entity: e.name, predicate: predicate)
       }
       return .ok(warnings(predicate) + lines.map { "  " + $0 }.joined(separator: "\n") + "\n" + verdict + "\n")
     } catch let error as SiftError {
@@ -165,7 +165,7 @@ extension REPLSession {
   func postgresPlan(_ statement: SQLStatement, _ db: ExistingDatabase, discourageScans: Bool = false) throws -> [String] {
     if discourageScans { try db.database.executeScript("SET enable_seqscan = off") }
     defer { if discourageScans { try? db.database.executeScript("RESET enable_seqscan") } }
-    let rows = try db.run(SQLStatement(sql: "EXPLAIN " + statement.sql, bindings: statement.bindings))
+    let rows = try db.run(SQLStatement(sql: "EXPLAIN (COSTS OFF) " + statement.sql, bindings: statement.bindings))
     return rows.compactMap { if case .text(let s)? = $0.first { s } else { nil } }
   }
 }
@@ -173,38 +173,54 @@ extension REPLSession {
 /// The one line under `.plan`: does an index serve the predicate on the table (alias `t0`)?
 enum DatabasePlanVerdict {
   /// From SQLite's `EXPLAIN QUERY PLAN` lines (`SEARCH t0 USING INDEX x (…)`, `SCAN t0`).
-  static func sqlite(_ lines: [String], table: String, predicate: SiftPredicate) -> String {
+  static func sqlite(_ lines: [String], table: String, entity: String, predicate: SiftPredicate) -> String {
+    let table = name(table, entity)
     let own = lines.filter { $0.hasPrefix("SEARCH t0 ") || $0.hasPrefix("SCAN t0") }
     if let search = own.first(where: { $0.hasPrefix("SEARCH t0 ") }) {
       if let name = indexName(in: search) { return "index: \(name) serves the predicate on \(table)" }
       return "index: the primary key serves the predicate on \(table)"
     }
     if isTrue(predicate) { return "no predicate: every row of \(table) is read" }
-    if let scan = own.first, let name = indexName(in: scan) {
-      return "no index serves the predicate: every row of \(table) is read (in the order of index \(name))"
+    var line = "no index narrows the rows of \(table): every row is read"
+    if let scan = own.first, let name = indexName(in: scan) { line += " (in the order of index \(name))" }
+    // Related tables searched for each row (to-many, many-to-many, subqueries).
+    let related = lines.filter { $0.hasPrefix("SEARCH ") && !$0.hasPrefix("SEARCH t0 ") }.compactMap(indexName)
+    if !related.isEmpty {
+      var seen: [String] = []
+      for name in related where !seen.contains(name) { seen.append(name) }
+      line += "; for each, an index finds the related rows (\(seen.joined(separator: ", ")))"
     }
-    return "no index serves the predicate: every row of \(table) is read"
+    return line
   }
 
   /// From PostgreSQL's `EXPLAIN` lines (`Index Scan using x on note t0`, `Seq Scan on note
   /// t0`); for a sequential scan, `discouraged()` gives the plan with scans discouraged, to
   /// tell a small table from a missing index.
-  static func postgres(_ lines: [String], table: String, predicate: SiftPredicate, discouraged: () throws -> [String]) throws -> String {
-    if let name = postgresIndex(lines, table: table) { return "index: \(name) serves the predicate on \(table)" }
-    if isTrue(predicate) { return "no predicate: every row of \(table) is read" }
+  static func postgres(
+    _ lines: [String], table: String, entity: String, predicate: SiftPredicate, discouraged: () throws -> [String]
+  ) throws -> String {
+    let shown = name(table, entity)
+    if let index = postgresIndex(lines, table: table) { return "index: \(index) serves the predicate on \(shown)" }
+    if isTrue(predicate) { return "no predicate: every row of \(shown) is read" }
     guard lines.contains(where: { $0.contains("Seq Scan on \(table) t0") }) else {
-      return "no index serves the predicate on \(table)"
+      return "no index serves the predicate on \(shown)"
     }
-    if let name = postgresIndex(try discouraged(), table: table) {
-      return "the planner reads every row of \(table) (a sequential scan is cheaper for its size); index \(name) would serve the predicate"
+    if let index = postgresIndex(try discouraged(), table: table) {
+      return "the planner reads every row of \(shown) (a sequential scan is cheaper for its size); index \(index) would serve the predicate"
     }
-    return "no index serves the predicate: every row of \(table) is read"
+    return "no index narrows the rows of \(shown): every row is read"
   }
+
+  /// `note`, or `Book (table ZITEM)` when the entity is named apart from its table.
+  static func name(_ table: String, _ entity: String) -> String { table == entity ? table : "\(entity) (table \(table))" }
 
   static func postgresIndex(_ lines: [String], table: String) -> String? {
     for (i, line) in lines.enumerated() {
       let t = line.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "->  ", with: "")
-      for prefix in ["Index Scan using ", "Index Only Scan using ", "Index Scan Backward using ", "Index Only Scan Backward using "] where t.hasPrefix(prefix) {
+      // An index scan serves the predicate when it has an Index Cond (else it only orders).
+      let condition = lines.indices.contains(i + 1) && lines[i + 1].trimmingCharacters(in: .whitespaces).hasPrefix("Index Cond:")
+      for prefix in ["Index Scan using ", "Index Only Scan using ", "Index Scan Backward using ", "Index Only Scan Backward using "]
+      where t.hasPrefix(prefix) && condition {
         let rest = t.dropFirst(prefix.count)
         if rest.contains(" on \(table) t0") { return rest.components(separatedBy: " on ").first }
       }

@@ -10,18 +10,20 @@ import SiftSyntax
 /// FILE --write`). Its records are the table's columns as stored. Commits made by other
 /// programs are shown the next time `.watch` or an edit runs.
 extension REPLSession {
-  func watchTable(_ text: String, section: String?, idKey: String?, _ e: SQLEntity, _ db: ExistingDatabase) -> REPLResponse {
+  /// Why `.watch` (and so `.insert`, `.update`, `.delete`) does not apply to `e`, or nil.
+  func watchRefusal(_ e: SQLEntity, _ db: ExistingDatabase) -> String? {
     if db.kind == .postgres {
-      return .refusal(errorLine(
-        ".watch keeps a fetch current on an SQLite table (SiftLiveSQLite); \(db.label) has no live table in Sift: run the predicate again, or .watch a JSON data set"))
+      return ".watch keeps a fetch current on an SQLite table (SiftLiveSQLite); \(db.label) has no live table in Sift: run the predicate again, or .watch a JSON data set"
     }
     if db.coreData != nil {
-      return .refusal(errorLine(
-        ".watch reads a table's columns as stored, and a Core Data store (\(db.label)) is written only with Core Data's bookkeeping: use a predicate, .count or .compare on \(e.name)"))
+      return ".watch reads a table's columns as stored, and a Core Data store (\(db.label)) is written only with Core Data's bookkeeping: use a predicate, .count or .compare on \(e.name)"
     }
-    if e.isView {
-      return .refusal(errorLine(".watch follows a table by its key; \(e.name) is a view: use a predicate or .count"))
-    }
+    if e.isView { return ".watch follows a table by its key; \(e.name) is a view: use a predicate or .count" }
+    return nil
+  }
+
+  func watchTable(_ text: String, section: String?, idKey: String?, _ e: SQLEntity, _ db: ExistingDatabase) -> REPLResponse {
+    if let why = watchRefusal(e, db) { return .refusal(errorLine(why)) }
     let format = text.isEmpty ? (lastPredicate ?? "TRUEPREDICATE") : text
     let predicate: SiftPredicate
     switch prepare(format) {

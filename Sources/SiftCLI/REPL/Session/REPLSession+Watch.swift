@@ -108,7 +108,10 @@ extension REPLSession {
   /// Applies one edit to the watched results: in memory to the watch's own copy, on a
   /// database table written in one transaction (only when the session may write).
   func watchEdit(_ parse: (REPLWatch) throws -> SQLiteLiveTable.Edit) -> REPLResponse {
-    guard let w = watching else { return .failure(errorLine("nothing is watched; start with .watch [PREDICATE]")) }
+    guard let w = watching else {
+      if let db = sql.existing, let e = databaseEntity, let why = watchRefusal(e, db) { return .refusal(errorLine(why)) }
+      return .failure(errorLine("nothing is watched; start with .watch [PREDICATE]"))
+    }
     if let table = w.table {
       guard w.writable else {
         return .refusal(errorLine(

@@ -114,7 +114,8 @@ final class REPLSession {
     }
     if !dataSets.isEmpty { text += "  in memory; copied into an in-memory SQLite database on first SQL use\n" }
     if let db = sql.existing {
-      text += "  \(db.label) (read-only): \(db.schema.entityNames.joined(separator: ", "))\n"
+      let mode = sql.writable ? "read-only; edits under .watch are written: --write" : "read-only"
+      text += "  \(db.label) (\(mode)): \(db.schema.entityNames.joined(separator: ", "))\n"
     }
     text += "Type a predicate such as " + style.cyan("distance < 5 AND ANY tags == 'wifi'")
     text += ", or .help for commands (.quit or Ctrl-D to leave).\n"
