@@ -34,7 +34,7 @@ enum DatabaseTranscript {
   }
 
   /// Compares with the file, or records it with `SIFT_RECORD_TRANSCRIPTS`.
-  static func check(_ name: String, _ open: () throws -> Opened) throws {
+  static func check(_ name: String, everyCommand: Bool = true, _ open: () throws -> Opened) throws {
     let url = directory.appendingPathComponent(name)
     let expected = try String(contentsOf: url, encoding: .utf8)
     let opened = try open()
@@ -45,6 +45,7 @@ enum DatabaseTranscript {
       return
     }
     #expect(actual == expected, "transcript \(name) differs; re-record with SIFT_RECORD_TRANSCRIPTS=1")
+    guard everyCommand else { return }
     let typed = Set(expected.split(separator: "\n").compactMap { Transcript.input(in: String($0)) }.compactMap {
       REPLCommand.parse($0).flatMap { REPLCommandSpec.lookup($0.name)?.name }
     })
@@ -88,7 +89,7 @@ struct REPLDatabaseTranscriptTests {
 
   @Test("edits under .watch are written with --write, one transaction each")
   func sqliteFileWritable() throws {
-    try DatabaseTranscript.check("notes-sqlite-write.txt") { try DatabaseTranscript.sqlite(writable: true) }
+    try DatabaseTranscript.check("notes-sqlite-write.txt", everyCommand: false) { try DatabaseTranscript.sqlite(writable: true) }
   }
 
   @Test("every command on a Core Data store with its model")
@@ -118,6 +119,29 @@ struct REPLDatabaseTranscriptTests {
     #expect(status == 1)
     #expect(out.contains("note> .count rating > 1\n2\n"), "\(out)")
     #expect(out.contains("nope") && !out.contains("note> .count\n"), "the error stops the script: \(out)")
+  }
+
+  /// README's REPL session on a database (open, `.tables`, a predicate, `.plan` naming the
+  /// index, `.agg`, `.compare`) is what the REPL prints.
+  @Test("README's session on notes.sqlite is true")
+  func readmeSessionIsTrue() throws {
+    let root = ExistingFixture.fixtures.deletingLastPathComponent().deletingLastPathComponent()
+    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+    let opening = "$ swift run sift --db notes.sqlite --entity note\n"
+    guard let start = readme.range(of: opening), let end = readme[start.upperBound...].range(of: "```") else {
+      Issue.record("the session is not in README.md")
+      return
+    }
+    let expected = String(readme[start.upperBound..<end.lowerBound])
+    let opened = try DatabaseTranscript.sqlite()
+    defer { opened.cleanup() }
+    #expect(opened.session.execute(".use note").status == .ok)  // --entity note
+    let (actual, status) = DatabaseTranscript.replay(expected, opened, stopOnError: true)
+    #expect(status == 0)
+    #expect(actual.replacingOccurrences(of: "$DB", with: "notes.sqlite") == expected)
+    for piece in ["note> .tables", "note> .plan", "index: note_title_idx serves the predicate", "note> .agg ", "note> .compare", "agree: "] {
+      #expect(expected.contains(piece), "README's session shows \(piece)")
+    }
   }
 
   /// The file is written only with `--write`, and then only by edits.
