@@ -144,6 +144,42 @@ struct REPLDatabaseTranscriptTests {
     }
   }
 
+  /// A table larger than the sample is compared on its first rows by key, and says so.
+  @Test(".compare on a sample states its size")
+  func compareSamples() throws {
+    let opened = try DatabaseTranscript.sqlite()
+    defer { opened.cleanup() }
+    opened.session.sql.compareSample = 3
+    #expect(opened.session.execute(".use note").status == .ok)
+    let r = opened.session.execute(".compare author.display_name == 'Ada' OR ANY tag.label == 'urgent'")
+    #expect(r.status == .ok)
+    #expect(r.text.contains("sample: the first 3 of 4 rows of note by id (.compare reads at most 3)"), "\(r.text)")
+    #expect(r.text.contains("agree: 3 of 3 rows"), "\(r.text)")
+  }
+
+  /// Memory reads the rows through the schema's types; where the database's SQL reads them
+  /// otherwise, the rows are listed. Here a schema file calls text in SQLite's own shape
+  /// (`2024-01-05 10:30:00`) ISO-8601: SQL compares the text, memory the dates.
+  @Test(".compare lists the rows where memory and the database disagree")
+  func compareDisagrees() throws {
+    let dir = try ExistingFixture.tempDir()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = dir.appendingPathComponent("events.sqlite").path
+    try SQLiteDatabase(path: path).executeScript("""
+      CREATE TABLE event (id INTEGER PRIMARY KEY, title TEXT NOT NULL, at TEXT);
+      INSERT INTO event VALUES (1, 'early', '2024-01-04T09:00:00Z'), (2, 'spaced', '2024-01-05 10:30:00'), (3, 'late', '2024-02-01T00:00:00Z');
+      """)
+    let schema = dir.appendingPathComponent("event.json").path
+    try #"{"entities": {"event": {"attributes": {"at": {"type": "date", "dateEncoding": "iso8601"}}}}}"#
+      .write(toFile: schema, atomically: true, encoding: .utf8)
+    let session = REPLSession()
+    #expect(session.execute(".open \(path) --schema \(schema)").status == .ok)
+    let r = session.execute(#".compare at >= CAST("2024-01-05", "NSDate")"#)
+    #expect(r.status == .failed)
+    #expect(r.text.contains("  sqlite   1 match\n  memory   2 matches\ndiffer: 1 row\n"), "\(r.text)")
+    #expect(r.text.contains(" memory     |  2 | spaced"), "\(r.text)")
+  }
+
   /// The file is written only with `--write`, and then only by edits.
   @Test("nothing is written without --write")
   func readOnlyFileIsUntouched() throws {

@@ -6,12 +6,9 @@ import SiftSyntax
 /// schema's types (`DatabaseRecordReader`: dates as dates, booleans as booleans, the
 /// relationships the predicate names followed), the predicate is evaluated on them in memory,
 /// and the database answers for the same rows in SQL. Rows where the two disagree are listed.
-/// A table larger than `compareSample` rows is compared on its first rows by key, and the
+/// A table larger than `sql.compareSample` rows is compared on its first rows by key, and the
 /// answer says so.
 extension REPLSession {
-  /// Rows `.compare` reads from a database table at most.
-  static let compareSample = 10_000
-
   func databaseCompare(_ arg: String, _ e: SQLEntity, _ db: ExistingDatabase) -> REPLResponse {
     guard let text = predicateText(arg) else { return .failure(errorLine("usage: .compare PREDICATE")) }
     guard e.hasSingleColumnKey else {
@@ -35,7 +32,7 @@ extension REPLSession {
         return nil
       })
       let reader = DatabaseRecordReader(db: db, follow: identifiers, depth: 3)
-      let rows = try reader.firstRows(of: e, limit: Self.compareSample)
+      let rows = try reader.firstRows(of: e, limit: sql.compareSample)
       let sampled = total > rows.count
       // The database's answer for the same rows.
       var inDatabase: Set<SiftValue> = []
@@ -69,7 +66,7 @@ extension REPLSession {
       }
       var out = warnings(predicate)
       if sampled {
-        out += style.dim("sample: the first \(rows.count) of \(total) rows of \(e.name) by \(keyName) (.compare reads at most \(Self.compareSample))") + "\n"
+        out += style.dim("sample: the first \(rows.count) of \(total) rows of \(e.name) by \(keyName) (.compare reads at most \(sql.compareSample))") + "\n"
       }
       out += "  " + TextWidth.pad(engineName, to: 8) + " \(inDatabase.count) match\(inDatabase.count == 1 ? "" : "es")\n"
       out += "  " + TextWidth.pad("memory", to: 8) + " \(inMemory.count) match\(inMemory.count == 1 ? "" : "es")"
