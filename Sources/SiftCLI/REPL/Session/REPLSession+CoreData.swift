@@ -52,19 +52,13 @@ extension REPLSession {
     }
   }
 
-  /// A fetched row for display: a date column stored as seconds since 2001 (Core Data's
-  /// encoding) shows as a date; every other value as stored.
+  /// A fetched row for display, each value read as its attribute's type (`DatabaseValues`):
+  /// a date column shows as a date whatever its encoding (Core Data's seconds since 2001, ISO
+  /// text, milliseconds, PostgreSQL's types), a boolean as true/false.
   func displayRow(_ row: ArraySlice<SQLValue>, _ entity: SQLEntity, _ db: ExistingDatabase) -> [SiftValue] {
     let attributes = entity.columnAttributes
     return row.enumerated().map { i, value in
-      guard i < attributes.count, attributes[i].type == .date,
-        attributes[i].dateEncoding(in: db.schema) == .referenceDateSeconds
-      else { return value.siftValue }
-      switch value {
-      case .integer(let n): return .date(Date(timeIntervalSinceReferenceDate: Double(n)))
-      case .double(let d): return .date(Date(timeIntervalSinceReferenceDate: d))
-      default: return value.siftValue
-      }
+      i < attributes.count ? DatabaseValues.value(value, attributes[i], db.schema) : value.siftValue
     }
   }
 

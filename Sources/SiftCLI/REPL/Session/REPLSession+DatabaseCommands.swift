@@ -149,7 +149,10 @@ extension REPLSession {
       } else {
         guard let sqlite = db.database as? SQLiteDatabase else { return .failure(errorLine("no SQLite connection")) }
         lines = try sqlite.explainQueryPlan(statement)
-        verdict = DatabasePlanVerdict.sqlite(lines, table: e.table, entity: e.name, predicate: predicate)
+        verdict = DatabasePlanVerdict.sqlite(lines, table: e.table, entity: e.name, predicate: predicate) {
+          // The same rows unsorted, as .count asks for them.
+          try sqlite.explainQueryPlan(try db.compiler.compile(FetchRequest(entity: e.name, predicate: predicate, resultType: .count)))
+        }
       }
       return .ok(warnings(predicate) + lines.map { "  " + $0 }.joined(separator: "\n") + "\n" + verdict + "\n")
     } catch let error as SiftError {
@@ -173,7 +176,9 @@ extension REPLSession {
 /// The one line under `.plan`: does an index serve the predicate on the table (alias `t0`)?
 enum DatabasePlanVerdict {
   /// From SQLite's `EXPLAIN QUERY PLAN` lines (`SEARCH t0 USING INDEX x (…)`, `SCAN t0`).
-  static func sqlite(_ lines: [String], table: String, entity: String, predicate: SiftPredicate) -> String {
+  static func sqlite(
+    _ lines: [String], table: String, entity: String, predicate: SiftPredicate, unsorted: () throws -> [String] = { [] }
+  ) -> String {
     let table = name(table, entity)
     let own = lines.filter { $0.hasPrefix("SEARCH t0 ") || $0.hasPrefix("SCAN t0") }
     if let search = own.first(where: { $0.hasPrefix("SEARCH t0 ") }) {
@@ -183,6 +188,11 @@ enum DatabasePlanVerdict {
     if isTrue(predicate) { return "no predicate: every row of \(table) is read" }
     var line = "no index narrows the rows of \(table): every row is read"
     if let scan = own.first, let name = indexName(in: scan) { line += " (in the order of index \(name))" }
+    // SQLite may scan in key order rather than search an index and sort: say when the rows
+    // without the order (as .count reads them) are found by an index.
+    if let search = ((try? unsorted()) ?? []).first(where: { $0.hasPrefix("SEARCH t0 ") }), let name = indexName(in: search) {
+      line = "every row of \(table) is read in the fetch's order rather than searched and sorted; index \(name) serves the predicate without the order (.count)"
+    }
     // Related tables searched for each row (to-many, many-to-many, subqueries).
     let related = lines.filter { $0.hasPrefix("SEARCH ") && !$0.hasPrefix("SEARCH t0 ") }.compactMap(indexName)
     if !related.isEmpty {
