@@ -180,6 +180,22 @@ struct REPLDatabaseTranscriptTests {
     #expect(r.text.contains(" memory     |  2 | spaced"), "\(r.text)")
   }
 
+  /// The binary: a refused command goes on to the next (exit status 1 at the end), and
+  /// `--write` lets `.delete` under `.watch` write to the file.
+  @Test(.enabled(if: ExistingFixture.binaryAvailable, "the sift binary is built"))
+  func binaryScriptsAndWrites() throws {
+    let (dir, path) = try ExistingFixture.notesFile()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let refused = try SiftProcess.run(["--db", path, "--entity", "note", "-c", ".dialect postgres", "-c", ".count rating > 1"], stdin: "")
+    #expect(refused.status == 1)
+    #expect(refused.stdout == "2\n" && refused.stderr.contains("is an SQLite database"), "\(refused.stdout) \(refused.stderr)")
+    let readOnly = try SiftProcess.run(["--db", path, "--entity", "note", "-c", ".watch", "-c", ".delete 4", "-c", ".count"], stdin: "")
+    #expect(readOnly.status == 1 && readOnly.stdout.hasSuffix("4\n") && readOnly.stderr.contains("--write"), "\(readOnly.stdout) \(readOnly.stderr)")
+    let written = try SiftProcess.run(["--db", path, "--write", "--entity", "note", "-c", ".watch", "-c", ".delete 4", "-c", ".count"], stdin: "")
+    #expect(written.status == 0, "\(written.stderr)")
+    #expect(written.stdout.contains("object 4 at [0, 3]: delete") && written.stdout.hasSuffix("3\n"), "\(written.stdout)")
+  }
+
   /// The file is written only with `--write`, and then only by edits.
   @Test("nothing is written without --write")
   func readOnlyFileIsUntouched() throws {
