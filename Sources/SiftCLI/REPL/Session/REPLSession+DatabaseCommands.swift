@@ -88,6 +88,10 @@ extension REPLSession {
   func databaseAggregate(_ arg: String, _ e: SQLEntity, _ db: ExistingDatabase) -> REPLResponse {
     let parts = arg.split(maxSplits: 1, whereSeparator: \.isWhitespace).map(String.init)
     guard let keyPath = parts.first else { return .failure(errorLine("usage: .agg KEYPATH [PREDICATE]")) }
+    // The key path goes into `count:(…)` and friends: only a key path, never an expression.
+    guard keyPath.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "@" }) else {
+      return .failure(errorLine("'\(keyPath)' is not a key path; usage: .agg KEYPATH [PREDICATE], e.g. .agg rating or .agg author.display_name"))
+    }
     let text = parts.count > 1 ? parts[1] : (lastPredicate ?? "TRUEPREDICATE")
     let predicate: SiftPredicate
     switch prepare(text) {
