@@ -25,7 +25,7 @@ struct DatabaseRecordReader {
 
   /// The first `limit` rows of `e` in key order, as records (relationships followed).
   func firstRows(of e: SQLEntity, limit: Int) throws -> [(key: SiftValue, record: [String: SiftValue])] {
-    let rows = try db.run(try db.compiler.compile(FetchRequest(entity: e.name, limit: limit, resultType: .records)))
+    let rows = try db.run(try db.compiler.compile(SiftFetchRequest(entity: e.name, limit: limit, resultType: .records)))
     let attributes = e.columnAttributes
     var keys: [SiftValue] = []
     var records: [SiftValue: [String: SiftValue]] = [:]

@@ -15,7 +15,7 @@ extension REPLSession {
 
   /// The first `limit` rows of the session's fetch on a table, as display rows.
   func displayRows(_ e: SQLEntity, _ predicate: SiftPredicate, _ db: ExistingDatabase, limit: Int) throws(SiftError) -> [[SiftValue]] {
-    var request = FetchRequest(
+    var request = SiftFetchRequest(
       entity: e.name, predicate: predicate, sortDescriptors: sort, limit: limit, offset: offset > 0 ? offset : nil,
       resultType: .records)
     guard let chosen = columns[e.name] else {
@@ -50,7 +50,7 @@ extension REPLSession {
       let list = arg.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
       guard !list.isEmpty else { return .failure(errorLine("usage: .columns KEY, ... | default | *")) }
       do {
-        _ = try db.compiler.compile(FetchRequest(entity: e.name, limit: 0, resultType: .properties(list)))
+        _ = try db.compiler.compile(SiftFetchRequest(entity: e.name, limit: 0, resultType: .properties(list)))
       } catch {
         return .failure(render(error))
       }
@@ -98,7 +98,7 @@ extension REPLSession {
     case .success(let p): predicate = p
     case .failure(let error): return .failure(render(error))
     }
-    let request = FetchRequest(
+    let request = SiftFetchRequest(
       entity: e.name, predicate: predicate, limit: limit, offset: offset > 0 ? offset : nil, resultType: .records)
     do {
       var counting = request
@@ -142,7 +142,7 @@ extension REPLSession {
     lastPredicate = text
     do {
       let statement = try db.compiler.compile(
-        FetchRequest(entity: e.name, predicate: predicate, sortDescriptors: sort, limit: limit, offset: offset > 0 ? offset : nil, resultType: .records))
+        SiftFetchRequest(entity: e.name, predicate: predicate, sortDescriptors: sort, limit: limit, offset: offset > 0 ? offset : nil, resultType: .records))
       let lines: [String]
       let verdict: String
       if db.kind == .postgres {
@@ -155,7 +155,7 @@ extension REPLSession {
         lines = try sqlite.explainQueryPlan(statement)
         verdict = DatabasePlanVerdict.sqlite(lines, table: e.table, entity: e.name, predicate: predicate) {
           // The same rows unsorted, as .count asks for them.
-          try sqlite.explainQueryPlan(try db.compiler.compile(FetchRequest(entity: e.name, predicate: predicate, resultType: .count)))
+          try sqlite.explainQueryPlan(try db.compiler.compile(SiftFetchRequest(entity: e.name, predicate: predicate, resultType: .count)))
         }
       }
       return .ok(warnings(predicate) + lines.map { "  " + $0 }.joined(separator: "\n") + "\n" + verdict + "\n")

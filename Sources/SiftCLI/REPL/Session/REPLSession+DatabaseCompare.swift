@@ -25,7 +25,7 @@ extension REPLSession {
     let keyName = e.primaryKeyAttribute.name
     let engineName = db.kind.rawValue
     do {
-      let total = Int(try db.run(try db.compiler.compile(FetchRequest(entity: e.name, resultType: .count))).first?.first?.intValue ?? 0)
+      let total = Int(try db.run(try db.compiler.compile(SiftFetchRequest(entity: e.name, resultType: .count))).first?.first?.intValue ?? 0)
       // The relationships the predicate may name: its identifiers, followed up to three hops.
       let identifiers = Set(Lexer.tokenize(text).compactMap { t -> String? in
         if case .identifier(let s) = t.kind { return s }
@@ -36,7 +36,7 @@ extension REPLSession {
       let sampled = total > rows.count
       // The database's answer for the same rows.
       var inDatabase: Set<SiftValue> = []
-      let keysOnly = FetchRequest(entity: e.name, predicate: predicate, resultType: .properties([keyName]))
+      let keysOnly = SiftFetchRequest(entity: e.name, predicate: predicate, resultType: .properties([keyName]))
       if sampled {
         var start = 0
         while start < rows.count {
