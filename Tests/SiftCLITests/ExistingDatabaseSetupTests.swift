@@ -43,10 +43,13 @@ struct ExistingDatabaseSetupTests {
     let sql = session.execute(".sql title ==[c] 'plan'")
     #expect(sql.status == .ok && sql.text.contains("functions: sift_fold (Sift's SQL functions, registered on this connection)"), "\(sql.text)")
     #expect(!session.execute(".sql title == 'plan'").text.contains("functions:"))
-    for arg in ["", " sqlite", " memory"] {
+    for arg in ["", " sqlite"] {
       let engine = session.execute(".engine\(arg)")
       #expect(engine.status == .ok && engine.text.hasPrefix("engine: \(path) (read-only;"), "\(arg): \(engine.text)")
     }
+    // Another engine is not silently ignored: the command says where the table's queries run.
+    let memory = session.execute(".engine memory")
+    #expect(memory.status == .refused && memory.text.contains("run in that database"), "\(memory.text)")
     #expect(session.execute("title ==[c] 'QUARTERLY PLAN'").text.contains("(1 row)"))
   }
 

@@ -44,6 +44,9 @@ struct REPLCoreTests {
     #expect(o.keepGoing && o.noColor)
     #expect(o.loads == ["a.json", "b.json"])
     #expect(o.commands == [".count"])
+    let writing = try REPLOptions.parse(["--db", "notes.sqlite", "--write"])
+    #expect(writing.write && writing.db == "notes.sqlite")
+    #expect(try !REPLOptions.parse(["--db", "notes.sqlite"]).write)
   }
 
   @Test("bad options are usage errors", arguments: [
@@ -52,6 +55,7 @@ struct REPLCoreTests {
     (["--engine", "oracle"], "--engine must be memory, sqlite or postgres, not 'oracle'"),
     (["stray"], "unexpected argument 'stray'; pass predicates with -c or on stdin"),
     (["--echo=yes"], "--echo does not take a value"),
+    (["--write"], "--write goes with --db FILE.sqlite (edits under .watch are written to it)"),
   ])
   func badOptions(_ args: [String], _ message: String) {
     #expect(throws: REPLOptions.UsageError(message: message)) { try REPLOptions.parse(args) }

@@ -218,6 +218,53 @@ struct REPLTerminalEndToEndTests {
     try s.waitFor("from == 1")
   }
 
+  /// The REPL on the user's own SQLite file in a real terminal: the plan names the index,
+  /// `.agg` and `.compare` answer from the database, a refused command leaves the session
+  /// going, a typed date works, and the file is not written.
+  @Test(
+    "on a database: .plan names the index, .agg, .compare, refusals, typed dates",
+    .enabled(if: TmuxHarness.available, "skipped: tmux or the built sift binary is not available"))
+  func databaseSession() throws {
+    let (dir, path) = try ExistingFixture.notesFile()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let before = ExistingFixture.snapshot(path)
+    let binary = try #require(TmuxHarness.siftBinary)
+    let s = try TmuxHarness.Session(command: "env NO_COLOR=1 TERM=xterm '\(binary)' --no-history --db '\(path)' --entity note")
+    // Type only at a fresh prompt: keys typed while the terminal is between lines are the tty's.
+    func atPrompt() throws {
+      try s.waitFor("a fresh prompt") {
+        $0.split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty })?
+          .trimmingCharacters(in: .whitespaces) == "note>"
+      }
+      Thread.sleep(forTimeInterval: 0.1)
+    }
+    try atPrompt()
+    try s.type(".plan title == 'Groceries'")
+    try s.press("Enter")
+    try s.waitFor("index: note_title_idx serves the predicate on note")
+    try atPrompt()
+    try s.type(".agg rating author.display_name == 'Ada'")
+    try s.press("Enter")
+    try s.waitFor(" rating |       2 |      2 | 7.5 | 3.75 | 3.0 | 4.5")
+    try atPrompt()
+    try s.type(".compare created_at < CAST(\"2024-01-06\", \"NSDate\") OR ANY tag.label == 'urgent'")
+    try s.press("Enter")
+    try s.waitFor("agree: 3 of 4 rows")
+    try atPrompt()
+    try s.type(".dialect postgres")
+    try s.press("Enter")
+    try s.waitFor("is an SQLite database")
+    try atPrompt()
+    try s.type(".count created_at >= CAST('2024-01-06', 'NSDate')")
+    try s.press("Enter")
+    try s.waitFor("result of the typed date") { $0.split(separator: "\n").contains { $0 == "2" } }
+    try atPrompt()
+    try s.type(".quit")
+    try s.press("Enter")
+    try s.waitFor("the pane to close") { _ in (try? s.paneIsDead()) ?? false }
+    #expect(ExistingFixture.snapshot(path) == before, "the file was written")
+  }
+
   /// One million generated records in a real terminal: a long scan shows its first rows and a
   /// progress line while it runs, Ctrl-C (SIGINT) stops it, and the session answers the next
   /// input. Generating the records takes a while in a debug build, hence the long first wait.

@@ -109,7 +109,7 @@ struct ParserGoldenTests {
     .init("FUNCTION(a, 'len:', 1) == 1", "FUNCTION(a, \"len:\", 1) == 1"),
     .init("SUBQUERY(a, $x, $x.b == 1 AND $x.c == 2).@count > 0"),
     .init("CAST(a, 'NSNumber') > 1", "CAST(a, \"NSNumber\") > 1"),
-    .init("a > CAST(0, 'NSDate')", "a > CAST(0.0, \"NSDate\")"),
+    .init("a > CAST(0, 'NSDate')", "a > CAST(\"2001-01-01T00:00:00Z\", \"NSDate\")"),
     .init("TERNARY(a == 1, b, c) == 1"),
     .init("$x := 1 + 2 == 3"),
     .init("ANYKEY == 1"),

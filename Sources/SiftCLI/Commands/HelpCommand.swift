@@ -18,7 +18,8 @@ enum HelpCommand {
 
     USAGE
       sift                         start the REPL on the built-in sample data
-      sift --db FILE.sqlite        the REPL on your SQLite file's tables (read-only)
+      sift --db FILE.sqlite        the REPL on your SQLite file's tables (read-only; --write lets
+                                   .insert/.update/.delete under .watch write to it)
       sift --postgres CONNINFO --pg-schema NAME
                                    the REPL on a PostgreSQL schema's tables (read-only)
       sift repl [OPTIONS]          the REPL (see 'sift help repl')

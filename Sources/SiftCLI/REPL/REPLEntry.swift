@@ -62,27 +62,28 @@ enum REPLStartup {
     let session = options.noSample || onDatabase ? REPLSession(style: style) : try REPLSession.withSampleData(style: style)
     for file in options.loads {
       let r = session.execute(".load " + quoted(file))
-      if r.status == .failed { throw REPLDataError(r.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
+      if r.status != .ok { throw REPLDataError(r.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
     if let n = options.generate {
       let r = session.execute(".generate " + n)
-      if r.status == .failed { throw REPLDataError(r.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
+      if r.status != .ok { throw REPLDataError(r.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
     if let file = options.db {
       _ = session.attach(try ExistingDatabase.open(sqlite: file, schemaFile: options.schemaFile, model: options.model))
+      session.sql.writable = options.write
     } else if let pg = options.postgres, let name = options.pgSchema {
       _ = session.attach(try ExistingDatabase.open(postgres: pg, schema: name, schemaFile: options.schemaFile))
     } else if let pg = options.postgres {
       let r = session.execute(".connect " + pg)
-      if r.status == .failed { throw REPLDataError(r.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
+      if r.status != .ok { throw REPLDataError(r.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
     if let entity = options.entity {
       let r = session.execute(".use " + entity)
-      if r.status == .failed { throw REPLDataError(r.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
+      if r.status != .ok { throw REPLDataError(r.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
     if let engine = options.engine {
       let r = session.execute(".engine " + engine)
-      if r.status == .failed { throw REPLDataError(r.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
+      if r.status != .ok { throw REPLDataError(r.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
     return session
   }

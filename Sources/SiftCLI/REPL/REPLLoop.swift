@@ -56,7 +56,8 @@ struct REPLLoop {
   struct Options: Sendable {
     /// Print the prompt and each input line before its output (transcripts).
     var echo: Bool
-    /// Stop at the first failed input with status 1 (scripts).
+    /// Stop at the first failed input with status 1 (scripts); a refused command (one that
+    /// does not apply to the data source) never stops the run.
     var stopOnError: Bool
     /// Creates options.
     init(echo: Bool = false, stopOnError: Bool = false) {
@@ -80,7 +81,8 @@ struct REPLLoop {
     self.write = write
   }
 
-  /// Runs until `.quit`, end of input, or (with `stopOnError`) the first error.
+  /// Runs until `.quit`, end of input, or (with `stopOnError`) the first error that is not a
+  /// refusal.
   /// Returns 0, or 1 when any input failed in a non-interactive run.
   func run() -> Int32 {
     var buffer: [String] = []
@@ -110,12 +112,15 @@ struct REPLLoop {
         source.add(toHistory: trimmed)
       }
       let response = session.execute(input)
-      write(response.text, response.status == .failed)
+      write(response.text, response.status == .failed || response.status == .refused)
       switch response.status {
       case .quit: return failures > 0 ? 1 : 0
       case .failed:
         failures += 1
         if options.stopOnError { return 1 }
+      case .refused:
+        // A command that does not apply here (it said why): the script goes on.
+        failures += 1
       case .ok: break
       }
       if case .endOfInput = result { return failures > 0 ? 1 : 0 }

@@ -31,6 +31,8 @@ struct REPLOptions: Sendable, Equatable {
   var schemaFile: String?
   /// A Core Data model for a `--db` store (`--model`).
   var model: String?
+  /// With `--db`: `.insert`/`.update`/`.delete` under `.watch` write to the file (`--write`).
+  var write = false
   /// History file (nil: default `~/.sift_history`).
   var historyPath: String?
   /// Do not read or write a history file.
@@ -55,7 +57,8 @@ struct REPLOptions: Sendable, Equatable {
 
     options:
       -c, --command INPUT   run INPUT (a predicate or .command) and exit; repeatable
-      --keep-going          in scripts, continue after an error (exit status 1 at the end)
+      --keep-going          in scripts, continue after an error (exit status 1 at the end); a
+                            command that does not apply to the data source never stops a script
       --echo                in scripts, print each input before its output
       --load FILE           load a JSON file (array or JSON Lines) as an entity; repeatable
       --no-sample           start without the sample data
@@ -70,6 +73,8 @@ struct REPLOptions: Sendable, Equatable {
       --model MODEL         with --db on a Core Data store: its .xcdatamodeld (keys as in the
                             model, fetch request templates for .fetch); without it keys are
                             the column names without Z, lower-cased
+      --write               with --db: .insert, .update and .delete under .watch write to the
+                            watched table, one transaction each (as sift watch --write)
       --history FILE        history file (default ~/.sift_history)
       --no-history          keep no history file
       --no-color            no ANSI colors (also when NO_COLOR is set or output is not a terminal)
@@ -90,7 +95,7 @@ struct REPLOptions: Sendable, Equatable {
     "--load", "--generate", "--entity", "--engine", "--postgres", "--history", "--command", "-c", "--db", "--pg-schema",
     "--schema", "--model",
   ]
-  static let switches = ["--keep-going", "--no-color", "--no-sample", "--no-history", "--echo", "--help", "-h"]
+  static let switches = ["--keep-going", "--no-color", "--no-sample", "--no-history", "--echo", "--write", "--help", "-h"]
 
   /// Parses REPL flags.
   static func parse(_ args: [String]) throws(UsageError) -> REPLOptions {
@@ -136,6 +141,7 @@ struct REPLOptions: Sendable, Equatable {
         case "--no-sample": o.noSample = true
         case "--no-history": o.noHistory = true
         case "--echo": o.echo = true
+        case "--write": o.write = true
         default: o.help = true
         }
       } else if switches.contains(flag) {
@@ -152,6 +158,7 @@ struct REPLOptions: Sendable, Equatable {
     if o.db != nil && o.pgSchema != nil { throw UsageError(message: "--db and --pg-schema name two databases; give one") }
     if o.pgSchema != nil && o.postgres == nil { throw UsageError(message: "--pg-schema needs --postgres CONNINFO") }
     if o.model != nil && o.db == nil { throw UsageError(message: "--model goes with --db STORE.sqlite (a Core Data store)") }
+    if o.write && o.db == nil { throw UsageError(message: "--write goes with --db FILE.sqlite (edits under .watch are written to it)") }
     if o.schemaFile != nil && o.db == nil && o.pgSchema == nil {
       throw UsageError(message: "--schema goes with --db or --pg-schema (for JSON files: .load FILE --schema S.json)")
     }

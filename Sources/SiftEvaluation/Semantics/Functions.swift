@@ -115,7 +115,7 @@ enum Cast {
       switch v {
       case .date: return v
       case .string(let s):
-        guard let d = SiftJSON.parseDate(s) else { throw EvalDiagnostics.castFailed(v, to: type, at: r) }
+        guard let d = SiftDateText.parse(s) else { throw EvalFailure("invalid-cast", SiftDateText.notADate(s), at: r) }
         return .date(d)
       default:
         guard let n = v.number else { throw EvalDiagnostics.castFailed(v, to: type, at: r) }

@@ -151,6 +151,8 @@ extension SQLCompilation {
       case .int(let i): return .constant(.date(Date(timeIntervalSinceReferenceDate: Double(i))))
       case .double(let d): return .constant(.date(Date(timeIntervalSinceReferenceDate: d)))
       case .date: return o
+      // Text that names a date was folded when parsing; any other text is refused here.
+      case .string(let s): throw fail("invalid-cast", SiftDateText.notADate(s), range)
       default: break
       }
     }

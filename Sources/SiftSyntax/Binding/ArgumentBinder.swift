@@ -85,7 +85,9 @@ enum ArgumentBinder {
   /// - a key path applied to a key path (`%K.name`, `$D[$K].x`) is one key path;
   /// - a key path applied to `SELF` (`%K.name` with `%K` = "SELF") starts at the record;
   /// - an aggregate whose elements all became constants (`{$a, 1}`) is one array constant;
-  /// - `CAST(<number>, "NSDate")` (`CAST($t, "NSDate")`) is a date constant.
+  /// - `CAST(<number>, "NSDate")` (`CAST($t, "NSDate")`) is a date constant, and so is
+  ///   `CAST(<ISO-8601 text>, "NSDate")` (`CAST($day, "NSDate")` with `$day` = "2024-03-01"); other
+  ///   text stays a CAST, which evaluation and SQL refuse with `invalid-cast`.
   /// Children are normalized first (the rewrite is bottom-up).
   static func normalize(_ e: ExpressionNode) -> ExpressionNode { normalized(e) ?? e }
 
@@ -113,8 +115,10 @@ enum ArgumentBinder {
       }
       return ExpressionNode(.constant(.array(constants)), range: e.range)
     case .cast(let x, .date):
-      guard case .constant(let v) = x.kind, let seconds = v.numericSeconds else { return nil }
-      return ExpressionNode(.constant(.date(referenceDate(seconds))), range: e.range)
+      guard case .constant(let v) = x.kind else { return nil }
+      if let seconds = v.numericSeconds { return ExpressionNode(.constant(.date(referenceDate(seconds))), range: e.range) }
+      guard case .string(let text) = v, let date = SiftDateText.parse(text) else { return nil }
+      return ExpressionNode(.constant(.date(date)), range: e.range)
     default:
       return nil
     }

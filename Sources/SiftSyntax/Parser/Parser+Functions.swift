@@ -79,7 +79,8 @@ extension Parser {
   }
 
   /// `castExpression ::= "CAST" "(" expression "," string ")"` — `CAST(<number>, "NSDate")`
-  /// folds into a date constant (seconds since 2001-01-01 00:00:00 UTC).
+  /// folds into a date constant (seconds since 2001-01-01 00:00:00 UTC), and so does Sift's
+  /// extension `CAST("2024-03-01T09:30:00Z", "NSDate")` (ISO-8601 text, `SiftDateText`).
   mutating func parseCastExpression() throws(ParseFailure) -> ExpressionNode {
     let keyword = advance()
     let open = try expect(.leftParen, "after CAST")
@@ -97,8 +98,15 @@ extension Parser {
       }
       p.skip()
       _ = try p.expect(.rightParen, "to close CAST(", opening: open)
-      if type == .date, case .constant(let v) = value.kind, let seconds = v.numericSeconds {
-        return ExpressionNode(.constant(.date(referenceDate(seconds))), range: p.range(from: keyword.range.start))
+      if type == .date, case .constant(let v) = value.kind {
+        if let seconds = v.numericSeconds {
+          return ExpressionNode(.constant(.date(referenceDate(seconds))), range: p.range(from: keyword.range.start))
+        }
+        // Other text stays a CAST (as a bound argument would): evaluation and SQL refuse it
+        // with `invalid-cast` at the CAST, and the printed form parses back to the same tree.
+        if case .string(let text) = v, let date = SiftDateText.parse(text) {
+          return ExpressionNode(.constant(.date(date)), range: p.range(from: keyword.range.start))
+        }
       }
       return try p.make(.cast(value, type), from: keyword.range.start)
     }

@@ -2,6 +2,8 @@ import Foundation
 
 extension CanonicalPrinter {
   /// Writes a constant: `nil`, `YES`/`NO`, numbers, `"strings"`, `CAST(…, "NSDate")`, `{…}`.
+  /// A date prints as `CAST("2024-03-01T09:30:00Z", "NSDate")` when that text parses back to
+  /// the very same date, else as Apple does, `CAST(<seconds since 2001>, "NSDate")`.
   func writeValue(_ v: SiftValue, into out: inout String) {
     switch v {
     case .null: out += "nil"
@@ -10,7 +12,13 @@ extension CanonicalPrinter {
     case .double(let d): out += CanonicalPrinter.formatDouble(d)
     case .string(let s): writeString(s, into: &out)
     case .date(let date):
-      out += "CAST(" + CanonicalPrinter.formatDouble(date.timeIntervalSinceReferenceDate) + ", \"NSDate\")"
+      if let text = SiftDateText.exactText(date) {
+        out += "CAST("
+        writeString(text, into: &out)
+        out += ", \"NSDate\")"
+      } else {
+        out += "CAST(" + CanonicalPrinter.formatDouble(date.timeIntervalSinceReferenceDate) + ", \"NSDate\")"
+      }
     case .data(let data):
       out += "<" + data.map { String(format: "%02x", $0) }.joined() + ">"
     case .array(let items):

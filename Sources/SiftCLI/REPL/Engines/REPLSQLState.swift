@@ -25,6 +25,12 @@ struct REPLSQLState {
   /// A database Sift did not create, opened read-only (`--db`, `.open`, `--pg-schema`): its
   /// tables are entities queried in place.
   var existing: ExistingDatabase?
+  /// `sift --db FILE --write`: `.insert`, `.update` and `.delete` under `.watch` write to the
+  /// watched table (queries still use the read-only connection).
+  var writable = false
+  /// Rows `.compare` reads from a database table at most (a larger table is compared on its
+  /// first rows by key, and the answer says so).
+  var compareSample = 10_000
 }
 
 extension REPLSession {

@@ -10,12 +10,12 @@ import SiftSyntax
 extension REPLSession {
   func fetchTemplate(_ arg: String) -> REPLResponse {
     guard let db = sql.existing, let store = db.coreData else {
-      return .failure(errorLine(".fetch runs a Core Data model's fetch request template: open a store with sift --db STORE.sqlite --model MODEL.xcdatamodeld"))
+      return .refusal(errorLine(".fetch runs a Core Data model's fetch request template: open a store with sift --db STORE.sqlite --model MODEL.xcdatamodeld"))
     }
     let model = store.model
     let templates = model.fetchRequests.map(\.name)
     guard !store.isModelInferred else {
-      return .failure(errorLine("\(db.label) was opened without its model, which holds the templates; start with --model MODEL.xcdatamodeld"))
+      return .refusal(errorLine("\(db.label) was opened without its model, which holds the templates; start with --model MODEL.xcdatamodeld"))
     }
     let words = Self.templateWords(arg)
     guard let name = words.first else {
@@ -52,19 +52,13 @@ extension REPLSession {
     }
   }
 
-  /// A fetched row for display: a date column stored as seconds since 2001 (Core Data's
-  /// encoding) shows as a date; every other value as stored.
+  /// A fetched row for display, each value read as its attribute's type (`DatabaseValues`):
+  /// a date column shows as a date whatever its encoding (Core Data's seconds since 2001, ISO
+  /// text, milliseconds, PostgreSQL's types), a boolean as true/false.
   func displayRow(_ row: ArraySlice<SQLValue>, _ entity: SQLEntity, _ db: ExistingDatabase) -> [SiftValue] {
     let attributes = entity.columnAttributes
     return row.enumerated().map { i, value in
-      guard i < attributes.count, attributes[i].type == .date,
-        attributes[i].dateEncoding(in: db.schema) == .referenceDateSeconds
-      else { return value.siftValue }
-      switch value {
-      case .integer(let n): return .date(Date(timeIntervalSinceReferenceDate: Double(n)))
-      case .double(let d): return .date(Date(timeIntervalSinceReferenceDate: d))
-      default: return value.siftValue
-      }
+      i < attributes.count ? DatabaseValues.value(value, attributes[i], db.schema) : value.siftValue
     }
   }
 

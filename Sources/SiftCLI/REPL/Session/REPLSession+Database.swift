@@ -15,6 +15,8 @@ extension REPLSession {
   func attach(_ db: ExistingDatabase) -> REPLResponse {
     sql.existing?.close()
     sql.existing = db
+    sql.writable = false
+    if watching?.table != nil { watching = nil }
     lastPredicate = nil
     if let first = db.schema.entityNames.first { entity = first }
     var out = "opened \(db.label) read-only: \(db.schema.entityNames.count) tables (\(db.schema.entityNames.joined(separator: ", ")))\n"
@@ -93,11 +95,13 @@ extension REPLSession {
     case "eval": return evaluateInDatabase(arg, e, db, countOnly: false)
     case "count": return evaluateInDatabase(arg, e, db, countOnly: true)
     case "sql": return databaseSQL(arg, e, db)
-    case "engine":
-      // Typed predicates on a database table always run in that database.
-      return .ok("engine: \(db.label) (read-only; its tables are queried there — .engine chooses for JSON data sets)\n")
-    case "agg", "compare", "plan", "columns":
-      return .failure(errorLine(".\(name) works on JSON data sets; on database tables use a predicate, .count or .sql"))
+    // Typed predicates on a database table always run in that database.
+    case "engine": return databaseEngine(arg, db)
+    case "dialect": return databaseDialect(arg, db)
+    case "agg": return databaseAggregate(arg, e, db)
+    case "plan": return databasePlan(arg, e, db)
+    case "columns": return databaseColumns(arg, e, db)
+    case "compare": return databaseCompare(arg, e, db)
     default: return nil
     }
   }
@@ -183,9 +187,8 @@ extension REPLSession {
       let shown = min(selected, max(0, displayRows))
       var out = warnings(predicate)
       if shown > 0 {
-        // The first eight columns, like a JSON data set's default table.
-        let rows = try db.run(try compiler.compile(sessionRequest(e, predicate, limit: shown))).map { displayRow($0.prefix(8), e, db) }
-        out += TableRenderer(style: style).render(columns: e.columnAttributes.prefix(8).map(\.name), rows: rows)
+        // The first eight columns, like a JSON data set's default table, or those of .columns.
+        out += TableRenderer(style: style).render(columns: displayColumns(e), rows: try displayRows(e, predicate, db, limit: shown))
       }
       var footer = shown < selected ? "(first \(shown) of \(selected) rows" : "(\(selected) row\(selected == 1 ? "" : "s")"
       if total != selected { footer += "; \(total) match before offset/limit" }

@@ -135,7 +135,7 @@ extension REPLSession {
   }
 
   func status() -> REPLResponse {
-    let pairs: [(String, String)] = [
+    var pairs: [(String, String)] = [
       ("entity", entity.isEmpty ? "none" : "\(entity) (\(current?.count ?? 0) records)"),
       ("engine", engine.rawValue),
       ("dialect", dialect.rawValue),
@@ -149,6 +149,12 @@ extension REPLSession {
       ("variables", variables.isEmpty ? "none" : variables.keys.sorted().map { "$" + $0 }.joined(separator: ", ")),
       ("last", lastPredicate ?? "none"),
     ]
+    if let db = sql.existing, databaseEntity != nil {
+      // A table of the open database: its own engine and dialect.
+      pairs[0].1 = "\(entity) (table in \(db.label))"
+      pairs[1].1 = "\(db.label) (\(sql.writable ? "read-only; edits under .watch are written" : "read-only"))"
+      pairs[2].1 = db.kind.rawValue
+    }
     return .ok(TableRenderer(style: style).renderPairs(pairs))
   }
 

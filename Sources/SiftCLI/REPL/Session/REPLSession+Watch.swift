@@ -1,5 +1,6 @@
 import Foundation
 import SiftLive
+import SiftLiveSQLite
 import SiftSyntax
 
 /// `.watch`, `.insert`, `.update`, `.delete`: live results over the current entity, printing
@@ -9,11 +10,20 @@ final class REPLWatch {
   let live: SiftLiveResults<SiftValue, [String: SiftValue]>
   let idKey: String
   let entity: String
+  /// The live table when a database table is watched (`REPLSession+DatabaseWatch.swift`).
+  let table: SQLiteLiveTable?
+  /// True when edits are written to that table (`sift --db FILE --write`).
+  let writable: Bool
 
-  init(live: SiftLiveResults<SiftValue, [String: SiftValue]>, idKey: String, entity: String) {
+  init(
+    live: SiftLiveResults<SiftValue, [String: SiftValue]>, idKey: String, entity: String, table: SQLiteLiveTable? = nil,
+    writable: Bool = false
+  ) {
     self.live = live
     self.idKey = idKey
     self.entity = entity
+    self.table = table
+    self.writable = writable
   }
 }
 
@@ -24,7 +34,7 @@ extension REPLSession {
       watching = nil
       return .ok("not watching\n")
     }
-    if arg.isEmpty, let w = watching { return .ok(sectionSummary(w)) }
+    if arg.isEmpty, let w = watching { return .ok(externalChanges(w) + sectionSummary(w)) }
     var text = arg
     func option(_ name: String) -> String? {
       guard let r = text.range(of: " " + name + " ") ?? (text.hasPrefix(name + " ") ? text.range(of: name + " ") : nil) else { return nil }
@@ -34,8 +44,12 @@ extension REPLSession {
       return value
     }
     let section = option("--section")
-    let idKey = option("--id") ?? "id"
+    let idOption = option("--id")
+    let idKey = idOption ?? "id"
     text = text.trimmingCharacters(in: .whitespaces)
+    if let db = sql.existing, let e = databaseEntity {
+      return watchTable(text, section: section, idKey: idOption, e, db)
+    }
     guard let set = current else { return .failure(errorLine(".watch works on in-memory entities (.use one)")) }
     let format = text.isEmpty ? (lastPredicate ?? "TRUEPREDICATE") : text
     let predicate: SiftPredicate
@@ -68,36 +82,61 @@ extension REPLSession {
 
   /// `.insert {RECORD}`
   func watchInsert(_ arg: String) -> REPLResponse {
-    watchEdit { w, tx in
+    watchEdit { w in
       guard case .dictionary(let r) = try SiftJSON.parse(arg) else { throw SiftLiveError("insert takes a JSON object") }
-      try tx.insert(r, id: r[w.idKey] ?? .null)
+      return .insert(r)
     }
   }
 
   /// `.update ID {"key": JSON, …}`
   func watchUpdate(_ arg: String) -> REPLResponse {
-    watchEdit { w, tx in
+    watchEdit { w in
       let (id, rest) = try Self.leadingJSON(arg)
       guard case .dictionary(let changes) = try SiftJSON.parse(rest) else {
         throw SiftLiveError(#"update takes ID {"key": JSON, …}"#)
       }
       if let newID = changes[w.idKey], newID != id { throw SiftLiveError("update cannot change '\(w.idKey)'") }
-      try tx.update(id) { r in for (k, v) in changes { r[k] = v } }
+      return .update(id, set: changes)
     }
   }
 
   /// `.delete ID`
   func watchDelete(_ arg: String) -> REPLResponse {
-    watchEdit { _, tx in try tx.delete(try SiftJSON.parse(arg)) }
+    watchEdit { _ in .delete(try SiftJSON.parse(arg)) }
   }
 
-  func watchEdit(
-    _ body: (REPLWatch, inout SiftLiveTransaction<SiftValue, [String: SiftValue]>) throws -> Void
-  ) -> REPLResponse {
-    guard let w = watching else { return .failure(errorLine("nothing is watched; start with .watch [PREDICATE]")) }
+  /// Applies one edit to the watched results: in memory to the watch's own copy, on a
+  /// database table written in one transaction (only when the session may write).
+  func watchEdit(_ parse: (REPLWatch) throws -> SQLiteLiveTable.Edit) -> REPLResponse {
+    guard let w = watching else {
+      if let db = sql.existing, let e = databaseEntity, let why = watchRefusal(e, db) { return .refusal(errorLine(why)) }
+      return .failure(errorLine("nothing is watched; start with .watch [PREDICATE]"))
+    }
+    if let table = w.table {
+      guard w.writable else {
+        return .refusal(errorLine(
+          "\(table.table) is watched read-only: start the REPL with sift --db FILE --write to write edits to the database (as sift watch --write does)"))
+      }
+      do {
+        let edit = try parse(w)
+        let external = externalChanges(w)
+        let before = w.live.sections
+        let changes = try table.write([edit])
+        return .ok(external + delegateCalls(changes, before: before, after: w.live.sections) + sectionSummary(w))
+      } catch {
+        return .failure(errorLine("\(error)"))
+      }
+    }
     do {
+      let edit = try parse(w)
       let before = w.live.sections
-      let changes = try w.live.perform { tx in try body(w, &tx) }
+      let changes = try w.live.perform { tx in
+        switch edit {
+        case .insert(let r): try tx.insert(r, id: r[w.idKey] ?? .null)
+        case .update(let id, let set): try tx.update(id) { r in for (k, v) in set { r[k] = v } }
+        case .delete(let id): try tx.delete(id)
+        }
+      }
       return .ok(delegateCalls(changes, before: before, after: w.live.sections) + sectionSummary(w))
     } catch {
       return .failure(errorLine("\(error)"))

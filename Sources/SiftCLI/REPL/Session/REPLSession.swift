@@ -114,7 +114,8 @@ final class REPLSession {
     }
     if !dataSets.isEmpty { text += "  in memory; copied into an in-memory SQLite database on first SQL use\n" }
     if let db = sql.existing {
-      text += "  \(db.label) (read-only): \(db.schema.entityNames.joined(separator: ", "))\n"
+      let mode = sql.writable ? "read-only; edits under .watch are written: --write" : "read-only"
+      text += "  \(db.label) (\(mode)): \(db.schema.entityNames.joined(separator: ", "))\n"
     }
     text += "Type a predicate such as " + style.cyan("distance < 5 AND ANY tags == 'wifi'")
     text += ", or .help for commands (.quit or Ctrl-D to leave).\n"
@@ -221,6 +222,10 @@ struct REPLResponse: Sendable, Hashable {
     case ok
     /// An error was shown (scripts stop here unless `--keep-going`).
     case failed
+    /// The command does not apply to this data source; the text says why and what to use
+    /// instead. Scripts go on (the exit status is still 1), so a script written for JSON
+    /// data runs on a database.
+    case refused
     /// `.quit` was typed.
     case quit
   }
@@ -232,6 +237,7 @@ struct REPLResponse: Sendable, Hashable {
 
   static func ok(_ text: String) -> REPLResponse { REPLResponse(text: text, status: .ok) }
   static func failure(_ text: String) -> REPLResponse { REPLResponse(text: text, status: .failed) }
+  static func refusal(_ text: String) -> REPLResponse { REPLResponse(text: text, status: .refused) }
 }
 
 /// Where typed predicates run.
