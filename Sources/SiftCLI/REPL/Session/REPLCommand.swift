@@ -82,7 +82,7 @@ struct REPLCommandSpec: Sendable {
     .init(name: "entities", aliases: ["tables", "d", "dt"], usage: "", summary: "list the entities", group: "Data"),
     .init(name: "schema", aliases: ["attributes", "describe"], usage: "[ENTITY]", summary: "list an entity's attributes", group: "Data"),
     .init(name: "use", aliases: ["entity"], usage: "ENTITY", summary: "switch the current entity", group: "Data"),
-    .init(name: "load", aliases: ["import", "i"], usage: "FILE [--schema F] [--as NAME] [--dates F]", summary: "load JSON records as an entity", group: "Data"),
+    .init(name: "load", aliases: ["import", "i"], usage: "FILE [--as N] [--schema F] [--dates D]", summary: "load JSON records as an entity", group: "Data"),
     .init(name: "open", aliases: [], usage: "FILE.sqlite [--schema S] [--model M]", summary: "query a SQLite file's tables or a Core Data store (read-only)", group: "Data"),
     .init(name: "fetch", aliases: [], usage: "TEMPLATE [NAME=JSON]...", summary: "run a Core Data fetch request template (sift --db STORE --model M)", group: "Data"),
     .init(name: "generate", aliases: ["gen"], usage: "N [--as NAME]", summary: "make N synthetic venue records (default name: generated)", group: "Data"),
