@@ -70,3 +70,21 @@ struct JSONDatesTests {
 
   struct Failure: Error {}
 }
+
+/// One ISO-8601 rule for `{"$date"}`, `--dates` and `CAST(text, "NSDate")`: days that do not
+/// exist are refused, never rolled into the next month.
+@Suite("ISO-8601 days exist")
+struct ISODayTests {
+  @Test(arguments: ["2023-02-29", "2024-02-30", "2024-04-31", "2024-13-01", "2024-00-10", "2024-01-00"])
+  func impossibleDaysAreNotDates(_ text: String) {
+    #expect(SiftJSON.parseDate(text) == nil)
+    #expect(SiftDateText.parse(text + "T00:00:00Z") == nil)
+    #expect(throws: SiftJSON.SyntaxError.self) { try SiftJSON.parse(#"{"$date": "\#(text)"}"#) }
+  }
+
+  @Test func leapDaysAre() {
+    #expect(SiftJSON.parseDate("2024-02-29") == Date(timeIntervalSince1970: 1_709_164_800))
+    #expect(SiftJSON.parseDate("2000-02-29") != nil)
+    #expect(SiftJSON.parseDate("1900-02-29") == nil)
+  }
+}

@@ -147,7 +147,8 @@ public enum SiftJSON {
       return v
     }
     guard let year = num(0, 4), b.count >= 10, b[4] == UInt8(ascii: "-"), let month = num(5, 2),
-      b[7] == UInt8(ascii: "-"), let day = num(8, 2), (1...12).contains(month), (1...31).contains(day)
+      b[7] == UInt8(ascii: "-"), let day = num(8, 2), (1...12).contains(month), day >= 1,
+      day <= daysIn(month: month, year: year)
     else { return nil }
     var hour = 0, minute = 0, second = 0
     var fraction = 0.0
@@ -190,6 +191,13 @@ public enum SiftJSON {
     let days = daysFromCivil(year, month, day)
     let total = Double(days * 86400 + hour * 3600 + minute * 60 + second - offset) + fraction
     return Date(timeIntervalSince1970: total)
+  }
+
+  /// The number of days of `month` (1–12) in the proleptic Gregorian `year`: `2023-02-29` and
+  /// `2024-04-31` are not dates (they are refused, not rolled into the next month).
+  static func daysIn(month: Int, year: Int) -> Int {
+    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
+    return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
   }
 
   /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).

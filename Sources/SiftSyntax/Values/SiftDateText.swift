@@ -15,18 +15,8 @@ import Foundation
 public enum SiftDateText {
   /// The date `text` names, or nil when it is not one of the accepted forms.
   public static func parse(_ text: String) -> Date? {
-    guard let date = SiftJSON.parseDate(text) else { return nil }
-    let b = Array(text.utf8.prefix(10))
-    func num(_ from: Int, _ count: Int) -> Int {
-      b[from..<(from + count)].reduce(0) { $0 * 10 + Int($1) - 48 }
-    }
-    // parseDate checked the shape of the first ten bytes; the day must exist in its month.
-    guard b.count == 10 else { return nil }
-    let year = num(0, 4), month = num(5, 2), day = num(8, 2)
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-    let lengths = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31]
-    guard (1...12).contains(month), day <= lengths[month - 1] else { return nil }
-    return date
+    // One rule for ISO-8601 text everywhere: `{"$date": …}`, --dates and CAST read alike.
+    SiftJSON.parseDate(text)
   }
 
   /// `2024-03-01T09:30:00Z` (milliseconds when there are any) when that text parses back to
