@@ -95,22 +95,62 @@ public struct SiftError: Error, Sendable, Hashable, CustomStringConvertible {
     case arguments
     /// Evaluating against a record.
     case evaluate
-    /// Compiling to SQL.
+    /// Compiling to SQL, or running it (SQLite, PostgreSQL: opening, connecting, executing).
     case sql
+    /// Reading records: JSON text, date strategies, encoding Swift values as records.
+    case data
+    /// Reading a Core Data model or store.
+    case model
+    /// Decoding result rows into Swift values (`fetch(_:as:)`, `SiftRow.decode`).
+    case decode
+    /// Keeping fetched results current (live results, live tables).
+    case live
   }
 
   /// The stage.
   public var stage: Stage
-  /// The problem.
+  /// The problem: a stable id (`unterminated-string`, `postgres-connection`, …), a message and
+  /// the range of `source` it points at.
   public var diagnostic: SiftDiagnostic
-  /// The predicate text the diagnostic's range points into.
+  /// The text the diagnostic's range points into: the predicate, the SQL, or empty when the
+  /// problem has no text of its own (a file, a connection).
   public var source: String
+  /// The cause beneath Sift's words, when there is one: a `PostgresError` with the server's
+  /// SQLSTATE, a `CoreDataModelError` with file and line, a Foundation I/O error, a caller's
+  /// `Encodable` failing. Not compared by `==`.
+  public var underlying: (any Error & Sendable)?
 
   /// Creates an error.
-  public init(stage: Stage, diagnostic: SiftDiagnostic, source: String) {
+  public init(stage: Stage, diagnostic: SiftDiagnostic, source: String, underlying: (any Error & Sendable)? = nil) {
     self.stage = stage
     self.diagnostic = diagnostic
     self.source = source
+    self.underlying = underlying
+  }
+
+  /// An error with no predicate text to point into (a file, a connection, a row).
+  ///
+  /// ```swift
+  /// throw SiftError(stage: .data, id: "invalid-json", message: "venues.json:3:7: expected ','")
+  /// ```
+  public init(stage: Stage, id: String, message: String, underlying: (any Error & Sendable)? = nil) {
+    self.init(
+      stage: stage, diagnostic: SiftDiagnostic(id: id, message: message, range: .at(0)), source: "", underlying: underlying)
+  }
+
+  /// The stable identifier of the problem (`diagnostic.id`): safe to match on.
+  public var id: String { diagnostic.id }
+  /// The one-line message (`diagnostic.message`).
+  public var message: String { diagnostic.message }
+
+  public static func == (a: SiftError, b: SiftError) -> Bool {
+    a.stage == b.stage && a.diagnostic == b.diagnostic && a.source == b.source
+  }
+
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(stage)
+    hasher.combine(diagnostic)
+    hasher.combine(source)
   }
 
   /// Line and column of the start of the diagnostic's range.
@@ -118,8 +158,12 @@ public struct SiftError: Error, Sendable, Hashable, CustomStringConvertible {
     SiftSourcePosition(offset: diagnostic.range.start, in: source)
   }
 
-  /// The rendered diagnostic (plain text, no colors).
+  /// The rendered diagnostic (plain text, no colors): with a caret under the spot when there
+  /// is text to point into, else `error: message`.
   public var description: String {
-    SiftDiagnosticRenderer().render(diagnostic, in: source)
+    if source.isEmpty && diagnostic.range.start == diagnostic.range.end && diagnostic.notes.isEmpty && diagnostic.fixIts.isEmpty {
+      return "\(diagnostic.severity.rawValue): \(diagnostic.message)"
+    }
+    return SiftDiagnosticRenderer().render(diagnostic, in: source)
   }
 }
