@@ -36,4 +36,25 @@ import Testing
     #expect(try t.refresh() != nil)
     #expect(!t.results.storedIDs.contains(2))
   }
+
+  /// A batch whose later statement the database refuses (NOT NULL) leaves the earlier ones
+  /// undone: the write is one transaction.
+  @Test func laterStatementFailingUndoesTheBatch() throws {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("sift-live-\(UUID().uuidString).sqlite").path
+    defer { try? FileManager.default.removeItem(atPath: path) }
+    let db = try SQLiteDatabase(path: path)
+    try db.executeScript("""
+      CREATE TABLE Venue (id INTEGER PRIMARY KEY, name TEXT NOT NULL, city TEXT, rating INTEGER);
+      INSERT INTO Venue VALUES (1, 'Alpha', 'Oslo', 5), (2, 'Bravo', 'Oslo', 3);
+      """)
+    let t = try SQLiteLiveTableTests.table(db)
+    #expect(throws: SiftLiveError.self) {
+      try t.write([.update(1, set: ["rating": 9]), .insert(["id": 3, "city": "Rome", "rating": 2]), .update(2, set: ["name": .null])])
+    }
+    let other = try SQLiteDatabase(readOnly: path)
+    #expect(try other.execute(SQLStatement(sql: "SELECT id, name, rating FROM Venue ORDER BY id")) == [
+      [.integer(1), .text("Alpha"), .integer(5)], [.integer(2), .text("Bravo"), .integer(3)],
+    ])
+    #expect(t.results.record(for: 1)?["rating"] == .int(5))
+  }
 }
