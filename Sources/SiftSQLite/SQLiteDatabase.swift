@@ -30,6 +30,14 @@ public final class SQLiteDatabase: SQLDatabase {
   /// Opens `path` (`:memory:` by default), creating the file if needed.
   /// - Throws: `SiftError` (stage `.sql`, id `sqlite-error`).
   public init(path: String = ":memory:") throws(SiftError) {
+    // An existing FIFO, device or directory is refused before SQLite opens it (a FIFO opened
+    // for reading and writing would wait forever for its first bytes).
+    var info = SQLiteStatBuffer()
+    if path != ":memory:", !path.isEmpty, stat(path, &info) == 0, let kind = SQLiteFileCheck.notRegular(SQLiteFileCheck.mode(info)) {
+      throw SiftError(
+        stage: .sql, diagnostic: Diagnostic(id: "sqlite-open", message: "cannot open \(path): it is \(kind), not a database file", range: .at(0)),
+        source: "")
+    }
     var db: OpaquePointer?
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
     let rc = sqlite3_open_v2(path, &db, flags, nil)

@@ -111,6 +111,13 @@ struct FileSafetyTests {
         #expect(Self.openError(path, untouched: untouched) == "cannot open \(path): \(reason)")
       }
     }
+    // Opened for writing too (watch --write, load): refused, not waited on.
+    do {
+      _ = try SQLiteDatabase(path: fifo)
+      Issue.record("opened a FIFO read-write")
+    } catch {
+      #expect(error.diagnostic.message == "cannot open \(fifo): it is a FIFO (named pipe), not a database file")
+    }
     #expect(Date().timeIntervalSince(start) < 5, "no wait on the FIFO")
   }
 
