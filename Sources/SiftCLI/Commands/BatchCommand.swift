@@ -40,7 +40,7 @@ enum BatchCommand {
           schema: parsed.value("--schema"), entity: parsed.value("--entity"), postgres: parsed.value("--postgres"))
       }
     } catch {
-      CLIOutput.error("sift batch: \(error)")
+      CLIOutput.error(TerminalText.escaped("sift batch: \(error)", keeping: ["\n", "\t"]))
       return 1
     }
     var lineNumber = 0

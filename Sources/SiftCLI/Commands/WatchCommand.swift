@@ -91,7 +91,7 @@ enum WatchCommand {
       CLIOutput.error(CLIOutput.render(e))
       return 1
     } catch {
-      CLIOutput.error("sift watch: \(error)")
+      CLIOutput.error(TerminalText.escaped("sift watch: \(error)", keeping: ["\n", "\t"]))
       return 1
     }
     let idKey: String
