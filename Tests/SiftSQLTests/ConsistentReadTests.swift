@@ -74,7 +74,7 @@ struct ConsistentReadTests {
             try? db.executeScript(Self.step(i))
           }
         }
-        usleep(UInt32.random(in: 40_000...120_000))
+        usleep(UInt32.random(in: 100_000...200_000))
       }
       stop.finished()
     }
@@ -83,7 +83,7 @@ struct ConsistentReadTests {
     stop.set()
     stop.waitUntilFinished()
     print("thread writer: \(result.reads) reads, \(result.copies) from a private copy, \(result.errors.count) errors")
-    #expect(result.reads >= 1_000)
+    #expect(result.reads >= 500)
     #expect(result.wrong.isEmpty, "torn reads: \(result.wrong.count), e.g. \(result.wrong.prefix(3))")
     #expect(result.errors.count * 100 <= result.reads, "errors: \(Set(result.errors))")
     #expect(result.copies > 0, "the private-copy path was taken")
@@ -102,7 +102,7 @@ struct ConsistentReadTests {
     for i in 1...60_000 {
       script += Self.step(i) + "\n"
       // Closes (deleting -wal and -shm), pauses so reads copy the file, and reopens.
-      if i % 30 == 0 { script += ".open :memory:\n.shell sleep 0.08\n.open \(path)\n" }
+      if i % 30 == 0 { script += ".open :memory:\n.shell sleep 0.15\n.open \(path)\n" }
     }
     let scriptURL = dir.appendingPathComponent("writer.sql")
     try script.write(to: scriptURL, atomically: true, encoding: .utf8)
@@ -118,7 +118,7 @@ struct ConsistentReadTests {
     let result = Self.read(path, budget: 8, limit: 20_000)
     #expect(process.isRunning, "the writer ran for the whole test")
     print("process writer: \(result.reads) reads, \(result.copies) from a private copy, \(result.errors.count) errors")
-    #expect(result.reads >= 1_000)
+    #expect(result.reads >= 500)
     #expect(result.copies > 0, "the private-copy path was taken")
     #expect(result.wrong.isEmpty, "torn reads: \(result.wrong.count), e.g. \(result.wrong.prefix(3))")
     #expect(result.errors.count * 100 <= result.reads, "errors: \(Set(result.errors))")
