@@ -70,6 +70,8 @@ struct SQLiteFileCheck {
     case SQLITE_NOTADB: return "not an SQLite database"
     case SQLITE_BUSY, SQLITE_LOCKED: return "the database is locked by another connection"
     case SQLITE_CORRUPT: return "the database file is corrupt (\(message))"
+    case SQLITE_CANTOPEN where (file.isWALMode || file.hasSibling("-wal")) && file.hasSibling("-wal") && file.hasSibling("-shm"):
+      return "cannot read its \(name)-wal or \(name)-shm (\(message)); check their permissions"
     case SQLITE_CANTOPEN where file.isWALMode || file.hasSibling("-wal"):
       return "it is a WAL-mode database whose \(name)-wal or \(name)-shm is missing (no program has it open); reading it in "
         + "place would create them beside it"
