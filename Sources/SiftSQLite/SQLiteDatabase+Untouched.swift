@@ -38,7 +38,7 @@ extension SQLiteDatabase {
   static func openUntouched(_ path: String, busyTimeout: Int32) throws(SiftError) -> (SQLiteDatabase, Bool) {
     func failure(_ why: String) -> SiftError {
       SiftError(
-        stage: .sql, diagnostic: Diagnostic(id: "sqlite-open", message: "cannot open \(path): \(why)", range: .at(0)),
+        stage: .sql, diagnostic: SiftDiagnostic(id: "sqlite-open", message: "cannot open \(path): \(why)", range: .at(0)),
         source: "")
     }
     let deadline = Date().addingTimeInterval(untouchedDeadline)
@@ -112,7 +112,7 @@ extension SQLiteDatabase {
     } catch {
       throw SiftError(
         stage: .sql,
-        diagnostic: Diagnostic(
+        diagnostic: SiftDiagnostic(
           id: "sqlite-open", message: "cannot open \(path): " + error.diagnostic.message.replacingOccurrences(of: "cannot open \(copy): ", with: ""),
           range: .at(0)),
         source: "")

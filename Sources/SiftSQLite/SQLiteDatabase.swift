@@ -16,7 +16,7 @@ import SiftSyntax
 /// ```swift
 /// let db = try SQLiteDatabase()                       // in-memory
 /// try db.load(records, entity: "Venue", schema: schema, dialect: SQLiteDialect())
-/// let rows = try db.execute(try compiler.compile(FetchRequest(entity: "Venue", resultType: .count)))
+/// let rows = try db.execute(try compiler.compile(SiftFetchRequest(entity: "Venue", resultType: .count)))
 /// ```
 public final class SQLiteDatabase: SQLDatabase {
   private(set) var handle: OpaquePointer?
@@ -35,7 +35,7 @@ public final class SQLiteDatabase: SQLDatabase {
     var info = SQLiteStatBuffer()
     if path != ":memory:", !path.isEmpty, stat(path, &info) == 0, let kind = SQLiteFileCheck.notRegular(SQLiteFileCheck.mode(info)) {
       throw SiftError(
-        stage: .sql, diagnostic: Diagnostic(id: "sqlite-open", message: "cannot open \(path): it is \(kind), not a database file", range: .at(0)),
+        stage: .sql, diagnostic: SiftDiagnostic(id: "sqlite-open", message: "cannot open \(path): it is \(kind), not a database file", range: .at(0)),
         source: "")
     }
     var db: OpaquePointer?
@@ -86,7 +86,7 @@ public final class SQLiteDatabase: SQLDatabase {
     func failure(_ why: String) -> SiftError {
       SiftError(
         stage: .sql,
-        diagnostic: Diagnostic(id: "sqlite-open", message: "cannot open \(path): \(why)", range: .at(0)),
+        diagnostic: SiftDiagnostic(id: "sqlite-open", message: "cannot open \(path): \(why)", range: .at(0)),
         source: "")
     }
     let file: SQLiteFileCheck
@@ -158,7 +158,7 @@ public final class SQLiteDatabase: SQLDatabase {
   static func error(_ message: String, sql: String) -> SiftError {
     SiftError(
       stage: .sql,
-      diagnostic: Diagnostic(id: "sqlite-error", message: message, range: SourceRange(start: 0, end: sql.utf8.count)),
+      diagnostic: SiftDiagnostic(id: "sqlite-error", message: message, range: SiftSourceRange(start: 0, end: sql.utf8.count)),
       source: sql)
   }
 
@@ -228,7 +228,7 @@ public final class SQLiteDatabase: SQLDatabase {
   /// - Throws: `SiftError` (stage `.sql`, id `sqlite-error`) with SQLite's message.
   ///
   /// ```swift
-  /// try db.check(try compiler.compile(FetchRequest(entity: "Venue", predicate: p)))
+  /// try db.check(try compiler.compile(SiftFetchRequest(entity: "Venue", predicate: p)))
   /// ```
   public func check(_ statement: SQLStatement) throws(SiftError) {
     var st: OpaquePointer?

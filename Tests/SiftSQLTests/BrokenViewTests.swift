@@ -30,7 +30,7 @@ struct BrokenViewTests {
     #expect(note.table == "broken")
     #expect(note.description.contains("view broken does not compile (no such table: main.gone)"))
     let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: read.schema)
-    let st = try compiler.compile(FetchRequest(entity: "fine", predicate: try SiftPredicate(format: "y == 'two'"), resultType: .count))
+    let st = try compiler.compile(SiftFetchRequest(entity: "fine", predicate: try SiftPredicate(format: "y == 'two'"), resultType: .count))
     #expect(try db.execute(st) == [[.integer(1)]])
   }
 }
