@@ -136,21 +136,33 @@ extension CoreDataModel {
       for r in allRelationships(of: e.name) where !r.isTransient {
         switch cardinality(of: r) {
         case .toOne, .oneToOne, .manyToOne:
-          guard let fk = cols[r.name] else { continue }
+          guard let fk = cols[r.name] else {
+            unmapped.append("\(e.name).\(r.name): a to-one relationship with no foreign-key column; left out")
+            continue
+          }
           relationships.append(SQLRelationship(name: r.name, target: r.destination, kind: .toOne(foreignKey: fk)))
         case .oneToMany:
           let invOwner = r.inverseEntity ?? r.destination
-          guard let inv = inverse(of: r), let fk = columns[invOwner]?[inv.name] else { continue }
+          guard let inv = inverse(of: r), let fk = columns[invOwner]?[inv.name] else {
+            unmapped.append("\(e.name).\(r.name): a to-many relationship whose inverse has no foreign-key column; left out")
+            continue
+          }
           // Inherited by sub-entities too: entities sharing a table through row filters may
           // claim the one foreign-key column (SQLSchema's column check).
           relationships.append(SQLRelationship(name: r.name, target: r.destination, kind: .toMany(inverseForeignKey: fk)))
         case .manyToMany:
-          guard let inv = inverse(of: r) else { continue }
+          guard let inv = inverse(of: r) else {
+            unmapped.append("\(e.name).\(r.name): a many-to-many relationship without its inverse; left out")
+            continue
+          }
           let rOwner = declaringEntity(of: r, from: e.name)
           let iOwner = declaringEntity(of: inv, from: r.inverseEntity ?? r.destination)
           guard let nr = numbers[rOwner], let ni = numbers[iOwner], let nDest = numbers[r.destination],
             let nSource = numbers[inv.destination]
-          else { continue }
+          else {
+            unmapped.append("\(e.name).\(r.name): a many-to-many relationship whose entities have no number; left out")
+            continue
+          }
           // Named after one side: the lower entity number, and between two relationships of one
           // entity the later name (observed in real stores; notes, section 1).
           let rNamesTable = nr != ni ? nr < ni : r.name.uppercased() >= inv.name.uppercased()
@@ -165,7 +177,9 @@ extension CoreDataModel {
             name: r.name, target: r.destination,
             kind: .manyToMany(joinTable: joinTable, sourceColumn: source, targetColumn: target)))
         case .toManyWithoutInverse:
-          unmapped.append("\(e.name).\(r.name): a to-many relationship without an inverse (storage not described publicly)")
+          unmapped.append(
+            "\(e.name).\(r.name): a to-many relationship without an inverse; left out (Core Data's storage for it is not "
+              + "described publicly: give it an inverse in the model, or describe it in a schema file)")
         }
       }
       // A root's table holds only its hierarchy: no filter. A sub-entity sees its own rows.

@@ -117,11 +117,17 @@ struct ModelXMLNode {
   var children: [ModelXMLNode] = []
 }
 
-/// Builds a `ModelXMLNode` tree with `XMLParser`.
+/// Builds a `ModelXMLNode` tree with `XMLParser`, at most `maxDepth` elements deep.
 final class ModelXMLTree: NSObject, XMLParserDelegate {
+  /// The deepest nesting read. A model is a few levels deep (model, entity, fetched property,
+  /// fetch request); a file nested far deeper is refused before its tree could exhaust the
+  /// stack (building it is iterative, but freeing a nested value tree recurses).
+  static let maxDepth = 64
   private var stack: [ModelXMLNode] = []
   private var root: ModelXMLNode?
   private weak var parser: XMLParser?
+  /// The line where nesting went past `maxDepth`.
+  private var tooDeep: Int?
 
   static func parse(_ data: Data, file: String) throws(CoreDataModelError) -> ModelXMLNode {
     let parser = XMLParser(data: data)
@@ -131,6 +137,11 @@ final class ModelXMLTree: NSObject, XMLParserDelegate {
     parser.shouldProcessNamespaces = false
     parser.shouldResolveExternalEntities = false
     let ok = parser.parse()
+    if let line = builder.tooDeep {
+      throw CoreDataModelError(
+        file: file, line: line,
+        message: "elements nested more than \(maxDepth) deep: not a Core Data model (a model is a few levels deep)")
+    }
     if !ok || builder.root == nil {
       let reason = parser.parserError.map { ($0 as NSError).localizedDescription } ?? "no root element"
       throw CoreDataModelError(file: file, line: max(parser.lineNumber, 1), message: "malformed XML: \(reason)")
@@ -142,11 +153,18 @@ final class ModelXMLTree: NSObject, XMLParserDelegate {
     _ parser: XMLParser, didStartElement elementName: String, namespaceURI: String?, qualifiedName qName: String?,
     attributes attributeDict: [String: String] = [:]
   ) {
+    guard tooDeep == nil else { return }
+    guard stack.count < Self.maxDepth else {
+      tooDeep = parser.lineNumber
+      stack = []
+      parser.abortParsing()
+      return
+    }
     stack.append(ModelXMLNode(name: elementName, attributes: attributeDict, line: parser.lineNumber))
   }
 
   func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
-    guard let node = stack.popLast() else { return }
+    guard tooDeep == nil, let node = stack.popLast() else { return }
     if stack.isEmpty { root = node } else { stack[stack.count - 1].children.append(node) }
   }
 }
@@ -213,6 +231,7 @@ struct ModelXMLReader {
       case "fetchedProperty": e.fetchedProperties.append(try fetchedProperty(child))
       case "fetchIndex": e.fetchIndexes.append(try fetchIndex(child))
       case "uniquenessConstraints": e.uniquenessConstraints += try uniquenessConstraints(child)
+      case "compoundIndexes": e.fetchIndexes += try compoundIndexes(child, first: e.fetchIndexes.count + 1)
       case "compositeAttribute":
         throw fail(child, "composite attribute '\(child.attributes["name"] ?? "?")' of entity '\(e.name)': composite attributes are not supported yet")
       default:
@@ -225,7 +244,9 @@ struct ModelXMLReader {
 
   func attribute(_ node: ModelXMLNode) throws(CoreDataModelError) -> CoreDataAttribute {
     let name = try required(node, "name")
-    let typeName = try required(node, "attributeType")
+    // Xcode saves a transient attribute of type "Undefined" without an attributeType.
+    let transientFlag = try flag(node, "transient")
+    let typeName = node.attributes["attributeType"] == nil && transientFlag ? "Undefined" : try required(node, "attributeType")
     guard let type = CoreDataAttributeType(rawValue: typeName) else {
       let known = CoreDataAttributeType.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
       throw fail(node, "attribute '\(name)' has unknown attributeType '\(typeName)' (known: \(known))")
@@ -319,6 +340,23 @@ struct ModelXMLReader {
     }
     if elements.isEmpty { throw fail(node, "fetch index '\(name)' has no elements") }
     return CoreDataFetchIndex(name: name, elements: elements, line: node.line)
+  }
+
+  /// The older `<compoundIndexes><compoundIndex><index value="a"/>…` element (Xcode 8 and
+  /// before), read as fetch indexes named `compoundIndex1`, … (ascending, binary).
+  func compoundIndexes(_ node: ModelXMLNode, first: Int) throws(CoreDataModelError) -> [CoreDataFetchIndex] {
+    var out: [CoreDataFetchIndex] = []
+    for c in node.children {
+      guard c.name == "compoundIndex" else { throw fail(c, "unknown element <\(c.name)> in compound indexes") }
+      var elements: [CoreDataFetchIndex.Element] = []
+      for i in c.children {
+        guard i.name == "index" else { throw fail(i, "unknown element <\(i.name)> in a compound index") }
+        elements.append(.init(target: .property(try required(i, "value")), indexType: "Binary", ascending: true))
+      }
+      if elements.isEmpty { throw fail(c, "empty compound index") }
+      out.append(CoreDataFetchIndex(name: "compoundIndex\(first + out.count)", elements: elements, line: c.line))
+    }
+    return out
   }
 
   func uniquenessConstraints(_ node: ModelXMLNode) throws(CoreDataModelError) -> [[String]] {

@@ -181,16 +181,32 @@ public final class SQLiteLiveTable {
     }
     // Commits by others are not absorbed here: the next `refresh()` reports them (the rows
     // this write touched are already current then, so they do not show twice).
+    var vanished: SQLValue?
     do throws(SiftError) {
       try database.executeScript("BEGIN IMMEDIATE")
       do throws(SiftError) {
-        for s in statements { _ = try database.execute(s) }
+        for s in statements {
+          _ = try database.execute(s)
+          // An update or delete that changed no row found its row gone (another program
+          // deleted it or changed its key): an error, not an empty change; nothing is written.
+          guard s.sql.hasPrefix("UPDATE ") || s.sql.hasPrefix("DELETE "), let id = s.bindings.last else { continue }
+          if try database.execute(SQLStatement(sql: "SELECT changes()")).first?.first == .integer(0) {
+            try? database.executeScript("ROLLBACK")
+            vanished = id
+            break
+          }
+        }
       } catch {
         try? database.executeScript("ROLLBACK")
         throw error
       }
     } catch {
       throw SiftLiveError("\(table): \(error.diagnostic.message)", underlying: error)
+    }
+    if let vanished {
+      throw SiftLiveError(
+        "\(table): no row with \(key) = \(Self.shown(vanished)) is there any more (another program deleted it or changed "
+          + "its key); nothing was written")
     }
     // The update hook saw every row the write changed (and rows its triggers changed). The
     // change set is made before COMMIT: rows the results cannot take (a sort key of another
@@ -216,6 +232,18 @@ public final class SQLiteLiveTable {
       throw SiftLiveError("\(table): \(error.diagnostic.message)", underlying: error)
     }
     return changes
+  }
+
+  /// A key value as the error names it (`2`, `"a"`).
+  static func shown(_ value: SQLValue) -> String {
+    switch value {
+    case .integer(let n): return String(n)
+    case .double(let d): return String(d)
+    case .text(let t): return SiftJSON.serialize(.string(t))
+    case .bool(let b): return b ? "true" : "false"
+    case .null: return "null"
+    case .blob(let d): return "<\(d.count) bytes>"
+    }
   }
 
   func checkColumns(_ names: [String]) throws(SiftLiveError) {

@@ -8,11 +8,19 @@ final class PostgresConnection {
   private var handle: OpaquePointer?
 
   /// Connects with a libpq conninfo string (`host=127.0.0.1 user=sift dbname=sift`) or URI.
-  init(conninfo: String) throws(PostgresError) {
+  /// `connectTimeout` seconds (0: none) apply unless the conninfo or `PGCONNECT_TIMEOUT` sets
+  /// `connect_timeout`: it is passed before the conninfo, whose own keywords come later and win.
+  init(conninfo: String, connectTimeout: Int = 0) throws(PostgresError) {
     guard !conninfo.utf8.contains(0) else {
       throw PostgresError(kind: .connection, message: "conninfo contains a NUL character")
     }
-    let conn = PQconnectdb(conninfo)
+    var keywords = ["dbname"]
+    var values = [conninfo]
+    if connectTimeout > 0, ProcessInfo.processInfo.environment["PGCONNECT_TIMEOUT"] == nil {
+      keywords.insert("connect_timeout", at: 0)
+      values.insert(String(connectTimeout), at: 0)
+    }
+    let conn = PostgresConnection.connect(keywords: keywords, values: values)
     guard let conn else {
       throw PostgresError(kind: .connection, message: "libpq could not allocate a connection")
     }
@@ -23,7 +31,11 @@ final class PostgresConnection {
       // One line naming the server: libpq's text spans lines ("…\n\tIs the server running…").
       let oneLine = message.split(whereSeparator: \.isNewline)
         .map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }.joined(separator: " ")
-      throw PostgresError(kind: .connection, message: "cannot connect to PostgreSQL at \(server): \(oneLine)")
+      let timedOut = oneLine.contains("timeout expired")
+      throw PostgresError(
+        kind: .connection,
+        message: "cannot connect to PostgreSQL at \(server): \(oneLine)"
+          + (timedOut ? " (no answer within the connect timeout; set connect_timeout=SECONDS in the conninfo to wait longer)" : ""))
     }
     // Notices ("schema … does not exist, skipping") would otherwise go to stderr.
     PQsetNoticeProcessor(conn, { _, _ in }, nil)
@@ -36,6 +48,19 @@ final class PostgresConnection {
   }
 
   deinit { close() }
+
+  /// `PQconnectdbParams` with `expand_dbname`: the conninfo (given as `dbname`) is expanded,
+  /// and keywords are processed in order, so the conninfo's own override earlier defaults.
+  private static func connect(keywords: [String], values: [String]) -> OpaquePointer? {
+    let k = keywords.map { strdup($0) }
+    let v = values.map { strdup($0) }
+    defer { for p in k + v { free(p) } }
+    var kp: [UnsafePointer<CChar>?] = k.map { UnsafePointer($0) } + [nil]
+    var vp: [UnsafePointer<CChar>?] = v.map { UnsafePointer($0) } + [nil]
+    return kp.withUnsafeMutableBufferPointer { kb in
+      vp.withUnsafeMutableBufferPointer { vb in PQconnectdbParams(kb.baseAddress, vb.baseAddress, 1) }
+    }
+  }
 
   /// `host:port` (or `socket-directory:port`) of a connection attempt, as libpq resolved them.
   private static func serverName(_ conn: OpaquePointer) -> String {
@@ -154,9 +179,9 @@ final class PostgresConnection {
       if let code = PQresultErrorField(result, Int32(UInt8(ascii: "C"))) {
         sqlState = String(cString: code)
       }
-      throw PostgresError(
-        kind: .query, message: PostgresConnection.errorText(PQresultErrorMessage(result)),
-        sqlState: sqlState, statement: statement)
+      var message = PostgresConnection.errorText(PQresultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines)
+      if let hint = PostgresTimeouts.hint(sqlState: sqlState, message: message) { message += " (\(hint))" }
+      throw PostgresError(kind: .query, message: message, sqlState: sqlState, statement: statement)
     }
   }
 

@@ -77,13 +77,21 @@ public final class PostgresDatabase: @unchecked Sendable {
   /// let db = try PostgresDatabase(conninfo: info, readOnly: true)
   /// let schema = try db.introspectSchema(named: "public").schema
   /// ```
-  /// - Throws: `PostgresError` (`.connection` when the server is unreachable or refuses login;
-  ///   the message names the host and port).
-  public init(conninfo: String, schema: Schema = .current, readOnly: Bool = false) throws(PostgresError) {
+  ///
+  /// Waiting is bounded by `timeouts` (`PostgresTimeouts.standard`: connect 10 s, lock 10 s,
+  /// statement 300 s) wherever the conninfo or the server does not set its own.
+  /// - Throws: `PostgresError` (`.connection` when the server is unreachable, does not answer
+  ///   within the connect timeout, or refuses login; the message names the host and port).
+  public init(
+    conninfo: String, schema: Schema = .current, readOnly: Bool = false, timeouts: PostgresTimeouts = .standard
+  ) throws(PostgresError) {
     if readOnly, case .temporary = schema {
       throw PostgresError(kind: .connection, message: "a read-only connection cannot create a temporary schema")
     }
-    connection = try PostgresConnection(conninfo: conninfo)
+    if case .named(let name) = schema, name.isEmpty {
+      throw PostgresError(kind: .connection, message: "the schema name is empty; name an existing schema (for example public)")
+    }
+    connection = try PostgresConnection(conninfo: conninfo, connectTimeout: timeouts.connect)
     isReadOnly = readOnly
     switch schema {
     case .current:
@@ -105,6 +113,13 @@ public final class PostgresDatabase: @unchecked Sendable {
     }
     if readOnly { setup += " SET default_transaction_read_only = on;" }
     do {
+      let sources = try connection.execute(
+        "SELECT name, source FROM pg_settings WHERE name IN ('lock_timeout', 'statement_timeout')", parameters: [])
+      var bySetting: [String: String] = [:]
+      for row in sources where row.count == 2 {
+        if let name = row[0].text, let source = row[1].text { bySetting[name] = source }
+      }
+      setup += timeouts.settings(sources: bySetting)
       try connection.executeScript(setup)
     } catch {
       connection.close()

@@ -30,6 +30,14 @@ public final class SQLiteDatabase: SQLDatabase {
   /// Opens `path` (`:memory:` by default), creating the file if needed.
   /// - Throws: `SiftError` (stage `.sql`, id `sqlite-error`).
   public init(path: String = ":memory:") throws(SiftError) {
+    // An existing FIFO, device or directory is refused before SQLite opens it (a FIFO opened
+    // for reading and writing would wait forever for its first bytes).
+    var info = SQLiteStatBuffer()
+    if path != ":memory:", !path.isEmpty, stat(path, &info) == 0, let kind = SQLiteFileCheck.notRegular(SQLiteFileCheck.mode(info)) {
+      throw SiftError(
+        stage: .sql, diagnostic: SiftDiagnostic(id: "sqlite-open", message: "cannot open \(path): it is \(kind), not a database file", range: .at(0)),
+        source: "")
+    }
     var db: OpaquePointer?
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
     let rc = sqlite3_open_v2(path, &db, flags, nil)
@@ -46,14 +54,21 @@ public final class SQLiteDatabase: SQLDatabase {
 
   /// Opens an existing database file read-only (`SQLITE_OPEN_READONLY`, never created) and
   /// reads its schema once, so every way the file can be unusable is reported here, as one
-  /// line naming the file: missing, not a database (`SQLITE_NOTADB`), locked by another
-  /// connection (after `busyTimeout` milliseconds), or unreadable. The connection also sets
-  /// `PRAGMA query_only`, so no statement run on it can change the file. Opening, reading the
-  /// schema and querying write nothing: no journal file is created for a rollback-journal
-  /// database, and the file's bytes and modification time stay as they were. (A WAL-mode
-  /// database is the exception SQLite imposes: a reader creates empty `-wal` and `-shm` files
-  /// beside it when they are missing and the directory allows; the database file itself is
-  /// not changed.)
+  /// line naming the file: missing, not a regular file (a FIFO, a directory, a device: refused
+  /// before any byte is read, so a FIFO cannot hang the open), not a database
+  /// (`SQLITE_NOTADB`), locked by another connection (after `busyTimeout` milliseconds), left
+  /// with an unfinished write (a hot journal), or unreadable. Links are followed to the real
+  /// file, relative ones too, so its `-wal`, `-shm` and `-journal` are the real file's. The
+  /// connection also sets `PRAGMA query_only`, so no statement run on it can change the file.
+  ///
+  /// Nothing is created or written beside the file: SQLite opens it through Sift's
+  /// `sift-untouched` VFS (the default one without `SQLITE_OPEN_CREATE` for database, WAL and
+  /// journal files) with `readonly_shm=1` (a WAL file's `-shm` is mapped read-only). A WAL-mode
+  /// file is read in place when its `-wal` and `-shm` exist (another program has it open, or
+  /// left them); each statement then sees one committed state, the newest, as any SQLite
+  /// reader does. A WAL-mode file whose `-wal` or `-shm` is missing cannot be read in place
+  /// without creating them, so it is refused here; `init(untouched:)` reads it from a private
+  /// copy instead.
   ///
   /// ```swift
   /// let db = try SQLiteDatabase(readOnly: "notes.sqlite")
@@ -61,29 +76,40 @@ public final class SQLiteDatabase: SQLDatabase {
   /// ```
   /// - Throws: `SiftError` (stage `.sql`, id `sqlite-open`), message e.g.
   ///   `cannot open notes.sqlite: no such file`.
-  public init(readOnly path: String, busyTimeout: Int32 = 200) throws(SiftError) {
+  public convenience init(readOnly path: String, busyTimeout: Int32 = 200) throws(SiftError) {
+    try self.init(readOnly: path, busyTimeout: busyTimeout, privateCopy: false)
+  }
+
+  /// `init(readOnly:)`; with `privateCopy` the file is Sift's own copy in a private folder, opened
+  /// with SQLite's default VFS (which creates `-shm` there to read the copy's `-wal`).
+  init(readOnly path: String, busyTimeout: Int32, privateCopy: Bool) throws(SiftError) {
     func failure(_ why: String) -> SiftError {
       SiftError(
         stage: .sql,
         diagnostic: SiftDiagnostic(id: "sqlite-open", message: "cannot open \(path): \(why)", range: .at(0)),
         source: "")
     }
-    var isDirectory: ObjCBool = false
-    guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-      throw failure("no such file")
+    let file: SQLiteFileCheck
+    switch SQLiteFileCheck.check(path) {
+    case .success(let checked): file = checked
+    case .failure(let refusal): throw failure(refusal.reason)
     }
-    if isDirectory.boolValue { throw failure("it is a directory, not a database file") }
-    guard FileManager.default.isReadableFile(atPath: path) else { throw failure("permission denied (not readable)") }
+    guard let vfs = SQLiteFileCheck.untouchedVFS else { throw failure("SQLite has no default file system layer") }
     var db: OpaquePointer?
-    let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX
-    let rc = sqlite3_open_v2(path, &db, flags, nil)
+    let flags = SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI
+    let rc =
+      privateCopy
+      ? sqlite3_open_v2(file.realPath, &db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nil)
+      : sqlite3_open_v2(file.readOnlyURI, &db, flags, vfs)
     guard rc == SQLITE_OK, let db else {
       let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
       if let db { sqlite3_close_v2(db) }
       throw failure(message)
     }
     handle = db
+    sqlite3_extended_result_codes(db, 1)
     sqlite3_busy_timeout(db, busyTimeout)
+    _ = sift_sqlite3_db_config_int(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1)
     _ = sift_sqlite3_db_config_int(db, SQLITE_DBCONFIG_DQS_DML, 0)
     _ = sift_sqlite3_db_config_int(db, SQLITE_DBCONFIG_DQS_DDL, 0)
     SQLiteFunctions.register(on: db)
@@ -96,13 +122,7 @@ public final class SQLiteDatabase: SQLDatabase {
       let message = String(cString: sqlite3_errmsg(db))
       sqlite3_close_v2(db)
       handle = nil
-      switch code & 0xFF {
-      case SQLITE_NOTADB: throw failure("not an SQLite database")
-      case SQLITE_BUSY, SQLITE_LOCKED: throw failure("the database is locked by another connection")
-      case SQLITE_CORRUPT: throw failure("the database file is corrupt (\(message))")
-      case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH: throw failure("cannot read the file (\(message))")
-      default: throw failure(message)
-      }
+      throw failure(SQLiteFileCheck.reason(code: code, message: message, file: file))
     }
     sqlite3_exec(db, "PRAGMA query_only = 1", nil, nil, nil)
     isReadOnly = true
@@ -110,6 +130,18 @@ public final class SQLiteDatabase: SQLDatabase {
 
   /// True for a connection opened with `init(readOnly:)`.
   public private(set) var isReadOnly = false
+
+  /// True when `init(untouched:)` read a private copy of the file rather than the file itself.
+  var readsPrivateCopy = false
+
+  /// Takes over `other`'s connection (`other` is left closed): how `init(untouched:)` keeps
+  /// the connection its retrying opener made.
+  init(adopting other: SQLiteDatabase, privateCopy: Bool) {
+    handle = other.handle
+    isReadOnly = other.isReadOnly
+    readsPrivateCopy = privateCopy
+    other.handle = nil
+  }
 
   deinit {
     removeRowChangeHooks()

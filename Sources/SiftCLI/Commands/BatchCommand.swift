@@ -40,7 +40,7 @@ enum BatchCommand {
           schema: parsed.value("--schema"), entity: parsed.value("--entity"), postgres: parsed.value("--postgres"))
       }
     } catch {
-      CLIOutput.error("sift batch: \(error)")
+      CLIOutput.error(TerminalText.escaped("sift batch: \(error)", keeping: ["\n", "\t"]))
       return 1
     }
     var lineNumber = 0
@@ -48,7 +48,10 @@ enum BatchCommand {
       lineNumber += 1
       if line.allSatisfy(\.isWhitespace) { continue }
       let result = context.process(line: line, lineNumber: lineNumber)
+      // Each answer is written as soon as it is known: a later failure (a crash, a kill, a
+      // hung database) loses none of the answers already given.
       print(SiftJSON.serialize(result))
+      fflush(nil)  // all output streams; naming stdout is not concurrency-safe in Swift 6
     }
     return 0
   }
@@ -66,7 +69,17 @@ struct BatchContext {
 
   /// One case: parse → bind arguments → substitute variables → (evaluate) → (SQL).
   mutating func process(line: String, lineNumber: Int) -> SiftValue {
-    guard case .dictionary(let c)? = try? SiftJSON.parse(line) else {
+    let parsed: SiftValue
+    do {
+      parsed = try SiftJSON.parse(line)
+    } catch {
+      // Name the problem (a bad {"$date": …} included) and keep the case's id when plain JSON
+      // can still read it.
+      return ["id": Self.plainID(line), "ok": false, "stage": "input",
+              "error": ["id": "invalid-case", "message": .string("line \(lineNumber), column \(error.column): \(error.message)"),
+                        "line": .int(Int64(lineNumber)), "column": .int(Int64(error.column)), "offset": .int(Int64(error.offset))]]
+    }
+    guard case .dictionary(let c) = parsed else {
       return ["id": .null, "ok": false, "stage": "input",
               "error": ["id": "invalid-case", "message": .string("line \(lineNumber) is not a JSON object"),
                         "line": .int(Int64(lineNumber)), "column": 1, "offset": 0]]
@@ -79,9 +92,19 @@ struct BatchContext {
       return failure("input", ["id": "invalid-case", "message": "the case has no \"format\" string", "line": 1, "column": 1, "offset": 0])
     }
     var arguments: [SiftValue] = []
-    if case .array(let a)? = c["args"] { arguments = a }
+    switch c["args"] {
+    case .array(let a)?: arguments = a
+    case nil, .null?: break
+    default:
+      return failure("input", ["id": "invalid-case", "message": "\"args\" must be an array of JSON values, one per %@", "line": 1, "column": 1, "offset": 0])
+    }
     var variables: [String: SiftValue] = [:]
-    if case .dictionary(let v)? = c["variables"] { variables = v }
+    switch c["variables"] {
+    case .dictionary(let v)?: variables = v
+    case nil, .null?: break
+    default:
+      return failure("input", ["id": "invalid-case", "message": "\"variables\" must be an object of NAME: JSON value", "line": 1, "column": 1, "offset": 0])
+    }
     let fetch: BatchFetch
     do {
       fetch = try BatchFetch(c)
@@ -128,5 +151,13 @@ struct BatchContext {
       }
     }
     return .dictionary(out)
+  }
+
+  /// The `"id"` of a line SiftJSON refused (a bad `$date` or `$data`), read with those keys
+  /// renamed so they stay plain objects; null when the line is no JSON object at all.
+  static func plainID(_ line: String) -> SiftValue {
+    let plain = line.replacingOccurrences(of: "\"$date\"", with: "\"$date \"").replacingOccurrences(of: "\"$data\"", with: "\"$data \"")
+    guard case .dictionary(let object)? = try? SiftJSON.parse(plain) else { return .null }
+    return object["id"] ?? .null
   }
 }

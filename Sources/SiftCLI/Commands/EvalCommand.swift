@@ -26,7 +26,7 @@ enum EvalCommand {
       variables = try CommandInputs.variables(parsed.all("--var"))
       data = try CommandInputs.data(dataPath, dates: CommandInputs.dates(parsed.all("--dates")))
     } catch {
-      CLIOutput.error("sift eval: \(error)")
+      CLIOutput.error(TerminalText.escaped("sift eval: \(error)", keeping: ["\n", "\t"]))
       return error.description.hasPrefix("--") ? 2 : 1
     }
     do {

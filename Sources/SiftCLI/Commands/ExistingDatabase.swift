@@ -81,6 +81,7 @@ final class ExistingDatabase {
 
   /// Connects to PostgreSQL read-only and reads schema `name` (never created).
   static func open(postgres conninfo: String, schema name: String, schemaFile: String? = nil) throws(Failure) -> ExistingDatabase {
+    guard !name.isEmpty else { throw Failure("--pg-schema is empty: name an existing schema, for example --pg-schema public") }
     let pg: PostgresDatabase
     do {
       pg = try PostgresDatabase(conninfo: conninfo, schema: .named(name), readOnly: true)

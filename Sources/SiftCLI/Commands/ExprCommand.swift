@@ -57,7 +57,7 @@ enum ExprCommand {
       CLIOutput.error(CLIOutput.render(e))
       return 1
     } catch {
-      CLIOutput.error("sift expr: \(error)")
+      CLIOutput.error(TerminalText.escaped("sift expr: \(error)", keeping: ["\n", "\t"]))
       return 1
     }
     let aggregate = parsed.flags.contains("--aggregate")
@@ -82,7 +82,7 @@ enum ExprCommand {
     do {
       data = try CommandInputs.data(path, dates: CommandInputs.dates(dates))
     } catch {
-      CLIOutput.error("sift expr: \(error)")
+      CLIOutput.error(TerminalText.escaped("sift expr: \(error)", keeping: ["\n", "\t"]))
       return 1
     }
     do {
@@ -131,7 +131,7 @@ enum ExprCommand {
     do {
       schema = try CommandInputs.schema(schemaPath)
     } catch {
-      CLIOutput.error("sift expr: \(error)")
+      CLIOutput.error(TerminalText.escaped("sift expr: \(error)", keeping: ["\n", "\t"]))
       return 1
     }
     do {

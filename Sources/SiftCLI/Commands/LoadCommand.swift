@@ -30,7 +30,7 @@ enum LoadCommand {
       print("loaded \(count) records of '\(entity)' into \(target) (\(schema.entityNames.count) entities)")
       return 0
     } catch {
-      CLIOutput.error("sift load: \(error)")
+      CLIOutput.error(TerminalText.escaped("sift load: \(error)", keeping: ["\n", "\t"]))
       return 1
     }
   }

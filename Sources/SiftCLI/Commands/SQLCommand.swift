@@ -57,7 +57,7 @@ enum SQLCommand {
         schema = try CommandInputs.schema(source.schemaFile ?? "")
       }
     } catch {
-      CLIOutput.error("sift sql: \(error)")
+      CLIOutput.error(TerminalText.escaped("sift sql: \(error)", keeping: ["\n", "\t"]))
       return 1
     }
     do {

@@ -63,7 +63,7 @@ enum SchemaCommand {
       print(schema.jsonText)
       return 0
     } catch {
-      CLIOutput.error("sift schema: \(error)")
+      CLIOutput.error(TerminalText.escaped("sift schema: \(error)", keeping: ["\n", "\t"]))
       return 1
     }
   }

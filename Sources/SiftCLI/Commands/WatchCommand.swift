@@ -91,7 +91,7 @@ enum WatchCommand {
       CLIOutput.error(CLIOutput.render(e))
       return 1
     } catch {
-      CLIOutput.error("sift watch: \(error)")
+      CLIOutput.error(TerminalText.escaped("sift watch: \(error)", keeping: ["\n", "\t"]))
       return 1
     }
     let idKey: String
@@ -104,26 +104,39 @@ enum WatchCommand {
     var line = 0
     var wait: Int32? = nil
     if case .sqlite = source { wait = 250 }
+    var unreadable: String?
     while true {
       switch input.next(waitMilliseconds: wait) {
       case .end: return 0
-      case .idle: reportExternal(source, line: line)
+      case .idle: reportExternal(source, line: line, unreadable: &unreadable)
       case .line(let text):
         line += 1
         if text.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-        reportExternal(source, line: line)
+        reportExternal(source, line: line, unreadable: &unreadable)
+        if let unreadable {
+          emit(WatchProtocol.error("edit not applied: \(unreadable)", line: line))
+          continue
+        }
         emit(answer(text, line: line, idKey: idKey, source: source))
       }
     }
   }
 
-  /// Prints what other connections committed since the last look (SQLite only).
-  static func reportExternal(_ source: Source, line: Int) {
+  /// Prints what other connections committed since the last look (SQLite only). A failed
+  /// re-read (another program renamed or dropped a watched column, say) is reported once and
+  /// kept in `unreadable`: edits are refused until a full re-read succeeds (the next looks keep
+  /// trying), which clears it.
+  static func reportExternal(_ source: Source, line: Int, unreadable: inout String?) {
     guard case .sqlite(let table, _) = source else { return }
     do {
       if let cs = try table.refresh(), !cs.isEmpty { emit(WatchProtocol.answer(cs, table.results, external: true)) }
+      unreadable = nil
     } catch {
-      emit(WatchProtocol.error("\(error)", line: line))
+      guard unreadable == nil else { return }
+      let why = "\(table.table) cannot be read again since another program changed it (\(error)); edits are refused until "
+        + "it can be: undo that change (the watch resumes on its own), or restart sift watch to follow the table as it is now"
+      unreadable = why
+      emit(WatchProtocol.error(why, line: line))
     }
   }
 

@@ -25,7 +25,7 @@ func runREPL(arguments: [String]) -> Int32 {
   do {
     session = try REPLStartup.makeSession(options, style: REPLStyle(colors: colors))
   } catch {
-    FileHandle.standardError.write(Data("sift repl: \(error)\n".utf8))
+    FileHandle.standardError.write(Data((TerminalText.escaped("sift repl: \(error)", keeping: ["\n", "\t"]) + "\n").utf8))
     return 1
   }
   let stdout = FileHandle.standardOutput

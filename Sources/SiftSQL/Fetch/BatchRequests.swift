@@ -128,10 +128,12 @@ extension SQLCompiler {
   }
 
   /// The DELETE, then clean-up: side-table and join-table rows whose owner is gone are
-  /// deleted, and to-many children pointing at a deleted row get a NULL foreign key.
+  /// deleted, and to-many children pointing at a deleted row get a NULL foreign key. Run them
+  /// as one transaction (`executeTransaction`), so a clean-up statement that fails undoes the
+  /// DELETE too.
   ///
   /// ```swift
-  /// for st in try compiler.compile(BatchDeleteRequest(entity: "Venue")) { _ = try db.execute(st) }
+  /// try db.executeTransaction(try compiler.compile(BatchDeleteRequest(entity: "Venue")))
   /// ```
   public func compile(_ request: BatchDeleteRequest) throws(SiftError) -> [SQLStatement] {
     let e = try entity(request.entity)

@@ -130,6 +130,9 @@ public struct SQLIntrospectionWarning: Sendable, Hashable, CustomStringConvertib
     /// A Core Data store read without its model (keys inferred from columns), or a part of
     /// its layout left out (SiftCoreData).
     case coreData
+    /// A view whose definition no longer compiles (a table or column it reads is gone); left
+    /// out, the rest of the database opens.
+    case brokenView
   }
 
   /// What happened.

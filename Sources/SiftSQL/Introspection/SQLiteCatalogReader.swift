@@ -1,3 +1,5 @@
+import SiftSyntax
+
 /// Reads the `main` database of an SQLite connection: `pragma_table_list` (or `sqlite_master`
 /// before SQLite 3.37), `pragma_table_xinfo`, `pragma_foreign_key_list`, `pragma_index_list`
 /// and `pragma_index_info`, each with the table name bound; then bounded samples of date and
@@ -26,7 +28,23 @@ struct SQLiteCatalogReader {
     var catalog = IntrospectedCatalog(tables: [])
     for row in list {
       guard case .text(let name)? = row.first, case .text(let type)? = row.last else { continue }
-      catalog.tables.append(try table(name, isView: type == "view", warnings: &catalog.warnings))
+      guard type == "view" else {
+        catalog.tables.append(try table(name, isView: false, warnings: &catalog.warnings))
+        continue
+      }
+      // A view that no longer compiles (a table it reads was dropped, a column renamed) fails
+      // as soon as its columns are asked for: it is left out with a note naming it and why.
+      var warnings = catalog.warnings
+      do {
+        catalog.tables.append(try table(name, isView: true, warnings: &warnings))
+        catalog.warnings = warnings
+      } catch {
+        let why = (error as? SiftError)?.diagnostic.message ?? "\(error)"
+        catalog.warnings.append(
+          SQLIntrospectionWarning(
+            kind: .brokenView, table: name, columns: [],
+            message: "view \(name) does not compile (\(why)); left out, the other tables and views open"))
+      }
     }
     return catalog
   }

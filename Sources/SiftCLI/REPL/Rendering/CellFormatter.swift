@@ -52,7 +52,7 @@ enum CellFormatter {
       for (i, key) in d.keys.sorted().enumerated() {
         if i > 0 { out += ", " }
         if out.utf8.count > 200 { out += "…"; break }
-        out += key + ": "
+        out += TerminalText.escaped(singleLine(key)) + ": "
         write(d[key] ?? .null, depth: depth + 1, into: &out)
       }
       out += "}"
@@ -71,10 +71,12 @@ enum CellFormatter {
     SiftJSON.formatDate(d).replacingOccurrences(of: "T", with: " ")
   }
 
-  /// Newlines and tabs shown as spaces so a cell stays on one line.
+  /// Newlines and tabs shown as spaces so a cell stays on one line; other control characters
+  /// (an escape sequence in a database's text) shown escaped (`TerminalText`).
   static func singleLine(_ s: String) -> String {
-    guard s.unicodeScalars.contains(where: { $0.value < 0x20 }) else { return s }
-    return String(s.unicodeScalars.map { $0.value < 0x20 ? " " : Character($0) })
+    guard s.unicodeScalars.contains(where: TerminalText.isControl) else { return s }
+    let spaced = String(String.UnicodeScalarView(s.unicodeScalars.map { ["\n", "\r", "\t"].contains($0) ? " " : $0 }))
+    return TerminalText.escaped(spaced)
   }
 }
 

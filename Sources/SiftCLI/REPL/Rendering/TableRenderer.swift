@@ -25,6 +25,7 @@ struct TableRenderer: Sendable {
 
   /// The table text, each line ending in a newline.
   func render(columns: [String], rows: [[SiftValue]]) -> String {
+    let columns = columns.map { CellFormatter.singleLine($0) }
     let cells = rows.map { row in
       columns.indices.map { i -> (String, Bool, Bool) in
         let v = i < row.count ? row[i] : .null

@@ -19,7 +19,8 @@ extension REPLSession {
     if watching?.table != nil { watching = nil }
     lastPredicate = nil
     if let first = db.schema.entityNames.first { entity = first }
-    var out = "opened \(db.label) read-only: \(db.schema.entityNames.count) tables (\(db.schema.entityNames.joined(separator: ", ")))\n"
+    let names = TerminalText.escaped(db.schema.entityNames.joined(separator: ", "))
+    var out = "opened \(TerminalText.escaped(db.label)) read-only: \(db.schema.entityNames.count) tables (\(names))\n"
     if !db.warnings.isEmpty {
       out += style.dim("\(db.warnings.count) note\(db.warnings.count == 1 ? "" : "s") on what was read; .tables shows them") + "\n"
     }
@@ -87,7 +88,7 @@ extension REPLSession {
       guard db.schema.entity(arg) != nil else { return nil }
       if entity != arg { lastPredicate = nil }
       entity = arg
-      return .ok("entity: \(arg) (table in \(db.label))\n")
+      return .ok("entity: \(TerminalText.escaped(arg)) (table in \(TerminalText.escaped(db.label)))\n")
     default: break
     }
     guard let e = databaseEntity else { return nil }
@@ -113,11 +114,11 @@ extension REPLSession {
        .string(keyText(e)), .int(Int64(e.attributes.count)),
        .string(e.relationships.map(\.name).joined(separator: ", "))]
     }
-    var out = "\(db.label) (read-only)\n"
+    var out = "\(TerminalText.escaped(db.label)) (read-only)\n"
     out += TableRenderer(style: style, maxCellWidth: 50).render(
       columns: ["entity", "kind", "primary key", "attributes", "relationships"], rows: rows)
     let memory = dataSets.filter { db.schema.entity($0.name) == nil }
-    if !memory.isEmpty { out += "JSON data sets: " + memory.map(\.name).joined(separator: ", ") + "\n" }
+    if !memory.isEmpty { out += "JSON data sets: " + TerminalText.escaped(memory.map(\.name).joined(separator: ", ")) + "\n" }
     out += warningLines(db.warnings)
     return .ok(out)
   }
@@ -125,7 +126,7 @@ extension REPLSession {
   /// `.schema TABLE`: attributes (column, type, date encoding, nullability), relationships
   /// with their keys, and the warnings about this table.
   func describeTable(_ e: SQLEntity, _ db: ExistingDatabase) -> REPLResponse {
-    var out = "entity \(e.name): \(e.isView ? "view" : "table") \(e.table), primary key \(keyText(e))\n"
+    var out = TerminalText.escaped("entity \(e.name): \(e.isView ? "view" : "table") \(e.table), primary key \(keyText(e))") + "\n"
     let attributes: [[SiftValue]] = e.attributes.map { a in
       var type = a.type.rawValue
       if a.type == .date { type += " (\(a.dateEncoding(in: db.schema).rawValue))" }
@@ -163,7 +164,7 @@ extension REPLSession {
   }
 
   private func warningLines(_ warnings: [SQLIntrospectionWarning]) -> String {
-    warnings.map { style.yellow("note") + ": \($0.description) [\($0.kind.rawValue)]\n" }.joined()
+    warnings.map { style.yellow("note") + ": \(TerminalText.escaped($0.description)) [\($0.kind.rawValue)]\n" }.joined()
   }
 
   /// A typed predicate (or `.count`) on a database table: counted and fetched in SQL, with

@@ -180,7 +180,9 @@ final class REPLSession {
   }
 
   /// `error: message` in the error color.
-  func errorLine(_ message: String) -> String { style.red("error") + ": " + message + "\n" }
+  func errorLine(_ message: String) -> String {
+    style.red("error") + ": " + TerminalText.escaped(message, keeping: ["\n", "\t"]) + "\n"
+  }
 
   /// A rendered diagnostic (with caret) for a Sift error.
   func render(_ error: SiftError) -> String {
