@@ -48,7 +48,7 @@ import Testing
       INSERT INTO Venue VALUES (1, 'Alpha', 'Oslo', 5), (2, 'Bravo', 'Oslo', 3);
       """)
     let t = try SQLiteLiveTableTests.table(db)
-    #expect(throws: SiftLiveError.self) {
+    #expect(throws: SiftError.self) {
       try t.write([.update(1, set: ["rating": 9]), .insert(["id": 3, "city": "Rome", "rating": 2]), .update(2, set: ["name": .null])])
     }
     let other = try SQLiteDatabase(readOnly: path)

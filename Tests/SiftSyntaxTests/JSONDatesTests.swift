@@ -51,8 +51,8 @@ struct JSONDatesTests {
     (["at": .iso8601], #"[{"at": 5}]"#, #"record 0, key "at": 5 is not an ISO-8601 date"#),
   ] as [([String: SiftJSONDates.Format], String, String)])
   func namedKeysRefuseWhatDoesNotFit(_ keys: [String: SiftJSONDates.Format], _ json: String, _ message: String) throws {
-    let error = #expect(throws: SiftJSONDates.Failure.self) { try SiftJSONDates(keys: keys).apply(to: try SiftJSON.parse(json)) }
-    #expect(error?.description == message)
+    let error = #expect(throws: SiftError.self) { try SiftJSONDates(keys: keys).apply(to: try SiftJSON.parse(json)) }
+    #expect(error?.message == message && error?.stage == .data && error?.id == "invalid-date")
   }
 
   @Test func specifications() throws {
@@ -64,7 +64,7 @@ struct JSONDatesTests {
       try SiftJSONDates(specifications: [#"{"*": "iso8601", "ms": "milliseconds"}"#])
         == SiftJSONDates(defaultFormat: .iso8601, keys: ["ms": .milliseconds]))
     for bad in ["iso", "a=days", #"{"a": 1}"#, "{"] {
-      #expect(throws: SiftJSONDates.Failure.self, "\(bad)") { try SiftJSONDates(specifications: [bad]) }
+      #expect(throws: SiftError.self, "\(bad)") { try SiftJSONDates(specifications: [bad]) }
     }
   }
 

@@ -116,7 +116,7 @@ enum CommandInputs {
       }
     }
     do { return try SiftJSONDates(specifications: texts) } catch {
-      throw Failure(description: "--dates: \(error.message) (\(error.key == "*" ? "" : "key \(error.key); ")use iso8601, seconds, milliseconds, KEY=FORMAT or FILE.json)")
+      throw Failure(description: "--dates: \(error.message) (use iso8601, seconds, milliseconds, KEY=FORMAT or FILE.json)")
     }
   }
 }

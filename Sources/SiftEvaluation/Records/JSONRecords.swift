@@ -11,23 +11,22 @@ import SiftSyntax
 /// let cheap = try m.filter(venues)
 /// ```
 public enum JSONRecords {
-  /// Why records could not be loaded.
-  public struct LoadError: Error, Sendable, CustomStringConvertible {
-    /// What went wrong.
-    public var message: String
-    /// The message.
-    public var description: String { message }
-  }
-
   /// Reads a file holding a JSON array of objects (or one object, or JSON Lines) into the fast
   /// form; for records that may be plain values, see `loadValues(contentsOf:)`.
   ///
   /// ```swift
   /// let rows = try JSONRecords.load(contentsOf: url)
   /// ```
-  public static func load(contentsOf url: URL, dates: SiftJSONDates = .none) throws -> [SiftObject] {
-    let data = try Data(contentsOf: url)
-    return try load(bytes: [UInt8](data), dates: dates)
+  public static func load(contentsOf url: URL, dates: SiftJSONDates = .none) throws(SiftError) -> [SiftObject] {
+    try load(bytes: read(url), dates: dates)
+  }
+
+  /// The bytes of `url`; a file that cannot be read is an error naming it.
+  static func read(_ url: URL) throws(SiftError) -> [UInt8] {
+    do { return [UInt8](try Data(contentsOf: url)) } catch {
+      throw SiftError(
+        stage: .data, id: "cannot-read", message: "cannot read \(url.path): \(error.localizedDescription)", underlying: error)
+    }
   }
 
   /// Parses UTF-8 JSON: an array of objects, a single object, or one object per line. `dates`
@@ -39,7 +38,7 @@ public enum JSONRecords {
   /// let api = try JSONRecords.load(
   ///   bytes: Array(#"[{"at": "2024-03-01T10:00:00Z"}]"#.utf8), dates: SiftJSONDates(defaultFormat: .iso8601))
   /// ```
-  public static func load(bytes: [UInt8], dates: SiftJSONDates = .none) throws -> [SiftObject] {
+  public static func load(bytes: [UInt8], dates: SiftJSONDates = .none) throws(SiftError) -> [SiftObject] {
     // An array of objects (or one object) is read straight into objects; anything else, and
     // every error, goes the general way (which reports errors with their position).
     if dates.isNone, let objects = JSONObjectReader.records(bytes) { return objects }
@@ -64,9 +63,8 @@ public enum JSONRecords {
   /// ```swift
   /// let notes = try JSONRecords.loadValues(contentsOf: URL(fileURLWithPath: "notes.json"))
   /// ```
-  public static func loadValues(contentsOf url: URL, dates: SiftJSONDates = .none) throws -> [SiftValue] {
-    let data = try Data(contentsOf: url)
-    return try values(bytes: [UInt8](data), dates: dates)
+  public static func loadValues(contentsOf url: URL, dates: SiftJSONDates = .none) throws(SiftError) -> [SiftValue] {
+    try values(bytes: read(url), dates: dates)
   }
 
   /// Parses UTF-8 JSON into records of any kind: the elements of a top-level array, a single
@@ -80,18 +78,18 @@ public enum JSONRecords {
   /// let m = try SiftPredicate(format: "SELF BEGINSWITH[c] 'd'").compile()
   /// try m.filter(notes)   // ["Do"]
   /// ```
-  public static func values(bytes: [UInt8], dates: SiftJSONDates = .none) throws -> [SiftValue] {
+  public static func values(bytes: [UInt8], dates: SiftJSONDates = .none) throws(SiftError) -> [SiftValue] {
     let items = try values(bytes: bytes)
     if dates.isNone { return items }
     do {
       guard case .array(let converted) = try dates.apply(to: .array(items)) else { return items }
       return converted
     } catch {
-      throw LoadError(message: "\(error)")
+      throw SiftError(stage: .data, id: "invalid-records", message: "\(error)")
     }
   }
 
-  static func values(bytes: [UInt8]) throws -> [SiftValue] {
+  static func values(bytes: [UInt8]) throws(SiftError) -> [SiftValue] {
     let value: SiftValue
     do {
       value = try SiftJSON.parse(bytes: bytes)
@@ -101,13 +99,13 @@ public enum JSONRecords {
       let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
       func blank(_ line: ArraySlice<UInt8>) -> Bool { line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
       guard lines.count > 1, let first = lines.first(where: { !blank($0) }), (try? SiftJSON.parse(bytes: Array(first))) != nil
-      else { throw LoadError(message: "invalid JSON: \(error)") }
+      else { throw SiftError(stage: .data, id: "invalid-records", message: "invalid JSON: \(error)") }
       var items: [SiftValue] = []
       for (n, line) in lines.enumerated() where !blank(line) {
         do {
           items.append(try SiftJSON.parse(bytes: Array(line)))
         } catch {
-          throw LoadError(message: "invalid JSON on line \(n + 1): \(error)")
+          throw SiftError(stage: .data, id: "invalid-records", message: "invalid JSON on line \(n + 1): \(error)")
         }
       }
       return items
@@ -121,7 +119,7 @@ public enum JSONRecords {
   /// ```swift
   /// let rows = try JSONRecords.records(from: [["a": 1]])
   /// ```
-  public static func records(from value: SiftValue) throws -> [SiftObject] {
+  public static func records(from value: SiftValue) throws(SiftError) -> [SiftObject] {
     var cache = ShapeCache()
     switch value {
     case .dictionary(let d):
@@ -131,14 +129,14 @@ public enum JSONRecords {
       out.reserveCapacity(items.count)
       for (i, item) in items.enumerated() {
         guard case .dictionary(let d) = item else {
-          throw LoadError(
-            message: "record \(i) is \(item.kindName), not an object (plain values are records too: evaluate the values themselves, see values(bytes:))")
+          throw SiftError(
+            stage: .data, id: "invalid-records", message: "record \(i) is \(item.kindName), not an object (plain values are records too: evaluate the values themselves, see values(bytes:))")
         }
         out.append(SiftObject.convert(d, cache: &cache, depth: EvalLimits.maxDataDepth))
       }
       return out
     default:
-      throw LoadError(message: "expected an array of objects, found \(value.kindName)")
+      throw SiftError(stage: .data, id: "invalid-records", message: "expected an array of objects, found \(value.kindName)")
     }
   }
 }

@@ -159,10 +159,10 @@ public struct SiftError: Error, Sendable, Hashable, CustomStringConvertible {
   }
 
   /// The rendered diagnostic (plain text, no colors): with a caret under the spot when there
-  /// is text to point into, else `error: message`.
+  /// is text to point into, else the message alone (it names its file, table or server).
   public var description: String {
     if source.isEmpty && diagnostic.range.start == diagnostic.range.end && diagnostic.notes.isEmpty && diagnostic.fixIts.isEmpty {
-      return "\(diagnostic.severity.rawValue): \(diagnostic.message)"
+      return diagnostic.message
     }
     return SiftDiagnosticRenderer().render(diagnostic, in: source)
   }

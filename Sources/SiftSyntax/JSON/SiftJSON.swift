@@ -10,38 +10,38 @@ import Foundation
 /// let v = try SiftJSON.parse(#"{"n": 1, "d": 1.5, "when": {"$date": "2024-03-01T00:00:00Z"}}"#)
 /// print(SiftJSON.serialize(v))
 /// ```
-public enum SiftJSON {
+package enum SiftJSON {
   /// A JSON syntax error with its position.
-  public struct SyntaxError: Error, Sendable, CustomStringConvertible {
+  package struct SyntaxError: Error, Sendable, CustomStringConvertible {
     /// What is wrong.
-    public var message: String
+    package var message: String
     /// UTF-8 offset of the problem.
-    public var offset: Int
+    package var offset: Int
     /// 1-based line.
-    public var line: Int
+    package var line: Int
     /// 1-based column (bytes).
-    public var column: Int
+    package var column: Int
     /// "line:column: message".
-    public var description: String { "\(line):\(column): \(message)" }
+    package var description: String { "\(line):\(column): \(message)" }
   }
 
   /// Maximum nesting of arrays and objects.
-  public static let maxDepth = 512
+  package static let maxDepth = 512
 
   /// Parses one JSON value (surrounding whitespace allowed).
-  public static func parse(_ text: String) throws(SyntaxError) -> SiftValue {
+  package static func parse(_ text: String) throws(SyntaxError) -> SiftValue {
     try parse(bytes: Array(text.utf8))
   }
 
   /// Parses one JSON value from UTF-8 bytes.
-  public static func parse(bytes: [UInt8]) throws(SyntaxError) -> SiftValue {
+  package static func parse(bytes: [UInt8]) throws(SyntaxError) -> SiftValue {
     var reader = JSONReader(bytes: bytes)
     return try reader.parseDocument()
   }
 
   /// Writes compact JSON; dictionary keys are sorted so output is deterministic.
   /// Non-finite doubles (and dates) become `null`.
-  public static func serialize(_ value: SiftValue) -> String {
+  package static func serialize(_ value: SiftValue) -> String {
     var out = ""
     write(value, into: &out)
     return out
@@ -92,7 +92,7 @@ public enum SiftJSON {
   }
 
   /// Appends a JSON string literal.
-  public static func writeString(_ s: String, into out: inout String) {
+  package static func writeString(_ s: String, into out: inout String) {
     out += "\""
     for scalar in s.unicodeScalars {
       switch scalar {
@@ -119,7 +119,7 @@ public enum SiftJSON {
   /// ISO 8601 in UTC with milliseconds when needed: `2024-03-01T00:00:00Z`. A date outside
   /// the years 0000–9999 (arithmetic and CAST reach them: `CAST(1e300, "NSDate")`) has no
   /// such form and is written as its seconds since 1970 (`1e+300`, `inf`, `nan`).
-  public static func formatDate(_ date: Date) -> String {
+  package static func formatDate(_ date: Date) -> String {
     let seconds = date.timeIntervalSince1970
     guard isoSeconds.contains(seconds) else { return "\(seconds)" }
     let whole = seconds.rounded(.down)
@@ -135,7 +135,7 @@ public enum SiftJSON {
   }
 
   /// Parses `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)` or a bare `YYYY-MM-DD`.
-  public static func parseDate(_ text: String) -> Date? {
+  package static func parseDate(_ text: String) -> Date? {
     let b = Array(text.utf8)
     func num(_ from: Int, _ count: Int) -> Int? {
       guard from + count <= b.count else { return nil }

@@ -46,16 +46,16 @@ public struct SiftJSONDates: Sendable, Hashable {
   /// True when the strategy changes nothing.
   public var isNone: Bool { defaultFormat == nil && keys.isEmpty }
 
-  /// Why a value could not be read as a date.
-  public struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
+  /// Why a value could not be read as a date (the `underlying` of the `SiftError`).
+  package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
     /// The record's position in the input (from 0), when the input is a list of records.
-    public var record: Int?
+    package var record: Int?
     /// The dotted key path.
-    public var key: String
+    package var key: String
     /// What was expected and found.
-    public var message: String
+    package var message: String
     /// `record 3, key "createdAt": "yesterday" is not an ISO-8601 date`.
-    public var description: String {
+    package var description: String {
       (record.map { "record \($0), " } ?? "") + "key \"\(key)\": \(message)"
     }
   }
@@ -66,7 +66,15 @@ public struct SiftJSONDates: Sendable, Hashable {
   /// try SiftJSONDates(defaultFormat: .iso8601).apply(to: ["at": "2024-03-01T00:00:00Z"])
   /// // ["at": .date(2024-03-01 00:00:00 +0000)]
   /// ```
-  public func apply(to value: SiftValue) throws(Failure) -> SiftValue {
+  /// - Throws: `SiftError` (stage `.data`, id `invalid-date`) naming the record and key of a
+  ///   value a named key cannot read.
+  public func apply(to value: SiftValue) throws(SiftError) -> SiftValue {
+    do { return try applying(to: value) } catch {
+      throw SiftError(stage: .data, id: "invalid-date", message: error.description, underlying: error)
+    }
+  }
+
+  func applying(to value: SiftValue) throws(Failure) -> SiftValue {
     if isNone { return value }
     guard case .array(let records) = value else { return try convert(value, path: "", record: nil) }
     var out: [SiftValue] = []
@@ -153,7 +161,16 @@ extension SiftJSONDates {
   /// ```swift
   /// let dates = try SiftJSONDates(specifications: ["iso8601", "updatedAt=milliseconds"])
   /// ```
-  public init(specifications: [String]) throws(Failure) {
+  /// - Throws: `SiftError` (stage `.data`, id `invalid-date-format`).
+  public init(specifications: [String]) throws(SiftError) {
+    do { try self.init(parsing: specifications) } catch {
+      throw SiftError(
+        stage: .data, id: "invalid-date-format", message: (error.key == "*" ? "" : "key \(error.key): ") + error.message,
+        underlying: error)
+    }
+  }
+
+  init(parsing specifications: [String]) throws(Failure) {
     self.init()
     for spec in specifications {
       let text = spec.trimmingCharacters(in: .whitespaces)

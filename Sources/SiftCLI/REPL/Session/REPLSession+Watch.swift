@@ -83,7 +83,7 @@ extension REPLSession {
   /// `.insert {RECORD}`
   func watchInsert(_ arg: String) -> REPLResponse {
     watchEdit { w in
-      guard case .dictionary(let r) = try SiftJSON.parse(arg) else { throw SiftLiveError("insert takes a JSON object") }
+      guard case .dictionary(let r) = try SiftJSON.parse(arg) else { throw SiftError.live("insert takes a JSON object") }
       return .insert(r)
     }
   }
@@ -93,9 +93,9 @@ extension REPLSession {
     watchEdit { w in
       let (id, rest) = try Self.leadingJSON(arg)
       guard case .dictionary(let changes) = try SiftJSON.parse(rest) else {
-        throw SiftLiveError(#"update takes ID {"key": JSON, …}"#)
+        throw SiftError.live(#"update takes ID {"key": JSON, …}"#)
       }
-      if let newID = changes[w.idKey], newID != id { throw SiftLiveError("update cannot change '\(w.idKey)'") }
+      if let newID = changes[w.idKey], newID != id { throw SiftError.live("update cannot change '\(w.idKey)'") }
       return .update(id, set: changes)
     }
   }
