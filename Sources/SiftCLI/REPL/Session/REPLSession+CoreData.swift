@@ -52,19 +52,13 @@ extension REPLSession {
     }
   }
 
-  /// A fetched row for display: a date column stored as seconds since 2001 (Core Data's
-  /// encoding) shows as a date; every other value as stored.
+  /// A fetched row for display: a date column shows as a date, read in the column's own
+  /// encoding (`SQLColumnCodec`; Core Data's seconds since 2001); every other value as stored.
   func displayRow(_ row: ArraySlice<SQLValue>, _ entity: SQLEntity, _ db: ExistingDatabase) -> [SiftValue] {
     let attributes = entity.columnAttributes
     return row.enumerated().map { i, value in
-      guard i < attributes.count, attributes[i].type == .date,
-        attributes[i].dateEncoding(in: db.schema) == .referenceDateSeconds
-      else { return value.siftValue }
-      switch value {
-      case .integer(let n): return .date(Date(timeIntervalSinceReferenceDate: Double(n)))
-      case .double(let d): return .date(Date(timeIntervalSinceReferenceDate: d))
-      default: return value.siftValue
-      }
+      guard i < attributes.count, attributes[i].type == .date else { return SQLColumnCodec.plain(value) }
+      return SQLColumnCodec(attributes[i], schema: db.schema, dialect: db.dialect).decode(value)
     }
   }
 
