@@ -6,7 +6,7 @@ import SiftSyntax
 /// as the `SQLValue` its element type reads as.
 enum SQLArrayText {
   /// The elements, or nil when `text` is not an array of that storage (or is nested).
-  static func parse(_ text: String, storage: SQLArrayStorage, elementType: SQLAttributeType) -> [SQLValue]? {
+  static func parse(_ text: String, elementType: SQLAttributeType) -> [SQLValue]? {
     let trimmed = text.trimmingCharacters(in: .whitespaces)
     if trimmed.hasPrefix("{") { return native(trimmed, elementType) }
     guard let parsed = try? SiftJSON.parse(trimmed), case .array(let items) = parsed else { return nil }

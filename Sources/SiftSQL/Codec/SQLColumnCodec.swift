@@ -152,23 +152,20 @@ public struct SQLColumnCodec: Sendable, Hashable {
   /// codec.decode(.integer(1))   // .bool(true) for a boolean column
   /// ```
   public func decode(_ v: SQLValue) -> SiftValue {
-    (try? decodeChecked(v)) ?? SQLColumnCodec.plain(v)
+    reading.decode(v) ?? SQLColumnCodec.plain(v)
   }
 
   /// `decode`, or nil when the stored value does not fit the attribute (what `SiftRow`
   /// reports as an error).
-  func decodeChecked(_ v: SQLValue) throws -> SiftValue? {
-    switch (type, v) {
-    case (_, .null): return .null
-    case (.date, _): return (dateEncoding ?? .unixSeconds).date(from: v).map(SiftValue.date)
-    case (.boolean, .bool(let b)): return .bool(b)
-    case (.boolean, .integer(let i)) where i == 0 || i == 1: return .bool(i == 1)
-    case (.boolean, _): return nil
-    case (_, .text(let s)) where type.isArray:
-      return SQLArrayText.parse(s, storage: arrayStorage ?? .json, elementType: type.elementType).map { items in
-        .array(items.map { elementCodec.decode($0) })
-      }
-    default: return SQLColumnCodec.plain(v)
+  func decodeChecked(_ v: SQLValue) -> SiftValue? { reading.decode(v) }
+
+  /// What reading a stored value of this attribute takes (`SQLValueReading`).
+  var reading: SQLValueReading {
+    switch type {
+    case .date: return .date(dateEncoding ?? .unixSeconds)
+    case .boolean: return .boolean
+    case .stringArray, .integerArray, .doubleArray: return .array(type.elementType)
+    default: return .plain
     }
   }
 
@@ -178,5 +175,39 @@ public struct SQLColumnCodec: Sendable, Hashable {
       diagnostic: Diagnostic(
         id: "value-not-storable", message: "\(place) cannot hold \(v.kindName) \(SiftJSON.serialize(v))", range: .at(0)),
       source: "")
+  }
+}
+
+/// How a stored value of one column becomes a `SiftValue`: the decoding half of
+/// `SQLColumnCodec`, small enough to keep one per column of a result.
+enum SQLValueReading: Sendable, Hashable {
+  case plain
+  case date(SQLDateEncoding)
+  case boolean
+  /// An array stored in one column (native or JSON), with its element type.
+  case array(SQLAttributeType)
+
+  /// The value, or nil when the stored value does not fit (text that is no date, a 2 in a
+  /// boolean column, text that is no array).
+  @inline(__always)
+  func decode(_ v: SQLValue) -> SiftValue? {
+    if case .null = v { return .null }
+    switch self {
+    case .plain: return SQLColumnCodec.plain(v)
+    case .date(let encoding): return encoding.date(from: v).map(SiftValue.date)
+    case .boolean:
+      switch v {
+      case .bool(let b): return .bool(b)
+      case .integer(let i) where i == 0 || i == 1: return .bool(i == 1)
+      default: return nil
+      }
+    case .array(let element):
+      guard case .text(let s) = v else { return SQLColumnCodec.plain(v) }
+      guard let items = SQLArrayText.parse(s, elementType: element) else { return nil }
+      return .array(items.map { item in
+        if case .bool(let b) = item { return .bool(b) }
+        return SQLColumnCodec.plain(item)
+      })
+    }
   }
 }
