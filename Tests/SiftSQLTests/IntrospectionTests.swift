@@ -235,7 +235,7 @@ struct IntrospectionTests {
     }
   }
 
-  @Test func dateTextShapes() {
+  @Test func dateTextShapes() throws {
     let cases: [(String, SQLDateEncoding?)] = [
       ("2024-01-05", .isoDate), ("2024-01-05 10:30:00", .sqliteDateTime), ("2024-01-05 10:30", .sqliteDateTime),
       ("2024-01-05 10:30:00.123", .sqliteDateTime), ("2024-01-05T10:30:00Z", .iso8601),
