@@ -92,6 +92,42 @@ struct TypedFetchTests {
     #expect(try db.fetch(SiftFetchRequest(entity: "book"), as: Book.self) == Self.books)
   }
 
+  /// A table PostgreSQL types natively, read through its introspected schema.
+  @Test(.enabled(if: PostgresTestServer.isAvailable, Comment(rawValue: PostgresTestServer.skipMessage)))
+  func postgresNativeTypes() throws {
+    struct Event: Decodable, Equatable {
+      var id: Int
+      var at: Date
+      var day: Date?
+      var local: Date?
+      var done: Bool
+      var ref: UUID
+      var tags: [String]
+      var scores: [Int]?
+    }
+    let db = try PostgresTestServer.open()
+    defer { db.close() }
+    try db.executeScript("""
+      CREATE TABLE event (id integer PRIMARY KEY, at timestamptz NOT NULL, day date, local timestamp, done boolean NOT NULL,
+                          ref uuid NOT NULL, tags text[] NOT NULL, scores jsonb);
+      INSERT INTO event VALUES
+        (1, '2024-01-05 12:30:00.25+02', '2024-01-05', '2024-01-05 10:30:00', true, '01234567-89ab-cdef-0123-456789abcdef',
+         '{a,"b c"}', '[1, 2]'),
+        (2, '1999-12-31 23:59:59Z', NULL, NULL, false, '00000000-0000-0000-0000-000000000000', '{}', NULL);
+      """)
+    let events = try db.fetch(SiftFetchRequest(entity: "event", sortDescriptors: [SiftSortDescriptor("id")]), as: Event.self)
+    let uuid = try #require(UUID(uuidString: "01234567-89ab-cdef-0123-456789abcdef"))
+    #expect(events == [
+      Event(id: 1, at: Date(timeIntervalSince1970: 1_704_450_600.25), day: Date(timeIntervalSince1970: 1_704_412_800),
+            local: Date(timeIntervalSince1970: 1_704_450_600), done: true, ref: uuid, tags: ["a", "b c"], scores: [1, 2]),
+      Event(id: 2, at: Date(timeIntervalSince1970: 946_684_799), day: nil, local: nil, done: false,
+            ref: try #require(UUID(uuidString: "00000000-0000-0000-0000-000000000000")), tags: [], scores: nil),
+    ])
+    let late = SiftFetchRequest(entity: "event", predicate: try SiftPredicate(format: "at > %@", arguments: [.date(Date(timeIntervalSince1970: 1e9))]))
+    #expect(try db.fetch(late, as: Event.self).map(\.id) == [1])
+    #expect(try db.fetchCount(late) == 1)
+  }
+
   /// Rows of any shape: properties, aggregates with group-by, expressions, distinct.
   @Test func rowsOfAnyShape() throws {
     let db = try SQLiteDatabase()
