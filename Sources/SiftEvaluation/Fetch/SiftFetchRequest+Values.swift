@@ -2,7 +2,7 @@ import SiftSyntax
 
 extension SiftFetchRequest {
   /// The values of `values` the request selects, in its order and page: your own `Encodable`
-  /// values, no conformance to write. Each is encoded once (`SiftRecordEncoder`: a `Date`
+  /// values, no conformance to write. Each is encoded once (as `SiftRecordEncoder` does: a `Date`
   /// compares as a date, an optional that is nil as nil), the request is evaluated as
   /// `execute(on:)` does, and the original values come back.
   ///
@@ -18,7 +18,7 @@ extension SiftFetchRequest {
   public func fetch<T: Encodable>(
     from values: [T], variables: [String: SiftValue] = [:], options: EvaluationOptions = EvaluationOptions()
   ) throws -> [T] {
-    let records = try SiftRecordEncoder.records(values)
+    let records = try SiftRecordBatchEncoder.records(values)
     return try matchingIndices(in: records, variables: variables, options: options).map { values[$0] }
   }
 
@@ -33,7 +33,7 @@ extension SiftFetchRequest {
   ) throws -> Int {
     var request = self
     request.resultType = .count
-    guard case .count(let n) = try request.execute(on: try SiftRecordEncoder.records(values), variables: variables, options: options)
+    guard case .count(let n) = try request.execute(on: try SiftRecordBatchEncoder.records(values), variables: variables, options: options)
     else { return 0 }
     return n
   }

@@ -19,8 +19,10 @@ extension SiftRowColumns {
     }
     var out: [T] = []
     out.reserveCapacity(rows.count)
+    let cursor = SiftRowCursor()
     for (n, values) in rows.enumerated() {
-      out.append(try T(from: SiftRowDecoder(row: SiftRow(columns: self, values: values, number: n))))
+      cursor.next = 0
+      out.append(try T(from: SiftRowDecoder(row: SiftRow(columns: self, values: values, number: n), cursor: cursor)))
     }
     return out
   }

@@ -6,11 +6,13 @@ import SiftSyntax
 /// (`SQLValueReading`), so dates, booleans and arrays read the way they are stored.
 struct SiftRowDecoder: Decoder {
   let row: SiftRow
+  /// The column the next key probably names (shared by the rows of one fetch), or nil.
+  var cursor: SiftRowCursor? = nil
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) throws -> KeyedDecodingContainer<Key> {
-    KeyedDecodingContainer(SiftRowContainer<Key>(row: row))
+    KeyedDecodingContainer(SiftRowContainer<Key>(row: row, cursor: cursor))
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
@@ -30,6 +32,7 @@ struct SiftRowDecoder: Decoder {
 /// The row's columns by coding key.
 struct SiftRowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   let row: SiftRow
+  let cursor: SiftRowCursor?
   var codingPath: [any CodingKey] { [] }
   var allKeys: [Key] { row.columns.names.compactMap { Key(stringValue: $0) } }
 
@@ -37,9 +40,18 @@ struct SiftRowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   @inline(__always)
   func cell(_ key: Key) throws -> SiftCellDecoder {
-    guard let i = row.columns.position(of: key.stringValue), i < row.values.count else {
-      throw row.missing(key.stringValue)
+    let name = key.stringValue
+    // Fields are decoded in the same order for every row, usually the columns' order: try the
+    // column after the last one before hashing the name.
+    if let cursor {
+      let guess = cursor.next
+      if guess < row.values.count, row.columns.names[guess] == name {
+        cursor.next = guess + 1
+        return SiftCellDecoder(row: row, index: guess, key: key)
+      }
     }
+    guard let i = row.columns.position(of: name), i < row.values.count else { throw row.missing(name) }
+    cursor?.next = i + 1
     return SiftCellDecoder(row: row, index: i, key: key)
   }
 
@@ -72,8 +84,13 @@ struct SiftRowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
     try cell(key).unkeyedContainer()
   }
-  func superDecoder() throws -> any Decoder { SiftRowDecoder(row: row) }
+  func superDecoder() throws -> any Decoder { SiftRowDecoder(row: row, cursor: nil) }
   func superDecoder(forKey key: Key) throws -> any Decoder { try cell(key) }
+}
+
+/// Where the keyed container of a fetch's rows looks first (reset for each row).
+final class SiftRowCursor {
+  var next = 0
 }
 
 /// One column of a row (or one element of an array column) as a single value.
