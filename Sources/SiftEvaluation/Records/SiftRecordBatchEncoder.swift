@@ -31,15 +31,20 @@ struct SiftRecordBatchEncoder {
   }
 }
 
-/// The reused slot buffer of one batch, and its key layout.
+/// The reused slot buffer of one batch, and its key layout. Slots live in raw memory (no
+/// exclusivity check per field); the order fields arrive in is learned from the first value.
 final class BatchSlots {
   let shape: Shape
   let keys: [String]
   let index: [String: Int]
-  var values: [EvalValue]
-  var filled: [Bool]
-  /// The slot the next key probably fills (fields come in the same order every time).
-  var cursor = 0
+  let count: Int
+  let values: UnsafeMutablePointer<EvalValue>
+  let filled: UnsafeMutablePointer<Bool>
+  /// The slot of the n-th field encoded, as the values so far gave them.
+  let order: UnsafeMutablePointer<Int>
+  var learned = 0
+  /// Fields encoded so far in the current value.
+  var calls = 0
   /// Set when the value did something the flat layout cannot hold.
   var unsupported = false
   var cache = ShapeCache()
@@ -51,36 +56,55 @@ final class BatchSlots {
     var index: [String: Int] = [:]
     for (i, k) in keys.enumerated() { index[k] = i }
     self.index = index
-    values = Array(repeating: .null, count: keys.count)
-    filled = Array(repeating: false, count: keys.count)
+    count = keys.count
+    values = .allocate(capacity: max(count, 1))
+    values.initialize(repeating: .null, count: count)
+    filled = .allocate(capacity: max(count, 1))
+    filled.initialize(repeating: false, count: count)
+    order = .allocate(capacity: max(count, 1))
+    order.initialize(repeating: -1, count: count)
+  }
+
+  deinit {
+    values.deinitialize(count: count)
+    values.deallocate()
+    filled.deallocate()
+    order.deallocate()
   }
 
   /// `v` as a record of this layout, or nil when its keys differ.
   func encode<T: Encodable>(_ v: T) throws -> SiftObject? {
-    for i in 0..<values.count {
+    for i in 0..<count {
       values[i] = .null
       filled[i] = false
     }
-    cursor = 0
+    calls = 0
     unsupported = false
     try v.encode(to: BatchEncoder(slots: self))
-    guard !unsupported, !filled.contains(false) else { return nil }
-    return SiftObject(shape: shape, values: values)
+    guard !unsupported, calls == count else { return nil }
+    for i in 0..<count where !filled[i] { return nil }
+    return SiftObject(shape: shape, copying: values, count: count)
   }
 
   @inline(__always)
   func put(_ value: EvalValue, _ key: String) {
-    var i = cursor
-    if i >= keys.count || keys[i] != key {
+    let n = calls
+    calls += 1
+    guard n < count else {
+      unsupported = true
+      return
+    }
+    var i = order[n]
+    if i < 0 || keys[i] != key {
       guard let j = index[key] else {
         unsupported = true
         return
       }
       i = j
+      order[n] = j
     }
     values[i] = value
     filled[i] = true
-    cursor = i + 1
   }
 
   func putEncodable<T: Encodable>(_ value: T, _ key: String) throws {

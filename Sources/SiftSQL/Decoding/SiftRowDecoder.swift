@@ -38,21 +38,33 @@ struct SiftRowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 
   func contains(_ key: Key) -> Bool { row.columns.position(of: key.stringValue) != nil }
 
+  /// The column of `key`. Fields are decoded in the same order for every row, usually the
+  /// columns' order: the column after the last one is tried before hashing the name.
   @inline(__always)
-  func cell(_ key: Key) throws -> SiftCellDecoder {
+  func position(_ key: Key) throws -> Int {
     let name = key.stringValue
-    // Fields are decoded in the same order for every row, usually the columns' order: try the
-    // column after the last one before hashing the name.
     if let cursor {
       let guess = cursor.next
       if guess < row.values.count, row.columns.names[guess] == name {
         cursor.next = guess + 1
-        return SiftCellDecoder(row: row, index: guess, key: key)
+        return guess
       }
     }
     guard let i = row.columns.position(of: name), i < row.values.count else { throw row.missing(name) }
     cursor?.next = i + 1
-    return SiftCellDecoder(row: row, index: i, key: key)
+    return i
+  }
+
+  @inline(__always)
+  func cell(_ key: Key) throws -> SiftCellDecoder { SiftCellDecoder(row: row, index: try position(key), key: key) }
+
+  /// The stored value of `key` when its column reads it as stored (no codec conversion), for
+  /// the fast paths below; nil sends the call through `SiftCellDecoder`.
+  @inline(__always)
+  func plainValue(_ key: Key) throws -> (SQLValue, Int)? {
+    let i = try position(key)
+    guard case .plain = row.columns.readings[i] else { return nil }
+    return (row.values[i], i)
   }
 
   func decodeNil(forKey key: Key) throws -> Bool {
@@ -60,21 +72,46 @@ struct SiftRowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     if case .null = row.values[i] { return true }
     return false
   }
-  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try cell(key).decode(type) }
-  func decode(_ type: String.Type, forKey key: Key) throws -> String { try cell(key).decode(type) }
-  func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try cell(key).decode(type) }
+  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+    let i = try position(key)
+    switch row.values[i] {
+    case .integer(let n) where n == 0 || n == 1: return n == 1
+    case .bool(let b): return b
+    default: return try SiftCellDecoder(row: row, index: i, key: key).decode(type)
+    }
+  }
+  func decode(_ type: String.Type, forKey key: Key) throws -> String {
+    if case (.text(let s), _)? = try plainValue(key) { return s }
+    return try cell(key).decode(type)
+  }
+  func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+    if case (.double(let d), _)? = try plainValue(key) { return d }
+    return try cell(key).decode(type)
+  }
   func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try cell(key).decode(type) }
-  func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try cell(key).decode(type) }
+  func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
+    if case (.integer(let n), _)? = try plainValue(key), let v = Int(exactly: n) { return v }
+    return try cell(key).decode(type)
+  }
   func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try cell(key).decode(type) }
   func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try cell(key).decode(type) }
   func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try cell(key).decode(type) }
-  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try cell(key).decode(type) }
+  func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
+    if case (.integer(let n), _)? = try plainValue(key) { return n }
+    return try cell(key).decode(type)
+  }
   func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try cell(key).decode(type) }
   func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try cell(key).decode(type) }
   func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 { try cell(key).decode(type) }
   func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try cell(key).decode(type) }
   func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try cell(key).decode(type) }
-  func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T { try cell(key).decode(type) }
+  func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
+    let i = try position(key)
+    if T.self == Date.self, case .date(let encoding) = row.columns.readings[i], let d = encoding.date(from: row.values[i]) as? T {
+      return d
+    }
+    return try SiftCellDecoder(row: row, index: i, key: key).decode(type)
+  }
 
   func nestedContainer<NestedKey: CodingKey>(keyedBy type: NestedKey.Type, forKey key: Key) throws
     -> KeyedDecodingContainer<NestedKey>
