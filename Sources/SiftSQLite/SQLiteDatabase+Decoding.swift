@@ -1,3 +1,4 @@
+import CSQLite
 import SiftSQL
 import SiftSyntax
 
@@ -16,7 +17,10 @@ extension SQLiteDatabase {
   /// - Throws: `SiftError`: the compiler's, SQLite's, or a decoding error naming the row,
   ///   key, column and what was found.
   public func fetch<T: Decodable>(_ request: SiftFetchRequest, as type: T.Type, schema: SQLSchema? = nil) throws -> [T] {
-    try SQLCompiler(dialect: SQLiteDialect(), schema: try schema ?? introspectSchema().schema).fetch(request, as: type, in: self)
+    let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: try schema ?? introspectSchema().schema)
+    var sink = SiftRowSink(columns: try compiler.resultColumns(for: request), as: type)
+    try forEachRow(try compiler.compileForDecoding(request)) { try sink.append($0) }
+    return sink.results
   }
 
   /// The number of records `request` selects (its limit and offset applied).
@@ -27,5 +31,31 @@ extension SQLiteDatabase {
   /// - Throws: `SiftError`: the compiler's or SQLite's.
   public func fetchCount(_ request: SiftFetchRequest, schema: SQLSchema? = nil) throws -> Int {
     try SQLCompiler(dialect: SQLiteDialect(), schema: try schema ?? introspectSchema().schema).fetchCount(request, in: self)
+  }
+
+  /// Runs `statement` and hands each row to `body` as it is read, in one reused buffer (rows
+  /// are not collected first, as `execute` does).
+  func forEachRow(_ statement: SQLStatement, _ body: ([SQLValue]) throws -> Void) throws {
+    let st = try prepare(statement.sql)
+    defer { sqlite3_reset(st) }
+    let expected = Int(sqlite3_bind_parameter_count(st))
+    guard expected == statement.bindings.count else {
+      throw SQLiteDatabase.error(
+        "statement has \(expected) placeholders but \(statement.bindings.count) bindings", sql: statement.sql)
+    }
+    for (i, v) in statement.bindings.enumerated() {
+      guard SQLiteDatabase.bind(v, to: st, at: Int32(i + 1)) == SQLITE_OK else { throw lastError(statement.sql) }
+    }
+    let columns = sqlite3_column_count(st)
+    var row: [SQLValue] = []
+    row.reserveCapacity(Int(columns))
+    while true {
+      let rc = sqlite3_step(st)
+      if rc == SQLITE_DONE { break }
+      guard rc == SQLITE_ROW else { throw lastError(statement.sql) }
+      row.removeAll(keepingCapacity: true)
+      for c in 0..<columns { row.append(SQLiteDatabase.read(st, c)) }
+      try body(row)
+    }
   }
 }

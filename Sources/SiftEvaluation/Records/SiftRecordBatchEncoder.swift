@@ -108,10 +108,9 @@ final class BatchSlots {
   }
 
   func putEncodable<T: Encodable>(_ value: T, _ key: String) throws {
-    switch value {
-    case let d as Date: put(.date(d), key)
-    case let s as String: put(.string(s), key)
-    default:
+    if T.self == Date.self {
+      put(.date(unsafeBitCast(value, to: Date.self)), key)  // T is Date
+    } else {
       put(SiftObject.convert(try SiftRecordEncoder.encode(value), cache: &cache, depth: EvalLimits.maxDataDepth), key)
     }
   }

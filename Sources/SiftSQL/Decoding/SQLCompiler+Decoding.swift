@@ -10,21 +10,44 @@ extension SiftRowColumns {
   /// - Throws: `SiftError` (id `decode-mismatch`, `decode-missing-key`) naming the row, key,
   ///   column and what was found, or the type's own errors.
   public func decode<T: Decodable>(_ rows: [[SQLValue]], as type: T.Type) throws -> [T] {
-    if T.self == SiftRow.self {
-      var out: [SiftRow] = []
-      out.reserveCapacity(rows.count)
-      for (n, values) in rows.enumerated() { out.append(SiftRow(columns: self, values: values, number: n)) }
-      guard let typed = out as? [T] else { return [] }
-      return typed
+    var sink = SiftRowSink(columns: self, as: type)
+    for values in rows { try sink.append(values) }
+    return sink.results
+  }
+}
+
+/// Decodes rows one at a time as a driver reads them (so it need not hold them all first):
+/// `append` each row's values, then take `results`.
+///
+/// ```swift
+/// var sink = SiftRowSink(columns: columns, as: Note.self)
+/// for values in rows { try sink.append(values) }
+/// let notes = sink.results
+/// ```
+public struct SiftRowSink<T: Decodable> {
+  /// The columns of the rows.
+  public let columns: SiftRowColumns
+  /// The values decoded so far, one per row.
+  public private(set) var results: [T] = []
+  let cursor = SiftRowCursor()
+  let wantsRows: Bool
+
+  /// A sink decoding rows of `columns` as `type`.
+  public init(columns: SiftRowColumns, as type: T.Type) {
+    self.columns = columns
+    wantsRows = T.self == SiftRow.self
+  }
+
+  /// Decodes one row.
+  /// - Throws: as `SiftRowColumns.decode(_:as:)`.
+  public mutating func append(_ values: [SQLValue]) throws {
+    let row = SiftRow(columns: columns, values: values, number: results.count)
+    if wantsRows {
+      results.append(unsafeBitCast(row, to: T.self))  // T is SiftRow (checked in init)
+      return
     }
-    var out: [T] = []
-    out.reserveCapacity(rows.count)
-    let cursor = SiftRowCursor()
-    for (n, values) in rows.enumerated() {
-      cursor.next = 0
-      out.append(try T(from: SiftRowDecoder(row: SiftRow(columns: self, values: values, number: n), cursor: cursor)))
-    }
-    return out
+    cursor.next = 0
+    results.append(try T(from: SiftRowDecoder(row: row, cursor: cursor)))
   }
 }
 

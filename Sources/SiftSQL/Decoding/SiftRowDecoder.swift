@@ -107,8 +107,8 @@ struct SiftRowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try cell(key).decode(type) }
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
     let i = try position(key)
-    if T.self == Date.self, case .date(let encoding) = row.columns.readings[i], let d = encoding.date(from: row.values[i]) as? T {
-      return d
+    if T.self == Date.self, case .date(let encoding) = row.columns.readings[i], let d = encoding.date(from: row.values[i]) {
+      return unsafeBitCast(d, to: T.self)  // T is Date
     }
     return try SiftCellDecoder(row: row, index: i, key: key).decode(type)
   }
@@ -214,19 +214,29 @@ struct SiftCellDecoder: Decoder, SingleValueDecodingContainer {
   func decode(_ type: UInt64.Type) throws -> UInt64 { try integer(type) }
 
   func decode<T: Decodable>(_ type: T.Type) throws -> T {
-    if T.self == Date.self, let d = date() as? T { return d }
-    if T.self == UUID.self { return try cast(uuid(), "UUID") }
-    if T.self == Data.self, case .data(let d) = value { return try cast(d, "Data") }
-    if T.self == URL.self, case .string(let s) = value, let u = URL(string: s) { return try cast(u, "URL") }
-    if T.self == Decimal.self { return try cast(decimal(), "Decimal") }
-    if T.self == SiftValue.self { return try cast(value, "SiftValue") }
-    if T.self == Date.self || T.self == Data.self || T.self == URL.self { throw fail("\(T.self)") }
+    // Each branch checks T exactly before the bit cast to it.
+    if T.self == Date.self {
+      guard let d = date() else { throw fail("Date") }
+      return unsafeBitCast(d, to: T.self)
+    }
+    if T.self == UUID.self {
+      guard let u = uuid() else { throw fail("UUID") }
+      return unsafeBitCast(u, to: T.self)
+    }
+    if T.self == Data.self {
+      guard case .data(let d) = value else { throw fail("Data") }
+      return unsafeBitCast(d, to: T.self)
+    }
+    if T.self == URL.self {
+      guard case .string(let s) = value, let u = URL(string: s) else { throw fail("URL") }
+      return unsafeBitCast(u, to: T.self)
+    }
+    if T.self == Decimal.self {
+      guard let d = decimal() else { throw fail("Decimal") }
+      return unsafeBitCast(d, to: T.self)
+    }
+    if T.self == SiftValue.self { return unsafeBitCast(value, to: T.self) }
     return try T(from: self)
-  }
-
-  func cast<T>(_ v: Any?, _ expected: String) throws -> T {
-    guard let t = v as? T else { throw fail(expected) }
-    return t
   }
 
   /// A date: the codec's `.date`; a number without a date column as seconds since 1970; text
