@@ -80,6 +80,28 @@ import Testing
     }
   }
 
+  /// A batch update writes a date in the column's own form, and a far one is a clear error.
+  @Test func batchUpdatesUseTheColumnsForm() throws {
+    let schema = try SQLSchema(
+      entities: [SQLEntity(name: "E", attributes: [
+        SQLAttribute(name: "iso", type: .date, dateEncoding: .iso8601),
+        SQLAttribute(name: "core", type: .date, dateEncoding: .referenceDateSeconds),
+      ])], layout: .existing)
+    let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: schema)
+    let st = try compiler.compile(BatchUpdateRequest(entity: "E", assignments: [
+      ("iso", .value(.date(Self.d))), ("core", .value(.date(Date(timeIntervalSinceReferenceDate: 60)))),
+    ]))
+    #expect(st.bindings == [.text("2024-01-05T10:30:00.250Z"), .double(60)])
+    for seconds in [1e300, -1e300, Double.nan] {
+      do {
+        _ = try compiler.compile(BatchUpdateRequest(entity: "E", assignments: [("iso", .value(.date(Date(timeIntervalSince1970: seconds))))]))
+        Issue.record("\(seconds) was written")
+      } catch {
+        #expect(error.diagnostic.id == "date-out-of-range", "\(error)")
+      }
+    }
+  }
+
   /// Storing: each column's own encoding, precision and boolean form.
   @Test func encodeTable() throws {
     let cases: [(SQLColumnCodec, SiftValue, SQLValue)] = [
