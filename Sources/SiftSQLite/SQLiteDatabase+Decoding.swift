@@ -8,7 +8,8 @@ extension SQLiteDatabase {
   /// column's own encoding (`SQLColumnCodec`: dates as seconds or milliseconds since 1970,
   /// Core Data's seconds since 2001 or ISO-8601 text, booleans from 0/1, UUIDs from text or
   /// blobs, arrays from JSON). `SiftRow.self` gives rows with named access. Without `schema`,
-  /// the database's own is read (`introspectSchema`).
+  /// the database's own is read (`introspectSchema`). Arrays kept in Sift's side tables (a
+  /// database `sift load` made) are not in the rows: declare them optional or leave them out.
   ///
   /// ```swift
   /// struct Note: Decodable { var id: Int; var title: String; var createdAt: Date; var pinned: Bool }
