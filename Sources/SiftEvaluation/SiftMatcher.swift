@@ -132,12 +132,12 @@ public struct SiftMatcher: Sendable {
 final class Program: Sendable {
   let root: PredicateFn
   let slotCount: Int
-  let freeVariables: [(name: String, slot: Int, range: SourceRange)]
+  let freeVariables: [(name: String, slot: Int, range: SiftSourceRange)]
   let policy: ErrorPolicy
   let source: String
 
   init(
-    root: @escaping PredicateFn, slotCount: Int, freeVariables: [(name: String, slot: Int, range: SourceRange)],
+    root: @escaping PredicateFn, slotCount: Int, freeVariables: [(name: String, slot: Int, range: SiftSourceRange)],
     policy: ErrorPolicy, source: String
   ) {
     self.root = root

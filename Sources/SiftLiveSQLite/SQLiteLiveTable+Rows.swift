@@ -11,18 +11,18 @@ extension SQLiteLiveTable {
 
   static func columnList(_ names: [String]) -> String { names.map(quote).joined(separator: ", ") }
 
-  static func run(_ db: SQLiteDatabase, _ statement: SQLStatement) throws(SiftLiveError) -> [[SQLValue]] {
+  static func run(_ db: SQLiteDatabase, _ statement: SQLStatement) throws(SiftError) -> [[SQLValue]] {
     do {
       return try db.execute(statement)
     } catch {
-      throw SiftLiveError(error.diagnostic.message, underlying: error)
+      throw SiftError.live(error.diagnostic.message, underlying: error)
     }
   }
 
   /// `PRAGMA data_version`: changes when another connection commits.
-  static func dataVersion(_ db: SQLiteDatabase) throws(SiftLiveError) -> Int64 {
+  static func dataVersion(_ db: SQLiteDatabase) throws(SiftError) -> Int64 {
     guard case .integer(let v)? = try run(db, SQLStatement(sql: "PRAGMA data_version")).first?.first else {
-      throw SiftLiveError("PRAGMA data_version returned no number")
+      throw SiftError.live("PRAGMA data_version returned no number")
     }
     return v
   }
@@ -54,12 +54,12 @@ extension SQLiteLiveTable {
   /// into a Core Data column as seconds since 2001, into an epoch column as a number, into a
   /// text column as text of the column's spelling; booleans as 0/1. A value of another kind is
   /// stored as itself (SQLite columns hold any kind); arrays and dictionaries have no column form.
-  func sqlValue(_ v: SiftValue, column: String) throws(SiftLiveError) -> SQLValue {
+  func sqlValue(_ v: SiftValue, column: String) throws(SiftError) -> SQLValue {
     do {
       if let codec = codecs[column] { return try codec.encode(v, lenient: true) }
       return try SQLColumnCodec.plainValue(v, booleansAreIntegers: true)
     } catch {
-      throw SiftLiveError("column '\(column)': \(error.diagnostic.message)", underlying: error)
+      throw SiftError.live("column '\(column)': \(error.diagnostic.message)", underlying: error)
     }
   }
 }

@@ -35,7 +35,7 @@ import SiftLive
     try db.executeScript("CREATE TABLE Log (id INTEGER PRIMARY KEY, iso DATETIME); INSERT INTO Log VALUES (1, '2024-01-05T10:30:00Z');")
     let table = try SQLiteLiveTable(database: db, table: "Log", predicate: nil, sortDescriptors: [])
     for seconds in [1e300, -1e300, Double.nan] {
-      #expect(throws: SiftLiveError.self) { try table.write([.update(1, set: ["iso": .date(Date(timeIntervalSince1970: seconds))])]) }
+      #expect(throws: SiftError.self) { try table.write([.update(1, set: ["iso": .date(Date(timeIntervalSince1970: seconds))])]) }
     }
     #expect(try db.execute(SQLStatement(sql: "SELECT iso FROM Log")) == [[.text("2024-01-05T10:30:00Z")]])
   }

@@ -16,9 +16,9 @@ import SiftSyntax
 struct CompareTest: Sendable {
   let op: ComparisonOperator
   let rule: TextRule
-  let range: SourceRange
-  let lhsRange: SourceRange
-  let rhsRange: SourceRange
+  let range: SiftSourceRange
+  let lhsRange: SiftSourceRange
+  let rhsRange: SiftSourceRange
   /// Prepared constant right side, when there is one.
   let needle: PreparedText?
   let like: LikePattern?
@@ -26,7 +26,7 @@ struct CompareTest: Sendable {
   /// The constant pattern again, when `SimpleRegex` decides it without ICU (no `[c]`/`[d]`).
   let simpleRegex: SimpleRegex?
 
-  init(_ c: Comparison, constantRHS: EvalValue?, fastPaths: Bool = true) throws(EvalFailure) {
+  init(_ c: SiftComparison, constantRHS: EvalValue?, fastPaths: Bool = true) throws(EvalFailure) {
     op = c.op
     rule = TextRule(c.options)
     range = c.operatorRange
@@ -152,7 +152,7 @@ struct CompareTest: Sendable {
   }
 
   @inline(__always)
-  func checkedString(_ v: EvalValue, _ at: SourceRange) throws(EvalFailure) -> EvalValue? {
+  func checkedString(_ v: EvalValue, _ at: SiftSourceRange) throws(EvalFailure) -> EvalValue? {
     switch v {
     case .string: return v
     case .null: return nil

@@ -132,7 +132,7 @@ public struct SQLColumnCodec: Sendable, Hashable {
       if lenient { return try SQLColumnCodec.plainValue(v, booleansAreIntegers: booleansAreIntegers) }
       throw SiftError(
         stage: .sql,
-        diagnostic: Diagnostic(id: "value-not-storable", message: "expected \(type.elementType.rawValue), found \(v.kindName)", range: .at(0)),
+        diagnostic: SiftDiagnostic(id: "value-not-storable", message: "expected \(type.elementType.rawValue), found \(v.kindName)", range: .at(0)),
         source: "")
     }
   }
@@ -172,7 +172,7 @@ public struct SQLColumnCodec: Sendable, Hashable {
   static func notStorable(_ v: SiftValue, _ place: String) -> SiftError {
     SiftError(
       stage: .sql,
-      diagnostic: Diagnostic(
+      diagnostic: SiftDiagnostic(
         id: "value-not-storable", message: "\(place) cannot hold \(v.kindName) \(SiftJSON.serialize(v))", range: .at(0)),
       source: "")
   }

@@ -114,7 +114,7 @@ public struct SiftRow: Sendable, Decodable, CustomStringConvertible {
   }
 
   static func error(_ id: String, _ message: String) -> SiftError {
-    SiftError(stage: .sql, diagnostic: Diagnostic(id: id, message: message, range: .at(0)), source: "")
+    SiftError(stage: .sql, diagnostic: SiftDiagnostic(id: id, message: message, range: .at(0)), source: "")
   }
 }
 

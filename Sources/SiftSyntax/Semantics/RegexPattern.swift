@@ -11,22 +11,22 @@ import Foundation
 /// r.matches("Red bar")   // true
 /// r.matches("A Red bar") // false: whole-string
 /// ```
-public struct RegexPattern: @unchecked Sendable {
+package struct RegexPattern: @unchecked Sendable {
   /// The pattern as written.
-  public let pattern: String
+  package let pattern: String
   /// The options it was compiled with.
-  public let options: ComparisonOptions
+  package let options: ComparisonOptions
   // NSRegularExpression is immutable and documented thread-safe for matching.
   let regex: NSRegularExpression
 
   /// Why a pattern could not be compiled.
-  public struct InvalidPattern: Error, Sendable, CustomStringConvertible {
+  package struct InvalidPattern: Error, Sendable, CustomStringConvertible {
     /// The pattern.
-    public var pattern: String
+    package var pattern: String
     /// ICU's explanation.
-    public var reason: String
+    package var reason: String
     /// "invalid regular expression …: reason".
-    public var description: String { "invalid regular expression \"\(pattern)\": \(reason)" }
+    package var description: String { "invalid regular expression \"\(pattern)\": \(reason)" }
   }
 
   /// Compiles a pattern; an invalid one throws instead of crashing. The empty pattern (also
@@ -36,7 +36,7 @@ public struct RegexPattern: @unchecked Sendable {
   /// try RegexPattern("").matches("")    // true
   /// try RegexPattern("").matches("a")   // false
   /// ```
-  public init(_ pattern: String, options: ComparisonOptions = []) throws(InvalidPattern) {
+  package init(_ pattern: String, options: ComparisonOptions = []) throws(InvalidPattern) {
     self.pattern = pattern
     self.options = options
     let source = options.contains(.diacriticInsensitive)
@@ -65,18 +65,18 @@ public struct RegexPattern: @unchecked Sendable {
   /// ```swift
   /// try RegexPattern("(a+)+$").matches(String(repeating: "a", count: 40) + "b")   // false
   /// ```
-  public func matches(_ text: String) -> Bool {
+  package func matches(_ text: String) -> Bool {
     (try? match(text)) ?? false
   }
 
   /// Thrown by `match(_:)` when ICU's matcher used up its step budget.
-  public struct LimitExceeded: Error, Sendable, CustomStringConvertible {
+  package struct LimitExceeded: Error, Sendable, CustomStringConvertible {
     /// The pattern.
-    public var pattern: String
+    package var pattern: String
     /// The budget that ran out, in ICU progress units (about 10,000 matcher steps each).
-    public var units: Int
+    package var units: Int
     /// "regular expression … needs more than … steps".
-    public var description: String {
+    package var description: String {
       "regular expression \"\(pattern)\" needs more than \(units * 10_000) matching steps"
     }
   }
@@ -89,7 +89,7 @@ public struct RegexPattern: @unchecked Sendable {
   /// RegexPattern.stepBudget(forLength: 10)          // 20
   /// RegexPattern.stepBudget(forLength: 1_000_000)   // 1020
   /// ```
-  public static func stepBudget(forLength length: Int) -> Int {
+  package static func stepBudget(forLength length: Int) -> Int {
     20 &+ length / 1_000
   }
 
@@ -102,7 +102,7 @@ public struct RegexPattern: @unchecked Sendable {
   /// try r.match("aaab")   // false
   /// try r.match(String(repeating: "a", count: 40) + "b")   // throws LimitExceeded
   /// ```
-  public func match(_ text: String) throws(LimitExceeded) -> Bool {
+  package func match(_ text: String) throws(LimitExceeded) -> Bool {
     let subject = options.contains(.diacriticInsensitive)
       ? TextFolding.fold(text, [.diacriticInsensitive]) : text
     let range = NSRange(subject.startIndex..<subject.endIndex, in: subject)
