@@ -27,36 +27,39 @@ extension SQLiteLiveTable {
     return v
   }
 
-  /// A row as a record: integers, doubles, text, blobs and NULL as themselves (SQLite has no
-  /// booleans or dates: they read back as the integers or text stored).
+  /// A row as a record: integers, doubles, text, blobs and NULL as themselves
+  /// (`SQLColumnCodec.plain`; SQLite has no booleans or dates: they read back as the integers,
+  /// numbers or text stored).
   static func record(_ row: [SQLValue], columns: [String]) -> [String: SiftValue] {
     var r: [String: SiftValue] = [:]
-    for (name, v) in zip(columns, row) {
-      switch v {
-      case .null: r[name] = .null
-      case .integer(let i): r[name] = .int(i)
-      case .double(let d): r[name] = .double(d)
-      case .text(let s): r[name] = .string(s)
-      case .blob(let b): r[name] = .data(b)
-      case .bool(let b): r[name] = .int(b ? 1 : 0)
-      }
-    }
+    for (name, v) in zip(columns, row) { r[name] = SQLColumnCodec.plain(v) }
     return r
   }
 
-  /// A value to bind: booleans as 0/1, dates as ISO 8601 text (`SiftJSON.formatDate`);
-  /// arrays and dictionaries have no column form.
-  static func sqlValue(_ v: SiftValue, column: String) throws(SiftError) -> SQLValue {
-    switch v {
-    case .null: return .null
-    case .bool(let b): return .integer(b ? 1 : 0)
-    case .int(let i): return .integer(i)
-    case .double(let d): return .double(d)
-    case .string(let s): return .text(s)
-    case .date(let d): return .text(SiftJSON.formatDate(d))
-    case .data(let d): return .blob(d)
-    case .array, .dictionary:
-      throw SiftError.live("column '\(column)' cannot hold \(v.kindName) \(SiftJSON.serialize(v))")
+  /// How each column of `table` stores its values, from the database's own schema
+  /// (`introspectSchema`: declared types, sampled date encodings); empty when it cannot be read,
+  /// and then every value is stored as itself.
+  static func codecs(_ db: SQLiteDatabase, table: String) -> [String: SQLColumnCodec] {
+    guard let schema = try? db.introspectSchema(sampleLimit: 100).schema,
+      let entity = schema.entityNames.lazy.compactMap({ schema.entity($0) }).first(where: { $0.table == table })
+    else { return [:] }
+    var out: [String: SQLColumnCodec] = [:]
+    for a in entity.attributes where !a.type.isArray {
+      out[a.column] = SQLColumnCodec(a, schema: schema, dialect: SQLiteDialect())
+    }
+    return out
+  }
+
+  /// A value to bind into `column`, in the column's own encoding (`SQLColumnCodec`): a date
+  /// into a Core Data column as seconds since 2001, into an epoch column as a number, into a
+  /// text column as text of the column's spelling; booleans as 0/1. A value of another kind is
+  /// stored as itself (SQLite columns hold any kind); arrays and dictionaries have no column form.
+  func sqlValue(_ v: SiftValue, column: String) throws(SiftError) -> SQLValue {
+    do {
+      if let codec = codecs[column] { return try codec.encode(v, lenient: true) }
+      return try SQLColumnCodec.plainValue(v, booleansAreIntegers: true)
+    } catch {
+      throw SiftError.live("column '\(column)': \(error.diagnostic.message)", underlying: error)
     }
   }
 }

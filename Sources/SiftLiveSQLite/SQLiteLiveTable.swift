@@ -43,6 +43,9 @@ public final class SQLiteLiveTable {
   public let key: String
   /// The table's columns, in order.
   public let columns: [String]
+  /// How each column stores its values (dates, booleans), read from the database's schema:
+  /// writes store values the way the column already does.
+  let codecs: [String: SQLColumnCodec]
   /// The live results, keyed by the key column's value.
   public let results: SiftLiveResults<SiftValue, [String: SiftValue]>
   var dataVersion: Int64
@@ -95,6 +98,7 @@ public final class SQLiteLiveTable {
       self.key = only
       keyColumn = only
     }
+    codecs = Self.codecs(database, table: table)
     observer = database.observeRowChanges(of: table)
     hasOtherUniqueIndex = try Self.hasUniqueIndex(database, table: table, besides: keyColumn)
     dataVersion = try Self.dataVersion(database)
@@ -153,7 +157,7 @@ public final class SQLiteLiveTable {
         try checkColumns(names)
         statements.append(SQLStatement(
           sql: "INSERT INTO \(Self.quote(table)) (\(Self.columnList(names))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))",
-          bindings: try names.map { n throws(SiftError) in try Self.sqlValue(r[n] ?? .null, column: n) }))
+          bindings: try names.map { n throws(SiftError) in try self.sqlValue(r[n] ?? .null, column: n) }))
         touched.append(id)
       case .update(let id, let set):
         if let newID = set[key], newID != id { throw SiftError.live("update cannot change '\(key)'") }
@@ -162,10 +166,10 @@ public final class SQLiteLiveTable {
         guard !names.isEmpty else { touched.append(id); continue }
         statements.append(SQLStatement(
           sql: "UPDATE \(Self.quote(table)) SET \(names.map { "\(Self.quote($0)) = ?" }.joined(separator: ", ")) WHERE \(Self.quote(key)) = ?",
-          bindings: try names.map { n throws(SiftError) in try Self.sqlValue(set[n] ?? .null, column: n) } + [try Self.sqlValue(id, column: key)]))
+          bindings: try names.map { n throws(SiftError) in try self.sqlValue(set[n] ?? .null, column: n) } + [try self.sqlValue(id, column: key)]))
         touched.append(id)
       case .delete(let id):
-        statements.append(SQLStatement(sql: "DELETE FROM \(Self.quote(table)) WHERE \(Self.quote(key)) = ?", bindings: [try Self.sqlValue(id, column: key)]))
+        statements.append(SQLStatement(sql: "DELETE FROM \(Self.quote(table)) WHERE \(Self.quote(key)) = ?", bindings: [try self.sqlValue(id, column: key)]))
         touched.append(id)
       }
     }

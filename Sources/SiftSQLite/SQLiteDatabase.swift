@@ -162,11 +162,11 @@ public final class SQLiteDatabase: SQLDatabase {
       source: sql)
   }
 
-  private func lastError(_ sql: String) -> SiftError {
+  func lastError(_ sql: String) -> SiftError {
     SQLiteDatabase.error(handle.map { String(cString: sqlite3_errmsg($0)) } ?? "database is closed", sql: sql)
   }
 
-  private func prepare(_ sql: String) throws(SiftError) -> OpaquePointer {
+  func prepare(_ sql: String) throws(SiftError) -> OpaquePointer {
     if let st = cache[sql] {
       sqlite3_reset(st)
       sqlite3_clear_bindings(st)

@@ -235,7 +235,7 @@ struct IntrospectionTests {
     }
   }
 
-  @Test func dateTextShapes() {
+  @Test func dateTextShapes() throws {
     let cases: [(String, SQLDateEncoding?)] = [
       ("2024-01-05", .isoDate), ("2024-01-05 10:30:00", .sqliteDateTime), ("2024-01-05 10:30", .sqliteDateTime),
       ("2024-01-05 10:30:00.123", .sqliteDateTime), ("2024-01-05T10:30:00Z", .iso8601),
@@ -244,11 +244,11 @@ struct IntrospectionTests {
     ]
     for (text, shape) in cases { #expect(SQLDateEncoding.textEncoding(of: text) == shape, "\(text)") }
     let d = Date(timeIntervalSince1970: 1_704_450_600.25)
-    #expect(SQLDateEncoding.iso8601.sqlValue(d) == .text("2024-01-05T10:30:00.250Z"))
-    #expect(SQLDateEncoding.sqliteDateTime.sqlValue(Date(timeIntervalSince1970: 1_704_450_600)) == .text("2024-01-05 10:30:00"))
-    #expect(SQLDateEncoding.isoDate.sqlValue(d) == .text("2024-01-05"))
-    #expect(SQLDateEncoding.iso8601.sqlValue(Date(timeIntervalSince1970: -1)) == .text("1969-12-31T23:59:59Z"))
-    #expect(SQLDateEncoding.unixMilliseconds.sqlValue(d) == .double(1_704_450_600_250))
+    #expect(try SQLDateEncoding.iso8601.sqlValue(d) == .text("2024-01-05T10:30:00.250Z"))
+    #expect(try SQLDateEncoding.sqliteDateTime.sqlValue(Date(timeIntervalSince1970: 1_704_450_600)) == .text("2024-01-05 10:30:00"))
+    #expect(try SQLDateEncoding.isoDate.sqlValue(d) == .text("2024-01-05"))
+    #expect(try SQLDateEncoding.iso8601.sqlValue(Date(timeIntervalSince1970: -1)) == .text("1969-12-31T23:59:59Z"))
+    #expect(try SQLDateEncoding.unixMilliseconds.sqlValue(d) == .double(1_704_450_600_250))
   }
 
   @Test func schemaLevelEncodingStaysNumeric() {

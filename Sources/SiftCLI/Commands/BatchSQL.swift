@@ -97,16 +97,7 @@ extension BatchContext {
 
 extension SQLValue {
   /// The JSON form used in `"bindings"`: blobs as `{"$data": base64}`.
-  var siftValue: SiftValue {
-    switch self {
-    case .null: return .null
-    case .integer(let i): return .int(i)
-    case .double(let d): return .double(d)
-    case .text(let s): return .string(s)
-    case .blob(let d): return .data(d)
-    case .bool(let b): return .bool(b)
-    }
-  }
+  var siftValue: SiftValue { SQLColumnCodec.plain(self) }
 }
 
 extension CommandInputs {

@@ -28,6 +28,14 @@ public final class SiftObject: SiftRecord, @unchecked Sendable, CustomStringConv
     slots.initialize(from: values, count: values.count)
   }
 
+  /// A record of `shape` holding a copy of the `count` values at `values`.
+  init(shape: Shape, copying values: UnsafePointer<EvalValue>, count: Int) {
+    self.shape = shape
+    self.count = count
+    slots = UnsafeMutablePointer<EvalValue>.allocate(capacity: max(count, 1))
+    slots.initialize(from: values, count: count)
+  }
+
   deinit {
     slots.deinitialize(count: count)
     slots.deallocate()

@@ -59,7 +59,7 @@ extension SQLCompilation {
           "type-mismatch", "cannot order \(x.type) against \(y.type) (no implicit conversion)", c.operatorRange)
       }
     }
-    if x.type == .date, y.type == .date, let folded = alignDates(&op, &x, &y) { return folded }
+    if x.type == .date, y.type == .date, let folded = try alignDates(&op, &x, &y) { return folded }
     if x.form == .numeric || y.form == .numeric { numericAligned(&x, &y) }
     if !dialect.booleansAreIntegers, x.type == .boolean || y.type == .boolean, x.type != y.type {
       if let folded = try coerceBoolean(op, &x, &y, rhsRange) { return folded }

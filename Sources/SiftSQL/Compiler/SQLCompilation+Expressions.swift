@@ -131,7 +131,12 @@ extension SQLCompilation {
     case .int(let i): e = bound(.integer(i), type: .integer)
     case .double(let d): e = bound(.double(d), type: .double)
     case .string(let s): e = bound(.text(s), type: .string)
-    case .date(let d): e = bound(.double(schema.dateEncoding.encode(d)), type: .date)
+    case .date(let d):
+      do {
+        e = bound(try schema.dateEncoding.sqlValue(d), type: .date)
+      } catch {
+        throw fail("date-out-of-range", error.diagnostic.message, range)
+      }
     case .data(let d): e = bound(.blob(d), type: .data)
     case .array, .dictionary:
       throw fail("collection-not-allowed", "a collection constant cannot be used as a single value here", range)

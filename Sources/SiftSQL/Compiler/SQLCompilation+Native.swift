@@ -95,14 +95,14 @@ extension SQLCompilation {
   /// the date it meets (`op` may change: a calendar-date column against a time of day), and
   /// two dates of different forms (or both text) are both converted to seconds since 1970. Returns a folded
   /// result when the answer is known.
-  mutating func alignDates(_ op: inout ComparisonOperator, _ x: inout SQLExpr, _ y: inout SQLExpr) -> SQLExpr? {
+  mutating func alignDates(_ op: inout ComparisonOperator, _ x: inout SQLExpr, _ y: inout SQLExpr) throws(SiftError) -> SQLExpr? {
     guard x.type == .date, y.type == .date else { return nil }
     if case .date(let d)? = constant(y), constant(x) == nil {
-      return rebindDate(d, against: x, &op, &y)
+      return try rebindDate(d, against: x, &op, &y)
     }
     if case .date(let d)? = constant(x), constant(y) == nil {
       var flipped = op.flipped
-      let folded = rebindDate(d, against: y, &flipped, &x)
+      let folded = try rebindDate(d, against: y, &flipped, &x)
       op = flipped.flipped
       return folded
     }
@@ -119,10 +119,12 @@ extension SQLCompilation {
   /// for text shapes with several spellings (`textDateCompare`). A calendar date
   /// (`isoDate`, which cannot hold a time of day) against a date with one compares with the
   /// day it falls in: `<`/`<=` become `<=`, `>`/`>=` become `>`, `==` is false, `!=` true.
-  func rebindDate(_ d: Date, against column: SQLExpr, _ op: inout ComparisonOperator, _ constant: inout SQLExpr) -> SQLExpr? {
+  func rebindDate(
+    _ d: Date, against column: SQLExpr, _ op: inout ComparisonOperator, _ constant: inout SQLExpr
+  ) throws(SiftError) -> SQLExpr? {
     let (form, integer) = dateForm(column)
     let encoding = form.encoding
-    if let text = textDateCompare(op, column, d, form) { return text }
+    if let text = try textDateCompare(op, column, d, form) { return text }
     if form == .isoDate {
       let seconds = d.timeIntervalSince1970
       if seconds != (seconds / 86_400).rounded(.down) * 86_400 {
@@ -134,7 +136,7 @@ extension SQLCompilation {
         }
       }
     }
-    var sql = boundDate(d, form, integer: integer)
+    var sql = try boundDate(d, form, integer: integer)
     if form.castType == nil || dialect.nativeTypes != .postgres, encoding.isText, let c = dialect.codePointCollation {
       sql = SQLFragment("\(sql) COLLATE \(sql: q(c))")
     }
@@ -146,8 +148,13 @@ extension SQLCompilation {
 
   /// `d` bound as a column of `form` stores it: a number (an integer when `integer` and whole),
   /// text in the column's spelling, or ISO-8601 text cast to PostgreSQL's native type.
-  func boundDate(_ d: Date, _ form: SQLDateForm, integer: Bool) -> SQLFragment {
-    var value = form.encoding.sqlValue(d)
+  func boundDate(_ d: Date, _ form: SQLDateForm, integer: Bool) throws(SiftError) -> SQLFragment {
+    var value: SQLValue
+    do {
+      value = try form.encoding.sqlValue(d)
+    } catch {
+      throw fail("date-out-of-range", error.diagnostic.message, SiftSourceRange(start: 0, end: source.utf8.count))
+    }
     if integer, case .double(let n) = value, n == n.rounded(), let i = Int64(exactly: n) { value = .integer(i) }
     let sql = SQLFragment(binding: value)
     guard let cast = form.castType, dialect.nativeTypes == .postgres else { return sql }
@@ -160,7 +167,7 @@ extension SQLCompilation {
   func assigned(_ v: SQLExpr, to a: SQLAttribute, _ range: SiftSourceRange) throws(SiftError) -> SQLExpr {
     guard a.type == .date, case .date(let form, let integer) = SQLValueForm(a, schemaDates: schema.dateEncoding, dialect: dialect)
     else { return v }
-    if case .date(let d)? = constant(v) { return SQLExpr(boundDate(d, form, integer: integer), type: .date, nullable: false) }
+    if case .date(let d)? = constant(v) { return SQLExpr(try boundDate(d, form, integer: integer), type: .date, nullable: false) }
     if v.type != .date || dateForm(v).form == form { return v }
     throw fail(
       "unsupported-in-sql", "a computed date cannot be written to '\(a.name)', stored as \(form.encoding.rawValue)", range)
@@ -209,10 +216,15 @@ extension SQLCompilation {
   /// (`>`, `<=`) spelling of `d` and `==` is the range between them; `iso8601` compares with
   /// the fractional spelling and adds or removes the one string `PZ` (`d`'s whole second)
   /// by whether that instant satisfies the comparison.
-  func textDateCompare(_ op: ComparisonOperator, _ x: SQLExpr, _ d: Date, _ form: SQLDateForm) -> SQLExpr? {
+  func textDateCompare(
+    _ op: ComparisonOperator, _ x: SQLExpr, _ d: Date, _ form: SQLDateForm
+  ) throws(SiftError) -> SQLExpr? {
     guard form == .iso8601 || form == .sqliteDateTime else { return nil }
     let separator = form == .iso8601 ? "T" : " "
-    let full = SQLDateEncoding.text(d, separator: separator, zone: "")
+    guard let full = SQLDateEncoding.text(d, separator: separator, zone: "") else {
+      let error = SQLDateEncoding.outOfRange(d.timeIntervalSince1970, form.encoding)
+      throw fail("date-out-of-range", error.diagnostic.message, SiftSourceRange(start: 0, end: source.utf8.count))
+    }
     let p = String(full.prefix(19))
     let ms = full.count > 20 ? Int(full.dropFirst(20)) ?? 0 : 0
     let frac = p + "." + String(full.count > 20 ? String(full.dropFirst(20)) : "000")
@@ -221,7 +233,7 @@ extension SQLCompilation {
       condition(SQLFragment("\(x)\(sql: coll) \(sql: symbol) \(bind: .text(text))"))
     }
     if op == .notEqual {
-      var eq = textDateCompare(.equal, x, d, form) ?? .alwaysFalse
+      var eq = try textDateCompare(.equal, x, d, form) ?? .alwaysFalse
       eq = eq.typed(.boolean, nullable: true)
       return condition(SQLFragment("(\(eq)) IS NOT TRUE"))
     }

@@ -250,17 +250,19 @@ extension SQLCompilation {
         // Several spellings per instant: one range per element (`textDateCompare`).
         var terms: [SQLExpr] = []
         for e in kept {
-          if case .date(let d)? = constant(e), let t = textDateCompare(.equal, x, d, form) { terms.append(t) }
+          if case .date(let d)? = constant(e), let t = try textDateCompare(.equal, x, d, form) { terms.append(t) }
         }
         return or(terms + [hasNull && x.nullable ? isNull(x) : .alwaysFalse])
       }
       // Each date in the column's own form; a time of day never equals a calendar date.
-      kept = kept.compactMap { e in
-        guard case .date(let d)? = constant(e) else { return e }
+      var rebound: [SQLExpr] = []
+      for e in kept {
+        guard case .date(let d)? = constant(e) else { rebound.append(e); continue }
         var op = ComparisonOperator.equal
         var out = e
-        return rebindDate(d, against: x, &op, &out) == nil ? out : nil
+        if try rebindDate(d, against: x, &op, &out) == nil { rebound.append(out) }
       }
+      kept = rebound
     }
     if dialect.exactNumericTypeName != nil, x.type == .integer || x.type == .double {
       // Keep IN exact where mixed numbers compare as doubles: convert each element to the

@@ -11,8 +11,9 @@ extension SQLCompiler {
     try select(request).statement(dialect)
   }
 
-  /// The SELECT of `compile(_:)`, before its placeholders are numbered.
-  func select(_ request: SiftFetchRequest) throws(SiftError) -> SQLFragment {
+  /// The SELECT of `compile(_:)`, before its placeholders are numbered; `decoding` adds the
+  /// arrays stored in one column to `.records` (`compileForDecoding`).
+  func select(_ request: SiftFetchRequest, decoding: Bool = false) throws(SiftError) -> SQLFragment {
     let e = try entity(request.entity)
     var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: request.predicate?.source ?? "")
     var whereExpr = try c.whereClause(request.predicate?.root)
@@ -28,7 +29,7 @@ extension SQLCompiler {
     }
     switch request.resultType {
     case .records:
-      columns = e.columnAttributes.map { SQLFragment("t0.\(sql: q($0.column))") }
+      columns = (decoding ? SQLCompiler.decodedAttributes(of: e) : e.columnAttributes).map { SQLFragment("t0.\(sql: q($0.column))") }
       order = try sorted(pk)
     case .count:
       columns = [SQLFragment("\(sql: wrapCount ? "1" : "COUNT(*)")")]

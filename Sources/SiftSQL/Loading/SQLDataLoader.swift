@@ -105,21 +105,13 @@ public struct SQLDataLoader: Sendable {
     return out
   }
 
-  /// Converts one JSON value for an attribute type; `path` names it in the error.
-  func convert(_ v: SiftValue, _ type: SQLAttributeType, _ path: () -> String) throws(SiftError) -> SQLValue {
-    switch (type.elementType, v) {
-    case (_, .null): return .null
-    case (.string, .string(let s)): return .text(s)
-    case (.integer, .int(let i)): return .integer(i)
-    case (.integer, .bool(let b)): return .integer(b ? 1 : 0)
-    case (.double, .double(let d)): return .double(d)
-    case (.double, .int(let i)): return .double(Double(i))
-    case (.boolean, .bool(let b)): return dialect.bindBool(b)
-    case (.boolean, .int(let i)) where i == 0 || i == 1: return dialect.bindBool(i == 1)
-    case (.date, .date(let d)): return .double(schema.dateEncoding.encode(d))
-    case (.data, .data(let d)): return .blob(d)
-    default:
-      throw SQLDataLoader.error("\(path()): expected \(type.elementType.rawValue), found \(v.kindName)")
+  /// Converts one JSON value with its column's codec (`SQLColumnCodec`: dates in the
+  /// column's encoding, booleans in the dialect's form); `path` names it in the error.
+  func convert(_ v: SiftValue, _ codec: SQLColumnCodec, _ path: () -> String) throws(SiftError) -> SQLValue {
+    do {
+      return try codec.encodeValue(v)
+    } catch {
+      throw SQLDataLoader.error("\(path()): \(error.diagnostic.message)")
     }
   }
 
@@ -131,15 +123,16 @@ public struct SQLDataLoader: Sendable {
     /// object instead of copying every field (and the slots are structs, not tuples: arrays of
     /// tuples went through the runtime's generic metadata on every access).
     final class EntityLayout {
-      struct Scalar { let key: String; let type: SQLAttributeType; let position: Int }
+      struct Scalar { let key: String; let codec: SQLColumnCodec; let position: Int }
       struct ToOne { let key: String; let target: Int; let position: Int? }
-      struct Array { let key: String; let type: SQLAttributeType; let count: Int?; let side: Int }
+      struct Array { let key: String; let codec: SQLColumnCodec; let count: Int?; let side: Int }
       struct ToMany { let key: String; let inverse: String?; let target: Int; let count: Int?; let join: Int? }
 
       /// The entity name, its primary key's name and type.
       let name: String
       let pkKey: String
       let pkType: SQLAttributeType
+      let pkCodec: SQLColumnCodec
       let table: Int
       let width: Int
       var primaryKey: Int?
@@ -155,10 +148,11 @@ public struct SQLDataLoader: Sendable {
       /// Column positions by name (for the foreign keys parents fill in).
       var position: [String: Int] = [:]
 
-      init(entity: SQLEntity, table: Int, width: Int) {
+      init(entity: SQLEntity, table: Int, width: Int, codec: SQLColumnCodec) {
         name = entity.name
         pkKey = entity.primaryKeyAttribute.name
         pkType = entity.primaryKeyAttribute.type
+        pkCodec = codec
         self.table = table
         self.width = width
       }
@@ -187,12 +181,14 @@ public struct SQLDataLoader: Sendable {
         let columns = loader.columns(of: e)
         var position: [String: Int] = [:]
         for (i, c) in columns.enumerated() where position[c] == nil { position[c] = i }
-        let layout = EntityLayout(entity: e, table: add(e.table, columns), width: columns.count)
+        let codec = { (a: SQLAttribute) in SQLColumnCodec(a, schema: schema, dialect: loader.dialect) }
+        let layout = EntityLayout(
+          entity: e, table: add(e.table, columns), width: columns.count, codec: codec(e.primaryKeyAttribute))
         layout.position = position
         layout.primaryKey = position[e.primaryKeyAttribute.column]
         layout.index = position[SQLSchema.indexColumn]
         for a in e.attributes where !a.type.isArray && a.name != e.primaryKey {
-          if let p = position[a.column] { layout.scalars.append(.init(key: a.name, type: a.type, position: p)) }
+          if let p = position[a.column] { layout.scalars.append(.init(key: a.name, codec: codec(a), position: p)) }
         }
         for r in e.relationships {
           guard case .toOne(let fk) = r.kind, let t = entityIndex[r.target] else { continue }
@@ -200,7 +196,8 @@ public struct SQLDataLoader: Sendable {
         }
         for a in e.attributes where a.type.isArray {
           let side = add(e.sideTable(for: a), [SQLSchema.ownerColumn, SQLSchema.positionColumn, SQLSchema.valueColumn])
-          layout.arrays.append(.init(key: a.name, type: a.type, count: position[SQLSchema.countColumn(a.column)], side: side))
+          layout.arrays.append(
+            .init(key: a.name, codec: codec(a).elementCodec, count: position[SQLSchema.countColumn(a.column)], side: side))
         }
         for r in e.relationships where r.isToMany {
           guard let t = entityIndex[r.target] else { continue }
@@ -268,7 +265,7 @@ public struct SQLDataLoader: Sendable {
       var values = [SQLValue](repeating: .null, count: layout.width)
       let pk: SQLValue
       if let v = record(layout.pkKey), !v.isNull {
-        pk = try loader.convert(v, layout.pkType, { path() + "." + layout.pkKey })
+        pk = try loader.convert(v, layout.pkCodec, { path() + "." + layout.pkKey })
         if case .integer(let i) = pk { note(entity, i) }
       } else if layout.pkType == .integer {
         pk = .integer(nextKey(entity))
@@ -277,7 +274,7 @@ public struct SQLDataLoader: Sendable {
       }
       if let p = layout.primaryKey { values[p] = pk }
       for a in layout.scalars {
-        values[a.position] = try loader.convert(record(a.key) ?? .null, a.type, { path() + "." + a.key })
+        values[a.position] = try loader.convert(record(a.key) ?? .null, a.codec, { path() + "." + a.key })
       }
       for r in layout.toOne {
         guard let v = record(r.key), !v.isNull else { continue }
@@ -335,7 +332,7 @@ public struct SQLDataLoader: Sendable {
           throw SQLDataLoader.error("\(path()).\(a.key): expected an array, found \(v.kindName)")
         }
         for (i, item) in items.enumerated() {
-          let value = try loader.convert(item, a.type, { "\(path()).\(a.key)[\(i)]" })
+          let value = try loader.convert(item, a.codec, { "\(path()).\(a.key)[\(i)]" })
           try row(a.side, [pk, .integer(Int64(i)), value])
         }
       }

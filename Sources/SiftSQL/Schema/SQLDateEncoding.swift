@@ -1,4 +1,5 @@
 import Foundation
+import SiftSyntax
 
 /// How dates are stored and bound. The default is seconds since 1970-01-01 UTC as a double
 /// (`REAL` / `double precision`); Core Data's seconds since 2001-01-01 is offered too.
@@ -10,7 +11,7 @@ import Foundation
 ///
 /// ```swift
 /// SQLDateEncoding.referenceDateSeconds.encode(Date(timeIntervalSinceReferenceDate: 5))   // 5.0
-/// SQLDateEncoding.iso8601.sqlValue(Date(timeIntervalSince1970: 0))   // .text("1970-01-01T00:00:00.000Z")
+/// try SQLDateEncoding.iso8601.sqlValue(Date(timeIntervalSince1970: 0))   // .text("1970-01-01T00:00:00Z")
 /// ```
 public enum SQLDateEncoding: String, Sendable, Hashable, CaseIterable {
   /// Seconds since 1970-01-01 00:00 UTC (the default).
@@ -60,27 +61,83 @@ public enum SQLDateEncoding: String, Sendable, Hashable, CaseIterable {
     }
   }
 
-  /// The value a date is bound as in a column of this encoding: a double for the numeric
-  /// encodings, text in the column's own shape for the text encodings, ISO-8601 text with
-  /// milliseconds and `Z` for `.native` (to be cast to the column's type in SQL).
-  public func sqlValue(_ date: Date) -> SQLValue {
+  /// The value a date is stored and bound as in a column of this encoding: a double for the
+  /// numeric encodings, text in the column's own shape for the text encodings, ISO-8601 text
+  /// with milliseconds and `Z` for `.native` (to be cast to the column's type in SQL). The one
+  /// rule for writing a date (`SQLColumnCodec` and the SQL compiler use it).
+  ///
+  /// ```swift
+  /// try SQLDateEncoding.sqliteDateTime.sqlValue(Date(timeIntervalSince1970: 0))   // .text("1970-01-01 00:00:00")
+  /// ```
+  /// - Throws: `SiftError` (stage `.sql`, id `date-out-of-range`) for a date that is not a
+  ///   number (NaN), whose stored number is not finite, or outside the years 0000–9999 for a
+  ///   text or native encoding (no four-digit spelling).
+  public func sqlValue(_ date: Date) throws(SiftError) -> SQLValue {
+    let seconds = date.timeIntervalSince1970
     switch self {
-    case .unixSeconds, .referenceDateSeconds, .unixMilliseconds: return .double(encode(date))
-    case .iso8601, .native: return .text(SQLDateEncoding.text(date, separator: "T", zone: "Z"))
-    case .sqliteDateTime: return .text(SQLDateEncoding.text(date, separator: " ", zone: ""))
-    case .isoDate: return .text(String(SQLDateEncoding.text(date, separator: "T", zone: "").prefix(10)))
+    case .unixSeconds, .referenceDateSeconds, .unixMilliseconds:
+      let n = encode(date)
+      guard n.isFinite else { throw SQLDateEncoding.outOfRange(seconds, self) }
+      return .double(n)
+    case .iso8601, .native, .sqliteDateTime, .isoDate:
+      let separator = self == .sqliteDateTime ? " " : "T"
+      let zone = self == .iso8601 || self == .native ? "Z" : ""
+      guard let text = SQLDateEncoding.text(date, separator: separator, zone: zone) else {
+        throw SQLDateEncoding.outOfRange(seconds, self)
+      }
+      return .text(self == .isoDate ? String(text.prefix(10)) : text)
     }
   }
 
-  /// `yyyy-MM-dd<separator>HH:mm:ss[.SSS]<zone>` in UTC; milliseconds only when non-zero.
-  static func text(_ date: Date, separator: String, zone: String) -> String {
+  /// The date a stored value of this encoding holds, or nil when it holds none (text that is
+  /// not a date, a number in a text column, `infinity`). Numbers in numeric encodings; text
+  /// of every ISO-8601 precision (with `T` or a space, with `Z`, an offset `+05:30`/`+0530`/`+05`
+  /// or no zone, which is UTC) in text and native encodings, as PostgreSQL prints
+  /// `timestamptz`, `timestamp` and `date`.
+  ///
+  /// ```swift
+  /// SQLDateEncoding.referenceDateSeconds.date(from: .double(0))   // 2001-01-01T00:00:00Z
+  /// SQLDateEncoding.native.date(from: .text("2024-01-05 10:30:00.25+00"))
+  /// ```
+  public func date(from value: SQLValue) -> Date? {
+    switch (self, value) {
+    case (.unixSeconds, .integer(let n)): return Date(timeIntervalSince1970: Double(n))
+    case (.unixSeconds, .double(let d)) where !d.isNaN: return Date(timeIntervalSince1970: d)
+    case (.referenceDateSeconds, .integer(let n)): return Date(timeIntervalSinceReferenceDate: Double(n))
+    case (.referenceDateSeconds, .double(let d)) where !d.isNaN: return Date(timeIntervalSinceReferenceDate: d)
+    case (.unixMilliseconds, .integer(let n)): return Date(timeIntervalSince1970: Double(n) / 1000)
+    case (.unixMilliseconds, .double(let d)) where !d.isNaN: return Date(timeIntervalSince1970: d / 1000)
+    case (.iso8601, .text(let s)), (.sqliteDateTime, .text(let s)), (.isoDate, .text(let s)), (.native, .text(let s)):
+      return SQLDateText.parse(s)
+    default: return nil
+    }
+  }
+
+  static func outOfRange(_ seconds: Double, _ encoding: SQLDateEncoding) -> SiftError {
+    let what = seconds.isNaN ? "a date that is not a number (NaN)" : "the date \(seconds) seconds since 1970"
+    let why = encoding.isNumeric ? "has no finite number" : "is outside the years 0000-9999 its text can spell"
+    return SiftError(
+      stage: .sql,
+      diagnostic: SiftDiagnostic(id: "date-out-of-range", message: "\(what) \(why) in \(encoding.rawValue)", range: .at(0)),
+      source: "")
+  }
+
+  /// Seconds since 1970 of 0000-01-01T00:00:00Z and 10000-01-01T00:00:00Z: the dates with a
+  /// four-digit year, which the text encodings spell.
+  static let textSeconds: Range<Double> = -62_167_219_200..<253_402_300_800
+
+  /// `yyyy-MM-dd<separator>HH:mm:ss[.SSS]<zone>` in UTC; milliseconds only when non-zero;
+  /// nil outside the years 0000–9999 (and for NaN), so no conversion below can trap.
+  static func text(_ date: Date, separator: String, zone: String) -> String? {
     let seconds = date.timeIntervalSince1970
+    guard textSeconds.contains(seconds) else { return nil }
     let whole = seconds.rounded(.down)
     var millis = Int(((seconds - whole) * 1000).rounded())
     var day = Int64(whole) / 86_400
     var rest = Int64(whole) % 86_400
     if rest < 0 { rest += 86_400; day -= 1 }
     if millis == 1000 { millis = 0; rest += 1 }
+    if rest == 86_400 { rest = 0; day += 1 }
     // Civil-from-days (Howard Hinnant), proleptic Gregorian.
     let z = day + 719_468
     let era = (z >= 0 ? z : z - 146_096) / 146_097

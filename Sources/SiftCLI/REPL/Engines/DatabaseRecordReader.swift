@@ -60,7 +60,7 @@ struct DatabaseRecordReader {
     for a in e.attributes where a.type.isArray && a.effectiveArrayStorage != .sideTable {
       for row in try select([key, a.column], from: e, where: key, in: keys) where row.count == 2 {
         let k = DatabaseValues.value(row[0], e.primaryKeyAttribute, db.schema)
-        records[k]?[a.name] = DatabaseValues.array(row[1], a)
+        records[k]?[a.name] = SQLColumnCodec.decode(row[1], as: a, in: db.schema)
       }
     }
     guard depth > 0 else { return }

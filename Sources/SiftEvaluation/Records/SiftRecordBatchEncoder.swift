@@ -1,0 +1,180 @@
+import Foundation
+import SiftSyntax
+
+/// Encodes many values of one `Encodable` type straight into `SiftObject`s sharing one key
+/// layout: each value's fields go into slots of a reused buffer (no dictionary per value, no
+/// tree of boxes), which is what `SiftFetchRequest.fetch(from:)` needs over 100,000 structs.
+/// Scalars, dates, data and strings go in directly; other fields (arrays, nested structs) go
+/// through `SiftRecordEncoder`. A value whose keys differ from the first one's (or that is not
+/// a keyed record) is encoded the general way, so the results are those of
+/// `SiftRecordEncoder.records`: a nil optional is a missing key, which compares like nil.
+struct SiftRecordBatchEncoder {
+  static func records<T: Encodable>(_ values: [T]) throws -> [SiftObject] {
+    guard let first = values.first else { return [] }
+    guard case .dictionary(let d) = try SiftRecordEncoder.encode(first) else {
+      throw SiftRecordEncoder.EncodingFailure(message: "\(T.self) does not encode as keyed records")
+    }
+    let slots = BatchSlots(keys: d.keys.sorted())
+    var out: [SiftObject] = []
+    out.reserveCapacity(values.count)
+    for v in values {
+      if let o = try slots.encode(v) {
+        out.append(o)
+      } else {
+        guard let o = SiftObject(value: try SiftRecordEncoder.encode(v)) else {
+          throw SiftRecordEncoder.EncodingFailure(message: "\(T.self) does not encode as keyed records")
+        }
+        out.append(o)
+      }
+    }
+    return out
+  }
+}
+
+/// The reused slot buffer of one batch, and its key layout. Slots live in raw memory (no
+/// exclusivity check per field); the order fields arrive in is learned from the first value.
+final class BatchSlots {
+  let shape: Shape
+  let keys: [String]
+  let index: [String: Int]
+  let count: Int
+  let values: UnsafeMutablePointer<EvalValue>
+  let filled: UnsafeMutablePointer<Bool>
+  /// The slot of the n-th field encoded, as the values so far gave them.
+  let order: UnsafeMutablePointer<Int>
+  var learned = 0
+  /// Fields encoded so far in the current value.
+  var calls = 0
+  /// Set when the value did something the flat layout cannot hold.
+  var unsupported = false
+  var cache = ShapeCache()
+
+  init(keys: [String]) {
+    self.keys = keys
+    var cache = ShapeCache()
+    shape = cache.shape(for: keys)
+    var index: [String: Int] = [:]
+    for (i, k) in keys.enumerated() { index[k] = i }
+    self.index = index
+    count = keys.count
+    values = .allocate(capacity: max(count, 1))
+    values.initialize(repeating: .null, count: count)
+    filled = .allocate(capacity: max(count, 1))
+    filled.initialize(repeating: false, count: count)
+    order = .allocate(capacity: max(count, 1))
+    order.initialize(repeating: -1, count: count)
+  }
+
+  deinit {
+    values.deinitialize(count: count)
+    values.deallocate()
+    filled.deallocate()
+    order.deallocate()
+  }
+
+  /// `v` as a record of this layout, or nil when its keys differ.
+  func encode<T: Encodable>(_ v: T) throws -> SiftObject? {
+    for i in 0..<count {
+      values[i] = .null
+      filled[i] = false
+    }
+    calls = 0
+    unsupported = false
+    try v.encode(to: BatchEncoder(slots: self))
+    guard !unsupported, calls == count else { return nil }
+    for i in 0..<count where !filled[i] { return nil }
+    return SiftObject(shape: shape, copying: values, count: count)
+  }
+
+  @inline(__always)
+  func put(_ value: EvalValue, _ key: String) {
+    let n = calls
+    calls += 1
+    guard n < count else {
+      unsupported = true
+      return
+    }
+    var i = order[n]
+    if i < 0 || keys[i] != key {
+      guard let j = index[key] else {
+        unsupported = true
+        return
+      }
+      i = j
+      order[n] = j
+    }
+    values[i] = value
+    filled[i] = true
+  }
+
+  func putEncodable<T: Encodable>(_ value: T, _ key: String) throws {
+    if T.self == Date.self {
+      put(.date(unsafeBitCast(value, to: Date.self)), key)  // T is Date
+    } else {
+      put(SiftObject.convert(try SiftRecordEncoder.encode(value), cache: &cache, depth: EvalLimits.maxDataDepth), key)
+    }
+  }
+}
+
+struct BatchEncoder: Encoder {
+  let slots: BatchSlots
+  var codingPath: [any CodingKey] { [] }
+  var userInfo: [CodingUserInfoKey: Any] { [:] }
+
+  func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
+    KeyedEncodingContainer(BatchKeyedContainer<Key>(slots: slots))
+  }
+  func unkeyedContainer() -> any UnkeyedEncodingContainer {
+    slots.unsupported = true
+    return SiftValueEncoder(ref: EncodingRef(), codingPath: [], depth: 1).unkeyedContainer()
+  }
+  func singleValueContainer() -> any SingleValueEncodingContainer {
+    slots.unsupported = true
+    return SiftValueEncoder(ref: EncodingRef(), codingPath: [], depth: 1)
+  }
+}
+
+struct BatchKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
+  let slots: BatchSlots
+  var codingPath: [any CodingKey] { [] }
+
+  mutating func encodeNil(forKey key: Key) throws { slots.put(.null, key.stringValue) }
+  mutating func encode(_ value: Bool, forKey key: Key) throws { slots.put(.bool(value), key.stringValue) }
+  mutating func encode(_ value: String, forKey key: Key) throws { slots.put(.string(value), key.stringValue) }
+  mutating func encode(_ value: Double, forKey key: Key) throws { slots.put(.double(value), key.stringValue) }
+  mutating func encode(_ value: Float, forKey key: Key) throws { slots.put(.double(Double(value)), key.stringValue) }
+  mutating func encode(_ value: Int, forKey key: Key) throws { slots.put(.int(Int64(value)), key.stringValue) }
+  mutating func encode(_ value: Int8, forKey key: Key) throws { slots.put(.int(Int64(value)), key.stringValue) }
+  mutating func encode(_ value: Int16, forKey key: Key) throws { slots.put(.int(Int64(value)), key.stringValue) }
+  mutating func encode(_ value: Int32, forKey key: Key) throws { slots.put(.int(Int64(value)), key.stringValue) }
+  mutating func encode(_ value: Int64, forKey key: Key) throws { slots.put(.int(value), key.stringValue) }
+  mutating func encode(_ value: UInt, forKey key: Key) throws {
+    slots.put(EvalValue(SiftValueEncoder.unsigned(UInt64(value))), key.stringValue)
+  }
+  mutating func encode(_ value: UInt8, forKey key: Key) throws { slots.put(.int(Int64(value)), key.stringValue) }
+  mutating func encode(_ value: UInt16, forKey key: Key) throws { slots.put(.int(Int64(value)), key.stringValue) }
+  mutating func encode(_ value: UInt32, forKey key: Key) throws { slots.put(.int(Int64(value)), key.stringValue) }
+  mutating func encode(_ value: UInt64, forKey key: Key) throws {
+    slots.put(EvalValue(SiftValueEncoder.unsigned(value)), key.stringValue)
+  }
+  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try slots.putEncodable(value, key.stringValue) }
+
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
+    -> KeyedEncodingContainer<NestedKey>
+  {
+    slots.unsupported = true
+    return SiftValueEncoder(ref: EncodingRef(), codingPath: [], depth: 1).container(keyedBy: keyType)
+  }
+  mutating func nestedUnkeyedContainer(forKey key: Key) -> any UnkeyedEncodingContainer {
+    slots.unsupported = true
+    return SiftValueEncoder(ref: EncodingRef(), codingPath: [], depth: 1).unkeyedContainer()
+  }
+  mutating func superEncoder() -> any Encoder {
+    slots.unsupported = true
+    return SiftValueEncoder(ref: EncodingRef(), codingPath: [], depth: 1)
+  }
+  mutating func superEncoder(forKey key: Key) -> any Encoder {
+    slots.unsupported = true
+    return SiftValueEncoder(ref: EncodingRef(), codingPath: [], depth: 1)
+  }
+}

@@ -1,0 +1,32 @@
+import SiftSQL
+import SiftSyntax
+
+extension PostgresDatabase {
+  /// The records (or rows of any shape) `request` selects, decoded as `type` through
+  /// `Decodable`: coding keys are the schema's attribute names, and each value is read in its
+  /// column's own encoding (`SQLColumnCodec`: `timestamptz`, `timestamp`, `date`, numbers or
+  /// text for dates, `boolean`, `uuid`, native and JSON arrays). `SiftRow.self` gives rows with
+  /// named access. Without `schema`, the database's own is read (`introspectSchema`, of this
+  /// connection's schema or `public`).
+  ///
+  /// ```swift
+  /// let notes = try db.fetch(SiftFetchRequest(entity: "note"), as: Note.self)
+  /// ```
+  /// - Throws: `PostgresError` from the server, or `SiftError` (the compiler's, or a decoding
+  ///   error naming the row, key, column and what was found).
+  public func fetch<T: Decodable>(_ request: SiftFetchRequest, as type: T.Type, schema: SQLSchema? = nil) throws -> [T] {
+    let schema = try schema ?? introspectSchema(named: schemaName ?? "public").schema
+    return try SQLCompiler(dialect: PostgreSQLDialect(), schema: schema).fetch(request, as: type, in: self)
+  }
+
+  /// The number of records `request` selects (its limit and offset applied).
+  ///
+  /// ```swift
+  /// let n = try db.fetchCount(SiftFetchRequest(entity: "note"))
+  /// ```
+  /// - Throws: `PostgresError` or `SiftError`.
+  public func fetchCount(_ request: SiftFetchRequest, schema: SQLSchema? = nil) throws -> Int {
+    let schema = try schema ?? introspectSchema(named: schemaName ?? "public").schema
+    return try SQLCompiler(dialect: PostgreSQLDialect(), schema: schema).fetchCount(request, in: self)
+  }
+}

@@ -1,0 +1,62 @@
+import CSQLite
+import SiftSQL
+import SiftSyntax
+
+extension SQLiteDatabase {
+  /// The records (or rows of any shape) `request` selects, decoded as `type` through
+  /// `Decodable`: coding keys are the schema's attribute names, and each value is read in its
+  /// column's own encoding (`SQLColumnCodec`: dates as seconds or milliseconds since 1970,
+  /// Core Data's seconds since 2001 or ISO-8601 text, booleans from 0/1, UUIDs from text or
+  /// blobs, arrays from JSON). `SiftRow.self` gives rows with named access. Without `schema`,
+  /// the database's own is read (`introspectSchema`). Arrays kept in Sift's side tables (a
+  /// database `sift load` made) are not in the rows: declare them optional or leave them out.
+  ///
+  /// ```swift
+  /// struct Note: Decodable { var id: Int; var title: String; var createdAt: Date; var pinned: Bool }
+  /// let notes = try db.fetch(SiftFetchRequest(entity: "Note", predicate: try SiftPredicate(format: "pinned == YES")), as: Note.self)
+  /// ```
+  /// - Throws: `SiftError`: the compiler's, SQLite's, or a decoding error naming the row,
+  ///   key, column and what was found.
+  public func fetch<T: Decodable>(_ request: SiftFetchRequest, as type: T.Type, schema: SQLSchema? = nil) throws -> [T] {
+    let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: try schema ?? introspectSchema().schema)
+    var sink = SiftRowSink(columns: try compiler.resultColumns(for: request), as: type)
+    try forEachRow(try compiler.compileForDecoding(request)) { try sink.append($0) }
+    return sink.results
+  }
+
+  /// The number of records `request` selects (its limit and offset applied).
+  ///
+  /// ```swift
+  /// let pinned = try db.fetchCount(SiftFetchRequest(entity: "Note", predicate: try SiftPredicate(format: "pinned == YES")))
+  /// ```
+  /// - Throws: `SiftError`: the compiler's or SQLite's.
+  public func fetchCount(_ request: SiftFetchRequest, schema: SQLSchema? = nil) throws -> Int {
+    try SQLCompiler(dialect: SQLiteDialect(), schema: try schema ?? introspectSchema().schema).fetchCount(request, in: self)
+  }
+
+  /// Runs `statement` and hands each row to `body` as it is read, in one reused buffer (rows
+  /// are not collected first, as `execute` does).
+  func forEachRow(_ statement: SQLStatement, _ body: ([SQLValue]) throws -> Void) throws {
+    let st = try prepare(statement.sql)
+    defer { sqlite3_reset(st) }
+    let expected = Int(sqlite3_bind_parameter_count(st))
+    guard expected == statement.bindings.count else {
+      throw SQLiteDatabase.error(
+        "statement has \(expected) placeholders but \(statement.bindings.count) bindings", sql: statement.sql)
+    }
+    for (i, v) in statement.bindings.enumerated() {
+      guard SQLiteDatabase.bind(v, to: st, at: Int32(i + 1)) == SQLITE_OK else { throw lastError(statement.sql) }
+    }
+    let columns = sqlite3_column_count(st)
+    var row: [SQLValue] = []
+    row.reserveCapacity(Int(columns))
+    while true {
+      let rc = sqlite3_step(st)
+      if rc == SQLITE_DONE { break }
+      guard rc == SQLITE_ROW else { throw lastError(statement.sql) }
+      row.removeAll(keepingCapacity: true)
+      for c in 0..<columns { row.append(SQLiteDatabase.read(st, c)) }
+      try body(row)
+    }
+  }
+}

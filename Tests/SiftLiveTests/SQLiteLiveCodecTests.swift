@@ -1,0 +1,42 @@
+import Foundation
+import SiftSQL
+import SiftSQLite
+import SiftSyntax
+import Testing
+import SiftLive
+@testable import SiftLiveSQLite
+
+/// Live-table writes store each value the way its column already stores it
+/// (`SQLColumnCodec`), not one rule for every column.
+@Suite struct SQLiteLiveCodecTests {
+  @Test func datesAndBooleansAreWrittenInTheColumnsOwnEncoding() throws {
+    let db = try SQLiteDatabase()
+    try db.executeScript("""
+      CREATE TABLE Log (id INTEGER PRIMARY KEY, iso DATETIME, local DATETIME, day DATE, epoch TIMESTAMP,
+                        millis INTEGER_TIMESTAMP, flag BOOLEAN, note TEXT);
+      INSERT INTO Log VALUES (1, '2024-01-05T10:30:00Z', '2024-01-05 10:30:00', '2024-01-05', 1704450600.5,
+                              1704450600250, 0, 'x');
+      """)
+    let table = try SQLiteLiveTable(database: db, table: "Log", predicate: nil, sortDescriptors: [])
+    let d = SiftValue.date(Date(timeIntervalSince1970: 1_738_555_506.5))
+    _ = try table.write([
+      .update(1, set: ["iso": d, "local": d, "day": d, "epoch": d, "millis": d, "flag": .bool(true), "note": d])
+    ])
+    let row = try db.execute(SQLStatement(sql: "SELECT iso, local, day, epoch, millis, flag, note FROM Log"))
+    let expected: [SQLValue] = [
+      .text("2025-02-03T04:05:06.500Z"), .text("2025-02-03 04:05:06.500"), .text("2025-02-03"), .double(1_738_555_506.5),
+      .integer(1_738_555_506_500), .integer(1), .text("2025-02-03T04:05:06.500Z"),
+    ]
+    #expect(row == [expected])
+  }
+
+  @Test func aDateNoColumnCanHoldIsAClearError() throws {
+    let db = try SQLiteDatabase()
+    try db.executeScript("CREATE TABLE Log (id INTEGER PRIMARY KEY, iso DATETIME); INSERT INTO Log VALUES (1, '2024-01-05T10:30:00Z');")
+    let table = try SQLiteLiveTable(database: db, table: "Log", predicate: nil, sortDescriptors: [])
+    for seconds in [1e300, -1e300, Double.nan] {
+      #expect(throws: SiftError.self) { try table.write([.update(1, set: ["iso": .date(Date(timeIntervalSince1970: seconds))])]) }
+    }
+    #expect(try db.execute(SQLStatement(sql: "SELECT iso FROM Log")) == [[.text("2024-01-05T10:30:00Z")]])
+  }
+}
