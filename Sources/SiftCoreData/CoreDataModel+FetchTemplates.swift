@@ -12,10 +12,39 @@ extension CoreDataModel {
   /// let request = try model.fetchRequest(named: "BooksByAuthor", substituting: ["AUTHOR": "Neil Gaiman"])
   /// request.predicate?.predicateFormat   // ANY authors.name == "Neil Gaiman"
   /// ```
-  /// - Throws: `CoreDataModelError` (element `fetchRequest`) for an unknown template, a
-  ///   variable the template uses but `variables` lacks, a name in `variables` the template
-  ///   does not use, or a predicate that does not parse (with the parser's message).
-  public func fetchRequest(named name: String, substituting variables: [String: SiftValue] = [:]) throws(CoreDataModelError)
+  /// - Throws: `SiftError` (stage `.model`, its `underlying` a `CoreDataModelError` with
+  ///   element `fetchRequest`) for an unknown template, a variable the template uses but
+  ///   `variables` lacks, a name in `variables` the template does not use, or a predicate that
+  ///   does not parse (with the parser's message).
+  public func fetchRequest(named name: String, substituting variables: [String: SiftValue] = [:]) throws(SiftError)
+    -> SiftFetchRequest
+  {
+    do throws(CoreDataModelError) { return try template(named: name, substituting: variables) } catch {
+      throw SiftError.model(error)
+    }
+  }
+
+  /// `fetchRequest(named:substituting:)` with plain Swift values.
+  ///
+  /// ```swift
+  /// let author: String? = "Neil Gaiman"
+  /// let request = try model.fetchRequest(named: "BooksByAuthor", substituting: ["AUTHOR": author])
+  /// ```
+  @_disfavoredOverload
+  public func fetchRequest(named name: String, substituting variables: [String: Any?]) throws(SiftError) -> SiftFetchRequest {
+    var values: [String: SiftValue] = [:]
+    for (key, value) in variables {
+      guard let converted = SiftValue(converting: value) else {
+        throw SiftError(
+          stage: .arguments, id: "unsupported-argument-type",
+          message: "$\(key) is \(type(of: value as Any)), which Sift cannot use as a value; conform it to SiftValueConvertible")
+      }
+      values[key] = converted
+    }
+    return try fetchRequest(named: name, substituting: values)
+  }
+
+  func template(named name: String, substituting variables: [String: SiftValue]) throws(CoreDataModelError)
     -> SiftFetchRequest
   {
     guard let template = fetchRequest(name) else {

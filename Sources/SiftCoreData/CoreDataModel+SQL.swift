@@ -89,7 +89,7 @@ extension CoreDataModel {
   /// ```swift
   /// let schema = try model.sqlSchema()
   /// ```
-  public func sqlSchema(entityNumbers: [String: Int]? = nil) throws -> SQLSchema {
+  public func sqlSchema(entityNumbers: [String: Int]? = nil) throws(SiftError) -> SQLSchema {
     try sqlMapping(entityNumbers: entityNumbers).schema
   }
 
@@ -101,9 +101,13 @@ extension CoreDataModel {
   /// let m = try model.sqlMapping(entityNumbers: ["Author": 1, "Item": 2, "Book": 3])
   /// m.entityFilters["Book"]   // [3, 4, 5]
   /// ```
-  /// - Throws: `CoreDataModelError` when an entity has no number; `SiftError` when the
+  /// - Throws: `SiftError`: stage `.model` when an entity has no number, `.sql` when the
   ///   resulting schema is invalid.
-  public func sqlMapping(entityNumbers given: [String: Int]? = nil) throws -> CoreDataSQLMapping {
+  public func sqlMapping(entityNumbers given: [String: Int]? = nil) throws(SiftError) -> CoreDataSQLMapping {
+    do { return try mapping(entityNumbers: given) } catch { throw SiftError.model(error) }
+  }
+
+  func mapping(entityNumbers given: [String: Int]?) throws -> CoreDataSQLMapping {
     let numbers = given ?? entityNumbers()
     for e in entities where numbers[e.name] == nil {
       throw CoreDataModelError(file: file, line: e.line, element: "entity", message: "entity '\(e.name)' has no entity number (Z_ENT)")

@@ -1,4 +1,5 @@
 import Foundation
+import SiftSyntax
 
 /// A Core Data managed object model read from an `.xcdatamodeld` bundle, an `.xcdatamodel`
 /// folder or its `contents` XML: entities with their attributes and relationships, and the
@@ -27,10 +28,20 @@ public struct CoreDataModel: Sendable, Hashable {
   /// let book = CoreDataEntity(name: "Book", attributes: [CoreDataAttribute(name: "title", type: .string)])
   /// let model = try CoreDataModel(entities: [book])
   /// ```
-  /// - Throws: `CoreDataModelError` naming the first problem.
+  /// - Throws: `SiftError` (stage `.model`) naming the first problem.
   public init(
     entities: [CoreDataEntity], fetchRequests: [CoreDataFetchRequest] = [], file: String = "<model>",
     versionName: String? = nil
+  ) throws(SiftError) {
+    do throws(CoreDataModelError) {
+      try self.init(checking: entities, fetchRequests: fetchRequests, file: file, versionName: versionName)
+    } catch {
+      throw SiftError.model(error)
+    }
+  }
+
+  init(
+    checking entities: [CoreDataEntity], fetchRequests: [CoreDataFetchRequest], file: String, versionName: String?
   ) throws(CoreDataModelError) {
     self.entities = entities
     self.fetchRequests = fetchRequests

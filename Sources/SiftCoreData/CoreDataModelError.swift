@@ -1,3 +1,5 @@
+import SiftSyntax
+
 /// A model that cannot be read: malformed XML, an unknown element or attribute type, a name
 /// that does not resolve, or a bundle without a usable version. Names the file, the line and
 /// the element when they are known.
@@ -32,5 +34,19 @@ public struct CoreDataModelError: Error, Sendable, Hashable, CustomStringConvert
     s += ": "
     if let element { s += "<\(element)>: " }
     return s + message
+  }
+}
+
+extension SiftError {
+  /// A Core Data problem as Sift's one error type (stage `.model`), the detailed error kept as
+  /// `underlying`: `invalid-model` for a `CoreDataModelError` (file, line, element),
+  /// `invalid-store` for a `CoreDataStoreError`; a `SiftError` passes through.
+  package static func model(_ error: any Error) -> SiftError {
+    switch error {
+    case let e as SiftError: return e
+    case let e as CoreDataModelError: return SiftError(stage: .model, id: "invalid-model", message: e.description, underlying: e)
+    case let e as CoreDataStoreError: return SiftError(stage: .model, id: "invalid-store", message: e.description, underlying: e)
+    default: return SiftError(stage: .model, id: "invalid-store", message: "\(error)", underlying: error)
+    }
   }
 }

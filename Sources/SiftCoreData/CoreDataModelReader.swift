@@ -1,4 +1,5 @@
 import Foundation
+import SiftSyntax
 
 #if canImport(FoundationXML)
   import FoundationXML
@@ -11,8 +12,13 @@ extension CoreDataModel {
   /// ```swift
   /// let model = try CoreDataModel(contentsOf: URL(fileURLWithPath: "Library.xcdatamodeld"))
   /// ```
-  /// - Throws: `CoreDataModelError` naming the file, line and element at fault.
-  public init(contentsOf url: URL) throws(CoreDataModelError) {
+  /// - Throws: `SiftError` (stage `.model`, id `invalid-model`) naming the file, line and
+  ///   element at fault; its `underlying` is the `CoreDataModelError`.
+  public init(contentsOf url: URL) throws(SiftError) {
+    do throws(CoreDataModelError) { try self.init(reading: url) } catch { throw SiftError.model(error) }
+  }
+
+  init(reading url: URL) throws(CoreDataModelError) {
     let fm = FileManager.default
     var isDirectory: ObjCBool = false
     guard fm.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
@@ -26,7 +32,7 @@ extension CoreDataModel {
       try self.init(versionFolder: url, versionName: nil)
       return
     }
-    let version = try CoreDataModel.currentVersion(ofBundle: url)
+    let version = try CoreDataModel.versionName(ofBundle: url)
     try self.init(versionFolder: url.appendingPathComponent(version), versionName: version)
   }
 
@@ -35,9 +41,11 @@ extension CoreDataModel {
   /// ```swift
   /// let model = try CoreDataModel(xml: #"<model><entity name="Tag"/></model>"#, file: "inline")
   /// ```
-  /// - Throws: `CoreDataModelError`.
-  public init(xml: String, file: String = "<model>") throws(CoreDataModelError) {
-    try self.init(xmlData: Data(xml.utf8), file: file, versionName: nil)
+  /// - Throws: `SiftError` (stage `.model`).
+  public init(xml: String, file: String = "<model>") throws(SiftError) {
+    do throws(CoreDataModelError) { try self.init(xmlData: Data(xml.utf8), file: file, versionName: nil) } catch {
+      throw SiftError.model(error)
+    }
   }
 
   /// The version folder name (`Model 2.xcdatamodel`) an `.xcdatamodeld` bundle makes current:
@@ -46,9 +54,13 @@ extension CoreDataModel {
   /// ```swift
   /// try CoreDataModel.currentVersion(ofBundle: URL(fileURLWithPath: "Library.xcdatamodeld"))   // "Library 2.xcdatamodel"
   /// ```
-  /// - Throws: `CoreDataModelError` when the plist is unreadable, names a missing version, or
-  ///   there is no plist and not exactly one version.
-  public static func currentVersion(ofBundle bundle: URL) throws(CoreDataModelError) -> String {
+  /// - Throws: `SiftError` (stage `.model`) when the plist is unreadable, names a missing
+  ///   version, or there is no plist and not exactly one version.
+  public static func currentVersion(ofBundle bundle: URL) throws(SiftError) -> String {
+    do throws(CoreDataModelError) { return try versionName(ofBundle: bundle) } catch { throw SiftError.model(error) }
+  }
+
+  static func versionName(ofBundle bundle: URL) throws(CoreDataModelError) -> String {
     let fm = FileManager.default
     let names = ((try? fm.contentsOfDirectory(atPath: bundle.path)) ?? [])
       .filter { $0.hasSuffix(".xcdatamodel") }.sorted()
@@ -105,7 +117,7 @@ extension CoreDataModel {
     let root = try ModelXMLTree.parse(xmlData, file: file)
     var reader = ModelXMLReader(file: file)
     let (entities, requests) = try reader.model(root)
-    try self.init(entities: entities, fetchRequests: requests, file: file, versionName: versionName)
+    try self.init(checking: entities, fetchRequests: requests, file: file, versionName: versionName)
   }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SiftSQL
+import SiftSyntax
 
 /// A SQLite store Core Data wrote, opened on a caller's (read-only) connection, with the
 /// `SQLSchema` to query it by: from the store's model when one is given, else inferred from the
@@ -51,9 +52,14 @@ public struct CoreDataStore {
   /// store.schema.entity("Book")?.attribute("createdat")?.column   // "ZCREATEDAT"
   /// ```
   /// - Parameter label: how messages name the store (its path).
-  /// - Throws: `CoreDataStoreError` when the database is not a Core Data store or the model
-  ///   does not match it (an entity or column missing: usually another model version).
-  public init(database: any SQLDatabase, model given: CoreDataModel? = nil, label: String = "the store") throws {
+  /// - Throws: `SiftError` (stage `.model`, id `invalid-store`) when the database is not a Core
+  ///   Data store or the model does not match it (an entity or column missing: usually another
+  ///   model version).
+  public init(database: any SQLDatabase, model given: CoreDataModel? = nil, label: String = "the store") throws(SiftError) {
+    do { try self.init(opening: database, model: given, label: label) } catch { throw SiftError.model(error) }
+  }
+
+  init(opening database: any SQLDatabase, model given: CoreDataModel?, label: String) throws {
     self.database = database
     let catalog = try StoreCatalog(database: database, label: label)
     entityRecords = catalog.entities
@@ -106,11 +112,11 @@ public struct CoreDataStore {
   /// ```swift
   /// let schema = try CoreDataStore.schema(model: URL(fileURLWithPath: "Library.xcdatamodeld"), store: nil)
   /// ```
-  /// - Throws: `CoreDataModelError`, `CoreDataStoreError`; when neither is given, `CoreDataStoreError`.
-  public static func schema(model url: URL?, store database: (any SQLDatabase)?) throws -> SQLSchema {
-    let model = try url.map { u throws(CoreDataModelError) in try CoreDataModel(contentsOf: u) }
+  /// - Throws: `SiftError` (stage `.model`); when neither is given, id `invalid-store`.
+  public static func schema(model url: URL?, store database: (any SQLDatabase)?) throws(SiftError) -> SQLSchema {
+    let model = try url.map { u throws(SiftError) in try CoreDataModel(contentsOf: u) }
     if let database { return try CoreDataStore(database: database, model: model).schema }
-    guard let model else { throw CoreDataStoreError("a Core Data schema needs a model, a store, or both") }
+    guard let model else { throw SiftError.model(CoreDataStoreError("a Core Data schema needs a model, a store, or both")) }
     return try model.sqlSchema()
   }
 }

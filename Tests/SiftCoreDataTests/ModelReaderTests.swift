@@ -87,7 +87,7 @@ struct ModelReaderTests {
     #expect(model.fetchRequest("ByAuthor")?.variables == ["NAME"])
     let r = try model.fetchRequest(named: "ByAuthor", substituting: ["NAME": "Ada"])
     #expect(r.predicate?.description == #"SUBQUERY(authors, $a, $a.name == "Ada").@count > 0 AND title != "$x""#, "\(String(describing: r.predicate))")
-    #expect(throws: CoreDataModelError.self) { try model.fetchRequest(named: "ByAuthor") }
+    #expect(throws: SiftError.self) { try model.fetchRequest(named: "ByAuthor") }
   }
 
   @Test func fetchRequestTemplatesAndFetchedProperties() throws {
@@ -138,11 +138,15 @@ struct ModelReaderTests {
 
   // MARK: errors name the file, the line and the element
 
+  /// The detailed model error beneath the SiftError (stage `.model`, id `invalid-model`).
   func error(_ xml: String) -> CoreDataModelError? {
     do {
       _ = try CoreDataModel(xml: xml, file: "Test.xcdatamodel/contents")
       return nil
-    } catch { return error }
+    } catch {
+      #expect(error.stage == .model && error.id == "invalid-model")
+      return error.underlying as? CoreDataModelError
+    }
   }
 
   @Test func unknownAttributeTypeIsNamed() throws {
@@ -198,9 +202,9 @@ struct ModelReaderTests {
     #expect(try CoreDataModel(contentsOf: bundle).versionName == "M.xcdatamodel")  // the only version
 
     try CoreDataFixtures.write(#"<model><entity name="B"/></model>"#, to: bundle.appendingPathComponent("M 2.xcdatamodel/contents"))
-    #expect(throws: CoreDataModelError.self) { try CoreDataModel(contentsOf: bundle) }
+    #expect(throws: SiftError.self) { try CoreDataModel(contentsOf: bundle) }
     do { _ = try CoreDataModel(contentsOf: bundle) } catch {
-      #expect(error.message.contains("2 model versions") && error.file == bundle.path)
+      #expect(error.message.contains("2 model versions") && (error.underlying as? CoreDataModelError)?.file == bundle.path)
     }
 
     let plist = bundle.appendingPathComponent(".xccurrentversion")
@@ -212,7 +216,7 @@ struct ModelReaderTests {
       _ = try CoreDataModel(contentsOf: bundle)
       Issue.record("a missing current version loaded")
     } catch {
-      #expect(error.file == plist.path && error.message.contains("'M 3.xcdatamodel'"))
+      #expect((error.underlying as? CoreDataModelError)?.file == plist.path && error.message.contains("'M 3.xcdatamodel'"))
     }
     try CoreDataFixtures.write(#"""
       <?xml version="1.0" encoding="UTF-8"?>
@@ -228,6 +232,6 @@ struct ModelReaderTests {
     } catch {
       #expect(error.message.contains("old binary model"))
     }
-    #expect(throws: CoreDataModelError.self) { try CoreDataModel(contentsOf: dir.appendingPathComponent("none")) }
+    #expect(throws: SiftError.self) { try CoreDataModel(contentsOf: dir.appendingPathComponent("none")) }
   }
 }

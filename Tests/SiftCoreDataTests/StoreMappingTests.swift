@@ -163,7 +163,7 @@ struct StoreMappingTests {
       "A.bs: a to-many relationship without an inverse; left out (Core Data's storage for it is not described publicly: "
         + "give it an inverse in the model, or describe it in a schema file)"
     ])
-    #expect(throws: CoreDataModelError.self) { try model.sqlMapping(entityNumbers: ["A": 1]) }
+    #expect(throws: SiftError.self) { try model.sqlMapping(entityNumbers: ["A": 1]) }
   }
 }
 

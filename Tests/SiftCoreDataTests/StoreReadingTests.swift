@@ -115,7 +115,7 @@ struct StoreReadingTests {
     #expect { _ = try CoreDataStore(database: db, label: "notes.sqlite") } throws: {
       "\($0)" == "notes.sqlite is not a Core Data store (it has no Z_PRIMARYKEY and Z_METADATA tables)"
     }
-    #expect(throws: CoreDataStoreError.self) { try CoreDataStore.schema(model: nil, store: nil) }
+    #expect(throws: SiftError.self) { try CoreDataStore.schema(model: nil, store: nil) }
   }
 
   @Test func schemaFromAModelURL() throws {

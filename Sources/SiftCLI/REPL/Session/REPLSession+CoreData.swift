@@ -43,8 +43,8 @@ extension REPLSession {
       if !rows.isEmpty { out += TableRenderer(style: style).render(columns: Array(columns), rows: rows) }
       let footer = rows.count < count ? "(first \(rows.count) of \(count) rows)" : "(\(count) row\(count == 1 ? "" : "s"))"
       return .ok(out + style.dim(footer) + "\n")
-    } catch let error as CoreDataModelError {
-      return .failure(errorLine(error.message))
+    } catch let error as SiftError where error.stage == .model {
+      return .failure(errorLine((error.underlying as? CoreDataModelError)?.message ?? error.message))
     } catch let error as SiftError {
       return .failure(render(error))
     } catch {
