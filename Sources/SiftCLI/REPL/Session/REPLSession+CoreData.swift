@@ -43,12 +43,10 @@ extension REPLSession {
       if !rows.isEmpty { out += TableRenderer(style: style).render(columns: Array(columns), rows: rows) }
       let footer = rows.count < count ? "(first \(rows.count) of \(count) rows)" : "(\(count) row\(count == 1 ? "" : "s"))"
       return .ok(out + style.dim(footer) + "\n")
-    } catch let error as SiftError where error.stage == .model {
-      return .failure(errorLine((error.underlying as? CoreDataModelError)?.message ?? error.message))
-    } catch let error as SiftError {
-      return .failure(render(error))
     } catch {
-      return .failure(errorLine("\(error)"))
+      // A template that does not fit: the model error's own words, without the file prefix.
+      if error.stage == .model { return .failure(errorLine((error.underlying as? CoreDataModelError)?.message ?? error.message)) }
+      return .failure(render(error))
     }
   }
 
