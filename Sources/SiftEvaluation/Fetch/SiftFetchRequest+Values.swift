@@ -9,16 +9,19 @@ extension SiftFetchRequest {
   /// ```swift
   /// struct Note: Codable { var title: String; var createdAt: Date; var pinned: Bool }
   /// let request = SiftFetchRequest(
-  ///   entity: "Note", predicate: try SiftPredicate(format: "pinned == YES AND createdAt > %@", .date(lastWeek)),
+  ///   entity: "Note", predicate: try SiftPredicate(format: "pinned == YES AND createdAt > %@", lastWeek),
   ///   sortDescriptors: [SiftSortDescriptor("createdAt", ascending: false)], limit: 20)
   /// let recent: [Note] = try request.fetch(from: notes)
   /// ```
-  /// - Throws: `SiftRecordEncoder.EncodingFailure` for a value that does not encode as a
-  ///   keyed record, or `SiftError` at stage `.evaluate` (as `execute(on:)`).
+  /// - Throws: `SiftError`: stage `.data` (id `not-encodable`) for a value that does not
+  ///   encode as a keyed record, stage `.evaluate` as `execute(on:)`.
   public func fetch<T: Encodable>(
     from values: [T], variables: [String: SiftValue] = [:], options: EvaluationOptions = EvaluationOptions()
-  ) throws -> [T] {
-    let records = try SiftRecordBatchEncoder.records(values)
+  ) throws(SiftError) -> [T] {
+    let records: [SiftObject]
+    do { records = try SiftRecordBatchEncoder.records(values) } catch {
+      throw SiftRecordEncoder.failure(error, encoding: T.self)
+    }
     return try matchingIndices(in: records, variables: variables, options: options).map { values[$0] }
   }
 
@@ -30,10 +33,14 @@ extension SiftFetchRequest {
   /// - Throws: as `fetch(from:)`.
   public func fetchCount<T: Encodable>(
     from values: [T], variables: [String: SiftValue] = [:], options: EvaluationOptions = EvaluationOptions()
-  ) throws -> Int {
+  ) throws(SiftError) -> Int {
     var request = self
     request.resultType = .count
-    guard case .count(let n) = try request.execute(on: try SiftRecordBatchEncoder.records(values), variables: variables, options: options)
+    let records: [SiftObject]
+    do { records = try SiftRecordBatchEncoder.records(values) } catch {
+      throw SiftRecordEncoder.failure(error, encoding: T.self)
+    }
+    guard case .count(let n) = try request.execute(on: records, variables: variables, options: options)
     else { return 0 }
     return n
   }

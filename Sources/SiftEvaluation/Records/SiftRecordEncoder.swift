@@ -13,12 +13,20 @@ import SiftSyntax
 /// try m.filter(rows).count   // 1
 /// ```
 public enum SiftRecordEncoder {
-  /// Why a value could not be encoded.
-  public struct EncodingFailure: Error, Sendable, CustomStringConvertible {
+  /// Why a value could not be encoded (inside the module; callers get a `SiftError`).
+  struct EncodingFailure: Error, Sendable, CustomStringConvertible {
     /// What went wrong.
-    public var message: String
+    var message: String
     /// The message.
-    public var description: String { message }
+    var description: String { message }
+  }
+
+  /// A failure while encoding values of `type` as Sift's one error type (stage `.data`, id
+  /// `not-encodable`); an error the value's own `encode(to:)` threw is kept as `underlying`.
+  static func failure(_ error: any Error, encoding type: Any.Type) -> SiftError {
+    if let e = error as? SiftError { return e }
+    let message = (error as? EncodingFailure)?.message ?? "\(type) failed to encode: \(error)"
+    return SiftError(stage: .data, id: "not-encodable", message: message, underlying: error)
   }
 
   /// Nesting deeper than this is refused (protects against self-referencing class graphs).
@@ -29,7 +37,12 @@ public enum SiftRecordEncoder {
   /// ```swift
   /// try SiftRecordEncoder.encode(["a": 1])   // .dictionary(["a": .int(1)])
   /// ```
-  public static func encode<T: Encodable>(_ value: T) throws -> SiftValue {
+  /// - Throws: `SiftError` (stage `.data`, id `not-encodable`).
+  public static func encode<T: Encodable>(_ value: T) throws(SiftError) -> SiftValue {
+    do { return try encoded(value) } catch { throw failure(error, encoding: T.self) }
+  }
+
+  static func encoded<T: Encodable>(_ value: T) throws -> SiftValue {
     let ref = EncodingRef()
     try ref.store(value, path: [], depth: 0)
     return ref.finish()
@@ -40,9 +53,9 @@ public enum SiftRecordEncoder {
   /// ```swift
   /// let r = try SiftRecordEncoder.record(venue)
   /// ```
-  public static func record<T: Encodable>(_ value: T) throws -> SiftObject {
+  public static func record<T: Encodable>(_ value: T) throws(SiftError) -> SiftObject {
     guard let o = SiftObject(value: try encode(value)) else {
-      throw EncodingFailure(message: "\(T.self) does not encode as a keyed record")
+      throw failure(EncodingFailure(message: "\(T.self) does not encode as a keyed record"), encoding: T.self)
     }
     return o
   }
@@ -52,13 +65,13 @@ public enum SiftRecordEncoder {
   /// ```swift
   /// let rows = try SiftRecordEncoder.records(venues)
   /// ```
-  public static func records<S: Sequence>(_ values: S) throws -> [SiftObject] where S.Element: Encodable {
+  public static func records<S: Sequence>(_ values: S) throws(SiftError) -> [SiftObject] where S.Element: Encodable {
     var items: [SiftValue] = []
     for v in values { items.append(try encode(v)) }
     do {
       return try JSONRecords.records(from: .array(items))
     } catch {
-      throw EncodingFailure(message: "\(S.Element.self) does not encode as keyed records")
+      throw failure(EncodingFailure(message: "\(S.Element.self) does not encode as keyed records"), encoding: S.Element.self)
     }
   }
 }
