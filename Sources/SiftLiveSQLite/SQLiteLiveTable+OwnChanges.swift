@@ -10,9 +10,10 @@ import SiftSyntax
 extension SQLiteLiveTable {
   typealias Edits = [SiftLiveEdit<SiftValue, [String: SiftValue]>]
 
-  /// The table's rows as records, in table order, with their rowids when `rowids`.
+  /// The table's rows as records (read through `codecs`), in table order, with their rowids
+  /// when `rowids`.
   static func readAll(
-    _ db: SQLiteDatabase, table: String, columns: [String], rowids: Bool
+    _ db: SQLiteDatabase, table: String, columns: [String], codecs: [String: SQLColumnCodec], rowids: Bool
   ) throws(SiftError) -> (records: [[String: SiftValue]], rowids: [Int64]) {
     let select = (rowids ? "rowid, " : "") + columnList(columns)
     let rows = try run(db, SQLStatement(sql: "SELECT \(select) FROM \(quote(table))"))
@@ -21,7 +22,7 @@ extension SQLiteLiveTable {
       ids.reserveCapacity(rows.count)
       for row in rows { if case .integer(let r)? = row.first { ids.append(r) } else { ids.append(0) } }
     }
-    return (rows.map { record(rowids ? Array($0.dropFirst()) : $0, columns: columns) }, ids)
+    return (rows.map { record(rowids ? Array($0.dropFirst()) : $0, columns: columns, codecs: codecs) }, ids)
   }
 
   /// True when a UNIQUE index covers other columns than exactly `key` (`PRAGMA index_list`).
@@ -55,7 +56,7 @@ extension SQLiteLiveTable {
   func fullReread(touched: [SiftValue]) throws(SiftError) -> SiftChangeSet<SiftValue> {
     needsFullReread = true
     fullRereads += 1
-    let (records, rowids) = try Self.readAll(database, table: table, columns: columns, rowids: observer.hasRowids)
+    let (records, rowids) = try Self.readAll(database, table: table, columns: columns, codecs: codecs, rowids: observer.hasRowids)
     let forced = Set(touched)
     var seen = Set<SiftValue>()
     var ids: [SiftValue?] = []
@@ -93,7 +94,7 @@ extension SQLiteLiveTable {
     var now: [SiftValue: (rowid: Int64, record: [String: SiftValue])] = [:]
     for r in changed.keys.sorted() {
       guard let row = try Self.run(database, SQLStatement(sql: select, bindings: [.integer(r)])).first else { continue }
-      let record = Self.record(row, columns: columns)
+      let record = Self.record(row, columns: columns, codecs: codecs)
       guard let k = record[key], k != .null, now[k] == nil else { return try fullReread(touched: touched) }
       if let holder = keyRows[k], changed[holder] == nil { return try fullReread(touched: touched) }
       now[k] = (r, record)

@@ -27,12 +27,12 @@ extension SQLiteLiveTable {
     return v
   }
 
-  /// A row as a record: integers, doubles, text, blobs and NULL as themselves
-  /// (`SQLColumnCodec.plain`; SQLite has no booleans or dates: they read back as the integers,
-  /// numbers or text stored).
-  static func record(_ row: [SQLValue], columns: [String]) -> [String: SiftValue] {
+  /// A row as a record, each column read the way it stores its values (`SQLColumnCodec`: a
+  /// date column as dates whatever its encoding, a boolean column as booleans), so predicates
+  /// compare as they do in `sift batch --db`; a column without a codec reads as stored.
+  static func record(_ row: [SQLValue], columns: [String], codecs: [String: SQLColumnCodec]) -> [String: SiftValue] {
     var r: [String: SiftValue] = [:]
-    for (name, v) in zip(columns, row) { r[name] = SQLColumnCodec.plain(v) }
+    for (name, v) in zip(columns, row) { r[name] = codecs[name]?.decode(v) ?? SQLColumnCodec.plain(v) }
     return r
   }
 

@@ -102,7 +102,7 @@ public final class SQLiteLiveTable {
     observer = database.observeRowChanges(of: table)
     hasOtherUniqueIndex = try Self.hasUniqueIndex(database, table: table, besides: keyColumn)
     dataVersion = try Self.dataVersion(database)
-    let (records, rowids) = try Self.readAll(database, table: table, columns: columns, rowids: observer.hasRowids)
+    let (records, rowids) = try Self.readAll(database, table: table, columns: columns, codecs: codecs, rowids: observer.hasRowids)
     var ids: [SiftValue] = []
     for (i, r) in records.enumerated() {
       guard let id = r[keyColumn], id != .null else { throw SiftError.live("row \(i + 1) of '\(table)' has no \(keyColumn)") }

@@ -39,4 +39,23 @@ import SiftLive
     }
     #expect(try db.execute(SQLStatement(sql: "SELECT iso FROM Log")) == [[.text("2024-01-05T10:30:00Z")]])
   }
+
+  /// Reads go through the codecs too: a date column compares with dates, a boolean column with
+  /// booleans, as in `sift batch --db` (before, ISO text met a date and the watch failed).
+  @Test func rowsAreReadInTheColumnsOwnEncoding() throws {
+    let db = try SQLiteDatabase()
+    try db.executeScript("""
+      CREATE TABLE Log (id INTEGER PRIMARY KEY, iso DATETIME, flag BOOLEAN);
+      INSERT INTO Log VALUES (1, '2024-01-05T10:30:00Z', 0), (2, '2024-03-05T10:30:00.250Z', 1), (3, NULL, 1);
+      """)
+    let since = Date(timeIntervalSince1970: 1_709_251_200)  // 2024-03-01T00:00:00Z
+    let table = try SQLiteLiveTable(
+      database: db, table: "Log", predicate: try SiftPredicate(format: "iso > %@ AND flag == YES", since),
+      sortDescriptors: [SiftSortDescriptor("iso")])
+    #expect(table.results.sections.flatMap(\.ids) == [2])
+    #expect(table.results.record(for: 2)?["iso"] == .date(Date(timeIntervalSince1970: 1_709_634_600.25)))
+    let changes = try table.write([.update(1, set: ["iso": .date(since.addingTimeInterval(60)), "flag": true])])
+    #expect(changes.inserted.count == 1)
+    #expect(try db.execute(SQLStatement(sql: "SELECT iso, flag FROM Log WHERE id = 1")) == [[.text("2024-03-01T00:01:00Z"), .integer(1)]])
+  }
 }

@@ -97,7 +97,7 @@ import Testing
       let rows = try db.execute(SQLStatement(sql: "SELECT id, a, b, g FROM t"))
       #expect(rows.count == table.results.storedIDs.count, "\(at): row count")
       for row in rows {
-        let r = SQLiteLiveTable.record(row, columns: ["id", "a", "b", "g"])
+        let r = SQLiteLiveTable.record(row, columns: ["id", "a", "b", "g"], codecs: table.codecs)
         #expect(table.results.record(for: r["id"] ?? .null) == r, "\(at): row \(row)")
       }
       #expect(try table.refresh() == nil, "\(at): a second look found news")
