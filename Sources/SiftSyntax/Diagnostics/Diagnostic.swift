@@ -97,6 +97,8 @@ public struct SiftError: Error, Sendable, Hashable, CustomStringConvertible {
     case evaluate
     /// Compiling to SQL.
     case sql
+    /// Refused by a `SiftQueryPolicy` (a key, an operator or a limit), or over its time limit.
+    case policy
   }
 
   /// The stage.
