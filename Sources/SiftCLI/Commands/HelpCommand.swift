@@ -36,6 +36,8 @@ enum HelpCommand {
       sift schema --model M | --db FILE [--model M]
                                    print the schema as a schema file (JSON) for --schema
       sift watch 'FORMAT' --data F results that stay current: JSON Lines edits in, change sets out
+      sift check 'FORMAT' --policy P.json
+                                   check a client's filter against a query policy
       sift help COMMAND            details and examples for one command
 
     EXAMPLES
@@ -68,6 +70,7 @@ enum HelpCommand {
       """,
     "schema": SchemaCommand.help,
     "watch": WatchCommand.help,
+    "check": CheckCommand.help,
     "parse": """
       sift parse 'FORMAT' [--arg JSON]... [--json]
 

@@ -25,6 +25,7 @@ extension SiftQueryPolicy {
   /// The client's predicate checked, with `require` (its `$VARIABLES` replaced by
   /// `variables`) ANDed around it as a tree: `require AND (client)`. The client's text
   /// cannot widen `require`; a free variable of the client's text is refused.
+  /// `allowingMissing` keeps `require`'s unsupplied variables as they are (for display).
   ///
   /// ```swift
   /// try policy.applying(to: try SiftPredicate(format: "pinned == 1 OR title == 'x'"), variables: ["USER": 7])
@@ -32,23 +33,26 @@ extension SiftQueryPolicy {
   /// ```
   /// - Throws: a refusal (stage `.policy`), or `unbound-variable` when `require` needs a
   ///   variable the server did not supply (the message names the variable, not a value).
-  public func applying(to predicate: SiftPredicate, variables: [String: SiftValue] = [:]) throws(SiftError) -> SiftPredicate {
+  public func applying(
+    to predicate: SiftPredicate, variables: [String: SiftValue] = [:], allowingMissing: Bool = false
+  ) throws(SiftError) -> SiftPredicate {
     try check(predicate)
-    guard let required = try requirement(variables) else { return predicate }
+    guard let required = try requirement(variables, allowingMissing: allowingMissing) else { return predicate }
     let root = PredicateNode(.and([required, predicate.root]), range: predicate.root.range)
     return SiftPredicate(root: root, source: predicate.source, warnings: predicate.warnings)
   }
 
   /// `require` with `variables` substituted, its source positions cleared (they belong to
-  /// the policy, not the client's text); nil when there is none.
+  /// the policy, not the client's text); nil when there is none. `allowingMissing` leaves
+  /// variables without a value in the tree (to show the effective predicate) instead of failing.
   ///
   /// ```swift
   /// try policy.requirement(["USER": 7])?.root   // owner_id == 7
   /// ```
-  public func requirement(_ variables: [String: SiftValue]) throws(SiftError) -> PredicateNode? {
+  public func requirement(_ variables: [String: SiftValue], allowingMissing: Bool = false) throws(SiftError) -> PredicateNode? {
     guard let require else { return nil }
     let bound = require.substituting(variables)
-    if let missing = bound.variables.sorted().first {
+    if !allowingMissing, let missing = bound.variables.sorted().first {
       throw SiftError(
         stage: .policy,
         diagnostic: Diagnostic(
