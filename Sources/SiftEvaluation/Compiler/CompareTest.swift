@@ -90,15 +90,23 @@ struct CompareTest: Sendable {
       guard case .string(let s)? = try checkedString(l, lhsRange) else { return false }
       if let regex, case .string = r {
         if let simpleRegex, let answer = simpleRegex.matches(s) { return answer }
-        return regex.matches(s)
+        return try CompareTest.match(regex, s, at: rhsRange)
       }
       guard case .string(let p)? = try checkedString(r, rhsRange) else { return false }
-      do { return try RegexPattern(p, options: rule.options).matches(s) } catch {
+      let pattern: RegexPattern
+      do { pattern = try RegexPattern(p, options: rule.options) } catch {
         throw EvalDiagnostics.invalidRegex(error.description, at: rhsRange)
       }
+      return try CompareTest.match(pattern, s, at: rhsRange)
     case .utiConformsTo, .utiEquals:
       throw EvalDiagnostics.unsupported("the \(op.keyword) operator", at: range)
     }
+  }
+
+  /// A whole-string match; a backtracking pattern that runs out of steps is the error
+  /// `regex-limit` naming it, never a silent "no match".
+  static func match(_ regex: RegexPattern, _ s: String, at range: SourceRange) throws(EvalFailure) -> Bool {
+    do { return try regex.match(s) } catch { throw EvalDiagnostics.regexLimit(error.pattern, error.units, at: range) }
   }
 
   @inline(__always)
