@@ -25,6 +25,8 @@ struct CompareTest: Sendable {
   let regex: RegexPattern?
   /// The constant pattern again, when `SimpleRegex` decides it without ICU (no `[c]`/`[d]`).
   let simpleRegex: SimpleRegex?
+  /// `IN` a constant list of at least `ConstantSet.minimumCount` elements, hashed.
+  let constantSet: ConstantSet?
 
   init(_ c: Comparison, constantRHS: EvalValue?, fastPaths: Bool = true) throws(EvalFailure) {
     op = c.op
@@ -55,6 +57,11 @@ struct CompareTest: Sendable {
     self.like = like
     self.regex = regex
     self.simpleRegex = simpleRegex
+    if fastPaths, op == .in, let list = constantRHS?.list, list.count >= ConstantSet.minimumCount {
+      constantSet = ConstantSet(list, rule: rule)
+    } else {
+      constantSet = nil
+    }
   }
 
   /// Applies the operator to evaluated operands.
@@ -138,6 +145,7 @@ struct CompareTest: Sendable {
       let prepared = (needlePrepared ? self.needle : nil) ?? rule.prepare(n)
       return rule.find(prepared, in: hay, .anywhere)
     case .array, .values:
+      if let constantSet, !needlePrepared { return constantSet.contains(needle) }  // `IN` the constant list
       guard let items = container.list else { return false }
       for i in 0..<items.count where ValueComparison.equal(needle, items[i], rule) { return true }
       return false

@@ -192,7 +192,10 @@ struct Compiler {
       if fastPaths, let fused = try Compiler.sameKeyConjunction(terms, generic) { return fused }
       if fastPaths, let fused = try variablePair(terms, generic) { return fused }
       return generic
-    case .or(let terms): return try Compiler.chain(predicates(terms), and: false)
+    case .or(let terms):
+      let merged = fastPaths ? OrMerging.merged(terms) : terms
+      if merged.count == 1 { return try predicate(merged[0]) }
+      return try Compiler.chain(predicates(merged), and: false)
     case .comparison(let c): return try comparison(c)
     }
   }

@@ -1,0 +1,54 @@
+/// `x == c1 OR x == c2 OR …`: a run of equalities of one operand with constants, next to each
+/// other in an OR, means `x IN {c1, c2, …}` (same equality, same options, never an error), so
+/// engines can test it with one set lookup (memory) or one list (SQL) instead of a chain of
+/// thousands of terms. Only contiguous runs merge, so what is evaluated before what — and so
+/// which error a strict evaluation reports — stays as written.
+///
+/// ```swift
+/// let p = try SiftPredicate(format: (0..<20).map { "x == \($0)" }.joined(separator: " OR "))
+/// if case .or(let terms) = p.root.kind { OrMerging.merged(terms).count }   // 1: x IN {0, …, 19}
+/// ```
+public enum OrMerging {
+  /// Runs shorter than this stay as they are.
+  public static let minimumRun = 8
+
+  /// `terms` with each run of at least `minimumRun` mergeable equalities replaced by one IN.
+  public static func merged(_ terms: [PredicateNode]) -> [PredicateNode] {
+    guard terms.count >= minimumRun else { return terms }
+    var out: [PredicateNode] = []
+    var i = 0
+    while i < terms.count {
+      guard let first = equality(terms[i]) else {
+        out.append(terms[i])
+        i += 1
+        continue
+      }
+      var values = [first.value]
+      var j = i + 1
+      while j < terms.count, let next = equality(terms[j]), next.c.lhs == first.c.lhs, next.c.options == first.c.options {
+        values.append(next.value)
+        j += 1
+      }
+      if values.count >= minimumRun {
+        let range = terms[i].range.union(terms[j - 1].range)
+        var c = first.c
+        c.op = .in
+        c.rhs = ExpressionNode(.constant(.array(values)), range: range)
+        out.append(PredicateNode(.comparison(c), range: range))
+      } else {
+        out.append(contentsOf: terms[i..<j])
+      }
+      i = j
+    }
+    return out
+  }
+
+  /// `operand == constant` with a pure operand (a key path of the record or of a variable).
+  static func equality(_ p: PredicateNode) -> (c: Comparison, value: SiftValue)? {
+    guard case .comparison(let c) = p.kind, c.quantifier == nil, c.op == .equal, case .constant(let v) = c.rhs.kind,
+      case .keyPath(let base, let kp) = c.lhs.kind, kp.components.allSatisfy({ if case .key = $0 { true } else { false } })
+    else { return nil }
+    if let base, case .variable = base.kind {} else if base != nil { return nil }
+    return (c, v)
+  }
+}
