@@ -24,6 +24,7 @@ do {
       try runLiveSQLiteBenchmarks(options)
     }
     if options.suites.contains("scale") { try runScaleBenchmarks(options) }
+    if options.suites.contains("hostile") { try runHostileBenchmarks(options) }
   } else {
     if options.format != nil { try runParseBenchmarks(options) }
     if options.data != nil { try runEvaluateBenchmarks(options) }

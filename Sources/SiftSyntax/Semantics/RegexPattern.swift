@@ -115,6 +115,15 @@ public struct RegexPattern: @unchecked Sendable {
     return try backtrackingMatch(subject)
   }
 
+  /// ICU's answer under the step budget, whatever the pattern (the matcher before
+  /// `RegexAutomaton`), for `sift-bench --suite hostile` to compare against.
+  @_spi(Bench) public func backtrackingMatchForBench(_ text: String) throws(LimitExceeded) -> Bool {
+    try backtrackingMatch(options.contains(.diacriticInsensitive) ? TextFolding.fold(text, [.diacriticInsensitive]) : text)
+  }
+
+  /// Whether the linear-time automaton decides this pattern.
+  @_spi(Bench) public var isLinearForBench: Bool { automaton != nil }
+
   /// ICU's answer under the step budget (what `match(_:)` does for patterns outside the
   /// automaton's subset); the subject is already folded.
   func backtrackingMatch(_ subject: String) throws(LimitExceeded) -> Bool {
