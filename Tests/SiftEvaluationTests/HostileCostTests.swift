@@ -46,7 +46,7 @@ struct HostileCostTests {
     let chain = (0..<10).map { "x == \($0)" }.joined(separator: " OR ")
     let p = try SiftPredicate(format: "y == 1 OR " + chain + " OR z == 2")
     guard case .or(let terms) = p.root.kind else { return }
-    let merged = OrMerging.merged(terms)
+    let merged = SiftOrMerging.merged(terms)
     #expect(merged.count == 3)
     #expect(SiftPredicate(root: merged[1]).predicateFormat == "x IN {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}")
   }

@@ -193,7 +193,7 @@ struct Compiler {
       if fastPaths, let fused = try variablePair(terms, generic) { return fused }
       return generic
     case .or(let terms):
-      let merged = fastPaths ? OrMerging.merged(terms) : terms
+      let merged = fastPaths ? SiftOrMerging.merged(terms) : terms
       if merged.count == 1 { return try predicate(merged[0]) }
       return try Compiler.chain(predicates(merged), and: false)
     case .comparison(let c): return try comparison(c)

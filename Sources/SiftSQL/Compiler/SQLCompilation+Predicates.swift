@@ -11,8 +11,8 @@ extension SQLCompilation {
     case .and(let terms):
       return try connective(of: terms, and: positive, positive: positive)
     case .or(let terms):
-      // A run of `x == c` terms is one `x IN (…)` (OrMerging): no chain of thousands of terms.
-      return try connective(of: OrMerging.merged(terms), and: !positive, positive: positive)
+      // A run of `x == c` terms is one `x IN (…)` (SiftOrMerging): no chain of thousands of terms.
+      return try connective(of: SiftOrMerging.merged(terms), and: !positive, positive: positive)
     case .not(let q):
       return try predicate(q, positive: !positive)
     case .comparison(let c):

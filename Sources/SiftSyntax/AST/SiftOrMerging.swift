@@ -6,9 +6,9 @@
 ///
 /// ```swift
 /// let p = try SiftPredicate(format: (0..<20).map { "x == \($0)" }.joined(separator: " OR "))
-/// if case .or(let terms) = p.root.kind { OrMerging.merged(terms).count }   // 1: x IN {0, …, 19}
+/// if case .or(let terms) = p.root.kind { SiftOrMerging.merged(terms).count }   // 1: x IN {0, …, 19}
 /// ```
-public enum OrMerging {
+public enum SiftOrMerging {
   /// Runs shorter than this stay as they are.
   public static let minimumRun = 8
 
