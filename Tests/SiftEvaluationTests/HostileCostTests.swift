@@ -28,6 +28,8 @@ struct HostileCostTests {
       ]
       // A run between other terms (order, and so errors, kept).
       formats.append("a < 'x' OR " + formats[0] + " OR s BEGINSWITH 'B'")
+      // Equalities of two plain keys, interleaved: gathered per key.
+      formats.append(values.enumerated().map { "\($0.offset % 2 == 0 ? "a" : "s") ==\(options) \($0.element)" }.joined(separator: " OR "))
       for format in formats {
         let p = try SiftPredicate(format: format)
         for policy in [ErrorPolicy.strict, .treatAsNoMatch] {

@@ -8,6 +8,8 @@ extension SQLCompilation {
   /// Terms of an AND/OR above which `connective` groups them in parentheses, so a flat
   /// chain never nests deeper than SQLite's expression-depth limit (1,000).
   static let connectiveGroup = 64
+  /// SUBQUERYs nested deeper than this are refused (`too-deep-for-sql`).
+  static let maxSubqueryNesting = 8
 
   /// `x IN (list)` for a long list of plain bound values, with the list as one parameter:
   /// SQLite `x IN (SELECT value FROM json_each(?))` (a JSON array), PostgreSQL

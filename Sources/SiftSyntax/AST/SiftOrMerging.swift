@@ -2,7 +2,9 @@
 /// other in an OR, means `x IN {c1, c2, …}` (same equality, same options, never an error), so
 /// engines can test it with one set lookup (memory) or one list (SQL) instead of a chain of
 /// thousands of terms. Only contiguous runs merge, so what is evaluated before what — and so
-/// which error a strict evaluation reports — stays as written.
+/// which error a strict evaluation reports — stays as written; an OR of nothing but
+/// equalities of plain keys, where no term can raise, gathers each key's equalities wherever
+/// they stand.
 ///
 /// ```swift
 /// let p = try SiftPredicate(format: (0..<20).map { "x == \($0)" }.joined(separator: " OR "))
@@ -15,6 +17,7 @@ public enum SiftOrMerging {
   /// `terms` with each run of at least `minimumRun` mergeable equalities replaced by one IN.
   public static func merged(_ terms: [PredicateNode]) -> [PredicateNode] {
     guard terms.count >= minimumRun else { return terms }
+    if let grouped = grouped(terms) { return grouped }
     var out: [PredicateNode] = []
     var i = 0
     while i < terms.count {
@@ -39,6 +42,42 @@ public enum SiftOrMerging {
         out.append(contentsOf: terms[i..<j])
       }
       i = j
+    }
+    return out
+  }
+
+  /// An OR made only of equalities of plain keys (`a == 1 OR b == 'x' OR a == 2 …`): no term
+  /// can raise, so their order does not matter; the equalities of each key (and options)
+  /// gather into one IN, keys in order of first appearance. Nil for any other OR.
+  static func grouped(_ terms: [PredicateNode]) -> [PredicateNode]? {
+    struct Key: Hashable {
+      let lhs: ExpressionNode
+      let options: ComparisonOptions
+    }
+    var order: [Key] = []
+    var groups: [Key: (first: Comparison, values: [SiftValue], terms: [PredicateNode])] = [:]
+    for t in terms {
+      guard let (c, v) = equality(t), case .keyPath(nil, let kp) = c.lhs.kind, kp.components.count == 1 else { return nil }
+      let key = Key(lhs: c.lhs, options: c.options)
+      if groups[key] == nil {
+        order.append(key)
+        groups[key] = (c, [], [])
+      }
+      groups[key]?.values.append(v)
+      groups[key]?.terms.append(t)
+    }
+    guard order.count > 1 else { return nil }  // one key: the contiguous run below
+    var out: [PredicateNode] = []
+    for key in order {
+      guard let g = groups[key] else { continue }
+      if g.values.count < minimumRun {
+        out += g.terms
+        continue
+      }
+      var c = g.first
+      c.op = .in
+      c.rhs = ExpressionNode(.constant(.array(g.values)), range: g.first.rhs.range)
+      out.append(PredicateNode(.comparison(c), range: g.terms[0].range))
     }
     return out
   }
