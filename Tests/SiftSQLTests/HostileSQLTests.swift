@@ -3,7 +3,7 @@ import SiftEvaluation
 import SiftPostgres
 import SiftSQL
 import SiftSQLite
-import SiftSyntax
+@_spi(Bench) import SiftSyntax
 import Testing
 
 /// The slow and failing cases of issue 23 in SQL: long OR chains prepare and answer as memory
@@ -75,5 +75,40 @@ struct HostileSQLTests {
     } catch {
       #expect(error.diagnostic.message.contains("matching steps"), "\(error)")
     }
+  }
+}
+
+/// MATCHES in memory and in SQLite's functions, on random patterns and subjects: the same
+/// answers, and the same as ICU's backtracking matcher (the one before the automaton).
+@Suite("Regex automaton: memory and SQLite agree")
+struct RegexDifferentialTests {
+  @Test func randomPatterns() throws {
+    var rng = SeededRandom(seed: 2323)
+    let atoms = ["a", "b", ".", #"\d"#, #"\w"#, #"\s"#, "[ab]", "[^a]", "[a-c1]", "(a|b)", "(?:ab|a)", "^", "é", "x"]
+    let quantifiers = ["", "", "*", "+", "?", "{2}", "{1,3}", "*?"]
+    let alphabet: [Character] = ["a", "b", "c", "1", " ", "\n", "é", "x", "A"]
+    let db = try SQLiteDatabase()
+    var compared = 0
+    for _ in 0..<150 {
+      var pattern = ""
+      for _ in 0..<rng.int(in: 1...4) {
+        let atom = rng.pick(atoms)
+        pattern += atom + (atom == "^" ? "" : rng.pick(quantifiers))
+      }
+      let options = rng.pick(["", "", "[c]", "[d]"])
+      guard let regex = try? RegexPattern(pattern, options: options == "[c]" ? .caseInsensitive : options == "[d]" ? .diacriticInsensitive : []) else { continue }
+      let matcher = try SiftPredicate(format: "s MATCHES\(options) %@", pattern).compile()
+      for _ in 0..<6 {
+        let s = String((0..<rng.int(in: 0...6)).map { _ in rng.pick(alphabet) })
+        guard let icu = try? regex.backtrackingMatchForBench(s) else { continue }
+        let memory = try matcher.matches(SiftValue.dictionary(["s": .string(s)]))
+        let o = options == "[c]" ? 1 : options == "[d]" ? 2 : 0
+        let rows = try db.execute(SQLStatement(sql: "SELECT sift_matches(?, ?, ?)", bindings: [.text(s), .text(pattern), .integer(Int64(o))]))
+        #expect(memory == icu, "\(pattern) \(options) on \(s.debugDescription): memory \(memory), ICU \(icu)")
+        #expect(rows == [[.integer(memory ? 1 : 0)]], "\(pattern) \(options) on \(s.debugDescription): SQLite \(rows)")
+        compared += 1
+      }
+    }
+    #expect(compared > 500)
   }
 }

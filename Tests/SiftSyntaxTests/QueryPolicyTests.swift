@@ -78,6 +78,18 @@ struct QueryPolicyTests {
     }
   }
 
+  @Test func unboundArgumentsAreRefused() throws {
+    // `%K` bound later could name any key: the check needs the bound tree.
+    let template = try SiftPredicate.parse("title == 'x' OR %K == 1")
+    do {
+      try policy.check(template)
+      Issue.record("accepted")
+    } catch {
+      #expect(error.diagnostic.id == "unbound-argument")
+      #expect(error.diagnostic.range == SourceRange(start: 16, end: 18))
+    }
+  }
+
   @Test func subqueryVariablesResolveToTheirCollection() throws {
     let open = try SiftQueryPolicy(keys: ["tags", "tags.label"])
     try open.check(try SiftPredicate(format: "SUBQUERY(tags, $t, $t.label == 'x').@count > 0"))
