@@ -154,6 +154,20 @@ final class Program: Sendable {
   /// Binds the variables for one call; an unbound one is an error naming it.
   @usableFromInline
   func start(_ variables: [String: SiftValue]) throws(SiftError) -> Run {
+    try start(variables, deadline: nil)
+  }
+
+  /// The time limit as a deadline (`DispatchTime` nanoseconds) starting now; nil for none.
+  func deadlineFromNow() -> WorkMeter? {
+    guard timeLimit != nil else { return nil }
+    var m = WorkMeter()
+    m.start(milliseconds: timeLimit)
+    return m
+  }
+
+  /// `start(_:)` with the deadline of a call that runs in parts (a parallel or async scan),
+  /// so every part stops at the same instant.
+  func start(_ variables: [String: SiftValue], deadline: WorkMeter?) throws(SiftError) -> Run {
     let frame = Frame(slotCount: slotCount)
     for v in freeVariables {
       guard let value = variables[v.name] else {
@@ -161,7 +175,7 @@ final class Program: Sendable {
       }
       frame.slots[v.slot] = EvalValue(value)
     }
-    frame.meter.pointee.start(milliseconds: timeLimit)
+    if let deadline { frame.meter.pointee = deadline } else { frame.meter.pointee.start(milliseconds: timeLimit) }
     return Run(program: self, frame: frame)
   }
 }

@@ -95,6 +95,24 @@ struct HostileCostTests {
     #expect(try SiftPredicate(format: ten).compile().matchingIndices(Array(records.prefix(10))).count == 10)
   }
 
+  @Test func oneTimeLimitForEveryPartOfAScan() throws {
+    var format = "$x8 == 9"
+    for level in stride(from: 8, through: 1, by: -1) { format = "SUBQUERY(xs, $x\(level), \(format)).@count > 0" }
+    let records = try JSONRecords.records(from: .array((0..<20_000).map { _ in ["xs": [1, 2, 3]] }))
+    var options = EvaluationOptions()
+    options.timeLimit = 100
+    let m = try SiftPredicate(format: format).compile(options)
+    let t = Self.timed {
+      do throws(SiftError) {
+        _ = try m.matchingIndices(records, in: 0..<records.count, workers: 2)
+        Issue.record("finished")
+      } catch {
+        #expect(error.diagnostic.id == "time-limit")
+      }
+    }
+    #expect(t < 3, "\(t) s")
+  }
+
   @Test func catastrophicPatternsAnswerOrFail() throws {
     let subject = String(repeating: "a", count: 30) + "123"
     let records: [SiftValue] = [["name": .string(subject)], ["name": "aab"], ["name": "b"]]
