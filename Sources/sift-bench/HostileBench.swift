@@ -69,6 +69,24 @@ func runHostileBenchmarks(_ options: BenchOptions) throws {
     }
   }
 
+  // Before the automaton: ICU under its per-row step budget, on the first 300 rows of the
+  // nested-quantifier case, extrapolated to all rows; rows it answered "no match" because the
+  // budget ran out are the silent wrong answers.
+  do {
+    let r = try RegexPattern("(a+)+b|a+[0-9]+")
+    let sample = records.prefix(300).compactMap { v -> String? in
+      if case .dictionary(let d) = v, case .string(let s)? = d["code"] { return s }
+      return nil
+    }
+    var exhausted = 0
+    let start = DispatchTime.now().uptimeNanoseconds
+    for s in sample where (try? r.backtrackingMatchForBench(s)) == nil { exhausted += 1 }
+    let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+    emit([("name", "hostile.before"), ("case", "nested-quantifier regex"), ("engine", "ICU, step budget per row"),
+          ("sample", .int(Int64(sample.count))), ("seconds_extrapolated", .double(seconds * Double(n) / Double(sample.count))),
+          ("budget_exhausted_in_sample", .int(Int64(exhausted)))])
+  }
+
   // Ordinary patterns: the automaton (what MATCHES runs now) against ICU (what it ran).
   let subjects = records.prefix(2_000).compactMap { r -> String? in
     if case .dictionary(let d) = r, case .string(let s)? = d["name"] { return s }
