@@ -34,6 +34,9 @@ struct RegexAutomatonTests {
     ("a*?b", false, ["aab", "b"]),
     ("", false, ["", "a"]),
     ("a|", false, ["", "a", "b"]),
+    // Too large for the DFA: state sets all the way.
+    ("(a|b){0,300}c", false, ["abc", "c", "ab", String(repeating: "ab", count: 150) + "c", String(repeating: "ab", count: 151) + "c", "éc"]),
+    ("[ab]{2,250}é?", false, ["ab", "aé", "abé", String(repeating: "a", count: 251)]),
   ]
 
   @Test(arguments: fixed.indices)

@@ -23,6 +23,9 @@ struct RegexAutomaton: Sendable {
 
   static let maxInstructions = 4000
   static let maxStates = 256
+  /// Instructions visited while building the DFA (closures × program size) before giving it
+  /// up for state-set simulation: compiling stays cheap whatever the pattern.
+  static let dfaBudget = 500_000
 
   let program: [Instruction]
   let sets: [ScalarSet]
@@ -58,7 +61,13 @@ struct RegexAutomaton: Sendable {
     accepting.append(first.accepts)
     ids[first.alive + [first.accepts ? -2 : -3, -1]] = 0  // the start state is its own (it saw ^)
     var k = 0
+    var work = 0
     while k < states.count {
+      work += 128 * builder.code.count
+      if work > RegexAutomaton.dfaBudget {
+        complete = false
+        break
+      }
       for b in 0..<128 {
         let next = RegexAutomaton.step(states[k], UInt32(b), program, parser.sets)
         if next.alive.isEmpty && !next.accepts {
