@@ -98,6 +98,12 @@ struct QueryPolicyTests {
     try open.check(try SiftPredicate(format: "tags.@sum.label > 0 AND ALL tags.label == 'x'"))
   }
 
+  @Test func selfOnlyWhenListed() throws {
+    let values = try SiftQueryPolicy(keys: ["SELF"])
+    try values.check(try SiftPredicate(format: "SELF BEGINSWITH 'D'"))
+    #expect(throws: SiftError.self) { try values.check(try SiftPredicate(format: "SELF.secret == 1")) }
+  }
+
   @Test func requireIsAndedAroundTheClient() throws {
     let client = try SiftPredicate(format: "pinned == 1 OR title == 'x'")
     let effective = try policy.applying(to: client, variables: ["USER": 7])

@@ -171,6 +171,8 @@ struct PolicyCheck {
   /// Checks that `path` is one of the policy's keys.
   func allow(_ path: [String], at range: SourceRange) throws(SiftError) {
     if path.isEmpty {
+      // The whole record (plain-value records: the value) only when the policy lists "SELF".
+      if policy.keys.contains("SELF") { return }
       throw refuse("key-not-allowed", "SELF (the whole record) is not allowed here; name a key", at: range)
     }
     let dotted = path.joined(separator: ".")

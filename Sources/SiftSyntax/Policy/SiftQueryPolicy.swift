@@ -64,7 +64,8 @@ public struct SiftQueryPolicy: Sendable, Hashable {
 
   /// The entity the policy is for (informational; engines take the request's entity).
   public var entity: String?
-  /// Key paths (dotted, without collection operators) the client may name.
+  /// Key paths (dotted, without collection operators) the client may name; `"SELF"` allows
+  /// the whole record (for records that are plain values).
   public var keys: Set<String>
   /// Key paths the client may sort by; nil means `keys`.
   public var sortKeys: Set<String>?
