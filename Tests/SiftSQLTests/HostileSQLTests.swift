@@ -64,6 +64,21 @@ struct HostileSQLTests {
     #expect(Date().timeIntervalSince(start) < 2)
   }
 
+  @Test func deeplyNestedSubqueriesAreRefusedUpFront() throws {
+    let schema = try SQLSchema(json: #"{"entities": {"t": {"table": "t", "primaryKey": "id", "attributes": {"id": "integer", "xs": "integerArray"}}}}"#)
+    for levels in [8, 9, 20] {
+      var format = "$x\(levels) == 1"
+      for level in stride(from: levels, through: 1, by: -1) { format = "SUBQUERY(xs, $x\(level), \(format)).@count > 0" }
+      let p = try SiftPredicate(format: format)
+      do {
+        _ = try SQLCompiler(dialect: PostgreSQLDialect(), schema: schema).compileMatchingIndices(p, entity: "t")
+        #expect(levels <= 8, "\(levels) levels compiled")
+      } catch {
+        #expect(levels > 8 && error.diagnostic.id == "too-deep-for-sql", "\(levels): \(error)")
+      }
+    }
+  }
+
   @Test func nestedQuantifierPatternMatchesInSQLite() throws {
     let db = try SQLiteDatabase()
     let subject = String(repeating: "a", count: 50) + "123"
