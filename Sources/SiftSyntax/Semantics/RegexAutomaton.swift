@@ -118,15 +118,8 @@ struct RegexAutomaton: Sendable {
       if i == t.count { return accepting[Int(state)] }
     }
     // State sets from here on (non-ASCII input, or no DFA).
-    var alive: [Int32]
-    var accepts: Bool
-    if i == 0 && state == 0 {
-      alive = states[0]
-      accepts = accepting[0]
-    } else {
-      alive = states[Int(state)]
-      accepts = accepting[Int(state)]
-    }
+    var alive = states[Int(state)]
+    var accepts = accepting[Int(state)]
     while i < t.count {
       let (v, w) = RegexAutomaton.scalar(t, i)
       if caseInsensitive && v >= 0x80 { return nil }
