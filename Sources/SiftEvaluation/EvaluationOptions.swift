@@ -11,6 +11,8 @@ public enum ErrorPolicy: Sendable, Hashable {
   /// The whole `matches`/`filter` call throws the first error (the default).
   case strict
   /// The failing record counts as not matching, even under `NOT`; other records go on.
+  /// Running out of a budget (`time-limit`, `work-limit`, `regex-limit`) still stops the call:
+  /// that is never an answer.
   case treatAsNoMatch
 }
 
