@@ -1,4 +1,5 @@
 import SiftSQL
+import SiftSyntax
 
 /// How a Core Data model maps onto a store Core Data wrote: a plain `SQLSchema` (layout
 /// `.existing`) over the store's own tables, queried on a read-only connection with no setup.

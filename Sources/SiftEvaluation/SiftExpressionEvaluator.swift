@@ -56,12 +56,12 @@ extension SiftExpression {
 public struct SiftExpressionEvaluator: Sendable {
   let function: ExpressionFn
   let slotCount: Int
-  let freeVariables: [(name: String, slot: Int, range: SourceRange)]
+  let freeVariables: [(name: String, slot: Int, range: SiftSourceRange)]
   /// The expression this evaluator was compiled from.
   public let expression: SiftExpression
 
   init(
-    function: @escaping ExpressionFn, slotCount: Int, freeVariables: [(name: String, slot: Int, range: SourceRange)],
+    function: @escaping ExpressionFn, slotCount: Int, freeVariables: [(name: String, slot: Int, range: SiftSourceRange)],
     expression: SiftExpression
   ) {
     self.function = function

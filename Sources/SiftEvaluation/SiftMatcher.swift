@@ -133,14 +133,14 @@ public struct SiftMatcher: Sendable {
 final class Program: Sendable {
   let root: PredicateFn
   let slotCount: Int
-  let freeVariables: [(name: String, slot: Int, range: SourceRange)]
+  let freeVariables: [(name: String, slot: Int, range: SiftSourceRange)]
   let policy: ErrorPolicy
   let source: String
   /// `EvaluationOptions.timeLimit`, in milliseconds.
   let timeLimit: Int?
 
   init(
-    root: @escaping PredicateFn, slotCount: Int, freeVariables: [(name: String, slot: Int, range: SourceRange)],
+    root: @escaping PredicateFn, slotCount: Int, freeVariables: [(name: String, slot: Int, range: SiftSourceRange)],
     policy: ErrorPolicy, source: String, timeLimit: Int? = nil
   ) {
     self.root = root

@@ -23,7 +23,7 @@ struct WorkMeter {
 
   /// Counts one SUBQUERY element; throws when the budget or the deadline is exceeded.
   @inline(__always)
-  mutating func step(at range: SourceRange) throws(EvalFailure) {
+  mutating func step(at range: SiftSourceRange) throws(EvalFailure) {
     steps &+= 1
     if steps & (WorkMeter.clockInterval &- 1) == 0 {
       if steps > WorkMeter.subquerySteps { throw EvalDiagnostics.workLimit(at: range) }
@@ -32,7 +32,7 @@ struct WorkMeter {
   }
 
   /// Throws `time-limit` once the deadline has passed.
-  func checkClock(at range: SourceRange) throws(EvalFailure) {
+  func checkClock(at range: SiftSourceRange) throws(EvalFailure) {
     if deadline != 0 && DispatchTime.now().uptimeNanoseconds > deadline {
       throw EvalDiagnostics.timeLimit(milliseconds, at: range)
     }
@@ -54,17 +54,17 @@ extension EvalFailure {
 }
 
 extension EvalDiagnostics {
-  static func timeLimit(_ milliseconds: Int, at r: SourceRange) -> EvalFailure {
+  static func timeLimit(_ milliseconds: Int, at r: SiftSourceRange) -> EvalFailure {
     EvalFailure("time-limit", "the query ran longer than its time limit of \(milliseconds) ms", at: r)
   }
 
-  static func workLimit(at r: SourceRange) -> EvalFailure {
+  static func workLimit(at r: SiftSourceRange) -> EvalFailure {
     EvalFailure(
       "work-limit", "SUBQUERY needs more than \(WorkMeter.subquerySteps) steps for one record", at: r,
       notes: [.init("nest fewer SUBQUERYs or narrow their collections")])
   }
 
-  static func regexLimit(_ pattern: String, _ units: Int, at r: SourceRange) -> EvalFailure {
+  static func regexLimit(_ pattern: String, _ units: Int, at r: SiftSourceRange) -> EvalFailure {
     EvalFailure(
       "regex-limit", "regular expression \"\(pattern)\" needs more than \(units * 10_000) backtracking steps", at: r,
       notes: [.init("patterns without backreferences or lookaround run in linear time; this one backtracks")])

@@ -15,7 +15,7 @@ extension SiftLiveResults {
     var newPos = -1
   }
 
-  func commit(_ tx: SiftLiveTransaction<ID, Record>) throws(SiftLiveError) -> SiftChangeSet<ID> {
+  func commit(_ tx: SiftLiveTransaction<ID, Record>) throws(SiftError) -> SiftChangeSet<ID> {
     // 1. Evaluate every touched record first: an error leaves everything as it was.
     var touches: [Touch] = []
     touches.reserveCapacity(tx.touched.count)
@@ -52,12 +52,12 @@ extension SiftLiveResults {
   }
 
   /// The record's sort keys when it matches; nil when it does not.
-  func keys(of record: Record, id: ID) throws(SiftLiveError) -> SiftSortKeys? {
+  func keys(of record: Record, id: ID) throws(SiftError) -> SiftSortKeys? {
     do {
       if let matcher, try !matcher.matches(record, variables: variables) { return nil }
       return try order.keys(of: record, variables: variables)
     } catch {
-      throw SiftLiveError("object \(describe(id)): \(error.diagnostic.message)", underlying: error)
+      throw SiftError.live("object \(describe(id)): \(error.diagnostic.message)", underlying: error)
     }
   }
 

@@ -1,3 +1,5 @@
+import SiftSyntax
+
 /// What one transaction changed in live results, in `NSFetchedResultsController`'s vocabulary
 /// and order, ready for a table view's batch update (Grammar/notes/live.md):
 ///
@@ -91,23 +93,13 @@ public struct SiftChangeSet<ID: Hashable> {
   }
 }
 
-/// Why a live-results transaction was refused; nothing was changed.
-///
-/// ```swift
-/// do { try live.apply([.delete(99)]) } catch { print(error) }   // no object with id 99
-/// ```
-public struct SiftLiveError: Error, CustomStringConvertible {
-  /// What went wrong, for people.
-  public var message: String
-  /// The evaluation error behind it, when a predicate or sort key failed on a record.
-  public var underlying: (any Error)?
-
-  /// Creates an error.
-  public init(_ message: String, underlying: (any Error)? = nil) {
-    self.message = message
-    self.underlying = underlying
+extension SiftError {
+  /// Why a live-results transaction was refused (stage `.live`); nothing was changed.
+  ///
+  /// ```swift
+  /// do { try live.apply([.delete(99)]) } catch { print(error) }   // no object with id 99
+  /// ```
+  package static func live(_ message: String, underlying: (any Error)? = nil) -> SiftError {
+    SiftError(stage: .live, id: "live-refused", message: message, underlying: underlying)
   }
-
-  /// The message.
-  public var description: String { message }
 }

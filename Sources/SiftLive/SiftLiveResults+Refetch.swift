@@ -9,8 +9,8 @@ extension SiftLiveResults {
   /// ```swift
   /// assert(try live.refetchedSections() == live.sections)
   /// ```
-  /// - Throws: `SiftLiveError` when the predicate or a sort key fails on a record.
-  public func refetchedSections() throws(SiftLiveError) -> [SiftLiveSection<ID>] {
+  /// - Throws: `SiftError` (stage `.live`) when the predicate or a sort key fails on a record.
+  public func refetchedSections() throws(SiftError) -> [SiftLiveSection<ID>] {
     let stored = store.sorted { $0.value.seq < $1.value.seq }
     let records = stored.map(\.value.record)
     let request = SiftFetchRequest(
@@ -32,7 +32,7 @@ extension SiftLiveResults {
       }
       return out
     } catch {
-      throw SiftLiveError(Self.message(of: error), underlying: error)
+      throw SiftError.live(Self.message(of: error), underlying: error)
     }
   }
 }

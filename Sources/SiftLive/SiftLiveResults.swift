@@ -58,19 +58,19 @@ public final class SiftLiveResults<ID: Hashable, Record: SiftRecord> {
   /// let live = try SiftLiveResults(records: rows, ids: rows.indices.map { $0 }, predicate: nil,
   ///                                sortDescriptors: [SiftSortDescriptor("name")])
   /// ```
-  /// - Throws: `SiftLiveError` for a duplicate id, counts that differ, or a predicate or sort
+  /// - Throws: `SiftError` (stage `.live`) for a duplicate id, counts that differ, or a predicate or sort
   ///   key that fails to compile or to evaluate on a record.
   public init(
     records: [Record], ids: [ID], predicate: SiftPredicate?, sortDescriptors: [SiftSortDescriptor],
     sectionKeyPath: String? = nil, variables: [String: SiftValue] = [:], options: EvaluationOptions = EvaluationOptions()
-  ) throws(SiftLiveError) {
+  ) throws(SiftError) {
     self.predicate = predicate
     self.sortDescriptors = sortDescriptors
     self.sectionKeyPath = sectionKeyPath
     self.variables = variables
     describe = { id in (id as? SiftValue).map { SiftJSON.serialize($0) } ?? "\(id)" }
     guard records.count == ids.count else {
-      throw SiftLiveError("\(records.count) records but \(ids.count) ids")
+      throw SiftError.live("\(records.count) records but \(ids.count) ids")
     }
     do {
       matcher = try predicate?.compile(options)
@@ -90,14 +90,14 @@ public final class SiftLiveResults<ID: Hashable, Record: SiftRecord> {
       store.reserveCapacity(records.count)
       for (i, (id, record)) in zip(ids, records).enumerated() {
         guard store.updateValue(Stored(record: record, seq: i, keys: keysAt[i]), forKey: id) == nil else {
-          throw SiftLiveError("duplicate id \(describe(id)) (record \(i))")
+          throw SiftError.live("duplicate id \(describe(id)) (record \(i))")
         }
       }
       entries = ChunkedArray(sorted)
-    } catch let e as SiftLiveError {
+    } catch let e as SiftError where e.stage == .live {
       throw e
     } catch {
-      throw SiftLiveError(Self.message(of: error), underlying: error)
+      throw SiftError.live(Self.message(of: error), underlying: error)
     }
     nextSeq = records.count
     sectionStarts = computeSectionStarts()
@@ -192,8 +192,8 @@ public final class SiftLiveResults<ID: Hashable, Record: SiftRecord> {
   /// ```swift
   /// let changes = try live.apply([.insert(.int(12), kiosk), .delete(.int(3))])
   /// ```
-  /// - Throws: `SiftLiveError` (an unknown or duplicate id, a predicate that fails on a record).
-  public func apply(_ edits: [SiftLiveEdit<ID, Record>]) throws(SiftLiveError) -> SiftChangeSet<ID> {
+  /// - Throws: `SiftError` (stage `.live`) (an unknown or duplicate id, a predicate that fails on a record).
+  public func apply(_ edits: [SiftLiveEdit<ID, Record>]) throws(SiftError) -> SiftChangeSet<ID> {
     var tx = makeTransaction()
     for e in edits { try tx.apply(e) }
     return try commit(tx)

@@ -1,3 +1,4 @@
+import SiftSyntax
 /// One edit of a live-results transaction.
 ///
 /// ```swift
@@ -56,18 +57,18 @@ public struct SiftLiveTransaction<ID: Hashable, Record> {
 
   /// Adds `record` under `id`.
   ///
-  /// - Throws: `SiftLiveError` when `id` already holds a record.
-  public mutating func insert(_ record: Record, id: ID) throws(SiftLiveError) {
-    guard self.record(for: id) == nil else { throw SiftLiveError("an object with id \(describe(id)) already exists") }
+  /// - Throws: `SiftError` (stage `.live`) when `id` already holds a record.
+  public mutating func insert(_ record: Record, id: ID) throws(SiftError) {
+    guard self.record(for: id) == nil else { throw SiftError.live("an object with id \(describe(id)) already exists") }
     set(id, Pending(record: record, seq: nextSeq))
     nextSeq += 1
   }
 
   /// Replaces the record under `id`.
   ///
-  /// - Throws: `SiftLiveError` when `id` holds no record.
-  public mutating func update(_ id: ID, to record: Record) throws(SiftLiveError) {
-    guard let seq = seq(of: id) else { throw SiftLiveError("no object with id \(describe(id))") }
+  /// - Throws: `SiftError` (stage `.live`) when `id` holds no record.
+  public mutating func update(_ id: ID, to record: Record) throws(SiftError) {
+    guard let seq = seq(of: id) else { throw SiftError.live("no object with id \(describe(id))") }
     set(id, Pending(record: record, seq: seq))
   }
 
@@ -76,23 +77,23 @@ public struct SiftLiveTransaction<ID: Hashable, Record> {
   /// ```swift
   /// try tx.update(7) { $0["rating"] = 5 }
   /// ```
-  /// - Throws: `SiftLiveError` when `id` holds no record, or what `change` throws.
+  /// - Throws: `SiftError` (stage `.live`) when `id` holds no record, or what `change` throws.
   public mutating func update(_ id: ID, _ change: (inout Record) throws -> Void) throws {
-    guard var record = record(for: id) else { throw SiftLiveError("no object with id \(describe(id))") }
+    guard var record = record(for: id) else { throw SiftError.live("no object with id \(describe(id))") }
     try change(&record)
     try update(id, to: record)
   }
 
   /// Removes the record under `id`.
   ///
-  /// - Throws: `SiftLiveError` when `id` holds no record.
-  public mutating func delete(_ id: ID) throws(SiftLiveError) {
-    guard let seq = seq(of: id) else { throw SiftLiveError("no object with id \(describe(id))") }
+  /// - Throws: `SiftError` (stage `.live`) when `id` holds no record.
+  public mutating func delete(_ id: ID) throws(SiftError) {
+    guard let seq = seq(of: id) else { throw SiftError.live("no object with id \(describe(id))") }
     set(id, Pending(record: nil, seq: seq))
   }
 
   /// Applies one edit.
-  public mutating func apply(_ edit: SiftLiveEdit<ID, Record>) throws(SiftLiveError) {
+  public mutating func apply(_ edit: SiftLiveEdit<ID, Record>) throws(SiftError) {
     switch edit {
     case .insert(let id, let r): try insert(r, id: id)
     case .update(let id, let r): try update(id, to: r)

@@ -13,7 +13,7 @@ extension SQLiteLiveTable {
   /// The table's rows as records, in table order, with their rowids when `rowids`.
   static func readAll(
     _ db: SQLiteDatabase, table: String, columns: [String], rowids: Bool
-  ) throws(SiftLiveError) -> (records: [[String: SiftValue]], rowids: [Int64]) {
+  ) throws(SiftError) -> (records: [[String: SiftValue]], rowids: [Int64]) {
     let select = (rowids ? "rowid, " : "") + columnList(columns)
     let rows = try run(db, SQLStatement(sql: "SELECT \(select) FROM \(quote(table))"))
     var ids: [Int64] = []
@@ -25,7 +25,7 @@ extension SQLiteLiveTable {
   }
 
   /// True when a UNIQUE index covers other columns than exactly `key` (`PRAGMA index_list`).
-  static func hasUniqueIndex(_ db: SQLiteDatabase, table: String, besides key: String) throws(SiftLiveError) -> Bool {
+  static func hasUniqueIndex(_ db: SQLiteDatabase, table: String, besides key: String) throws(SiftError) -> Bool {
     for index in try run(db, SQLStatement(sql: "PRAGMA index_list(\(quote(table)))")) {
       guard index.count > 2, case .text(let name) = index[1], case .integer(1) = index[2] else { continue }
       let cols = try run(db, SQLStatement(sql: "PRAGMA index_info(\(quote(name)))"))
@@ -52,7 +52,7 @@ extension SQLiteLiveTable {
   /// Reads the whole table and compares it with the stored rows by key: rows whose values
   /// differ are updates (and every `touched` key still there), missing keys deletes, new keys
   /// inserts in table order. A key held by several rows counts once, for its first row.
-  func fullReread(touched: [SiftValue]) throws(SiftLiveError) -> SiftChangeSet<SiftValue> {
+  func fullReread(touched: [SiftValue]) throws(SiftError) -> SiftChangeSet<SiftValue> {
     needsFullReread = true
     fullRereads += 1
     let (records, rowids) = try Self.readAll(database, table: table, columns: columns, rowids: observer.hasRowids)
@@ -84,7 +84,7 @@ extension SQLiteLiveTable {
   /// row that was not touched (REPLACE deleted the old row silently, or keys are not unique),
   /// a row without a key, or a row count that differs from the expected one where a UNIQUE
   /// constraint besides the key's lets REPLACE delete rows the update hook never reports.
-  func ownChanges(_ changed: [Int64: SQLiteRowOperation], touched: [SiftValue]) throws(SiftLiveError) -> SiftChangeSet<SiftValue> {
+  func ownChanges(_ changed: [Int64: SQLiteRowOperation], touched: [SiftValue]) throws(SiftError) -> SiftChangeSet<SiftValue> {
     var oldKeys: [SiftValue: Int64] = [:]
     for (r, op) in changed {
       if let k = rowKeys[r] { oldKeys[k] = r } else if op != .insert { return try fullReread(touched: touched) }

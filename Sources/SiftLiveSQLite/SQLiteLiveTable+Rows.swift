@@ -11,18 +11,18 @@ extension SQLiteLiveTable {
 
   static func columnList(_ names: [String]) -> String { names.map(quote).joined(separator: ", ") }
 
-  static func run(_ db: SQLiteDatabase, _ statement: SQLStatement) throws(SiftLiveError) -> [[SQLValue]] {
+  static func run(_ db: SQLiteDatabase, _ statement: SQLStatement) throws(SiftError) -> [[SQLValue]] {
     do {
       return try db.execute(statement)
     } catch {
-      throw SiftLiveError(error.diagnostic.message, underlying: error)
+      throw SiftError.live(error.diagnostic.message, underlying: error)
     }
   }
 
   /// `PRAGMA data_version`: changes when another connection commits.
-  static func dataVersion(_ db: SQLiteDatabase) throws(SiftLiveError) -> Int64 {
+  static func dataVersion(_ db: SQLiteDatabase) throws(SiftError) -> Int64 {
     guard case .integer(let v)? = try run(db, SQLStatement(sql: "PRAGMA data_version")).first?.first else {
-      throw SiftLiveError("PRAGMA data_version returned no number")
+      throw SiftError.live("PRAGMA data_version returned no number")
     }
     return v
   }
@@ -46,7 +46,7 @@ extension SQLiteLiveTable {
 
   /// A value to bind: booleans as 0/1, dates as ISO 8601 text (`SiftJSON.formatDate`);
   /// arrays and dictionaries have no column form.
-  static func sqlValue(_ v: SiftValue, column: String) throws(SiftLiveError) -> SQLValue {
+  static func sqlValue(_ v: SiftValue, column: String) throws(SiftError) -> SQLValue {
     switch v {
     case .null: return .null
     case .bool(let b): return .integer(b ? 1 : 0)
@@ -56,7 +56,7 @@ extension SQLiteLiveTable {
     case .date(let d): return .text(SiftJSON.formatDate(d))
     case .data(let d): return .blob(d)
     case .array, .dictionary:
-      throw SiftLiveError("column '\(column)' cannot hold \(v.kindName) \(SiftJSON.serialize(v))")
+      throw SiftError.live("column '\(column)' cannot hold \(v.kindName) \(SiftJSON.serialize(v))")
     }
   }
 }

@@ -67,16 +67,16 @@ public final class SQLiteLiveTable {
 
   /// Reads the table and fetches its rows.
   ///
-  /// - Throws: `SiftLiveError`: no such table, no single-column primary key and no `key`
+  /// - Throws: `SiftError` (stage `.live`): no such table, no single-column primary key and no `key`
   ///   named, a row without a key, or a predicate that fails on a row.
   public init(
     database: SQLiteDatabase, table: String, key: String? = nil, predicate: SiftPredicate?,
     sortDescriptors: [SiftSortDescriptor], sectionKeyPath: String? = nil
-  ) throws(SiftLiveError) {
+  ) throws(SiftError) {
     self.database = database
     self.table = table
     let info = try Self.run(database, SQLStatement(sql: "PRAGMA table_info(\(Self.quote(table)))"))
-    guard !info.isEmpty else { throw SiftLiveError("no table '\(table)' in the database") }
+    guard !info.isEmpty else { throw SiftError.live("no table '\(table)' in the database") }
     let columns = info.compactMap { if case .text(let n)? = $0.dropFirst().first { n } else { nil } }
     self.columns = columns
     let primary = info.filter { if case .integer(let p)? = $0.last { p > 0 } else { false } }
@@ -84,13 +84,13 @@ public final class SQLiteLiveTable {
     let keyColumn: String
     if let key {
       guard columns.contains(key) else {
-        throw SiftLiveError("table '\(table)' has no column '\(key)' (columns: \(columns.joined(separator: ", ")))")
+        throw SiftError.live("table '\(table)' has no column '\(key)' (columns: \(columns.joined(separator: ", ")))")
       }
       self.key = key
       keyColumn = key
     } else {
       guard primary.count == 1, let only = primary.first else {
-        throw SiftLiveError("table '\(table)' has no single-column primary key; name the key column")
+        throw SiftError.live("table '\(table)' has no single-column primary key; name the key column")
       }
       self.key = only
       keyColumn = only
@@ -101,7 +101,7 @@ public final class SQLiteLiveTable {
     let (records, rowids) = try Self.readAll(database, table: table, columns: columns, rowids: observer.hasRowids)
     var ids: [SiftValue] = []
     for (i, r) in records.enumerated() {
-      guard let id = r[keyColumn], id != .null else { throw SiftLiveError("row \(i + 1) of '\(table)' has no \(keyColumn)") }
+      guard let id = r[keyColumn], id != .null else { throw SiftError.live("row \(i + 1) of '\(table)' has no \(keyColumn)") }
       ids.append(id)
     }
     results = try SiftLiveResults(
@@ -119,7 +119,7 @@ public final class SQLiteLiveTable {
   /// try db.executeScript("UPDATE Venue SET rating = 1 WHERE id = 3")
   /// if let changes = try table.refresh() { render(changes) }
   /// ```
-  public func refresh() throws(SiftLiveError) -> SiftChangeSet<SiftValue>? {
+  public func refresh() throws(SiftError) -> SiftChangeSet<SiftValue>? {
     guard !database.isInTransaction else { return nil }
     let version = try Self.dataVersion(database)
     let own = observer.takeCommitted()
@@ -140,29 +140,29 @@ public final class SQLiteLiveTable {
   /// ```swift
   /// try table.write([.insert(["id": 12, "name": "Kiosk"]), .delete(.int(3))])
   /// ```
-  /// - Throws: `SiftLiveError`: an unknown column or key, a value SQLite cannot store (an array
+  /// - Throws: `SiftError` (stage `.live`): an unknown column or key, a value SQLite cannot store (an array
   ///   or dictionary), or the database's own error (a constraint, a read-only connection).
-  public func write(_ edits: [Edit]) throws(SiftLiveError) -> SiftChangeSet<SiftValue> {
+  public func write(_ edits: [Edit]) throws(SiftError) -> SiftChangeSet<SiftValue> {
     var statements: [SQLStatement] = []
     var touched: [SiftValue] = []
     for e in edits {
       switch e {
       case .insert(let r):
-        guard let id = r[key], id != .null else { throw SiftLiveError("the inserted record has no '\(key)'") }
+        guard let id = r[key], id != .null else { throw SiftError.live("the inserted record has no '\(key)'") }
         let names = r.keys.sorted()
         try checkColumns(names)
         statements.append(SQLStatement(
           sql: "INSERT INTO \(Self.quote(table)) (\(Self.columnList(names))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))",
-          bindings: try names.map { n throws(SiftLiveError) in try Self.sqlValue(r[n] ?? .null, column: n) }))
+          bindings: try names.map { n throws(SiftError) in try Self.sqlValue(r[n] ?? .null, column: n) }))
         touched.append(id)
       case .update(let id, let set):
-        if let newID = set[key], newID != id { throw SiftLiveError("update cannot change '\(key)'") }
+        if let newID = set[key], newID != id { throw SiftError.live("update cannot change '\(key)'") }
         let names = set.keys.sorted()
         try checkColumns(names)
         guard !names.isEmpty else { touched.append(id); continue }
         statements.append(SQLStatement(
           sql: "UPDATE \(Self.quote(table)) SET \(names.map { "\(Self.quote($0)) = ?" }.joined(separator: ", ")) WHERE \(Self.quote(key)) = ?",
-          bindings: try names.map { n throws(SiftLiveError) in try Self.sqlValue(set[n] ?? .null, column: n) } + [try Self.sqlValue(id, column: key)]))
+          bindings: try names.map { n throws(SiftError) in try Self.sqlValue(set[n] ?? .null, column: n) } + [try Self.sqlValue(id, column: key)]))
         touched.append(id)
       case .delete(let id):
         statements.append(SQLStatement(sql: "DELETE FROM \(Self.quote(table)) WHERE \(Self.quote(key)) = ?", bindings: [try Self.sqlValue(id, column: key)]))
@@ -174,8 +174,8 @@ public final class SQLiteLiveTable {
     for (e, id) in zip(edits, touched) {
       let present = exists[id] ?? (results.record(for: id) != nil)
       switch e {
-      case .insert: if present { throw SiftLiveError("an object with id \(SiftJSON.serialize(id)) already exists") }
-      case .update, .delete: if !present { throw SiftLiveError("no object with id \(SiftJSON.serialize(id))") }
+      case .insert: if present { throw SiftError.live("an object with id \(SiftJSON.serialize(id)) already exists") }
+      case .update, .delete: if !present { throw SiftError.live("no object with id \(SiftJSON.serialize(id))") }
       }
       if case .delete = e { exists[id] = false } else { exists[id] = true }
     }
@@ -190,14 +190,14 @@ public final class SQLiteLiveTable {
         throw error
       }
     } catch {
-      throw SiftLiveError("\(table): \(error.diagnostic.message)", underlying: error)
+      throw SiftError.live("\(table): \(error.diagnostic.message)", underlying: error)
     }
     // The update hook saw every row the write changed (and rows its triggers changed). The
     // change set is made before COMMIT: rows the results cannot take (a sort key of another
     // kind, a predicate that fails on them) roll the write back, so a refused edit changes
     // nothing. If COMMIT itself fails, the next `refresh()` reads the table again.
     let changes: SiftChangeSet<SiftValue>
-    do throws(SiftLiveError) {
+    do throws(SiftError) {
       switch observer.takeUncommitted() {
       case .rows(let rowids): changes = try ownChanges(rowids, touched: touched)
       case .none: changes = try ownChanges([:], touched: touched)
@@ -213,14 +213,14 @@ public final class SQLiteLiveTable {
     } catch {
       try? database.executeScript("ROLLBACK")
       needsFullReread = true
-      throw SiftLiveError("\(table): \(error.diagnostic.message)", underlying: error)
+      throw SiftError.live("\(table): \(error.diagnostic.message)", underlying: error)
     }
     return changes
   }
 
-  func checkColumns(_ names: [String]) throws(SiftLiveError) {
+  func checkColumns(_ names: [String]) throws(SiftError) {
     for n in names where !columns.contains(n) {
-      throw SiftLiveError("table '\(table)' has no column '\(n)'")
+      throw SiftError.live("table '\(table)' has no column '\(n)'")
     }
   }
 }

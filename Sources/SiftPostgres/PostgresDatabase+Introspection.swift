@@ -1,4 +1,5 @@
 import SiftSQL
+import SiftSyntax
 
 extension PostgresDatabase {
   /// Reads the schema of the tables and views of PostgreSQL schema `named` (default

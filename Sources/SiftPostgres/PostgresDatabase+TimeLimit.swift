@@ -50,11 +50,11 @@ extension PostgresDatabase {
     if error.sqlState == "57014" {
       return SiftError(
         stage: .policy,
-        diagnostic: Diagnostic(
+        diagnostic: SiftDiagnostic(
           id: "time-limit", message: "the query ran longer than its time limit of \(milliseconds) ms", range: .at(0)),
         source: "")
     }
     return SiftError(
-      stage: .sql, diagnostic: Diagnostic(id: "postgres-error", message: error.description, range: .at(0)), source: "")
+      stage: .sql, diagnostic: SiftDiagnostic(id: "postgres-error", message: error.description, range: .at(0)), source: "")
   }
 }

@@ -72,7 +72,7 @@ final class DeadlineClock {
   var error: SiftError {
     SiftError(
       stage: .policy,
-      diagnostic: Diagnostic(
+      diagnostic: SiftDiagnostic(
         id: "time-limit", message: "the query ran longer than its time limit of \(milliseconds) ms", range: .at(0)),
       source: "")
   }

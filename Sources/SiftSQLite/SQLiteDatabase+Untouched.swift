@@ -27,7 +27,7 @@ extension SQLiteDatabase {
     }
     func failure(_ why: String) -> SiftError {
       SiftError(
-        stage: .sql, diagnostic: Diagnostic(id: "sqlite-open", message: "cannot open \(path): \(why)", range: .at(0)),
+        stage: .sql, diagnostic: SiftDiagnostic(id: "sqlite-open", message: "cannot open \(path): \(why)", range: .at(0)),
         source: "")
     }
     let folder = fm.temporaryDirectory.appendingPathComponent("sift-readonly-\(UUID().uuidString)")

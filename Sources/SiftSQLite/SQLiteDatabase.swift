@@ -16,7 +16,7 @@ import SiftSyntax
 /// ```swift
 /// let db = try SQLiteDatabase()                       // in-memory
 /// try db.load(records, entity: "Venue", schema: schema, dialect: SQLiteDialect())
-/// let rows = try db.execute(try compiler.compile(FetchRequest(entity: "Venue", resultType: .count)))
+/// let rows = try db.execute(try compiler.compile(SiftFetchRequest(entity: "Venue", resultType: .count)))
 /// ```
 public final class SQLiteDatabase: SQLDatabase {
   private(set) var handle: OpaquePointer?
@@ -65,7 +65,7 @@ public final class SQLiteDatabase: SQLDatabase {
     func failure(_ why: String) -> SiftError {
       SiftError(
         stage: .sql,
-        diagnostic: Diagnostic(id: "sqlite-open", message: "cannot open \(path): \(why)", range: .at(0)),
+        diagnostic: SiftDiagnostic(id: "sqlite-open", message: "cannot open \(path): \(why)", range: .at(0)),
         source: "")
     }
     var isDirectory: ObjCBool = false
@@ -126,7 +126,7 @@ public final class SQLiteDatabase: SQLDatabase {
   static func error(_ message: String, sql: String) -> SiftError {
     SiftError(
       stage: .sql,
-      diagnostic: Diagnostic(id: "sqlite-error", message: message, range: SourceRange(start: 0, end: sql.utf8.count)),
+      diagnostic: SiftDiagnostic(id: "sqlite-error", message: message, range: SiftSourceRange(start: 0, end: sql.utf8.count)),
       source: sql)
   }
 
@@ -196,7 +196,7 @@ public final class SQLiteDatabase: SQLDatabase {
   /// - Throws: `SiftError` (stage `.sql`, id `sqlite-error`) with SQLite's message.
   ///
   /// ```swift
-  /// try db.check(try compiler.compile(FetchRequest(entity: "Venue", predicate: p)))
+  /// try db.check(try compiler.compile(SiftFetchRequest(entity: "Venue", predicate: p)))
   /// ```
   public func check(_ statement: SQLStatement) throws(SiftError) {
     var st: OpaquePointer?

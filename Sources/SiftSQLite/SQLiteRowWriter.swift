@@ -110,8 +110,8 @@ final class SQLiteInserts: @unchecked Sendable {
   func failure(_ sql: String) -> SiftError {
     SiftError(
       stage: .sql,
-      diagnostic: Diagnostic(
-        id: "sqlite-error", message: String(cString: sqlite3_errmsg(handle)), range: SourceRange(start: 0, end: sql.utf8.count)),
+      diagnostic: SiftDiagnostic(
+        id: "sqlite-error", message: String(cString: sqlite3_errmsg(handle)), range: SiftSourceRange(start: 0, end: sql.utf8.count)),
       source: sql)
   }
 

@@ -142,7 +142,7 @@ public struct SiftExpression: Sendable, Hashable, CustomStringConvertible {
   /// The parser's `expressionFormat` rule over `format`.
   static func parseTree(
     _ format: String, limits: ParserLimits, arguments: [SiftValue]?, failure: inout ArgumentFailure?
-  ) throws(SiftError) -> (ExpressionNode, [Diagnostic], Int) {
+  ) throws(SiftError) -> (ExpressionNode, [SiftDiagnostic], Int) {
     try Parser.run(
       format, limits: limits, arguments: arguments, argumentFailure: &failure,
       empty: DiagnosticCatalog.emptyExpression(at: .at(0))

@@ -14,16 +14,16 @@ public struct SiftPredicate: Sendable, Hashable, CustomStringConvertible {
   /// The format string the tree's source ranges point into.
   public var source: String
   /// Warnings found while parsing (for example an unparenthesised AND/OR mix).
-  public var warnings: [Diagnostic]
+  public var warnings: [SiftDiagnostic]
   /// Format specifiers still waiting for an argument (0 once bound).
   public var unboundArgumentCount: Int
 
   /// Wraps a tree built in code; `source` is only used to render diagnostics.
-  public init(root: PredicateNode, source: String = "", warnings: [Diagnostic] = []) {
+  public init(root: PredicateNode, source: String = "", warnings: [SiftDiagnostic] = []) {
     self.init(root: root, source: source, warnings: warnings, unboundArgumentCount: SiftPredicate.countArguments(in: root))
   }
 
-  init(root: PredicateNode, source: String, warnings: [Diagnostic], unboundArgumentCount: Int) {
+  init(root: PredicateNode, source: String, warnings: [SiftDiagnostic], unboundArgumentCount: Int) {
     self.root = root
     self.source = source
     self.warnings = warnings

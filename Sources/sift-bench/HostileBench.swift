@@ -3,6 +3,7 @@ import SiftEvaluation
 import SiftPostgres
 import SiftSQL
 import SiftSQLite
+import SiftSyntax
 @_spi(Bench) import SiftSyntax
 
 /// `--suite hostile`: the slow cases of issue 23 ("Filters from untrusted clients") over

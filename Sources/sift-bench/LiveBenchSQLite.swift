@@ -29,7 +29,7 @@ func runLiveSQLiteBenchmarks(_ options: BenchOptions) throws {
   let buildNs = Double(DispatchTime.now().uptimeNanoseconds - t0)
 
   let schema = try SQLSchema(json: #"{"entities": {"Venue": {"table": "venue", "attributes": {"id": "integer", "rating": "integer", "name": "string"}}}}"#)
-  let request = FetchRequest(entity: "Venue", predicate: predicate, sortDescriptors: sorts, resultType: .properties(["id"]))
+  let request = SiftFetchRequest(entity: "Venue", predicate: predicate, sortDescriptors: sorts, resultType: .properties(["id"]))
   let fetch = try SQLCompiler(dialect: SQLiteDialect(), schema: schema).compile(request)
   func ids() throws -> [SQLValue] { try db.execute(fetch).map { $0.first ?? .null } }
   var fetched = try ids()

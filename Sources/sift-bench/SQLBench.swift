@@ -46,7 +46,7 @@ func runSQLBenchmarks(_ options: BenchOptions) throws {
   var rows: [(sqlite: Double, postgres: Double, prepare: Double, ratio: Double)] = []
   for format in formats {
     let p = try SiftPredicate(format: format)
-    let statement = try sqlite.compile(FetchRequest(entity: "Venue", predicate: p, resultType: .count))
+    let statement = try sqlite.compile(SiftFetchRequest(entity: "Venue", predicate: p, resultType: .count))
     _ = try postgres.compileWhere(p, entity: "Venue")
     try database.check(statement)
     let t = InterleavedTiming(seconds: min(options.seconds, 0.2), [

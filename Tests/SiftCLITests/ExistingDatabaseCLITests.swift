@@ -108,7 +108,7 @@ struct ExistingDatabaseCLITests {
     #expect(read.warnings.count == 5)
     let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: read.schema)
     let p = try SiftPredicate(format: "author.display_name == %@ AND ANY tag.label == %@", "Ada", "urgent")
-    let statement = try compiler.compile(FetchRequest(entity: "note", predicate: p))
+    let statement = try compiler.compile(SiftFetchRequest(entity: "note", predicate: p))
     let rows = try db.execute(statement)
     #expect(rows.map { $0.first } == [.integer(1)])
     #expect(ExistingFixture.snapshot(path) == before)

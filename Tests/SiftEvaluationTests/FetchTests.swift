@@ -163,7 +163,7 @@ import Testing
       SiftSortDescriptor("city", ascending: false, nulls: .last),
     ])
     let e = try #require(throws: SiftError.self) { try SiftSortDescriptor.parseList("rating sideways") }
-    #expect(e.diagnostic.range == SourceRange(start: 7, end: 15))
+    #expect(e.diagnostic.range == SiftSourceRange(start: 7, end: 15))
   }
 
   /// A small page of many records is selected without sorting the rest: the same records as

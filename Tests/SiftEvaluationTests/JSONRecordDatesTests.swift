@@ -21,7 +21,7 @@ struct JSONRecordDatesTests {
   }
 
   @Test func aValueThatDoesNotFitNamesRecordAndKey() throws {
-    let error = #expect(throws: JSONRecords.LoadError.self) {
+    let error = #expect(throws: SiftError.self) {
       try JSONRecords.load(bytes: Array(#"[{"at": 1}, {"at": "soon"}]"#.utf8), dates: SiftJSONDates(keys: ["at": .iso8601]))
     }
     #expect(error?.message == #"record 0, key "at": 1 is not an ISO-8601 date"#)

@@ -56,7 +56,7 @@ import Testing
 
   @Test func invalidJSONIsAnErrorNotACrash() {
     for text in ["[\"Do\", ", "\"Do\"\n{", "", "nul"] {
-      #expect(throws: JSONRecords.LoadError.self, "\(text)") { try JSONRecords.values(bytes: Array(text.utf8)) }
+      #expect(throws: SiftError.self, "\(text)") { try JSONRecords.values(bytes: Array(text.utf8)) }
     }
   }
 

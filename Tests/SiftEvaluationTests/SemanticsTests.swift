@@ -162,7 +162,7 @@ import Testing
 
 extension String {
   /// The text of a UTF-8 byte range (for checking diagnostic ranges).
-  func utf8Slice(_ r: SourceRange) -> String {
+  func utf8Slice(_ r: SiftSourceRange) -> String {
     let bytes = Array(utf8)
     guard r.start >= 0, r.end <= bytes.count, r.start <= r.end else { return "" }
     return String(decoding: bytes[r.start..<r.end], as: UTF8.self)

@@ -76,19 +76,19 @@ struct OracleTests {
 
   @Test(arguments: ["type-mismatch", "a-b-c", "x1"])
   func diagnosticIdsThatAreKebabCase(_ id: String) {
-    let error = SiftError(stage: .parse, diagnostic: Diagnostic(id: id, message: "m", range: .at(0)), source: "")
+    let error = SiftError(stage: .parse, diagnostic: SiftDiagnostic(id: id, message: "m", range: .at(0)), source: "")
     #expect(ParseOracle.diagnosticProblem(error, stages: [.parse]) == nil)
   }
 
   @Test(arguments: ["", "Type", "-a", "a-", "a_b", "a b"])
   func diagnosticIdsThatAreNot(_ id: String) {
-    let error = SiftError(stage: .parse, diagnostic: Diagnostic(id: id, message: "m", range: .at(0)), source: "")
+    let error = SiftError(stage: .parse, diagnostic: SiftDiagnostic(id: id, message: "m", range: .at(0)), source: "")
     #expect(ParseOracle.diagnosticProblem(error, stages: [.parse]) != nil)
   }
 
   @Test func diagnosticOutsideItsSourceIsReported() {
     let error = SiftError(
-      stage: .evaluate, diagnostic: Diagnostic(id: "x", message: "m", range: SourceRange(start: 2, end: 9)), source: "abc")
+      stage: .evaluate, diagnostic: SiftDiagnostic(id: "x", message: "m", range: SiftSourceRange(start: 2, end: 9)), source: "abc")
     #expect(ParseOracle.diagnosticProblem(error, stages: [.evaluate]) != nil)
     #expect(ParseOracle.diagnosticProblem(error, stages: [.parse]) != nil)
   }

@@ -66,7 +66,7 @@ struct ResourceBoundTests {
     } catch {
       #expect(error.stage == .evaluate)
       #expect(error.diagnostic.id == "between-needs-two-bounds")
-      #expect(error.diagnostic.range == SourceRange(start: 20, end: 22))
+      #expect(error.diagnostic.range == SiftSourceRange(start: 20, end: 22))
     }
   }
 }

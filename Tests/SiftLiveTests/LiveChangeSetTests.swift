@@ -120,17 +120,17 @@ import Testing
   @Test func badEditsChangeNothing() throws {
     let live = try Self.live("rating > 1", section: "city")
     let before = live.sections
-    #expect(throws: SiftLiveError.self) { try live.apply([.delete(2), .delete(99)]) }
-    #expect(throws: SiftLiveError.self) { try live.apply([.insert(1, ["id": 1])]) }
-    #expect(throws: SiftLiveError.self) { try live.apply([.delete(3), .update(3, [:])]) }
+    #expect(throws: SiftError.self) { try live.apply([.delete(2), .delete(99)]) }
+    #expect(throws: SiftError.self) { try live.apply([.insert(1, ["id": 1])]) }
+    #expect(throws: SiftError.self) { try live.apply([.delete(3), .update(3, [:])]) }
     // A record the predicate cannot be evaluated on (strict: comparing a string with a number).
-    #expect(throws: SiftLiveError.self) { try live.apply([.delete(2), .update(3, ["rating": "high"])]) }
+    #expect(throws: SiftError.self) { try live.apply([.delete(2), .update(3, ["rating": "high"])]) }
     #expect(live.sections == before)
     #expect(try live.refetchedSections() == before)
   }
 
   @Test func duplicateIdsAreRefused() throws {
-    #expect(throws: SiftLiveError.self) {
+    #expect(throws: SiftError.self) {
       try Live(records: [[:], [:]], ids: [1, 1], predicate: nil, sortDescriptors: [])
     }
   }

@@ -68,16 +68,16 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: path) }
     let t = try Self.table(db)
     let before = t.results.sections
-    #expect(throws: SiftLiveError.self) { try t.write([.delete(1), .update(99, set: ["rating": 1])]) }
-    #expect(throws: SiftLiveError.self) { try t.write([.delete(1), .update(2, set: ["stars": 1])]) }
-    #expect(throws: SiftLiveError.self) { try t.write([.delete(1), .update(2, set: ["name": ["a"]])]) }
-    #expect(throws: SiftLiveError.self) { try t.write([.delete(1), .insert(["id": 2, "name": "dup"])]) }
-    #expect(throws: SiftLiveError.self) { try t.write([.delete(1), .insert(["name": "no id"])]) }
+    #expect(throws: SiftError.self) { try t.write([.delete(1), .update(99, set: ["rating": 1])]) }
+    #expect(throws: SiftError.self) { try t.write([.delete(1), .update(2, set: ["stars": 1])]) }
+    #expect(throws: SiftError.self) { try t.write([.delete(1), .update(2, set: ["name": ["a"]])]) }
+    #expect(throws: SiftError.self) { try t.write([.delete(1), .insert(["id": 2, "name": "dup"])]) }
+    #expect(throws: SiftError.self) { try t.write([.delete(1), .insert(["name": "no id"])]) }
     #expect(t.results.sections == before)
     #expect(try db.execute(SQLStatement(sql: "SELECT count(*) FROM Venue")) == [[.integer(4)]])
     // A value the database takes but the results cannot order (text among integer ratings) is
     // rolled back too; the next write's change set is its own.
-    #expect(throws: SiftLiveError.self) { try t.write([.update(2, set: ["rating": "x"]), .delete(3)]) }
+    #expect(throws: SiftError.self) { try t.write([.update(2, set: ["rating": "x"]), .delete(3)]) }
     #expect(t.results.sections == before)
     #expect(try db.execute(SQLStatement(sql: "SELECT rating FROM Venue WHERE id IN (2, 3) ORDER BY id")) == [[.integer(3)], [.integer(4)]])
     let next = try t.write([.delete(3)])
@@ -86,12 +86,12 @@ import Testing
     // A constraint the database enforces rolls the whole write back.
     try db.executeScript("CREATE TABLE Strict (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)")
     let strict = try SQLiteLiveTable(database: db, table: "Strict", predicate: nil, sortDescriptors: [])
-    #expect(throws: SiftLiveError.self) { try strict.write([.insert(["id": 1, "n": 1]), .insert(["id": 2, "n": .null])]) }
+    #expect(throws: SiftError.self) { try strict.write([.insert(["id": 1, "n": 1]), .insert(["id": 2, "n": .null])]) }
     #expect(try db.execute(SQLStatement(sql: "SELECT count(*) FROM Strict")) == [[.integer(0)]])
     #expect(strict.results.count == 0)
     // A read-only connection watches but cannot write.
     let readOnly = try Self.table(try SQLiteDatabase(readOnly: path))
-    #expect(throws: SiftLiveError.self) { try readOnly.write([.delete(1)]) }
-    #expect(throws: SiftLiveError.self) { try SQLiteLiveTable(database: db, table: "Nope", predicate: nil, sortDescriptors: []) }
+    #expect(throws: SiftError.self) { try readOnly.write([.delete(1)]) }
+    #expect(throws: SiftError.self) { try SQLiteLiveTable(database: db, table: "Nope", predicate: nil, sortDescriptors: []) }
   }
 }

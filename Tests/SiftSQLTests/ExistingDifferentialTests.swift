@@ -208,7 +208,7 @@ extension ExistingDifferentialTests {
         case (let x?, let y?): return x != y ? x < y : a.id < b.id
         }
       }.map(\.id)
-      let request = FetchRequest(entity: "event", sortDescriptors: [SQLSortDescriptor(column)])
+      let request = SiftFetchRequest(entity: "event", sortDescriptors: [SiftSortDescriptor(column)])
       for (name, compiler, db) in f.databases() {
         let st = try compiler.compile(request)
         let rows = try f.locked { try db.execute(st) }

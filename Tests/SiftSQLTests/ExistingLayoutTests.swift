@@ -113,7 +113,7 @@ struct ExistingLayoutTests {
     #expect(try c.compileWhere(try SiftPredicate(format: "title == 'x'"), entity: "Book").sql == "t0.\"ZTITLE\" = ?")
     let shelf = try c.compileWhere(try SiftPredicate(format: "novels.@count > 0"), entity: "Shelf")
     #expect(shelf.sql.contains("t1.\"ZSHELF\" = t0.\"Z_PK\" AND t1.\"Z_ENT\" IN (?)"), "\(shelf.sql)")
-    let all = try c.compile(FetchRequest(entity: "Novel", resultType: .count))
+    let all = try c.compile(SiftFetchRequest(entity: "Novel", resultType: .count))
     #expect(all.sql == "SELECT COUNT(*) FROM \"ZITEM\" t0 WHERE t0.\"Z_ENT\" IN (?)")
     // Batch writes without a predicate touch the entity's rows only, not the whole shared table.
     let delete = try c.compile(BatchDeleteRequest(entity: "Novel"))

@@ -162,8 +162,8 @@ struct IntrospectionTests {
     // What the merged schema can already answer with today's compiler on the user's file.
     let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: s)
     func ids(_ format: String, _ entity: String = "note") throws -> [Int64] {
-      let request = FetchRequest(
-        entity: entity, predicate: try SiftPredicate(format: format), sortDescriptors: [SQLSortDescriptor("id")])
+      let request = SiftFetchRequest(
+        entity: entity, predicate: try SiftPredicate(format: format), sortDescriptors: [SiftSortDescriptor("id")])
       return try db.execute(try compiler.compile(request)).compactMap { $0.first?.intValue }
     }
     #expect(try ids("title BEGINSWITH 'Q'") == [1])
@@ -198,7 +198,7 @@ struct IntrospectionTests {
       let s = try db.introspectSchema().schema
       let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: s)
       let p = try SiftPredicate(format: "title BEGINSWITH 'h'")
-      _ = try db.execute(try compiler.compile(FetchRequest(entity: "note", predicate: p, resultType: .count)))
+      _ = try db.execute(try compiler.compile(SiftFetchRequest(entity: "note", predicate: p, resultType: .count)))
     }
     #expect(try FileSnapshot(path) == before)
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["notes.sqlite"])

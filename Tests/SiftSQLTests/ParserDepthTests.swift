@@ -71,10 +71,10 @@ struct ParserDepthTests {
     for depth in 1...60 {
       let text = shape.make(depth)
       guard let p = try? SiftPredicate.parse(text) else { break }  // past the parser's own limit
-      for type in [FetchRequest.ResultType.records, .count, .indices] {
+      for type in [SiftFetchRequest.ResultType.records, .count, .indices] {
         let st: SQLStatement
         do {
-          st = try SQLFixtures.sqlite.compile(FetchRequest(entity: "Venue", predicate: p, resultType: type))
+          st = try SQLFixtures.sqlite.compile(SiftFetchRequest(entity: "Venue", predicate: p, resultType: type))
         } catch {
           #expect(error.diagnostic.id == "too-deep-for-sql", "\(text): \(error.diagnostic.message)")
           continue
@@ -115,7 +115,7 @@ struct ParserDepthTests {
     } catch {
       #expect(error.diagnostic.id == "too-deep-for-sql")
       #expect(error.diagnostic.message.contains("limit 80"))
-      #expect(error.diagnostic.range == SourceRange(start: 0, end: text.utf8.count))
+      #expect(error.diagnostic.range == SiftSourceRange(start: 0, end: text.utf8.count))
     }
     // PostgreSQL's parser stack grows: the same predicate compiles.
     #expect(throws: Never.self) { try SQLFixtures.postgres.compileMatchingIndices(p, entity: "Venue") }

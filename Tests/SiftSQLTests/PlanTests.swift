@@ -32,7 +32,7 @@ struct PlanTests {
   /// SQLite's reason; the database is unchanged and still answers.
   @Test func checkPreparesWithoutRunning() throws {
     let good = try SQLFixtures.sqlite.compile(
-      FetchRequest(entity: "Venue", predicate: try SiftPredicate(format: "name ==[cd] %@ AND ANY tags == 'wifi'", "Blue")))
+      SiftFetchRequest(entity: "Venue", predicate: try SiftPredicate(format: "name ==[cd] %@ AND ANY tags == 'wifi'", "Blue")))
     let failures = try SQLFixtures.database.with { db -> [String] in
       try db.check(good)
       var messages: [String] = []
@@ -56,7 +56,7 @@ struct PlanTests {
 
   /// ANY over a to-many is an EXISTS probe on the child's foreign-key index, not a join.
   @Test func toManyUsesForeignKeyIndex() throws {
-    let st = try SQLFixtures.sqlite.compile(FetchRequest(entity: "Venue", predicate: try SiftPredicate(format: "ANY menu.price < 3")))
+    let st = try SQLFixtures.sqlite.compile(SiftFetchRequest(entity: "Venue", predicate: try SiftPredicate(format: "ANY menu.price < 3")))
     let plan = try SQLFixtures.database.with { db in try db.explainQueryPlan(st) }
     #expect(plan.contains { $0.contains("menu_item__venue_id__idx") }, "\(plan)")
   }

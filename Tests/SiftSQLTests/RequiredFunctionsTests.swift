@@ -54,7 +54,7 @@ struct RequiredFunctionsTests {
     let sqlite = SQLCompiler(dialect: SQLiteDialect(), schema: schema)
     let postgres = SQLCompiler(dialect: PostgreSQLDialect(), schema: schema)
     for (format, lite, pg) in Self.predicates {
-      let request = FetchRequest(entity: "note", predicate: try SiftPredicate(format: format))
+      let request = SiftFetchRequest(entity: "note", predicate: try SiftPredicate(format: format))
       #expect(try sqlite.compile(request).requiredFunctions == lite, "sqlite: \(format)")
       #expect(try postgres.compile(request).requiredFunctions == pg, "postgres: \(format)")
     }
@@ -73,12 +73,12 @@ struct RequiredFunctionsTests {
     let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: try db.introspectSchema().schema)
     var used: Set<String> = []
     for (format, _, _) in Self.predicates {
-      let st = try compiler.compile(FetchRequest(entity: "note", predicate: try SiftPredicate(format: format)))
+      let st = try compiler.compile(SiftFetchRequest(entity: "note", predicate: try SiftPredicate(format: format)))
       used.formUnion(st.requiredFunctions)
       _ = try db.execute(st)
     }
     #expect(used == ["sift_fold", "sift_search", "sift_like", "regexp", "sift_matches", "sift_div"])
-    let folded = try compiler.compile(FetchRequest(entity: "note", predicate: try SiftPredicate(format: "title ==[cd] 'PLAN'")))
+    let folded = try compiler.compile(SiftFetchRequest(entity: "note", predicate: try SiftPredicate(format: "title ==[cd] 'PLAN'")))
     #expect(try db.execute(folded).count == 2)
   }
 
@@ -105,7 +105,7 @@ struct RequiredFunctionsTests {
     let compiler = SQLCompiler(dialect: PostgreSQLDialect(), schema: try SQLSchema(json: Self.notes))
     var statements: [(String, SQLStatement)] = []
     for (format, _, pg) in Self.predicates {
-      let st = try compiler.compile(FetchRequest(entity: "note", predicate: try SiftPredicate(format: format)))
+      let st = try compiler.compile(SiftFetchRequest(entity: "note", predicate: try SiftPredicate(format: format)))
       statements.append((format, st))
       if pg.isEmpty {
         _ = try db.execute(st)
@@ -127,7 +127,7 @@ struct RequiredFunctionsTests {
     for (format, st) in statements {
       #expect(throws: Never.self, "\(format)") { _ = try db.execute(st) }
     }
-    let folded = try compiler.compile(FetchRequest(entity: "note", predicate: try SiftPredicate(format: "title ==[cd] 'PLAN'")))
+    let folded = try compiler.compile(SiftFetchRequest(entity: "note", predicate: try SiftPredicate(format: "title ==[cd] 'PLAN'")))
     #expect(try db.execute(folded).count == 2)
   }
 
@@ -142,7 +142,7 @@ struct RequiredFunctionsTests {
     defer { db.close() }
     try db.run("SET search_path TO \(PostgresDatabase.quoteIdentifier(name))")
     let compiler = SQLCompiler(dialect: PostgreSQLDialect(), schema: try db.introspectSchema(named: name).schema)
-    let st = try compiler.compile(FetchRequest(entity: "note", predicate: try SiftPredicate(format: "title ==[c] 'plan'")))
+    let st = try compiler.compile(SiftFetchRequest(entity: "note", predicate: try SiftPredicate(format: "title ==[c] 'plan'")))
     let error = try #require(throws: PostgresError.self) { try db.execute(st) }
     #expect(error.kind == .missingSetup)
     #expect(error.message.contains("sift_fold ([c]/[d] comparisons"))

@@ -7,7 +7,7 @@ import Testing
 /// Fetch requests, batch update/delete and compile errors, run against SQLite.
 @Suite("SQL fetch and batch")
 struct SQLFetchTests {
-  static func run(_ request: FetchRequest) throws -> [[SQLValue]] {
+  static func run(_ request: SiftFetchRequest) throws -> [[SQLValue]] {
     let st = try SQLFixtures.sqlite.compile(request)
     #expect(placeholdersMatch(st, SQLiteDialect()))
     let pg = try SQLFixtures.postgres.compile(request)
@@ -17,27 +17,27 @@ struct SQLFetchTests {
 
   @Test func countMatchesMemory() throws {
     let p = try SiftPredicate(format: "distance < 5 AND ANY tags == 'wifi'")
-    let rows = try Self.run(FetchRequest(entity: "Venue", predicate: p, resultType: .count))
+    let rows = try Self.run(SiftFetchRequest(entity: "Venue", predicate: p, resultType: .count))
     let memory = try p.compile().matchingIndices(SQLFixtures.records).count
     #expect(rows == [[.integer(Int64(memory))]])
-    let limited = try Self.run(FetchRequest(entity: "Venue", predicate: p, limit: 3, offset: 1, resultType: .count))
+    let limited = try Self.run(SiftFetchRequest(entity: "Venue", predicate: p, limit: 3, offset: 1, resultType: .count))
     #expect(limited == [[.integer(Int64(min(3, max(0, memory - 1))))]])
   }
 
   @Test func sortingPagingAndNullOrder() throws {
-    let sorts = [SQLSortDescriptor("rating"), SQLSortDescriptor("name", ascending: false)]
-    let all = try Self.run(FetchRequest(entity: "Venue", sortDescriptors: sorts))
+    let sorts = [SiftSortDescriptor("rating"), SiftSortDescriptor("name", ascending: false)]
+    let all = try Self.run(SiftFetchRequest(entity: "Venue", sortDescriptors: sorts))
     let ratingColumn = try SQLFixtures.sqlite.recordColumns(entity: "Venue").firstIndex(of: "rating") ?? 0
     #expect(all.count == 1000)
     #expect(all.first?[ratingColumn] == .null)  // nil sorts first ascending
-    let page = try Self.run(FetchRequest(entity: "Venue", sortDescriptors: sorts, limit: 10, offset: 100))
+    let page = try Self.run(SiftFetchRequest(entity: "Venue", sortDescriptors: sorts, limit: 10, offset: 100))
     #expect(page == Array(all[100..<110]))
-    let rest = try Self.run(FetchRequest(entity: "Venue", sortDescriptors: sorts, offset: 995))
+    let rest = try Self.run(SiftFetchRequest(entity: "Venue", sortDescriptors: sorts, offset: 995))
     #expect(rest == Array(all[995...]))
-    let nullsLast = try Self.run(FetchRequest(entity: "Venue", sortDescriptors: [SQLSortDescriptor("rating", nulls: .last)], limit: 1))
+    let nullsLast = try Self.run(SiftFetchRequest(entity: "Venue", sortDescriptors: [SiftSortDescriptor("rating", nulls: .last)], limit: 1))
     #expect(nullsLast.first?[ratingColumn] != .null)
-    let ci = try Self.run(FetchRequest(
-      entity: "Venue", sortDescriptors: [SQLSortDescriptor("location.city", comparison: .localizedStandard)], limit: 5))
+    let ci = try Self.run(SiftFetchRequest(
+      entity: "Venue", sortDescriptors: [SiftSortDescriptor("location.city", comparison: .localizedStandard)], limit: 5))
     #expect(ci.count == 5)
   }
 
@@ -45,22 +45,22 @@ struct SQLFetchTests {
     let db = try SQLiteDatabase()
     let records: [SiftValue] = [["id": 1, "name": "b"], ["id": 2, "name": "Á"], ["id": 3, "name": "a"], ["id": 4, "name": "B"]]
     try db.load(records, entity: "Venue", schema: SQLFixtures.schema, dialect: SQLiteDialect())
-    let st = try SQLFixtures.sqlite.compile(FetchRequest(
-      entity: "Venue", sortDescriptors: [SQLSortDescriptor("name", comparison: .caseInsensitive)]))
+    let st = try SQLFixtures.sqlite.compile(SiftFetchRequest(
+      entity: "Venue", sortDescriptors: [SiftSortDescriptor("name", comparison: .caseInsensitive)]))
     let ids = try db.execute(st).map { $0[0] }
     #expect(ids == [.integer(3), .integer(1), .integer(4), .integer(2)])  // a, b, B (pk tiebreak), á
   }
 
   @Test func distinctAndAggregates() throws {
-    let distinct = try Self.run(FetchRequest(entity: "Venue", resultType: .distinct("priceCategory")))
+    let distinct = try Self.run(SiftFetchRequest(entity: "Venue", resultType: .distinct("priceCategory")))
     #expect(distinct == [[.null], [.text("$")], [.text("$$")], [.text("$$$")]])
-    let aggregates = try Self.run(FetchRequest(
+    let aggregates = try Self.run(SiftFetchRequest(
       entity: "Venue", predicate: try SiftPredicate(format: "specialCount < 0"),
-      resultType: .aggregates([SQLAggregate(.count), SQLAggregate(.sum, "tipCount"), SQLAggregate(.avg, "rating")], groupBy: [])))
+      resultType: .aggregates([SiftAggregate(.count), SiftAggregate(.sum, "tipCount"), SiftAggregate(.avg, "rating")], groupBy: [])))
     #expect(aggregates == [[.integer(0), .integer(0), .null]])
-    let grouped = try Self.run(FetchRequest(
+    let grouped = try Self.run(SiftFetchRequest(
       entity: "Venue",
-      resultType: .aggregates([SQLAggregate(.count), SQLAggregate(.max, "distance", name: "far")], groupBy: ["priceCategory"])))
+      resultType: .aggregates([SiftAggregate(.count), SiftAggregate(.max, "distance", name: "far")], groupBy: ["priceCategory"])))
     #expect(grouped.count == 4)
     let total = grouped.compactMap { $0[1].intValue }.reduce(0, +)
     #expect(total == 1000)
@@ -90,7 +90,7 @@ struct SQLFetchTests {
 
     #expect(throws: SiftError.self) { try c.compile(BatchUpdateRequest(entity: "Venue", assignments: [("tags", .value("x"))])) }
     #expect(throws: SiftError.self) { try c.compile(BatchUpdateRequest(entity: "Venue", assignments: [("name", .value(5))])) }
-    #expect(throws: SiftError.self) { try c.compile(FetchRequest(entity: "Venue", limit: -1)) }
+    #expect(throws: SiftError.self) { try c.compile(SiftFetchRequest(entity: "Venue", limit: -1)) }
   }
 
   static let unsupported: [(format: String, id: String, text: String)] = [

@@ -56,9 +56,9 @@ struct SQLGoldenTests {
       out += st.sql + "\n"
       out += "-- bindings: [" + st.bindings.map(\.description).joined(separator: ", ") + "]\n\n"
     }
-    let request = FetchRequest(
+    let request = SiftFetchRequest(
       entity: "Venue", predicate: try SiftPredicate(format: "distance < 5"),
-      sortDescriptors: [SQLSortDescriptor("name", comparison: .caseInsensitive), SQLSortDescriptor("rating", ascending: false)],
+      sortDescriptors: [SiftSortDescriptor("name", comparison: .caseInsensitive), SiftSortDescriptor("rating", ascending: false)],
       limit: 10, offset: 20)
     out += "-- fetch: distance < 5, sort name[c], rating desc, limit 10 offset 20\n" + (try compiler.compile(request)).description + "\n\n"
     let update = BatchUpdateRequest(

@@ -112,7 +112,7 @@ struct SchemaTests {
       #expect(error.stage == .sql)
       #expect(error.diagnostic.id == "unknown-key-path")
       #expect(error.diagnostic.message == "keypath 'tipCont' not found in entity Venue; did you mean 'tipCount'?")
-      #expect(error.diagnostic.range == SourceRange(start: 16, end: 23))
+      #expect(error.diagnostic.range == SiftSourceRange(start: 16, end: 23))
       #expect(error.diagnostic.fixIts.first?.replacement == "tipCount")
     }
     do {
@@ -120,7 +120,7 @@ struct SchemaTests {
       Issue.record("compiled")
     } catch {
       #expect(error.diagnostic.message == "keypath 'citty' not found in entity Location; did you mean 'city'?")
-      #expect(error.diagnostic.range == SourceRange(start: 0, end: 14))
+      #expect(error.diagnostic.range == SiftSourceRange(start: 0, end: 14))
     }
     #expect(throws: SiftError.self) { try SQLFixtures.sqlite.compileWhere(try SiftPredicate(format: "TRUEPREDICATE"), entity: "Venu") }
   }

@@ -7,7 +7,7 @@ import Testing
 struct BuiltPredicateTests {
   static func cmp(
     _ key: String, _ op: ComparisonOperator, _ value: SiftValue, _ options: ComparisonOptions = [],
-    _ modifier: Quantifier? = nil
+    _ modifier: SiftQuantifier? = nil
   ) -> SiftPredicate {
     (try? SiftPredicate.comparison(key, op, value, options: options, modifier: modifier)) ?? .falsePredicate
   }
@@ -24,7 +24,7 @@ struct BuiltPredicateTests {
     (cmp("name", .contains, "é", [.caseInsensitive, .diacriticInsensitive]), #"name CONTAINS[cd] "é""#),
     (cmp("tags", .equal, "vegan", [], .any), #"ANY tags == "vegan""#),
     (cmp("scores", .greaterThan, 3, [], .all), "ALL scores > 3"),
-    (cmp("tags", .like, "l*", .diacriticInsensitive, Quantifier.none), #"NONE tags LIKE[d] "l*""#),
+    (cmp("tags", .like, "l*", .diacriticInsensitive, SiftQuantifier.none), #"NONE tags LIKE[d] "l*""#),
     (cmp("price", .between, [5, 10.5]), "price BETWEEN {5, 10.5}"),
     (cmp("city", .in, ["Oslo", "Rome"]), #"city IN {"Oslo", "Rome"}"#),
     (cmp("menu.@count", .greaterThanOrEqual, 2), "menu.@count >= 2"),
@@ -100,7 +100,7 @@ struct BuiltPredicateTests {
     } catch {
       #expect(error.stage == .arguments)
       #expect(error.diagnostic.id == id)
-      #expect(!DiagnosticRenderer().render(error.diagnostic, in: error.source).isEmpty)
+      #expect(!SiftDiagnosticRenderer().render(error.diagnostic, in: error.source).isEmpty)
     }
   }
 
@@ -124,9 +124,9 @@ struct BuiltPredicateTests {
 
 @Suite("Printer: one-term compounds built in code")
 struct SingleTermCompoundPrintingTests {
-  static let a = PredicateNode(.comparison(Comparison(lhs: .keyPath("a"), op: .equal, rhs: .constant(1))))
-  static let b = PredicateNode(.comparison(Comparison(lhs: .keyPath("b"), op: .equal, rhs: .constant(2))))
-  static let c = PredicateNode(.comparison(Comparison(lhs: .keyPath("c"), op: .equal, rhs: .constant(3))))
+  static let a = PredicateNode(.comparison(SiftComparison(lhs: .keyPath("a"), op: .equal, rhs: .constant(1))))
+  static let b = PredicateNode(.comparison(SiftComparison(lhs: .keyPath("b"), op: .equal, rhs: .constant(2))))
+  static let c = PredicateNode(.comparison(SiftComparison(lhs: .keyPath("c"), op: .equal, rhs: .constant(3))))
   static func and(_ t: [PredicateNode]) -> PredicateNode { PredicateNode(.and(t)) }
   static func or(_ t: [PredicateNode]) -> PredicateNode { PredicateNode(.or(t)) }
   static func not(_ p: PredicateNode) -> PredicateNode { PredicateNode(.not(p)) }

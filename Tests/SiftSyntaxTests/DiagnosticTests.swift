@@ -90,7 +90,7 @@ struct DiagnosticTests {
     #expect(h.diagnostic.fixIts.first?.replacement == "#size")
     let n = try #require(parseError("(a == 1"))
     #expect(n.diagnostic.notes.first?.message == "to match this '('")
-    #expect(n.diagnostic.notes.first?.range == SourceRange(start: 0, end: 1))
+    #expect(n.diagnostic.notes.first?.range == SiftSourceRange(start: 0, end: 1))
   }
 
   @Test func mixedAndOrWarns() throws {
@@ -132,7 +132,7 @@ struct DiagnosticTests {
   }
 
   @Test func columnsCountCharacters() {
-    let pos = SourcePosition(offset: "👨‍👩‍👧‍👦 é".utf8.count, in: "👨‍👩‍👧‍👦 é x")
+    let pos = SiftSourcePosition(offset: "👨‍👩‍👧‍👦 é".utf8.count, in: "👨‍👩‍👧‍👦 é x")
     #expect(pos.column == 4)
     #expect(pos.line == 1)
   }

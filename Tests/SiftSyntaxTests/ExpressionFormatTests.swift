@@ -99,7 +99,7 @@ struct ExpressionFormatTests {
     } catch {
       #expect(error.stage == .parse)
       #expect(error.diagnostic.id == id, "\(source): \(error.diagnostic.id) \(error.diagnostic.message)")
-      let text = DiagnosticRenderer().render(error.diagnostic, in: source)
+      let text = SiftDiagnosticRenderer().render(error.diagnostic, in: source)
       #expect(fragment.isEmpty || text.contains(fragment), "\(text)")
     }
   }

@@ -86,7 +86,7 @@ struct QueryPolicyTests {
       Issue.record("accepted")
     } catch {
       #expect(error.diagnostic.id == "unbound-argument")
-      #expect(error.diagnostic.range == SourceRange(start: 16, end: 18))
+      #expect(error.diagnostic.range == SiftSourceRange(start: 16, end: 18))
     }
   }
 

@@ -29,7 +29,7 @@ struct RandomAST {
     }
   }
 
-  mutating func comparison(_ depth: Int) -> Comparison {
+  mutating func comparison(_ depth: Int) -> SiftComparison {
     let op = pick(ComparisonOperator.allCases)
     var options: ComparisonOptions = []
     for o in [ComparisonOptions.caseInsensitive, .diacriticInsensitive, .normalized, .localeSensitive] where chance(20) {
@@ -43,12 +43,12 @@ struct RandomAST {
     } else {
       rhs = expression(depth + 1)
     }
-    let quantifier: Quantifier? = chance(20) ? pick(Quantifier.allCases) : nil
-    return Comparison(quantifier: quantifier, lhs: expression(depth + 1), op: op, options: options, rhs: rhs)
+    let quantifier: SiftQuantifier? = chance(20) ? pick(SiftQuantifier.allCases) : nil
+    return SiftComparison(quantifier: quantifier, lhs: expression(depth + 1), op: op, options: options, rhs: rhs)
   }
 
-  mutating func keyPath() -> KeyPath {
-    KeyPath((0..<int(1...3)).map { _ in
+  mutating func keyPath() -> SiftKeyPath {
+    SiftKeyPath((0..<int(1...3)).map { _ in
       chance(25) ? .operator(pick(CollectionOperator.allCases)) : .key(pick(Self.keys))
     })
   }

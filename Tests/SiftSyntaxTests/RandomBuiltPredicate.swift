@@ -58,7 +58,7 @@ struct RandomBuiltPredicate {
     ]
     let op = pick(ops)
     let value: SiftValue = op == .between ? .array([constant(1), constant(1)]) : constant()
-    let modifier: Quantifier? = chance(30) ? pick(Quantifier.allCases) : nil
+    let modifier: SiftQuantifier? = chance(30) ? pick(SiftQuantifier.allCases) : nil
     return try .comparison(pick(Self.keyPaths), op, value, options: pick(Self.options), modifier: modifier)
   }
 

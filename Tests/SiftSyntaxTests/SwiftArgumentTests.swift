@@ -110,7 +110,7 @@ struct SwiftArgumentTests {
     #expect(error?.stage == .arguments)
     #expect(error?.diagnostic.id == "unsupported-argument-type")
     #expect(error?.diagnostic.message.contains("argument 2 is Opaque") == true)
-    #expect(error?.diagnostic.range == SourceRange(start: 17, end: 19))
+    #expect(error?.diagnostic.range == SiftSourceRange(start: 17, end: 19))
     // A syntax error still comes first.
     let syntax = #expect(throws: SiftError.self) { try SiftPredicate(format: "a == ", Opaque()) }
     #expect(syntax?.stage == .parse)
@@ -148,7 +148,7 @@ struct SwiftArgumentTests {
   @Test func keyArgumentErrors() throws {
     let wrongKind = #expect(throws: SiftError.self) { try SiftPredicate(format: "a.%K == 1", 5) }
     #expect(wrongKind?.diagnostic.id == "wrong-argument-kind")
-    #expect(wrongKind?.diagnostic.range == SourceRange(start: 2, end: 4))
+    #expect(wrongKind?.diagnostic.range == SiftSourceRange(start: 2, end: 4))
     let notKey = #expect(throws: SiftError.self) { try SiftPredicate(format: "a.%@ == 1", "b") }
     #expect(notKey?.diagnostic.id == "expected-key")
   }

@@ -43,7 +43,7 @@ enum CLIOutput {
   /// Renders a Sift error with colors when stderr is a terminal and NO_COLOR is unset.
   static func render(_ e: SiftError) -> String {
     let colors = isatty(2) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
-    return DiagnosticRenderer(colors: colors).render(e.diagnostic, in: e.source)
+    return SiftDiagnosticRenderer(colors: colors).render(e.diagnostic, in: e.source)
   }
 }
 

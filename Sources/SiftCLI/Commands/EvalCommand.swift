@@ -31,7 +31,7 @@ enum EvalCommand {
     }
     do {
       let predicate = try SiftPredicate(format: format, arguments: arguments)
-      for w in predicate.warnings { CLIOutput.error(DiagnosticRenderer().render(w, in: format)) }
+      for w in predicate.warnings { CLIOutput.error(SiftDiagnosticRenderer().render(w, in: format)) }
       let options = EvaluationOptions(policy: parsed.flags.contains("--lenient") ? .treatAsNoMatch : .strict)
       let matcher = try predicate.compile(options)
       let indices = try data.matchingIndices(matcher, variables: variables)

@@ -150,7 +150,7 @@ final class ExistingDatabase {
         : "has a composite primary key (\(entity.primaryKeyColumns.joined(separator: ", ")))"
       throw SiftError(
         stage: .sql,
-        diagnostic: Diagnostic(
+        diagnostic: SiftDiagnostic(
           id: "no-single-column-key",
           message: "entity '\(entity.name)' \(why): rows are answered by a one-column primary key",
           range: .at(0)),
@@ -174,7 +174,7 @@ final class ExistingDatabase {
       let id = (error as? PostgresError)?.kind == .missingSetup ? "missing-sift-functions" : "database-error"
       throw SiftError(
         stage: .sql,
-        diagnostic: Diagnostic(id: id, message: ExistingDatabase.message(of: error), range: .at(0)),
+        diagnostic: SiftDiagnostic(id: id, message: ExistingDatabase.message(of: error), range: .at(0)),
         source: "")
     }
   }

@@ -22,7 +22,7 @@ enum ParseCommand {
     }
     do {
       let p = try SiftPredicate(format: format, arguments: arguments)
-      for w in p.warnings { CLIOutput.error(DiagnosticRenderer().render(w, in: format)) }
+      for w in p.warnings { CLIOutput.error(SiftDiagnosticRenderer().render(w, in: format)) }
       if parsed.flags.contains("--json") {
         print(SiftJSON.serialize(ASTJSON.encode(p.root)))
       } else {

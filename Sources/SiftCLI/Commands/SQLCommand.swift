@@ -62,9 +62,9 @@ enum SQLCommand {
     }
     do {
       let predicate = try SiftPredicate(format: format, arguments: arguments).substituting(variables)
-      for w in predicate.warnings { CLIOutput.error(DiagnosticRenderer().render(w, in: format)) }
+      for w in predicate.warnings { CLIOutput.error(SiftDiagnosticRenderer().render(w, in: format)) }
       let statement = try SQLCompiler(dialect: dialect, schema: schema)
-        .compile(FetchRequest(entity: entity, predicate: predicate))
+        .compile(SiftFetchRequest(entity: entity, predicate: predicate))
       if parsed.flags.contains("--json") {
         var out: [String: SiftValue] = ["sql": .string(statement.sql), "bindings": .array(statement.bindings.map(\.siftValue))]
         let functions = statement.requiredFunctions

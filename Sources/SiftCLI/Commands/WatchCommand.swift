@@ -75,7 +75,7 @@ enum WatchCommand {
     let source: Source
     do {
       let predicate = try SiftPredicate(format: format)
-      for w in predicate.warnings { CLIOutput.error(DiagnosticRenderer().render(w, in: format)) }
+      for w in predicate.warnings { CLIOutput.error(SiftDiagnosticRenderer().render(w, in: format)) }
       let sorts = try parsed.value("--sort").map { try SiftSortDescriptor.parseList($0) } ?? []
       if let dataPath {
         source = .memory(try memory(dataPath, idKey: parsed.value("--id") ?? "id", predicate: predicate, sorts: sorts, section: parsed.value("--section"), dates: CommandInputs.dates(parsed.all("--dates"))))

@@ -16,9 +16,9 @@ import SiftSyntax
 struct CompareTest: Sendable {
   let op: ComparisonOperator
   let rule: TextRule
-  let range: SourceRange
-  let lhsRange: SourceRange
-  let rhsRange: SourceRange
+  let range: SiftSourceRange
+  let lhsRange: SiftSourceRange
+  let rhsRange: SiftSourceRange
   /// Prepared constant right side, when there is one.
   let needle: PreparedText?
   let like: LikePattern?
@@ -28,7 +28,7 @@ struct CompareTest: Sendable {
   /// `IN` a constant list of at least `ConstantSet.minimumCount` elements, hashed.
   let constantSet: ConstantSet?
 
-  init(_ c: Comparison, constantRHS: EvalValue?, fastPaths: Bool = true) throws(EvalFailure) {
+  init(_ c: SiftComparison, constantRHS: EvalValue?, fastPaths: Bool = true) throws(EvalFailure) {
     op = c.op
     rule = TextRule(c.options)
     range = c.operatorRange
@@ -112,7 +112,7 @@ struct CompareTest: Sendable {
 
   /// A whole-string match; a backtracking pattern that runs out of steps is the error
   /// `regex-limit` naming it, never a silent "no match".
-  static func match(_ regex: RegexPattern, _ s: String, at range: SourceRange) throws(EvalFailure) -> Bool {
+  static func match(_ regex: RegexPattern, _ s: String, at range: SiftSourceRange) throws(EvalFailure) -> Bool {
     do { return try regex.match(s) } catch { throw EvalDiagnostics.regexLimit(error.pattern, error.units, at: range) }
   }
 
@@ -168,7 +168,7 @@ struct CompareTest: Sendable {
   }
 
   @inline(__always)
-  func checkedString(_ v: EvalValue, _ at: SourceRange) throws(EvalFailure) -> EvalValue? {
+  func checkedString(_ v: EvalValue, _ at: SiftSourceRange) throws(EvalFailure) -> EvalValue? {
     switch v {
     case .string: return v
     case .null: return nil

@@ -108,7 +108,7 @@ extension Compiler {
   }
 
   /// The slot of `$name`: the innermost SUBQUERY iterator of that name, else a free variable.
-  mutating func variableSlot(_ name: String, at range: SourceRange) -> Int {
+  mutating func variableSlot(_ name: String, at range: SiftSourceRange) -> Int {
     if let s = scope[name] { return s }
     if let s = freeVariables[name] { return s }
     let s = newSlot()
@@ -117,13 +117,13 @@ extension Compiler {
     return s
   }
 
-  mutating func keyPath(_ base: ExpressionNode?, _ kp: KeyPath, range: SourceRange) throws(EvalFailure)
+  mutating func keyPath(_ base: ExpressionNode?, _ kp: SiftKeyPath, range: SiftSourceRange) throws(EvalFailure)
     -> CompiledExpression
   {
     // SUBQUERY(…).@count counts without building the filtered array.
     if let base, case .subquery(let c, let v, let p) = base.kind, case .operator(.count)? = kp.components.first {
       let run = try subquery(c, v, p)
-      let rest = KeyPathReader(KeyPath(Array(kp.components.dropFirst())), range: range)
+      let rest = KeyPathReader(SiftKeyPath(Array(kp.components.dropFirst())), range: range)
       return .dynamic { ctx throws(EvalFailure) in
         var n: Int64 = 0
         try run(ctx, false) { _ in n &+= 1 }
@@ -156,9 +156,9 @@ extension Compiler {
 
   /// `key.key….@count` on the record: counts the array in place; anything else (and every
   /// error) through `reader`.
-  static func countPath(_ kp: KeyPath, range: SourceRange, reader: KeyPathReader) -> ExpressionFn? {
+  static func countPath(_ kp: SiftKeyPath, range: SiftSourceRange, reader: KeyPathReader) -> ExpressionFn? {
     guard kp.components.count >= 2, case .operator(.count)? = kp.components.last,
-      let prefix = PlainPath(KeyPath(Array(kp.components.dropLast())), range: range)
+      let prefix = PlainPath(SiftKeyPath(Array(kp.components.dropLast())), range: range)
     else { return nil }
     let single = prefix.ids.count == 1
     return { ctx throws(EvalFailure) in
@@ -248,7 +248,7 @@ extension Compiler {
     }
   }
 
-  mutating func index(_ base: ExpressionNode, _ kind: IndexKind, range: SourceRange) throws(EvalFailure)
+  mutating func index(_ base: ExpressionNode, _ kind: IndexKind, range: SiftSourceRange) throws(EvalFailure)
     -> CompiledExpression
   {
     let cb = try expression(base)
@@ -284,7 +284,7 @@ extension Compiler {
 
   /// `base[index]`: an array position (integers; out of range or negative is nil) or a
   /// dictionary key (strings). Nil base or index gives nil; anything else is `invalid-index`.
-  static func subscripted(_ base: EvalValue, _ index: EvalValue, at range: SourceRange) throws(EvalFailure) -> EvalValue {
+  static func subscripted(_ base: EvalValue, _ index: EvalValue, at range: SiftSourceRange) throws(EvalFailure) -> EvalValue {
     if base.isNull || index.isNull { return .null }
     if let l = base.list, case .int(let i)? = index.number {
       guard i >= 0, i < Int64(l.count) else { return .null }

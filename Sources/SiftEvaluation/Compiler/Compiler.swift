@@ -160,7 +160,7 @@ struct Compiler {
   let functions: FunctionRegistry
   /// Free variables: name → slot, and where each is first used.
   var freeVariables: [String: Int] = [:]
-  var freeVariableRanges: [String: SourceRange] = [:]
+  var freeVariableRanges: [String: SiftSourceRange] = [:]
   /// SUBQUERY iterators in scope: name → slot (innermost wins).
   var scope: [String: Int] = [:]
   var slotCount = 0
@@ -243,7 +243,7 @@ struct Compiler {
     return f
   }
 
-  mutating func comparison(_ c: Comparison) throws(EvalFailure) -> PredicateFn {
+  mutating func comparison(_ c: SiftComparison) throws(EvalFailure) -> PredicateFn {
     let rhs = try expression(c.rhs)
     let test = try CompareTest(c, constantRHS: rhs.constant, fastPaths: fastPaths)
     if let q = c.quantifier {
@@ -318,7 +318,7 @@ struct Compiler {
 
   /// The elements the left side of ANY/ALL/NONE ranges over. Nil is empty; a non-collection
   /// is the error `quantifier-needs-collection`.
-  mutating func elementsOf(_ e: ExpressionNode, quantifier q: Quantifier) throws(EvalFailure) -> ElementsFn {
+  mutating func elementsOf(_ e: ExpressionNode, quantifier q: SiftQuantifier) throws(EvalFailure) -> ElementsFn {
     let range = e.range
     let notCollection: @Sendable (EvalValue) throws(EvalFailure) -> Void = { v throws(EvalFailure) in
       throw EvalDiagnostics.quantifierNeedsCollection(q, v, at: range)

@@ -13,7 +13,7 @@ struct PlainPath: Sendable {
   let firstName: String
   let firstID: Int
 
-  init?(_ kp: KeyPath, range: SourceRange) {
+  init?(_ kp: SiftKeyPath, range: SiftSourceRange) {
     var names: [String] = []
     for c in kp.components {
       guard case .key(let k) = c, k != "self" else { return nil }
@@ -189,7 +189,7 @@ extension Compiler {
   {
     guard terms.count >= 2, terms.count <= 8 else { return nil }
     var path: PlainPath?
-    var keyPath: KeyPath?
+    var keyPath: SiftKeyPath?
     var tests: [ConstantTest] = []
     for t in terms {
       guard case .comparison(let c) = t.kind, c.quantifier == nil, case .keyPath(nil, let kp) = c.lhs.kind,

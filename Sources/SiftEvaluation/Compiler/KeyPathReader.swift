@@ -19,9 +19,9 @@ struct KeyPathReader: Sendable {
   let plainFrom: Int
   /// The plain key names when the whole path is plain keys (for `SiftRecord.value(forKeyPath:)`).
   let plainNames: [String]?
-  let range: SourceRange
+  let range: SiftSourceRange
 
-  init(_ kp: KeyPath, range: SourceRange) {
+  init(_ kp: SiftKeyPath, range: SiftSourceRange) {
     var steps: [Step] = []
     for c in kp.components {
       switch c {
@@ -72,7 +72,7 @@ struct KeyPathReader: Sendable {
 
   /// `value.key`, mapping over arrays.
   @inline(__always)
-  static func lookup(_ v: EvalValue, _ name: String, _ id: Int, depth: Int, at r: SourceRange) throws(EvalFailure) -> EvalValue {
+  static func lookup(_ v: EvalValue, _ name: String, _ id: Int, depth: Int, at r: SiftSourceRange) throws(EvalFailure) -> EvalValue {
     switch v {
     case .object(let o): return o.value(id: id)
     case .dict(let d): return EvalValue(d[name])

@@ -165,7 +165,7 @@ struct QuantifiedLoop<T: ValueTest>: Sendable {
 /// Any other value but nil goes to `generic` (which reports the error).
 struct QuantifiedKeyBuilder: ValueTestConsumer {
   let path: PlainPath
-  let quantifier: Quantifier
+  let quantifier: SiftQuantifier
   let generic: PredicateFn
 
   final class Compiled<T: ValueTest>: Sendable {

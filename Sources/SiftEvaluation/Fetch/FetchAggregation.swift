@@ -81,7 +81,7 @@ struct FetchAggregation {
   /// One aggregate over one group's values.
   static func value(_ a: SiftAggregate, items: EvalList, count: Int) throws(SiftError) -> SiftValue {
     let source = a.keyPath ?? a.name
-    let range = SourceRange(start: 0, end: source.utf8.count)
+    let range = SiftSourceRange(start: 0, end: source.utf8.count)
     do {
       switch a.function {
       case .count:

@@ -8,7 +8,7 @@ struct FetchColumn {
 
   /// A key path of the entity, compiled once; errors point into `keyPath`.
   init(keyPath: String, options: EvaluationOptions) throws(SiftError) {
-    let node = ExpressionNode.keyPath(keyPath, range: SourceRange(start: 0, end: keyPath.utf8.count))
+    let node = ExpressionNode.keyPath(keyPath, range: SiftSourceRange(start: 0, end: keyPath.utf8.count))
     evaluator = try SiftExpression(root: node, source: keyPath).compile(options)
   }
 

@@ -11,21 +11,13 @@ import SiftSyntax
 /// let cheap = try m.filter(venues)
 /// ```
 public enum JSONRecords {
-  /// Why records could not be loaded.
-  public struct LoadError: Error, Sendable, CustomStringConvertible {
-    /// What went wrong.
-    public var message: String
-    /// The message.
-    public var description: String { message }
-  }
-
   /// Reads a file holding a JSON array of objects (or one object, or JSON Lines) into the fast
   /// form; for records that may be plain values, see `loadValues(contentsOf:)`.
   ///
   /// ```swift
   /// let rows = try JSONRecords.load(contentsOf: url)
   /// ```
-  public static func load(contentsOf url: URL, dates: SiftJSONDates = .none) throws -> [SiftObject] {
+  public static func load(contentsOf url: URL, dates: SiftJSONDates = .none) throws(SiftError) -> [SiftObject] {
     let data = try Data(contentsOf: url)
     return try load(bytes: [UInt8](data), dates: dates)
   }
@@ -39,7 +31,7 @@ public enum JSONRecords {
   /// let api = try JSONRecords.load(
   ///   bytes: Array(#"[{"at": "2024-03-01T10:00:00Z"}]"#.utf8), dates: SiftJSONDates(defaultFormat: .iso8601))
   /// ```
-  public static func load(bytes: [UInt8], dates: SiftJSONDates = .none) throws -> [SiftObject] {
+  public static func load(bytes: [UInt8], dates: SiftJSONDates = .none) throws(SiftError) -> [SiftObject] {
     // An array of objects (or one object) is read straight into objects; anything else, and
     // every error, goes the general way (which reports errors with their position).
     if dates.isNone, let objects = JSONObjectReader.records(bytes) { return objects }
@@ -64,7 +56,7 @@ public enum JSONRecords {
   /// ```swift
   /// let notes = try JSONRecords.loadValues(contentsOf: URL(fileURLWithPath: "notes.json"))
   /// ```
-  public static func loadValues(contentsOf url: URL, dates: SiftJSONDates = .none) throws -> [SiftValue] {
+  public static func loadValues(contentsOf url: URL, dates: SiftJSONDates = .none) throws(SiftError) -> [SiftValue] {
     let data = try Data(contentsOf: url)
     return try values(bytes: [UInt8](data), dates: dates)
   }
@@ -80,14 +72,14 @@ public enum JSONRecords {
   /// let m = try SiftPredicate(format: "SELF BEGINSWITH[c] 'd'").compile()
   /// try m.filter(notes)   // ["Do"]
   /// ```
-  public static func values(bytes: [UInt8], dates: SiftJSONDates = .none) throws -> [SiftValue] {
+  public static func values(bytes: [UInt8], dates: SiftJSONDates = .none) throws(SiftError) -> [SiftValue] {
     let items = try values(bytes: bytes)
     if dates.isNone { return items }
     do {
       guard case .array(let converted) = try dates.apply(to: .array(items)) else { return items }
       return converted
     } catch {
-      throw LoadError(message: "\(error)")
+      throw SiftError(stage: .data, id: "invalid-records", message: "\(error)")
     }
   }
 
@@ -101,13 +93,13 @@ public enum JSONRecords {
       let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
       func blank(_ line: ArraySlice<UInt8>) -> Bool { line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
       guard lines.count > 1, let first = lines.first(where: { !blank($0) }), (try? SiftJSON.parse(bytes: Array(first))) != nil
-      else { throw LoadError(message: "invalid JSON: \(error)") }
+      else { throw SiftError(stage: .data, id: "invalid-records", message: "invalid JSON: \(error)") }
       var items: [SiftValue] = []
       for (n, line) in lines.enumerated() where !blank(line) {
         do {
           items.append(try SiftJSON.parse(bytes: Array(line)))
         } catch {
-          throw LoadError(message: "invalid JSON on line \(n + 1): \(error)")
+          throw SiftError(stage: .data, id: "invalid-records", message: "invalid JSON on line \(n + 1): \(error)")
         }
       }
       return items
@@ -121,7 +113,7 @@ public enum JSONRecords {
   /// ```swift
   /// let rows = try JSONRecords.records(from: [["a": 1]])
   /// ```
-  public static func records(from value: SiftValue) throws -> [SiftObject] {
+  public static func records(from value: SiftValue) throws(SiftError) -> [SiftObject] {
     var cache = ShapeCache()
     switch value {
     case .dictionary(let d):
@@ -138,7 +130,7 @@ public enum JSONRecords {
       }
       return out
     default:
-      throw LoadError(message: "expected an array of objects, found \(value.kindName)")
+      throw SiftError(stage: .data, id: "invalid-records", message: "expected an array of objects, found \(value.kindName)")
     }
   }
 }

@@ -9,7 +9,7 @@ import SiftSyntax
 /// `sum`/`average`/`median`/`stddev` need numbers (`not-a-number`); `min`/`max` order
 /// numbers, strings or dates (`incomparable-values` for a mix).
 enum Aggregates {
-  static func sum(_ items: EvalList, at r: SourceRange) throws(EvalFailure) -> EvalValue {
+  static func sum(_ items: EvalList, at r: SiftSourceRange) throws(EvalFailure) -> EvalValue {
     var total: Int64 = 0
     var real = 0.0
     var isReal = false
@@ -37,7 +37,7 @@ enum Aggregates {
     return isReal ? .double(real) : .int(total)
   }
 
-  static func numbers(_ items: EvalList, _ what: String, at r: SourceRange) throws(EvalFailure) -> [Double] {
+  static func numbers(_ items: EvalList, _ what: String, at r: SiftSourceRange) throws(EvalFailure) -> [Double] {
     var out: [Double] = []
     out.reserveCapacity(items.count)
     for i in 0..<items.count {
@@ -49,13 +49,13 @@ enum Aggregates {
     return out
   }
 
-  static func average(_ items: EvalList, at r: SourceRange) throws(EvalFailure) -> EvalValue {
+  static func average(_ items: EvalList, at r: SiftSourceRange) throws(EvalFailure) -> EvalValue {
     let xs = try numbers(items, "an average", at: r)
     if xs.isEmpty { return .null }
     return .double(xs.reduce(0, +) / Double(xs.count))
   }
 
-  static func extreme(_ items: EvalList, max: Bool, at r: SourceRange) throws(EvalFailure) -> EvalValue {
+  static func extreme(_ items: EvalList, max: Bool, at r: SiftSourceRange) throws(EvalFailure) -> EvalValue {
     var best: EvalValue = .null
     let rule = TextRule([])
     for i in 0..<items.count {
@@ -71,14 +71,14 @@ enum Aggregates {
     return best
   }
 
-  static func median(_ items: EvalList, at r: SourceRange) throws(EvalFailure) -> EvalValue {
+  static func median(_ items: EvalList, at r: SiftSourceRange) throws(EvalFailure) -> EvalValue {
     let xs = try numbers(items, "a median", at: r).sorted()
     if xs.isEmpty { return .null }
     let mid = xs.count / 2
     return .double(xs.count % 2 == 1 ? xs[mid] : (xs[mid - 1] + xs[mid]) / 2)
   }
 
-  static func stddev(_ items: EvalList, at r: SourceRange) throws(EvalFailure) -> EvalValue {
+  static func stddev(_ items: EvalList, at r: SiftSourceRange) throws(EvalFailure) -> EvalValue {
     let xs = try numbers(items, "a standard deviation", at: r)
     if xs.isEmpty { return .null }
     let mean = xs.reduce(0, +) / Double(xs.count)

@@ -12,7 +12,7 @@ import SiftSyntax
 /// - Bitwise operators need integers (`bitwise-needs-integers`); shifts by 64 or more give 0
 ///   (or -1 for a negative value shifted right) and negative shifts shift the other way.
 enum Arithmetic {
-  static func binary(_ op: BinaryOperator, _ a: EvalValue, _ b: EvalValue, at r: SourceRange)
+  static func binary(_ op: BinaryOperator, _ a: EvalValue, _ b: EvalValue, at r: SiftSourceRange)
     throws(EvalFailure) -> EvalValue
   {
     if a.isNull || b.isNull { return .null }
@@ -40,7 +40,7 @@ enum Arithmetic {
     return try numeric(op, x, y, at: r)
   }
 
-  static func numeric(_ op: BinaryOperator, _ a: Number, _ b: Number, at r: SourceRange) throws(EvalFailure) -> EvalValue {
+  static func numeric(_ op: BinaryOperator, _ a: Number, _ b: Number, at r: SiftSourceRange) throws(EvalFailure) -> EvalValue {
     if case .int(let x) = a, case .int(let y) = b {
       switch op {
       case .add:
@@ -75,7 +75,7 @@ enum Arithmetic {
 
   /// `a % b` (`modulus:by:`): integers truncate toward zero like Swift's `%`; zero divisor is
   /// `division-by-zero`; with a double operand, `fmod` semantics.
-  static func modulus(_ a: EvalValue, _ b: EvalValue, at r: SourceRange) throws(EvalFailure) -> EvalValue {
+  static func modulus(_ a: EvalValue, _ b: EvalValue, at r: SiftSourceRange) throws(EvalFailure) -> EvalValue {
     if a.isNull || b.isNull { return .null }
     guard let x = a.number, let y = b.number else { throw EvalDiagnostics.wrongOperands("modulus:by:", a, b, at: r) }
     if case .int(let i) = x, case .int(let j) = y {
@@ -85,7 +85,7 @@ enum Arithmetic {
     return .double(double(x).truncatingRemainder(dividingBy: double(y)))
   }
 
-  static func negate(_ v: EvalValue, at r: SourceRange) throws(EvalFailure) -> EvalValue {
+  static func negate(_ v: EvalValue, at r: SiftSourceRange) throws(EvalFailure) -> EvalValue {
     switch v {
     case .null: return .null
     case .double(let d): return .double(-d)
@@ -96,12 +96,12 @@ enum Arithmetic {
     }
   }
 
-  static func bitwiseNot(_ v: EvalValue, at r: SourceRange) throws(EvalFailure) -> EvalValue {
+  static func bitwiseNot(_ v: EvalValue, at r: SiftSourceRange) throws(EvalFailure) -> EvalValue {
     if v.isNull { return .null }
     return .int(~(try integer(v, at: r)))
   }
 
-  static func integer(_ v: EvalValue, at r: SourceRange) throws(EvalFailure) -> Int64 {
+  static func integer(_ v: EvalValue, at r: SiftSourceRange) throws(EvalFailure) -> Int64 {
     guard case .int(let i)? = v.number else { throw EvalDiagnostics.bitwiseNeedsIntegers(v, at: r) }
     return i
   }

@@ -13,7 +13,7 @@ import SiftSyntax
 /// - `now` is the time of the call. `uppercase: lowercase:` need a string.
 /// - `noindex:` returns its argument.
 enum Functions {
-  static func call(_ f: BuiltinFunction, _ args: [EvalValue], at r: SourceRange) throws(EvalFailure) -> EvalValue {
+  static func call(_ f: BuiltinFunction, _ args: [EvalValue], at r: SiftSourceRange) throws(EvalFailure) -> EvalValue {
     func arg(_ i: Int) -> EvalValue { i < args.count ? args[i] : .null }
     func list(_ what: String) throws(EvalFailure) -> EvalList? {
       let v = arg(0)
@@ -108,7 +108,7 @@ enum Functions {
 /// - `NSArray`: an array stays; anything else is `invalid-cast`.
 /// - nil casts to nil.
 enum Cast {
-  static func apply(_ v: EvalValue, _ type: CastType, at r: SourceRange) throws(EvalFailure) -> EvalValue {
+  static func apply(_ v: EvalValue, _ type: CastType, at r: SiftSourceRange) throws(EvalFailure) -> EvalValue {
     if v.isNull { return .null }
     switch type {
     case .date:

@@ -13,7 +13,7 @@ extension SQLCompilation {
     return numeric(v)
   }
 
-  mutating func binary(_ op: BinaryOperator, _ a: ExpressionNode, _ b: ExpressionNode, _ range: SourceRange) throws(SiftError) -> SQLExpr {
+  mutating func binary(_ op: BinaryOperator, _ a: ExpressionNode, _ b: ExpressionNode, _ range: SiftSourceRange) throws(SiftError) -> SQLExpr {
     var x = try numericScalar(a, op.symbol)
     var y = try numericScalar(b, op.symbol)
     let bothInt = (x.type == .integer || x.type == .boolean) && (y.type == .integer || y.type == .boolean)
@@ -74,7 +74,7 @@ extension SQLCompilation {
     }
   }
 
-  mutating func function(_ f: BuiltinFunction, _ args: [ExpressionNode], _ range: SourceRange) throws(SiftError) -> Operand {
+  mutating func function(_ f: BuiltinFunction, _ args: [ExpressionNode], _ range: SiftSourceRange) throws(SiftError) -> Operand {
     func arg(_ i: Int) -> ExpressionNode { args[min(i, args.count - 1)] }
     guard f.arity.contains(args.count) else {
       throw fail("wrong-argument-count", "\(f.printedName) takes \(f.arity.lowerBound) argument(s)", range)

@@ -19,8 +19,8 @@ extension SQLCompilation {
   /// false except nil <= nil; values of different kinds are never equal (no coercion), and
   /// ordering them is an error; `[c]`/`[d]` fold both sides of a string comparison.
   mutating func scalarCompare(
-    _ op: ComparisonOperator, _ l: inout Operand, _ r: inout Operand, _ c: Comparison,
-    lhsRange: SourceRange, rhsRange: SourceRange
+    _ op: ComparisonOperator, _ l: inout Operand, _ r: inout Operand, _ c: SiftComparison,
+    lhsRange: SiftSourceRange, rhsRange: SiftSourceRange
   ) throws(SiftError) -> SQLExpr {
     var op = op
     if case .row(let a) = l { return try rowCompare(op, a, r, c, rowRange: lhsRange, otherRange: rhsRange) }
@@ -107,7 +107,7 @@ extension SQLCompilation {
   /// `n > 2`), an integer constant within ±2^53 is exact as a double, and anything else is
   /// compared as `NUMERIC`. Returns a folded result when the answer is known.
   func mixedNumeric(
-    _ op: ComparisonOperator, _ x: inout SQLExpr, _ y: inout SQLExpr, _ exact: String, _ range: SourceRange
+    _ op: ComparisonOperator, _ x: inout SQLExpr, _ y: inout SQLExpr, _ exact: String, _ range: SiftSourceRange
   ) throws(SiftError) -> SQLExpr? {
     let limit: Int64 = 1 << 53
     for constOnRight in [true, false] {
@@ -175,7 +175,7 @@ extension SQLCompilation {
 
   /// Where booleans are not numbers (PostgreSQL): a 0/1 constant meeting a boolean binds as a
   /// boolean; another number makes `==` false and `!=` true; ordering casts to integer.
-  func coerceBoolean(_ op: ComparisonOperator, _ x: inout SQLExpr, _ y: inout SQLExpr, _ range: SourceRange) throws(SiftError) -> SQLExpr? {
+  func coerceBoolean(_ op: ComparisonOperator, _ x: inout SQLExpr, _ y: inout SQLExpr, _ range: SiftSourceRange) throws(SiftError) -> SQLExpr? {
     let xIsBool = x.type == .boolean
     let other = xIsBool ? y : x
     if let v = constant(other), op == .equal || op == .notEqual {
@@ -201,8 +201,8 @@ extension SQLCompilation {
 
   /// Objects compare by primary key, and only for (in)equality: `location == nil`.
   mutating func rowCompare(
-    _ op: ComparisonOperator, _ row: RowRef, _ other: Operand, _ c: Comparison,
-    rowRange: SourceRange, otherRange: SourceRange
+    _ op: ComparisonOperator, _ row: RowRef, _ other: Operand, _ c: SiftComparison,
+    rowRange: SiftSourceRange, otherRange: SiftSourceRange
   ) throws(SiftError) -> SQLExpr {
     guard op == .equal || op == .notEqual else {
       throw fail("object-comparison", "objects can only be compared with == or != (for example with nil)", c.operatorRange)

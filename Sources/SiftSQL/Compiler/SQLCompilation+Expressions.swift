@@ -110,7 +110,7 @@ extension SQLCompilation {
   }
 
   /// An operand as one SQL value; constants are bound (coerced toward `hint`).
-  mutating func scalar(_ o: inout Operand, hint: SQLType?, _ range: SourceRange) throws(SiftError) -> SQLExpr {
+  mutating func scalar(_ o: inout Operand, hint: SQLType?, _ range: SiftSourceRange) throws(SiftError) -> SQLExpr {
     switch o {
     case .value(let v): return v.form == .uuid || v.form == .castToText ? plainValue(v) : v
     case .constant(let c): return try bind(c, hint: hint, range)
@@ -124,7 +124,7 @@ extension SQLCompilation {
   }
 
   /// Binds a constant, coerced toward the type it meets.
-  func bind(_ v: SiftValue, hint: SQLType?, _ range: SourceRange) throws(SiftError) -> SQLExpr {
+  func bind(_ v: SiftValue, hint: SQLType?, _ range: SiftSourceRange) throws(SiftError) -> SQLExpr {
     var e: SQLExpr
     switch v {
     case .null: e = bound(.null, type: .null, nullable: true)
@@ -150,7 +150,7 @@ extension SQLCompilation {
     return e
   }
 
-  mutating func cast(_ x: ExpressionNode, _ type: CastType, _ range: SourceRange) throws(SiftError) -> Operand {
+  mutating func cast(_ x: ExpressionNode, _ type: CastType, _ range: SiftSourceRange) throws(SiftError) -> Operand {
     let o = try expression(x)
     if case .constant(let v) = o, type == .date {
       switch v {
@@ -174,7 +174,7 @@ extension SQLCompilation {
   }
 
   /// `[FIRST]`, `[LAST]`, `[SIZE]`, `[n]` on array attributes; `["key"]` on objects.
-  mutating func index(_ base: Operand, _ kind: IndexKind, _ range: SourceRange) throws(SiftError) -> Operand {
+  mutating func index(_ base: Operand, _ kind: IndexKind, _ range: SiftSourceRange) throws(SiftError) -> Operand {
     switch (base, kind) {
     case (.collection(let c), .size):
       return try collectionOperator(.count, c, [], range)

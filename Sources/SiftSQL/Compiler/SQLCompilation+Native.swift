@@ -10,7 +10,7 @@ extension SQLCompilation {
   /// `unnest(col) WITH ORDINALITY` or `jsonb_array_elements_text(col) WITH ORDINALITY` on
   /// PostgreSQL. A NULL column is a nil array; positions count from 0 as in side tables.
   mutating func arrayColumn(
-    _ row: RowRef, _ a: SQLAttribute, _ columnRef: SQLColumnRef, _ storage: SQLArrayStorage, _ range: SourceRange
+    _ row: RowRef, _ a: SQLAttribute, _ columnRef: SQLColumnRef, _ storage: SQLArrayStorage, _ range: SiftSourceRange
   ) throws(SiftError) -> SQLCollection {
     let col = column(row, columnRef, type: .unknown)
     let elementType = SQLType(a.type)
@@ -62,7 +62,7 @@ extension SQLCompilation {
   /// `uuidColumn == "…"` / `!=` with a constant string, index-friendly: the bound text is cast
   /// to `uuid` when it is a UUID's canonical (lower-case) text, the only text a `uuid` reads
   /// as; any other string is never equal. Nil when this is not such a comparison.
-  func uuidEquality(_ op: ComparisonOperator, _ a: Operand, _ b: Operand, _ c: Comparison) -> SQLExpr? {
+  func uuidEquality(_ op: ComparisonOperator, _ a: Operand, _ b: Operand, _ c: SiftComparison) -> SQLExpr? {
     guard op == .equal || op == .notEqual, c.options.rawValue & 3 == 0,
       case .value(let v) = a, v.form == .uuid, case .constant(.string(let s)) = b
     else { return nil }
@@ -157,7 +157,7 @@ extension SQLCompilation {
   /// The value a batch update writes into attribute `a`: a date constant in the column's own
   /// form (an `isoDate` column keeps the day); a computed date only into a column of the
   /// form it already has (else `unsupported-in-sql`). Other values unchanged.
-  func assigned(_ v: SQLExpr, to a: SQLAttribute, _ range: SourceRange) throws(SiftError) -> SQLExpr {
+  func assigned(_ v: SQLExpr, to a: SQLAttribute, _ range: SiftSourceRange) throws(SiftError) -> SQLExpr {
     guard a.type == .date, case .date(let form, let integer) = SQLValueForm(a, schemaDates: schema.dateEncoding, dialect: dialect)
     else { return v }
     if case .date(let d)? = constant(v) { return SQLExpr(boundDate(d, form, integer: integer), type: .date, nullable: false) }

@@ -29,7 +29,7 @@ extension SQLCompilation {
     return connective(compiled, and: and)
   }
 
-  mutating func comparison(_ c: Comparison) throws(SiftError) -> SQLExpr {
+  mutating func comparison(_ c: SiftComparison) throws(SiftError) -> SQLExpr {
     if schema.layout == .existing, let e = try toOneSemiJoin(c) {
       try checkedSize(e, c.operatorRange)
       return e
@@ -38,7 +38,7 @@ extension SQLCompilation {
   }
 
   /// A comparison as written: both operands compiled, then compared.
-  mutating func plainComparison(_ c: Comparison) throws(SiftError) -> SQLExpr {
+  mutating func plainComparison(_ c: SiftComparison) throws(SiftError) -> SQLExpr {
     var lhs = try expression(c.lhs)
     var rhs = try expression(c.rhs)
     // Taken before the comparison, which may bind the sides' constants in place.
@@ -70,7 +70,7 @@ extension SQLCompilation {
   /// ANY → EXISTS; NONE → NOT EXISTS; ALL → NOT EXISTS (… WHERE (p) IS NOT TRUE), so an
   /// element whose comparison is NULL counts as failing, and an empty collection is true.
   mutating func quantified(
-    _ q: Quantifier, _ lhs: Operand, _ rhs: inout Operand, _ c: Comparison
+    _ q: SiftQuantifier, _ lhs: Operand, _ rhs: inout Operand, _ c: SiftComparison
   ) throws(SiftError) -> SQLExpr {
     func combine(_ terms: [SQLExpr]) -> SQLExpr {
       switch q {
@@ -114,8 +114,8 @@ extension SQLCompilation {
 
   /// One unquantified comparison between two operands.
   mutating func compare(
-    _ op: ComparisonOperator, _ l: inout Operand, _ r: inout Operand, _ c: Comparison,
-    lhsRange: SourceRange, rhsRange: SourceRange
+    _ op: ComparisonOperator, _ l: inout Operand, _ r: inout Operand, _ c: SiftComparison,
+    lhsRange: SiftSourceRange, rhsRange: SiftSourceRange
   ) throws(SiftError) -> SQLExpr {
     switch op {
     case .in:
@@ -162,7 +162,7 @@ extension SQLCompilation {
 
   /// `needle IN haystack` (and `haystack CONTAINS needle` for collections).
   mutating func membership(
-    needle: Operand, haystack: Operand, _ c: Comparison, needleRange: SourceRange, haystackRange: SourceRange
+    needle: Operand, haystack: Operand, _ c: SiftComparison, needleRange: SiftSourceRange, haystackRange: SiftSourceRange
   ) throws(SiftError) -> SQLExpr {
     var n = needle
     switch haystack {
@@ -218,7 +218,7 @@ extension SQLCompilation {
 
   /// `x IN (?, ?, …)`: NULL elements become `OR x IS NULL`, elements of another type are
   /// dropped (never equal), an empty list is `1 = 0` (PostgreSQL rejects `IN ()`).
-  mutating func inList(_ n: inout Operand, _ items: [SiftValue], _ c: Comparison, needleRange: SourceRange) throws(SiftError) -> SQLExpr {
+  mutating func inList(_ n: inout Operand, _ items: [SiftValue], _ c: SiftComparison, needleRange: SiftSourceRange) throws(SiftError) -> SQLExpr {
     if case .row(let r) = n {
       // An object IN a list of primary keys is not NSPredicate; compare keys only for nil.
       return items.contains(.null) ? isNull(r.key) : .alwaysFalse

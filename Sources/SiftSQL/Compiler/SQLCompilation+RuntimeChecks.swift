@@ -52,7 +52,7 @@ extension SQLCompilation {
     return marked
   }
 
-  func checkedSize(_ e: SQLExpr, _ range: SourceRange) throws(SiftError) {
+  func checkedSize(_ e: SQLExpr, _ range: SiftSourceRange) throws(SiftError) {
     guard e.sql.byteCount > SQLCompilation.maxFragmentBytes else { return }
     throw fail(
       "too-large-for-sql",

@@ -12,7 +12,7 @@ extension SQLCompilation {
   /// it false for nil (`==`, ordering, BETWEEN, IN, BEGINSWITH/ENDSWITH/CONTAINS/LIKE against
   /// non-nil constants), so a missing target and a nil column both fail as they do in memory.
   /// Negation wraps the result as any comparison (`(c) IS NOT TRUE`). Nil otherwise.
-  mutating func toOneSemiJoin(_ c: Comparison) throws(SiftError) -> SQLExpr? {
+  mutating func toOneSemiJoin(_ c: SiftComparison) throws(SiftError) -> SQLExpr? {
     guard c.quantifier == nil, case .keyPath(nil, let kp) = c.lhs.kind, kp.components.count >= 2,
       case .constant(let v) = c.rhs.kind, SQLCompilation.rejectsNil(c.op, v)
     else { return nil }
@@ -38,7 +38,7 @@ extension SQLCompilation {
     selfRow = RowRef(entity: entity, key: key, alias: last)
     defer { selfRow = saved }
     var inner = c
-    inner.lhs = ExpressionNode(.keyPath(base: nil, KeyPath([.key(lastKey)])), range: c.lhs.range)
+    inner.lhs = ExpressionNode(.keyPath(base: nil, SiftKeyPath([.key(lastKey)])), range: c.lhs.range)
     var cond = try plainComparison(inner)
     for i in stride(from: steps.count - 1, through: 0, by: -1) {
       let (fk, target) = steps[i]

@@ -4,8 +4,8 @@ extension SQLCompilation {
   /// CONTAINS (substring), BEGINSWITH, ENDSWITH, LIKE, MATCHES, and IN with a string on the
   /// right. A nil operand or an empty needle (CONTAINS/BEGINSWITH/ENDSWITH) is false.
   mutating func stringOperator(
-    _ op: ComparisonOperator, haystack: Operand, needle: Operand, _ c: Comparison,
-    haystackRange: SourceRange, needleRange: SourceRange
+    _ op: ComparisonOperator, haystack: Operand, needle: Operand, _ c: SiftComparison,
+    haystackRange: SiftSourceRange, needleRange: SiftSourceRange
   ) throws(SiftError) -> SQLExpr {
     var h = haystack
     var n = needle
@@ -97,7 +97,7 @@ extension SQLCompilation {
 
   /// LIKE: the registered `sift_like` (SQLite), or the pattern translated to SQL LIKE with
   /// `ESCAPE '\'` (`*` → `%`, `?` → `_`, literal `%`/`_`/`\` escaped).
-  func like(_ x: SQLExpr, _ y: SQLExpr, _ pattern: String?, _ o: UInt8, _ range: SourceRange) throws(SiftError) -> SQLExpr {
+  func like(_ x: SQLExpr, _ y: SQLExpr, _ pattern: String?, _ o: UInt8, _ range: SiftSourceRange) throws(SiftError) -> SQLExpr {
     if let name = dialect.likeFunction {
       return condition(SQLFragment("\(sql: name)(\(x), \(y), \(sql: String(o)))"))
     }
@@ -113,7 +113,7 @@ extension SQLCompilation {
   /// MATCHES: whole-string ICU regex through a registered function (SQLite), or an anchored
   /// `~`/`~*` (PostgreSQL). A constant pattern was checked by `stringOperator`, so a bad one
   /// is a compile error with its range rather than a failure at run time.
-  func regex(_ x: SQLExpr, _ y: SQLExpr, _ pattern: String?, _ o: UInt8, _ range: SourceRange) throws(SiftError) -> SQLExpr {
+  func regex(_ x: SQLExpr, _ y: SQLExpr, _ pattern: String?, _ o: UInt8, _ range: SiftSourceRange) throws(SiftError) -> SQLExpr {
     // A computed pattern may be invalid: an error at run time, as in memory.
     let raises = pattern == nil
     switch dialect.regex {

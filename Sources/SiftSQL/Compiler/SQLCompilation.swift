@@ -38,7 +38,7 @@ struct SQLCompilation {
   }
 
 
-  func fail(_ id: String, _ message: String, _ range: SourceRange) -> SiftError {
+  func fail(_ id: String, _ message: String, _ range: SiftSourceRange) -> SiftError {
     SQLDiagnostics.error(id, message, range, source: source)
   }
 
@@ -78,7 +78,7 @@ struct SQLCompilation {
   func primaryKey(_ row: RowRef) -> SQLExpr { row.key }
 
   /// `row.key` for an attribute or relationship named `key`.
-  mutating func member(_ row: RowRef, _ key: String, _ range: SourceRange) throws(SiftError) -> Operand {
+  mutating func member(_ row: RowRef, _ key: String, _ range: SiftSourceRange) throws(SiftError) -> Operand {
     let e = row.entity
     guard let m = e.members[key] else {
       if key == "self" { return .row(row) }
@@ -139,7 +139,7 @@ struct SQLCompilation {
 
   /// Applies key-path components to a base operand.
   mutating func resolve(
-    _ base: Operand, _ components: ArraySlice<KeyPath.Component>, _ range: SourceRange
+    _ base: Operand, _ components: ArraySlice<SiftKeyPath.Component>, _ range: SiftSourceRange
   ) throws(SiftError) -> Operand {
     var current = base
     var i = components.startIndex
@@ -173,7 +173,7 @@ struct SQLCompilation {
   }
 
   /// `collection.key`: the key applied to every element.
-  mutating func mapElements(_ c: SQLCollection, _ key: String, _ range: SourceRange) throws(SiftError) -> Operand {
+  mutating func mapElements(_ c: SQLCollection, _ key: String, _ range: SiftSourceRange) throws(SiftError) -> Operand {
     switch c.element {
     case .value:
       if key == "self" { return .collection(c) }
@@ -194,7 +194,7 @@ struct SQLCompilation {
   /// As in memory: a nil collection gives nil; `@sum` of nothing is 0; `@avg`, `@min`,
   /// `@max` skip nil values and give nil for nothing.
   mutating func collectionOperator(
-    _ op: CollectionOperator, _ c: SQLCollection, _ rest: ArraySlice<KeyPath.Component>, _ range: SourceRange
+    _ op: CollectionOperator, _ c: SQLCollection, _ rest: ArraySlice<SiftKeyPath.Component>, _ range: SiftSourceRange
   ) throws(SiftError) -> Operand {
     if op == .distinctUnionOfObjects || op == .unionOfObjects {
       // The rest of the path applies to each element; nil elements are dropped.

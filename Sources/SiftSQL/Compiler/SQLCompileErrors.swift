@@ -3,13 +3,13 @@ import SiftSyntax
 /// Diagnostics of the SQL stage. Each carries the source range of the offending node and a
 /// stable kebab-case id.
 enum SQLDiagnostics {
-  static func error(_ id: String, _ message: String, _ range: SourceRange, source: String) -> SiftError {
-    SiftError(stage: .sql, diagnostic: Diagnostic(id: id, message: message, range: range), source: source)
+  static func error(_ id: String, _ message: String, _ range: SiftSourceRange, source: String) -> SiftError {
+    SiftError(stage: .sql, diagnostic: SiftDiagnostic(id: id, message: message, range: range), source: source)
   }
 
-  static func unknownKey(_ key: String, entity: SQLEntity, _ range: SourceRange, source: String) -> SiftError {
+  static func unknownKey(_ key: String, entity: SQLEntity, _ range: SiftSourceRange, source: String) -> SiftError {
     var message = "keypath '\(key)' not found in entity \(entity.name)"
-    var fixIts: [Diagnostic.FixIt] = []
+    var fixIts: [SiftDiagnostic.FixIt] = []
     if let s = Spelling.closest(to: key, in: entity.keys) {
       message += "; did you mean '\(s)'?"
       if range.length == key.utf8.count {
@@ -18,7 +18,7 @@ enum SQLDiagnostics {
     }
     return SiftError(
       stage: .sql,
-      diagnostic: Diagnostic(id: "unknown-key-path", message: message, range: range, fixIts: fixIts),
+      diagnostic: SiftDiagnostic(id: "unknown-key-path", message: message, range: range, fixIts: fixIts),
       source: source)
   }
 }

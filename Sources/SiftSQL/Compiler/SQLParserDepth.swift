@@ -174,7 +174,7 @@ extension SQLCompilation {
 
   /// Refuses a compiled WHERE fragment whose SQL would overflow the dialect's parser stack
   /// (see `SQLParserDepth`); the error points at the whole predicate.
-  func checkParserDepth(_ w: SQLExpr, _ range: SourceRange) throws(SiftError) {
+  func checkParserDepth(_ w: SQLExpr, _ range: SiftSourceRange) throws(SiftError) {
     guard let limit = dialect.parserStackLimit else { return }
     let depth = SQLParserDepth.estimate(w.sql)
     guard depth > limit else { return }

@@ -14,7 +14,7 @@ extension SQLStatement {
   /// are never in it, and quoted identifiers and string literals are skipped.
   ///
   /// ```swift
-  /// let st = try compiler.compile(FetchRequest(entity: "note", predicate: try SiftPredicate(format: "title ==[c] 'x'")))
+  /// let st = try compiler.compile(SiftFetchRequest(entity: "note", predicate: try SiftPredicate(format: "title ==[c] 'x'")))
   /// st.requiredFunctions   // ["sift_fold"]
   /// ```
   public var requiredFunctions: [String] {

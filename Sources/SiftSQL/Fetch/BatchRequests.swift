@@ -21,7 +21,7 @@ public enum SQLUpdateValue: Sendable, Hashable {
       c.lhs.range.end <= format.utf8.count
     else {
       throw SQLDiagnostics.error(
-        "expected-expression", "expected an expression such as tipCount + 1", SourceRange(start: 0, end: format.utf8.count),
+        "expected-expression", "expected an expression such as tipCount + 1", SiftSourceRange(start: 0, end: format.utf8.count),
         source: format)
     }
     return .expression(c.lhs, source: format)
@@ -85,14 +85,14 @@ extension SQLCompiler {
       guard let a = e.attribute(name), !a.type.isArray, name != e.primaryKey else {
         throw SQLDiagnostics.error(
           "invalid-assignment", "'\(name)' is not an updatable attribute of \(e.name)",
-          SourceRange(start: 0, end: name.utf8.count), source: name)
+          SiftSourceRange(start: 0, end: name.utf8.count), source: name)
       }
       var c: SQLCompilation
       let v: SQLExpr
       switch value {
       case .value(let constant):
         c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: name)
-        v = try c.bind(constant, hint: SQLType(a.type), SourceRange(start: 0, end: name.utf8.count))
+        v = try c.bind(constant, hint: SQLType(a.type), SiftSourceRange(start: 0, end: name.utf8.count))
       case .expression(let node, let source):
         c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: source)
         c.nextAlias = nextAlias
@@ -106,9 +106,9 @@ extension SQLCompiler {
       guard ok else {
         throw SQLDiagnostics.error(
           "type-mismatch", "\(e.name).\(name) is \(a.type.rawValue), but the new value is \(v.type)",
-          SourceRange(start: 0, end: name.utf8.count), source: name)
+          SiftSourceRange(start: 0, end: name.utf8.count), source: name)
       }
-      let written = try c.assigned(v, to: a, SourceRange(start: 0, end: name.utf8.count))  // the column's own date form
+      let written = try c.assigned(v, to: a, SiftSourceRange(start: 0, end: name.utf8.count))  // the column's own date form
       sets.append(SQLFragment("\(sql: q(a.column)) = \(written)"))
     }
     guard !sets.isEmpty else {

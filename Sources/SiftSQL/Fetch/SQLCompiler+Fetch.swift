@@ -4,7 +4,7 @@ extension SQLCompiler {
   /// The full SELECT for a fetch request.
   ///
   /// ```swift
-  /// let st = try compiler.compile(FetchRequest(entity: "Venue", resultType: .count))
+  /// let st = try compiler.compile(SiftFetchRequest(entity: "Venue", resultType: .count))
   /// // SELECT COUNT(*) FROM "venue" t0
   /// ```
   public func compile(_ request: SiftFetchRequest) throws(SiftError) -> SQLStatement {
@@ -167,7 +167,7 @@ extension SQLCompiler {
     case .sum, .avg:
       guard numericOK else {
         throw SQLDiagnostics.error(
-          "aggregate-needs-numbers", "\(a.function.rawValue) needs numbers", SourceRange(start: 0, end: keyPath.utf8.count),
+          "aggregate-needs-numbers", "\(a.function.rawValue) needs numbers", SiftSourceRange(start: 0, end: keyPath.utf8.count),
           source: keyPath)
       }
       v = c.numeric(v)
@@ -176,7 +176,7 @@ extension SQLCompiler {
     case .median, .stddev:
       throw SQLDiagnostics.error(
         "unsupported-in-sql", "\(a.function.rawValue) has no SQL equivalent in every dialect; evaluate it in memory",
-        SourceRange(start: 0, end: keyPath.utf8.count), source: keyPath)
+        SiftSourceRange(start: 0, end: keyPath.utf8.count), source: keyPath)
     case .min, .max:
       return SQLFragment("\(sql: a.function == .min ? "MIN(" : "MAX(")\(v)\(sql: c.collation(for: v)))")
     }

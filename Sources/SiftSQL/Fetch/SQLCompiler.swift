@@ -35,7 +35,7 @@ public struct SQLCompiler: Sendable {
     if let e = schema.entity(name) { return e }
     var message = "entity '\(name)' not found in the schema"
     if let s = Spelling.closest(to: name, in: schema.entityNames) { message += "; did you mean '\(s)'?" }
-    throw SQLDiagnostics.error("unknown-entity", message, SourceRange(start: 0, end: name.utf8.count), source: name)
+    throw SQLDiagnostics.error("unknown-entity", message, SiftSourceRange(start: 0, end: name.utf8.count), source: name)
   }
 
   /// The WHERE condition alone (no `WHERE` keyword), for `FROM <fromClause(entity)>`.
@@ -88,7 +88,7 @@ public struct SQLCompiler: Sendable {
     var sub = SQLCompilation(dialect: dialect, schema: refs, entity: entity, source: keyPath)
     sub.nextAlias = c.nextAlias
     defer { c.nextAlias = sub.nextAlias }
-    let node = ExpressionNode.keyPath(keyPath, range: SourceRange(start: 0, end: keyPath.utf8.count))
+    let node = ExpressionNode.keyPath(keyPath, range: SiftSourceRange(start: 0, end: keyPath.utf8.count))
     var o = try sub.expression(node)
     return try sub.scalar(&o, hint: nil, node.range)
   }

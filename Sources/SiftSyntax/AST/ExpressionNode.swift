@@ -16,7 +16,7 @@ public struct ExpressionNode: Sendable, Hashable {
     /// `$NAME`: a substitution or subquery variable.
     case variable(String)
     /// A key path, applied to `base` (nil means `SELF`): `a.b.@count`, `$x.name`.
-    case keyPath(base: ExpressionNode?, KeyPath)
+    case keyPath(base: ExpressionNode?, SiftKeyPath)
     /// `base[i]`, `base[FIRST]`, `base[LAST]`, `base[SIZE]`.
     case index(ExpressionNode, IndexKind)
     /// `{a, b}` with at least one non-constant element.
@@ -46,19 +46,19 @@ public struct ExpressionNode: Sendable, Hashable {
   /// What the node is.
   public var kind: Kind
   /// Where the node came from in the source (ignored by `==`).
-  public var range: SourceRange
+  public var range: SiftSourceRange
   /// Height of the tree below this node (a leaf is 1); used to enforce depth limits.
   public let height: Int
 
   /// Creates a node; `height` is computed from the children.
-  public init(_ kind: Kind, range: SourceRange = .at(0)) {
+  public init(_ kind: Kind, range: SiftSourceRange = .at(0)) {
     self.kind = kind
     self.range = range
     self.height = ExpressionNode.computeHeight(kind)
   }
 
   /// A node whose height the caller already knows (the parser, from the children it built).
-  init(_ kind: Kind, range: SourceRange, height: Int) {
+  init(_ kind: Kind, range: SiftSourceRange, height: Int) {
     self.kind = kind
     self.range = range
     self.height = height
@@ -100,7 +100,7 @@ extension ExpressionNode {
   /// ```swift
   /// let five = ExpressionNode.constant(5)
   /// ```
-  public static func constant(_ value: SiftValue, range: SourceRange = .at(0)) -> ExpressionNode {
+  public static func constant(_ value: SiftValue, range: SiftSourceRange = .at(0)) -> ExpressionNode {
     ExpressionNode(.constant(value), range: range)
   }
 
@@ -110,8 +110,8 @@ extension ExpressionNode {
   /// ```swift
   /// let kp = ExpressionNode.keyPath("menu.@avg.price")
   /// ```
-  public static func keyPath(_ dotted: String, range: SourceRange = .at(0)) -> ExpressionNode {
-    ExpressionNode(.keyPath(base: nil, KeyPath(dotted: dotted)), range: range)
+  public static func keyPath(_ dotted: String, range: SiftSourceRange = .at(0)) -> ExpressionNode {
+    ExpressionNode(.keyPath(base: nil, SiftKeyPath(dotted: dotted)), range: range)
   }
 }
 
@@ -135,9 +135,9 @@ public enum IndexKind: Sendable, Hashable {
 /// A dotted key path: keys and KVC collection operators.
 ///
 /// ```swift
-/// KeyPath(dotted: "scores.@sum").components   // [.key("scores"), .operator(.sum)]
+/// SiftKeyPath(dotted: "scores.@sum").components   // [.key("scores"), .operator(.sum)]
 /// ```
-public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
+public struct SiftKeyPath: Sendable, Hashable, CustomStringConvertible {
   /// One step of a key path.
   public enum Component: Sendable, Hashable {
     /// A plain key.
@@ -164,7 +164,7 @@ public struct KeyPath: Sendable, Hashable, CustomStringConvertible {
       }
       if dots == 0, bytes.first != 0x40 { return nil }  // one plain key: no "." and no "@"
       // By Characters: a "." followed by a combining mark is not a separator.
-      guard ascii else { return dotted.split(separator: ".", omittingEmptySubsequences: false).map(KeyPath.component) }
+      guard ascii else { return dotted.split(separator: ".", omittingEmptySubsequences: false).map(SiftKeyPath.component) }
       // ASCII: split by bytes (the same pieces as by Characters, much cheaper).
       var parts: [Component] = []
       parts.reserveCapacity(dots + 1)

@@ -77,9 +77,9 @@ public struct ComparisonOptions: OptionSet, Sendable, Hashable, CustomStringConv
 /// The `ANY`/`SOME`, `ALL`, `NONE` prefix of a comparison.
 ///
 /// ```swift
-/// Quantifier.none.keyword   // "NONE"
+/// SiftQuantifier.none.keyword   // "NONE"
 /// ```
-public enum Quantifier: String, Sendable, Hashable, CaseIterable {
+public enum SiftQuantifier: String, Sendable, Hashable, CaseIterable {
   /// `ANY` or `SOME`: at least one element satisfies the comparison.
   case any = "ANY"
   /// `ALL`: every element does (true for an empty collection).
@@ -112,7 +112,7 @@ public enum BinaryOperator: String, Sendable, Hashable, CaseIterable {
   public var symbol: String { rawValue }
 
   /// Binding strength; higher binds tighter. Matches the grammar's levels.
-  public var precedence: ExpressionPrecedence {
+  package var precedence: ExpressionPrecedence {
     switch self {
     case .bitwiseAnd, .bitwiseOr, .bitwiseXor, .leftShift, .rightShift: return .bitwise
     case .add, .subtract: return .additive
@@ -130,7 +130,7 @@ public enum BinaryOperator: String, Sendable, Hashable, CaseIterable {
 /// ```swift
 /// ExpressionPrecedence.power > .additive   // true
 /// ```
-public enum ExpressionPrecedence: Int, Sendable, Comparable {
+package enum ExpressionPrecedence: Int, Sendable, Comparable {
   case assignment = 0
   case bitwise
   case additive
@@ -139,7 +139,7 @@ public enum ExpressionPrecedence: Int, Sendable, Comparable {
   case unary
   case postfix
 
-  public static func < (a: ExpressionPrecedence, b: ExpressionPrecedence) -> Bool {
+  package static func < (a: ExpressionPrecedence, b: ExpressionPrecedence) -> Bool {
     a.rawValue < b.rawValue
   }
 }

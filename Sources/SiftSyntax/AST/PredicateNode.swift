@@ -19,25 +19,25 @@ public struct PredicateNode: Sendable, Hashable {
     /// `NOT p`.
     case not(PredicateNode)
     /// `[ANY|ALL|NONE] lhs op[options] rhs`.
-    case comparison(Comparison)
+    case comparison(SiftComparison)
   }
 
   /// What the node is.
   public var kind: Kind
   /// Where the node came from in the source (ignored by `==`).
-  public var range: SourceRange
+  public var range: SiftSourceRange
   /// Height of the tree below this node (a leaf is 1); used to enforce depth limits.
   public let height: Int
 
   /// Creates a node; `height` is computed from the children.
-  public init(_ kind: Kind, range: SourceRange = .at(0)) {
+  public init(_ kind: Kind, range: SiftSourceRange = .at(0)) {
     self.kind = kind
     self.range = range
     self.height = PredicateNode.computeHeight(kind)
   }
 
   /// A node whose height the caller already knows (the parser, from the children it built).
-  init(_ kind: Kind, range: SourceRange, height: Int) {
+  init(_ kind: Kind, range: SiftSourceRange, height: Int) {
     self.kind = kind
     self.range = range
     self.height = height
@@ -67,12 +67,12 @@ public struct PredicateNode: Sendable, Hashable {
 ///
 /// ```swift
 /// // ANY tags BEGINSWITH[c] "l"
-/// let c = Comparison(quantifier: .any, lhs: .keyPath("tags"), op: .beginsWith,
+/// let c = SiftComparison(quantifier: .any, lhs: .keyPath("tags"), op: .beginsWith,
 ///                    options: .caseInsensitive, rhs: .constant("l"))
 /// ```
-public struct Comparison: Sendable, Hashable {
+public struct SiftComparison: Sendable, Hashable {
   /// `ANY`/`ALL`/`NONE`, or nil for a direct comparison.
-  public var quantifier: Quantifier?
+  public var quantifier: SiftQuantifier?
   /// Left operand.
   public var lhs: ExpressionNode
   /// The operator.
@@ -82,12 +82,12 @@ public struct Comparison: Sendable, Hashable {
   /// Right operand.
   public var rhs: ExpressionNode
   /// Where the operator token (with its options) stands; used to point at the operator.
-  public var operatorRange: SourceRange
+  public var operatorRange: SiftSourceRange
 
   /// Creates a comparison.
   public init(
-    quantifier: Quantifier? = nil, lhs: ExpressionNode, op: ComparisonOperator,
-    options: ComparisonOptions = [], rhs: ExpressionNode, operatorRange: SourceRange = .at(0)
+    quantifier: SiftQuantifier? = nil, lhs: ExpressionNode, op: ComparisonOperator,
+    options: ComparisonOptions = [], rhs: ExpressionNode, operatorRange: SiftSourceRange = .at(0)
   ) {
     self.quantifier = quantifier
     self.lhs = lhs
@@ -97,7 +97,7 @@ public struct Comparison: Sendable, Hashable {
     self.operatorRange = operatorRange
   }
 
-  public static func == (a: Comparison, b: Comparison) -> Bool {
+  public static func == (a: SiftComparison, b: SiftComparison) -> Bool {
     a.quantifier == b.quantifier && a.op == b.op && a.options == b.options && a.lhs == b.lhs
       && a.rhs == b.rhs
   }

@@ -55,7 +55,7 @@ public enum SiftOrMerging {
       let options: ComparisonOptions
     }
     var order: [Key] = []
-    var groups: [Key: (first: Comparison, values: [SiftValue], terms: [PredicateNode])] = [:]
+    var groups: [Key: (first: SiftComparison, values: [SiftValue], terms: [PredicateNode])] = [:]
     for t in terms {
       guard let (c, v) = equality(t), case .keyPath(nil, let kp) = c.lhs.kind, kp.components.count == 1 else { return nil }
       let key = Key(lhs: c.lhs, options: c.options)
@@ -83,7 +83,7 @@ public enum SiftOrMerging {
   }
 
   /// `operand == constant` with a pure operand (a key path of the record or of a variable).
-  static func equality(_ p: PredicateNode) -> (c: Comparison, value: SiftValue)? {
+  static func equality(_ p: PredicateNode) -> (c: SiftComparison, value: SiftValue)? {
     guard case .comparison(let c) = p.kind, c.quantifier == nil, c.op == .equal, case .constant(let v) = c.rhs.kind,
       case .keyPath(let base, let kp) = c.lhs.kind, kp.components.allSatisfy({ if case .key = $0 { true } else { false } })
     else { return nil }

@@ -122,12 +122,12 @@ extension ArgumentBinder {
   /// `base.key` where `key` is what a `%K` stands for: a key path (merged into a key path
   /// `base`), `SELF` (`base` itself), or, while unbound, the `.argument` node kept as the
   /// subscript `base[%K]` until binding comes back here.
-  static func applyKey(_ key: ExpressionNode, to base: ExpressionNode, range: SourceRange) -> ExpressionNode {
+  static func applyKey(_ key: ExpressionNode, to base: ExpressionNode, range: SiftSourceRange) -> ExpressionNode {
     switch key.kind {
     case .keyPath(nil, let kp):
       switch base.kind {
       case .keyPath(let b, let inner):
-        return ExpressionNode(.keyPath(base: b, KeyPath(inner.components + kp.components)), range: range)
+        return ExpressionNode(.keyPath(base: b, SiftKeyPath(inner.components + kp.components)), range: range)
       case .evaluatedObject:
         return ExpressionNode(.keyPath(base: nil, kp), range: range)
       default:

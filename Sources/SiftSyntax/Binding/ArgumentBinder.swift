@@ -40,7 +40,7 @@ extension SiftPredicate {
 }
 
 struct ArgumentFailure: Error {
-  var diagnostic: Diagnostic
+  var diagnostic: SiftDiagnostic
 }
 
 enum ArgumentBinder {
@@ -48,10 +48,10 @@ enum ArgumentBinder {
   static func tooManyArguments(_ given: Int, uses: Int, source: String) -> SiftError {
     SiftError(
       stage: .arguments,
-      diagnostic: Diagnostic(
+      diagnostic: SiftDiagnostic(
         id: "too-many-arguments",
         message: "the format uses \(uses) argument\(uses == 1 ? "" : "s"), but \(given) were given",
-        range: SourceRange(start: 0, end: source.utf8.count)),
+        range: SiftSourceRange(start: 0, end: source.utf8.count)),
       source: source)
   }
 
@@ -66,11 +66,11 @@ enum ArgumentBinder {
   }
 
   /// The node for specifier number `position` (from 0), standing at `range`.
-  static func bind(_ spec: FormatSpecifier, position: Int, range: SourceRange, _ arguments: [SiftValue])
+  static func bind(_ spec: FormatSpecifier, position: Int, range: SiftSourceRange, _ arguments: [SiftValue])
     throws(ArgumentFailure) -> ExpressionNode
   {
     guard position < arguments.count else {
-      throw ArgumentFailure(diagnostic: Diagnostic(
+      throw ArgumentFailure(diagnostic: SiftDiagnostic(
         id: "missing-argument",
         message: "no argument for '\(spec.text)' (argument \(position + 1)); \(arguments.count) \(arguments.count == 1 ? "was" : "were") given",
         range: range))
@@ -94,11 +94,11 @@ enum ArgumentBinder {
     switch e.kind {
     case .index(let base, .expression(let index)):
       guard case .constant(.string(let key)) = index.kind else { return nil }
-      return normalize(ExpressionNode(.keyPath(base: base, KeyPath([.key(key)])), range: e.range))
+      return normalize(ExpressionNode(.keyPath(base: base, SiftKeyPath([.key(key)])), range: e.range))
     case .keyPath(let base?, let kp):
       switch base.kind {
       case .keyPath(let b, let inner):
-        return ExpressionNode(.keyPath(base: b, KeyPath(inner.components + kp.components)), range: e.range)
+        return ExpressionNode(.keyPath(base: b, SiftKeyPath(inner.components + kp.components)), range: e.range)
       case .evaluatedObject:
         return ExpressionNode(.keyPath(base: nil, kp), range: e.range)
       default:
@@ -120,11 +120,11 @@ enum ArgumentBinder {
     }
   }
 
-  static func value(for spec: FormatSpecifier, _ arg: SiftValue, position: Int, range: SourceRange)
+  static func value(for spec: FormatSpecifier, _ arg: SiftValue, position: Int, range: SiftSourceRange)
     throws(ArgumentFailure) -> ExpressionNode
   {
     func wrong(_ expected: String) -> ArgumentFailure {
-      ArgumentFailure(diagnostic: Diagnostic(
+      ArgumentFailure(diagnostic: SiftDiagnostic(
         id: "wrong-argument-kind",
         message: "'\(spec.text)' needs \(expected), but argument \(position + 1) is \(article(arg.kindName))",
         range: range))
@@ -169,17 +169,17 @@ enum ArgumentBinder {
   /// The expression a dotted key path string stands for, by `%K`'s rules: `SELF` is the record,
   /// `@name` components are collection operators; an empty component or an unknown `@name` is
   /// refused. `what` completes the message ("key path \"a..b\"<what> has an empty component").
-  static func keyPathExpression(_ path: String, for what: String, range: SourceRange)
+  static func keyPathExpression(_ path: String, for what: String, range: SiftSourceRange)
     throws(ArgumentFailure) -> ExpressionNode
   {
-    let kp = KeyPath(dotted: path)
+    let kp = SiftKeyPath(dotted: path)
     for c in kp.components {
       if case .key(let k) = c, k.isEmpty {
-        throw ArgumentFailure(diagnostic: Diagnostic(
+        throw ArgumentFailure(diagnostic: SiftDiagnostic(
           id: "invalid-key-path", message: "key path \"\(path)\"\(what) has an empty component", range: range))
       }
       if case .key(let k) = c, k.hasPrefix("@") {
-        throw ArgumentFailure(diagnostic: Diagnostic(
+        throw ArgumentFailure(diagnostic: SiftDiagnostic(
           id: "unknown-collection-operator", message: "unknown collection operator '\(k)' in key path \"\(path)\"", range: range))
       }
     }

@@ -69,10 +69,10 @@ extension SiftPredicate {
   @_disfavoredOverload
   public static func comparison(
     _ keyPath: String, _ op: ComparisonOperator, _ value: Any?,
-    options: ComparisonOptions = [], modifier: Quantifier? = nil
+    options: ComparisonOptions = [], modifier: SiftQuantifier? = nil
   ) throws(SiftError) -> SiftPredicate {
     guard let converted = SiftValue(converting: value) else {
-      throw ArgumentBinder.unconvertible(value, argument: nil, range: SourceRange(start: 0, end: keyPath.utf8.count), source: keyPath)
+      throw ArgumentBinder.unconvertible(value, argument: nil, range: SiftSourceRange(start: 0, end: keyPath.utf8.count), source: keyPath)
     }
     return try comparison(keyPath, op, converted, options: options, modifier: modifier)
   }
@@ -108,13 +108,13 @@ extension ArgumentBinder {
   /// `locate` gives for its position (nil: the whole source). `locate` parses the template, so
   /// a syntax error in it comes first.
   static func convert(
-    _ arguments: [Any?], source: String, locate: (Int) throws(SiftError) -> SourceRange?
+    _ arguments: [Any?], source: String, locate: (Int) throws(SiftError) -> SiftSourceRange?
   ) throws(SiftError) -> [SiftValue] {
     var values: [SiftValue] = []
     values.reserveCapacity(arguments.count)
     for (i, argument) in arguments.enumerated() {
       guard let value = SiftValue(converting: argument) else {
-        let range = try locate(i) ?? SourceRange(start: 0, end: source.utf8.count)
+        let range = try locate(i) ?? SiftSourceRange(start: 0, end: source.utf8.count)
         throw unconvertible(argument, argument: i, range: range, source: source)
       }
       values.append(value)
@@ -123,8 +123,8 @@ extension ArgumentBinder {
   }
 
   /// Where specifier number `position` stands in a tree, if it is there.
-  static func range(ofArgument position: Int, in root: PredicateNode) -> SourceRange? {
-    var range: SourceRange?
+  static func range(ofArgument position: Int, in root: PredicateNode) -> SiftSourceRange? {
+    var range: SiftSourceRange?
     ASTWalker.forEachExpression(in: root) { e in
       if case .argument(_, let p) = e.kind, p == position { range = e.range }
     }
@@ -132,8 +132,8 @@ extension ArgumentBinder {
   }
 
   /// Where specifier number `position` stands in an expression tree, if it is there.
-  static func range(ofArgument position: Int, in root: ExpressionNode) -> SourceRange? {
-    var range: SourceRange?
+  static func range(ofArgument position: Int, in root: ExpressionNode) -> SiftSourceRange? {
+    var range: SiftSourceRange?
     ASTWalker.forEachExpression(in: root) { e in
       if case .argument(_, let p) = e.kind, p == position { range = e.range }
     }
@@ -149,10 +149,10 @@ extension ArgumentBinder {
       guard let converted = SiftValue(converting: value) else {
         throw SiftError(
           stage: .arguments,
-          diagnostic: Diagnostic(
+          diagnostic: SiftDiagnostic(
             id: "unsupported-argument-type",
             message: "$\(name) is \(SiftValue.typeName(of: value)), which Sift cannot use as a value; conform it to SiftValueConvertible",
-            range: SourceRange(start: 0, end: source.utf8.count)),
+            range: SiftSourceRange(start: 0, end: source.utf8.count)),
           source: source)
       }
       out[name] = converted
@@ -161,11 +161,11 @@ extension ArgumentBinder {
   }
 
   /// "argument 2 is Foo, which Sift cannot use as a value; conform it to SiftValueConvertible".
-  static func unconvertible(_ value: Any?, argument: Int?, range: SourceRange, source: String) -> SiftError {
+  static func unconvertible(_ value: Any?, argument: Int?, range: SiftSourceRange, source: String) -> SiftError {
     let which = argument.map { "argument \($0 + 1)" } ?? "the value"
     return SiftError(
       stage: .arguments,
-      diagnostic: Diagnostic(
+      diagnostic: SiftDiagnostic(
         id: "unsupported-argument-type",
         message: "\(which) is \(SiftValue.typeName(of: value)), which Sift cannot use as a value; conform it to SiftValueConvertible",
         range: range),

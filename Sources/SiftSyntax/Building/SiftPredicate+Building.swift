@@ -105,11 +105,11 @@ extension SiftPredicate {
   ///   an unknown collection operator, or a `BETWEEN` value that is not a two-element array.
   public static func comparison(
     _ keyPath: String, _ op: ComparisonOperator, _ value: SiftValue,
-    options: ComparisonOptions = [], modifier: Quantifier? = nil
+    options: ComparisonOptions = [], modifier: SiftQuantifier? = nil
   ) throws(SiftError) -> SiftPredicate {
     let lhs: ExpressionNode
     do {
-      lhs = try ArgumentBinder.keyPathExpression(keyPath, for: "", range: SourceRange(start: 0, end: keyPath.utf8.count))
+      lhs = try ArgumentBinder.keyPathExpression(keyPath, for: "", range: SiftSourceRange(start: 0, end: keyPath.utf8.count))
     } catch {
       throw SiftError(stage: .arguments, diagnostic: error.diagnostic, source: keyPath)
     }
@@ -118,10 +118,10 @@ extension SiftPredicate {
         let text = CanonicalPrinter().print(ExpressionNode.constant(value))
         throw SiftError(
           stage: .arguments,
-          diagnostic: Diagnostic(
+          diagnostic: SiftDiagnostic(
             id: "invalid-between-bounds",
             message: "BETWEEN needs a two-element array [low, high], but the value is \(text)",
-            range: SourceRange(start: 0, end: text.utf8.count)),
+            range: SiftSourceRange(start: 0, end: text.utf8.count)),
           source: text)
       }
     }
@@ -138,9 +138,9 @@ extension SiftPredicate {
   /// ```
   public static func comparison(
     _ lhs: ExpressionNode, _ op: ComparisonOperator, _ rhs: ExpressionNode,
-    options: ComparisonOptions = [], modifier: Quantifier? = nil
+    options: ComparisonOptions = [], modifier: SiftQuantifier? = nil
   ) -> SiftPredicate {
-    let c = Comparison(quantifier: modifier, lhs: lhs, op: op, options: options, rhs: rhs)
+    let c = SiftComparison(quantifier: modifier, lhs: lhs, op: op, options: options, rhs: rhs)
     return SiftPredicate(root: PredicateNode(.comparison(c)))
   }
 

@@ -1,11 +1,11 @@
 /// A problem found in a predicate, as data: a stable identifier, a message, a source range,
-/// notes and fix-its. `DiagnosticRenderer` turns it into text with a caret under the range.
+/// notes and fix-its. `SiftDiagnosticRenderer` turns it into text with a caret under the range.
 ///
 /// ```swift
 /// do { _ = try SiftPredicate(format: "name ==") }
 /// catch let error as SiftError { print(error.diagnostic.id) }   // expected-expression
 /// ```
-public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
+public struct SiftDiagnostic: Sendable, Hashable, CustomStringConvertible {
   /// How serious a diagnostic is.
   public enum Severity: String, Sendable, Hashable {
     /// The predicate cannot be used.
@@ -21,9 +21,9 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// The text.
     public var message: String
     /// Where it points; nil when it is general advice.
-    public var range: SourceRange?
+    public var range: SiftSourceRange?
     /// Creates a note.
-    public init(_ message: String, at range: SourceRange? = nil) {
+    public init(_ message: String, at range: SiftSourceRange? = nil) {
       self.message = message
       self.range = range
     }
@@ -34,11 +34,11 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     /// What the edit does, e.g. "did you mean 'BEGINSWITH'?".
     public var message: String
     /// The text to replace.
-    public var range: SourceRange
+    public var range: SiftSourceRange
     /// The new text.
     public var replacement: String
     /// Creates a fix-it.
-    public init(_ message: String, range: SourceRange, replacement: String) {
+    public init(_ message: String, range: SiftSourceRange, replacement: String) {
       self.message = message
       self.range = range
       self.replacement = replacement
@@ -52,7 +52,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
   /// One-line message in lower case, without a trailing period.
   public var message: String
   /// The offending bytes.
-  public var range: SourceRange
+  public var range: SiftSourceRange
   /// Further pointers.
   public var notes: [Note]
   /// Suggested edits.
@@ -60,7 +60,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
 
   /// Creates a diagnostic.
   public init(
-    id: String, severity: Severity = .error, message: String, range: SourceRange,
+    id: String, severity: Severity = .error, message: String, range: SiftSourceRange,
     notes: [Note] = [], fixIts: [FixIt] = []
   ) {
     self.id = id
@@ -71,7 +71,7 @@ public struct Diagnostic: Sendable, Hashable, CustomStringConvertible {
     self.fixIts = fixIts
   }
 
-  /// `error: message` without source context (see `DiagnosticRenderer` for the full form).
+  /// `error: message` without source context (see `SiftDiagnosticRenderer` for the full form).
   public var description: String { "\(severity.rawValue): \(message)" }
 }
 
@@ -104,24 +104,24 @@ public struct SiftError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The stage.
   public var stage: Stage
   /// The problem.
-  public var diagnostic: Diagnostic
+  public var diagnostic: SiftDiagnostic
   /// The predicate text the diagnostic's range points into.
   public var source: String
 
   /// Creates an error.
-  public init(stage: Stage, diagnostic: Diagnostic, source: String) {
+  public init(stage: Stage, diagnostic: SiftDiagnostic, source: String) {
     self.stage = stage
     self.diagnostic = diagnostic
     self.source = source
   }
 
   /// Line and column of the start of the diagnostic's range.
-  public var location: SourcePosition {
-    SourcePosition(offset: diagnostic.range.start, in: source)
+  public var location: SiftSourcePosition {
+    SiftSourcePosition(offset: diagnostic.range.start, in: source)
   }
 
   /// The rendered diagnostic (plain text, no colors).
   public var description: String {
-    DiagnosticRenderer().render(diagnostic, in: source)
+    SiftDiagnosticRenderer().render(diagnostic, in: source)
   }
 }

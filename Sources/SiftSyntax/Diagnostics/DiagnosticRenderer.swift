@@ -2,7 +2,7 @@
 /// line underlining the range; then notes and fix-its.
 ///
 /// ```swift
-/// let text = DiagnosticRenderer().render(diagnostic, in: "name BEGINSWIT 'x'")
+/// let text = SiftDiagnosticRenderer().render(diagnostic, in: "name BEGINSWIT 'x'")
 /// // error: unknown operator 'BEGINSWIT'
 /// //  --> 1:6
 /// // 1 | name BEGINSWIT 'x'
@@ -12,7 +12,7 @@
 ///
 /// Columns count `Character`s; East Asian wide characters and emoji take two cells so the
 /// caret stays under the right spot; tabs are kept as tabs.
-public struct DiagnosticRenderer: Sendable {
+public struct SiftDiagnosticRenderer: Sendable {
   /// Wrap the severity and caret in ANSI colors (for terminals; off by default).
   public var colors: Bool
 
@@ -20,9 +20,9 @@ public struct DiagnosticRenderer: Sendable {
   public init(colors: Bool = false) { self.colors = colors }
 
   /// Renders one diagnostic against the source its range points into.
-  public func render(_ diagnostic: Diagnostic, in source: String) -> String {
-    let location = SourcePosition(offset: diagnostic.range.start, in: source)
-    let lineText = DiagnosticRenderer.lineText(containing: diagnostic.range.start, in: source)
+  public func render(_ diagnostic: SiftDiagnostic, in source: String) -> String {
+    let location = SiftSourcePosition(offset: diagnostic.range.start, in: source)
+    let lineText = SiftDiagnosticRenderer.lineText(containing: diagnostic.range.start, in: source)
     let gutter = String(location.line)
     let pad = String(repeating: " ", count: gutter.count)
 
@@ -31,7 +31,7 @@ public struct DiagnosticRenderer: Sendable {
     out += "\n\(gutter) | \(lineText)"
 
     let prefix = String(lineText.prefix(location.column - 1))
-    let endLocation = SourcePosition(offset: diagnostic.range.end, in: source)
+    let endLocation = SiftSourcePosition(offset: diagnostic.range.end, in: source)
     var underlined = 1
     if endLocation.line == location.line, endLocation.column > location.column {
       underlined = endLocation.column - location.column
@@ -44,7 +44,7 @@ public struct DiagnosticRenderer: Sendable {
 
     for note in diagnostic.notes {
       if let r = note.range {
-        let at = SourcePosition(offset: r.start, in: source)
+        let at = SiftSourcePosition(offset: r.start, in: source)
         out += "\n\(pad) = note: \(note.message) (at \(at.line):\(at.column))"
       } else {
         out += "\n\(pad) = note: \(note.message)"
@@ -56,7 +56,7 @@ public struct DiagnosticRenderer: Sendable {
     return out
   }
 
-  private func paint(_ text: String, _ severity: Diagnostic.Severity) -> String {
+  private func paint(_ text: String, _ severity: SiftDiagnostic.Severity) -> String {
     guard colors else { return text }
     let code: String
     switch severity {
@@ -74,14 +74,14 @@ public struct DiagnosticRenderer: Sendable {
       if ch == "\t" {
         s += "\t"
       } else {
-        s += String(repeating: " ", count: DiagnosticRenderer.width(of: ch))
+        s += String(repeating: " ", count: SiftDiagnosticRenderer.width(of: ch))
       }
     }
     return s
   }
 
   private func cellWidth(_ text: String) -> Int {
-    text.reduce(0) { $0 + DiagnosticRenderer.width(of: $1) }
+    text.reduce(0) { $0 + SiftDiagnosticRenderer.width(of: $1) }
   }
 
   /// Terminal cells a character occupies: 2 for East Asian wide and emoji, else 1.
@@ -98,7 +98,7 @@ public struct DiagnosticRenderer: Sendable {
   }
 }
 
-extension DiagnosticRenderer {
+extension SiftDiagnosticRenderer {
   /// The text of the line holding `offset`, split on "\n" bytes (so "\r\n" works), with
   /// carriage returns and other control characters shown as spaces.
   static func lineText(containing offset: Int, in source: String) -> String {

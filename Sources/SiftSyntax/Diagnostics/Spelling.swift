@@ -3,10 +3,10 @@
 /// ```swift
 /// Spelling.closest(to: "BEGINSWIT", in: ["BEGINSWITH", "ENDSWITH"])   // "BEGINSWITH"
 /// ```
-public enum Spelling {
+package enum Spelling {
   /// The candidate with the smallest Levenshtein distance to `word` (case-insensitive), if
   /// that distance is at most `maxDistance` and smaller than the word itself.
-  public static func closest(to word: String, in candidates: [String], maxDistance: Int = 2) -> String? {
+  package static func closest(to word: String, in candidates: [String], maxDistance: Int = 2) -> String? {
     let w = Array(word.lowercased().unicodeScalars)
     guard !w.isEmpty, w.count <= 64 else { return nil }
     var best: (String, Int)?

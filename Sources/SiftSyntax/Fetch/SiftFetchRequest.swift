@@ -77,7 +77,7 @@ public struct SiftFetchRequest: Sendable, Hashable {
       if let v, v < 0 {
         throw SiftError(
           stage: stage,
-          diagnostic: Diagnostic(id: "negative-\(name)", severity: .error, message: "\(name) must not be negative", range: .at(0)),
+          diagnostic: SiftDiagnostic(id: "negative-\(name)", severity: .error, message: "\(name) must not be negative", range: .at(0)),
           source: "")
       }
     }

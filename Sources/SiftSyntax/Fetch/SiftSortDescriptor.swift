@@ -97,7 +97,7 @@ public struct SiftSortDescriptor: Sendable, Hashable, CustomStringConvertible {
   }
 
   static func parseOne(_ part: Substring, at base: Int, in text: String) throws(SiftError) -> SiftSortDescriptor {
-    var words: [(String, SourceRange)] = []
+    var words: [(String, SiftSourceRange)] = []
     var i = part.utf8.startIndex
     let u = part.utf8
     while i < u.endIndex {
@@ -105,13 +105,13 @@ public struct SiftSortDescriptor: Sendable, Hashable, CustomStringConvertible {
       let start = i
       while i < u.endIndex, u[i] != 0x20, u[i] != 0x09 { i = u.index(after: i) }
       let a = base + u.distance(from: u.startIndex, to: start), b = base + u.distance(from: u.startIndex, to: i)
-      words.append((String(part[start..<i]), SourceRange(start: a, end: b)))
+      words.append((String(part[start..<i]), SiftSourceRange(start: a, end: b)))
     }
-    func fail(_ message: String, _ r: SourceRange) -> SiftError {
-      SiftError(stage: .parse, diagnostic: Diagnostic(id: "bad-sort-key", message: message, range: r), source: text)
+    func fail(_ message: String, _ r: SiftSourceRange) -> SiftError {
+      SiftError(stage: .parse, diagnostic: SiftDiagnostic(id: "bad-sort-key", message: message, range: r), source: text)
     }
     guard let (first, keyRange) = words.first else {
-      throw fail("empty sort key; use KEY [asc|desc]", SourceRange(start: base, end: base + part.utf8.count))
+      throw fail("empty sort key; use KEY [asc|desc]", SiftSourceRange(start: base, end: base + part.utf8.count))
     }
     var key = first
     var d = SiftSortDescriptor("")

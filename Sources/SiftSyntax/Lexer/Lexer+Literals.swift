@@ -61,7 +61,7 @@ extension Lexer {
       position += 1
     }
     if let trailing = trailingIdentifierCharacter() { return trailing(start) }
-    let range = SourceRange(start: start, end: position)
+    let range = SiftSourceRange(start: start, end: position)
     if digits == 0 { return .invalid(DiagnosticCatalog.expectedDigits(at: range)) }
     if overflow || value > UInt64(Int64.max) + 1 {
       return .invalid(DiagnosticCatalog.integerOverflow(at: range))
@@ -78,7 +78,7 @@ extension Lexer {
     guard glued else { return nil }
     _ = readIdentifierText()
     let end = position
-    return { start in .invalid(DiagnosticCatalog.invalidNumber(at: SourceRange(start: start, end: end))) }
+    return { start in .invalid(DiagnosticCatalog.invalidNumber(at: SiftSourceRange(start: start, end: end))) }
   }
 
   // MARK: - Strings
@@ -119,7 +119,7 @@ extension Lexer {
         case .scalar(let s): scalars.append(s)
         case .verbatim(let text): scalars.append(contentsOf: text.unicodeScalars)
         case .error(let message):
-          let range = SourceRange(start: escapeStart, end: position)
+          let range = SiftSourceRange(start: escapeStart, end: position)
           skipToClosingQuote(quote)
           return .invalid(DiagnosticCatalog.invalidEscape(message, at: range))
         }
@@ -128,7 +128,7 @@ extension Lexer {
       }
       position += 1
     }
-    let range = SourceRange(start: start, end: bytes.count)
+    let range = SiftSourceRange(start: start, end: bytes.count)
     return .invalid(DiagnosticCatalog.unterminatedString(at: range, quote: Character(Unicode.Scalar(quote))))
   }
 
@@ -256,7 +256,7 @@ extension Lexer {
     if let b = peek(), b < 0x80, b > 0x20 { position += 1 }
     let text = string(start, position)
     if FormatSpecifier(text: text) != nil { return .formatSpecifier(text) }
-    return .invalid(DiagnosticCatalog.unknownFormatSpecifier(text, at: SourceRange(start: start, end: position)))
+    return .invalid(DiagnosticCatalog.unknownFormatSpecifier(text, at: SiftSourceRange(start: start, end: position)))
   }
 
   /// `h l q L z t j`: the length modifiers a printf-style specifier may carry.

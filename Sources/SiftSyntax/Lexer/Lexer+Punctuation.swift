@@ -26,7 +26,7 @@ extension Lexer {
     case UInt8(ascii: "/"):
       if n == UInt8(ascii: "/") || n == UInt8(ascii: "*") {
         position += 2
-        return .invalid(DiagnosticCatalog.commentsUnsupported(at: SourceRange(start: start, end: position)))
+        return .invalid(DiagnosticCatalog.commentsUnsupported(at: SiftSourceRange(start: start, end: position)))
       }
       return take(1, .slash)
     case UInt8(ascii: "&"): return n == UInt8(ascii: "&") ? take(2, .andAnd) : take(1, .ampersand)
@@ -36,7 +36,7 @@ extension Lexer {
     case UInt8(ascii: "="):
       if n == UInt8(ascii: "="), peek(2) == UInt8(ascii: "=") {
         position += 3
-        return .invalid(DiagnosticCatalog.tripleEquals(at: SourceRange(start: start, end: position)))
+        return .invalid(DiagnosticCatalog.tripleEquals(at: SiftSourceRange(start: start, end: position)))
       }
       if n == UInt8(ascii: "=") { return take(2, .equal) }
       if n == UInt8(ascii: "<") { return take(2, .lessEqual) }
@@ -61,6 +61,6 @@ extension Lexer {
       position += 1
     }
     let text = string(start, position)
-    return .invalid(DiagnosticCatalog.invalidCharacter(text, at: SourceRange(start: start, end: position)))
+    return .invalid(DiagnosticCatalog.invalidCharacter(text, at: SiftSourceRange(start: start, end: position)))
   }
 }

@@ -4,7 +4,7 @@
 /// ```swift
 /// let tokens = Lexer.tokenize("ANY tags BEGINSWITH[c] %@")
 /// ```
-public struct Lexer {
+package struct Lexer {
   /// The source bytes; valid only inside `tokenize`, which owns the storage.
   let bytes: UnsafeBufferPointer<UInt8>
   var position = 0
@@ -15,7 +15,7 @@ public struct Lexer {
   }
 
   /// All tokens of `source`, ending with one `.end` token.
-  public static func tokenize(_ source: String) -> [Token] {
+  package static func tokenize(_ source: String) -> [Token] {
     var text = source
     return text.withUTF8 { buffer in
       var lexer = Lexer(bytes: buffer)
@@ -40,7 +40,7 @@ public struct Lexer {
       return Token(.end, range: .at(bytes.count), precededBySpace: space)
     }
     let kind = lexToken()
-    return Token(kind, range: SourceRange(start: start, end: position), precededBySpace: space)
+    return Token(kind, range: SiftSourceRange(start: start, end: position), precededBySpace: space)
   }
 
   // MARK: - Character classes
@@ -242,12 +242,12 @@ public struct Lexer {
     position += 1
     guard let b = peek(), Lexer.isIdentifierStart(b) || b >= 0x80 else {
       return .invalid(
-        DiagnosticCatalog.expectedKeyAfterHash(at: SourceRange(start: hashAt, end: position)))
+        DiagnosticCatalog.expectedKeyAfterHash(at: SiftSourceRange(start: hashAt, end: position)))
     }
     let word = readIdentifierText()
     if word.isEmpty {
       return .invalid(
-        DiagnosticCatalog.expectedKeyAfterHash(at: SourceRange(start: hashAt, end: position)))
+        DiagnosticCatalog.expectedKeyAfterHash(at: SiftSourceRange(start: hashAt, end: position)))
     }
     return .identifier(word)
   }
@@ -260,13 +260,13 @@ public struct Lexer {
     guard let b = peek(), Lexer.isIdentifierStart(b) || b >= 0x80 else {
       return .invalid(
         DiagnosticCatalog.expectedNameAfterSigil(
-          kind, at: SourceRange(start: sigilAt, end: position)))
+          kind, at: SiftSourceRange(start: sigilAt, end: position)))
     }
     let name = readIdentifierText()
     if name.isEmpty {
       return .invalid(
         DiagnosticCatalog.expectedNameAfterSigil(
-          kind, at: SourceRange(start: sigilAt, end: position)))
+          kind, at: SiftSourceRange(start: sigilAt, end: position)))
     }
     return kind == "$" ? .variable(name) : .atKey(name)
   }

@@ -4,16 +4,16 @@
 /// let tokens = Lexer.tokenize("name == 'x'")
 /// tokens.map(\.kind)   // [.identifier("name"), .punct(.equal), .string("x"), .end]
 /// ```
-public struct Token: Sendable, Hashable {
+package struct Token: Sendable, Hashable {
   /// The kind and payload.
-  public var kind: TokenKind
+  package var kind: TokenKind
   /// Where it stands in the source.
-  public var range: SourceRange
+  package var range: SiftSourceRange
   /// True when whitespace precedes the token (used for `BEGINSWITH [c]` style hints).
-  public var precededBySpace: Bool
+  package var precededBySpace: Bool
 
   /// Creates a token.
-  public init(_ kind: TokenKind, range: SourceRange, precededBySpace: Bool = false) {
+  package init(_ kind: TokenKind, range: SiftSourceRange, precededBySpace: Bool = false) {
     self.kind = kind
     self.range = range
     self.precededBySpace = precededBySpace
@@ -21,7 +21,7 @@ public struct Token: Sendable, Hashable {
 }
 
 /// What a token is.
-public enum TokenKind: Sendable, Hashable {
+package enum TokenKind: Sendable, Hashable {
   /// A non-reserved word, or a reserved word escaped with `#` (the `#` is dropped).
   case identifier(String)
   /// A reserved word (case-insensitive in the source).
@@ -42,13 +42,13 @@ public enum TokenKind: Sendable, Hashable {
   case punct(Punctuation)
   /// Something the lexer could not read; carries the diagnostic explaining why (boxed, so
   /// tokens stay small and cheap to copy).
-  indirect case invalid(Diagnostic)
+  indirect case invalid(SiftDiagnostic)
   /// End of input.
   case end
 }
 
 /// Punctuation and operator tokens. Synonyms (`=` and `==`, `&&` and `AND`) are folded.
-public enum Punctuation: String, Sendable, Hashable, CaseIterable {
+package enum Punctuation: String, Sendable, Hashable, CaseIterable {
   case leftParen = "("
   case rightParen = ")"
   case leftBrace = "{"
@@ -82,7 +82,7 @@ public enum Punctuation: String, Sendable, Hashable, CaseIterable {
 }
 
 /// Reserved words. Matching is case-insensitive; `#word` escapes one into a key.
-public enum Keyword: String, Sendable, Hashable, CaseIterable {
+package enum Keyword: String, Sendable, Hashable, CaseIterable {
   case and = "AND", or = "OR", not = "NOT"
   case any = "ANY", some = "SOME", all = "ALL", none = "NONE"
   case `in` = "IN", contains = "CONTAINS", beginsWith = "BEGINSWITH", endsWith = "ENDSWITH"
@@ -98,21 +98,21 @@ public enum Keyword: String, Sendable, Hashable, CaseIterable {
   case fetch = "FETCH", caseInsensitive = "CASEINSENSITIVE", ci = "CI"
 
   /// The canonical (upper-case) spelling.
-  public var spelling: String { rawValue }
+  package var spelling: String { rawValue }
 
   /// Looks a word up case-insensitively.
   ///
   /// ```swift
   /// Keyword.lookup("beginsWith")   // .beginsWith
   /// ```
-  public static func lookup(_ word: String) -> Keyword? {
+  package static func lookup(_ word: String) -> Keyword? {
     if word.utf8.contains(0x2D) { return Keyword(rawValue: word.uppercased()) }  // UTI-EQUALS, …
     var word = word
     return word.withUTF8 { Lexer.keyword(packing: $0) }
   }
 
   /// The comparison operator a keyword spells, if any.
-  public var comparisonOperator: ComparisonOperator? {
+  package var comparisonOperator: ComparisonOperator? {
     switch self {
     case .in: return .in
     case .contains: return .contains
@@ -130,7 +130,7 @@ public enum Keyword: String, Sendable, Hashable, CaseIterable {
 
 extension TokenKind {
   /// How the token reads in a diagnostic: `'=='`, `string "x"`, `end of input`.
-  public var displayName: String {
+  package var displayName: String {
     switch self {
     case .identifier(let s): return "'\(s)'"
     case .keyword(let k): return "'\(k.spelling)'"

@@ -200,7 +200,7 @@ extension Parser {
   }
 
   /// One key after `.`: an identifier (or `#word`) or a collection operator `@name`.
-  mutating func parseKeyComponent() throws(ParseFailure) -> (KeyPath.Component, SourceRange) {
+  mutating func parseKeyComponent() throws(ParseFailure) -> (SiftKeyPath.Component, SiftSourceRange) {
     let r = current.range
     switch current.kind {
     case .identifier(let name):
@@ -221,14 +221,14 @@ extension Parser {
     }
   }
 
-  func collectionOperator(_ name: String, at range: SourceRange) throws(ParseFailure) -> KeyPath.Component {
+  func collectionOperator(_ name: String, at range: SiftSourceRange) throws(ParseFailure) -> SiftKeyPath.Component {
     if let op = CollectionOperator(name: name) { return .operator(op) }
     let suggestion = Spelling.closest(to: name, in: CollectionOperator.allCases.map(\.rawValue), maxDistance: 3)
     throw ParseFailure(DiagnosticCatalog.unknownCollectionOperator(name, suggestion: suggestion, at: range))
   }
 
   /// Adds a key to a key path; on any other base it starts a key path applied to that base.
-  func appendKey(_ component: (KeyPath.Component, SourceRange), to base: ExpressionNode)
+  func appendKey(_ component: (SiftKeyPath.Component, SiftSourceRange), to base: ExpressionNode)
     throws(ParseFailure) -> ExpressionNode
   {
     let r = base.range.union(component.1)
@@ -237,9 +237,9 @@ extension Parser {
       kp.components.append(component.0)
       return ExpressionNode(.keyPath(base: b, kp), range: r, height: base.height)
     case .evaluatedObject:
-      return ExpressionNode(.keyPath(base: nil, KeyPath([component.0])), range: r, height: 1)
+      return ExpressionNode(.keyPath(base: nil, SiftKeyPath([component.0])), range: r, height: 1)
     default:
-      let node = ExpressionNode(.keyPath(base: base, KeyPath([component.0])), range: r, height: 1 + base.height)
+      let node = ExpressionNode(.keyPath(base: base, SiftKeyPath([component.0])), range: r, height: 1 + base.height)
       try checkHeight(node.height, r)
       return node
     }

@@ -23,7 +23,7 @@ extension Parser {
   /// `orPredicate ::= andPredicate ( ( "OR" | "||" ) andPredicate )*`
   mutating func parseOrPredicate(allowBareExpression: Bool) throws(ParseFailure) -> Operand {
     let start = current.range.start
-    var chain: SourceRange?  // the first AND chain among the terms (for the mixed AND/OR warning)
+    var chain: SiftSourceRange?  // the first AND chain among the terms (for the mixed AND/OR warning)
     let first = try parseAndPredicate(allowBareExpression: allowBareExpression, chain: &chain)
     guard atOr() else { return first }
     var terms: [PredicateNode] = []
@@ -44,7 +44,7 @@ extension Parser {
   /// `andPredicate ::= notPredicate ( ( "AND" | "&&" ) notPredicate )*`
   ///
   /// When this is a chain of two or more terms and `chain` is still nil, sets it to the range.
-  mutating func parseAndPredicate(allowBareExpression: Bool, chain: inout SourceRange?) throws(ParseFailure)
+  mutating func parseAndPredicate(allowBareExpression: Bool, chain: inout SiftSourceRange?) throws(ParseFailure)
     -> Operand
   {
     let start = current.range.start
@@ -123,11 +123,11 @@ extension Parser {
 
   /// `comparison ::= [ quantifier ] expression comparisonOperator expression`
   mutating func parseComparison(allowBareExpression: Bool) throws(ParseFailure) -> Operand {
-    var quantifier: Quantifier?
+    var quantifier: SiftQuantifier?
     switch currentKind {
     case .keyword(.any), .keyword(.some): quantifier = .any
     case .keyword(.all): quantifier = .all
-    case .keyword(.none): quantifier = Quantifier.none
+    case .keyword(.none): quantifier = SiftQuantifier.none
     default: break
     }
     if quantifier != nil { skip() }
@@ -137,7 +137,7 @@ extension Parser {
   }
 
   /// The operator and right side of a comparison whose left side is already parsed.
-  mutating func parseComparison(quantifier: Quantifier?, lhs: ExpressionNode, allowBareExpression: Bool)
+  mutating func parseComparison(quantifier: SiftQuantifier?, lhs: ExpressionNode, allowBareExpression: Bool)
     throws(ParseFailure) -> Operand
   {
     let start = lhs.range.start
@@ -152,7 +152,7 @@ extension Parser {
       throw ParseFailure(DiagnosticCatalog.chainedComparison(at: current.range, first: opRange))
     }
     let height = 1 + max(lhs.height, rhs.height)
-    let comparison = Comparison(
+    let comparison = SiftComparison(
       quantifier: quantifier, lhs: lhs, op: op, options: options, rhs: rhs, operatorRange: opRange)
     let node = PredicateNode(.comparison(comparison), range: range(from: start), height: height)
     try checkHeight(node.height, node.range)
@@ -165,7 +165,7 @@ extension Parser {
   ///                        | "BETWEEN" | "UTI-CONFORMS-TO" | "UTI-EQUALS" ) [ comparisonOptions ]
   /// ```
   mutating func parseComparisonOperator() throws(ParseFailure)
-    -> (ComparisonOperator, ComparisonOptions, SourceRange)?
+    -> (ComparisonOperator, ComparisonOptions, SiftSourceRange)?
   {
     guard let op = comparisonOperator(currentKind) else { return nil }
     let start = current.range.start

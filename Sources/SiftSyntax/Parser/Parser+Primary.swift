@@ -26,10 +26,10 @@ extension Parser {
     case .identifier(let name):
       if isFunctionCallAhead() { return try parseFunctionCall() }
       skip()
-      guard at(.dot) else { return ExpressionNode(.keyPath(base: nil, KeyPath([.key(name)])), range: r, height: 1) }
+      guard at(.dot) else { return ExpressionNode(.keyPath(base: nil, SiftKeyPath([.key(name)])), range: r, height: 1) }
       // `a.b.c`: the keys after the dots go into one array here, instead of `parsePostfix`
       // extending (and so copying) the key path once per key.
-      var components: [KeyPath.Component] = []
+      var components: [SiftKeyPath.Component] = []
       components.reserveCapacity(4)
       components.append(.key(name))
       var end = r
@@ -40,11 +40,11 @@ extension Parser {
         components.append(component)
         end = componentRange
       }
-      return ExpressionNode(.keyPath(base: nil, KeyPath(components)), range: r.union(end), height: 1)
+      return ExpressionNode(.keyPath(base: nil, SiftKeyPath(components)), range: r.union(end), height: 1)
     case .atKey(let name):
       skip()
       let component = try collectionOperator(name, at: r)
-      return ExpressionNode(.keyPath(base: nil, KeyPath([component])), range: r, height: 1)
+      return ExpressionNode(.keyPath(base: nil, SiftKeyPath([component])), range: r, height: 1)
     case .punct(.leftBrace):
       return try parseAggregate()
     case .punct(.leftParen):
@@ -119,7 +119,7 @@ extension Parser {
   /// Gives a parenthesised expression the range of its parentheses. `binding` reports an
   /// argument error at the `.argument` node's range, so when `e` is the specifier whose binding
   /// failed (left unbound), the kept failure widens with it: `(%K)` reports `(%K)`.
-  mutating func widen(_ e: inout ExpressionNode, to range: SourceRange) {
+  mutating func widen(_ e: inout ExpressionNode, to range: SiftSourceRange) {
     if case .argument = e.kind, argumentFailure?.diagnostic.range == e.range {
       argumentFailure?.diagnostic.range = range
     }

@@ -10,15 +10,15 @@
 /// let result = try Parser.parse("name BEGINSWITH[c] 'blue' AND distance < 5")
 /// print(result.root)
 /// ```
-public struct Parser {
+package struct Parser {
   /// What a successful parse produces: the tree plus warnings (never errors).
-  public struct Result: Sendable {
+  package struct Result: Sendable {
     /// The predicate tree; `%@`-style specifiers are still `.argument` nodes.
-    public var root: PredicateNode
+    package var root: PredicateNode
     /// Warnings such as an unparenthesised mix of AND and OR.
-    public var warnings: [Diagnostic]
+    package var warnings: [SiftDiagnostic]
     /// Number of format specifiers that consume an argument.
-    public var argumentCount: Int
+    package var argumentCount: Int
   }
 
   /// Tokens are read on demand, one ahead at most: no token array is built.
@@ -32,7 +32,7 @@ public struct Parser {
   let source: String
   let limits: ParserLimits
   var depth = 0
-  var warnings: [Diagnostic] = []
+  var warnings: [SiftDiagnostic] = []
   var argumentCount = 0
   /// The arguments bound to the specifiers as they are parsed; nil leaves `.argument` nodes.
   let arguments: [SiftValue]?
@@ -51,7 +51,7 @@ public struct Parser {
   /// Parses a whole format string.
   ///
   /// - Throws: `SiftError` with stage `.parse` and a diagnostic at the offending spot.
-  public static func parse(_ source: String, limits: ParserLimits = ParserLimits()) throws(SiftError)
+  package static func parse(_ source: String, limits: ParserLimits = ParserLimits()) throws(SiftError)
     -> Result
   {
     var unused: ArgumentFailure?
@@ -78,21 +78,21 @@ public struct Parser {
   /// `empty` is reported should the rule neither return nor throw (it cannot).
   static func run<Tree>(
     _ source: String, limits: ParserLimits, arguments: [SiftValue]?, argumentFailure: inout ArgumentFailure?,
-    empty: @autoclosure () -> Diagnostic, _ rule: (inout Parser) throws(ParseFailure) -> Tree
-  ) throws(SiftError) -> (Tree, [Diagnostic], Int) {
+    empty: @autoclosure () -> SiftDiagnostic, _ rule: (inout Parser) throws(ParseFailure) -> Tree
+  ) throws(SiftError) -> (Tree, [SiftDiagnostic], Int) {
     if source.utf8.count > limits.maxInputBytes {
       throw SiftError(
         stage: .parse,
         diagnostic: DiagnosticCatalog.inputTooLarge(
           size: source.utf8.count, limit: limits.maxInputBytes,
-          at: SourceRange(start: limits.maxInputBytes, end: source.utf8.count)),
+          at: SiftSourceRange(start: limits.maxInputBytes, end: source.utf8.count)),
         source: source)
     }
     // The closure hands its outcome back through these (cheaper than returning an enum).
     var text = source
     var tree: Tree?
-    var diagnostic: Diagnostic?
-    var warnings: [Diagnostic] = []
+    var diagnostic: SiftDiagnostic?
+    var warnings: [SiftDiagnostic] = []
     var argumentCount = 0
     text.withUTF8 { bytes in
       var parser = Parser(source: source, bytes: bytes, limits: limits, arguments: arguments)
@@ -177,8 +177,8 @@ public struct Parser {
     if case .invalid(let d) = currentKind { throw ParseFailure(d) }
   }
 
-  func range(from start: Int) -> SourceRange {
-    SourceRange(start: start, end: max(start, previousEnd))
+  func range(from start: Int) -> SiftSourceRange {
+    SiftSourceRange(start: start, end: max(start, previousEnd))
   }
 
   /// Runs `body` one nesting level deeper, failing once `maxDepth` is exceeded.
@@ -194,13 +194,13 @@ public struct Parser {
   }
 
   /// Fails when a freshly built node makes the tree taller than `maxDepth`.
-  func checkHeight(_ height: Int, _ range: SourceRange) throws(ParseFailure) {
+  func checkHeight(_ height: Int, _ range: SiftSourceRange) throws(ParseFailure) {
     if height > limits.maxDepth {
       throw ParseFailure(DiagnosticCatalog.nestingTooDeep(limit: limits.maxDepth, at: range))
     }
   }
 
-  func text(of range: SourceRange) -> String {
+  func text(of range: SiftSourceRange) -> String {
     let utf8 = source.utf8
     let s = max(0, min(range.start, utf8.count))
     let e = max(s, min(range.end, utf8.count))
@@ -212,6 +212,6 @@ public struct Parser {
 
 /// Internal error carrier; the front door wraps it into `SiftError`.
 struct ParseFailure: Error {
-  var diagnostic: Diagnostic
-  init(_ diagnostic: Diagnostic) { self.diagnostic = diagnostic }
+  var diagnostic: SiftDiagnostic
+  init(_ diagnostic: SiftDiagnostic) { self.diagnostic = diagnostic }
 }

@@ -15,12 +15,12 @@ struct PolicyCheck {
     self.source = source
   }
 
-  func refuse(_ id: String, _ message: String, at range: SourceRange, notes: [Diagnostic.Note] = []) -> SiftError {
-    SiftError(stage: .policy, diagnostic: Diagnostic(id: id, message: message, range: range, notes: notes), source: source)
+  func refuse(_ id: String, _ message: String, at range: SiftSourceRange, notes: [SiftDiagnostic.Note] = []) -> SiftError {
+    SiftError(stage: .policy, diagnostic: SiftDiagnostic(id: id, message: message, range: range, notes: notes), source: source)
   }
 
   /// Counts a node and checks its depth.
-  mutating func enter(_ range: SourceRange, depth: Int) throws(SiftError) {
+  mutating func enter(_ range: SiftSourceRange, depth: Int) throws(SiftError) {
     nodes += 1
     if let limit = policy.limits.nodes, nodes > limit {
       throw refuse("too-many-nodes", "the filter has more than \(limit) terms", at: range)
@@ -30,7 +30,7 @@ struct PolicyCheck {
     }
   }
 
-  func deny(_ range: SourceRange, _ names: String...) throws(SiftError) {
+  func deny(_ range: SiftSourceRange, _ names: String...) throws(SiftError) {
     for n in names where policy.deny.contains(n.uppercased()) {
       throw refuse("operator-not-allowed", "'\(n)' is not allowed in this filter", at: range)
     }
@@ -169,7 +169,7 @@ struct PolicyCheck {
   }
 
   /// Checks that `path` is one of the policy's keys.
-  func allow(_ path: [String], at range: SourceRange) throws(SiftError) {
+  func allow(_ path: [String], at range: SiftSourceRange) throws(SiftError) {
     if path.isEmpty {
       // The whole record (plain-value records: the value) only when the policy lists "SELF".
       if policy.keys.contains("SELF") { return }
@@ -184,7 +184,7 @@ struct PolicyCheck {
   }
 
   /// Size limits of a constant: elements of every list, bytes of every string.
-  func constant(_ v: SiftValue, at range: SourceRange) throws(SiftError) {
+  func constant(_ v: SiftValue, at range: SiftSourceRange) throws(SiftError) {
     switch v {
     case .string(let s):
       if let limit = policy.limits.stringBytes, s.utf8.count > limit {

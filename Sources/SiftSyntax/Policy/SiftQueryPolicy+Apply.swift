@@ -55,7 +55,7 @@ extension SiftQueryPolicy {
     if !allowingMissing, let missing = bound.variables.sorted().first {
       throw SiftError(
         stage: .policy,
-        diagnostic: Diagnostic(
+        diagnostic: SiftDiagnostic(
           id: "unbound-variable", message: "the policy's required filter needs the server variable '$\(missing)'",
           range: .at(0)),
         source: "")
@@ -82,7 +82,7 @@ extension SiftQueryPolicy {
     for s in request.sortDescriptors where !sortable.contains(SiftQueryPolicy.plainPath(s.keyPath)) {
       throw SiftError(
         stage: .policy,
-        diagnostic: Diagnostic(
+        diagnostic: SiftDiagnostic(
           id: "sort-key-not-allowed", message: "sorting by '\(s.keyPath)' is not allowed", range: .at(0),
           notes: [.init("sort keys: " + sortable.sorted().joined(separator: ", "))]),
         source: s.keyPath)
@@ -100,7 +100,7 @@ extension SiftQueryPolicy {
         if deny.contains("AGGREGATES") || deny.contains(a.function.rawValue.uppercased()) {
           throw SiftError(
             stage: .policy,
-            diagnostic: Diagnostic(id: "operator-not-allowed", message: "aggregates are not allowed", range: .at(0)),
+            diagnostic: SiftDiagnostic(id: "operator-not-allowed", message: "aggregates are not allowed", range: .at(0)),
             source: a.name)
         }
         if let k = a.keyPath { try checkKeyPath(k) }
@@ -115,14 +115,14 @@ extension SiftQueryPolicy {
   /// Checks a dotted key path given outside a predicate (properties to fetch, group-by).
   func checkKeyPath(_ dotted: String) throws(SiftError) {
     let walk = PolicyCheck(self, source: dotted)
-    try walk.allow(KeyPath(dotted: SiftQueryPolicy.plainPath(dotted)).components.compactMap {
+    try walk.allow(SiftKeyPath(dotted: SiftQueryPolicy.plainPath(dotted)).components.compactMap {
       if case .key(let k) = $0 { return k } else { return nil }
-    }, at: SourceRange(start: 0, end: dotted.utf8.count))
+    }, at: SiftSourceRange(start: 0, end: dotted.utf8.count))
   }
 
   /// A dotted path without its collection operators (`tags.@count` → `tags`).
   static func plainPath(_ dotted: String) -> String {
-    KeyPath(dotted: dotted).components.compactMap {
+    SiftKeyPath(dotted: dotted).components.compactMap {
       if case .key(let k) = $0 { return k } else { return nil }
     }.joined(separator: ".")
   }

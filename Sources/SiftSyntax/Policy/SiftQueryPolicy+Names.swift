@@ -20,7 +20,7 @@ extension SiftQueryPolicy {
   /// ```
   public static let constructNames: [String] = {
     var names = ComparisonOperator.allCases.map(\.keyword)
-    names += Quantifier.allCases.map(\.keyword)
+    names += SiftQuantifier.allCases.map(\.keyword)
     names += ["NOT", "OR", "SUBQUERY", "FUNCTION", "CAST", "TERNARY", "AGGREGATES", "ARITHMETIC"]
     names += CollectionOperator.allCases.map(\.spelling)
     names += BinaryOperator.allCases.map(\.symbol)

@@ -188,7 +188,7 @@ public struct SiftQueryPolicy: Sendable, Hashable {
   ]
 
   static func invalid(_ message: String) -> SiftError {
-    SiftError(stage: .policy, diagnostic: Diagnostic(id: "invalid-policy", message: message, range: .at(0)), source: "")
+    SiftError(stage: .policy, diagnostic: SiftDiagnostic(id: "invalid-policy", message: message, range: .at(0)), source: "")
   }
 }
 

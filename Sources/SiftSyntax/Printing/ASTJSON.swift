@@ -5,9 +5,9 @@
 /// let json = SiftJSON.serialize(ASTJSON.encode(try SiftPredicate(format: "a == 1").root))
 /// // {"lhs": {"keyPath": ["a"], "node": "keyPath", …}, "node": "comparison", "op": "==", …}
 /// ```
-public enum ASTJSON {
+package enum ASTJSON {
   /// The JSON form of a predicate node.
-  public static func encode(_ p: PredicateNode) -> SiftValue {
+  package static func encode(_ p: PredicateNode) -> SiftValue {
     var d: [String: SiftValue] = ["range": range(p.range)]
     switch p.kind {
     case .constant(let b):
@@ -34,7 +34,7 @@ public enum ASTJSON {
   }
 
   /// The JSON form of an expression node.
-  public static func encode(_ e: ExpressionNode) -> SiftValue {
+  package static func encode(_ e: ExpressionNode) -> SiftValue {
     var d: [String: SiftValue] = ["range": range(e.range)]
     func set(_ node: String, _ fields: [String: SiftValue]) {
       d["node"] = .string(node)
@@ -79,5 +79,5 @@ public enum ASTJSON {
     return .dictionary(d)
   }
 
-  static func range(_ r: SourceRange) -> SiftValue { [.int(Int64(r.start)), .int(Int64(r.end))] }
+  static func range(_ r: SiftSourceRange) -> SiftValue { [.int(Int64(r.start)), .int(Int64(r.end))] }
 }

@@ -13,19 +13,19 @@ import Foundation
 /// CanonicalPrinter().print(try SiftPredicate(format: "a = 1 and b like[c] 'x*'").root)
 /// // a == 1 AND b LIKE[c] "x*"
 /// ```
-public struct CanonicalPrinter: Sendable {
+package struct CanonicalPrinter: Sendable {
   /// Creates a printer.
-  public init() {}
+  package init() {}
 
   /// The canonical text of a predicate.
-  public func print(_ p: PredicateNode) -> String {
+  package func print(_ p: PredicateNode) -> String {
     var out = ""
     write(p, into: &out)
     return out
   }
 
   /// The canonical text of an expression.
-  public func print(_ e: ExpressionNode) -> String {
+  package func print(_ e: ExpressionNode) -> String {
     var out = ""
     write(e, into: &out, context: .assignment)
     return out
@@ -86,7 +86,7 @@ public struct CanonicalPrinter: Sendable {
     }
   }
 
-  func write(_ c: Comparison, into out: inout String) {
+  func write(_ c: SiftComparison, into out: inout String) {
     if let q = c.quantifier { out += q.keyword + " " }
     write(c.lhs, into: &out, context: .assignment)
     out += " " + c.op.keyword + c.options.description + " "
@@ -208,7 +208,7 @@ public struct CanonicalPrinter: Sendable {
     }
   }
 
-  func writeKeyPath(base: ExpressionNode?, _ kp: KeyPath, into out: inout String) {
+  func writeKeyPath(base: ExpressionNode?, _ kp: SiftKeyPath, into out: inout String) {
     var first = true
     if let base {
       write(base, into: &out, context: .postfix)

@@ -14,7 +14,7 @@
 /// let p = LikePattern("Red ?ar*", options: [.caseInsensitive])
 /// p.matches("red bar & grill")   // true
 /// ```
-public struct LikePattern: Sendable, Hashable {
+package struct LikePattern: Sendable, Hashable {
   enum Element: Sendable, Hashable {
     case literal(Unicode.Scalar)
     case any      // ?
@@ -23,10 +23,10 @@ public struct LikePattern: Sendable, Hashable {
 
   let elements: [Element]
   /// The options the pattern was compiled with; the subject is folded the same way.
-  public let options: ComparisonOptions
+  package let options: ComparisonOptions
 
   /// Compiles `pattern` (already folded by `options`).
-  public init(_ pattern: String, options: ComparisonOptions = []) {
+  package init(_ pattern: String, options: ComparisonOptions = []) {
     self.options = options
     let folded = TextFolding.fold(pattern, options)
     var out: [Element] = []
@@ -50,7 +50,7 @@ public struct LikePattern: Sendable, Hashable {
   }
 
   /// True when the whole of `text` (folded by the pattern's options) matches.
-  public func matches(_ text: String) -> Bool {
+  package func matches(_ text: String) -> Bool {
     let subject = Array(TextFolding.fold(text, options).unicodeScalars)
     return LikePattern.match(elements, subject)
   }

@@ -10,14 +10,14 @@ import Foundation
 /// NumberRules.exactPower(2, 63)            // nil: does not fit, use pow in Double
 /// NumberRules.absoluteValue(Int64.min)     // nil: 2^63 does not fit, use Double
 /// ```
-public enum NumberRules {
+package enum NumberRules {
   /// Compares an integer with a double exactly: -1, 0, 1, or nil when `d` is NaN. No
   /// conversion loses precision (`2^53 + 1` is above `9007199254740992.0`).
   ///
   /// ```swift
   /// NumberRules.compare(9_007_199_254_740_993, 9_007_199_254_740_992.0)   // 1
   /// ```
-  public static func compare(_ i: Int64, _ d: Double) -> Int? {
+  package static func compare(_ i: Int64, _ d: Double) -> Int? {
     if d.isNaN { return nil }
     if d >= 9_223_372_036_854_775_808.0 { return -1 }  // 2^63: above every Int64
     if d < -9_223_372_036_854_775_808.0 { return 1 }
@@ -30,7 +30,7 @@ public enum NumberRules {
 
   /// `base ** exponent` when the exponent is non-negative and the exact result fits in
   /// `Int64`; nil otherwise (the caller computes `pow` in `Double`).
-  public static func exactPower(_ base: Int64, _ exponent: Int64) -> Int64? {
+  package static func exactPower(_ base: Int64, _ exponent: Int64) -> Int64? {
     guard exponent >= 0 else { return nil }
     var result: Int64 = 1
     var b = base
@@ -52,7 +52,7 @@ public enum NumberRules {
   }
 
   /// `|x|` when it fits in `Int64` (every value but `Int64.min`); nil otherwise.
-  public static func absoluteValue(_ x: Int64) -> Int64? {
+  package static func absoluteValue(_ x: Int64) -> Int64? {
     x == .min ? nil : Swift.abs(x)
   }
 }

@@ -11,11 +11,11 @@ import Foundation
 /// r.matches("Red bar")   // true
 /// r.matches("A Red bar") // false: whole-string
 /// ```
-public struct RegexPattern: @unchecked Sendable {
+package struct RegexPattern: @unchecked Sendable {
   /// The pattern as written.
-  public let pattern: String
+  package let pattern: String
   /// The options it was compiled with.
-  public let options: ComparisonOptions
+  package let options: ComparisonOptions
   // NSRegularExpression is immutable and documented thread-safe for matching.
   let regex: NSRegularExpression
   /// The linear-time matcher, when the pattern is in its subset (no backreferences,
@@ -23,13 +23,13 @@ public struct RegexPattern: @unchecked Sendable {
   let automaton: RegexAutomaton?
 
   /// Why a pattern could not be compiled.
-  public struct InvalidPattern: Error, Sendable, CustomStringConvertible {
+  package struct InvalidPattern: Error, Sendable, CustomStringConvertible {
     /// The pattern.
-    public var pattern: String
+    package var pattern: String
     /// ICU's explanation.
-    public var reason: String
+    package var reason: String
     /// "invalid regular expression …: reason".
-    public var description: String { "invalid regular expression \"\(pattern)\": \(reason)" }
+    package var description: String { "invalid regular expression \"\(pattern)\": \(reason)" }
   }
 
   /// Compiles a pattern; an invalid one throws instead of crashing. The empty pattern (also
@@ -39,7 +39,7 @@ public struct RegexPattern: @unchecked Sendable {
   /// try RegexPattern("").matches("")    // true
   /// try RegexPattern("").matches("a")   // false
   /// ```
-  public init(_ pattern: String, options: ComparisonOptions = []) throws(InvalidPattern) {
+  package init(_ pattern: String, options: ComparisonOptions = []) throws(InvalidPattern) {
     self.pattern = pattern
     self.options = options
     let source = options.contains(.diacriticInsensitive)
@@ -70,18 +70,18 @@ public struct RegexPattern: @unchecked Sendable {
   /// ```swift
   /// try RegexPattern("(a+)+$").matches(String(repeating: "a", count: 40) + "b")   // false, at once
   /// ```
-  public func matches(_ text: String) -> Bool {
+  package func matches(_ text: String) -> Bool {
     (try? match(text)) ?? false
   }
 
   /// Thrown by `match(_:)` when ICU's matcher used up its step budget.
-  public struct LimitExceeded: Error, Sendable, CustomStringConvertible {
+  package struct LimitExceeded: Error, Sendable, CustomStringConvertible {
     /// The pattern.
-    public var pattern: String
+    package var pattern: String
     /// The budget that ran out, in ICU progress units (about 10,000 matcher steps each).
-    public var units: Int
+    package var units: Int
     /// "regular expression … needs more than … steps".
-    public var description: String {
+    package var description: String {
       "regular expression \"\(pattern)\" needs more than \(units * 10_000) matching steps"
     }
   }
@@ -94,7 +94,7 @@ public struct RegexPattern: @unchecked Sendable {
   /// RegexPattern.stepBudget(forLength: 10)          // 20
   /// RegexPattern.stepBudget(forLength: 1_000_000)   // 1020
   /// ```
-  public static func stepBudget(forLength length: Int) -> Int {
+  package static func stepBudget(forLength length: Int) -> Int {
     20 &+ length / 1_000
   }
 
@@ -108,7 +108,7 @@ public struct RegexPattern: @unchecked Sendable {
   /// try r.match(String(repeating: "a", count: 40) + "b")   // false, in linear time
   /// try RegexPattern("(a+)+\\1").match(String(repeating: "a", count: 40) + "b")   // throws LimitExceeded
   /// ```
-  public func match(_ text: String) throws(LimitExceeded) -> Bool {
+  package func match(_ text: String) throws(LimitExceeded) -> Bool {
     let subject = options.contains(.diacriticInsensitive)
       ? TextFolding.fold(text, [.diacriticInsensitive]) : text
     if let automaton, let answer = automaton.matches(subject) { return answer }
@@ -117,12 +117,12 @@ public struct RegexPattern: @unchecked Sendable {
 
   /// ICU's answer under the step budget, whatever the pattern (the matcher before
   /// `RegexAutomaton`), for `sift-bench --suite hostile` to compare against.
-  @_spi(Bench) public func backtrackingMatchForBench(_ text: String) throws(LimitExceeded) -> Bool {
+  @_spi(Bench) package func backtrackingMatchForBench(_ text: String) throws(LimitExceeded) -> Bool {
     try backtrackingMatch(options.contains(.diacriticInsensitive) ? TextFolding.fold(text, [.diacriticInsensitive]) : text)
   }
 
   /// Whether the linear-time automaton decides this pattern.
-  @_spi(Bench) public var isLinearForBench: Bool { automaton != nil }
+  @_spi(Bench) package var isLinearForBench: Bool { automaton != nil }
 
   /// ICU's answer under the step budget (what `match(_:)` does for patterns outside the
   /// automaton's subset); the subject is already folded.

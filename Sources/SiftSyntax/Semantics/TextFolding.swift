@@ -18,13 +18,13 @@ import Foundation
 /// ```swift
 /// TextFolding.fold("Crème BRÛLÉE", [.caseInsensitive, .diacriticInsensitive])   // "creme brulee"
 /// ```
-public enum TextFolding {
+package enum TextFolding {
   /// Folds `text` as the options ask.
   ///
   /// ```swift
   /// TextFolding.fold("STRASSE", [.caseInsensitive]) == TextFolding.fold("Straße", [.caseInsensitive])   // true
   /// ```
-  public static func fold(_ text: String, _ options: ComparisonOptions) -> String {
+  package static func fold(_ text: String, _ options: ComparisonOptions) -> String {
     guard let table = FoldTable.table(for: options) else { return text }
     if isASCII(text) {
       return table.caseless ? asciiLowercased(text) : text
@@ -40,7 +40,7 @@ public enum TextFolding {
   /// ```swift
   /// TextFolding.foldedHasPrefix("Ĳssel Café", "ijs", [.caseInsensitive])   // true
   /// ```
-  public static func foldedHasPrefix(_ text: String, _ foldedNeedle: String, _ options: ComparisonOptions) -> Bool {
+  package static func foldedHasPrefix(_ text: String, _ foldedNeedle: String, _ options: ComparisonOptions) -> Bool {
     if let answer = streamCompare(text, foldedNeedle, options, wholeText: false) { return answer }
     return fold(text, options).utf8.starts(with: foldedNeedle.utf8)
   }
@@ -52,7 +52,7 @@ public enum TextFolding {
   /// ```swift
   /// TextFolding.foldedEquals("ZÜRICH", "zurich", [.caseInsensitive, .diacriticInsensitive])   // true
   /// ```
-  public static func foldedEquals(_ text: String, _ foldedNeedle: String, _ options: ComparisonOptions) -> Bool {
+  package static func foldedEquals(_ text: String, _ foldedNeedle: String, _ options: ComparisonOptions) -> Bool {
     if let answer = streamCompare(text, foldedNeedle, options, wholeText: true) { return answer }
     return fold(text, options).utf8.elementsEqual(foldedNeedle.utf8)
   }
@@ -63,7 +63,7 @@ public enum TextFolding {
   /// TextFolding.isASCII("abc")   // true
   /// ```
   @inline(__always)
-  public static func isASCII(_ text: String) -> Bool {
+  package static func isASCII(_ text: String) -> Bool {
     if let r = text.utf8.withContiguousStorageIfAvailable({ asciiBytes($0) }) { return r }
     var text = text
     return text.withUTF8 { asciiBytes($0) }

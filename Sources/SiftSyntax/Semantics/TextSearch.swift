@@ -13,13 +13,13 @@ import Foundation
 /// TextSearch.find("BLUE", in: "Bluebird", .prefix, [.caseInsensitive])   // true
 /// TextSearch.find("e\u{301}", in: "café", .suffix, [])                  // false: scalars differ
 /// ```
-public enum TextSearch {
+package enum TextSearch {
   /// Where the needle must occur.
   ///
   /// ```swift
   /// TextSearch.Position.suffix   // ENDSWITH
   /// ```
-  public enum Position: Sendable, Hashable {
+  package enum Position: Sendable, Hashable {
     /// `BEGINSWITH`.
     case prefix
     /// `ENDSWITH`.
@@ -34,7 +34,7 @@ public enum TextSearch {
   /// TextSearch.find("strasse", in: "Straße 5", .prefix, [.caseInsensitive])   // true
   /// TextSearch.find("", in: "abc", .anywhere, [])                            // false
   /// ```
-  public static func find(
+  package static func find(
     _ needle: String, in subject: String, _ position: Position, _ options: ComparisonOptions
   ) -> Bool {
     find(foldedNeedle: TextFolding.fold(needle, options), in: subject, position, options)
@@ -47,7 +47,7 @@ public enum TextSearch {
   /// let n = TextFolding.fold("ZÜR", [.caseInsensitive, .diacriticInsensitive])   // "zur"
   /// TextSearch.find(foldedNeedle: n, in: "Zürich", .prefix, [.caseInsensitive, .diacriticInsensitive])   // true
   /// ```
-  public static func find(
+  package static func find(
     foldedNeedle needle: String, in subject: String, _ position: Position, _ options: ComparisonOptions
   ) -> Bool {
     if needle.utf8.isEmpty { return false }
@@ -67,7 +67,7 @@ public enum TextSearch {
   /// TextSearch.equals("ZÜRICH", "zurich", [.caseInsensitive, .diacriticInsensitive])   // true
   /// TextSearch.equals("Cafe\u{301}", "Café", [])                                      // false
   /// ```
-  public static func equals(_ a: String, _ b: String, _ options: ComparisonOptions) -> Bool {
+  package static func equals(_ a: String, _ b: String, _ options: ComparisonOptions) -> Bool {
     let folds = options.contains(.caseInsensitive) || options.contains(.diacriticInsensitive)
     if !folds { return a.utf8.elementsEqual(b.utf8) }
     return TextFolding.foldedEquals(a, TextFolding.fold(b, options), options)
@@ -79,7 +79,7 @@ public enum TextSearch {
   /// ```swift
   /// TextSearch.find(Array("b".utf8), in: Array("abc".utf8), .anywhere)   // true
   /// ```
-  public static func find(_ n: UnsafeBufferPointer<UInt8>, in h: UnsafeBufferPointer<UInt8>, _ position: Position) -> Bool {
+  package static func find(_ n: UnsafeBufferPointer<UInt8>, in h: UnsafeBufferPointer<UInt8>, _ position: Position) -> Bool {
     let count = n.count
     guard count > 0, count <= h.count, let np = n.baseAddress, let hp = h.baseAddress else { return false }
     switch position {
@@ -104,7 +104,7 @@ public enum TextSearch {
   /// ```swift
   /// TextSearch.find(Array("c".utf8), in: Array("abc".utf8), .suffix)   // true
   /// ```
-  public static func find(_ n: [UInt8], in h: [UInt8], _ position: Position) -> Bool {
+  package static func find(_ n: [UInt8], in h: [UInt8], _ position: Position) -> Bool {
     n.withUnsafeBufferPointer { nb in h.withUnsafeBufferPointer { hb in find(nb, in: hb, position) } }
   }
 

@@ -4,9 +4,9 @@
 /// equality: two predicates that mean the same thing compare equal wherever they came from.
 ///
 /// ```swift
-/// let r = SourceRange(start: 5, end: 7)   // the bytes 5 and 6
+/// let r = SiftSourceRange(start: 5, end: 7)   // the bytes 5 and 6
 /// ```
-public struct SourceRange: Sendable, Hashable, CustomStringConvertible {
+public struct SiftSourceRange: Sendable, Hashable, CustomStringConvertible {
   /// Offset of the first byte.
   public var start: Int
   /// Offset one past the last byte.
@@ -19,11 +19,11 @@ public struct SourceRange: Sendable, Hashable, CustomStringConvertible {
   }
 
   /// An empty range at one offset (a caret position).
-  public static func at(_ offset: Int) -> SourceRange { SourceRange(start: offset, end: offset) }
+  public static func at(_ offset: Int) -> SiftSourceRange { SiftSourceRange(start: offset, end: offset) }
 
   /// The smallest range covering both.
-  public func union(_ other: SourceRange) -> SourceRange {
-    SourceRange(start: min(start, other.start), end: max(end, other.end))
+  public func union(_ other: SiftSourceRange) -> SiftSourceRange {
+    SiftSourceRange(start: min(start, other.start), end: max(end, other.end))
   }
 
   /// Number of bytes covered.
@@ -36,9 +36,9 @@ public struct SourceRange: Sendable, Hashable, CustomStringConvertible {
 /// A human-readable position: 1-based line and column, the column counted in `Character`s.
 ///
 /// ```swift
-/// let loc = SourcePosition(offset: 7, in: "a == 1\nb")   // line 2, column 1
+/// let loc = SiftSourcePosition(offset: 7, in: "a == 1\nb")   // line 2, column 1
 /// ```
-public struct SourcePosition: Sendable, Hashable, CustomStringConvertible {
+public struct SiftSourcePosition: Sendable, Hashable, CustomStringConvertible {
   /// 1-based line number.
   public var line: Int
   /// 1-based column, in user-perceived characters.

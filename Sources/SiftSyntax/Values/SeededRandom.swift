@@ -7,7 +7,7 @@
 /// let die = rng.int(in: 1...6)
 /// let tag = rng.pick(["wifi", "vegan"])
 /// ```
-public struct SeededRandom: RandomNumberGenerator, Sendable {
+package struct SeededRandom: RandomNumberGenerator, Sendable {
   private var state: UInt64
 
   /// A generator whose sequence is fixed by `seed`.
@@ -16,7 +16,7 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
   /// var a = SeededRandom(seed: 7), b = SeededRandom(seed: 7)
   /// a.next() == b.next()   // true
   /// ```
-  public init(seed: UInt64) { state = seed }
+  package init(seed: UInt64) { state = seed }
 
   /// The next 64 random bits.
   ///
@@ -24,7 +24,7 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
   /// var rng = SeededRandom(seed: 1)
   /// let bits = rng.next()
   /// ```
-  public mutating func next() -> UInt64 {
+  package mutating func next() -> UInt64 {
     state &+= 0x9E37_79B9_7F4A_7C15
     var z = state
     z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
@@ -38,7 +38,7 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
   /// var rng = SeededRandom(seed: 1)
   /// let index = rng.below(10)   // 0...9
   /// ```
-  public mutating func below(_ n: Int) -> Int {
+  package mutating func below(_ n: Int) -> Int {
     guard n > 0 else { return 0 }
     return Int(next() % UInt64(n))
   }
@@ -49,7 +49,7 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
   /// var rng = SeededRandom(seed: 1)
   /// let die = rng.int(in: 1...6)
   /// ```
-  public mutating func int(in range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
+  package mutating func int(in range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
 
   /// True with probability `p`.
   ///
@@ -57,7 +57,7 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
   /// var rng = SeededRandom(seed: 1)
   /// if rng.chance(0.1) { print("rare") }
   /// ```
-  public mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &self) < p }
+  package mutating func chance(_ p: Double) -> Bool { Double.random(in: 0..<1, using: &self) < p }
 
   /// One of `items`, uniformly (`items` must not be empty).
   ///
@@ -65,7 +65,7 @@ public struct SeededRandom: RandomNumberGenerator, Sendable {
   /// var rng = SeededRandom(seed: 1)
   /// let city = rng.pick(["Zurich", "Berlin"])
   /// ```
-  public mutating func pick<T>(_ items: [T]) -> T {
+  package mutating func pick<T>(_ items: [T]) -> T {
     items[Int.random(in: 0..<items.count, using: &self)]
   }
 }

@@ -135,8 +135,8 @@ extension REPLSession {
   }
 
   /// The fetch request for the session's sort, limit and offset.
-  func request(_ predicate: SiftPredicate, _ set: REPLDataSet, _ type: FetchRequest.ResultType, paged: Bool) -> FetchRequest {
-    FetchRequest(
+  func request(_ predicate: SiftPredicate, _ set: REPLDataSet, _ type: SiftFetchRequest.ResultType, paged: Bool) -> SiftFetchRequest {
+    SiftFetchRequest(
       entity: set.name, predicate: predicate,
       sortDescriptors: type == .count ? [] : sort,
       limit: paged ? limit : nil, offset: paged && offset > 0 ? offset : nil, resultType: type)

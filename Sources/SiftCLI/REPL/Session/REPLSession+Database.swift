@@ -176,7 +176,7 @@ extension REPLSession {
     lastPredicate = text
     do {
       let compiler = db.compiler
-      let counted = try db.run(try compiler.compile(FetchRequest(entity: e.name, predicate: predicate, resultType: .count)))
+      let counted = try db.run(try compiler.compile(SiftFetchRequest(entity: e.name, predicate: predicate, resultType: .count)))
       let total = Int(counted.first?.first?.intValue ?? 0)
       let selected = max(0, min(limit ?? Int.max, total - offset))
       if countOnly { return .ok(warnings(predicate) + "\(selected)\n") }
@@ -197,8 +197,8 @@ extension REPLSession {
 
   /// The records of `e` matching `predicate` in the session's order (`.sort`, with its
   /// comparisons and nil placement), from its offset, at most `limit`.
-  private func sessionRequest(_ e: SQLEntity, _ predicate: SiftPredicate, limit: Int?) -> FetchRequest {
-    FetchRequest(
+  private func sessionRequest(_ e: SQLEntity, _ predicate: SiftPredicate, limit: Int?) -> SiftFetchRequest {
+    SiftFetchRequest(
       entity: e.name, predicate: predicate, sortDescriptors: sort, limit: limit,
       offset: offset > 0 ? offset : nil, resultType: .records)
   }

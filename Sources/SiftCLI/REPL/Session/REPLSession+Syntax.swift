@@ -5,7 +5,7 @@ extension REPLSession {
   func tokens(_ arg: String) -> REPLResponse {
     guard let text = predicateText(arg) else { return .failure(errorLine("usage: .tokens PREDICATE")) }
     var rows: [[SiftValue]] = []
-    var failed: Diagnostic?
+    var failed: SiftDiagnostic?
     for token in Lexer.tokenize(text) {
       let (kind, value) = REPLSession.describe(token.kind)
       rows.append([.string("\(token.range.start)..<\(token.range.end)"), .string(kind), .string(value)])
@@ -13,7 +13,7 @@ extension REPLSession {
     }
     var out = TableRenderer(style: style, maxCellWidth: 48).render(columns: ["range", "kind", "value"], rows: rows)
     if let failed {
-      out += DiagnosticRenderer(colors: style.colors).render(failed, in: text) + "\n"
+      out += SiftDiagnosticRenderer(colors: style.colors).render(failed, in: text) + "\n"
       return .failure(out)
     }
     return .ok(out)

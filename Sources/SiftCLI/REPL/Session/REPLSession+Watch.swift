@@ -69,7 +69,7 @@ extension REPLSession {
   /// `.insert {RECORD}`
   func watchInsert(_ arg: String) -> REPLResponse {
     watchEdit { w, tx in
-      guard case .dictionary(let r) = try SiftJSON.parse(arg) else { throw SiftLiveError("insert takes a JSON object") }
+      guard case .dictionary(let r) = try SiftJSON.parse(arg) else { throw SiftError.live("insert takes a JSON object") }
       try tx.insert(r, id: r[w.idKey] ?? .null)
     }
   }
@@ -79,9 +79,9 @@ extension REPLSession {
     watchEdit { w, tx in
       let (id, rest) = try Self.leadingJSON(arg)
       guard case .dictionary(let changes) = try SiftJSON.parse(rest) else {
-        throw SiftLiveError(#"update takes ID {"key": JSON, …}"#)
+        throw SiftError.live(#"update takes ID {"key": JSON, …}"#)
       }
-      if let newID = changes[w.idKey], newID != id { throw SiftLiveError("update cannot change '\(w.idKey)'") }
+      if let newID = changes[w.idKey], newID != id { throw SiftError.live("update cannot change '\(w.idKey)'") }
       try tx.update(id) { r in for (k, v) in changes { r[k] = v } }
     }
   }

@@ -183,7 +183,7 @@ final class REPLSession {
 
   /// A rendered diagnostic (with caret) for a Sift error.
   func render(_ error: SiftError) -> String {
-    DiagnosticRenderer(colors: style.colors).render(error.diagnostic, in: error.source) + "\n"
+    SiftDiagnosticRenderer(colors: style.colors).render(error.diagnostic, in: error.source) + "\n"
   }
 
   /// The predicate text to use: the argument, or the last predicate when empty.
@@ -204,7 +204,7 @@ final class REPLSession {
 
   /// Rendered warnings of a predicate (AND/OR mix and the like).
   func warnings(_ p: SiftPredicate) -> String {
-    p.warnings.map { DiagnosticRenderer(colors: style.colors).render($0, in: p.source) + "\n" }.joined()
+    p.warnings.map { SiftDiagnosticRenderer(colors: style.colors).render($0, in: p.source) + "\n" }.joined()
   }
 }
 
