@@ -11,6 +11,8 @@ public enum ErrorPolicy: Sendable, Hashable {
   /// The whole `matches`/`filter` call throws the first error (the default).
   case strict
   /// The failing record counts as not matching, even under `NOT`; other records go on.
+  /// Running out of a budget (`time-limit`, `work-limit`, `regex-limit`) still stops the call:
+  /// that is never an answer.
   case treatAsNoMatch
 }
 
@@ -30,6 +32,15 @@ public struct EvaluationOptions: Sendable {
   public var policy: ErrorPolicy
   /// Functions callable with `FUNCTION(receiver, 'name', args…)`.
   public var functions: FunctionRegistry
+  /// Wall-clock milliseconds one call (`filter`, `matchingIndices`, `execute`) may run before
+  /// it stops with the error `time-limit` (stage `.evaluate`); nil for no limit. Checked
+  /// between small runs of records and inside SUBQUERY loops.
+  ///
+  /// ```swift
+  /// var options = EvaluationOptions()
+  /// options.timeLimit = 2000   // 2 s
+  /// ```
+  public var timeLimit: Int? = nil
 
   /// Creates options; the defaults are strict with no custom functions.
   public init(policy: ErrorPolicy = .strict, functions: FunctionRegistry = FunctionRegistry()) {

@@ -25,11 +25,12 @@ extension SiftMatcher {
     guard threads > 1 else { return try RangeScan.scan(program, records, range, variables) }
     let results = RangeScan.Results(count: parts)
     let program = self.program
+    let deadline = program.deadlineFromNow()  // one time limit for all the parts
     DispatchQueue.concurrentPerform(iterations: threads) { _ in
       while let p = results.next() {
         let lower = range.lowerBound + p * size
         let part = lower..<min(range.upperBound, lower + size)
-        results.set(p, Result { () throws(SiftError) in try RangeScan.scan(program, records, part, variables) })
+        results.set(p, Result { () throws(SiftError) in try RangeScan.scan(program, records, part, variables, deadline: deadline) })
       }
     }
     // The earliest part that failed holds the first failing record: its error is the answer.
@@ -53,9 +54,10 @@ enum RangeScan {
   static let part = 2048
 
   static func scan<R: SiftRecord>(
-    _ program: Program, _ records: [R], _ range: Range<Int>, _ variables: [String: SiftValue]
+    _ program: Program, _ records: [R], _ range: Range<Int>, _ variables: [String: SiftValue],
+    deadline: WorkMeter? = nil
   ) throws(SiftError) -> [Int] {
-    let run = try program.start(variables)
+    let run = try program.start(variables, deadline: deadline)
     var out: [Int] = []
     if let layout = RecordArray(records) {
       try run.each(layout, in: range) { i in out.append(i) }

@@ -23,7 +23,8 @@ extension SiftPredicate {
       let free = compiler.freeVariables.map { (name: $0.key, slot: $0.value, range: compiler.freeVariableRanges[$0.key] ?? .at(0)) }
         .sorted { $0.range.start < $1.range.start }
       let program = Program(
-        root: root, slotCount: compiler.slotCount, freeVariables: free, policy: options.policy, source: source)
+        root: root, slotCount: compiler.slotCount, freeVariables: free, policy: options.policy, source: source,
+        timeLimit: options.timeLimit)
       return SiftMatcher(program: program, predicate: self)
     } catch {
       throw error.error(source: source)
@@ -135,21 +136,38 @@ final class Program: Sendable {
   let freeVariables: [(name: String, slot: Int, range: SiftSourceRange)]
   let policy: ErrorPolicy
   let source: String
+  /// `EvaluationOptions.timeLimit`, in milliseconds.
+  let timeLimit: Int?
 
   init(
     root: @escaping PredicateFn, slotCount: Int, freeVariables: [(name: String, slot: Int, range: SiftSourceRange)],
-    policy: ErrorPolicy, source: String
+    policy: ErrorPolicy, source: String, timeLimit: Int? = nil
   ) {
     self.root = root
     self.slotCount = slotCount
     self.freeVariables = freeVariables
     self.policy = policy
     self.source = source
+    self.timeLimit = timeLimit
   }
 
   /// Binds the variables for one call; an unbound one is an error naming it.
   @usableFromInline
   func start(_ variables: [String: SiftValue]) throws(SiftError) -> Run {
+    try start(variables, deadline: nil)
+  }
+
+  /// The time limit as a deadline (`DispatchTime` nanoseconds) starting now; nil for none.
+  func deadlineFromNow() -> WorkMeter? {
+    guard timeLimit != nil else { return nil }
+    var m = WorkMeter()
+    m.start(milliseconds: timeLimit)
+    return m
+  }
+
+  /// `start(_:)` with the deadline of a call that runs in parts (a parallel or async scan),
+  /// so every part stops at the same instant.
+  func start(_ variables: [String: SiftValue], deadline: WorkMeter?) throws(SiftError) -> Run {
     let frame = Frame(slotCount: slotCount)
     for v in freeVariables {
       guard let value = variables[v.name] else {
@@ -157,6 +175,7 @@ final class Program: Sendable {
       }
       frame.slots[v.slot] = EvalValue(value)
     }
+    if let deadline { frame.meter.pointee = deadline } else { frame.meter.pointee.start(milliseconds: timeLimit) }
     return Run(program: self, frame: frame)
   }
 }
@@ -181,6 +200,20 @@ struct Run {
   /// retain, and nothing is wrapped per record.
   @usableFromInline
   func each(_ rows: RecordArray, in range: Range<Int>? = nil, _ hit: (Int) -> Void) throws(SiftError) {
+    let meter = frame.meter.pointee
+    guard meter.deadline != 0 else { return try eachRecord(rows, in: range, hit) }
+    // Under a time limit: small runs of records, the clock read between them.
+    let whole = (range ?? 0..<rows.count).clamped(to: 0..<rows.count)
+    var start = whole.lowerBound
+    while start < whole.upperBound {
+      let end = min(whole.upperBound, start + 256)
+      try eachRecord(rows, in: start..<end, hit)
+      do throws(EvalFailure) { try frame.meter.pointee.checkClock(at: .at(0)) } catch { throw fail(error, index: end - 1) }
+      start = end
+    }
+  }
+
+  func eachRecord(_ rows: RecordArray, in range: Range<Int>?, _ hit: (Int) -> Void) throws(SiftError) {
     let frame = self.frame
     var failure: (EvalFailure, Int)?
     switch rows {
@@ -201,7 +234,7 @@ struct Run {
           case true?: hit(i)
           case false?: break
           case nil:
-            if program.policy == .strict { return }
+            if program.policy == .strict || failure?.0.stopsTheCall == true { return }
             failure = nil
           }
         }
@@ -214,7 +247,7 @@ struct Run {
           do throws(EvalFailure) {
             if try predicate(Ctx(.dict(base + i), frame: frame)) { hit(i) }
           } catch {
-            if program.policy == .strict {
+            if program.policy == .strict || error.stopsTheCall {
               failure = (error, i)
               return
             }
@@ -229,7 +262,7 @@ struct Run {
             hit(i)
           }
         } catch {
-          if program.policy == .strict {
+          if program.policy == .strict || error.stopsTheCall {
             failure = (error, i)
             break
           }
@@ -256,7 +289,7 @@ struct Run {
         try predicate(Ctx(.value(p), frame: frame))
       }
     } catch {
-      if program.policy == .treatAsNoMatch { return false }
+      if program.policy == .treatAsNoMatch && !error.stopsTheCall { return false }
       throw fail(error, index: index)
     }
   }
@@ -268,6 +301,15 @@ enum RecordArray {
   case objects([SiftObject])
   case dictionaries([[String: SiftValue]])
   case values([SiftValue])
+
+  /// How many records.
+  var count: Int {
+    switch self {
+    case .objects(let a): return a.count
+    case .dictionaries(let a): return a.count
+    case .values(let a): return a.count
+    }
+  }
 
   /// The layout of `rows`, or nil for other record types. The type tests fold away once
   /// specialized; each cast is to the very type just tested (an `as?` would check every

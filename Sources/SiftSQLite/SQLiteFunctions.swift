@@ -262,9 +262,11 @@ public enum SQLiteFunctions {
   static func regex(_ ctx: OpaquePointer?, text s: String, pattern p: String, arg: Int32, _ o: ComparisonOptions) {
     do {
       let r = try cached(ctx, arg: arg, p, o) { () throws -> RegexPattern in try RegexPattern(p, options: o) }
-      sqlite3_result_int64(ctx, r.matches(s) ? 1 : 0)
+      sqlite3_result_int64(ctx, try r.match(s) ? 1 : 0)
     } catch {
-      let message = (error as? RegexPattern.InvalidPattern)?.description ?? "invalid regular expression"
+      // An invalid pattern, or a backtracking one out of steps: an error, never a silent 0.
+      let message = (error as? RegexPattern.InvalidPattern)?.description
+        ?? (error as? RegexPattern.LimitExceeded)?.description ?? "invalid regular expression"
       sqlite3_result_error(ctx, message, -1)
     }
   }

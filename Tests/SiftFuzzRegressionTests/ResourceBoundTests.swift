@@ -7,8 +7,12 @@ import Testing
 struct ResourceBoundTests {
   @Test(arguments: [30, 40, 200])
   func catastrophicBacktrackingStopsAtTheStepBudget(_ count: Int) throws {
-    let regex = try RegexPattern("(a+)+$")
+    // Without backreferences the automaton answers in linear time (issue 23).
+    let linear = try RegexPattern("(a+)+$")
     let subject = String(repeating: "a", count: count) + "b"
+    #expect(try linear.match(subject) == false)
+    // A backreference needs backtracking: the step budget, and an error when it runs out.
+    let regex = try RegexPattern(#"(a+)+\1$"#)
     #expect(regex.matches(subject) == false)
     #expect(throws: RegexPattern.LimitExceeded.self) { try regex.match(subject) }
   }

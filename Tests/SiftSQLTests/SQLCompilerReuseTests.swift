@@ -57,14 +57,24 @@ struct SQLCompilerReuseTests {
   }
 
   /// PostgreSQL's `$10000` and later: the statement is whole, numbered in order, with one
-  /// binding per placeholder.
+  /// binding per placeholder. (A long `IN` list binds as one parameter since issue 23, so the
+  /// 12,000 placeholders come from an OR whose terms do not merge.)
   @Test func longPlaceholdersFit() throws {
+    let format = (1...6_000).map { "id == \($0) OR distance > \($0)" }.joined(separator: " OR ")
+    let p = try SiftPredicate(format: format)
+    let st = try SQLFixtures.postgres.compileWhere(p, entity: "Venue")
+    #expect(st.bindings.count == 12_000)
+    #expect(st.bindings.last == .double(6_000) || st.bindings.last == .integer(6_000))
+    let numbers = st.sql.split(separator: "$").dropFirst().map { Int($0.prefix { $0.isNumber }) }
+    #expect(numbers == (1...12_000).map { Optional($0) })
+  }
+
+  /// A long IN list is one parameter (an array literal for PostgreSQL).
+  @Test func longListsAreOneParameter() throws {
     let ids = (1...12_000).map { SiftValue.int(Int64($0)) }
     let p = try SiftPredicate(format: "id IN %@", arguments: [.array(ids)])
     let st = try SQLFixtures.postgres.compileWhere(p, entity: "Venue")
-    #expect(st.bindings.count == 12_000)
-    #expect(st.bindings.last == .integer(12_000))
-    let list = (1...12_000).map { "$\($0)" }.joined(separator: ", ")
-    #expect(st.sql == "t0.\"id\" IN (" + list + ")")
+    #expect(st.bindings.count == 1)
+    #expect(st.sql == "t0.\"id\" IN (SELECT unnest(CAST($1 AS BIGINT[])))")
   }
 }

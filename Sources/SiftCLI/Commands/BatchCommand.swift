@@ -16,7 +16,8 @@ enum BatchCommand {
     let parsed: CLIArguments
     do {
       parsed = try CLIArguments(
-        args, valued: ["--data", "--schema", "--entity", "--postgres", "--db", "--pg-schema", "--model", "--dates"], switches: ["--lenient"])
+        args, valued: ["--data", "--schema", "--entity", "--postgres", "--db", "--pg-schema", "--model", "--dates", "--policy"],
+        switches: ["--lenient"])
     } catch {
       return CLIOutput.usageError(error.message, command: "batch")
     }
@@ -32,6 +33,7 @@ enum BatchCommand {
     }
     var context = BatchContext(lenient: parsed.flags.contains("--lenient"))
     do {
+      if let path = parsed.value("--policy") { context.policy = try CommandInputs.policy(path) }
       if let path = parsed.value("--data") { context.data = try CommandInputs.data(path, dates: CommandInputs.dates(parsed.all("--dates"))) }
       if source.namesDatabase {
         try context.configureDatabase(source, entity: parsed.value("--entity"))
@@ -64,6 +66,8 @@ struct BatchContext {
   var sql: BatchSQL?
   /// The existing database (`--db`, `--pg-schema`) cases run on.
   var database: BatchDatabase?
+  /// `--policy`: each case's predicate is a client's, checked and wrapped by it (stage `policy`).
+  var policy: SiftQueryPolicy?
 
   init(lenient: Bool) { self.lenient = lenient }
 
@@ -105,7 +109,7 @@ struct BatchContext {
     default:
       return failure("input", ["id": "invalid-case", "message": "\"variables\" must be an object of NAME: JSON value", "line": 1, "column": 1, "offset": 0])
     }
-    let fetch: BatchFetch
+    var fetch: BatchFetch
     do {
       fetch = try BatchFetch(c)
     } catch {
@@ -118,7 +122,22 @@ struct BatchContext {
     } catch {
       return failure(error.stage.rawValue, error.batchJSON)
     }
-    let evaluated = predicate.substituting(variables)
+    var evaluated = predicate.substituting(variables)
+    if let policy {
+      // The case's text is a client's: checked, its sort keys too, `require` ANDed around it
+      // with the case's "variables" (the server's), its limit capped.
+      do {
+        let safe = try policy.applying(
+          to: SiftFetchRequest(entity: "", predicate: predicate, sortDescriptors: fetch.sortDescriptors, limit: fetch.limit),
+          variables: variables)
+        evaluated = safe.predicate ?? evaluated
+        fetch.limit = safe.limit
+      } catch {
+        return failure("policy", error.batchJSON)
+      }
+    }
+    let timeLimit = policy?.limits.milliseconds
+    func stage(_ error: SiftError) -> String { error.diagnostic.id == "time-limit" ? "policy" : error.stage.rawValue }
     var out: [String: SiftValue] = ["id": id, "ok": true, "canonical": .string(evaluated.predicateFormat)]
     if !predicate.warnings.isEmpty {
       out["warnings"] = .array(predicate.warnings.map { w in
@@ -127,27 +146,28 @@ struct BatchContext {
     }
     if let data {
       do {
-        let options = EvaluationOptions(policy: lenient ? .treatAsNoMatch : .strict)
+        var options = EvaluationOptions(policy: lenient ? .treatAsNoMatch : .strict)
+        options.timeLimit = timeLimit
         let indices = fetch.isDefault
           ? try data.matchingIndices(try evaluated.compile(options), variables: variables)
           : try fetch.matchingIndices(evaluated, in: data, variables: variables, options: options)
         out["matches"] = .array(indices.map { .int(Int64($0)) })
       } catch {
-        return failure(error.stage.rawValue, error.batchJSON)
+        return failure(stage(error), error.batchJSON)
       }
     }
     if let sql {
       do {
-        try sql.process(evaluated, fetch, into: &out)
+        try sql.process(evaluated, fetch, timeLimit: timeLimit, into: &out)
       } catch {
-        return failure(error.stage.rawValue, error.batchJSON)
+        return failure(stage(error), error.batchJSON)
       }
     }
     if let database {
       do {
-        try database.process(evaluated, fetch, into: &out)
+        try database.process(evaluated, fetch, timeLimit: timeLimit, into: &out)
       } catch {
-        return failure(error.stage.rawValue, error.batchJSON)
+        return failure(stage(error), error.batchJSON)
       }
     }
     return .dictionary(out)

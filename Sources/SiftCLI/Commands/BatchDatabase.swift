@@ -22,11 +22,13 @@ struct BatchDatabase {
 
   /// Adds `"sql"`, `"bindings"` and `"rows"` to a case's output; a case's `"sort"`, `"limit"`
   /// and `"offset"` order and page the rows (ties by primary key).
-  func process(_ predicate: SiftPredicate, _ fetch: BatchFetch = BatchFetch(), into out: inout [String: SiftValue]) throws(SiftError) {
+  func process(
+    _ predicate: SiftPredicate, _ fetch: BatchFetch = BatchFetch(), timeLimit: Int? = nil, into out: inout [String: SiftValue]
+  ) throws(SiftError) {
     let statement = try database.rowsStatement(predicate, entity: entity, fetch: fetch)
     out["sql"] = .string(statement.sql)
     out["bindings"] = .array(statement.bindings.map(\.siftValue))
-    out["rows"] = .array(try database.run(statement).compactMap { $0.first?.siftValue })
+    out["rows"] = .array(try database.run(statement, timeLimit: timeLimit).compactMap { $0.first?.siftValue })
   }
 }
 

@@ -162,8 +162,11 @@ final class ExistingDatabase {
   }
 
   /// Runs a statement; database errors become `SiftError`s at stage `sql`.
-  func run(_ statement: SQLStatement) throws(SiftError) -> [[SQLValue]] {
+  func run(_ statement: SQLStatement, timeLimit: Int? = nil) throws(SiftError) -> [[SQLValue]] {
     do {
+      // Under a time limit (a query policy), each driver's own way of stopping a statement.
+      if let timeLimit, let sqlite = database as? SQLiteDatabase { return try sqlite.execute(statement, timeLimit: timeLimit) }
+      if let timeLimit, let pg = database as? PostgresDatabase { return try pg.execute(statement, timeLimit: timeLimit) }
       return try database.execute(statement)
     } catch let e as SiftError {
       throw e

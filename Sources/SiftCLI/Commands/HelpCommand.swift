@@ -37,6 +37,8 @@ enum HelpCommand {
       sift schema --model M | --db FILE [--model M]
                                    print the schema as a schema file (JSON) for --schema
       sift watch 'FORMAT' --data F results that stay current: JSON Lines edits in, change sets out
+      sift check 'FORMAT' --policy P.json
+                                   check a client's filter against a query policy
       sift help COMMAND            details and examples for one command
 
     EXAMPLES
@@ -69,6 +71,7 @@ enum HelpCommand {
       """,
     "schema": SchemaCommand.help,
     "watch": WatchCommand.help,
+    "check": CheckCommand.help,
     "parse": """
       sift parse 'FORMAT' [--arg JSON]... [--json]
 
@@ -137,6 +140,7 @@ enum HelpCommand {
       """,
     "batch": """
       sift batch [--data D.json [--dates FORMAT]...] [--schema S.json --entity E] [--postgres CONNINFO] [--lenient]
+                 [--policy POLICY.json]
       sift batch --db FILE.sqlite --entity TABLE [--schema S.json]
       sift batch --db STORE.sqlite [--model MODEL.xcdatamodeld] --entity ENTITY
       sift batch --postgres CONNINFO --pg-schema NAME --entity TABLE [--schema S.json]
@@ -144,8 +148,12 @@ enum HelpCommand {
       Reads one JSON case per line from standard input and writes one JSON result per line:
         in:  {"id": …, "format": "…", "args": [JSON…], "variables": {"NAME": JSON}}
         out: {"id": …, "ok": true, "canonical": "…"}
-             {"id": …, "ok": false, "stage": "parse"|"arguments"|"evaluate"|"sql",
+             {"id": …, "ok": false, "stage": "parse"|"arguments"|"policy"|"evaluate"|"sql",
               "error": {"id", "message", "line", "column", "offset"}}
+      With --policy POLICY.json each case's format is a client's filter: checked against the
+      policy (sift help check), the policy's "require" ANDed around it with the case's
+      "variables" as the server's, its limit capped and its time limited; refusals have
+      "stage": "policy".
       With --data, ok lines add "matches": [record indices]. With --schema and --entity they add
       "sql", "bindings" and "sqlMatches" (from an in-memory SQLite database loaded with D); with
       --postgres CONNINFO also "pgMatches". With --db or --pg-schema the cases run on that

@@ -25,6 +25,8 @@ struct CompareTest: Sendable {
   let regex: RegexPattern?
   /// The constant pattern again, when `SimpleRegex` decides it without ICU (no `[c]`/`[d]`).
   let simpleRegex: SimpleRegex?
+  /// `IN` a constant list of at least `ConstantSet.minimumCount` elements, hashed.
+  let constantSet: ConstantSet?
 
   init(_ c: SiftComparison, constantRHS: EvalValue?, fastPaths: Bool = true) throws(EvalFailure) {
     op = c.op
@@ -55,6 +57,11 @@ struct CompareTest: Sendable {
     self.like = like
     self.regex = regex
     self.simpleRegex = simpleRegex
+    if fastPaths, op == .in, let list = constantRHS?.list, list.count >= ConstantSet.minimumCount {
+      constantSet = ConstantSet(list, rule: rule)
+    } else {
+      constantSet = nil
+    }
   }
 
   /// Applies the operator to evaluated operands.
@@ -90,15 +97,23 @@ struct CompareTest: Sendable {
       guard case .string(let s)? = try checkedString(l, lhsRange) else { return false }
       if let regex, case .string = r {
         if let simpleRegex, let answer = simpleRegex.matches(s) { return answer }
-        return regex.matches(s)
+        return try CompareTest.match(regex, s, at: rhsRange)
       }
       guard case .string(let p)? = try checkedString(r, rhsRange) else { return false }
-      do { return try RegexPattern(p, options: rule.options).matches(s) } catch {
+      let pattern: RegexPattern
+      do { pattern = try RegexPattern(p, options: rule.options) } catch {
         throw EvalDiagnostics.invalidRegex(error.description, at: rhsRange)
       }
+      return try CompareTest.match(pattern, s, at: rhsRange)
     case .utiConformsTo, .utiEquals:
       throw EvalDiagnostics.unsupported("the \(op.keyword) operator", at: range)
     }
+  }
+
+  /// A whole-string match; a backtracking pattern that runs out of steps is the error
+  /// `regex-limit` naming it, never a silent "no match".
+  static func match(_ regex: RegexPattern, _ s: String, at range: SiftSourceRange) throws(EvalFailure) -> Bool {
+    do { return try regex.match(s) } catch { throw EvalDiagnostics.regexLimit(error.pattern, error.units, at: range) }
   }
 
   @inline(__always)
@@ -130,6 +145,7 @@ struct CompareTest: Sendable {
       let prepared = (needlePrepared ? self.needle : nil) ?? rule.prepare(n)
       return rule.find(prepared, in: hay, .anywhere)
     case .array, .values:
+      if let constantSet, !needlePrepared { return constantSet.contains(needle) }  // `IN` the constant list
       guard let items = container.list else { return false }
       for i in 0..<items.count where ValueComparison.equal(needle, items[i], rule) { return true }
       return false

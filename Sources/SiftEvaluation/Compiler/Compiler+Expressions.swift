@@ -188,10 +188,16 @@ extension Compiler {
     let slot = newSlot()
     let saved = scope[variable]
     scope[variable] = slot
+    // The outermost SUBQUERY starts each record's step count (`WorkMeter`).
+    let outermost = subqueryNesting == 0
+    subqueryNesting += 1
     let test = try predicate(p)
+    subqueryNesting -= 1
     scope[variable] = saved
     return { ctx, wantsElements, yield throws(EvalFailure) in
       let frame = ctx.frame
+      let meter = frame.meter
+      if outermost { meter.pointee.steps = 0 }
       // The binding never outlives this call, error or not.
       defer {
         frame.lent[slot] = .none
@@ -211,6 +217,7 @@ extension Compiler {
               frame.slots[slot] = buf[i]
             }
             do throws(EvalFailure) {
+              try meter.pointee.step(at: range)
               if try test(ctx) { yield(wantsElements ? buf[i] : .null) }
             } catch {
               failure = error
@@ -226,6 +233,7 @@ extension Compiler {
           for i in 0..<buf.count {
             frame.lent[slot] = .value(base + i)
             do throws(EvalFailure) {
+              try meter.pointee.step(at: range)
               if try test(ctx) { yield(wantsElements ? EvalValue(buf[i]) : .null) }
             } catch {
               failure = error

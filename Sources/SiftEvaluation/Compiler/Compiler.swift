@@ -13,6 +13,8 @@ final class Frame {
   /// collection alive, sets it, and clears it when it ends.
   let lent: UnsafeMutablePointer<Lent>
   let slotCount: Int
+  /// The call's work meter: SUBQUERY steps and the deadline (see `WorkMeter`).
+  let meter: UnsafeMutablePointer<WorkMeter>
 
   /// An element borrowed from a collection that outlives the binding.
   enum Lent {
@@ -27,12 +29,15 @@ final class Frame {
     slots.initialize(repeating: .null, count: slotCount)
     lent = UnsafeMutablePointer<Lent>.allocate(capacity: max(slotCount, 1))
     lent.initialize(repeating: .none, count: slotCount)
+    meter = UnsafeMutablePointer<WorkMeter>.allocate(capacity: 1)
+    meter.initialize(to: WorkMeter())
   }
 
   deinit {
     slots.deinitialize(count: slotCount)
     slots.deallocate()
     lent.deallocate()
+    meter.deallocate()
   }
 
 }
@@ -42,10 +47,12 @@ final class Frame {
 struct FrameRef {
   let slots: UnsafeMutablePointer<EvalValue>
   let lent: UnsafeMutablePointer<Frame.Lent>
+  let meter: UnsafeMutablePointer<WorkMeter>
 
   init(_ frame: Frame) {
     slots = frame.slots
     lent = frame.lent
+    meter = frame.meter
   }
 
   /// The value bound to `slot`.
@@ -157,6 +164,8 @@ struct Compiler {
   /// SUBQUERY iterators in scope: name → slot (innermost wins).
   var scope: [String: Int] = [:]
   var slotCount = 0
+  /// SUBQUERYs around the one being compiled.
+  var subqueryNesting = 0
   /// Use the specialized closures (off only to test them against the generic ones).
   let fastPaths: Bool
 
@@ -183,7 +192,10 @@ struct Compiler {
       if fastPaths, let fused = try Compiler.sameKeyConjunction(terms, generic) { return fused }
       if fastPaths, let fused = try variablePair(terms, generic) { return fused }
       return generic
-    case .or(let terms): return try Compiler.chain(predicates(terms), and: false)
+    case .or(let terms):
+      let merged = fastPaths ? SiftOrMerging.merged(terms) : terms
+      if merged.count == 1 { return try predicate(merged[0]) }
+      return try Compiler.chain(predicates(merged), and: false)
     case .comparison(let c): return try comparison(c)
     }
   }

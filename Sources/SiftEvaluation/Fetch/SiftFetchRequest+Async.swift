@@ -20,6 +20,7 @@ extension SiftFetchRequest {
     try validate(stage: .evaluate)
     let step = max(1, progressInterval)
     let matcher = try predicate?.compile(options)
+    let deadline = matcher?.program.deadlineFromNow()  // one time limit for every chunk
     var selected: [Int] = []
     var start = 0
     if Task.isCancelled { throw .cancelled(stage: .evaluate) }
@@ -27,7 +28,7 @@ extension SiftFetchRequest {
       let end = min(records.count, start + step)
       if let matcher {
         // In place: positions (and an error's "while evaluating record N") count from the first record.
-        selected += try RangeScan.scan(matcher.program, records, start..<end, variables)
+        selected += try RangeScan.scan(matcher.program, records, start..<end, variables, deadline: deadline)
       } else {
         selected.append(contentsOf: start..<end)
       }

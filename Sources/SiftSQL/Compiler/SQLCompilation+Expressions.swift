@@ -56,6 +56,12 @@ extension SQLCompilation {
     case .customFunction(_, let selector, _):
       throw fail("unsupported-in-sql", "FUNCTION(…, '\(selector)') cannot be compiled to SQL", e.range)
     case .subquery(let collection, let variable, let predicate):
+      // Each level multiplies the work per row (20 levels over two elements: 2^20 per row).
+      if variables.count >= SQLCompilation.maxSubqueryNesting {
+        throw fail(
+          "too-deep-for-sql",
+          "SUBQUERYs nest more than \(SQLCompilation.maxSubqueryNesting) deep; each level multiplies the work per row", e.range)
+      }
       guard case .collection(let c) = try expression(collection) else {
         throw fail("subquery-needs-collection", "SUBQUERY needs a to-many relationship or an array attribute", collection.range)
       }

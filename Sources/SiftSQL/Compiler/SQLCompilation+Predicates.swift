@@ -11,7 +11,8 @@ extension SQLCompilation {
     case .and(let terms):
       return try connective(of: terms, and: positive, positive: positive)
     case .or(let terms):
-      return try connective(of: terms, and: !positive, positive: positive)
+      // A run of `x == c` terms is one `x IN (…)` (SiftOrMerging): no chain of thousands of terms.
+      return try connective(of: SiftOrMerging.merged(terms), and: !positive, positive: positive)
     case .not(let q):
       return try predicate(q, positive: !positive)
     case .comparison(let c):
@@ -286,6 +287,7 @@ extension SQLCompilation {
     }
     let nullTerm = hasNull && x.nullable ? isNull(x) : SQLExpr.alwaysFalse
     if kept.isEmpty { return nullTerm }
+    if let large = largeList(x, kept) { return or([large, nullTerm]) }  // one parameter for a long list
     var list = SQLFragment("\(x) IN (")
     for (i, e) in kept.enumerated() {
       if i > 0 { list.append(", ") }

@@ -59,6 +59,16 @@ extension SQLCompilation {
     guard let last = kept.last else { return and ? .alwaysTrue : .alwaysFalse }
     if kept.count == 1 { return last }
     if kept.contains(where: \.mayRaise) { return ordered(kept.dropLast(), and: and, last: last) }
+    if kept.count > SQLCompilation.connectiveGroup {
+      // Parenthesized groups: a flat chain nests log(n) deep, not n (SQLite's limit is 1,000).
+      var groups: [SQLExpr] = []
+      var i = 0
+      while i < kept.count {
+        groups.append(connective(Array(kept[i..<min(kept.count, i + SQLCompilation.connectiveGroup)]), and: and))
+        i += SQLCompilation.connectiveGroup
+      }
+      return connective(groups, and: and)
+    }
     var sql = SQLFragment("(")
     for (i, t) in kept.enumerated() {
       if i > 0 { sql.append(and ? " AND " : " OR ") }

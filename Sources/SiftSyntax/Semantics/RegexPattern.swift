@@ -18,6 +18,9 @@ package struct RegexPattern: @unchecked Sendable {
   package let options: ComparisonOptions
   // NSRegularExpression is immutable and documented thread-safe for matching.
   let regex: NSRegularExpression
+  /// The linear-time matcher, when the pattern is in its subset (no backreferences,
+  /// lookaround, …): it answers instead of ICU, in time linear in the subject.
+  let automaton: RegexAutomaton?
 
   /// Why a pattern could not be compiled.
   package struct InvalidPattern: Error, Sendable, CustomStringConvertible {
@@ -48,22 +51,24 @@ package struct RegexPattern: @unchecked Sendable {
       // empty pattern, so it is not validated on its own).
       if source.isEmpty {
         regex = try NSRegularExpression(pattern: "\\A\\z", options: nsOptions)
+        automaton = RegexAutomaton("", caseInsensitive: false)
         return
       }
       // Validate the pattern on its own first, so wrapping cannot change what it means.
       _ = try NSRegularExpression(pattern: source, options: nsOptions)
       regex = try NSRegularExpression(pattern: "\\A(?:" + source + ")\\z", options: nsOptions)
+      automaton = RegexAutomaton(source, caseInsensitive: options.contains(.caseInsensitive))
     } catch {
       throw InvalidPattern(pattern: pattern, reason: (error as NSError).localizedDescription)
     }
   }
 
-  /// True when the whole of `text` matches. A match that would need more than the step
-  /// limit (see `match(_:)`) counts as no match, so a catastrophic pattern such as `(a+)+$`
-  /// against `"aaaa…b"` returns `false` quickly instead of backtracking for hours.
+  /// True when the whole of `text` matches. A pattern without backreferences or lookaround
+  /// runs in linear time (`RegexAutomaton`); for the others, a match that would need more than
+  /// the step limit counts as no match here — use `match(_:)`, which says so instead.
   ///
   /// ```swift
-  /// try RegexPattern("(a+)+$").matches(String(repeating: "a", count: 40) + "b")   // false
+  /// try RegexPattern("(a+)+$").matches(String(repeating: "a", count: 40) + "b")   // false, at once
   /// ```
   package func matches(_ text: String) -> Bool {
     (try? match(text)) ?? false
@@ -94,17 +99,34 @@ package struct RegexPattern: @unchecked Sendable {
   }
 
   /// Like `matches(_:)`, but says when the step budget (`stepBudget(forLength:)`) ran out
-  /// instead of answering `false`. The budget counts matcher steps, not wall-clock time, so
-  /// the answer is the same on every run and machine.
+  /// instead of answering `false`. Patterns the linear-time automaton takes never run out;
+  /// for the others the budget counts matcher steps, not wall-clock time, so the answer is
+  /// the same on every run and machine.
   ///
   /// ```swift
   /// let r = try RegexPattern("(a+)+$")
-  /// try r.match("aaab")   // false
-  /// try r.match(String(repeating: "a", count: 40) + "b")   // throws LimitExceeded
+  /// try r.match(String(repeating: "a", count: 40) + "b")   // false, in linear time
+  /// try RegexPattern("(a+)+\\1").match(String(repeating: "a", count: 40) + "b")   // throws LimitExceeded
   /// ```
   package func match(_ text: String) throws(LimitExceeded) -> Bool {
     let subject = options.contains(.diacriticInsensitive)
       ? TextFolding.fold(text, [.diacriticInsensitive]) : text
+    if let automaton, let answer = automaton.matches(subject) { return answer }
+    return try backtrackingMatch(subject)
+  }
+
+  /// ICU's answer under the step budget, whatever the pattern (the matcher before
+  /// `RegexAutomaton`), for `sift-bench --suite hostile` to compare against.
+  package func backtrackingMatchForBench(_ text: String) throws(LimitExceeded) -> Bool {
+    try backtrackingMatch(options.contains(.diacriticInsensitive) ? TextFolding.fold(text, [.diacriticInsensitive]) : text)
+  }
+
+  /// Whether the linear-time automaton decides this pattern.
+  package var isLinearForBench: Bool { automaton != nil }
+
+  /// ICU's answer under the step budget (what `match(_:)` does for patterns outside the
+  /// automaton's subset); the subject is already folded.
+  func backtrackingMatch(_ subject: String) throws(LimitExceeded) -> Bool {
     let range = NSRange(subject.startIndex..<subject.endIndex, in: subject)
     let budget = RegexPattern.stepBudget(forLength: range.length)
     var matched = false

@@ -1,0 +1,72 @@
+import Dispatch
+import SiftSyntax
+
+/// What one evaluation call may spend beyond reading a record: SUBQUERY steps per record
+/// (nested SUBQUERYs multiply, so 20 levels over two elements would be 2^20 inner tests per
+/// record) and an optional wall-clock deadline (`EvaluationOptions.timeLimit`). Exceeding
+/// either is an error whatever the error policy: a query that runs out of budget is stopped,
+/// never answered as "no match".
+///
+/// The outermost SUBQUERY of a record starts a fresh count; every element tested by any
+/// SUBQUERY inside it counts one step.
+struct WorkMeter {
+  /// SUBQUERY elements one outermost SUBQUERY may test for one record (nested ones included).
+  static let subquerySteps = 1_000_000
+  /// Steps between two looks at the clock.
+  static let clockInterval = 1024
+
+  var steps = 0
+  /// `DispatchTime.now().uptimeNanoseconds` after which the call stops; 0 for none.
+  var deadline: UInt64 = 0
+  /// The limit the deadline came from, for the message.
+  var milliseconds = 0
+
+  /// Counts one SUBQUERY element; throws when the budget or the deadline is exceeded.
+  @inline(__always)
+  mutating func step(at range: SiftSourceRange) throws(EvalFailure) {
+    steps &+= 1
+    if steps & (WorkMeter.clockInterval &- 1) == 0 {
+      if steps > WorkMeter.subquerySteps { throw EvalDiagnostics.workLimit(at: range) }
+      try checkClock(at: range)
+    }
+  }
+
+  /// Throws `time-limit` once the deadline has passed.
+  func checkClock(at range: SiftSourceRange) throws(EvalFailure) {
+    if deadline != 0 && DispatchTime.now().uptimeNanoseconds > deadline {
+      throw EvalDiagnostics.timeLimit(milliseconds, at: range)
+    }
+  }
+
+  /// Starts the deadline `milliseconds` from now (nil: none).
+  mutating func start(milliseconds: Int?) {
+    guard let milliseconds else { return }
+    self.milliseconds = milliseconds
+    deadline = DispatchTime.now().uptimeNanoseconds &+ UInt64(max(0, milliseconds)) &* 1_000_000
+  }
+}
+
+extension EvalFailure {
+  /// Errors no error policy turns into "no match": the query ran out of its budget.
+  var stopsTheCall: Bool {
+    diagnostic.id == "time-limit" || diagnostic.id == "work-limit" || diagnostic.id == "regex-limit"
+  }
+}
+
+extension EvalDiagnostics {
+  static func timeLimit(_ milliseconds: Int, at r: SiftSourceRange) -> EvalFailure {
+    EvalFailure("time-limit", "the query ran longer than its time limit of \(milliseconds) ms", at: r)
+  }
+
+  static func workLimit(at r: SiftSourceRange) -> EvalFailure {
+    EvalFailure(
+      "work-limit", "SUBQUERY needs more than \(WorkMeter.subquerySteps) steps for one record", at: r,
+      notes: [.init("nest fewer SUBQUERYs or narrow their collections")])
+  }
+
+  static func regexLimit(_ pattern: String, _ units: Int, at r: SiftSourceRange) -> EvalFailure {
+    EvalFailure(
+      "regex-limit", "regular expression \"\(pattern)\" needs more than \(units * 10_000) backtracking steps", at: r,
+      notes: [.init("patterns without backreferences or lookaround run in linear time; this one backtracks")])
+  }
+}

@@ -1,0 +1,93 @@
+/// `x == c1 OR x == c2 OR …`: a run of equalities of one operand with constants, next to each
+/// other in an OR, means `x IN {c1, c2, …}` (same equality, same options, never an error), so
+/// engines can test it with one set lookup (memory) or one list (SQL) instead of a chain of
+/// thousands of terms. Only contiguous runs merge, so what is evaluated before what — and so
+/// which error a strict evaluation reports — stays as written; an OR of nothing but
+/// equalities of plain keys, where no term can raise, gathers each key's equalities wherever
+/// they stand.
+///
+/// ```swift
+/// let p = try SiftPredicate(format: (0..<20).map { "x == \($0)" }.joined(separator: " OR "))
+/// if case .or(let terms) = p.root.kind { SiftOrMerging.merged(terms).count }   // 1: x IN {0, …, 19}
+/// ```
+public enum SiftOrMerging {
+  /// Runs shorter than this stay as they are.
+  public static let minimumRun = 8
+
+  /// `terms` with each run of at least `minimumRun` mergeable equalities replaced by one IN.
+  public static func merged(_ terms: [PredicateNode]) -> [PredicateNode] {
+    guard terms.count >= minimumRun else { return terms }
+    if let grouped = grouped(terms) { return grouped }
+    var out: [PredicateNode] = []
+    var i = 0
+    while i < terms.count {
+      guard let first = equality(terms[i]) else {
+        out.append(terms[i])
+        i += 1
+        continue
+      }
+      var values = [first.value]
+      var j = i + 1
+      while j < terms.count, let next = equality(terms[j]), next.c.lhs == first.c.lhs, next.c.options == first.c.options {
+        values.append(next.value)
+        j += 1
+      }
+      if values.count >= minimumRun {
+        let range = terms[i].range.union(terms[j - 1].range)
+        var c = first.c
+        c.op = .in
+        c.rhs = ExpressionNode(.constant(.array(values)), range: range)
+        out.append(PredicateNode(.comparison(c), range: range))
+      } else {
+        out.append(contentsOf: terms[i..<j])
+      }
+      i = j
+    }
+    return out
+  }
+
+  /// An OR made only of equalities of plain keys (`a == 1 OR b == 'x' OR a == 2 …`): no term
+  /// can raise, so their order does not matter; the equalities of each key (and options)
+  /// gather into one IN, keys in order of first appearance. Nil for any other OR.
+  static func grouped(_ terms: [PredicateNode]) -> [PredicateNode]? {
+    struct Key: Hashable {
+      let lhs: ExpressionNode
+      let options: ComparisonOptions
+    }
+    var order: [Key] = []
+    var groups: [Key: (first: SiftComparison, values: [SiftValue], terms: [PredicateNode])] = [:]
+    for t in terms {
+      guard let (c, v) = equality(t), case .keyPath(nil, let kp) = c.lhs.kind, kp.components.count == 1 else { return nil }
+      let key = Key(lhs: c.lhs, options: c.options)
+      if groups[key] == nil {
+        order.append(key)
+        groups[key] = (c, [], [])
+      }
+      groups[key]?.values.append(v)
+      groups[key]?.terms.append(t)
+    }
+    guard order.count > 1 else { return nil }  // one key: the contiguous run below
+    var out: [PredicateNode] = []
+    for key in order {
+      guard let g = groups[key] else { continue }
+      if g.values.count < minimumRun {
+        out += g.terms
+        continue
+      }
+      var c = g.first
+      c.op = .in
+      c.rhs = ExpressionNode(.constant(.array(g.values)), range: g.first.rhs.range)
+      out.append(PredicateNode(.comparison(c), range: g.terms[0].range))
+    }
+    return out
+  }
+
+  /// `operand == constant` with a pure operand (a key path of the record or of a variable).
+  static func equality(_ p: PredicateNode) -> (c: SiftComparison, value: SiftValue)? {
+    guard case .comparison(let c) = p.kind, c.quantifier == nil, c.op == .equal, case .constant(let v) = c.rhs.kind,
+      case .keyPath(let base, let kp) = c.lhs.kind, kp.components.allSatisfy({ if case .key = $0 { true } else { false } })
+    else { return nil }
+    if let base, case .variable = base.kind {} else if base != nil { return nil }
+    return (c, v)
+  }
+}

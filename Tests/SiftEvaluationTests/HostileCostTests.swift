@@ -1,0 +1,131 @@
+import Foundation
+import SiftSyntax
+import Testing
+
+@testable import SiftEvaluation
+
+/// Large ORs of equalities and IN lists are set lookups with the answers (and errors) of the
+/// chain they replace; nested SUBQUERYs and catastrophic patterns stop with a clear error in
+/// bounded time instead of running for minutes or answering "no match".
+@Suite("Bounded cost in memory")
+struct HostileCostTests {
+  static let constants = ["1", "1.0", "0.5", "-1", "YES", "NO", "nil", "2", "9007199254740993", "{1, 2}"]
+
+  @Test(arguments: [UInt64(1), 2, 3, 4])
+  func mergedOrsAndHashedListsAgreeWithTheChain(seed: UInt64) throws {
+    var g = FastPathGenerator(rng: SeededRandom(seed: seed))
+    let records = (0..<80).map { _ in g.record() }
+    let objects = records.map { SiftObject($0) }
+    for _ in 0..<30 {
+      let key = g.pick(["a", "s", "t", "loc.city"])
+      let options = g.pick(["", "", "[c]", "[cd]"])
+      let n = Int.random(in: 8...40, using: &g.rng)
+      let values = (0..<n).map { _ in g.chance(2) ? g.quoted() : g.pick(Self.constants) }
+      var formats = [
+        values.map { "\(key) ==\(options) \($0)" }.joined(separator: " OR "),
+        "\(key) IN\(options) {\(values.joined(separator: ", "))}",
+        "ANY t IN\(options) {\(values.joined(separator: ", "))}",
+      ]
+      // A run between other terms (order, and so errors, kept).
+      formats.append("a < 'x' OR " + formats[0] + " OR s BEGINSWITH 'B'")
+      // Equalities of two plain keys, interleaved: gathered per key.
+      formats.append(values.enumerated().map { "\($0.offset % 2 == 0 ? "a" : "s") ==\(options) \($0.element)" }.joined(separator: " OR "))
+      for format in formats {
+        let p = try SiftPredicate(format: format)
+        for policy in [ErrorPolicy.strict, .treatAsNoMatch] {
+          let fast = try p.compile(EvaluationOptions(policy: policy), fastPaths: true)
+          let slow = try p.compile(EvaluationOptions(policy: policy), fastPaths: false)
+          for (i, r) in records.enumerated() {
+            #expect(FastPathTests.outcome(fast, r) == FastPathTests.outcome(slow, r), "\(format) on \(i)")
+            #expect(FastPathTests.outcome(fast, objects[i]) == FastPathTests.outcome(slow, objects[i]), "\(format) on object \(i)")
+          }
+        }
+      }
+    }
+  }
+
+  @Test func orMergingKeepsRunsInPlace() throws {
+    let chain = (0..<10).map { "x == \($0)" }.joined(separator: " OR ")
+    let p = try SiftPredicate(format: "y == 1 OR " + chain + " OR z == 2")
+    guard case .or(let terms) = p.root.kind else { return }
+    let merged = SiftOrMerging.merged(terms)
+    #expect(merged.count == 3)
+    #expect(SiftPredicate(root: merged[1]).predicateFormat == "x IN {0, 1, 2, 3, 4, 5, 6, 7, 8, 9}")
+  }
+
+  static func timed(_ body: () throws -> Void) rethrows -> Double {
+    let start = Date()
+    try body()
+    return Date().timeIntervalSince(start)
+  }
+
+  @Test func hugeListsAndChainsAreQuick() throws {
+    let records = try JSONRecords.records(from: .array((0..<20_000).map { i in ["qty": .int(Int64(i)), "name": .string("n\(i)")] }))
+    let values = (0..<150_000).map { SiftValue.int(Int64($0 * 7)) }
+    let inList = try SiftPredicate(format: "qty IN %@", arguments: [.array(values)]).compile()
+    var hits: [Int] = []
+    let t1 = try Self.timed { hits = try inList.matchingIndices(records) }
+    #expect(hits.count == (20_000 + 6) / 7)
+    let names = (0..<10_000).map { "name == 'n\($0 * 3)'" }.joined(separator: " OR ")
+    let chain = try SiftPredicate(format: names).compile()
+    let t2 = try Self.timed { hits = try chain.matchingIndices(records) }
+    #expect(hits.count == 6_667)
+    #expect(t1 < 2 && t2 < 2, "IN \(t1) s, OR \(t2) s")
+  }
+
+  @Test func nestedSubqueriesStopWithAnError() throws {
+    var format = "$x20 == 1"
+    for level in stride(from: 20, through: 1, by: -1) { format = "SUBQUERY(xs, $x\(level), \(format)).@count > 0" }
+    let records = try JSONRecords.records(from: .array((0..<1000).map { _ in ["xs": [1, 2]] }))
+    for policy in [ErrorPolicy.strict, .treatAsNoMatch] {
+      let m = try SiftPredicate(format: format).compile(EvaluationOptions(policy: policy))
+      let t = Self.timed {
+        do throws(SiftError) {
+          _ = try m.matchingIndices(records)
+          Issue.record("no error")
+        } catch {
+          #expect(error.diagnostic.id == "work-limit")
+        }
+      }
+      #expect(t < 5, "\(t) s")
+    }
+    // Ten levels (1,024 inner tests a record) still answer.
+    var ten = "$x10 == 1"
+    for level in stride(from: 10, through: 1, by: -1) { ten = "SUBQUERY(xs, $x\(level), \(ten)).@count > 0" }
+    #expect(try SiftPredicate(format: ten).compile().matchingIndices(Array(records.prefix(10))).count == 10)
+  }
+
+  @Test func oneTimeLimitForEveryPartOfAScan() throws {
+    var format = "$x8 == 9"
+    for level in stride(from: 8, through: 1, by: -1) { format = "SUBQUERY(xs, $x\(level), \(format)).@count > 0" }
+    let records = try JSONRecords.records(from: .array((0..<20_000).map { _ in ["xs": [1, 2, 3]] }))
+    var options = EvaluationOptions()
+    options.timeLimit = 100
+    let m = try SiftPredicate(format: format).compile(options)
+    let t = Self.timed {
+      do throws(SiftError) {
+        _ = try m.matchingIndices(records, in: 0..<records.count, workers: 2)
+        Issue.record("finished")
+      } catch {
+        #expect(error.diagnostic.id == "time-limit")
+      }
+    }
+    #expect(t < 3, "\(t) s")
+  }
+
+  @Test func catastrophicPatternsAnswerOrFail() throws {
+    let subject = String(repeating: "a", count: 30) + "123"
+    let records: [SiftValue] = [["name": .string(subject)], ["name": "aab"], ["name": "b"]]
+    let m = try SiftPredicate(format: "name MATCHES '(a+)+b|a+[0-9]+'").compile()
+    #expect(try m.matchingIndices(records) == [0, 1])
+    // A backreference needs backtracking: out of steps is an error, never a silent false.
+    let back = try SiftPredicate(format: #"name MATCHES '(a+)+\\1b'"#).compile(EvaluationOptions(policy: .treatAsNoMatch))
+    do {
+      _ = try back.matchingIndices([["name": SiftValue.string(String(repeating: "a", count: 40) + "c")]])
+      Issue.record("no error")
+    } catch {
+      #expect(error.diagnostic.id == "regex-limit")
+      #expect(error.diagnostic.message.contains("(a+)+\\1b"))
+    }
+  }
+}
