@@ -24,10 +24,20 @@ extension PostgresDatabase {
   ///   `.cancelled`.
   public func executeAsync(
     _ statement: SQLStatement, progressInterval: Int = 1000, progress: (@Sendable (SiftFetchProgress) -> Void)? = nil
+  ) async throws(SiftError) -> [[SQLValue]] {
+    do throws(PostgresError) {
+      return try await executeAsyncChecked(statement, progressInterval: progressInterval, progress: progress)
+    } catch {
+      throw error.siftError
+    }
+  }
+
+  func executeAsyncChecked(
+    _ statement: SQLStatement, progressInterval: Int, progress: (@Sendable (SiftFetchProgress) -> Void)?
   ) async throws(PostgresError) -> [[SQLValue]] {
     let cancelled = PostgresError(kind: .cancelled, message: "the statement was cancelled", statement: statement.sql)
     if Task.isCancelled { throw cancelled }
-    try checkSiftFunctions(statement.requiredFunctions)
+    try checkFunctions(statement.requiredFunctions)
     let step = max(1, progressInterval)
     let canceller = PostgresCanceller()
     let rows: [[PostgresWireValue]]

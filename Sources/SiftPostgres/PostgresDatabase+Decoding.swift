@@ -14,9 +14,11 @@ extension PostgresDatabase {
   /// ```
   /// - Throws: `PostgresError` from the server, or `SiftError` (the compiler's, or a decoding
   ///   error naming the row, key, column and what was found).
-  public func fetch<T: Decodable>(_ request: SiftFetchRequest, as type: T.Type, schema: SQLSchema? = nil) throws -> [T] {
-    let schema = try schema ?? introspectSchema(named: schemaName ?? "public").schema
-    return try SQLCompiler(dialect: PostgreSQLDialect(), schema: schema).fetch(request, as: type, in: self)
+  public func fetch<T: Decodable>(_ request: SiftFetchRequest, as type: T.Type, schema: SQLSchema? = nil) throws(SiftError) -> [T] {
+    let schema = try self.schema(schema)
+    do { return try SQLCompiler(dialect: PostgreSQLDialect(), schema: schema).fetch(request, as: type, in: self) } catch {
+      throw SiftError.postgres(error)
+    }
   }
 
   /// The number of records `request` selects (its limit and offset applied).
@@ -25,8 +27,21 @@ extension PostgresDatabase {
   /// let n = try db.fetchCount(SiftFetchRequest(entity: "note"))
   /// ```
   /// - Throws: `PostgresError` or `SiftError`.
-  public func fetchCount(_ request: SiftFetchRequest, schema: SQLSchema? = nil) throws -> Int {
-    let schema = try schema ?? introspectSchema(named: schemaName ?? "public").schema
-    return try SQLCompiler(dialect: PostgreSQLDialect(), schema: schema).fetchCount(request, in: self)
+  public func fetchCount(_ request: SiftFetchRequest, schema: SQLSchema? = nil) throws(SiftError) -> Int {
+    let schema = try self.schema(schema)
+    do { return try SQLCompiler(dialect: PostgreSQLDialect(), schema: schema).fetchCount(request, in: self) } catch {
+      throw SiftError.postgres(error)
+    }
+  }
+
+  /// The connection's own schema, read from the database.
+  func readSchema() throws(SiftError) -> SQLSchema {
+    try introspectSchema(named: schemaName ?? "public").schema
+  }
+
+  /// `given`, or the connection's own schema.
+  func schema(_ given: SQLSchema?) throws(SiftError) -> SQLSchema {
+    if let given { return given }
+    return try readSchema()
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SiftSQL
+import SiftSyntax
 
 extension PostgresDatabase {
   /// Checks, before a statement runs, that the functions it calls (`statement.requiredFunctions`:
@@ -16,7 +17,11 @@ extension PostgresDatabase {
   /// ```
   /// - Throws: `PostgresError` of kind `.missingSetup` naming the functions and
   ///   `sift setup-sql --dialect postgres`; `.query`/`.connection` if the catalog cannot be read.
-  public func checkSiftFunctions(_ names: [String]) throws(PostgresError) {
+  public func checkSiftFunctions(_ names: [String]) throws(SiftError) {
+    do throws(PostgresError) { try checkFunctions(names) } catch { throw error.siftError }
+  }
+
+  func checkFunctions(_ names: [String]) throws(PostgresError) {
     let wanted = siftFunctionsToCheck(names.filter { $0.hasPrefix("sift_") })
     guard !wanted.isEmpty else { return }
     let rows = try query(

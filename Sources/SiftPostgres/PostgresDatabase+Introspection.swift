@@ -12,7 +12,9 @@ extension PostgresDatabase {
   /// let result = try db.introspectSchema(named: "shop")
   /// ```
   /// - Throws: `PostgresError` from the server, or `SiftError` (`invalid-schema`).
-  public func introspectSchema(named schema: String = "public", sampleLimit: Int = 1000) throws -> SQLIntrospection {
-    try SQLSchemaReader(source: .postgres(schema: schema), sampleLimit: sampleLimit).read(from: self)
+  public func introspectSchema(named schema: String = "public", sampleLimit: Int = 1000) throws(SiftError) -> SQLIntrospection {
+    do { return try SQLSchemaReader(source: .postgres(schema: schema), sampleLimit: sampleLimit).read(from: self) } catch {
+      throw SiftError.postgres(error)
+    }
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SiftSQL
+import SiftSyntax
 
 extension PostgresDatabase: SQLBulkLoading {
   /// A writer that sends rows with `COPY "table" (columns) FROM STDIN` (text format) instead
@@ -10,7 +11,7 @@ extension PostgresDatabase: SQLBulkLoading {
   /// ```swift
   /// try db.load(records, entity: "Venue", schema: schema, dialect: PostgreSQLDialect())   // uses it
   /// ```
-  public func rowWriter(for tables: [SQLLoadTable]) throws -> any SQLRowWriter {
+  public func rowWriter(for tables: [SQLLoadTable]) throws(SiftError) -> any SQLRowWriter {
     PostgresRowWriter(database: self, tables: tables)
   }
 }
@@ -40,7 +41,7 @@ final class PostgresRowWriter: SQLRowWriter {
       }
     } catch {
       buffers[table].removeSubrange(before...)
-      throw error
+      throw SiftError.postgres(error)
     }
     buffers[table].append(0x0A)
     buffered += buffers[table].count - before
@@ -50,7 +51,7 @@ final class PostgresRowWriter: SQLRowWriter {
   func flush() throws {
     for (i, data) in buffers.enumerated() where !data.isEmpty {
       buffers[i] = []
-      try database.copyIn(copySQL[i], data: data)
+      do { try database.copyIn(copySQL[i], data: data) } catch { throw error.siftError }
     }
     buffered = 0
   }

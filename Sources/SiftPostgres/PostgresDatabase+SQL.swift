@@ -1,5 +1,6 @@
 import Foundation
 import SiftSQL
+import SiftSyntax
 
 extension PostgresDatabase: SQLDatabase {
   /// Runs a compiled statement (`$1…$n` placeholders) and returns its rows as `SQLValue`s.
@@ -20,8 +21,12 @@ extension PostgresDatabase: SQLDatabase {
   /// (`checkSiftFunctions(_:)`).
   /// - Throws: `PostgresError`; text containing NUL is refused as `.unsupportedValue`; missing
   ///   Sift functions are `.missingSetup`, before anything runs.
-  public func execute(_ statement: SQLStatement) throws(PostgresError) -> [[SQLValue]] {
-    try checkSiftFunctions(statement.requiredFunctions)
+  public func execute(_ statement: SQLStatement) throws(SiftError) -> [[SQLValue]] {
+    do throws(PostgresError) { return try executeChecked(statement) } catch { throw error.siftError }
+  }
+
+  func executeChecked(_ statement: SQLStatement) throws(PostgresError) -> [[SQLValue]] {
+    try checkFunctions(statement.requiredFunctions)
     let rows = try query(statement.sql, statement.bindings.map(PostgresWireValue.init))
     return rows.map { $0.map(SQLValue.init) }
   }
@@ -31,7 +36,7 @@ extension PostgresDatabase: SQLDatabase {
   /// ```swift
   /// try db.executeScript("CREATE TABLE t (a int8); INSERT INTO t VALUES (1)")
   /// ```
-  public func executeScript(_ sql: String) throws(PostgresError) {
+  public func executeScript(_ sql: String) throws(SiftError) {
     try run(sql)
   }
 }
@@ -47,7 +52,7 @@ extension PostgresDatabase {
   /// try db.load(records, entity: "Venue", schema: schema, dialect: PostgreSQLDialect())
   /// ```
   /// - Throws: `PostgresError`; `.query` if the role may not create functions in the schema.
-  public static func prepared(conninfo: String, schema: Schema = .current) throws(PostgresError)
+  public static func prepared(conninfo: String, schema: Schema = .current) throws(SiftError)
     -> PostgresDatabase
   {
     let db = try PostgresDatabase(conninfo: conninfo, schema: schema)
@@ -65,7 +70,7 @@ extension PostgresDatabase {
   /// ```swift
   /// try db.prepareSiftFunctions()
   /// ```
-  public func prepareSiftFunctions() throws(PostgresError) {
+  public func prepareSiftFunctions() throws(SiftError) {
     for sql in PostgreSQLDialect.setupSQL { try run(sql) }
   }
 }

@@ -46,15 +46,14 @@ extension PostgresDatabase {
     }
   }
 
-  static func siftError(_ error: PostgresError, milliseconds: Int) -> SiftError {
-    if error.sqlState == "57014" {
+  static func siftError(_ error: SiftError, milliseconds: Int) -> SiftError {
+    if (error.underlying as? PostgresError)?.sqlState == "57014" {
       return SiftError(
         stage: .policy,
         diagnostic: SiftDiagnostic(
           id: "time-limit", message: "the query ran longer than its time limit of \(milliseconds) ms", range: .at(0)),
-        source: "")
+        source: "", underlying: error.underlying)
     }
-    return SiftError(
-      stage: .sql, diagnostic: SiftDiagnostic(id: "postgres-error", message: error.description, range: .at(0)), source: "")
+    return error
   }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SiftSyntax
 
 /// A connection to a PostgreSQL server (through libpq) that runs Sift's compiled SQL.
 ///
@@ -80,11 +81,20 @@ public final class PostgresDatabase: @unchecked Sendable {
   ///
   /// Waiting is bounded by `timeouts` (`PostgresTimeouts.standard`: connect 10 s, lock 10 s,
   /// statement 300 s) wherever the conninfo or the server does not set its own.
-  /// - Throws: `PostgresError` (`.connection` when the server is unreachable, does not answer
-  ///   within the connect timeout, or refuses login; the message names the host and port).
-  public init(
+  /// - Throws: `SiftError` (stage `.sql`, id `postgres-connection` when the server is
+  ///   unreachable, does not answer within the connect timeout, or refuses login; the message
+  ///   names the host and port; the `PostgresError` is its `underlying`).
+  public convenience init(
     conninfo: String, schema: Schema = .current, readOnly: Bool = false, timeouts: PostgresTimeouts = .standard
-  ) throws(PostgresError) {
+  ) throws(SiftError) {
+    do throws(PostgresError) {
+      try self.init(connecting: conninfo, schema: schema, readOnly: readOnly, timeouts: timeouts)
+    } catch {
+      throw error.siftError
+    }
+  }
+
+  init(connecting conninfo: String, schema: Schema, readOnly: Bool, timeouts: PostgresTimeouts) throws(PostgresError) {
     if readOnly, case .temporary = schema {
       throw PostgresError(kind: .connection, message: "a read-only connection cannot create a temporary schema")
     }
@@ -151,7 +161,12 @@ public final class PostgresDatabase: @unchecked Sendable {
   /// ```swift
   /// try db.run("CREATE TABLE t (a int8); INSERT INTO t VALUES (1)")
   /// ```
-  public func run(_ script: String) throws(PostgresError) {
+  /// - Throws: `SiftError` (stage `.sql`; the `PostgresError` with its SQLSTATE as `underlying`).
+  public func run(_ script: String) throws(SiftError) {
+    do throws(PostgresError) { try runScript(script) } catch { throw error.siftError }
+  }
+
+  func runScript(_ script: String) throws(PostgresError) {
     lock.lock()
     defer { lock.unlock() }
     try connection.executeScript(script)

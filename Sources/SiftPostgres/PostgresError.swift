@@ -1,3 +1,4 @@
+import SiftSyntax
 import Foundation
 
 /// An error from the PostgreSQL runner: a failed connection, a statement the server rejected,
@@ -65,5 +66,33 @@ public struct PostgresError: Error, Sendable, Hashable, CustomStringConvertible 
     text += ": \(message)"
     if let statement { text += "\n  in: \(statement)" }
     return text
+  }
+}
+
+extension PostgresError {
+  /// This error as Sift's one error type (stage `.sql`, the message in PostgreSQL's or Sift's
+  /// words; kind, SQLSTATE and statement in the `PostgresError` kept as `underlying`): ids
+  /// `postgres-connection`, `postgres-query` (with the SQLSTATE in the cause),
+  /// `postgres-unsupported-value`, `postgres-result`, `cancelled`, `missing-sift-functions`.
+  package var siftError: SiftError {
+    let id: String
+    switch kind {
+    case .connection: id = "postgres-connection"
+    case .query: id = "postgres-query"
+    case .unsupportedValue: id = "postgres-unsupported-value"
+    case .result: id = "postgres-result"
+    case .cancelled: id = "cancelled"
+    case .missingSetup: id = "missing-sift-functions"
+    }
+    return SiftError(stage: .sql, id: id, message: message, underlying: self)
+  }
+}
+
+extension SiftError {
+  /// `error` as a `SiftError`: a `PostgresError` converted, a `SiftError` as it is.
+  package static func postgres(_ error: any Error) -> SiftError {
+    if let e = error as? SiftError { return e }
+    if let e = error as? PostgresError { return e.siftError }
+    return SiftError(stage: .sql, id: "postgres-error", message: "\(error)", underlying: error)
   }
 }

@@ -17,11 +17,21 @@ extension SQLiteDatabase {
   /// ```
   /// - Throws: `SiftError`: the compiler's, SQLite's, or a decoding error naming the row,
   ///   key, column and what was found.
-  public func fetch<T: Decodable>(_ request: SiftFetchRequest, as type: T.Type, schema: SQLSchema? = nil) throws -> [T] {
-    let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: try schema ?? introspectSchema().schema)
-    var sink = SiftRowSink(columns: try compiler.resultColumns(for: request), as: type)
-    try forEachRow(try compiler.compileForDecoding(request)) { try sink.append($0) }
-    return sink.results
+  public func fetch<T: Decodable>(_ request: SiftFetchRequest, as type: T.Type, schema: SQLSchema? = nil) throws(SiftError) -> [T] {
+    let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: try self.schema(schema))
+    do {
+      var sink = SiftRowSink(columns: try compiler.resultColumns(for: request), as: type)
+      try forEachRow(try compiler.compileForDecoding(request)) { try sink.append($0) }
+      return sink.results
+    } catch {
+      throw SiftError.decoding(error)
+    }
+  }
+
+  /// `given`, or the file's own schema.
+  func schema(_ given: SQLSchema?) throws(SiftError) -> SQLSchema {
+    if let given { return given }
+    return try introspectSchema().schema
   }
 
   /// The number of records `request` selects (its limit and offset applied).
@@ -30,8 +40,10 @@ extension SQLiteDatabase {
   /// let pinned = try db.fetchCount(SiftFetchRequest(entity: "Note", predicate: try SiftPredicate(format: "pinned == YES")))
   /// ```
   /// - Throws: `SiftError`: the compiler's or SQLite's.
-  public func fetchCount(_ request: SiftFetchRequest, schema: SQLSchema? = nil) throws -> Int {
-    try SQLCompiler(dialect: SQLiteDialect(), schema: try schema ?? introspectSchema().schema).fetchCount(request, in: self)
+  public func fetchCount(_ request: SiftFetchRequest, schema: SQLSchema? = nil) throws(SiftError) -> Int {
+    do { return try SQLCompiler(dialect: SQLiteDialect(), schema: try self.schema(schema)).fetchCount(request, in: self) } catch {
+      throw SiftError.decoding(error)
+    }
   }
 
   /// Runs `statement` and hands each row to `body` as it is read, in one reused buffer (rows

@@ -51,7 +51,7 @@ func runHostileBenchmarks(_ options: BenchOptions) throws {
     let start = DispatchTime.now().uptimeNanoseconds
     let outcome: SiftValue
     do { outcome = .int(Int64(try body())) } catch {
-      outcome = .string((error as? SiftError)?.diagnostic.id ?? (error as? PostgresError).map { "postgres: \($0.message)" } ?? "\(error)")
+      outcome = .string((error as? SiftError)?.diagnostic.id ?? "\(error)")
     }
     return (Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9, outcome)
   }

@@ -94,10 +94,10 @@ struct AsyncExecutionTests {
     let rows = try await db.executeAsync(series, progressInterval: 10) { reports.add($0.scanned) }
     #expect(rows == (try db.execute(series)))
     #expect(reports.all == [10, 20])
-    let task = Task { () async throws(PostgresError) -> [[SQLValue]] in
+    let task = Task { () async throws(SiftError) -> [[SQLValue]] in
       try await db.executeAsync(series, progressInterval: 10) { _ in withUnsafeCurrentTask { $0?.cancel() } }
     }
-    if case .failure(let failure) = await task.result, let e = failure as? PostgresError {
+    if case .failure(let failure) = await task.result, let e = failure as? SiftError {
       #expect(e.kind == .cancelled)
     } else {
       Issue.record("not cancelled")
@@ -114,7 +114,7 @@ struct AsyncExecutionTests {
     defer { db.close(); watcher.close() }
     let marker = "sift_async_\(UInt32.random(in: 0...UInt32.max))"
     let sleep = SQLStatement(sql: "SELECT pg_sleep(600) AS \(marker)")
-    let task = Task { () async throws(PostgresError) -> [[SQLValue]] in try await db.executeAsync(sleep) }
+    let task = Task { () async throws(SiftError) -> [[SQLValue]] in try await db.executeAsync(sleep) }
     let seen = SQLStatement(
       sql: "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1", bindings: [.text("%AS \(marker)")])
     let started = Date()
@@ -123,7 +123,7 @@ struct AsyncExecutionTests {
       try await Task.sleep(nanoseconds: 20_000_000)
     }
     task.cancel()
-    guard case .failure(let failure) = await task.result, let e = failure as? PostgresError else {
+    guard case .failure(let failure) = await task.result, let e = failure as? SiftError else {
       Issue.record("pg_sleep was not cancelled")
       return
     }
@@ -139,13 +139,13 @@ struct AsyncExecutionTests {
     let db = try PostgresTestServer.open()
     defer { db.close() }
     let reports = Collected<Int>()
-    let task = Task { () async throws(PostgresError) -> [[SQLValue]] in
+    let task = Task { () async throws(SiftError) -> [[SQLValue]] in
       try await db.executeAsync(SQLStatement(sql: "SELECT pg_sleep(600)")) { p in
         reports.add(p.scanned)
         if reports.all.count == 2 { withUnsafeCurrentTask { $0?.cancel() } }
       }
     }
-    guard case .failure(let failure) = await task.result, let e = failure as? PostgresError else {
+    guard case .failure(let failure) = await task.result, let e = failure as? SiftError else {
       Issue.record("pg_sleep was not cancelled")
       return
     }

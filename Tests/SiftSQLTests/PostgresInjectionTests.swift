@@ -91,7 +91,7 @@ struct PostgresInjectionTests {
     do {
       _ = try db.matchingIndices(of: p, entity: "Venue", compiler: compiler)
       Issue.record("NUL was accepted")
-    } catch let error as PostgresError {
+    } catch let error as SiftError {
       #expect(error.kind == .unsupportedValue)
       #expect(error.message.contains("NUL"))
     }
@@ -103,7 +103,7 @@ struct PostgresInjectionTests {
     let db = try PostgresTestServer.open()
     defer { db.close() }
     let bad: [SiftValue] = [["name": "ok"], ["name": "bad\u{0}value"]]
-    #expect(throws: PostgresError.self) {
+    #expect(throws: SiftError.self) {
       try db.load(bad, entity: "Venue", schema: schema, dialect: PostgreSQLDialect())
     }
     #expect(try rowCount(db) == 0)

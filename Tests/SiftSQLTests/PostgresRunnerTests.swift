@@ -1,5 +1,6 @@
 import Foundation
 import SiftSQL
+import SiftSyntax
 import Testing
 
 @testable import SiftPostgres
@@ -68,8 +69,8 @@ struct PostgresRunnerOfflineTests {
   }
 
   @Test func malformedConninfoThrows() {
-    #expect(throws: PostgresError.self) { _ = try PostgresDatabase(conninfo: "nonsense=") }
-    #expect(throws: PostgresError.self) { _ = try PostgresDatabase(conninfo: "host=a\u{0}") }
+    #expect(throws: SiftError.self) { _ = try PostgresDatabase(conninfo: "nonsense=") }
+    #expect(throws: SiftError.self) { _ = try PostgresDatabase(conninfo: "host=a\u{0}") }
   }
 
   @Test func identifierQuotingDoublesQuotes() {
@@ -167,7 +168,7 @@ struct PostgresRunnerLiveTests {
     #expect(try db.query("SELECT count(*) FROM t", []) == [[.int(2)]])
     db.close()
     db.close()
-    #expect(throws: PostgresError.self) { try db.run("SELECT 1") }
+    #expect(throws: SiftError.self) { try db.run("SELECT 1") }
     let check = try PostgresDatabase(conninfo: info)
     defer { check.close() }
     let left = try check.query(
@@ -191,7 +192,7 @@ struct PostgresRunnerLiveTests {
   @Test func wrongBindingCountIsAServerErrorNotACrash() throws {
     let db = try PostgresTestServer.open()
     defer { db.close() }
-    #expect(throws: PostgresError.self) {
+    #expect(throws: SiftError.self) {
       _ = try db.execute(SQLStatement(sql: "SELECT $1::int8 + $2::int8", bindings: [.integer(1)]))
     }
     // Unlike SQLite, PostgreSQL accepts typed parameters the statement never uses.

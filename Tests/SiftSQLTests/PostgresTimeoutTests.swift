@@ -1,5 +1,6 @@
 import Foundation
 import SiftPostgres
+import SiftSyntax
 import Testing
 
 /// Nothing waits on PostgreSQL without a bound: a server that accepts the connection and never
@@ -47,7 +48,7 @@ struct PostgresTimeoutTests {
     let (fd, port) = try Self.silentListener()
     defer { close(fd) }
     let start = Date()
-    #expect(throws: PostgresError.self) {
+    #expect(throws: SiftError.self) {
       _ = try PostgresDatabase(
         conninfo: "host=127.0.0.1 port=\(port) user=sift dbname=sift sslmode=disable connect_timeout=2",
         timeouts: PostgresTimeouts(connect: 60, lock: 1, statement: 1))
@@ -82,7 +83,7 @@ struct PostgresTimeoutTests {
       timeouts: PostgresTimeouts(connect: 5, lock: 60, statement: 30))
     defer { patient.close() }
     let again = Date()
-    #expect(throws: PostgresError.self) { try patient.run("SELECT count(*) FROM t") }
+    #expect(throws: SiftError.self) { try patient.run("SELECT count(*) FROM t") }
     #expect(Date().timeIntervalSince(again) < 5)
     try owner.run("ROLLBACK")
     try reader.run("SELECT count(*) FROM t")

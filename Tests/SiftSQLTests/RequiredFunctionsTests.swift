@@ -122,7 +122,7 @@ struct RequiredFunctionsTests {
       }
     }
     // The server's own error, for comparison, is what the check prevents.
-    #expect(throws: PostgresError.self) { try db.run("SELECT sift_fold('a', 1)") }
+    #expect(throws: SiftError.self) { try db.run("SELECT sift_fold('a', 1)") }
     try db.prepareSiftFunctions()
     for (format, st) in statements {
       #expect(throws: Never.self, "\(format)") { _ = try db.execute(st) }
@@ -143,7 +143,7 @@ struct RequiredFunctionsTests {
     try db.run("SET search_path TO \(PostgresDatabase.quoteIdentifier(name))")
     let compiler = SQLCompiler(dialect: PostgreSQLDialect(), schema: try db.introspectSchema(named: name).schema)
     let st = try compiler.compile(SiftFetchRequest(entity: "note", predicate: try SiftPredicate(format: "title ==[c] 'plan'")))
-    let error = try #require(throws: PostgresError.self) { try db.execute(st) }
+    let error = try #require(throws: SiftError.self) { try db.execute(st) }
     #expect(error.kind == .missingSetup)
     #expect(error.message.contains("sift_fold ([c]/[d] comparisons"))
     #expect(error.message.contains("schema \"\(name)\" or public"))

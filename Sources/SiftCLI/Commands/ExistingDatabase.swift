@@ -86,7 +86,8 @@ final class ExistingDatabase {
     do {
       pg = try PostgresDatabase(conninfo: conninfo, schema: .named(name), readOnly: true)
     } catch {
-      throw Failure(error.kind == .connection ? error.message : "PostgreSQL: \(error.message)")
+      let cause = error.underlying as? PostgresError
+      throw Failure(cause == nil || cause?.kind == .connection ? error.message : "PostgreSQL: \(error.message)")
     }
     let read: SQLIntrospection
     do {
@@ -127,7 +128,7 @@ final class ExistingDatabase {
 
   /// An error's text on one line (`SiftError`s by their message).
   static func message(of error: any Error) -> String {
-    let text = (error as? SiftError)?.diagnostic.message ?? (error as? PostgresError)?.message ?? "\(error)"
+    let text = (error as? SiftError)?.diagnostic.message ?? "\(error)"
     return Failure(text).description
   }
 
@@ -169,10 +170,10 @@ final class ExistingDatabase {
       if let timeLimit, let pg = database as? PostgresDatabase { return try pg.execute(statement, timeLimit: timeLimit) }
       return try database.execute(statement)
     } catch let e as SiftError {
+      // PostgreSQL's errors keep their ids (missing-sift-functions: the statement was not run).
       throw e
     } catch {
-      // A PostgreSQL database without Sift's functions: the statement was not run.
-      let id = (error as? PostgresError)?.kind == .missingSetup ? "missing-sift-functions" : "database-error"
+      let id = "database-error"
       throw SiftError(
         stage: .sql,
         diagnostic: SiftDiagnostic(id: id, message: ExistingDatabase.message(of: error), range: .at(0)),

@@ -46,7 +46,7 @@ public struct SiftRow: Sendable, Decodable, CustomStringConvertible {
   /// ```swift
   /// let created = try row.decode(Date.self, "createdAt")
   /// ```
-  /// - Throws: `SiftError` (stage `.sql`, id `decode-mismatch` or `decode-missing-key`)
+  /// - Throws: `SiftError` (stage `.decode`, id `decode-mismatch` or `decode-missing-key`)
   ///   naming the row, the key, the column and what was found.
   public func decode<T: Decodable>(_ type: T.Type, _ name: String) throws -> T {
     guard let i = columns.position(of: name), i < values.count else {
@@ -114,7 +114,17 @@ public struct SiftRow: Sendable, Decodable, CustomStringConvertible {
   }
 
   static func error(_ id: String, _ message: String) -> SiftError {
-    SiftError(stage: .sql, diagnostic: SiftDiagnostic(id: id, message: message, range: .at(0)), source: "")
+    SiftError(stage: .decode, diagnostic: SiftDiagnostic(id: id, message: message, range: .at(0)), source: "")
+  }
+}
+
+extension SiftError {
+  /// An error while fetching typed rows as Sift's one error type: a `SiftError` as it is, any
+  /// other (a `Decodable` type's own `init(from:)` refusing a value) as stage `.decode`, id
+  /// `decode-failed`, kept as `underlying`.
+  package static func decoding(_ error: any Error) -> SiftError {
+    if let e = error as? SiftError { return e }
+    return SiftError(stage: .decode, id: "decode-failed", message: "\(error)", underlying: error)
   }
 }
 
