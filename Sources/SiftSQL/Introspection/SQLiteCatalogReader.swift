@@ -108,7 +108,8 @@ struct SQLiteCatalogReader {
   /// SQLite's affinity rules, after two of Sift's own: a declared type containing `BOOL` is a
   /// boolean, one containing `DATE` or `TIME` (but not exactly `TIME`) a date, one containing
   /// `JSON` an array if its values are JSON arrays. A column with no declared type (a view's
-  /// expression) takes the one storage class its values share.
+  /// expression) or declared `ANY` (a STRICT table's column that keeps every value as given)
+  /// takes the one storage class its values share.
   private func classify(
     _ c: inout IntrospectedColumn, table: String, coreData: Bool, warnings: inout [SQLIntrospectionWarning]
   ) throws {
@@ -130,7 +131,7 @@ struct SQLiteCatalogReader {
       c.type = .string
     } else if has("BLOB") {
       c.type = .data
-    } else if t.isEmpty {
+    } else if t.isEmpty || t == "ANY" {
       let kinds = Set(try sample(table, c.name).map { v -> String in
         switch v {
         case .integer: return "integer"
@@ -146,7 +147,7 @@ struct SQLiteCatalogReader {
         warnings.append(
           SQLIntrospectionWarning(
             kind: .unsupportedColumn, table: table, columns: [c.name], member: c.name,
-            message: "\(c.name) has no declared type and its values \(kinds.isEmpty ? "are all NULL" : "mix " + kinds.sorted().joined(separator: ", ")); "
+            message: "\(c.name) \(t.isEmpty ? "has no declared type" : "is declared ANY") and its values \(kinds.isEmpty ? "are all NULL" : "mix " + kinds.sorted().joined(separator: ", ")); "
               + "left out (give it a type in a schema file)"))
       }
     } else {
