@@ -82,6 +82,17 @@ struct ISODayTests {
     #expect(throws: SiftJSON.SyntaxError.self) { try SiftJSON.parse(#"{"$date": "\#(text)"}"#) }
   }
 
+  /// Fractions are read correctly rounded: the stored text of a millisecond instant is that
+  /// instant (digit-by-digit sums drifted by a last bit).
+  @Test func fractionsAreExact() {
+    for ms in [1_709_251_201_370, 1_709_251_204_521, 1_709_251_203_699, 1_700_000_000_001] as [Int64] {
+      let date = Date(timeIntervalSince1970: Double(ms) / 1000)
+      let text = SiftJSON.formatDate(date)
+      #expect(SiftJSON.parseDate(text) == date, "\(text)")
+    }
+    #expect(SiftJSON.fractionValue(Array("370".utf8)) == 0.37)
+  }
+
   @Test func leapDaysAre() {
     #expect(SiftJSON.parseDate("2024-02-29") == Date(timeIntervalSince1970: 1_709_164_800))
     #expect(SiftJSON.parseDate("2000-02-29") != nil)

@@ -1,4 +1,5 @@
 import Foundation
+import SiftSyntax
 
 /// Reads the date text databases store and print: ISO-8601 of every precision, with `T` or a
 /// space between day and time, a `Z`, an offset (`+05:30`, `+0530`, `+05`) or no zone (UTC),
@@ -41,14 +42,10 @@ enum SQLDateText {
         i = 19
         if i < b.count, b[i] == 0x2E {
           i += 1
-          var scale = 0.1
           let start = i
-          while i < b.count, b[i] >= 0x30 && b[i] <= 0x39 {
-            fraction += Double(b[i] - 0x30) * scale
-            scale /= 10
-            i += 1
-          }
+          while i < b.count, b[i] >= 0x30 && b[i] <= 0x39 { i += 1 }
           if i == start { return nil }
+          fraction = SiftJSON.fractionValue(b[start..<i])
         }
       }
       if i < b.count {

@@ -124,6 +124,8 @@ extension SQLCompilation {
   ) throws(SiftError) -> SQLExpr? {
     let (form, integer) = dateForm(column)
     let encoding = form.encoding
+    var d = d
+    if let folded = Self.alignToPrecision(&d, &op, step: Self.precision(of: form, integer: integer)) { return folded }
     if let text = try textDateCompare(op, column, d, form) { return text }
     if form == .isoDate {
       let seconds = d.timeIntervalSince1970
@@ -143,6 +145,48 @@ extension SQLCompilation {
     var out = withConstant(SQLExpr(sql, type: .date, nullable: false), .date(d))
     out.form = column.form
     constant = out
+    return nil
+  }
+
+  /// The smallest step between two dates a column of `form` can hold, in seconds, when it is
+  /// coarser than a `Date`: milliseconds for text (its spelling has three fraction digits at
+  /// most) and integer millisecond columns, whole seconds for integer second columns; nil for
+  /// doubles and native types (and `isoDate`, whose days `rebindDate` handles itself).
+  static func precision(of form: SQLDateForm, integer: Bool) -> Double? {
+    switch form.encoding {
+    case .iso8601, .sqliteDateTime: return 0.001
+    case .unixMilliseconds: return integer ? 0.001 : nil
+    case .unixSeconds, .referenceDateSeconds: return integer ? 1 : nil
+    case .isoDate, .native: return nil
+    }
+  }
+
+  /// `column op d` where the column holds only multiples of `step` and `d` falls between two
+  /// (a `Date()` with microseconds against milliseconds): `d` moves to the bound that gives
+  /// memory's answer for every stored value — `>=`/`>` the next multiple up (as `>=`),
+  /// `<`/`<=` the one below (as `<=`) — and `==` is false, `!=` true (nil too, as in memory).
+  /// Nil when the comparison goes on with `d` (maybe moved); else the folded answer.
+  static func alignToPrecision(_ d: inout Date, _ op: inout ComparisonOperator, step: Double?) -> SQLExpr? {
+    guard let step else { return nil }
+    let seconds = d.timeIntervalSince1970
+    let perSecond = (1 / step).rounded()  // 1000 or 1: whole numbers, so steps are exact quotients
+    let units = seconds * perSecond
+    guard units.isFinite, abs(units) < 9e15 else { return nil }
+    let lo = units.rounded(.down), hi = units.rounded(.up)
+    // On a step (also when the product lost a last bit: `lo / perSecond` is the same instant).
+    if lo == hi || lo / perSecond == seconds || hi / perSecond == seconds { return nil }
+    switch op {
+    case .equal: return .alwaysFalse
+    case .notEqual: return .alwaysTrue
+    case .greaterThan, .greaterThanOrEqual:
+      op = .greaterThanOrEqual
+      d = Date(timeIntervalSince1970: hi / perSecond)
+    case .lessThan, .lessThanOrEqual:
+      op = .lessThanOrEqual
+      d = Date(timeIntervalSince1970: lo / perSecond)
+    default:
+      break
+    }
     return nil
   }
 

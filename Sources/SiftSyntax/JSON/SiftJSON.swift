@@ -167,12 +167,9 @@ package enum SiftJSON {
       }
       if i < b.count, b[i] == UInt8(ascii: ".") {
         i += 1
-        var scale = 0.1
-        while i < b.count, b[i] >= 0x30 && b[i] <= 0x39 {
-          fraction += Double(b[i] - 0x30) * scale
-          scale /= 10
-          i += 1
-        }
+        let start = i
+        while i < b.count, b[i] >= 0x30 && b[i] <= 0x39 { i += 1 }
+        fraction = fractionValue(b[start..<i])
       }
       if i < b.count {
         if b[i] == UInt8(ascii: "Z") {
@@ -191,6 +188,20 @@ package enum SiftJSON {
     let days = daysFromCivil(year, month, day)
     let total = Double(days * 86400 + hour * 3600 + minute * 60 + second - offset) + fraction
     return Date(timeIntervalSince1970: total)
+  }
+
+  /// The value of the digits after a decimal point, correctly rounded (`.370` is the double
+  /// nearest 0.37, as `370 / 1000`; adding digit × 0.1ⁿ one by one drifts, and then a stored
+  /// `…01.370Z` and the date `…01.37` were different instants). Digits past the 18th add
+  /// nothing a `Date` can hold.
+  package static func fractionValue<C: Collection<UInt8>>(_ digits: C) -> Double {
+    var n: UInt64 = 0
+    var scale = 1.0
+    for d in digits.prefix(18) {
+      n = n * 10 + UInt64(d - 0x30)
+      scale *= 10
+    }
+    return Double(n) / scale
   }
 
   /// The number of days of `month` (1–12) in the proleptic Gregorian `year`: `2023-02-29` and
