@@ -20,8 +20,8 @@ extension PostgresDatabase {
   /// ```swift
   /// let rows = try await db.executeAsync(try compiler.compile(request)) { p in print(p.scanned) }
   /// ```
-  /// - Throws: `PostgresError` as `execute(_:)` does (`.missingSetup` included), or kind
-  ///   `.cancelled`.
+  /// - Throws: `SiftError` as `execute(_:)` does (`missing-sift-functions` included), or id
+  ///   `cancelled` (a `PostgresError` of kind `.cancelled` beneath).
   public func executeAsync(
     _ statement: SQLStatement, progressInterval: Int = 1000, progress: (@Sendable (SiftFetchProgress) -> Void)? = nil
   ) async throws(SiftError) -> [[SQLValue]] {

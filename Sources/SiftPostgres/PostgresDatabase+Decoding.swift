@@ -12,7 +12,7 @@ extension PostgresDatabase {
   /// ```swift
   /// let notes = try db.fetch(SiftFetchRequest(entity: "note"), as: Note.self)
   /// ```
-  /// - Throws: `PostgresError` from the server, or `SiftError` (the compiler's, or a decoding
+  /// - Throws: `SiftError`: the server's (a `PostgresError` as `underlying`), the compiler's, or a decoding
   ///   error naming the row, key, column and what was found).
   public func fetch<T: Decodable>(_ request: SiftFetchRequest, as type: T.Type, schema: SQLSchema? = nil) throws(SiftError) -> [T] {
     let schema = try self.schema(schema)
@@ -26,7 +26,7 @@ extension PostgresDatabase {
   /// ```swift
   /// let n = try db.fetchCount(SiftFetchRequest(entity: "note"))
   /// ```
-  /// - Throws: `PostgresError` or `SiftError`.
+  /// - Throws: `SiftError` (the server's, with its `PostgresError` as `underlying`, or the compiler's).
   public func fetchCount(_ request: SiftFetchRequest, schema: SQLSchema? = nil) throws(SiftError) -> Int {
     let schema = try self.schema(schema)
     do { return try SQLCompiler(dialect: PostgreSQLDialect(), schema: schema).fetchCount(request, in: self) } catch {

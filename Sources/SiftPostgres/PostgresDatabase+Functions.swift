@@ -13,10 +13,12 @@ extension PostgresDatabase {
   ///
   /// ```swift
   /// try db.checkSiftFunctions(["sift_fold"])
-  /// // postgres missingSetup error: the database has no function sift_fold ([c]/[d] comparisons) …
+  /// // error id missing-sift-functions: the database has no function sift_fold ([c]/[d] comparisons) …
   /// ```
-  /// - Throws: `PostgresError` of kind `.missingSetup` naming the functions and
-  ///   `sift setup-sql --dialect postgres`; `.query`/`.connection` if the catalog cannot be read.
+  /// - Throws: `SiftError` with id `missing-sift-functions` (a `PostgresError` of kind
+  ///   `.missingSetup` beneath) naming the functions and
+  ///   `sift setup-sql --dialect postgres`; `postgres-query`/`postgres-connection` if the catalog
+  ///   cannot be read.
   public func checkSiftFunctions(_ names: [String]) throws(SiftError) {
     do throws(PostgresError) { try checkFunctions(names) } catch { throw error.siftError }
   }

@@ -11,7 +11,7 @@ extension PostgresDatabase {
   /// let db = try PostgresDatabase(conninfo: info, readOnly: true)
   /// let result = try db.introspectSchema(named: "shop")
   /// ```
-  /// - Throws: `PostgresError` from the server, or `SiftError` (`invalid-schema`).
+  /// - Throws: `SiftError`: the server's (a `PostgresError` as `underlying`) or `invalid-schema`.
   public func introspectSchema(named schema: String = "public", sampleLimit: Int = 1000) throws(SiftError) -> SQLIntrospection {
     do { return try SQLSchemaReader(source: .postgres(schema: schema), sampleLimit: sampleLimit).read(from: self) } catch {
       throw SiftError.postgres(error)

@@ -19,7 +19,8 @@ extension PostgresDatabase: SQLDatabase {
   /// unused typed parameters), unlike SQLite. A statement that calls Sift's SQL functions
   /// (`statement.requiredFunctions`) runs only when the database has them
   /// (`checkSiftFunctions(_:)`).
-  /// - Throws: `PostgresError`; text containing NUL is refused as `.unsupportedValue`; missing
+  /// - Throws: `SiftError` (stage `.sql`, its `underlying` the `PostgresError`); text containing
+  ///   NUL is refused as `postgres-unsupported-value`; missing
   ///   Sift functions are `.missingSetup`, before anything runs.
   public func execute(_ statement: SQLStatement) throws(SiftError) -> [[SQLValue]] {
     do throws(PostgresError) { return try executeChecked(statement) } catch { throw error.siftError }
@@ -51,7 +52,7 @@ extension PostgresDatabase {
   /// let db = try PostgresDatabase.prepared(conninfo: info, schema: .temporary())
   /// try db.load(records, entity: "Venue", schema: schema, dialect: PostgreSQLDialect())
   /// ```
-  /// - Throws: `PostgresError`; `.query` if the role may not create functions in the schema.
+  /// - Throws: `SiftError`; `postgres-query` if the role may not create functions in the schema.
   public static func prepared(conninfo: String, schema: Schema = .current) throws(SiftError)
     -> PostgresDatabase
   {

@@ -4,8 +4,8 @@ import SiftSyntax
 /// A connection to a PostgreSQL server (through libpq) that runs Sift's compiled SQL.
 ///
 /// It binds `$1…$n` parameters (text format for scalars, binary `bytea` for bytes), converts
-/// result cells back by column type, reports every failure as a `PostgresError` carrying the
-/// server's message, and closes the connection (`PQfinish`) on `close()` or deinit.
+/// result cells back by column type, reports every failure as a `SiftError` whose `underlying`
+/// `PostgresError` carries the server's message and SQLSTATE, and closes the connection (`PQfinish`) on `close()` or deinit.
 ///
 /// With `schema: .temporary()` it creates a fresh schema (`sift_test_<random>`), points
 /// `search_path` at it so tables and Sift's helper functions land there, and drops it

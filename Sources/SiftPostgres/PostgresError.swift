@@ -1,16 +1,18 @@
 import SiftSyntax
 import Foundation
 
-/// An error from the PostgreSQL runner: a failed connection, a statement the server rejected,
-/// a value PostgreSQL cannot hold (text with NUL), or a result cell that could not be decoded.
+/// What went wrong in the PostgreSQL runner, as the `underlying` cause of the `SiftError` the
+/// public API throws: a failed connection, a statement the server rejected, a value PostgreSQL
+/// cannot hold (text with NUL), or a result cell that could not be decoded.
 ///
 /// `message` carries the server's own text when there is one; `sqlState` the five-character
 /// SQLSTATE code (for example `42P01` undefined table, `22021` bad encoding).
 ///
 /// ```swift
 /// do { _ = try db.execute(SQLStatement(sql: "SELECT * FROM nope", bindings: [])) }
-/// catch let error as PostgresError {
-///   print(error.kind, error.sqlState ?? "-", error.message)   // query 42P01 relation "nope" …
+/// catch {
+///   let cause = error.underlying as? PostgresError
+///   print(error.id, cause?.sqlState ?? "-", error.message)   // postgres-query 42P01 relation "nope" …
 /// }
 /// ```
 public struct PostgresError: Error, Sendable, Hashable, CustomStringConvertible {
