@@ -49,16 +49,8 @@ extension SQLiteDatabase {
   /// Runs `statement` and hands each row to `body` as it is read, in one reused buffer (rows
   /// are not collected first, as `execute` does).
   func forEachRow(_ statement: SQLStatement, _ body: ([SQLValue]) throws -> Void) throws {
-    let st = try prepare(statement.sql)
+    let st = try bound(statement)
     defer { sqlite3_reset(st) }
-    let expected = Int(sqlite3_bind_parameter_count(st))
-    guard expected == statement.bindings.count else {
-      throw SQLiteDatabase.error(
-        "statement has \(expected) placeholders but \(statement.bindings.count) bindings", sql: statement.sql)
-    }
-    for (i, v) in statement.bindings.enumerated() {
-      guard SQLiteDatabase.bind(v, to: st, at: Int32(i + 1)) == SQLITE_OK else { throw lastError(statement.sql) }
-    }
     let columns = sqlite3_column_count(st)
     var row: [SQLValue] = []
     row.reserveCapacity(Int(columns))

@@ -195,18 +195,29 @@ public final class SQLiteDatabase: SQLDatabase {
   /// The connection (nil once closed), for `executeAsync`'s progress handler and interrupt.
   var connectionHandle: OpaquePointer? { handle }
 
-  /// `execute`'s loop; `afterRow(n)` runs after the n-th row, and its error stops the statement.
-  func rows(_ statement: SQLStatement, afterRow: ((Int) throws(SiftError) -> Void)?) throws(SiftError) -> [[SQLValue]] {
+  /// `statement` prepared (from the cache) with its bindings bound; the caller resets it.
+  func bound(_ statement: SQLStatement) throws(SiftError) -> OpaquePointer {
     let st = try prepare(statement.sql)
-    defer { sqlite3_reset(st) }
     let expected = Int(sqlite3_bind_parameter_count(st))
     guard expected == statement.bindings.count else {
+      sqlite3_reset(st)
       throw SQLiteDatabase.error(
         "statement has \(expected) placeholders but \(statement.bindings.count) bindings", sql: statement.sql)
     }
     for (i, v) in statement.bindings.enumerated() {
-      guard SQLiteDatabase.bind(v, to: st, at: Int32(i + 1)) == SQLITE_OK else { throw lastError(statement.sql) }
+      guard SQLiteDatabase.bind(v, to: st, at: Int32(i + 1)) == SQLITE_OK else {
+        let error = lastError(statement.sql)
+        sqlite3_reset(st)
+        throw error
+      }
     }
+    return st
+  }
+
+  /// `execute`'s loop; `afterRow(n)` runs after the n-th row, and its error stops the statement.
+  func rows(_ statement: SQLStatement, afterRow: ((Int) throws(SiftError) -> Void)?) throws(SiftError) -> [[SQLValue]] {
+    let st = try bound(statement)
+    defer { sqlite3_reset(st) }
     var rows: [[SQLValue]] = []
     let columns = sqlite3_column_count(st)
     while true {

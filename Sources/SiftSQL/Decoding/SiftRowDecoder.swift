@@ -246,7 +246,7 @@ struct SiftCellDecoder: Decoder, SingleValueDecodingContainer {
     case .date(let d): return d
     case .double(let s) where !s.isNaN: return Date(timeIntervalSince1970: s)
     case .int(let s): return Date(timeIntervalSince1970: Double(s))
-    case .string(let s): return SQLDateText.parse(s)
+    case .string(let s): return SiftDateParser.parse(s)
     default: return nil
     }
   }

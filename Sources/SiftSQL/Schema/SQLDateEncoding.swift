@@ -108,7 +108,7 @@ public enum SQLDateEncoding: String, Sendable, Hashable, CaseIterable {
     case (.unixMilliseconds, .integer(let n)): return Date(timeIntervalSince1970: Double(n) / 1000)
     case (.unixMilliseconds, .double(let d)) where !d.isNaN: return Date(timeIntervalSince1970: d / 1000)
     case (.iso8601, .text(let s)), (.sqliteDateTime, .text(let s)), (.isoDate, .text(let s)), (.native, .text(let s)):
-      return SQLDateText.parse(s)
+      return SiftDateParser.parse(s)
     default: return nil
     }
   }

@@ -134,61 +134,8 @@ package enum SiftJSON {
     return s + "Z"
   }
 
-  /// Parses `YYYY-MM-DDTHH:MM:SS[.fff](Z|±HH:MM)` or a bare `YYYY-MM-DD`.
-  package static func parseDate(_ text: String) -> Date? {
-    let b = Array(text.utf8)
-    func num(_ from: Int, _ count: Int) -> Int? {
-      guard from + count <= b.count else { return nil }
-      var v = 0
-      for i in from..<(from + count) {
-        guard b[i] >= 0x30 && b[i] <= 0x39 else { return nil }
-        v = v * 10 + Int(b[i] - 0x30)
-      }
-      return v
-    }
-    guard let year = num(0, 4), b.count >= 10, b[4] == UInt8(ascii: "-"), let month = num(5, 2),
-      b[7] == UInt8(ascii: "-"), let day = num(8, 2), (1...12).contains(month), day >= 1,
-      day <= daysIn(month: month, year: year)
-    else { return nil }
-    var hour = 0, minute = 0, second = 0
-    var fraction = 0.0
-    var offset = 0
-    var i = 10
-    if i < b.count {
-      guard b[i] == UInt8(ascii: "T") || b[i] == UInt8(ascii: " "), let h = num(11, 2),
-        b.count > 13, b[13] == UInt8(ascii: ":"), let m = num(14, 2) else { return nil }
-      hour = h
-      minute = m
-      i = 16
-      if i < b.count, b[i] == UInt8(ascii: ":") {
-        guard let s = num(17, 2) else { return nil }
-        second = s
-        i = 19
-      }
-      if i < b.count, b[i] == UInt8(ascii: ".") {
-        i += 1
-        let start = i
-        while i < b.count, b[i] >= 0x30 && b[i] <= 0x39 { i += 1 }
-        fraction = fractionValue(b[start..<i])
-      }
-      if i < b.count {
-        if b[i] == UInt8(ascii: "Z") {
-          i += 1
-        } else if b[i] == UInt8(ascii: "+") || b[i] == UInt8(ascii: "-") {
-          guard let oh = num(i + 1, 2), i + 3 < b.count, b[i + 3] == UInt8(ascii: ":"), let om = num(i + 4, 2)
-          else { return nil }
-          offset = (oh * 3600 + om * 60) * (b[i] == UInt8(ascii: "-") ? -1 : 1)
-          i += 6
-        } else {
-          return nil
-        }
-      }
-      guard i == b.count, hour < 24, minute < 60, second < 61 else { return nil }
-    }
-    let days = daysFromCivil(year, month, day)
-    let total = Double(days * 86400 + hour * 3600 + minute * 60 + second - offset) + fraction
-    return Date(timeIntervalSince1970: total)
-  }
+  /// The date ISO-8601 `text` spells, or nil (`SiftDateParser`: the one rule).
+  package static func parseDate(_ text: String) -> Date? { SiftDateParser.parse(text) }
 
   /// The value of the digits after a decimal point, correctly rounded (`.370` is the double
   /// nearest 0.37, as `370 / 1000`; adding digit × 0.1ⁿ one by one drifts, and then a stored
@@ -206,13 +153,13 @@ package enum SiftJSON {
 
   /// The number of days of `month` (1–12) in the proleptic Gregorian `year`: `2023-02-29` and
   /// `2024-04-31` are not dates (they are refused, not rolled into the next month).
-  static func daysIn(month: Int, year: Int) -> Int {
+  package static func daysIn(month: Int, year: Int) -> Int {
     let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
     return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
   }
 
   /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).
-  static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
+  package static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
     let y = m <= 2 ? y0 - 1 : y0
     let era = (y >= 0 ? y : y - 399) / 400
     let yoe = y - era * 400

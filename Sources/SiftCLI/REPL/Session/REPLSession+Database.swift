@@ -201,7 +201,7 @@ extension REPLSession {
 
   /// The records of `e` matching `predicate` in the session's order (`.sort`, with its
   /// comparisons and nil placement), from its offset, at most `limit`.
-  private func sessionRequest(_ e: SQLEntity, _ predicate: SiftPredicate, limit: Int?) -> SiftFetchRequest {
+  func sessionRequest(_ e: SQLEntity, _ predicate: SiftPredicate, limit: Int?) -> SiftFetchRequest {
     SiftFetchRequest(
       entity: e.name, predicate: predicate, sortDescriptors: sort, limit: limit,
       offset: offset > 0 ? offset : nil, resultType: .records)

@@ -141,8 +141,8 @@ extension REPLSession {
     }
     lastPredicate = text
     do {
-      let statement = try db.compiler.compile(
-        SiftFetchRequest(entity: e.name, predicate: predicate, sortDescriptors: sort, limit: limit, offset: offset > 0 ? offset : nil, resultType: .records))
+      // The statement a typed predicate runs (`sessionRequest`), so the plan is that one's.
+      let statement = try db.compiler.compile(sessionRequest(e, predicate, limit: limit))
       let lines: [String]
       let verdict: String
       if db.kind == .postgres {

@@ -1,19 +1,23 @@
 import Foundation
-import SiftSyntax
 
-/// Reads the date text databases store and print: ISO-8601 of every precision, with `T` or a
-/// space between day and time, a `Z`, an offset (`+05:30`, `+0530`, `+05`) or no zone (UTC),
-/// and a bare calendar date (midnight UTC). It is what PostgreSQL prints for `timestamptz`
-/// (`2024-01-05 10:30:00.25+00`), `timestamp` and `date`, what SQLite's `datetime()` writes,
-/// and what Sift's text encodings write.
-enum SQLDateText {
+/// The one reader of ISO-8601 date text: `{"$date": …}`, `--dates`, `CAST("…", "NSDate")`
+/// (`SiftDateText`) and every text date a database stores or prints (the value codec). It takes
+/// every precision, `T` or a space between day and time, `Z`, an offset (`+05:30`, `+0530`,
+/// `+05`) or no zone (UTC), and a bare calendar date (midnight UTC) — what PostgreSQL prints for
+/// `timestamptz` (`2024-01-05 10:30:00.25+00`), `timestamp` and `date`, what SQLite's
+/// `datetime()` writes, and what Sift writes. A day its month does not have is no date.
+///
+/// ```swift
+/// SiftDateParser.parse("2024-01-05 10:30:00.25+00")   // 2024-01-05T10:30:00.250Z
+/// ```
+package enum SiftDateParser {
   /// The instant `text` spells, or nil (not a date, a month 13, `infinity`, a `BC` suffix).
-  static func parse(_ text: String) -> Date? {
+  package static func parse(_ text: String) -> Date? {
     var text = text
     return text.withUTF8 { parse(bytes: $0) }
   }
 
-  static func parse(bytes b: UnsafeBufferPointer<UInt8>) -> Date? {
+  package static func parse(bytes b: UnsafeBufferPointer<UInt8>) -> Date? {
     func num(_ from: Int, _ count: Int) -> Int? {
       guard from >= 0, count > 0, from + count <= b.count else { return nil }
       var v = 0
@@ -24,7 +28,7 @@ enum SQLDateText {
       return v
     }
     guard b.count >= 10, let year = num(0, 4), b[4] == 0x2D, let month = num(5, 2), b[7] == 0x2D,
-      let day = num(8, 2), (1...12).contains(month), (1...31).contains(day)
+      let day = num(8, 2), (1...12).contains(month), day >= 1, day <= SiftJSON.daysIn(month: month, year: year)
     else { return nil }
     var seconds = 0
     var fraction = 0.0
@@ -67,17 +71,7 @@ enum SQLDateText {
       }
       guard i == b.count else { return nil }
     }
-    let days = daysFromCivil(year, month, day)
+    let days = SiftJSON.daysFromCivil(year, month, day)
     return Date(timeIntervalSince1970: Double(days * 86_400 + seconds - offset) + fraction)
-  }
-
-  /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).
-  static func daysFromCivil(_ y0: Int, _ m: Int, _ d: Int) -> Int {
-    let y = m <= 2 ? y0 - 1 : y0
-    let era = (y >= 0 ? y : y - 399) / 400
-    let yoe = y - era * 400
-    let doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-    return era * 146_097 + doe - 719_468
   }
 }
