@@ -111,12 +111,7 @@ extension SQLValue {
 extension CommandInputs {
   /// Loads a schema JSON file (format in README.md).
   static func schema(_ path: String) throws -> SQLSchema {
-    let text: String
-    do {
-      text = try String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8)
-    } catch {
-      throw Failure(description: "cannot read \(path): \(error.localizedDescription)")
-    }
+    let text = try CommandInputs.text(path)
     do {
       return try SQLSchema(json: text)
     } catch {

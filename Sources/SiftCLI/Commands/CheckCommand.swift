@@ -68,12 +68,7 @@ enum CheckCommand {
 extension CommandInputs {
   /// Reads a query policy file (`SiftQueryPolicy(json:)`).
   static func policy(_ path: String) throws -> SiftQueryPolicy {
-    let text: String
-    do {
-      text = try String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8)
-    } catch {
-      throw Failure(description: "cannot read \(path): \(error.localizedDescription)")
-    }
+    let text = try CommandInputs.text(path)
     do {
       return try SiftQueryPolicy(json: text)
     } catch {

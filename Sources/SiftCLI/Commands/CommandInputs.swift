@@ -101,16 +101,23 @@ enum CommandInputs {
     }
   }
 
+  /// A text file a command names (schema, policy, date formats): its contents, or a failure
+  /// naming it.
+  static func text(_ path: String) throws(Failure) -> String {
+    do {
+      return try String(contentsOf: URL(fileURLWithPath: path), encoding: .utf8)
+    } catch {
+      throw Failure(description: "cannot read \(path): \(error.localizedDescription)")
+    }
+  }
+
   /// The `--dates` options (`iso8601`, `seconds`, `milliseconds`, `KEY=FORMAT`, or a JSON file
   /// of key paths and formats) as one strategy.
   static func dates(_ specs: [String]) throws(Failure) -> SiftJSONDates {
     var texts: [String] = []
     for spec in specs {
       if spec.hasSuffix(".json") {
-        guard let text = try? String(contentsOfFile: spec, encoding: .utf8) else {
-          throw Failure(description: "--dates \(spec): cannot read the file")
-        }
-        texts.append(text)
+        texts.append(try text(spec))
       } else {
         texts.append(spec)
       }
