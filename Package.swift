@@ -22,8 +22,8 @@ let package = Package(
     .target(name: "SiftSyntax"),
     .target(name: "SiftEvaluation", dependencies: ["SiftSyntax"]),
     .target(name: "SiftSQL", dependencies: ["SiftSyntax"]),
-    .target(name: "SiftSQLite", dependencies: ["SiftSQL", "CSQLite"]),
-    .target(name: "SiftPostgres", dependencies: ["SiftSQL", "CLibPQ"]),
+    .target(name: "SiftSQLite", dependencies: ["SiftSyntax", "SiftSQL", "CSQLite"]),
+    .target(name: "SiftPostgres", dependencies: ["SiftSyntax", "SiftSQL", "CLibPQ"]),
     // Core Data: .xcdatamodeld models (FoundationXML) and their SQLite store layout as an SQLSchema.
     .target(name: "SiftCoreData", dependencies: ["SiftSyntax", "SiftSQL"]),
     // Live results (NSFetchedResultsController): change sets over fetched results kept current.
@@ -58,7 +58,8 @@ let package = Package(
     .testTarget(
       name: "SiftCoreDataTests", dependencies: ["SiftCoreData", "SiftSyntax", "SiftSQL", "SiftSQLite", "SiftEvaluation"]),
     .testTarget(
-      name: "SiftCLITests", dependencies: ["SiftCLI", "SiftSyntax", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftCoreData"],
+      name: "SiftCLITests",
+      dependencies: ["SiftCLI", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftCoreData"],
       exclude: ["Transcripts"]),
 
     // Fuzzing oracles (Fuzz/Oracles, shared with the Fuzz/ package; not a product) and the

@@ -1,8 +1,8 @@
 /// Case-insensitive keyword lookup by packed bytes (`Keyword.lookup` packs with
 /// `keyword(packing:)`; `lexWord` packs while it scans): a word's upper-cased ASCII bytes,
-/// little-endian, in two integers,
-/// matched by a `switch` over constants, so a lookup touches no table and no reference count. The constants spell each keyword's raw
-/// value; `LexerTests` checks every `Keyword` case round-trips through the lexer.
+/// little-endian, bytes 0–7 in `low` and 8–15 in `high`, looked up in `KeywordTable`, which is
+/// derived from `Keyword`'s raw values (the spellings), so no constant is written twice.
+/// `LexerTests` checks every `Keyword` case round-trips through the lexer.
 extension Lexer {
   /// The keyword `word` spells in any case (hyphenated UTI words excepted), or nil: its
   /// upper-cased ASCII bytes packed little-endian into two integers, then matched.
@@ -19,51 +19,66 @@ extension Lexer {
     return keyword(low: low, high: high)
   }
 
+  /// The keyword whose packed spelling is `low`/`high`, or nil (the lexer reads its own copy
+  /// of the table instead).
   static func keyword(low: UInt64, high: UInt64) -> Keyword? {
-    if high == 0 {
-      switch low {
-      case 0x4943: return Keyword.ci  // CI
-      case 0x4E49: return Keyword.`in`  // IN
-      case 0x4F4E: return Keyword.no  // NO
-      case 0x524F: return Keyword.or  // OR
-      case 0x444E41: return Keyword.and  // AND
-      case 0x4C494E: return Keyword.nil_  // NIL
-      case 0x4C4C41: return Keyword.all  // ALL
-      case 0x534559: return Keyword.yes  // YES
-      case 0x544F4E: return Keyword.not  // NOT
-      case 0x594E41: return Keyword.any  // ANY
-      case 0x454B494C: return Keyword.like  // LIKE
-      case 0x454D4F53: return Keyword.some  // SOME
-      case 0x454E4F4E: return Keyword.none  // NONE
-      case 0x45555254: return Keyword.`true`  // TRUE
-      case 0x455A4953: return Keyword.size  // SIZE
-      case 0x464C4553: return Keyword.`self`  // SELF
-      case 0x4C4C554E: return Keyword.null  // NULL
-      case 0x54534143: return Keyword.cast  // CAST
-      case 0x5453414C: return Keyword.last  // LAST
-      case 0x45534C4146: return Keyword.`false`  // FALSE
-      case 0x4843544546: return Keyword.fetch  // FETCH
-      case 0x4E4F494E55: return Keyword.union  // UNION
-      case 0x53554E494D: return Keyword.minus  // MINUS
-      case 0x5453524946: return Keyword.first  // FIRST
-      case 0x59454B594E41: return Keyword.anyKey  // ANYKEY
-      case 0x4E454557544542: return Keyword.between  // BETWEEN
-      case 0x5345484354414D: return Keyword.matches  // MATCHES
-      case 0x5952414E524554: return Keyword.ternary  // TERNARY
-      case 0x4854495753444E45: return Keyword.endsWith  // ENDSWITH
-      case 0x4E4F4954434E5546: return Keyword.function  // FUNCTION
-      case 0x534E4941544E4F43: return Keyword.contains  // CONTAINS
-      case 0x5952455551425553: return Keyword.subquery  // SUBQUERY
-      default: return nil
-      }
+    KeywordTable.shared.keyword(low: low, high: high)
+  }
+}
+
+/// Every keyword spelled without a hyphen, packed as the lexer packs a word, in an open-addressed
+/// table of 128 slots (linear probing; 41 keywords, so most lookups read one slot). Built once from
+/// `Keyword.allCases`: adding a keyword is adding its case.
+struct KeywordTable: Sendable {
+  /// One slot: a packed spelling and its keyword, or an empty slot (`keyword == nil`).
+  struct Slot: Sendable {
+    var low: UInt64 = 0
+    var high: UInt64 = 0
+    var keyword: Keyword?
+  }
+
+  static let shared = KeywordTable()
+  static let bits: UInt64 = 7
+
+  private var slots: [Slot]
+
+  init() {
+    let mask = (1 << Int(Self.bits)) - 1
+    slots = Array(repeating: Slot(), count: mask + 1)
+    for keyword in Keyword.allCases where !keyword.rawValue.utf8.contains(UInt8(ascii: "-")) {
+      let (low, high) = Self.pack(keyword.rawValue)
+      var i = Self.slot(low: low, high: high)
+      while slots[i].keyword != nil { i = (i + 1) & mask }
+      slots[i] = Slot(low: low, high: high, keyword: keyword)
     }
-    switch high {
-    case 0x54: return low == 0x4345535245544E49 ? Keyword.intersect : nil  // INTERSECT
-    case 0x4854: return low == 0x4957534E49474542 ? Keyword.beginsWith : nil  // BEGINSWITH
-    case 0x4554414349: return low == 0x4445525045555254 ? Keyword.truePredicate : nil  // TRUEPREDICATE
-    case 0x455441434944: return low == 0x45525045534C4146 ? Keyword.falsePredicate : nil  // FALSEPREDICATE
-    case 0x4556495449534E: return low == 0x45534E4945534143 ? Keyword.caseInsensitive : nil  // CASEINSENSITIVE
-    default: return nil
+  }
+
+  /// An upper-case ASCII spelling packed little-endian: bytes 0–7 in `low`, 8–15 in `high`.
+  static func pack(_ spelling: String) -> (low: UInt64, high: UInt64) {
+    var low: UInt64 = 0
+    var high: UInt64 = 0
+    for (i, b) in spelling.utf8.prefix(16).enumerated() {
+      if i < 8 { low |= UInt64(b) << (8 * i) } else { high |= UInt64(b) << (8 * (i - 8)) }
+    }
+    return (low, high)
+  }
+
+  /// The home slot of a packed word: a multiply-shift hash of both halves.
+  @inline(__always)
+  static func slot(low: UInt64, high: UInt64) -> Int {
+    Int(truncatingIfNeeded: ((low ^ (high &* 0x0000_0100_0000_01B3)) &* 0x9E37_79B9_7F4A_7C15) &>> (64 - bits))
+  }
+
+  /// The keyword whose packed spelling is `low`/`high`, or nil.
+  @inline(__always)
+  func keyword(low: UInt64, high: UInt64) -> Keyword? {
+    let mask = slots.count - 1
+    var i = Self.slot(low: low, high: high)
+    while true {
+      let s = slots[i]
+      guard let keyword = s.keyword else { return nil }
+      if s.low == low, s.high == high { return keyword }
+      i = (i + 1) & mask
     }
   }
 }

@@ -9,6 +9,9 @@ package struct Lexer {
   let bytes: UnsafeBufferPointer<UInt8>
   var position = 0
   var sawSpace = false
+  /// The keyword table, read once per lexer (a global's lazy-initialization check per word costs
+  /// about as much as the lookup itself).
+  let keywords = KeywordTable.shared
 
   init(bytes: UnsafeBufferPointer<UInt8>) {
     self.bytes = bytes
@@ -154,7 +157,7 @@ package struct Lexer {
   }
 
   /// A word: a keyword or an identifier. ASCII words are scanned and packed for the keyword
-  /// lookup (`keyword(low:high:)`) in one pass; a word with a non-ASCII letter is an identifier.
+  /// lookup (`KeywordTable.keyword(low:high:)`) in one pass; a word with a non-ASCII letter is an identifier.
   mutating func lexWord() -> TokenKind {
     let start = position
     let n = bytes.count
@@ -185,7 +188,7 @@ package struct Lexer {
     }
     let length = i - start
     if length == 3, low == 0x495455, let uti = utiKeyword() { return .keyword(uti) }  // UTI-…
-    if length >= 2, length <= 16, let keyword = Lexer.keyword(low: low, high: high) { return .keyword(keyword) }
+    if length >= 2, length <= 16, let keyword = keywords.keyword(low: low, high: high) { return .keyword(keyword) }
     return .identifier(string(start, position))
   }
 
