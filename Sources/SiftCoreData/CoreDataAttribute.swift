@@ -4,18 +4,31 @@
 /// CoreDataAttributeType(rawValue: "Integer 64")   // .integer64
 /// ```
 public enum CoreDataAttributeType: String, Sendable, Hashable, CaseIterable {
+  /// "Integer 16": a 16-bit integer.
   case integer16 = "Integer 16"
+  /// "Integer 32": a 32-bit integer.
   case integer32 = "Integer 32"
+  /// "Integer 64": a 64-bit integer.
   case integer64 = "Integer 64"
+  /// "Decimal": a decimal number.
   case decimal = "Decimal"
+  /// "Double": a 64-bit floating-point number.
   case double = "Double"
+  /// "Float": a 32-bit floating-point number.
   case float = "Float"
+  /// "String": text.
   case string = "String"
+  /// "Boolean": stored as 0 or 1.
   case boolean = "Boolean"
+  /// "Date": stored as seconds since 2001.
   case date = "Date"
+  /// "Binary": bytes.
   case binary = "Binary"
+  /// "UUID": a universally unique identifier.
   case uuid = "UUID"
+  /// "URI": a URL.
   case uri = "URI"
+  /// "Transformable": archived bytes, opaque to predicates.
   case transformable = "Transformable"
   /// Only for transient attributes.
   case undefined = "Undefined"

@@ -6,9 +6,13 @@
 public struct CoreDataRelationship: Sendable, Hashable {
   /// What happens to the destination when the source is deleted.
   public enum DeletionRule: String, Sendable, Hashable, CaseIterable {
+    /// "Nullify": deleting the source clears the inverse.
     case nullify = "Nullify"
+    /// "Cascade": deleting the source deletes the destinations.
     case cascade = "Cascade"
+    /// "Deny": the source cannot be deleted while destinations exist.
     case deny = "Deny"
+    /// "No Action": nothing happens to the destinations.
     case noAction = "No Action"
   }
 

@@ -51,7 +51,10 @@ public struct CoreDataStore {
   /// let store = try CoreDataStore(database: try SQLiteDatabase(untouched: path))
   /// store.schema.entity("Book")?.attribute("createdat")?.column   // "ZCREATEDAT"
   /// ```
-  /// - Parameter label: how messages name the store (its path).
+  /// - Parameters:
+  ///   - database: the open store (`SQLiteDatabase(untouched:)` keeps it read-only).
+  ///   - given: the model (`model:`), or nil to infer one from the store's own tables.
+  ///   - label: how messages name the store (its path).
   /// - Throws: `SiftError` (stage `.model`, id `invalid-store`) when the database is not a Core
   ///   Data store or the model does not match it (an entity or column missing: usually another
   ///   model version).

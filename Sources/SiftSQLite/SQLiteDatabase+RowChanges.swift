@@ -19,6 +19,7 @@ public enum SQLiteRowChanges: Equatable, Sendable {
 
 /// An `sqlite3_update_hook` operation.
 public enum SQLiteRowOperation: Sendable {
+  /// What happened to the row: inserted, updated or deleted.
   case insert, update, delete
 }
 

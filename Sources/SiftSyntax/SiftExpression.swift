@@ -136,7 +136,9 @@ public struct SiftExpression: Sendable, Hashable, CustomStringConvertible {
     return SiftExpression(root: root, source: source, unboundArgumentCount: unboundArgumentCount)
   }
 
+  /// Two SiftExpression values are equal when their trees are (source positions aside).
   public static func == (a: SiftExpression, b: SiftExpression) -> Bool { a.root == b.root }
+  /// Hashes what `==` compares.
   public func hash(into hasher: inout Hasher) { hasher.combine(root) }
 
   /// The parser's `expressionFormat` rule over `format`.

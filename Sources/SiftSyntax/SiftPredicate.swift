@@ -88,7 +88,9 @@ public struct SiftPredicate: Sendable, Hashable, CustomStringConvertible {
   /// Names of the `$VARIABLES` still free in the predicate (subquery iterators excluded).
   public var variables: Set<String> { VariableCollector.freeVariables(of: root) }
 
+  /// Two SiftPredicate values are equal when their trees are (source positions aside).
   public static func == (a: SiftPredicate, b: SiftPredicate) -> Bool { a.root == b.root }
+  /// Hashes what `==` compares.
   public func hash(into hasher: inout Hasher) { hasher.combine(root) }
 
   static func countArguments(in root: PredicateNode) -> Int {

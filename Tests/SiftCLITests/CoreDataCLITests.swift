@@ -140,7 +140,7 @@ struct CoreDataCLITests {
     let edited = try SiftProcess.run(["batch", "--db", path, "--schema", file.path, "--entity", "Item"],
                                      stdin: #"{"id": "a", "format": "createdAt == nil"}"#)
     #expect(try Self.lines(edited.stdout)["a"]?["rows"] == [5], "\(edited.stdout)\(edited.stderr)")
-    // The model's schema file over the store without --model (README): the model's keys
+    // The model's schema file over the store without --model (the Core Data stores article): the model's keys
     // replace the ones read from the columns (createdAt, not createdAt and createdat).
     let modelFile = dir.appendingPathComponent("model.schema.json")
     try fromModel.stdout.write(to: modelFile, atomically: true, encoding: .utf8)

@@ -98,7 +98,8 @@ struct ExistingDatabaseCLITests {
     #expect(ExistingFixture.snapshot(path) == before, "the file was written")
   }
 
-  /// README's "Use Sift with your database" library example, as written there.
+  /// The Existing databases article's library example (SiftSQL.docc/ExistingDatabases.md), as
+  /// written there.
   @Test func readmeLibraryExample() throws {
     let (dir, path) = try ExistingFixture.notesFile()
     defer { try? FileManager.default.removeItem(at: dir) }

@@ -121,15 +121,14 @@ struct REPLDatabaseTranscriptTests {
     #expect(out.contains("nope") && !out.contains("note> .count\n"), "the error stops the script: \(out)")
   }
 
-  /// README's REPL session on a database (open, `.tables`, a predicate, `.plan` naming the
+  /// The REPL article's session on a database (open, `.tables`, a predicate, `.plan` naming the
   /// index, `.agg`, `.compare`) is what the REPL prints.
-  @Test("README's session on notes.sqlite is true")
-  func readmeSessionIsTrue() throws {
-    let root = ExistingFixture.fixtures.deletingLastPathComponent().deletingLastPathComponent()
-    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+  @Test("The REPL article's session on notes.sqlite is true")
+  func articleSessionIsTrue() throws {
+    let readme = try ReadmeSnippetTests.text(of: "Sources/SiftCLI/SiftCLI.docc/REPL.md")
     let opening = "$ swift run sift --db notes.sqlite --entity note\n"
     guard let start = readme.range(of: opening), let end = readme[start.upperBound...].range(of: "```") else {
-      Issue.record("the session is not in README.md")
+      Issue.record("the session is not in REPL.md")
       return
     }
     let expected = String(readme[start.upperBound..<end.lowerBound])
@@ -140,7 +139,7 @@ struct REPLDatabaseTranscriptTests {
     #expect(status == 0)
     #expect(actual.replacingOccurrences(of: "$DB", with: "notes.sqlite") == expected)
     for piece in ["note> .tables", "note> .plan", "index: note_title_idx serves the predicate", "note> .agg ", "note> .compare", "agree: "] {
-      #expect(expected.contains(piece), "README's session shows \(piece)")
+      #expect(expected.contains(piece), "the article's session shows \(piece)")
     }
   }
 

@@ -1,17 +1,35 @@
 import Foundation
 import Testing
 
-/// Every ```swift block of README.md compiles as written: each is type-checked on its own by the
-/// toolchain's `swiftc` against the modules this test run was built with, and the manifest
-/// fragment is resolved in a throwaway package that depends on this checkout by path.
-@Suite("README's Swift snippets compile")
+/// Every ```swift block of README.md and of the DocC articles (`Sources/*/*.docc/*.md`) compiles as
+/// written: each is type-checked on its own by the toolchain's `swiftc` against the modules this
+/// test run was built with, and README's manifest fragment is resolved in a throwaway package that
+/// depends on this checkout by path.
+@Suite("README's and the articles' Swift snippets compile")
 struct ReadmeSnippetTests {
   static let root = URL(fileURLWithPath: #filePath)
     .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-  /// The ```swift blocks of README.md, with the line each starts on.
-  static func snippets() throws -> [(line: Int, code: String)] {
-    let text = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+  /// README.md and the DocC catalogs' articles, relative to the package root.
+  static func documents() throws -> [String] {
+    let sources = root.appendingPathComponent("Sources")
+    var paths = ["README.md"]
+    for module in try FileManager.default.contentsOfDirectory(atPath: sources.path).sorted() {
+      let catalog = sources.appendingPathComponent("\(module)/\(module).docc")
+      guard let files = try? FileManager.default.contentsOfDirectory(atPath: catalog.path) else { continue }
+      paths += files.filter { $0.hasSuffix(".md") }.sorted().map { "Sources/\(module)/\(module).docc/\($0)" }
+    }
+    return paths
+  }
+
+  /// The text of a document `documents()` lists.
+  static func text(of document: String) throws -> String {
+    try String(contentsOf: root.appendingPathComponent(document), encoding: .utf8)
+  }
+
+  /// The ```swift blocks of README.md (or of `document`), with the line each starts on.
+  static func snippets(in document: String = "README.md") throws -> [(line: Int, code: String)] {
+    let text = try Self.text(of: document)
     var out: [(Int, String)] = []
     var current: [String]?
     var start = 0
@@ -58,9 +76,10 @@ struct ReadmeSnippetTests {
   }
 
   @Test func thereAreSnippets() throws {
-    let snippets = try Self.snippets()
-    #expect(snippets.count >= 4)
-    #expect(snippets.contains { $0.code.contains(".package(path:") }, "the manifest fragment")
+    let documents = try Self.documents()
+    #expect(documents.count >= 10, "README and the articles: \(documents)")
+    #expect(try documents.flatMap { try Self.snippets(in: $0) }.count >= 8)
+    #expect(try Self.snippets().contains { $0.code.contains(".package(path:") }, "the manifest fragment")
   }
 
   @Test func swiftSnippetsTypeCheck() throws {
@@ -68,7 +87,10 @@ struct ReadmeSnippetTests {
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sift-readme-\(UUID().uuidString)")
     try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
-    for (line, code) in try Self.snippets() where !code.contains(".package(") {
+    let snippets = try Self.documents().flatMap { document in
+      try Self.snippets(in: document).map { (document: document, line: $0.line, code: $0.code) }
+    }
+    for (document, line, code) in snippets where !code.contains(".package(") {
       let file = dir.appendingPathComponent("main.swift")
       try Data(code.utf8).write(to: file)
       let sources = Self.root.appendingPathComponent("Sources")
@@ -77,7 +99,7 @@ struct ReadmeSnippetTests {
         "-I", sources.appendingPathComponent("CSQLite").path, "-I", sources.appendingPathComponent("CLibPQ").path,
         "-Xcc", "-I/usr/include/postgresql", file.path,
       ])
-      #expect(result.status == 0, "README.md snippet at line \(line) does not compile:\n\(result.output)")
+      #expect(result.status == 0, "\(document) snippet at line \(line) does not compile:\n\(result.output)")
     }
   }
 

@@ -109,10 +109,10 @@ struct WatchCommandTests {
     #expect(help.status == 0 && help.stdout.contains("--section KEYPATH"))
   }
 
-  /// README's `sift watch` transcript is what the binary prints.
-  @Test func readmeTranscriptIsTrue() throws {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    let readme = try String(contentsOf: root.appendingPathComponent("README.md"), encoding: .utf8)
+  /// The `sift watch` transcript of the Live results article is what the binary prints.
+  @Test func articleTranscriptIsTrue() throws {
+    let root = ReadmeSnippetTests.root
+    let readme = try ReadmeSnippetTests.text(of: "Sources/SiftLive/SiftLive.docc/LiveResults.md")
     let edits = [
       #"{"update": {"id": 950, "set": {"name": "Aardvark Diner"}}}"#, #"{"update": {"id": 829, "set": {"priceCategory": "$"}}}"#,
       #"{"batch": [{"update": {"id": 410, "set": {"rating": 4}}}, {"delete": 263}]}"#, #"{"delete": 263}"#,
@@ -122,7 +122,7 @@ struct WatchCommandTests {
     #expect(readme.contains("sift watch '\(format)' --data Tests/Fixtures/conformance/venues.json"))
     #expect(readme.contains("--sort 'name asc [c]' --section priceCategory\n"))
     guard let start = readme.range(of: "--section priceCategory\n"), let end = readme[start.upperBound...].range(of: "```") else {
-      Issue.record("transcript not found in README.md")
+      Issue.record("transcript not found in LiveResults.md")
       return
     }
     let expected = readme[start.upperBound..<end.lowerBound].split(separator: "\n").map(String.init)

@@ -151,7 +151,8 @@ struct StoreReadingTests {
       "template 'AllTags': has no variable $X (it uses none)"))
   }
 
-  /// README's "Core Data stores on Linux" library example, as written there (paths aside).
+  /// The Core Data stores article's library example (SiftCoreData.docc/CoreDataStores.md), as
+  /// written there (paths aside).
   @Test func readmeExample() throws {
     let path = try StoreFixture.build("Library.sql")
     defer { try? FileManager.default.removeItem(atPath: path) }

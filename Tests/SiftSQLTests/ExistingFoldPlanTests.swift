@@ -6,7 +6,8 @@ import SiftSyntax
 import Testing
 
 /// `[c]`/`[d]` comparisons served by an expression index on `sift_fold(column, options)`, the
-/// README's recipe: `==[c]`, `IN[c]` and `BEGINSWITH[c]` (a range on the folded column: `>=`/`<`
+/// The Existing databases article's index recipe (SiftSQL.docc/ExistingDatabases.md): `==[c]`,
+/// `IN[c]` and `BEGINSWITH[c]` (a range on the folded column: `>=`/`<`
 /// on SQLite, the byte-order `~>=~`/`~<~` on PostgreSQL, exact, so no row is rechecked with
 /// another sift_fold call) on the 100,000-row `reading` table of `ExistingPlanTests`, with the
 /// number of rows each must find.

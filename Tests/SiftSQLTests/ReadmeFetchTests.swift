@@ -4,7 +4,8 @@ import SiftSQL
 import SiftSyntax
 import Testing
 
-/// README's "30 seconds" fetch example, as written there (paths from the test fixtures).
+/// The pipeline article's "In 30 seconds" fetch example (SiftSyntax.docc/ThePipeline.md), as
+/// written there (paths from the test fixtures).
 @Suite struct ReadmeFetchTests {
   @Test func sortedLimitedFetchAndSumInMemoryAndSQL() throws {
     let venues = try JSONRecords.load(contentsOf: DifferentialSchemas.fixture("venues.json"))

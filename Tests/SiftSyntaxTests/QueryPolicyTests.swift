@@ -3,7 +3,8 @@ import Testing
 
 @testable import SiftSyntax
 
-/// The contract policy of issue 23, as README.md shows it.
+/// The contract policy of issue 23, as the Filters from untrusted clients article shows it
+/// (SiftSyntax.docc/UntrustedFilters.md).
 let contractPolicyJSON = #"""
   {"entity": "note",
    "keys": ["title", "created_at", "pinned", "tags", "author.display_name", "tag.label"],

@@ -8,6 +8,7 @@ import SiftSyntax
 /// SQLAttributeType(rawValue: "stringArray")?.elementType   // .string
 /// ```
 public enum SQLAttributeType: String, Sendable, Hashable, CaseIterable {
+  /// The scalar types (`string` … `data`) and the scalar arrays stored in side tables (`stringArray`, `integerArray`, `doubleArray`).
   case string, integer, double, boolean, date, data, stringArray, integerArray, doubleArray
 
   /// True for the `…Array` types.

@@ -9,40 +9,75 @@
 /// BuiltinFunction(spelling: "modulus:by:")   // .modulus
 /// ```
 public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
+  /// `sum:({1, 2})`: the sum of an array of numbers.
   case sum = "sum:"
+  /// `count:({1, 2})`: the number of elements of an array.
   case count = "count:"
+  /// `min:({1, 2})`: the smallest element.
   case min = "min:"
+  /// `max:({1, 2})`: the largest element.
   case max = "max:"
+  /// `average:({1, 2})`: the arithmetic mean.
   case average = "average:"
+  /// `median:({1, 2, 3})`: the middle element (the mean of the two middle ones).
   case median = "median:"
+  /// `mode:({1, 1, 2})`: the most frequent elements, as an array.
   case mode = "mode:"
+  /// `stddev:({1, 2})`: the population standard deviation.
   case stddev = "stddev:"
+  /// `add:to:(1, 2)`: `1 + 2`.
   case add = "add:to:"
+  /// `from:subtract:(3, 1)`: `3 - 1`.
   case subtract = "from:subtract:"
+  /// `multiply:by:(2, 3)`: `2 * 3`.
   case multiply = "multiply:by:"
+  /// `divide:by:(6, 3)`: `6 / 3`.
   case divide = "divide:by:"
+  /// `modulus:by:(7, 2)`: the remainder, `7 % 2`.
   case modulus = "modulus:by:"
+  /// `sqrt:(9)`: the square root.
   case sqrt = "sqrt:"
+  /// `log:(100)`: the base-10 logarithm.
   case log = "log:"
+  /// `ln:(x)`: the natural logarithm.
   case ln = "ln:"
+  /// `raise:toPower:(2, 10)`: `2 ** 10`.
   case raise = "raise:toPower:"
+  /// `exp:(1)`: e raised to the argument.
   case exp = "exp:"
+  /// `ceiling:(1.2)`: the smallest integer not below the argument.
   case ceiling = "ceiling:"
+  /// `floor:(1.8)`: the largest integer not above the argument.
   case floor = "floor:"
+  /// `abs:(-3)`: the absolute value.
   case abs = "abs:"
+  /// `trunc:(-1.8)`: the integer part, rounded toward zero.
   case trunc = "trunc:"
+  /// `random()`: a random number in `0..<1`.
   case random = "random"
+  /// `random:(10)`: a random integer in `0..<10`.
   case randomBelow = "random:"
+  /// `randomn:(10)`: a random integer in `0..<10` (Apple's second spelling).
   case randomn = "randomn:"
+  /// `now()`: the current date.
   case now = "now"
+  /// `uppercase:("a")`: the string upper-cased.
   case uppercase = "uppercase:"
+  /// `lowercase:("A")`: the string lower-cased.
   case lowercase = "lowercase:"
+  /// `bitwiseAnd:with:(6, 3)`: `6 & 3`.
   case bitwiseAnd = "bitwiseAnd:with:"
+  /// `bitwiseOr:with:(6, 3)`: `6 | 3`.
   case bitwiseOr = "bitwiseOr:with:"
+  /// `bitwiseXor:with:(6, 3)`: `6 ^ 3`.
   case bitwiseXor = "bitwiseXor:with:"
+  /// `leftshift:by:(1, 4)`: `1 << 4`.
   case leftShift = "leftshift:by:"
+  /// `rightshift:by:(16, 4)`: `16 >> 4`.
   case rightShift = "rightshift:by:"
+  /// `onesComplement:(0)`: `~0`.
   case onesComplement = "onesComplement:"
+  /// `noindex:(x)`: `x` itself (Apple's hint not to use an index).
   case noindex = "noindex:"
 
   /// The full selector, e.g. `raise:toPower:`.

@@ -90,7 +90,9 @@ public struct ExpressionNode: Sendable, Hashable {
     }
   }
 
+  /// Two ExpressionNode values are equal when their trees are (source positions aside).
   public static func == (a: ExpressionNode, b: ExpressionNode) -> Bool { a.kind == b.kind }
+  /// Hashes what `==` compares.
   public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
 }
 
@@ -191,6 +193,7 @@ public struct SiftKeyPath: Sendable, Hashable, CustomStringConvertible {
     return .key(String(part))
   }
 
+  /// The key path as written in a format string: `author.name`.
   public var description: String {
     components.map { c -> String in
       switch c {
@@ -207,10 +210,15 @@ public struct SiftKeyPath: Sendable, Hashable, CustomStringConvertible {
 /// CastType(className: "NSDate")   // .date
 /// ```
 public enum CastType: String, Sendable, Hashable, CaseIterable {
+  /// `CAST(x, "NSDate")`: a date (from seconds since 2001, or ISO-8601 text).
   case date = "NSDate"
+  /// `CAST(x, "NSNumber")`: a number.
   case number = "NSNumber"
+  /// `CAST(x, "NSString")`: a string.
   case string = "NSString"
+  /// `CAST(x, "NSDecimalNumber")`: a decimal number.
   case decimalNumber = "NSDecimalNumber"
+  /// `CAST(x, "NSArray")`: an array.
   case array = "NSArray"
 
   /// Looks a class name up (exact spelling, as Apple's `castObject:toType:`).

@@ -4,20 +4,35 @@
 /// ComparisonOperator.beginsWith.keyword   // "BEGINSWITH"
 /// ```
 public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
+  /// `==` (also `=`).
   case equal = "=="
+  /// `!=` (also `<>`).
   case notEqual = "!="
+  /// `<`.
   case lessThan = "<"
+  /// `<=` (also `=<`).
   case lessThanOrEqual = "<="
+  /// `>`.
   case greaterThan = ">"
+  /// `>=` (also `=>`).
   case greaterThanOrEqual = ">="
+  /// `x BETWEEN {low, high}`: `low <= x AND x <= high`.
   case between = "BETWEEN"
+  /// `x IN collection`: membership.
   case `in` = "IN"
+  /// `CONTAINS`: a substring, or an element of a collection.
   case contains = "CONTAINS"
+  /// `BEGINSWITH`: a string prefix.
   case beginsWith = "BEGINSWITH"
+  /// `ENDSWITH`: a string suffix.
   case endsWith = "ENDSWITH"
+  /// `LIKE`: a wildcard pattern (`?` one character, `*` any run).
   case like = "LIKE"
+  /// `MATCHES`: an ICU-style regular expression matching the whole string.
   case matches = "MATCHES"
+  /// `UTI-CONFORMS-TO`: a uniform type identifier conforms to another.
   case utiConformsTo = "UTI-CONFORMS-TO"
+  /// `UTI-EQUALS`: two uniform type identifiers are equal.
   case utiEquals = "UTI-EQUALS"
 
   /// The canonical spelling printed by `predicateFormat` (`==`, `BEGINSWITH`, …).
@@ -49,6 +64,7 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
 /// opts.description   // "[cd]"
 /// ```
 public struct ComparisonOptions: OptionSet, Sendable, Hashable, CustomStringConvertible {
+  /// The option bits: `[c]` 1, `[d]` 2, `[n]` 4, `[l]` 8.
   public let rawValue: UInt8
   /// Creates options from their bits.
   public init(rawValue: UInt8) { self.rawValue = rawValue }
@@ -97,15 +113,25 @@ public enum SiftQuantifier: String, Sendable, Hashable, CaseIterable {
 /// BinaryOperator.power.symbol   // "**"
 /// ```
 public enum BinaryOperator: String, Sendable, Hashable, CaseIterable {
+  /// `a + b`.
   case add = "+"
+  /// `a - b`.
   case subtract = "-"
+  /// `a * b`.
   case multiply = "*"
+  /// `a / b`.
   case divide = "/"
+  /// `a ** b`.
   case power = "**"
+  /// `a & b`.
   case bitwiseAnd = "&"
+  /// `a | b`.
   case bitwiseOr = "|"
+  /// `a ^ b`.
   case bitwiseXor = "^"
+  /// `a << b`.
   case leftShift = "<<"
+  /// `a >> b`.
   case rightShift = ">>"
 
   /// The printed symbol.
@@ -165,15 +191,25 @@ public enum UnaryOperator: String, Sendable, Hashable, CaseIterable {
 /// CollectionOperator(name: "avg")   // .avg
 /// ```
 public enum CollectionOperator: String, Sendable, Hashable, CaseIterable {
+  /// `@count`: the number of elements.
   case count
+  /// `@sum`: the sum of the elements (or of a key of each).
   case sum
+  /// `@avg`: the mean of the elements.
   case avg
+  /// `@min`: the smallest element.
   case min
+  /// `@max`: the largest element.
   case max
+  /// `@distinctUnionOfObjects`: the distinct elements.
   case distinctUnionOfObjects
+  /// `@unionOfObjects`: the elements, duplicates kept.
   case unionOfObjects
+  /// `@distinctUnionOfArrays`: the distinct elements of the elements' arrays.
   case distinctUnionOfArrays
+  /// `@unionOfArrays`: the elements of the elements' arrays, concatenated.
   case unionOfArrays
+  /// `@distinctUnionOfSets`: the distinct elements of the elements' sets.
   case distinctUnionOfSets
 
   /// Looks an operator up by its name without `@` (case-sensitive, as KVC is).

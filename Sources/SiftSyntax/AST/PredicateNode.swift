@@ -59,7 +59,9 @@ public struct PredicateNode: Sendable, Hashable {
     }
   }
 
+  /// Two PredicateNode values are equal when their trees are (source positions aside).
   public static func == (a: PredicateNode, b: PredicateNode) -> Bool { a.kind == b.kind }
+  /// Hashes what `==` compares.
   public func hash(into hasher: inout Hasher) { hasher.combine(kind) }
 }
 
@@ -97,10 +99,12 @@ public struct SiftComparison: Sendable, Hashable {
     self.operatorRange = operatorRange
   }
 
+  /// Two SiftComparison values are equal when their trees are (source positions aside).
   public static func == (a: SiftComparison, b: SiftComparison) -> Bool {
     a.quantifier == b.quantifier && a.op == b.op && a.options == b.options && a.lhs == b.lhs
       && a.rhs == b.rhs
   }
+  /// Hashes what `==` compares.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(quantifier)
     hasher.combine(op)

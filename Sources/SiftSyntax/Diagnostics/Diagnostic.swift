@@ -145,10 +145,12 @@ public struct SiftError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The one-line message (`diagnostic.message`).
   public var message: String { diagnostic.message }
 
+  /// Two errors are equal when their stage, diagnostic and source text are.
   public static func == (a: SiftError, b: SiftError) -> Bool {
     a.stage == b.stage && a.diagnostic == b.diagnostic && a.source == b.source
   }
 
+  /// Hashes what `==` compares.
   public func hash(into hasher: inout Hasher) {
     hasher.combine(stage)
     hasher.combine(diagnostic)

@@ -14,6 +14,7 @@
 public struct SiftAggregate: Sendable, Hashable {
   /// The aggregate function.
   public enum Function: String, Sendable, Hashable, CaseIterable {
+    /// The aggregate: `count`, `sum`, `avg`, `min`, `max`, `median` or `stddev` of the key's values.
     case count, sum, avg, min, max, median, stddev
   }
 
