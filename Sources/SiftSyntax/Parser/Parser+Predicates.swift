@@ -234,7 +234,8 @@ extension Parser {
   /// "did you mean 'BEGINSWITH'?" for an identifier that looks like a misspelled operator.
   func operatorSuggestion() -> String? {
     guard case .identifier(let word) = currentKind else { return nil }
-    let names = ["BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE", "MATCHES", "BETWEEN", "IN"]
+    // The operators spelled as one word, from the operator list itself (UTI-… has a hyphen).
+    let names = ComparisonOperator.allCases.map(\.keyword).filter { $0.first?.isLetter == true && !$0.contains("-") }
     return Spelling.closest(to: word.uppercased(), in: names, maxDistance: 2)
   }
 }
