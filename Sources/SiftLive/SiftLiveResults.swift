@@ -145,7 +145,7 @@ public final class SiftLiveResults<ID: Hashable, Record: SiftRecord> {
   public var count: Int { entries.count }
 
   /// Every stored id, fetched or not, in no particular order.
-  public var storedIDs: [ID] { Array(store.keys) }
+  package var storedIDs: [ID] { Array(store.keys) }
 
   /// The record stored under `id` (matching or not); nil when there is none.
   public func record(for id: ID) -> Record? { store[id]?.record }

@@ -13,7 +13,7 @@ import Foundation
 /// ```swift
 /// SQLiteAggregates.register(on: handle)   // done by SQLiteFunctions.register
 /// ```
-public enum SQLiteAggregates {
+package enum SQLiteAggregates {
   typealias Final = @convention(c) (OpaquePointer?) -> Void
 
   /// Registers `sift_sum` and `sift_avg` on a connection.

@@ -24,7 +24,7 @@ extension SiftRowColumns {
 /// for values in rows { try sink.append(values) }
 /// let notes = sink.results
 /// ```
-public struct SiftRowSink<T: Decodable> {
+package struct SiftRowSink<T: Decodable> {
   /// The columns of the rows.
   public let columns: SiftRowColumns
   /// The values decoded so far, one per row.

@@ -43,7 +43,7 @@ extension SQLCompiler {
   /// try compiler.resultColumns(for: SiftFetchRequest(entity: "Note", resultType: .count)).names   // ["count"]
   /// ```
   /// - Throws: `SiftError` (id `unknown-entity`).
-  public func resultColumns(for request: SiftFetchRequest) throws(SiftError) -> SiftRowColumns {
+  package func resultColumns(for request: SiftFetchRequest) throws(SiftError) -> SiftRowColumns {
     let e = try entity(request.entity)
     let codec = { (a: SQLAttribute) in SQLColumnCodec(a, schema: self.schema, dialect: self.dialect) }
     let resolved = { (k: String) in self.attribute(at: k, from: e).map(codec) }
@@ -74,7 +74,7 @@ extension SQLCompiler {
   /// ```swift
   /// let st = try compiler.compileForDecoding(SiftFetchRequest(entity: "Note"))
   /// ```
-  public func compileForDecoding(_ request: SiftFetchRequest) throws(SiftError) -> SQLStatement {
+  package func compileForDecoding(_ request: SiftFetchRequest) throws(SiftError) -> SQLStatement {
     try select(request, decoding: true).statement(dialect)
   }
 

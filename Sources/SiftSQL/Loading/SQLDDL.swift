@@ -10,7 +10,7 @@
 ///   try db.executeScript(sql)
 /// }
 /// ```
-public struct SQLDDL: Sendable {
+package struct SQLDDL: Sendable {
   /// The schema.
   public let schema: SQLSchema
   /// The dialect.

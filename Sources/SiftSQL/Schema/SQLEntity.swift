@@ -170,7 +170,7 @@ public struct SQLEntity: Sendable, Hashable {
   public var hasSingleColumnKey: Bool { primaryKeyColumns.count == 1 && primaryKeyColumns[0] == primaryKey }
 
   /// A copy with `relationships` in place of the current ones.
-  public func replacingRelationships(_ relationships: [SQLRelationship]) -> SQLEntity {
+  package func replacingRelationships(_ relationships: [SQLRelationship]) -> SQLEntity {
     SQLEntity(
       name: name, table: table, primaryKey: primaryKey, attributes: attributes, relationships: relationships,
       primaryKeyColumns: primaryKeyColumns, isView: isView, indexes: indexes, rowFilter: rowFilter)

@@ -10,7 +10,7 @@
 /// let p = try SiftPredicate(format: (0..<20).map { "x == \($0)" }.joined(separator: " OR "))
 /// if case .or(let terms) = p.root.kind { SiftOrMerging.merged(terms).count }   // 1: x IN {0, …, 19}
 /// ```
-public enum SiftOrMerging {
+package enum SiftOrMerging {
   /// Runs shorter than this stay as they are.
   public static let minimumRun = 8
 

@@ -72,7 +72,7 @@ public struct SiftFetchRequest: Sendable, Hashable {
   /// ```swift
   /// try SiftFetchRequest(entity: "Venue", limit: -1).validate()   // throws negative-limit
   /// ```
-  public func validate(stage: SiftError.Stage = .sql) throws(SiftError) {
+  package func validate(stage: SiftError.Stage = .sql) throws(SiftError) {
     for (name, v) in [("limit", limit), ("offset", offset)] {
       if let v, v < 0 {
         throw SiftError(

@@ -12,7 +12,7 @@ import Foundation
 /// SiftDateText.parse("2024-03-01T11:30:00+02:00")   // 2024-03-01 09:30 UTC
 /// SiftDateText.parse("2024-02-30")                  // nil
 /// ```
-public enum SiftDateText {
+package enum SiftDateText {
   /// The date `text` names, or nil when it is not one of the accepted forms.
   public static func parse(_ text: String) -> Date? {
     // One rule for ISO-8601 text everywhere: `{"$date": …}`, --dates and CAST read alike.
