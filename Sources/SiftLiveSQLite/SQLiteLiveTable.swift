@@ -57,6 +57,9 @@ public final class SQLiteLiveTable {
   /// A UNIQUE constraint besides the key's own: REPLACE conflict resolution may delete rows
   /// silently, so the row count is checked after own changes (SQLiteLiveTable+OwnChanges.swift).
   let hasOtherUniqueIndex: Bool
+  /// A Core Data store's table: updates keep `Z_OPT`; inserts and deletes are refused
+  /// (SQLiteLiveTable+CoreData.swift).
+  let isCoreDataTable: Bool
   /// Set when a full re-read was due but failed, so the next `refresh()` does it.
   var needsFullReread = false
   /// How many times the whole table was read again since init: after other connections'
@@ -99,6 +102,7 @@ public final class SQLiteLiveTable {
       keyColumn = only
     }
     codecs = Self.codecs(database, table: table)
+    isCoreDataTable = Self.isCoreDataTable(database, columns: columns)
     observer = database.observeRowChanges(of: table)
     hasOtherUniqueIndex = try Self.hasUniqueIndex(database, table: table, besides: keyColumn)
     dataVersion = try Self.dataVersion(database)
@@ -150,6 +154,7 @@ public final class SQLiteLiveTable {
     var statements: [SQLStatement] = []
     var touched: [SiftValue] = []
     for e in edits {
+      if let refusal = coreDataRefusal(e) { throw refusal }
       switch e {
       case .insert(let r):
         guard let id = r[key], id != .null else { throw SiftError.live("the inserted record has no '\(key)'") }
@@ -165,7 +170,8 @@ public final class SQLiteLiveTable {
         try checkColumns(names)
         guard !names.isEmpty else { touched.append(id); continue }
         statements.append(SQLStatement(
-          sql: "UPDATE \(Self.quote(table)) SET \(names.map { "\(Self.quote($0)) = ?" }.joined(separator: ", ")) WHERE \(Self.quote(key)) = ?",
+          sql: "UPDATE \(Self.quote(table)) SET \(names.map { "\(Self.quote($0)) = ?" }.joined(separator: ", "))\(bookkeepingSet)"
+            + " WHERE \(Self.quote(key)) = ?",
           bindings: try names.map { n throws(SiftError) in try self.sqlValue(set[n] ?? .null, column: n) } + [try self.sqlValue(id, column: key)]))
         touched.append(id)
       case .delete(let id):

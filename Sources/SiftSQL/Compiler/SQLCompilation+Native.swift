@@ -150,9 +150,14 @@ extension SQLCompilation {
 
   /// The smallest step between two dates a column of `form` can hold, in seconds, when it is
   /// coarser than a `Date`: milliseconds for text (its spelling has three fraction digits at
-  /// most) and integer millisecond columns, whole seconds for integer second columns; nil for
-  /// doubles and native types (and `isoDate`, whose days `rebindDate` handles itself).
+  /// most) and integer millisecond columns, whole seconds for integer second columns,
+  /// microseconds for PostgreSQL's `timestamp`/`timestamptz` (and `date`, compared as a
+  /// `timestamp`); nil for doubles (and `isoDate`, whose days `rebindDate` handles itself).
   static func precision(of form: SQLDateForm, integer: Bool) -> Double? {
+    switch form {
+    case .timestamptz, .timestamp, .date: return 0.000_001
+    default: break
+    }
     switch form.encoding {
     case .iso8601, .sqliteDateTime: return 0.001
     case .unixMilliseconds: return integer ? 0.001 : nil
@@ -169,7 +174,7 @@ extension SQLCompilation {
   static func alignToPrecision(_ d: inout Date, _ op: inout ComparisonOperator, step: Double?) -> SQLExpr? {
     guard let step else { return nil }
     let seconds = d.timeIntervalSince1970
-    let perSecond = (1 / step).rounded()  // 1000 or 1: whole numbers, so steps are exact quotients
+    let perSecond = (1 / step).rounded()  // 1, 1000 or 1,000,000: whole numbers, so steps are exact quotients
     let units = seconds * perSecond
     guard units.isFinite, abs(units) < 9e15 else { return nil }
     let lo = units.rounded(.down), hi = units.rounded(.up)
