@@ -41,6 +41,11 @@ public final class SQLiteLiveTable {
   public let table: String
   /// The key column (the primary key unless another was named).
   public let key: String
+  /// How rows become records when the table is watched by entity (`SQLiteLiveShape`); nil:
+  /// records by column.
+  public let shape: SQLiteLiveShape?
+  /// The key's name in a record (its attribute name with a shape, else the column).
+  var recordKey: String { shape?.name(of: key) ?? key }
   /// The table's columns, in order.
   public let columns: [String]
   /// How each column stores its values (dates, booleans), read from the database's schema:
@@ -77,10 +82,11 @@ public final class SQLiteLiveTable {
   ///   named, a row without a key, or a predicate that fails on a row.
   public init(
     database: SQLiteDatabase, table: String, key: String? = nil, predicate: SiftPredicate?,
-    sortDescriptors: [SiftSortDescriptor], sectionKeyPath: String? = nil
+    sortDescriptors: [SiftSortDescriptor], sectionKeyPath: String? = nil, shape: SQLiteLiveShape? = nil
   ) throws(SiftError) {
     self.database = database
     self.table = table
+    self.shape = shape
     let info = try Self.run(database, SQLStatement(sql: "PRAGMA table_info(\(Self.quote(table)))"))
     guard !info.isEmpty else { throw SiftError.live("no table '\(table)' in the database") }
     let columns = info.compactMap { if case .text(let n)? = $0.dropFirst().first { n } else { nil } }
@@ -106,10 +112,11 @@ public final class SQLiteLiveTable {
     observer = database.observeRowChanges(of: table)
     hasOtherUniqueIndex = try Self.hasUniqueIndex(database, table: table, besides: keyColumn)
     dataVersion = try Self.dataVersion(database)
-    let (records, rowids) = try Self.readAll(database, table: table, columns: columns, codecs: codecs, rowids: observer.hasRowids)
+    let (records, rowids) = try Self.readAll(
+      database, table: table, columns: columns, codecs: codecs, rowids: observer.hasRowids, shape: shape)
     var ids: [SiftValue] = []
     for (i, r) in records.enumerated() {
-      guard let id = r[keyColumn], id != .null else { throw SiftError.live("row \(i + 1) of '\(table)' has no \(keyColumn)") }
+      guard let id = r[shape?.name(of: keyColumn) ?? keyColumn], id != .null else { throw SiftError.live("row \(i + 1) of '\(table)' has no \(keyColumn)") }
       ids.append(id)
     }
     results = try SiftLiveResults(
@@ -154,6 +161,7 @@ public final class SQLiteLiveTable {
     var statements: [SQLStatement] = []
     var touched: [SiftValue] = []
     for e in edits {
+      let e = columnNamed(e)
       if let refusal = coreDataRefusal(e) { throw refusal }
       switch e {
       case .insert(let r):
