@@ -16,10 +16,11 @@ struct BatchRunTests {
     let db = try SQLiteDatabase()
     try db.executeScript(
       """
-      PRAGMA foreign_keys = ON;
       CREATE TABLE shop (id INTEGER PRIMARY KEY, name TEXT NOT NULL, opened DATETIME, open BOOLEAN);
       CREATE TABLE item (id INTEGER PRIMARY KEY, label TEXT, shop_id INTEGER REFERENCES shop(id) ON DELETE CASCADE);
       CREATE TABLE shop_tag (shop_id INTEGER, tag TEXT);
+      CREATE TABLE lease (id INTEGER PRIMARY KEY, shop_id INTEGER REFERENCES shop(id) ON DELETE RESTRICT);
+      INSERT INTO lease VALUES (1, 3);
       INSERT INTO shop VALUES (1, 'a', '2024-01-01T00:00:00Z', 1), (2, 'b', '2024-02-01T00:00:00Z', 0), (3, 'c', NULL, 1);
       INSERT INTO item VALUES (10, 'x', 1), (11, 'y', 2), (12, 'z', 2);
       INSERT INTO shop_tag VALUES (1, 'wifi'), (2, 'late');
@@ -45,6 +46,18 @@ struct BatchRunTests {
     #expect(try db.execute(SQLStatement(sql: "SELECT id, shop_id FROM item ORDER BY id")) == [[.integer(10), .integer(1)]])
     #expect(try Self.count(db, "shop_tag") == [[.integer(2)]])
     #expect(try db.run(BatchDeleteRequest(entity: "shop", predicate: try SiftPredicate(format: "id > 100")), compiler: compiler).count == 0)
+    // The connection's own setting (SQLite's default: off) is back afterwards.
+    #expect(try db.execute(SQLStatement(sql: "PRAGMA foreign_keys")) == [[.integer(0)]])
+  }
+
+  /// A key the database declares RESTRICT refuses the delete: all of it is undone.
+  @Test func restrictedKeyRefusesTheWholeDelete() throws {
+    let (db, compiler) = try Self.shop()
+    #expect(throws: (any Error).self) {
+      try db.run(BatchDeleteRequest(entity: "shop", predicate: try SiftPredicate(format: "id >= 2")), compiler: compiler)
+    }
+    #expect(try Self.count(db, "shop") == [[.integer(3)]])
+    #expect(try Self.count(db, "item") == [[.integer(3)]])
   }
 
   @Test func updateCountsAndWritesTheColumnsForm() throws {

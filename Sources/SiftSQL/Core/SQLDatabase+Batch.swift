@@ -37,7 +37,8 @@ public struct SiftBatchResult: Sendable, Hashable {
 extension SQLDatabase {
   /// Runs a batch delete as one transaction (the DELETE and, in tables Sift created, its
   /// clean-up): all of it or none. In a database Sift did not create the database's own
-  /// foreign-key rules apply and Sift adds none (`SQLCompiler.compile(_:)` for the details).
+  /// foreign-key rules apply (on SQLite, declared keys are enforced for the delete) and Sift adds
+  /// none (`SQLCompiler.compile(_:)` for the details).
   ///
   /// ```swift
   /// let gone = try db.run(BatchDeleteRequest(entity: "Venue", predicate: p), compiler: compiler).count
@@ -49,7 +50,23 @@ extension SQLDatabase {
     _ request: BatchDeleteRequest, compiler: SQLCompiler, resultType: SiftBatchResultType = .count
   ) throws -> SiftBatchResult {
     let statements = try compiler.deleteStatements(request, returningKeys: true)
-    return Self.result(try executeTransaction(statements).first ?? [], resultType)
+    return try withDeclaredForeignKeys(compiler) {
+      Self.result(try executeTransaction(statements).first ?? [], resultType)
+    }
+  }
+
+  /// Runs `body` with SQLite's enforcement of declared foreign keys on (`PRAGMA foreign_keys`,
+  /// off by default per connection) in a database Sift did not create, so a delete follows the
+  /// database's own `ON DELETE` rules (a `RESTRICT`ed or `NO ACTION` key refuses it, undoing it
+  /// all); the connection's setting is restored afterwards. Other databases enforce their keys
+  /// always.
+  func withDeclaredForeignKeys<T>(_ compiler: SQLCompiler, _ body: () throws -> T) throws -> T {
+    guard compiler.schema.layout == .existing, compiler.dialect is SQLiteDialect,
+      case .integer(0)? = try execute(SQLStatement(sql: "PRAGMA foreign_keys")).first?.first
+    else { return try body() }
+    try executeScript("PRAGMA foreign_keys = ON")
+    defer { try? executeScript("PRAGMA foreign_keys = OFF") }
+    return try body()
   }
 
   /// Runs a batch update as one transaction; a Core Data store's `Z_OPT` is incremented on
