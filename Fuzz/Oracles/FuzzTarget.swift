@@ -14,6 +14,9 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   case sql
   /// In-memory results equal SQLite results on `FuzzRecords.all`.
   case differential
+  /// In-memory results equal SQL results on a table Sift did not create, read through its
+  /// introspected native encodings (`NativeOracle`).
+  case native
 
   /// Inputs longer than this are cut (libFuzzer runs with the same `-max_len`).
   public static let maxInputBytes = 4096
@@ -26,6 +29,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .evaluate: return EvaluateOracle.check(text)
     case .sql: return SQLOracle.check(text)
     case .differential: return DifferentialOracle.check(text)
+    case .native: return NativeOracle.check(text)
     }
   }
 

@@ -13,7 +13,8 @@ extension SQLiteLiveTable {
   /// The table's rows as records (read through `codecs`), in table order, with their rowids
   /// when `rowids`.
   static func readAll(
-    _ db: SQLiteDatabase, table: String, columns: [String], codecs: [String: SQLColumnCodec], rowids: Bool
+    _ db: SQLiteDatabase, table: String, columns: [String], codecs: [String: SQLColumnCodec], rowids: Bool,
+    shape: SQLiteLiveShape? = nil
   ) throws(SiftError) -> (records: [[String: SiftValue]], rowids: [Int64]) {
     let select = (rowids ? "rowid, " : "") + columnList(columns)
     let rows = try run(db, SQLStatement(sql: "SELECT \(select) FROM \(quote(table))"))
@@ -22,7 +23,7 @@ extension SQLiteLiveTable {
       ids.reserveCapacity(rows.count)
       for row in rows { if case .integer(let r)? = row.first { ids.append(r) } else { ids.append(0) } }
     }
-    return (rows.map { record(rowids ? Array($0.dropFirst()) : $0, columns: columns, codecs: codecs) }, ids)
+    return (rows.map { record(rowids ? Array($0.dropFirst()) : $0, columns: columns, codecs: codecs, shape: shape, db: db) }, ids)
   }
 
   /// True when a UNIQUE index covers other columns than exactly `key` (`PRAGMA index_list`).
@@ -56,13 +57,14 @@ extension SQLiteLiveTable {
   func fullReread(touched: [SiftValue]) throws(SiftError) -> SiftChangeSet<SiftValue> {
     needsFullReread = true
     fullRereads += 1
-    let (records, rowids) = try Self.readAll(database, table: table, columns: columns, codecs: codecs, rowids: observer.hasRowids)
+    let (records, rowids) = try Self.readAll(
+      database, table: table, columns: columns, codecs: codecs, rowids: observer.hasRowids, shape: shape)
     let forced = Set(touched)
     var seen = Set<SiftValue>()
     var ids: [SiftValue?] = []
     var edits: Edits = []
     for r in records {
-      guard let id = r[key], id != .null, seen.insert(id).inserted else { ids.append(nil); continue }
+      guard let id = r[recordKey], id != .null, seen.insert(id).inserted else { ids.append(nil); continue }
       ids.append(id)
       if let old = results.record(for: id) {
         if old != r || forced.contains(id) { edits.append(.update(id, r)) }
@@ -94,8 +96,8 @@ extension SQLiteLiveTable {
     var now: [SiftValue: (rowid: Int64, record: [String: SiftValue])] = [:]
     for r in changed.keys.sorted() {
       guard let row = try Self.run(database, SQLStatement(sql: select, bindings: [.integer(r)])).first else { continue }
-      let record = Self.record(row, columns: columns, codecs: codecs)
-      guard let k = record[key], k != .null, now[k] == nil else { return try fullReread(touched: touched) }
+      let record = Self.record(row, columns: columns, codecs: codecs, shape: shape, db: database)
+      guard let k = record[recordKey], k != .null, now[k] == nil else { return try fullReread(touched: touched) }
       if let holder = keyRows[k], changed[holder] == nil { return try fullReread(touched: touched) }
       now[k] = (r, record)
     }

@@ -36,6 +36,16 @@ extension SQLiteLiveTable {
     return r
   }
 
+  /// A row's record as the shape names it (attributes by name, to-ones as records), or by
+  /// column without a shape.
+  static func record(
+    _ row: [SQLValue], columns: [String], codecs: [String: SQLColumnCodec], shape: SQLiteLiveShape?, db: SQLiteDatabase
+  ) -> [String: SiftValue] {
+    let r = record(row, columns: columns, codecs: codecs)
+    guard let shape else { return r }
+    return shape.record(r, raw: Dictionary(zip(columns, row), uniquingKeysWith: { a, _ in a }), db: db)
+  }
+
   /// How each column of `table` stores its values, from the database's own schema
   /// (`introspectSchema`: declared types, sampled date encodings); empty when it cannot be read,
   /// and then every value is stored as itself.

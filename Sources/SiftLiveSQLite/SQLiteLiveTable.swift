@@ -41,6 +41,11 @@ public final class SQLiteLiveTable {
   public let table: String
   /// The key column (the primary key unless another was named).
   public let key: String
+  /// How rows become records when the table is watched by entity (`SQLiteLiveShape`); nil:
+  /// records by column.
+  public let shape: SQLiteLiveShape?
+  /// The key's name in a record (its attribute name with a shape, else the column).
+  var recordKey: String { shape?.name(of: key) ?? key }
   /// The table's columns, in order.
   public let columns: [String]
   /// How each column stores its values (dates, booleans), read from the database's schema:
@@ -57,6 +62,9 @@ public final class SQLiteLiveTable {
   /// A UNIQUE constraint besides the key's own: REPLACE conflict resolution may delete rows
   /// silently, so the row count is checked after own changes (SQLiteLiveTable+OwnChanges.swift).
   let hasOtherUniqueIndex: Bool
+  /// A Core Data store's table: updates keep `Z_OPT`; inserts and deletes are refused
+  /// (SQLiteLiveTable+CoreData.swift).
+  let isCoreDataTable: Bool
   /// Set when a full re-read was due but failed, so the next `refresh()` does it.
   var needsFullReread = false
   /// How many times the whole table was read again since init: after other connections'
@@ -74,10 +82,11 @@ public final class SQLiteLiveTable {
   ///   named, a row without a key, or a predicate that fails on a row.
   public init(
     database: SQLiteDatabase, table: String, key: String? = nil, predicate: SiftPredicate?,
-    sortDescriptors: [SiftSortDescriptor], sectionKeyPath: String? = nil
+    sortDescriptors: [SiftSortDescriptor], sectionKeyPath: String? = nil, shape: SQLiteLiveShape? = nil
   ) throws(SiftError) {
     self.database = database
     self.table = table
+    self.shape = shape
     let info = try Self.run(database, SQLStatement(sql: "PRAGMA table_info(\(Self.quote(table)))"))
     guard !info.isEmpty else { throw SiftError.live("no table '\(table)' in the database") }
     let columns = info.compactMap { if case .text(let n)? = $0.dropFirst().first { n } else { nil } }
@@ -99,13 +108,15 @@ public final class SQLiteLiveTable {
       keyColumn = only
     }
     codecs = Self.codecs(database, table: table)
+    isCoreDataTable = Self.isCoreDataTable(database, columns: columns)
     observer = database.observeRowChanges(of: table)
     hasOtherUniqueIndex = try Self.hasUniqueIndex(database, table: table, besides: keyColumn)
     dataVersion = try Self.dataVersion(database)
-    let (records, rowids) = try Self.readAll(database, table: table, columns: columns, codecs: codecs, rowids: observer.hasRowids)
+    let (records, rowids) = try Self.readAll(
+      database, table: table, columns: columns, codecs: codecs, rowids: observer.hasRowids, shape: shape)
     var ids: [SiftValue] = []
     for (i, r) in records.enumerated() {
-      guard let id = r[keyColumn], id != .null else { throw SiftError.live("row \(i + 1) of '\(table)' has no \(keyColumn)") }
+      guard let id = r[shape?.name(of: keyColumn) ?? keyColumn], id != .null else { throw SiftError.live("row \(i + 1) of '\(table)' has no \(keyColumn)") }
       ids.append(id)
     }
     results = try SiftLiveResults(
@@ -150,6 +161,8 @@ public final class SQLiteLiveTable {
     var statements: [SQLStatement] = []
     var touched: [SiftValue] = []
     for e in edits {
+      let e = columnNamed(e)
+      if let refusal = coreDataRefusal(e) { throw refusal }
       switch e {
       case .insert(let r):
         guard let id = r[key], id != .null else { throw SiftError.live("the inserted record has no '\(key)'") }
@@ -165,7 +178,8 @@ public final class SQLiteLiveTable {
         try checkColumns(names)
         guard !names.isEmpty else { touched.append(id); continue }
         statements.append(SQLStatement(
-          sql: "UPDATE \(Self.quote(table)) SET \(names.map { "\(Self.quote($0)) = ?" }.joined(separator: ", ")) WHERE \(Self.quote(key)) = ?",
+          sql: "UPDATE \(Self.quote(table)) SET \(names.map { "\(Self.quote($0)) = ?" }.joined(separator: ", "))\(bookkeepingSet)"
+            + " WHERE \(Self.quote(key)) = ?",
           bindings: try names.map { n throws(SiftError) in try self.sqlValue(set[n] ?? .null, column: n) } + [try self.sqlValue(id, column: key)]))
         touched.append(id)
       case .delete(let id):

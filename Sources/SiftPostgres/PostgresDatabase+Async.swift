@@ -37,7 +37,7 @@ extension PostgresDatabase {
   ) async throws(PostgresError) -> [[SQLValue]] {
     let cancelled = PostgresError(kind: .cancelled, message: "the statement was cancelled", statement: statement.sql)
     if Task.isCancelled { throw cancelled }
-    try checkFunctions(statement.requiredFunctions)
+    try checkFunctions(statement.requiredFunctionReferences)
     let step = max(1, progressInterval)
     let canceller = PostgresCanceller()
     let rows: [[PostgresWireValue]]

@@ -39,9 +39,13 @@ extension PostgresDatabase {
     try introspectSchema(named: schemaName ?? "public").schema
   }
 
-  /// `given`, or the connection's own schema.
+  /// `given` (checked against the database on first use: `SQLSchema.checkStorage`), or the
+  /// connection's own schema.
   func schema(_ given: SQLSchema?) throws(SiftError) -> SQLSchema {
-    if let given { return given }
+    if let given {
+      try schemaChecks.check(given, in: self, dialect: PostgreSQLDialect())
+      return given
+    }
     return try readSchema()
   }
 }

@@ -27,7 +27,7 @@ extension PostgresDatabase: SQLDatabase {
   }
 
   func executeChecked(_ statement: SQLStatement) throws(PostgresError) -> [[SQLValue]] {
-    try checkFunctions(statement.requiredFunctions)
+    try checkFunctions(statement.requiredFunctionReferences)
     let rows = try query(statement.sql, statement.bindings.map(PostgresWireValue.init))
     return rows.map { $0.map(SQLValue.init) }
   }
@@ -43,16 +43,15 @@ extension PostgresDatabase: SQLDatabase {
 }
 
 extension PostgresDatabase {
-  /// Connects (see `init(conninfo:schema:)`) and runs `PostgreSQLDialect.setupSQL`, so
-  /// compiled statements find `sift_fold` and `sift_fdiv` — the usual way to open
-  /// a database for Sift. The functions are created in the connection's schema (the first in
-  /// `search_path`), so a `.temporary` schema keeps them private and drops them on close.
+  /// Connects (see `init(conninfo:schema:)`) and makes sure Sift's SQL functions exist
+  /// (`prepareSiftFunctions()`), so compiled statements find `sift.sift_fold` and the rest — the
+  /// usual way to open a database for Sift when the role may create them.
   ///
   /// ```swift
   /// let db = try PostgresDatabase.prepared(conninfo: info, schema: .temporary())
   /// try db.load(records, entity: "Venue", schema: schema, dialect: PostgreSQLDialect())
   /// ```
-  /// - Throws: `SiftError`; `postgres-query` if the role may not create functions in the schema.
+  /// - Throws: `SiftError`; `postgres-query` if the role may not create the schema `sift`.
   public static func prepared(conninfo: String, schema: Schema = .current) throws(SiftError)
     -> PostgresDatabase
   {
@@ -66,13 +65,46 @@ extension PostgresDatabase {
     return db
   }
 
-  /// Runs `PostgreSQLDialect.setupSQL` (idempotent: `IF NOT EXISTS` / `CREATE OR REPLACE`).
+  /// Creates Sift's SQL functions in their own schema (`PostgreSQLDialect.setupSQL(schema:)`,
+  /// default `sift`) unless that schema already holds this version of them (its comment names
+  /// `PostgreSQLDialect.setupVersion`). One transaction under an advisory lock, so connections
+  /// preparing at once do not collide; the user's schemas are not touched. Returns whether
+  /// anything was created or replaced.
   ///
   /// ```swift
-  /// try db.prepareSiftFunctions()
+  /// try db.prepareSiftFunctions()   // true the first time in a database, then false
   /// ```
-  public func prepareSiftFunctions() throws(SiftError) {
-    for sql in PostgreSQLDialect.setupSQL { try run(sql) }
+  /// - Throws: `SiftError`; `postgres-query` if the role may not create the schema.
+  @discardableResult
+  public func prepareSiftFunctions(schema: String = PostgreSQLDialect.defaultFunctionSchema) throws(SiftError) -> Bool {
+    if try hasSiftSetup(schema: schema) { return false }
+    try run("BEGIN")
+    do {
+      // One key for every Sift setup in this database (hashtext of a fixed name).
+      try run("SELECT pg_advisory_xact_lock(hashtext('sift setup-sql'))")
+      if try hasSiftSetup(schema: schema) {
+        try run("COMMIT")
+        return false
+      }
+      for sql in PostgreSQLDialect.setupSQL(schema: schema) { try run(sql) }
+      try run("COMMIT")
+    } catch {
+      try? run("ROLLBACK")
+      throw error
+    }
+    return true
+  }
+
+  /// Whether schema `schema` holds the current setup (its comment names `setupVersion`).
+  func hasSiftSetup(schema: String) throws(SiftError) -> Bool {
+    let rows: [[PostgresWireValue]]
+    do throws(PostgresError) {
+      rows = try query(
+        "SELECT pg_catalog.obj_description(n.oid, 'pg_namespace') FROM pg_catalog.pg_namespace n WHERE n.nspname = $1",
+        [.text(schema)])
+    } catch { throw error.siftError }
+    guard case .text(let comment)? = rows.first?.first else { return false }
+    return comment.hasSuffix("setup " + PostgreSQLDialect.setupVersion)
   }
 }
 

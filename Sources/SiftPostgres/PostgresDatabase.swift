@@ -1,4 +1,5 @@
 import Foundation
+import SiftSQL
 import SiftSyntax
 
 /// A connection to a PostgreSQL server (through libpq) that runs Sift's compiled SQL.
@@ -44,6 +45,9 @@ public final class PostgresDatabase: @unchecked Sendable {
 
   /// True for a connection opened with `readOnly: true`.
   public let isReadOnly: Bool
+
+  /// Schemas given to `fetch`/`fetchCount` already checked against the database (on first use).
+  let schemaChecks = SQLSchemaCheckCache()
 
   /// Sift SQL functions already found on this connection (see `checkSiftFunctions(_:)`).
   private var foundSiftFunctions: Set<String> = []

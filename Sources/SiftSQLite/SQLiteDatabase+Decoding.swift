@@ -28,9 +28,13 @@ extension SQLiteDatabase {
     }
   }
 
-  /// `given`, or the file's own schema.
+  /// `given` (checked against the file on first use: `SQLSchema.checkStorage`), or the file's
+  /// own schema.
   func schema(_ given: SQLSchema?) throws(SiftError) -> SQLSchema {
-    if let given { return given }
+    if let given {
+      try schemaChecks.check(given, in: self, dialect: SQLiteDialect())
+      return given
+    }
     return try introspectSchema().schema
   }
 

@@ -24,6 +24,8 @@ public final class SQLiteDatabase: SQLDatabase {
   /// (SQLiteDatabase+RowChanges.swift).
   var rowChangeRecorder: SQLiteRowChangeRecorder?
   private var cache: [String: OpaquePointer] = [:]
+  /// Schemas given to `fetch`/`fetchCount` already checked against this file (on first use).
+  let schemaChecks = SQLSchemaCheckCache()
   /// Most prepared statements kept.
   public static let cacheLimit = 64
 

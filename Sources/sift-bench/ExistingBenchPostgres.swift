@@ -8,7 +8,7 @@ import SiftSyntax
 /// temporary schema (dropped at the end), Sift's functions set up, queried on a read-only
 /// connection with the introspected schema. The hand-written SQL uses what an expert indexes:
 /// `lower(label)` for case-insensitive text, the plain columns otherwise; Sift's forms get
-/// the indexes the README recommends (`label COLLATE "C"`, `sift_fold(label, 1) text_pattern_ops`).
+/// the indexes the README recommends (`label COLLATE "C"`, `sift.sift_fold(label, 1) text_pattern_ops`).
 func runExistingPostgresBenchmarks(_ options: BenchOptions, rows: Int) throws {
   guard let info = ProcessInfo.processInfo.environment["SIFT_POSTGRES"], !info.isEmpty else {
     emit([("name", "existing.skipped"), ("engine", "postgresql"), ("why", "SIFT_POSTGRES is not set")])
@@ -96,7 +96,7 @@ func existingPostgresScript(rows: Int) -> String {
     lpad(to_hex(i), 32, '0')::uuid FROM generate_series(1, \(rows)) i;
   CREATE INDEX reading_label_idx ON reading (label);
   CREATE INDEX reading_label_c_idx ON reading (label COLLATE "C");
-  CREATE INDEX reading_label_fold_idx ON reading (sift_fold(label, 1) text_pattern_ops);
+  CREATE INDEX reading_label_fold_idx ON reading (sift.sift_fold(label, 1) text_pattern_ops);
   CREATE INDEX reading_label_lower_idx ON reading (lower(label) text_pattern_ops);
   CREATE INDEX reading_value_idx ON reading (value);
   CREATE INDEX reading_sensor_idx ON reading (sensor_id);

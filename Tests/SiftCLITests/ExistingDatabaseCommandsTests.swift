@@ -52,20 +52,27 @@ struct ExistingDatabaseCommandsTests {
   @Test func setupSQL() throws {
     let pg = try SiftProcess.run(["setup-sql", "--dialect", "postgres"], stdin: "")
     #expect(pg.status == 0)
-    #expect(pg.stdout.contains("CREATE OR REPLACE FUNCTION sift_fold"), "\(pg.stdout.prefix(300))")
-    #expect(pg.stdout.contains("CREATE OR REPLACE FUNCTION sift_fdiv"))
+    #expect(pg.stdout.contains("CREATE SCHEMA IF NOT EXISTS sift;"), "\(pg.stdout.prefix(300))")
+    #expect(pg.stdout.contains("CREATE OR REPLACE FUNCTION sift.sift_fold"), "\(pg.stdout.prefix(300))")
+    #expect(pg.stdout.contains("CREATE OR REPLACE FUNCTION sift.sift_fdiv"))
     let sqlite = try SiftProcess.run(["setup-sql", "--dialect", "sqlite"], stdin: "")
     #expect(sqlite.status == 0 && sqlite.stdout.contains("SQLiteFunctions.register(on: handle)"), "\(sqlite.stdout)")
     #expect(try SiftProcess.run(["setup-sql", "--dialect", "oracle"], stdin: "").status == 2)
     #expect(try SiftProcess.run(["setup-sql"], stdin: "").status == 2)
 
-    // The migration runs, twice (idempotent), and then `[c]` works on the server.
+    // The migration runs, twice (idempotent), and then `[c]` works on the server from a schema
+    // whose search_path does not name sift.
     guard let conninfo = REPLPostgres.conninfo else { return }
     let db = try PostgresDatabase(conninfo: conninfo, schema: .temporary(prefix: "sift_cli_setup"))
     defer { db.close() }
     try db.executeScript(pg.stdout)
     try db.executeScript(pg.stdout)
-    let rows = try db.execute(SQLStatement(sql: "SELECT sift_fold($1, 1)", bindings: [.text("ÉCOLE")]))
+    let run = try SiftProcess.run(["setup-sql", "--dialect", "postgres", "--postgres", conninfo], stdin: "")
+    #expect(run.status == 0 && run.stdout.contains("schema sift already holds"), "\(run.stdout) \(run.stderr)")
+    let bad = try SiftProcess.run(["setup-sql", "--dialect", "postgres", "--postgres", "host=127.0.0.1 port=1"], stdin: "")
+    #expect(bad.status == 1 && bad.stderr.hasPrefix("sift setup-sql: "), "\(bad.stderr)")
+    try db.run("SET search_path TO \(PostgresDatabase.quoteIdentifier(try #require(db.schemaName)))")
+    let rows = try db.execute(SQLStatement(sql: "SELECT sift.sift_fold($1, 1)", bindings: [.text("ÉCOLE")]))
     #expect(rows == [[.text("école")]])
   }
 

@@ -6,9 +6,8 @@ import Testing
 @testable import SiftCLI
 @testable import SiftSyntax
 
-/// `sift batch --postgres … --pg-schema …` on a database without Sift's SQL functions: cases
-/// that need none answer with rows; a case that needs `sift_fold` answers with an error at stage
-/// `sql` (`missing-sift-functions`) naming `sift setup-sql`, and nothing of it ran.
+/// Sift's SQL functions on existing databases: `sift sql` names them; `sift batch --postgres …
+/// --pg-schema …` finds them in schema `sift` whatever the user's search_path.
 @Suite("Existing PostgreSQL databases without Sift's functions")
 struct ExistingDatabaseSetupTests {
   /// `sift sql` says which of Sift's functions the statement calls, and how to get them.
@@ -21,7 +20,7 @@ struct ExistingDatabaseSetupTests {
       return r.stdout
     }
     #expect(try sql("name ==[c] 'x'", "postgres").hasSuffix(
-      "-- calls Sift's SQL functions sift_fold (create them once: sift setup-sql --dialect postgres)\n"))
+      "-- calls Sift's SQL functions sift_fold (create them once per database, in schema sift: sift setup-sql --dialect postgres)\n"))
     #expect(try sql("name CONTAINS[c] 'x'", "sqlite").contains(
       "-- calls Sift's SQL functions sift_search (register them on the connection: sift setup-sql --dialect sqlite)"))
     #expect(try !sql("name == 'x'", "postgres").contains("Sift's SQL functions"))
@@ -53,34 +52,27 @@ struct ExistingDatabaseSetupTests {
     #expect(session.execute("title ==[c] 'QUARTERLY PLAN'").text.contains("(1 row)"))
   }
 
+  /// The functions live in schema `sift`: a user's schema alone on the path runs `[cd]` once
+  /// they are set up (a database without them is refused before anything runs:
+  /// RequiredFunctionsTests.postgresWithoutSetupFailsUpFront).
   @Test(.enabled(if: REPLPostgres.available, Comment(rawValue: REPLPostgres.skipMessage)))
-  func batchNamesTheMissingSetup() throws {
+  func batchFindsTheFunctionsInSchemaSift() throws {
     let conninfo = try #require(REPLPostgres.conninfo)
     let owner = try PostgresDatabase(conninfo: conninfo, schema: .temporary(prefix: "sift_cli_nosetup"))
     defer { owner.close() }
     let schema = try #require(owner.schemaName)
     try owner.run("CREATE TABLE item (id integer PRIMARY KEY, name text); INSERT INTO item VALUES (1, 'Écrou'), (2, 'vis')")
+    try owner.prepareSiftFunctions()
     let db = try ExistingDatabase.open(postgres: conninfo, schema: schema)
     defer { db.close() }
-    // Only the fresh schema on the path: `public` of the test server may hold the functions.
+    // Only the user's schema on the path.
     try #require(db.database as? PostgresDatabase).run("SET search_path TO \(PostgresDatabase.quoteIdentifier(schema))")
     let batch = try BatchDatabase(database: db, entity: "item")
 
     var plain: [String: SiftValue] = [:]
     try batch.process(try SiftPredicate(format: "name == 'vis'"), into: &plain)
     #expect(plain["rows"] == .array([.int(2)]))
-
     var folded: [String: SiftValue] = [:]
-    do {
-      try batch.process(try SiftPredicate(format: "name ==[cd] 'ecrou'"), into: &folded)
-      Issue.record("ran without sift_fold: \(folded)")
-    } catch {
-      #expect(error.stage == .sql)
-      #expect(error.diagnostic.id == "missing-sift-functions")
-      #expect(error.diagnostic.message.contains("sift_fold") && error.diagnostic.message.contains("sift setup-sql --dialect postgres"))
-    }
-
-    try owner.prepareSiftFunctions()
     try batch.process(try SiftPredicate(format: "name ==[cd] 'ecrou'"), into: &folded)
     #expect(folded["rows"] == .array([.int(1)]))
   }

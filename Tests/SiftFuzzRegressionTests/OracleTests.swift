@@ -99,3 +99,37 @@ struct OracleTests {
     #expect(FuzzTarget.decode([0xFF, 0x41]) == "\u{FFFD}A")
   }
 }
+
+/// The native-encodings oracle's table (STRICT, ISO text, millisecond and 2001 dates, a JSON
+/// array, an ANY column) loads, and memory == SQL on predicates over each encoding.
+@Suite("Native encodings oracle")
+struct NativeOracleTests {
+  @Test func fixtureLoadsWithTheIntendedEncodings() throws {
+    let (_, schema, ids, objects) = try NativeOracle.fixture.get()
+    #expect(ids == [1, 2, 3, 4, 5, 6] && objects.count == 6)
+    let item = try #require(schema.entity("item"))
+    #expect(item.attribute("when")?.dateEncoding(in: schema) == .iso8601)
+    #expect(item.attribute("ms")?.dateEncoding(in: schema) == .unixMilliseconds)
+    #expect(item.attribute("cd")?.dateEncoding(in: schema) == .referenceDateSeconds)
+    #expect(item.attribute("tags")?.effectiveArrayStorage == .json)
+    #expect(schema.layout == .existing)
+  }
+
+  @Test(arguments: [
+    "when == ms", "when < cd", "cd >= %@", "ms BETWEEN {%@, %@}", "when > %@", "ANY tags == 'wifi'", "tags.@count > 1",
+    "ALL tags BEGINSWITH[c] 'q'", "code == 'ß'", "code IN {'A-1', 'Z'}", "flag == NO", "n > 0 AND x < 3", "name ==[cd] 'NAIVE *?\\\\ X'",
+    "name LIKE '*100%*'", "SUBQUERY(tags, $t, $t == 'a').@count == 1", "when == nil", "cd < when",
+  ])
+  func memoryAgreesWithSQL(_ text: String) {
+    let failure = FuzzTarget.native.check(Array(text.utf8))
+    #expect(failure == nil, "\(failure?.description ?? "")")
+  }
+
+  /// The table holds what the script wrote (the oracle reads the same connection).
+  @Test func tableHoldsTheScriptsValues() throws {
+    let (db, schema, _, _) = try NativeOracle.fixture.get()
+    let rows = try db.withDatabase { try $0.execute(SQLStatement(sql: "SELECT COUNT(*) FROM item WHERE ms > 0")) }
+    #expect(rows == [[.integer(4)]])
+    #expect(schema.entity("item")?.attribute("code") != nil)
+  }
+}

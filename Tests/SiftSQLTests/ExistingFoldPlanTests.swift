@@ -49,8 +49,8 @@ struct ExistingFoldPlanTests {
     try db.run(ExistingPlanTests.postgresScript)
     // text_pattern_ops: one index for equality and for LIKE 'prefix%' in any database collation.
     try db.run("""
-      CREATE INDEX reading_label_fold_idx ON reading (sift_fold(label, 1) text_pattern_ops);
-      CREATE INDEX reading_label_fold3_idx ON reading (sift_fold(label, 3) text_pattern_ops); ANALYZE reading;
+      CREATE INDEX reading_label_fold_idx ON reading (sift.sift_fold(label, 1) text_pattern_ops);
+      CREATE INDEX reading_label_fold3_idx ON reading (sift.sift_fold(label, 3) text_pattern_ops); ANALYZE reading;
       SET enable_seqscan = off
       """)
     let compiler = SQLCompiler(dialect: PostgreSQLDialect(), schema: try ExistingPlanTests.schema(postgres: true))

@@ -33,7 +33,7 @@ struct PostgresFoldingTests {
     var mismatches: [String] = []
     for s in Set(Self.samples).sorted() {
       let rows = try db.execute(
-        SQLStatement(sql: "SELECT sift_fold($1, $2::int)", bindings: [.text(s), .integer(Int64(options))]))
+        SQLStatement(sql: "SELECT sift.sift_fold($1, $2::int)", bindings: [.text(s), .integer(Int64(options))]))
       let expected = TextFolding.fold(s, o)
       guard case .text(let got)? = rows.first?[0], got.unicodeScalars.elementsEqual(expected.unicodeScalars) else {
         mismatches.append("\(s) → pg \(rows.first?[0].description ?? "nil") / swift \(expected)")
@@ -56,7 +56,7 @@ struct PostgresFoldingTests {
       start += chunk.count
       let text = chunk.joined(separator: "\n")
       let rows = try db.execute(
-        SQLStatement(sql: "SELECT sift_fold($1, $2::int)", bindings: [.text(text), .integer(Int64(options))]))
+        SQLStatement(sql: "SELECT sift.sift_fold($1, $2::int)", bindings: [.text(text), .integer(Int64(options))]))
       let expected = TextFolding.fold(text, o)
       guard case .text(let got)? = rows.first?[0] else {
         mismatches.append("no result")
@@ -79,7 +79,7 @@ struct PostgresFoldingTests {
     defer { db.close() }
     try db.prepareSiftFunctions()
     try db.prepareSiftFunctions()
-    let rows = try db.execute(SQLStatement(sql: "SELECT sift_fold(NULL, 1), sift_fold('ABC', 0), sift_fold('Straße', 3)"))
+    let rows = try db.execute(SQLStatement(sql: "SELECT sift.sift_fold(NULL, 1), sift.sift_fold('ABC', 0), sift.sift_fold('Straße', 3)"))
     #expect(rows.first == [.null, .text("ABC"), .text("strasse")])
   }
 }

@@ -200,11 +200,11 @@ struct PostgresRunnerLiveTests {
     #expect(try db.execute(SQLStatement(sql: "SELECT 2")) == [[.integer(2)]])
   }
 
-  @Test func siftFunctionsArePreparedInTheTemporarySchema() throws {
+  @Test func siftFunctionsArePreparedInSchemaSift() throws {
     let db = try PostgresTestServer.open()
     defer { db.close() }
     let rows = try db.execute(
-      SQLStatement(sql: "SELECT sift_fold($1, 3), sift_fold(NULL, 1)", bindings: [.text("Crème")]))
+      SQLStatement(sql: "SELECT sift.sift_fold($1, 3), sift.sift_fold(NULL, 1)", bindings: [.text("Crème")]))
     #expect(rows == [[.text("creme"), .null]])
   }
 }

@@ -18,8 +18,9 @@ struct RequiredFunctionsTests {
       ("WHERE t0.\"name\" REGEXP ?", ["regexp"]),
       ("ORDER BY t0.\"name\" COLLATE \"SIFT_LOCALIZED\" ASC", ["SIFT_LOCALIZED"]),
       ("ORDER BY t0.\"name\" COLLATE \"C\" ASC", []),
-      // Quoted identifiers, literals and qualified names are not calls.
-      ("SELECT \"sift_fold\"(x), 'sift_fdiv(1, 2)', s.sift_exact(1), t0.\"regexp\" FROM t", []),
+      // Quoted identifiers and literals are not calls; a schema-qualified name is.
+      ("SELECT \"sift_fold\"(x), 'sift_fdiv(1, 2)', t0.\"regexp\" FROM t", []),
+      ("SELECT s.sift_exact(1), sift.sift_fold(x, 1)", ["sift_exact", "sift_fold"]),
       ("SELECT 'it''s sift_fold(' || sift_fdiv(a, b)", ["sift_fdiv"]),
       ("SELECT \"a\"\"sift_fold(\" FROM t", []),
       ("SELECT sift_foldx", []),
@@ -27,6 +28,19 @@ struct RequiredFunctionsTests {
     for (sql, expected) in cases {
       #expect(SQLStatement(sql: sql).requiredFunctions == expected, "\(sql)")
     }
+  }
+
+  /// Qualified calls and collations keep their schema: PostgreSQL looks each up there.
+  @Test func referencesKeepTheirSchema() {
+    let sql = "SELECT sift.sift_fold(t0.\"a\", 1), \"my schema\".sift_fdiv(a, b), sift_exact(c) FROM t0"
+      + " ORDER BY t0.\"a\" COLLATE \"sift\".\"sift_localized\" ASC, t0.\"b\" COLLATE \"C\""
+    let refs = SQLStatement(sql: sql).requiredFunctionReferences
+    #expect(refs == [
+      SQLFunctionReference(schema: nil, name: "sift_exact"),
+      SQLFunctionReference(schema: "my schema", name: "sift_fdiv"),
+      SQLFunctionReference(schema: "sift", name: "sift_fold"),
+      SQLFunctionReference(schema: "sift", name: "sift_localized"),
+    ])
   }
 
   static let notes = """
@@ -82,6 +96,11 @@ struct RequiredFunctionsTests {
     #expect(try db.execute(folded).count == 2)
   }
 
+  /// A function schema of its own for a test (Sift's `sift` may be set up by other tests).
+  static func freshFunctionSchema() -> String {
+    "sift_fn_" + String(UInt32.random(in: 0...UInt32.max), radix: 16)
+  }
+
   /// A connection to a fresh schema without Sift's functions, `public` left out of its path
   /// (another schema there may have them).
   static func bareConnection() throws -> PostgresDatabase {
@@ -101,8 +120,12 @@ struct RequiredFunctionsTests {
   @Test(.enabled(if: PostgresTestServer.isAvailable, Comment(rawValue: PostgresTestServer.skipMessage)))
   func postgresWithoutSetupFailsUpFront() throws {
     let db = try Self.bareConnection()
-    defer { db.close() }
-    let compiler = SQLCompiler(dialect: PostgreSQLDialect(), schema: try SQLSchema(json: Self.notes))
+    let functions = Self.freshFunctionSchema()
+    defer {
+      try? db.run("DROP SCHEMA IF EXISTS \(functions) CASCADE")
+      db.close()
+    }
+    let compiler = SQLCompiler(dialect: PostgreSQLDialect(functionSchema: functions), schema: try SQLSchema(json: Self.notes))
     var statements: [(String, SQLStatement)] = []
     for (format, _, pg) in Self.predicates {
       let st = try compiler.compile(SiftFetchRequest(entity: "note", predicate: try SiftPredicate(format: format)))
@@ -116,14 +139,15 @@ struct RequiredFunctionsTests {
         Issue.record("\(format): ran without \(pg)")
       } catch {
         #expect(error.kind == .missingSetup, "\(format): \(error)")
-        for name in pg { #expect(error.message.contains(name), "\(format): \(error.message)") }
+        for name in pg { #expect(error.message.contains("\(functions).\(name)"), "\(format): \(error.message)") }
         #expect(error.message.contains("sift setup-sql --dialect postgres"))
         #expect(!error.message.contains("\n"))
       }
     }
     // The server's own error, for comparison, is what the check prevents.
-    #expect(throws: SiftError.self) { try db.run("SELECT sift_fold('a', 1)") }
-    try db.prepareSiftFunctions()
+    #expect(throws: SiftError.self) { try db.run("SELECT \(functions).sift_fold('a', 1)") }
+    #expect(try db.prepareSiftFunctions(schema: functions))
+    #expect(try !db.prepareSiftFunctions(schema: functions))  // current: nothing to do
     for (format, st) in statements {
       #expect(throws: Never.self, "\(format)") { _ = try db.execute(st) }
     }
@@ -141,11 +165,13 @@ struct RequiredFunctionsTests {
     let db = try PostgresDatabase(conninfo: info, schema: .named(name), readOnly: true)
     defer { db.close() }
     try db.run("SET search_path TO \(PostgresDatabase.quoteIdentifier(name))")
-    let compiler = SQLCompiler(dialect: PostgreSQLDialect(), schema: try db.introspectSchema(named: name).schema)
+    let functions = Self.freshFunctionSchema()
+    let dialect = PostgreSQLDialect(functionSchema: functions)
+    let compiler = SQLCompiler(dialect: dialect, schema: try db.introspectSchema(named: name).schema)
     let st = try compiler.compile(SiftFetchRequest(entity: "note", predicate: try SiftPredicate(format: "title ==[c] 'plan'")))
     let error = try #require(throws: SiftError.self) { try db.execute(st) }
     #expect(error.kind == .missingSetup)
-    #expect(error.message.contains("sift_fold ([c]/[d] comparisons"))
-    #expect(error.message.contains("schema \"\(name)\" or public"))
+    #expect(error.message.contains("\(functions).sift_fold ([c]/[d] comparisons"), "\(error.message)")
+    #expect(error.message.contains("schema sift"))
   }
 }

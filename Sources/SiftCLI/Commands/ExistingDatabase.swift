@@ -76,6 +76,7 @@ final class ExistingDatabase {
       throw Failure(message.contains(full) ? message : "cannot open \(path): \(message)")
     }
     let schema = try merge(read.schema, schemaFile: schemaFile)
+    try check(schema, schemaFile: schemaFile, in: db, dialect: SQLiteDialect())
     return ExistingDatabase(kind: .sqlite, database: db, schema: schema, warnings: read.warnings, label: path)
   }
 
@@ -103,12 +104,24 @@ final class ExistingDatabase {
     let schema: SQLSchema
     do {
       schema = try merge(read.schema, schemaFile: schemaFile)
+      try check(schema, schemaFile: schemaFile, in: pg, dialect: PostgreSQLDialect())
     } catch {
       pg.close()
       throw error
     }
     return ExistingDatabase(
       kind: .postgres, database: pg, schema: schema, warnings: read.warnings, label: "PostgreSQL schema \(name)")
+  }
+
+  /// A schema file's descriptions checked against the stored values (`SQLSchema.checkStorage`):
+  /// a date described as numbers over text, say, is an error naming the column and the fix.
+  static func check(_ schema: SQLSchema, schemaFile: String?, in db: any SQLDatabase, dialect: any SQLDialect) throws(Failure) {
+    guard let schemaFile else { return }
+    do {
+      try schema.checkStorage(in: db, dialect: dialect)
+    } catch {
+      throw Failure("\(schemaFile): \(error.diagnostic.message)")
+    }
   }
 
   static func merge(_ schema: SQLSchema, schemaFile: String?) throws(Failure) -> SQLSchema {

@@ -31,7 +31,8 @@ enum HelpCommand {
       sift batch …                 run JSON Lines cases from standard input
       sift load --data D --schema S --into NEW.sqlite
                                    copy JSON records into a new SQLite file Sift creates
-      sift setup-sql --dialect D   Sift's SQL functions for PostgreSQL (or how for SQLite)
+      sift setup-sql --dialect D [--postgres CONNINFO]
+                                   Sift's SQL functions for PostgreSQL (or how for SQLite)
       sift --db STORE.sqlite [--model MODEL.xcdatamodeld]
                                    the REPL on a Core Data store's entities (read-only)
       sift schema --model M | --db FILE [--model M]
@@ -185,11 +186,14 @@ enum HelpCommand {
         sift --db venues.sqlite --schema venues.schema.json --entity Venue -c ".count ANY tags == 'wifi'"
       """,
     "setup-sql": """
-      sift setup-sql --dialect postgres|sqlite
+      sift setup-sql --dialect postgres|sqlite [--postgres CONNINFO]
 
-      postgres: prints the idempotent migration (CREATE OR REPLACE FUNCTION sift_fold, …) that
-      statements using [c]/[d] and division need; run it once per database or schema:
+      postgres: prints the idempotent migration (CREATE SCHEMA sift, CREATE OR REPLACE FUNCTION
+      sift.sift_fold, …) that statements using [c]/[d], division and localized sorts need; run it
+      once per database (the functions live in schema sift, whatever your search_path):
         sift setup-sql --dialect postgres | psql "$DATABASE_URL"
+      or let sift run it (creates schema sift only; nothing when it is current):
+        sift setup-sql --dialect postgres --postgres "$DATABASE_URL"
       sqlite: SQLite keeps functions in the connection, so there is nothing to run; prints how
       to call SQLiteFunctions.register(on:) on a connection from any SQLite library.
       """,

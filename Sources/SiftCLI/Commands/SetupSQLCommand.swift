@@ -1,12 +1,14 @@
 import Foundation
+import SiftPostgres
 import SiftSQL
 
 /// `sift setup-sql --dialect postgres|sqlite`: what a database needs before it runs statements
 /// that call Sift's SQL functions (`sift_fold` for `[c]`/`[d]`, `sift_fdiv`, …).
 ///
-/// PostgreSQL: prints `PostgreSQLDialect.setupSQL`, an idempotent migration (`CREATE OR REPLACE
-/// FUNCTION …`) to run once per database or schema, e.g. `sift setup-sql --dialect postgres |
-/// psql "$DATABASE_URL"`. SQLite: functions live in the connection, not the file, so nothing
+/// PostgreSQL: prints `PostgreSQLDialect.setupSQL`, an idempotent migration (`CREATE SCHEMA sift`,
+/// `CREATE OR REPLACE FUNCTION sift.sift_fold …`) to run once per database, e.g. `sift setup-sql
+/// --dialect postgres | psql "$DATABASE_URL"`; with `--postgres CONNINFO` it runs it itself (an
+/// explicit write: the schema `sift` only, nothing of the user's). SQLite: functions live in the connection, not the file, so nothing
 /// is printed to run; the text explains `SQLiteFunctions.register(on:)`.
 enum SetupSQLCommand {
   static let sqliteText = """
@@ -29,7 +31,7 @@ enum SetupSQLCommand {
   static func run(_ args: [String]) -> Int32 {
     let parsed: CLIArguments
     do {
-      parsed = try CLIArguments(args, valued: ["--dialect"], switches: [])
+      parsed = try CLIArguments(args, valued: ["--dialect", "--postgres"], switches: [])
     } catch {
       return CLIOutput.usageError(error.message, command: "setup-sql")
     }
@@ -38,19 +40,42 @@ enum SetupSQLCommand {
     }
     switch dialect {
     case "postgres", "postgresql":
+      if let conninfo = parsed.value("--postgres") { return install(conninfo) }
       print("-- Sift's SQL functions for PostgreSQL (idempotent: CREATE OR REPLACE; re-run after upgrading Sift).")
-      print("-- Run once per database, in the schema your queries use: sift setup-sql --dialect postgres | psql \"$DATABASE_URL\"")
+      print("-- Run once per database (creates the schema sift): sift setup-sql --dialect postgres | psql \"$DATABASE_URL\"")
+      // One transaction under the lock `prepareSiftFunctions()` takes: setups at once do not collide.
+      print("BEGIN;")
+      print("SELECT pg_advisory_xact_lock(hashtext('sift setup-sql'));")
+      print("")
       for statement in PostgreSQLDialect.setupSQL {
         let trimmed = statement.trimmingCharacters(in: .whitespacesAndNewlines)
         print(trimmed.hasSuffix(";") ? trimmed : trimmed + ";")
         print("")
       }
+      print("COMMIT;")
       return 0
     case "sqlite":
       print(sqliteText)
       return 0
     default:
       return CLIOutput.usageError("unknown dialect '\(dialect)'; use postgres or sqlite", command: "setup-sql")
+    }
+  }
+
+  /// Runs the setup on the database `conninfo` names and says what it did in one line.
+  static func install(_ conninfo: String) -> Int32 {
+    do {
+      let db = try PostgresDatabase(conninfo: conninfo)
+      defer { db.close() }
+      let created = try db.prepareSiftFunctions()
+      print(
+        created
+          ? "created Sift's SQL functions in schema sift (setup \(PostgreSQLDialect.setupVersion))"
+          : "schema sift already holds Sift's SQL functions (setup \(PostgreSQLDialect.setupVersion)); nothing changed")
+      return 0
+    } catch {
+      CLIOutput.error(TerminalText.escaped("sift setup-sql: \(error)", keeping: ["\t"]))
+      return 1
     }
   }
 }

@@ -1,7 +1,9 @@
 import Foundation
 import SiftEvaluation
 import SiftLive
+import SiftCoreData
 import SiftLiveSQLite
+import SiftSQL
 import SiftSQLite
 import SiftSyntax
 
@@ -12,7 +14,7 @@ import SiftSyntax
 enum WatchCommand {
   static let help = """
     sift watch 'FORMAT' --data FILE.json [--sort 'KEY asc, KEY desc'] [--section KEYPATH] [--id KEY] [--dates F]
-    sift watch 'FORMAT' --db FILE.sqlite --entity TABLE [--write] [--sort …] [--section …] [--id COLUMN]
+    sift watch 'FORMAT' --db FILE.sqlite --entity ENTITY|TABLE [--model M] [--write] [--sort …] [--section …] [--id COLUMN]
 
     Fetched results that stay current (NSFetchedResultsController). Prints the records of FILE
     that match FORMAT, sorted and grouped into sections:
@@ -30,7 +32,10 @@ enum WatchCommand {
       --section KEYPATH            one section per value of KEYPATH (ordered by it)
       --id KEY                     the records' id key (default id; with --db the primary key)
       --db FILE --entity TABLE     watch an SQLite table instead; commits by other connections
-                                   are printed as they happen, as {"external": true, …}
+                                   are printed as they happen, as {"external": true, …}. An
+                                   entity name (of the schema read from FILE, or of a Core Data
+                                   store's model, or --model M) names attributes and to-one key
+                                   paths as sift batch --db does
       --write                      with --db: write the edits to the database (else refused)
 
     EXAMPLE
@@ -55,7 +60,7 @@ enum WatchCommand {
     let parsed: CLIArguments
     do {
       parsed = try CLIArguments(
-        args, valued: ["--data", "--sort", "--section", "--id", "--db", "--entity", "--dates"], switches: ["--write"])
+        args, valued: ["--data", "--sort", "--section", "--id", "--db", "--entity", "--dates", "--model"], switches: ["--write"])
     } catch {
       return CLIOutput.usageError(error.message, command: "watch")
     }
@@ -82,7 +87,9 @@ enum WatchCommand {
       } else if let dbPath, let entity = parsed.value("--entity") {
         let writable = parsed.flags.contains("--write")
         source = .sqlite(
-          try sqlite(dbPath, entity: entity, writable: writable, key: parsed.value("--id"), predicate: predicate, sorts: sorts, section: parsed.value("--section")),
+          try sqlite(
+            dbPath, entity: entity, model: parsed.value("--model"), writable: writable, key: parsed.value("--id"),
+            predicate: predicate, sorts: sorts, section: parsed.value("--section")),
           writable: writable)
       } else {
         return 2
@@ -161,7 +168,8 @@ enum WatchCommand {
 
   /// Opens the table: read-only unless `--write` (then the file must exist: watch never creates one).
   static func sqlite(
-    _ path: String, entity: String, writable: Bool, key: String?, predicate: SiftPredicate, sorts: [SiftSortDescriptor], section: String?
+    _ path: String, entity: String, model: String? = nil, writable: Bool, key: String?, predicate: SiftPredicate,
+    sorts: [SiftSortDescriptor], section: String?
   ) throws -> SQLiteLiveTable {
     let db: SQLiteDatabase
     do {
@@ -182,10 +190,28 @@ enum WatchCommand {
       throw CommandInputs.Failure(description: error.diagnostic.message)  // one line naming the file
     }
     do {
-      return try SQLiteLiveTable(database: db, table: entity, key: key, predicate: predicate, sortDescriptors: sorts, sectionKeyPath: section)
+      let shape = try self.shape(of: entity, in: db, model: model)
+      return try SQLiteLiveTable(
+        database: db, table: shape?.table ?? entity, key: key, predicate: predicate, sortDescriptors: sorts,
+        sectionKeyPath: section, shape: shape)
     } catch {
       throw CommandInputs.Failure(description: "\(path): \(error)")
     }
+  }
+
+  /// `entity` as `sift batch --db` reads it: an entity of the store's model (a Core Data store, or
+  /// `--model`) or of the introspected schema, with attribute names and to-one key paths; nil for
+  /// a table no entity names (its rows by column, as before).
+  static func shape(of entity: String, in db: SQLiteDatabase, model: String?) throws -> SQLiteLiveShape? {
+    let schema: SQLSchema
+    if model != nil || CoreDataStore.isStore(db) {
+      let loaded = try model.map { p throws in try ExistingDatabase.loadModel(p) }
+      schema = try CoreDataStore(database: db, model: loaded).schema
+    } else {
+      schema = try db.introspectSchema(sampleLimit: 100).schema
+    }
+    guard schema.entity(entity) != nil else { return nil }
+    return try SQLiteLiveShape(schema: schema, entity: entity)
   }
 
   /// The answer to one input line: a change set, or an error that changed nothing.

@@ -93,7 +93,7 @@ extension SQLCompilation {
 
   /// Two dates about to be compared with `op`: a date constant is re-bound in the form of
   /// the date it meets (`op` may change: a calendar-date column against a time of day), and
-  /// two dates of different forms (or both text) are both converted to seconds since 1970. Returns a folded
+  /// two dates of different forms (or both text) are both converted to seconds since 2001. Returns a folded
   /// result when the answer is known.
   mutating func alignDates(_ op: inout ComparisonOperator, _ x: inout SQLExpr, _ y: inout SQLExpr) throws(SiftError) -> SQLExpr? {
     guard x.type == .date, y.type == .date else { return nil }
@@ -150,9 +150,14 @@ extension SQLCompilation {
 
   /// The smallest step between two dates a column of `form` can hold, in seconds, when it is
   /// coarser than a `Date`: milliseconds for text (its spelling has three fraction digits at
-  /// most) and integer millisecond columns, whole seconds for integer second columns; nil for
-  /// doubles and native types (and `isoDate`, whose days `rebindDate` handles itself).
+  /// most) and integer millisecond columns, whole seconds for integer second columns,
+  /// microseconds for PostgreSQL's `timestamp`/`timestamptz` (and `date`, compared as a
+  /// `timestamp`); nil for doubles (and `isoDate`, whose days `rebindDate` handles itself).
   static func precision(of form: SQLDateForm, integer: Bool) -> Double? {
+    switch form {
+    case .timestamptz, .timestamp, .date: return 0.000_001
+    default: break
+    }
     switch form.encoding {
     case .iso8601, .sqliteDateTime: return 0.001
     case .unixMilliseconds: return integer ? 0.001 : nil
@@ -169,7 +174,7 @@ extension SQLCompilation {
   static func alignToPrecision(_ d: inout Date, _ op: inout ComparisonOperator, step: Double?) -> SQLExpr? {
     guard let step else { return nil }
     let seconds = d.timeIntervalSince1970
-    let perSecond = (1 / step).rounded()  // 1000 or 1: whole numbers, so steps are exact quotients
+    let perSecond = (1 / step).rounded()  // 1, 1000 or 1,000,000: whole numbers, so steps are exact quotients
     let units = seconds * perSecond
     guard units.isFinite, abs(units) < 9e15 else { return nil }
     let lo = units.rounded(.down), hi = units.rounded(.up)
@@ -218,32 +223,37 @@ extension SQLCompilation {
   }
 
   /// A sort key ordered as memory orders it: a text date (several spellings per instant, ISO
-  /// whole seconds after fractions) as seconds since 1970; anything else unchanged.
+  /// whole seconds after fractions) as seconds since 2001; anything else unchanged.
   func sortable(_ v: SQLExpr) -> SQLExpr {
     guard case .date(let form, _) = v.form, form.encoding.isText else { return v }
     return seconds(v, form)
   }
 
-  /// A date as seconds since 1970 (a double), for comparing dates stored in different forms.
+  /// A date as seconds since 2001 (a double), for comparing dates stored in different forms:
+  /// the number a `Date` holds, reached by the same arithmetic memory's decoding does
+  /// (`Date(timeIntervalSince1970: x)` is `x - 978307200`), so two forms of one instant compare
+  /// in SQL as they do in memory, to the last bit (the native-encodings fuzz target found
+  /// `cd < when` true in memory and false in SQL when both converted to seconds since 1970).
   func seconds(_ e: SQLExpr, _ form: SQLDateForm) -> SQLExpr {
     let pg = dialect.nativeTypes == .postgres
+    let double = dialect.doubleTypeName
     let sql: SQLFragment
     switch form {
-    case .unixSeconds: sql = SQLFragment("CAST(\(e) AS \(sql: dialect.doubleTypeName))")
-    case .referenceSeconds: sql = SQLFragment("(CAST(\(e) AS \(sql: dialect.doubleTypeName)) + 978307200)")
-    case .unixMilliseconds: sql = SQLFragment("(CAST(\(e) AS \(sql: dialect.doubleTypeName)) / 1000)")
+    case .unixSeconds: sql = SQLFragment("(CAST(\(e) AS \(sql: double)) - 978307200)")
+    case .referenceSeconds: sql = SQLFragment("CAST(\(e) AS \(sql: double))")
+    case .unixMilliseconds: sql = SQLFragment("(CAST(\(e) AS \(sql: double)) / 1000 - 978307200)")
     case .iso8601, .sqliteDateTime, .isoDate:
       if pg {
         let type = form == .iso8601 ? "timestamptz" : "timestamp"
-        sql = SQLFragment("CAST(EXTRACT(EPOCH FROM CAST(\(e) AS \(sql: type))) AS double precision)")
+        sql = SQLFragment("(CAST(EXTRACT(EPOCH FROM CAST(\(e) AS \(sql: type))) AS double precision) - 978307200)")
       } else {
-        sql = SQLFragment("(ROUND((julianday(\(e)) - 2440587.5) * 86400000.0) / 1000.0)")
+        sql = SQLFragment("(ROUND((julianday(\(e)) - 2440587.5) * 86400000.0) / 1000.0 - 978307200)")
       }
     case .timestamptz, .timestamp, .date:
-      sql = SQLFragment("CAST(EXTRACT(EPOCH FROM \(e)) AS double precision)")
+      sql = SQLFragment("(CAST(EXTRACT(EPOCH FROM \(e)) AS double precision) - 978307200)")
     }
     var out = SQLExpr(sql, type: .date, nullable: e.nullable)
-    out.form = .date(.unixSeconds, integer: false)
+    out.form = .date(.referenceSeconds, integer: false)
     return out
   }
 }

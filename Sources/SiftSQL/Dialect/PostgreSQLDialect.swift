@@ -1,57 +1,100 @@
-/// PostgreSQL 13+ (for `normalize`). `[c]`/`[d]` use `sift_fold(text, int)`, defined by
-/// `setupSQL` from the in-memory folding itself (`TextFolding.fold`, as data); MATCHES uses an
+/// PostgreSQL 13+ (for `normalize`). `[c]`/`[d]` use `sift.sift_fold(text, int)`, defined by
+/// `setupSQL` (in the schema `sift`) from the in-memory folding itself (`TextFolding.fold`, as data); MATCHES uses an
 /// anchored `~`/`~*` (POSIX ARE, not ICU: see Grammar/notes/sql.md for the flavour differences).
 ///
 /// ```swift
 /// for sql in PostgreSQLDialect.setupSQL { try connection.executeScript(sql) }
 /// ```
 public struct PostgreSQLDialect: SQLDialect {
-  /// Creates the dialect.
-  public init() {}
+  /// The schema Sift's functions and collation live in (`sift`): compiled SQL calls them
+  /// qualified (`sift.sift_fold(…)`), so they are found whatever the connection's `search_path`
+  /// and a user's `DROP SCHEMA … CASCADE` does not take them away.
+  public var functionSchema: String
 
-  /// Run once per database (or schema) before compiled statements; idempotent (`CREATE OR
-  /// REPLACE`), no extension needed. `sift_fold(s, opts)`: bit 1 `[c]`, bit 2 `[d]`, exactly
-  /// as `TextFolding.fold` (the tables are built from it once per process, see
-  /// `PostgresFoldingTable`; the database's encoding must be UTF8); NULL stays NULL.
-  /// `sift_fdiv(a, b)`: double division with IEEE results for a zero divisor (its sign
+  /// Creates the dialect; `functionSchema` is where `setupSQL(schema:)` put Sift's functions.
+  public init(functionSchema: String = PostgreSQLDialect.defaultFunctionSchema) {
+    self.functionSchema = functionSchema
+  }
+
+  /// `sift`: the schema `sift setup-sql` creates.
+  public static let defaultFunctionSchema = "sift"
+
+  /// Run once per database before compiled statements (`sift setup-sql`); idempotent (`CREATE
+  /// OR REPLACE`), no extension needed. Creates the schema `sift` and in it: `sift_fold(s, opts)`:
+  /// bit 1 `[c]`, bit 2 `[d]`, exactly as `TextFolding.fold` (the tables are built from it once
+  /// per process, see `PostgresFoldingTable`; the database's encoding must be UTF8); NULL stays
+  /// NULL. `sift_fdiv(a, b)`: double division with IEEE results for a zero divisor (its sign
   /// included: `1 / -0.0` is -infinity; NULL in, NULL out). `sift_exact(x)`: a double as the
   /// exact `numeric` it is, for comparing doubles with 64-bit integers (PostgreSQL's own casts
   /// keep 15 or 17 significant digits). The collation `sift_localized` (ICU root with numeric
   /// ordering, `und-u-kn-true`): `localizedStandardCompare`'s order for `.localizedStandard`
-  /// sort keys (needs a server built with ICU). Re-run it after upgrading Sift.
+  /// sort keys (needs a server built with ICU). The schema's comment names the setup's version
+  /// (`setupVersion`). Re-run it after upgrading Sift.
   ///
   /// ```swift
-  /// PostgreSQLDialect.setupSQL.count   // 4
+  /// PostgreSQLDialect.setupSQL.count   // 6
   /// ```
-  public static let setupSQL: [String] = [
-    PostgresFoldingSQL.function,
-    """
-    CREATE OR REPLACE FUNCTION sift_fdiv(a double precision, b double precision) RETURNS double precision
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-      SELECT CASE
-        WHEN b <> 0 THEN a / b
-        WHEN a = 0 OR a = 'NaN'::double precision THEN 'NaN'::double precision
-        WHEN (a > 0) = (atan2(b, -1) > 0) THEN 'Infinity'::double precision
-        ELSE '-Infinity'::double precision END
-    $$
-    """,
-    // Doubles of magnitude 2^53 to 2^63 are integers whose shortest text rounds (2^60 prints as
-    // 1.152921504606847e+18): those convert through bigint, exactly. Below 2^53 the shortest
-    // text orders the same against every integer (an integer closer than half a step would be
-    // a double itself); at and above 2^63 it is beyond every bigint, as the double is.
-    """
-    CREATE OR REPLACE FUNCTION sift_exact(x double precision) RETURNS numeric
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
-      SELECT CASE
-        WHEN abs(x) >= '9007199254740992'::double precision
-          AND x >= '-9223372036854775808'::double precision AND x < '9223372036854775808'::double precision
-        THEN x::bigint::numeric
-        ELSE x::text::numeric END
-    $$
-    """,
-    // localizedStandardCompare is ICU with numeric ordering (file9 < file10); "und-x-icu" is not.
-    "CREATE COLLATION IF NOT EXISTS sift_localized (provider = icu, locale = 'und-u-kn-true')",
-  ]
+  public static let setupSQL: [String] = setupSQL(schema: defaultFunctionSchema)
+
+  /// `setupSQL` for functions in schema `schema` (a dialect made with `functionSchema: schema`
+  /// calls them there).
+  public static func setupSQL(schema: String) -> [String] {
+    functionsSQL(schema: schema) + ["COMMENT ON SCHEMA \(qualifier(schema)) IS 'Sift SQL functions, setup \(setupVersion)'"]
+  }
+
+  /// The setup's statements without the schema's comment.
+  static func functionsSQL(schema: String) -> [String] {
+    let s = qualifier(schema)
+    return [
+      "CREATE SCHEMA IF NOT EXISTS " + s,
+      PostgresFoldingSQL.function(schema: s),
+      """
+      CREATE OR REPLACE FUNCTION \(s).sift_fdiv(a double precision, b double precision) RETURNS double precision
+      LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+        SELECT CASE
+          WHEN b <> 0 THEN a / b
+          WHEN a = 0 OR a = 'NaN'::double precision THEN 'NaN'::double precision
+          WHEN (a > 0) = (atan2(b, -1) > 0) THEN 'Infinity'::double precision
+          ELSE '-Infinity'::double precision END
+      $$
+      """,
+      // Doubles of magnitude 2^53 to 2^63 are integers whose shortest text rounds (2^60 prints as
+      // 1.152921504606847e+18): those convert through bigint, exactly. Below 2^53 the shortest
+      // text orders the same against every integer (an integer closer than half a step would be
+      // a double itself); at and above 2^63 it is beyond every bigint, as the double is.
+      """
+      CREATE OR REPLACE FUNCTION \(s).sift_exact(x double precision) RETURNS numeric
+      LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
+        SELECT CASE
+          WHEN abs(x) >= '9007199254740992'::double precision
+            AND x >= '-9223372036854775808'::double precision AND x < '9223372036854775808'::double precision
+          THEN x::bigint::numeric
+          ELSE x::text::numeric END
+      $$
+      """,
+      // localizedStandardCompare is ICU with numeric ordering (file9 < file10); "und-x-icu" is not.
+      "CREATE COLLATION IF NOT EXISTS \(s).sift_localized (provider = icu, locale = 'und-u-kn-true')",
+    ]
+  }
+
+  /// A digest of the setup's text (FNV-1a, hex), written into the schema's comment, so a runner
+  /// can tell a current setup from one an older Sift made.
+  public static let setupVersion: String = {
+    var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+    for byte in functionsSQL(schema: defaultFunctionSchema).joined(separator: ";").utf8 {
+      hash ^= UInt64(byte)
+      hash = hash &* 0x100_0000_01b3
+    }
+    return String(hash, radix: 16)
+  }()
+
+  /// `schema` as it is written before a function's name: bare when it is a plain lower-case
+  /// identifier (`sift`), else quoted.
+  static func qualifier(_ schema: String) -> String {
+    let plain = !schema.isEmpty && schema.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || $0 == 95 || ($0 >= 48 && $0 <= 57) }
+      && !(schema.utf8.first.map { $0 >= 48 && $0 <= 57 } ?? true)
+    return plain ? schema : "\"" + schema.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+  }
 
   /// `SQLDialect.name` for this database (see the protocol for its meaning).
   public var name: String { "postgresql" }
@@ -76,7 +119,7 @@ public struct PostgreSQLDialect: SQLDialect {
   /// `SQLDialect.unlimitedLimit` for this database (see the protocol for its meaning).
   public var unlimitedLimit: SQLValue? { nil }
   /// `SQLDialect.foldFunction` for this database (see the protocol for its meaning).
-  public var foldFunction: String { "sift_fold" }
+  public var foldFunction: String { Self.qualifier(functionSchema) + ".sift_fold" }
   /// `SQLDialect.foldsConstantsInSwift` for this database (see the protocol for its meaning).
   public var foldsConstantsInSwift: Bool { false }
   /// `SQLDialect.stringSearch` for this database (see the protocol for its meaning).
@@ -94,7 +137,7 @@ public struct PostgreSQLDialect: SQLDialect {
   /// `SQLDialect.codePointCollation` for this database (see the protocol for its meaning).
   public var codePointCollation: String? { "C" }
   /// `SQLDialect.localizedCollation` for this database (see the protocol for its meaning).
-  public var localizedCollation: String? { "sift_localized" }
+  public var localizedCollation: String? { functionSchema + ".sift_localized" }
   /// `SQLDialect.powerFunction` for this database (see the protocol for its meaning).
   public var powerFunction: String { "power" }
   /// `SQLDialect.mathFunction` for this database (see the protocol for its meaning).
@@ -109,7 +152,7 @@ public struct PostgreSQLDialect: SQLDialect {
   /// `SQLDialect.integerDivisionFunction` for this database (see the protocol for its meaning).
   public var integerDivisionFunction: String? { nil }
   /// `SQLDialect.realDivisionFunction` for this database (see the protocol for its meaning).
-  public var realDivisionFunction: String? { "sift_fdiv" }
+  public var realDivisionFunction: String? { Self.qualifier(functionSchema) + ".sift_fdiv" }
   /// `SQLDialect.modulusFunction` for this database (see the protocol for its meaning).
   public var modulusFunction: String? { nil }
   /// `SQLDialect.uppercaseFunction` for this database (see the protocol for its meaning).
@@ -123,7 +166,7 @@ public struct PostgreSQLDialect: SQLDialect {
   /// `SQLDialect.integerTypeName` for this database (see the protocol for its meaning).
   public var integerTypeName: String { "BIGINT" }
   /// `SQLDialect.exactDoubleFunction` for this database (see the protocol for its meaning).
-  public var exactDoubleFunction: String? { "sift_exact" }
+  public var exactDoubleFunction: String? { Self.qualifier(functionSchema) + ".sift_exact" }
   /// `SQLDialect.booleanIntegerTypeName` for this database (see the protocol for its meaning):
   /// PostgreSQL casts a boolean to `integer` only, never to `bigint`.
   public var booleanIntegerTypeName: String { "INTEGER" }

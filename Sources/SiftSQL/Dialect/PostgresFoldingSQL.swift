@@ -6,13 +6,19 @@ import Foundation
 /// pays nothing for it. ASCII text is lower-cased (or kept) without further work.
 ///
 /// ```swift
-/// PostgresFoldingSQL.function.hasPrefix("CREATE OR REPLACE FUNCTION sift_fold")   // true
+/// PostgresFoldingSQL.function(schema: "sift").hasPrefix("CREATE OR REPLACE FUNCTION sift.sift_fold")   // true
 /// ```
 enum PostgresFoldingSQL {
-  /// `CREATE OR REPLACE FUNCTION sift_fold …` (idempotent; about 40 KB of data).
-  static let function: String = {
+  /// `CREATE OR REPLACE FUNCTION <schema>.sift_fold …` (idempotent; about 40 KB of data);
+  /// `schema` is written as it is (quoted already where it must be).
+  static func function(schema: String) -> String {
+    "CREATE OR REPLACE FUNCTION " + schema + "." + body
+  }
+
+  /// `sift_fold(s text, opts integer) …`, the function without its `CREATE` line's start.
+  static let body: String = {
     var sql = """
-      CREATE OR REPLACE FUNCTION sift_fold(s text, opts integer) RETURNS text
+      sift_fold(s text, opts integer) RETURNS text
       LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $sift$
       DECLARE t text := s;
       BEGIN

@@ -58,7 +58,8 @@ public protocol SQLDialect: Sendable {
   /// PostgreSQL); nil when the default already does (SQLite BINARY).
   var codePointCollation: String? { get }
   /// Collation for localized-standard sorting (`SIFT_LOCALIZED` registered by SiftSQLite,
-  /// `sift_localized` from `setupSQL` on PostgreSQL); nil if unavailable.
+  /// `sift.sift_localized` from `setupSQL` on PostgreSQL, `schema.name` quoted part by part);
+  /// nil if unavailable.
   var localizedCollation: String? { get }
   /// `(base, exponent) → number`: `sift_pow` (registered; see `powerKeepsIntegers`) or `power`.
   var powerFunction: String { get }

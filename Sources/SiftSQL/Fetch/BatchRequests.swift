@@ -77,39 +77,23 @@ extension SQLCompiler {
   /// let st = try compiler.compile(BatchUpdateRequest(entity: "Venue", assignments: [("tipCount", .value(0))]))
   /// ```
   public func compile(_ request: BatchUpdateRequest) throws(SiftError) -> SQLStatement {
-    let e = try entity(request.entity)
+    try updateStatement(request, returningKeys: false)
+  }
+
+  /// `compile(_:)` with `RETURNING` the updated rows' key columns when asked.
+  func updateStatement(_ request: BatchUpdateRequest, returningKeys: Bool) throws(SiftError) -> SQLStatement {
+    let e = try writableEntity(request.entity)
     let q = dialect.quoteIdentifier
     var sets: [SQLFragment] = []
     var nextAlias = 1
     for (name, value) in request.assignments {
-      guard let a = e.attribute(name), !a.type.isArray, name != e.primaryKey else {
-        throw SQLDiagnostics.error(
-          "invalid-assignment", "'\(name)' is not an updatable attribute of \(e.name)",
-          SiftSourceRange(start: 0, end: name.utf8.count), source: name)
-      }
-      var c: SQLCompilation
-      let v: SQLExpr
-      switch value {
-      case .value(let constant):
-        c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: name)
-        v = try c.bind(constant, hint: SQLType(a.type), SiftSourceRange(start: 0, end: name.utf8.count))
-      case .expression(let node, let source):
-        c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: source)
-        c.nextAlias = nextAlias
-        var o = try c.expression(node)
-        v = try c.scalar(&o, hint: SQLType(a.type), node.range)
-        nextAlias = c.nextAlias
-      }
-      let target = SQLType(a.type)
-      let ok = v.type == target || v.type == .null || v.type == .unknown || (target == .double && v.type == .integer)
-        || (target == .integer && v.type == .boolean) || (target == .boolean && v.type == .integer && dialect.booleansAreIntegers)
-      guard ok else {
-        throw SQLDiagnostics.error(
-          "type-mismatch", "\(e.name).\(name) is \(a.type.rawValue), but the new value is \(v.type)",
-          SiftSourceRange(start: 0, end: name.utf8.count), source: name)
-      }
-      let written = try c.assigned(v, to: a, SiftSourceRange(start: 0, end: name.utf8.count))  // the column's own date form
+      let (a, written) = try assignment(name, value, of: e, nextAlias: &nextAlias)
       sets.append(SQLFragment("\(sql: q(a.column)) = \(written)"))
+    }
+    if !sets.isEmpty, isCoreDataTable(e) {
+      // Core Data's optimistic-locking version: every update of a row increments it
+      // (Grammar/notes/coredata.md, "Writing a Core Data store").
+      sets.append(SQLFragment(sql: "\"Z_OPT\" = COALESCE(\"Z_OPT\", 0) + 1"))
     }
     guard !sets.isEmpty else {
       throw SQLDiagnostics.error("invalid-assignment", "a batch update needs at least one assignment", .at(0), source: "")
@@ -124,27 +108,87 @@ extension SQLCompiler {
       sql.append(" WHERE ")
       sql.append(w.sql)
     }
+    if returningKeys { sql.append(returning(e)) }
     return sql.statement(dialect)
   }
 
-  /// The DELETE, then clean-up: side-table and join-table rows whose owner is gone are
-  /// deleted, and to-many children pointing at a deleted row get a NULL foreign key. Run them
-  /// as one transaction (`executeTransaction`), so a clean-up statement that fails undoes the
-  /// DELETE too.
+  /// The new value of attribute `name` of `e` as written: a bound constant in the column's own
+  /// form, or an expression over the record; checked against the attribute's type.
+  func assignment(
+    _ name: String, _ value: SQLUpdateValue, of e: SQLEntity, nextAlias: inout Int
+  ) throws(SiftError) -> (SQLAttribute, SQLExpr) {
+    guard let a = e.attribute(name), !a.type.isArray, name != e.primaryKey else {
+      throw SQLDiagnostics.error(
+        "invalid-assignment", "'\(name)' is not an updatable attribute of \(e.name)",
+        SiftSourceRange(start: 0, end: name.utf8.count), source: name)
+    }
+    var c: SQLCompilation
+    let v: SQLExpr
+    switch value {
+    case .value(let constant):
+      c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: name)
+      v = try c.bind(constant, hint: SQLType(a.type), SiftSourceRange(start: 0, end: name.utf8.count))
+    case .expression(let node, let source):
+      c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: source)
+      c.nextAlias = nextAlias
+      var o = try c.expression(node)
+      v = try c.scalar(&o, hint: SQLType(a.type), node.range)
+      nextAlias = c.nextAlias
+    }
+    let target = SQLType(a.type)
+    let ok = v.type == target || v.type == .null || v.type == .unknown || (target == .double && v.type == .integer)
+      || (target == .integer && v.type == .boolean) || (target == .boolean && v.type == .integer && dialect.booleansAreIntegers)
+    guard ok else {
+      throw SQLDiagnostics.error(
+        "type-mismatch", "\(e.name).\(name) is \(a.type.rawValue), but the new value is \(v.type)",
+        SiftSourceRange(start: 0, end: name.utf8.count), source: name)
+    }
+    return (a, try c.assigned(v, to: a, SiftSourceRange(start: 0, end: name.utf8.count)))  // the column's own date form
+  }
+
+  /// A table Core Data wrote (`Z_PK` key in a schema of a database Sift did not create): its
+  /// rows carry Core Data's bookkeeping (`Z_ENT`, `Z_OPT`), which writes must keep.
+  func isCoreDataTable(_ e: SQLEntity) -> Bool {
+    schema.layout == .existing && e.primaryKeyAttribute.column == "Z_PK"
+  }
+
+  /// The DELETE and, in tables Sift created (layout `.sift`), its clean-up: side-table and
+  /// join-table rows whose owner is gone are deleted, and to-many children pointing at a
+  /// deleted row get a NULL foreign key. In a database Sift did not create (`.existing`) it is
+  /// the DELETE alone: the database's own foreign-key rules (`ON DELETE …`) decide what happens
+  /// to other rows, Sift adds none; a Core Data store's entity with relationships is refused
+  /// (Core Data's delete rules and join tables are Core Data's to apply). Run them with
+  /// `SQLDatabase.run(_:compiler:resultType:)` (one transaction, counted).
   ///
   /// ```swift
-  /// try db.executeTransaction(try compiler.compile(BatchDeleteRequest(entity: "Venue")))
+  /// try db.run(BatchDeleteRequest(entity: "Venue"), compiler: compiler)   // SiftBatchResult(count: …)
   /// ```
+  /// - Throws: `SiftError` (stage `.sql`): `unsupported-write` for a view or a Core Data entity
+  ///   with relationships; the predicate's compile errors.
   public func compile(_ request: BatchDeleteRequest) throws(SiftError) -> [SQLStatement] {
-    let e = try entity(request.entity)
+    try deleteStatements(request, returningKeys: false)
+  }
+
+  /// `compile(_:)` with `RETURNING` the deleted rows' key columns on the DELETE when asked.
+  func deleteStatements(_ request: BatchDeleteRequest, returningKeys: Bool) throws(SiftError) -> [SQLStatement] {
+    let e = try writableEntity(request.entity)
     let q = dialect.quoteIdentifier
+    if isCoreDataTable(e), let related = rowsPointingAt(e).first {
+      throw SQLDiagnostics.error(
+        "unsupported-write",
+        "\(e.name) is an entity of a Core Data store and \(related) points at its rows: deleting them needs Core "
+          + "Data's delete rules and join tables; delete them with Core Data",
+        .at(0), source: "")
+    }
     var sql = SQLFragment(sql: "DELETE FROM " + q(e.table) + " AS t0")
     var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: request.predicate?.source ?? "")
     if let w = try c.whereClause(request.predicate?.root) {
       sql.append(" WHERE ")
       sql.append(w.sql)
     }
+    if returningKeys { sql.append(returning(e)) }
     var out = [sql.statement(dialect)]
+    guard schema.layout == .sift else { return out }
     let pk = q(e.primaryKeyAttribute.column)
     func orphan(_ column: String) -> String {
       "NOT EXISTS (SELECT 1 FROM " + q(e.table) + " p WHERE p." + pk + " = " + column + ")"
@@ -167,5 +211,35 @@ extension SQLCompiler {
       }
     }
     return out
+  }
+
+  /// Relationships whose stored keys would point at deleted rows of `e` (`Entity.relationship`):
+  /// its own to-many and many-to-many, and other entities' to-ones targeting it (or an entity
+  /// sharing its table). A to-one of `e` itself is stored in the deleted row and goes with it.
+  func rowsPointingAt(_ e: SQLEntity) -> [String] {
+    var out: [String] = []
+    for r in e.relationships where r.isToMany { out.append("\(e.name).\(r.name)") }
+    for name in schema.entityNames {
+      guard let other = schema.entity(name) else { continue }
+      for r in other.relationships {
+        guard case .toOne = r.kind, let target = schema.entity(r.target), target.table == e.table else { continue }
+        out.append("\(other.name).\(r.name)")
+      }
+    }
+    return out
+  }
+
+  /// ` RETURNING "key", …`: the written rows' key columns.
+  func returning(_ e: SQLEntity) -> String {
+    " RETURNING " + e.primaryKeyColumns.map(dialect.quoteIdentifier).joined(separator: ", ")
+  }
+
+  /// The entity named `name`, refused for writes when it is a view.
+  func writableEntity(_ name: String) throws(SiftError) -> SQLEntity {
+    let e = try entity(name)
+    guard !e.isView else {
+      throw SQLDiagnostics.error("unsupported-write", "\(e.name) is a view; write to its tables instead", .at(0), source: "")
+    }
+    return e
   }
 }

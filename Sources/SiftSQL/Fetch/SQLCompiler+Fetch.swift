@@ -145,7 +145,11 @@ extension SQLCompiler {
         case .binary: expr = SQLFragment("\(v)\(sql: c.collation(for: v))")
         case .caseInsensitive: expr = SQLFragment("\(c.fold(v, 1))\(sql: c.collation(for: v))")
         case .localizedStandard:
-          if let coll = dialect.localizedCollation { expr = SQLFragment("\(v) COLLATE \(sql: dialect.quoteIdentifier(coll))") }
+          if let coll = dialect.localizedCollation {
+            // `schema.name` (PostgreSQL's `sift.sift_localized`): each part quoted.
+            let name = coll.split(separator: ".", maxSplits: 1).map { dialect.quoteIdentifier(String($0)) }.joined(separator: ".")
+            expr = SQLFragment("\(v) COLLATE \(sql: name)")
+          }
         }
       }
       terms.append(sortTerm(expr, ascending: s.ascending, nulls: s.nulls, &c))

@@ -63,7 +63,7 @@ public enum SQLDateEncoding: String, Sendable, Hashable, CaseIterable {
 
   /// The value a date is stored and bound as in a column of this encoding: a double for the
   /// numeric encodings, text in the column's own shape for the text encodings, ISO-8601 text
-  /// with milliseconds and `Z` for `.native` (to be cast to the column's type in SQL). The one
+  /// with milliseconds (microseconds when the date has them) and `Z` for `.native` (to be cast to the column's type in SQL). The one
   /// rule for writing a date (`SQLColumnCodec` and the SQL compiler use it).
   ///
   /// ```swift
@@ -82,7 +82,7 @@ public enum SQLDateEncoding: String, Sendable, Hashable, CaseIterable {
     case .iso8601, .native, .sqliteDateTime, .isoDate:
       let separator = self == .sqliteDateTime ? " " : "T"
       let zone = self == .iso8601 || self == .native ? "Z" : ""
-      guard let text = SQLDateEncoding.text(date, separator: separator, zone: zone) else {
+      guard let text = SQLDateEncoding.text(date, separator: separator, zone: zone, microseconds: self == .native) else {
         throw SQLDateEncoding.outOfRange(seconds, self)
       }
       return .text(self == .isoDate ? String(text.prefix(10)) : text)
@@ -128,15 +128,18 @@ public enum SQLDateEncoding: String, Sendable, Hashable, CaseIterable {
 
   /// `yyyy-MM-dd<separator>HH:mm:ss[.SSS]<zone>` in UTC; milliseconds only when non-zero;
   /// nil outside the years 0000–9999 (and for NaN), so no conversion below can trap.
-  static func text(_ date: Date, separator: String, zone: String) -> String? {
+  /// With `microseconds`, six fraction digits when the date is not on a millisecond (PostgreSQL's
+  /// `timestamp`/`timestamptz` hold microseconds).
+  static func text(_ date: Date, separator: String, zone: String, microseconds: Bool = false) -> String? {
     let seconds = date.timeIntervalSince1970
     guard textSeconds.contains(seconds) else { return nil }
     let whole = seconds.rounded(.down)
-    var millis = Int(((seconds - whole) * 1000).rounded())
+    let perSecond = microseconds ? 1_000_000 : 1000
+    var fraction = Int(((seconds - whole) * Double(perSecond)).rounded())
     var day = Int64(whole) / 86_400
     var rest = Int64(whole) % 86_400
     if rest < 0 { rest += 86_400; day -= 1 }
-    if millis == 1000 { millis = 0; rest += 1 }
+    if fraction == perSecond { fraction = 0; rest += 1 }
     if rest == 86_400 { rest = 0; day += 1 }
     // Civil-from-days (Howard Hinnant), proleptic Gregorian.
     let z = day + 719_468
@@ -154,7 +157,10 @@ public enum SQLDateEncoding: String, Sendable, Hashable, CaseIterable {
     }
     var out = "\(pad(y, 4))-\(pad(m, 2))-\(pad(d, 2))\(separator)"
     out += "\(pad(rest / 3600, 2)):\(pad(rest % 3600 / 60, 2)):\(pad(rest % 60, 2))"
-    if millis != 0 { out += "." + pad(Int64(millis), 3) }
+    if fraction != 0 {
+      let digits = microseconds && fraction % 1000 != 0 ? 6 : 3
+      out += "." + pad(Int64(microseconds && digits == 3 ? fraction / 1000 : fraction), digits)
+    }
     return out + zone
   }
 }

@@ -45,7 +45,7 @@ t0."name" LIKE $1 ESCAPE '\'
 -- bindings: ['Blue%']
 
 -- name BEGINSWITH[cd] 'blue'
-(sift_fold(t0."name", 3) ~>=~ $1 AND sift_fold(t0."name", 3) ~<~ $2)
+(sift.sift_fold(t0."name", 3) ~>=~ $1 AND sift.sift_fold(t0."name", 3) ~<~ $2)
 -- bindings: ['blue', 'bluf']
 
 -- name ENDSWITH 'Café'
@@ -57,7 +57,7 @@ t0."name" LIKE $1 ESCAPE '\'
 -- bindings: ['%50\%\_off\\%']
 
 -- name LIKE[c] '*bar?'
-sift_fold(t0."name", 1) LIKE $1 ESCAPE '\'
+sift.sift_fold(t0."name", 1) LIKE $1 ESCAPE '\'
 -- bindings: ['%bar_']
 
 -- name MATCHES '(Blue|Red) .*'
@@ -65,11 +65,11 @@ t0."name" ~ ('^(?:' || $1 || ')$')
 -- bindings: ['(Blue|Red) .*']
 
 -- name MATCHES[cd] 'cafe.*'
-sift_fold(t0."name", 2) ~* ('^(?:' || sift_fold($1, 2) || ')$')
+sift.sift_fold(t0."name", 2) ~* ('^(?:' || sift.sift_fold($1, 2) || ')$')
 -- bindings: ['cafe.*']
 
 -- name ==[cd] 'zurich'
-sift_fold(t0."name", 3) = sift_fold($1, 3)
+sift.sift_fold(t0."name", 3) = sift.sift_fold($1, 3)
 -- bindings: ['zurich']
 
 -- name < 'C'
@@ -77,7 +77,7 @@ t0."name" COLLATE "C" < $1
 -- bindings: ['C']
 
 -- location.city ==[c] 'berlin'
-sift_fold((SELECT t1."city" FROM "location" t1 WHERE t1."id" = t0."location_id"), 1) = sift_fold($1, 1)
+sift.sift_fold((SELECT t1."city" FROM "location" t1 WHERE t1."id" = t0."location_id"), 1) = sift.sift_fold($1, 1)
 -- bindings: ['berlin']
 
 -- location == nil
@@ -137,7 +137,7 @@ CASE WHEN t0."favorite" = $1 THEN t0."specialCount" ELSE $2 END > $3
 -- bindings: ['x', 'y']
 
 -- fetch: distance < 5, sort name[c], rating desc, limit 10 offset 20
-SELECT t0."id", t0."code", t0."createdAt", t0."distance", t0."favorite", t0."name", t0."phone", t0."priceCategory", t0."rating", t0."specialCount", t0."tipCount" FROM "venue" t0 WHERE t0."distance" < $1 ORDER BY sift_fold(t0."name", 1) COLLATE "C" ASC NULLS FIRST, t0."rating" DESC NULLS LAST, t0."id" ASC LIMIT $2 OFFSET $3 -- 5, 10, 20
+SELECT t0."id", t0."code", t0."createdAt", t0."distance", t0."favorite", t0."name", t0."phone", t0."priceCategory", t0."rating", t0."specialCount", t0."tipCount" FROM "venue" t0 WHERE t0."distance" < $1 ORDER BY sift.sift_fold(t0."name", 1) COLLATE "C" ASC NULLS FIRST, t0."rating" DESC NULLS LAST, t0."id" ASC LIMIT $2 OFFSET $3 -- 5, 10, 20
 
 -- batch update
 UPDATE "venue" AS t0 SET "favorite" = $1, "tipCount" = (t0."tipCount" + $2) WHERE t0."rating" IS NULL -- FALSE, 1

@@ -1,0 +1,73 @@
+import Foundation
+import SiftPostgres
+import SiftSQL
+import SiftSQLite
+import SiftSyntax
+import Testing
+
+/// A schema written in code (or a file) is checked against the stored values on first use:
+/// a date or boolean described one way and stored another is an error naming the column and
+/// the fix, never a silent comparison of text with numbers (Grammar/notes/introspection.md).
+@Suite("Hand-made schemas checked against the database")
+struct SchemaStorageCheckTests {
+  static func database() throws -> SQLiteDatabase {
+    let db = try SQLiteDatabase()
+    try db.executeScript(
+      """
+      CREATE TABLE note (id INTEGER PRIMARY KEY, created TEXT, stamp INTEGER, day TEXT, flag TEXT, done INTEGER);
+      INSERT INTO note VALUES (1, '2024-03-01T09:30:00Z', 1709285400000, '2024-03-01', 'yes', 1),
+                              (2, NULL, NULL, NULL, NULL, 0);
+      """)
+    return db
+  }
+
+  static func schema(_ attributes: String) throws -> SQLSchema {
+    try SQLSchema(json: #"{"entities": {"note": {"attributes": {"id": "integer", "# + attributes + "}}}}")
+  }
+
+  @Test func mismatchesNameTheColumnAndTheFix() throws {
+    let cases: [(String, [String])] = [
+      (#""created": {"type": "date", "dateEncoding": "secondsSince1970"}"#, ["note.created", "\"created\"", "iso8601"]),
+      (#""created": "date""#, ["note.created", "iso8601"]),  // the schema's default: seconds since 1970
+      (#""stamp": {"type": "date", "dateEncoding": "secondsSince2001"}"#, ["note.stamp", "millisecondsSince1970"]),
+      (#""stamp": {"type": "date", "dateEncoding": "iso8601"}"#, ["note.stamp", "the number 1709285400000"]),
+      (#""flag": "boolean""#, ["note.flag", "\"yes\"", "\"string\""]),
+    ]
+    for (attributes, words) in cases {
+      let db = try Self.database()
+      let schema = try Self.schema(attributes)
+      let error = try #require(throws: SiftError.self) {
+        try db.fetch(SiftFetchRequest(entity: "note"), as: SiftRow.self, schema: schema)
+      }
+      #expect(error.diagnostic.id == "schema-mismatch", "\(attributes): \(error)")
+      for w in words { #expect(error.diagnostic.message.contains(w), "\(attributes): \(error.diagnostic.message)") }
+      #expect(throws: SiftError.self) { try db.fetchCount(SiftFetchRequest(entity: "note"), schema: schema) }
+    }
+  }
+
+  @Test func matchingDescriptionsPassAndAreCheckedOnce() throws {
+    let db = try Self.database()
+    let schema = try Self.schema(
+      #""created": {"type": "date", "dateEncoding": "iso8601"}, "stamp": {"type": "date", "dateEncoding": "millisecondsSince1970"},"#
+        + #" "day": {"type": "date", "dateEncoding": "isoDate"}, "flag": "string", "done": "boolean""#)
+    let rows = try db.fetch(
+      SiftFetchRequest(entity: "note", predicate: try SiftPredicate(format: "created < stamp OR done == YES")), as: SiftRow.self,
+      schema: schema)
+    #expect(rows.count == 1)
+    // Checked on first use only: a later bad value is not looked for again on this connection.
+    try db.executeScript("UPDATE note SET done = 'maybe' WHERE id = 2")
+    #expect(try db.fetchCount(SiftFetchRequest(entity: "note"), schema: schema) == 2)
+    #expect(throws: SiftError.self) { try schema.checkStorage(in: db, dialect: SQLiteDialect()) }
+  }
+
+  /// PostgreSQL: a `timestamptz` column described as seconds is caught the same way.
+  @Test(.enabled(if: PostgresTestServer.isAvailable, Comment(rawValue: PostgresTestServer.skipMessage)))
+  func postgresNativeDateDescribedAsNumbers() throws {
+    let db = try PostgresTestServer.open()
+    defer { db.close() }
+    try db.run("CREATE TABLE note (id int8 PRIMARY KEY, created timestamptz); INSERT INTO note VALUES (1, now())")
+    let schema = try Self.schema(#""created": {"type": "date", "dateEncoding": "secondsSince1970"}"#)
+    let error = try #require(throws: SiftError.self) { try db.fetch(SiftFetchRequest(entity: "note"), as: SiftRow.self, schema: schema) }
+    #expect(error.diagnostic.id == "schema-mismatch" && error.diagnostic.message.contains("note.created"), "\(error)")
+  }
+}
