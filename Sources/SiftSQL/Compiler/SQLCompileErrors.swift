@@ -3,7 +3,7 @@ import SiftSyntax
 /// Diagnostics of the SQL stage. Each carries the source range of the offending node and a
 /// stable kebab-case id.
 enum SQLDiagnostics {
-  static func error(_ id: String, _ message: String, _ range: SiftSourceRange, source: String) -> SiftError {
+  static func error(_ id: DiagnosticID, _ message: String, _ range: SiftSourceRange, source: String) -> SiftError {
     SiftError(stage: .sql, diagnostic: SiftDiagnostic(id: id, message: message, range: range), source: source)
   }
 
@@ -18,7 +18,7 @@ enum SQLDiagnostics {
     }
     return SiftError(
       stage: .sql,
-      diagnostic: SiftDiagnostic(id: "unknown-key-path", message: message, range: range, fixIts: fixIts),
+      diagnostic: SiftDiagnostic(id: .unknownKeyPath, message: message, range: range, fixIts: fixIts),
       source: source)
   }
 }

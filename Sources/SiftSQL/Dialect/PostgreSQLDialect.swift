@@ -10,7 +10,7 @@ public struct PostgreSQLDialect: SQLDialect {
   public init() {}
 
   /// Run once per database (or schema) before compiled statements; idempotent (`CREATE OR
-  /// REPLACE`), no extension needed. `sift_fold(s, opts)`: bit 1 `[c]`, bit 2 `[d]`, exactly
+  /// REPLACE`), no extension needed. `sift_fold(s, opts)`: opts a `TextFoldCode` (1 `[c]`, 2 `[d]`), exactly
   /// as `TextFolding.fold` (the tables are built from it once per process, see
   /// `PostgresFoldingTable`; the database's encoding must be UTF8); NULL stays NULL.
   /// `sift_fdiv(a, b)`: double division with IEEE results for a zero divisor (its sign

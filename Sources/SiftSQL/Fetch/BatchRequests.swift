@@ -21,7 +21,7 @@ public enum SQLUpdateValue: Sendable, Hashable {
       c.lhs.range.end <= format.utf8.count
     else {
       throw SQLDiagnostics.error(
-        "expected-expression", "expected an expression such as tipCount + 1", SiftSourceRange(start: 0, end: format.utf8.count),
+        .expectedExpression, "expected an expression such as tipCount + 1", SiftSourceRange(start: 0, end: format.utf8.count),
         source: format)
     }
     return .expression(c.lhs, source: format)
@@ -84,7 +84,7 @@ extension SQLCompiler {
     for (name, value) in request.assignments {
       guard let a = e.attribute(name), !a.type.isArray, name != e.primaryKey else {
         throw SQLDiagnostics.error(
-          "invalid-assignment", "'\(name)' is not an updatable attribute of \(e.name)",
+          .invalidAssignment, "'\(name)' is not an updatable attribute of \(e.name)",
           SiftSourceRange(start: 0, end: name.utf8.count), source: name)
       }
       var c: SQLCompilation
@@ -105,14 +105,14 @@ extension SQLCompiler {
         || (target == .integer && v.type == .boolean) || (target == .boolean && v.type == .integer && dialect.booleansAreIntegers)
       guard ok else {
         throw SQLDiagnostics.error(
-          "type-mismatch", "\(e.name).\(name) is \(a.type.rawValue), but the new value is \(v.type)",
+          .typeMismatch, "\(e.name).\(name) is \(a.type.rawValue), but the new value is \(v.type)",
           SiftSourceRange(start: 0, end: name.utf8.count), source: name)
       }
       let written = try c.assigned(v, to: a, SiftSourceRange(start: 0, end: name.utf8.count))  // the column's own date form
       sets.append(SQLFragment("\(sql: q(a.column)) = \(written)"))
     }
     guard !sets.isEmpty else {
-      throw SQLDiagnostics.error("invalid-assignment", "a batch update needs at least one assignment", .at(0), source: "")
+      throw SQLDiagnostics.error(.invalidAssignment, "a batch update needs at least one assignment", .at(0), source: "")
     }
     // The entity's rows only: a shared table's row filter applies without a predicate too.
     var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: request.predicate?.source ?? "")
