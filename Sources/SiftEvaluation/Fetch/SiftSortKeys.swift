@@ -3,8 +3,8 @@ import SiftSyntax
 /// Sort descriptors compiled once, for code that keeps records in order itself (live results
 /// insert one record by binary search instead of re-sorting): `keys(of:)` reads a record's sort
 /// keys once, `compare` orders two key tuples exactly as `SiftFetchRequest.execute(on:)` sorts
-/// (`SiftSortOrder`, nil placed per descriptor). Ties are the caller's to break (the fetch uses
-/// the input position).
+/// (`SiftSortOrder`, nil placed per descriptor by the same `SortPlan` the fetch uses). Ties
+/// are the caller's to break (the fetch uses the input position).
 ///
 /// ```swift
 /// let order = try SiftSortKeyReader(try SiftSortDescriptor.parseList("rating desc, name asc"))
@@ -107,7 +107,9 @@ public struct SiftSortKeys: Sendable {
   }
 }
 
-/// How one descriptor compares two keys: direction, nil placement, string comparison.
+/// How one descriptor orders two keys: nil placement and direction (`place`) around
+/// `SiftSortOrder`'s order of two values under the string comparison. The fetch's sort
+/// (`SortColumn`) and the live results' `SiftSortKeyReader` both go through `place`.
 struct SortPlan: Sendable {
   let ascending: Bool
   let nilsFirst: Bool
@@ -119,16 +121,22 @@ struct SortPlan: Sendable {
     comparison = d.comparison
   }
 
-  /// The one comparator every in-memory sort uses.
+  /// -1, 0 or 1 for two keys whose nil-ness is given: nils together, before or after every
+  /// value (`nilsFirst`); otherwise `raw()` (the values' ascending order), reversed when
+  /// descending.
+  @inline(__always)
+  func place(_ aIsNil: Bool, _ bIsNil: Bool, _ raw: () -> Int) -> Int {
+    if aIsNil || bIsNil {
+      if aIsNil && bIsNil { return 0 }
+      return aIsNil == nilsFirst ? -1 : 1
+    }
+    let c = raw()
+    return ascending ? c : -c
+  }
+
+  /// Two keys in this descriptor's order.
   @inline(__always)
   func compare(_ a: SortKey, _ b: SortKey) -> Int {
-    switch (a, b) {
-    case (.null, .null): return 0
-    case (.null, _): return nilsFirst ? -1 : 1
-    case (_, .null): return nilsFirst ? 1 : -1
-    default:
-      let raw = SortKey.compare(a, b, comparison)
-      return ascending ? raw : -raw
-    }
+    place(a.isNull, b.isNull) { SortKey.compare(a, b, comparison) }
   }
 }
