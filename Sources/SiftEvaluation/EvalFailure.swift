@@ -15,7 +15,8 @@ struct EvalFailure: Error, Sendable {
   }
 }
 
-/// Every evaluation diagnostic, alphabetical. Ids are stable kebab-case names.
+/// Every evaluation diagnostic, alphabetical; ids from the one list (`DiagnosticID`), the same
+/// id SQL reports for the same condition (Grammar/notes/errors.md).
 enum EvalDiagnostics {
   static func betweenNeedsTwoBounds(_ found: EvalValue, at r: SiftSourceRange) -> EvalFailure {
     let what: String
@@ -67,6 +68,14 @@ enum EvalDiagnostics {
 
   static func needsString(_ what: String, _ v: EvalValue, at r: SiftSourceRange) -> EvalFailure {
     EvalFailure(.notAString, "\(what) needs a string, but this is \(article(v.kindName))", at: r)
+  }
+
+  static func needsPositiveBound(_ selector: String, at r: SiftSourceRange) -> EvalFailure {
+    EvalFailure(.invalidArgument, "\(selector) needs a positive upper bound", at: r)
+  }
+
+  static func notADate(_ text: String, at r: SiftSourceRange) -> EvalFailure {
+    EvalFailure(.invalidCast, SiftDateText.notADate(text), at: r)
   }
 
   static func quantifierNeedsCollection(_ q: SiftQuantifier, _ v: EvalValue, at r: SiftSourceRange) -> EvalFailure {
