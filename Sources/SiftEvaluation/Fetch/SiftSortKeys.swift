@@ -107,9 +107,9 @@ public struct SiftSortKeys: Sendable {
   }
 }
 
-/// How one descriptor orders two keys: nil placement and direction (`place`) around
-/// `SiftSortOrder`'s order of two values under the string comparison. The fetch's sort
-/// (`SortColumn`) and the live results' `SiftSortKeyReader` both go through `place`.
+/// How one descriptor orders two keys: nil placement (`nilOrder`) and direction (`directed`)
+/// around `SiftSortOrder`'s order of two values under the string comparison. The fetch's sort
+/// (`SortColumn`) and the live results' `SiftSortKeyReader` both go through these two.
 struct SortPlan: Sendable {
   let ascending: Bool
   let nilsFirst: Bool
@@ -121,22 +121,23 @@ struct SortPlan: Sendable {
     comparison = d.comparison
   }
 
-  /// -1, 0 or 1 for two keys whose nil-ness is given: nils together, before or after every
-  /// value (`nilsFirst`); otherwise `raw()` (the values' ascending order), reversed when
-  /// descending.
+  /// -1, 0 or 1 when at least one of two keys is nil: nils together, before or after every
+  /// value (`nilsFirst`), whatever the direction.
   @inline(__always)
-  func place(_ aIsNil: Bool, _ bIsNil: Bool, _ raw: () -> Int) -> Int {
-    if aIsNil || bIsNil {
-      if aIsNil && bIsNil { return 0 }
-      return aIsNil == nilsFirst ? -1 : 1
-    }
-    let c = raw()
-    return ascending ? c : -c
+  func nilOrder(_ aIsNil: Bool, _ bIsNil: Bool) -> Int {
+    if aIsNil && bIsNil { return 0 }
+    return aIsNil == nilsFirst ? -1 : 1
   }
+
+  /// Two values' ascending order (`SiftSortOrder`) turned into this descriptor's direction.
+  @inline(__always)
+  func directed(_ ascendingOrder: Int) -> Int { ascending ? ascendingOrder : -ascendingOrder }
 
   /// Two keys in this descriptor's order.
   @inline(__always)
   func compare(_ a: SortKey, _ b: SortKey) -> Int {
-    place(a.isNull, b.isNull) { SortKey.compare(a, b, comparison) }
+    let an = a.isNull, bn = b.isNull
+    if an || bn { return nilOrder(an, bn) }
+    return directed(SortKey.compare(a, b, comparison))
   }
 }

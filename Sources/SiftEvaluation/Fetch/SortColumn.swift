@@ -7,7 +7,7 @@ import SiftSyntax
 /// strings as strings, anything else (mixed kinds, integers beyond 2^53, arrays…) as
 /// `SortKey`s. nil is a flag beside the value. A layout, not a second order: every kind
 /// compares with `SiftSortOrder`'s primitives, and direction and nil placement are the
-/// descriptor's `SortPlan.place`, the same the live results' `SiftSortKeyReader` uses
+/// descriptor's `SortPlan` (`nilOrder`, `directed`), the same the live results' `SiftSortKeyReader` uses
 /// (`SortOrderPropertyTests` holds them to one order).
 struct SortColumn {
   enum Kind { case numbers, bytes, localized, general }
@@ -77,13 +77,15 @@ struct SortColumn {
   /// -1, 0 or 1: key i against key j, in the descriptor's order.
   @inline(__always)
   func compare(_ i: Int, _ j: Int) -> Int {
-    plan.place(nulls[i], nulls[j]) {
-      switch kind {
-      case .numbers: return SiftSortOrder.compareDoubles(numbers[i], numbers[j])
-      case .bytes: return SiftSortOrder.compareBytes(bytes[starts[i]..<starts[i + 1]], bytes[starts[j]..<starts[j + 1]])
-      case .localized: return SiftSortOrder.localizedStandard(strings[i], strings[j])
-      case .general: return SortKey.compare(general[i], general[j], plan.comparison)
-      }
+    let ni = nulls[i], nj = nulls[j]
+    if ni || nj { return plan.nilOrder(ni, nj) }
+    let c: Int
+    switch kind {
+    case .numbers: c = SiftSortOrder.compareDoubles(numbers[i], numbers[j])
+    case .bytes: c = SiftSortOrder.compareBytes(bytes[starts[i]..<starts[i + 1]], bytes[starts[j]..<starts[j + 1]])
+    case .localized: c = SiftSortOrder.localizedStandard(strings[i], strings[j])
+    case .general: c = SortKey.compare(general[i], general[j], plan.comparison)
     }
+    return plan.directed(c)
   }
 }
