@@ -48,7 +48,11 @@ public enum SQLiteAggregates {
 
   static let sumFinal: Final = { ctx in
     guard let s = state(ctx, NumericSum.self, create: false) else { return sqlite3_result_null(ctx) }
-    if let total = s.pointee.integer { sqlite3_result_int64(ctx, total) } else { sqlite3_result_double(ctx, s.pointee.double) }
+    if let total = s.pointee.integer {
+      sqlite3_result_int64(ctx, total)
+    } else {
+      sqlite3_result_double(ctx, s.pointee.double)
+    }
   }
 
   static let averageStep: SQLiteFunctions.Function = { ctx, _, argv in
