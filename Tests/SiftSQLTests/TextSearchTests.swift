@@ -67,7 +67,9 @@ struct TextSearchTests {
     #expect(TextFoldCode(wire: 3).diacriticsOnly == .diacriticInsensitive)
     // The PL/pgSQL sift_fold tests the same bits.
     let pg = PostgreSQLDialect.setupSQL.joined(separator: "\n")
-    for test in ["opts & 3 = 0", "opts & 1 = 1", "opts & 3 = 1", "opts & 3 = 2"] { #expect(pg.contains(test), "\(test)") }
+    for test in ["opts & 3 = 0", "opts & 1 = 1", "opts & 3 = 1", "opts & 3 = 2"] {
+      #expect(pg.contains(test), "\(test)")
+    }
   }
 
   @Test func anUnknownSearchKindIsAnSQLError() throws {
