@@ -14,7 +14,7 @@ public enum EvaluateOracle {
     "between-needs-two-bounds", "bitwise-needs-integers", "data-too-deep", "division-by-zero",
     "function-failed", "incomparable-values", "invalid-argument", "invalid-cast", "invalid-index",
     "invalid-regex", "not-a-collection", "not-a-number", "not-a-string", "quantifier-needs-collection",
-    "type-mismatch", "unbound-argument", "unbound-variable", "unknown-function", "unsupported",
+    "unbound-argument", "unbound-variable", "unknown-function", "unsupported",
   ]
 
   /// Nil when the oracle holds for `text`.

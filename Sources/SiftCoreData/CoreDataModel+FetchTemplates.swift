@@ -36,7 +36,7 @@ extension CoreDataModel {
     for (key, value) in variables {
       guard let converted = SiftValue(converting: value) else {
         throw SiftError(
-          stage: .arguments, id: "unsupported-argument-type",
+          stage: .arguments, id: .unsupportedArgumentType,
           message: "$\(key) is \(type(of: value as Any)), which Sift cannot use as a value; conform it to SiftValueConvertible")
       }
       values[key] = converted

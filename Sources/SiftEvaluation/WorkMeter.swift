@@ -49,24 +49,24 @@ struct WorkMeter {
 extension EvalFailure {
   /// Errors no error policy turns into "no match": the query ran out of its budget.
   var stopsTheCall: Bool {
-    diagnostic.id == "time-limit" || diagnostic.id == "work-limit" || diagnostic.id == "regex-limit"
+    [DiagnosticID.timeLimit, .workLimit, .regexLimit].contains { diagnostic.id == $0.rawValue }
   }
 }
 
 extension EvalDiagnostics {
   static func timeLimit(_ milliseconds: Int, at r: SiftSourceRange) -> EvalFailure {
-    EvalFailure("time-limit", "the query ran longer than its time limit of \(milliseconds) ms", at: r)
+    EvalFailure(.timeLimit, "the query ran longer than its time limit of \(milliseconds) ms", at: r)
   }
 
   static func workLimit(at r: SiftSourceRange) -> EvalFailure {
     EvalFailure(
-      "work-limit", "SUBQUERY needs more than \(WorkMeter.subquerySteps) steps for one record", at: r,
+      .workLimit, "SUBQUERY needs more than \(WorkMeter.subquerySteps) steps for one record", at: r,
       notes: [.init("nest fewer SUBQUERYs or narrow their collections")])
   }
 
   static func regexLimit(_ pattern: String, _ units: Int, at r: SiftSourceRange) -> EvalFailure {
     EvalFailure(
-      "regex-limit", "regular expression \"\(pattern)\" needs more than \(units * 10_000) backtracking steps", at: r,
+      .regexLimit, "regular expression \"\(pattern)\" needs more than \(units * 10_000) backtracking steps", at: r,
       notes: [.init("patterns without backreferences or lookaround run in linear time; this one backtracks")])
   }
 }

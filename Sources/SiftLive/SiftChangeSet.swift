@@ -100,6 +100,6 @@ extension SiftError {
   /// do { try live.apply([.delete(99)]) } catch { print(error) }   // no object with id 99
   /// ```
   package static func live(_ message: String, underlying: (any Error)? = nil) -> SiftError {
-    SiftError(stage: .live, id: "live-refused", message: message, underlying: underlying)
+    SiftError(stage: .live, id: .liveRefused, message: message, underlying: underlying)
   }
 }

@@ -1,9 +1,10 @@
 import CSQLite
 import Foundation
+import SiftSyntax
 
 /// The aggregates Sift registers on every SQLite connection, computed as in-memory
-/// evaluation computes `@sum` and `@avg` (`Aggregates` in SiftEvaluation), so that SQL and
-/// memory give the same number:
+/// evaluation computes `@sum` (both accumulate with SiftSyntax's `NumericSum`) and `@avg`
+/// (`Aggregates` in SiftEvaluation), so that SQL and memory give the same number:
 ///
 /// | aggregate | meaning |
 /// | --- | --- |
@@ -23,13 +24,6 @@ package enum SQLiteAggregates {
     sqlite3_create_function_v2(db, "sift_avg", 1, flags, nil, nil, averageStep, averageFinal, nil)
   }
 
-  /// Running `@sum`; all zero (SQLite zeroes a new aggregate context) is the empty sum.
-  struct Sum {
-    var total: Int64
-    var real: Double
-    var isReal: Bool
-  }
-
   /// Running `@avg`.
   struct Average {
     var sum: Double
@@ -43,25 +37,22 @@ package enum SQLiteAggregates {
 
   static let sumStep: SQLiteFunctions.Function = { ctx, _, argv in
     guard let v = argv?[0], sqlite3_value_type(v) != SQLITE_NULL else { return }
-    guard let s = state(ctx, Sum.self, create: true) else { return sqlite3_result_error_nomem(ctx) }
-    if sqlite3_value_type(v) == SQLITE_INTEGER && !s.pointee.isReal {
-      let x = sqlite3_value_int64(v)
-      let (t, overflow) = s.pointee.total.addingReportingOverflow(x)
-      if !overflow { return s.pointee.total = t }
-      s.pointee.real = Double(s.pointee.total) + Double(x)
-      s.pointee.isReal = true
-      return
+    // A `NumericSum` in SQLite's zeroed aggregate context: all zero is the empty sum.
+    guard let s = state(ctx, NumericSum.self, create: true) else { return sqlite3_result_error_nomem(ctx) }
+    if sqlite3_value_type(v) == SQLITE_INTEGER {
+      s.pointee.add(sqlite3_value_int64(v))
+    } else {
+      s.pointee.add(sqlite3_value_double(v))
     }
-    if !s.pointee.isReal {
-      s.pointee.real = Double(s.pointee.total)
-      s.pointee.isReal = true
-    }
-    s.pointee.real += sqlite3_value_double(v)
   }
 
   static let sumFinal: Final = { ctx in
-    guard let s = state(ctx, Sum.self, create: false) else { return sqlite3_result_null(ctx) }
-    if s.pointee.isReal { sqlite3_result_double(ctx, s.pointee.real) } else { sqlite3_result_int64(ctx, s.pointee.total) }
+    guard let s = state(ctx, NumericSum.self, create: false) else { return sqlite3_result_null(ctx) }
+    if let total = s.pointee.integer {
+      sqlite3_result_int64(ctx, total)
+    } else {
+      sqlite3_result_double(ctx, s.pointee.double)
+    }
   }
 
   static let averageStep: SQLiteFunctions.Function = { ctx, _, argv in

@@ -9,8 +9,8 @@ import SiftSyntax
 ///
 /// | function | meaning |
 /// | --- | --- |
-/// | `sift_fold(text, opts)` | `TextFolding.fold` (opts: 1 = `[c]`, 2 = `[d]`) |
-/// | `sift_search(h, n, kind, opts)` | `TextSearch.find`: 1 if folded `h` contains (0) / begins with (1) / ends with (2) folded `n`, by Unicode scalars; an empty `n` is 0 |
+/// | `sift_fold(text, opts)` | `TextFolding.fold` (opts: the `TextFoldCode`, 1 = `[c]`, 2 = `[d]`, 3 = both) |
+/// | `sift_search(h, n, kind, opts)` | `TextSearch.find` (kind: `TextSearch.Position`, 0/1/2 = CONTAINS/BEGINS/ENDS) |
 /// | `sift_like(text, pattern, opts)` | `LikePattern(pattern, options).matches(text)` |
 /// | `sift_matches(text, pattern, opts)` / `regexp(pattern, text)` | whole-string ICU regex |
 /// | `sift_int(x)` | `x` when an integer or NULL, else an error (bitwise operands) |
@@ -81,8 +81,9 @@ public enum SQLiteFunctions {
     return sqlite3_value_double(v)
   }
 
+  /// The `opts` argument: the `[c]`/`[d]` wire code the compiler wrote (`TextFoldCode`).
   static func options(_ argv: UnsafeMutablePointer<OpaquePointer?>?, _ i: Int) -> ComparisonOptions {
-    ComparisonOptions(rawValue: UInt8(truncatingIfNeeded: sqlite3_value_int64(value(argv, i)) & 3))
+    TextFoldCode(wire: sqlite3_value_int64(value(argv, i))).options
   }
 
   static func result(_ ctx: OpaquePointer?, _ s: String) {
@@ -201,11 +202,8 @@ public enum SQLiteFunctions {
   static let searchFunction: Function = { ctx, _, argv in
     let hv = value(argv, 0), nv = value(argv, 1)
     if sqlite3_value_type(hv) == SQLITE_NULL || sqlite3_value_type(nv) == SQLITE_NULL { return sqlite3_result_null(ctx) }
-    let position: TextSearch.Position
-    switch sqlite3_value_int64(value(argv, 2)) {
-    case 1: position = .prefix
-    case 2: position = .suffix
-    default: position = .anywhere
+    guard let position = TextSearch.Position(wire: sqlite3_value_int64(value(argv, 2))) else {
+      return sqlite3_result_error(ctx, "sift_search: the kind must be 0 (contains), 1 (begins) or 2 (ends)", -1)
     }
     let o = options(argv, 3)
     let found: Bool
@@ -288,10 +286,7 @@ public enum SQLiteFunctions {
       guard let p, n > 0 else { return "" }
       return String(decoding: UnsafeRawBufferPointer(start: p, count: Int(n)), as: UTF8.self)
     }
-    switch string(p1, n1).localizedStandardCompare(string(p2, n2)) {
-    case .orderedAscending: return -1
-    case .orderedDescending: return 1
-    case .orderedSame: return 0
-    }
+    // The same function memory's `.localizedStandard` sorts call.
+    return Int32(SiftSortOrder.localizedStandard(string(p1, n1), string(p2, n2)))
   }
 }

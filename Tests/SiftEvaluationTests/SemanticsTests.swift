@@ -77,7 +77,7 @@ import Testing
     ("name MATCHES '('", "invalid-regex", "'('"), ("FUNCTION(n, 'nope') == 1", "unknown-function", "FUNCTION(n, 'nope')"),
     ("ANYKEY == 1", "unsupported", "ANYKEY"), ("x == $UNSET", "unbound-variable", "$UNSET"),
     ("SUBQUERY(n, $x, $x == 1).@count == 0", "not-a-collection", "n"), ("n.@count == 1", "not-a-collection", "n.@count"),
-    ("d & 1 == 1", "bitwise-needs-integers", "d & 1"), ("name + 1 == 1", "type-mismatch", "name + 1"),
+    ("d & 1 == 1", "bitwise-needs-integers", "d & 1"), ("name + 1 == 1", "not-a-number", "name + 1"),
   ])
   func errorsPointAtTheirNode(_ format: String, _ id: String, _ text: String) throws {
     let e = try #require(evaluationError(format), "\(format)")

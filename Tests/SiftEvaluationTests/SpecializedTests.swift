@@ -3,7 +3,7 @@ import SiftSyntax
 import Testing
 @testable import SiftEvaluation
 
-/// The per-kind closures (`ValueTests.swift`, `KeyTests.swift`) and the in-place batch loops
+/// The per-kind closures (`ConstantComparisons.swift`, `KeyPathClosures.swift`) and the in-place batch loops
 /// against the generic code: every layout, every policy, errors included.
 @Suite struct SpecializedTests {
   static func batch<C: Collection>(_ m: SiftMatcher, _ records: C) -> Result<[Int], SiftError>

@@ -60,7 +60,7 @@ struct OracleTests {
 
   /// What SQLite refuses to compile is `.refused`; what it runs is `.matches`.
   @Test(arguments: [
-    ("SELF.@count > 2", "collection-operator-needs-collection"), ("missing == 1", "unknown-key-path"),
+    ("SELF.@count > 2", "not-a-collection"), ("missing == 1", "unknown-key-path"),
     ("1.x == 2", "key-on-non-object"), ("onesComplement(x) > 1", "bitwise-needs-integers"),
     ("name == 'red bar'", nil),
   ] as [(String, String?)])

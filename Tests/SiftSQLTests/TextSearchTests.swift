@@ -47,11 +47,34 @@ struct TextSearchTests {
   @Test(arguments: cases)
   func sqliteSearchAgrees(_ c: Case) throws {
     let db = try SQLiteDatabase()
-    let kind = c.position == .prefix ? 1 : c.position == .suffix ? 2 : 0
+    let kind = Int64(c.position.rawValue), opts = Int64(TextFoldCode(c.options).rawValue)
     let rows = try db.execute(SQLStatement(
       sql: "SELECT sift_search(?, ?, ?, ?)",
-      bindings: [.text(c.subject), .text(c.needle), .integer(Int64(kind)), .integer(Int64(c.options.rawValue & 3))]))
+      bindings: [.text(c.subject), .text(c.needle), .integer(kind), .integer(opts)]))
     #expect(rows.first?.first == .integer(c.expected ? 1 : 0))
+  }
+
+  /// The wire codes are a contract with SQL written by older versions (and expression indexes
+  /// on `sift_fold(column, 1)`): they never change.
+  @Test func wireCodesAreFixed() throws {
+    #expect([TextSearch.Position.anywhere, .prefix, .suffix].map(\.rawValue) == [0, 1, 2])
+    #expect(TextSearch.Position(wire: 3) == nil && TextSearch.Position(wire: -1) == nil)
+    #expect(TextSearch.Position(.beginsWith) == .prefix && TextSearch.Position(.in) == .anywhere)
+    #expect(TextFoldCode([.caseInsensitive, .normalized, .localeSensitive]).sql == "1")
+    #expect(TextFoldCode([.diacriticInsensitive]).sql == "2")
+    #expect(TextFoldCode([.caseInsensitive, .diacriticInsensitive]).sql == "3")
+    #expect(TextFoldCode(wire: 7).options == [.caseInsensitive, .diacriticInsensitive])
+    #expect(TextFoldCode(wire: 3).diacriticsOnly == .diacriticInsensitive)
+    // The PL/pgSQL sift_fold tests the same bits.
+    let pg = PostgreSQLDialect.setupSQL.joined(separator: "\n")
+    for test in ["opts & 3 = 0", "opts & 1 = 1", "opts & 3 = 1", "opts & 3 = 2"] {
+      #expect(pg.contains(test), "\(test)")
+    }
+  }
+
+  @Test func anUnknownSearchKindIsAnSQLError() throws {
+    let db = try SQLiteDatabase()
+    #expect(throws: SiftError.self) { try db.execute(SQLStatement(sql: "SELECT sift_search('abc', 'b', 7, 0)")) }
   }
 
   @Test func equalityIsByScalars() {

@@ -245,7 +245,7 @@ struct Compiler {
 
   mutating func comparison(_ c: SiftComparison) throws(EvalFailure) -> PredicateFn {
     let rhs = try expression(c.rhs)
-    let test = try CompareTest(c, constantRHS: rhs.constant, fastPaths: fastPaths)
+    let test = try PreparedComparison(c, constantRHS: rhs.constant, fastPaths: fastPaths)
     if let q = c.quantifier {
       let elements = try elementsOf(c.lhs, quantifier: q)
       let r = rhs.function

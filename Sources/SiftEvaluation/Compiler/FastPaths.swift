@@ -83,7 +83,7 @@ struct PlainPath: Sendable {
   }
 }
 
-/// `value op constant` with the common cases inline; all others through `CompareTest.test`.
+/// `value op constant` with the common cases inline; all others through `PreparedComparison.test`.
 struct ConstantTest: Sendable {
   enum Kind: Sendable {
     /// `==`/`!=` a string, no folding.
@@ -95,7 +95,7 @@ struct ConstantTest: Sendable {
     /// `<`, `<=`, `>`, `>=` a number.
     case numberOrder(Number)
     /// `BEGINSWITH`, `ENDSWITH`, `CONTAINS` a string (a string subject).
-    case text(PreparedText, TextRule.Position)
+    case text(PreparedText, TextSearch.Position)
     /// `MATCHES` a pattern `SimpleRegex` handles.
     case regex(SimpleRegex)
     case generic
@@ -104,10 +104,10 @@ struct ConstantTest: Sendable {
   let kind: Kind
   let negate: Bool
   let op: ComparisonOperator
-  let test: CompareTest
+  let test: PreparedComparison
   let k: EvalValue
 
-  init(_ test: CompareTest, _ k: EvalValue, fastPaths: Bool = true) {
+  init(_ test: PreparedComparison, _ k: EvalValue, fastPaths: Bool = true) {
     self.test = test
     self.k = k
     op = test.op
@@ -130,8 +130,8 @@ struct ConstantTest: Sendable {
     case (.lessThan, _), (.lessThanOrEqual, _), (.greaterThan, _), (.greaterThanOrEqual, _):
       if let n = k.number { kind = .numberOrder(n) } else { kind = .generic }
     case (.beginsWith, .string), (.endsWith, .string), (.contains, .string):
-      if let n = test.needle {
-        kind = .text(n, op == .beginsWith ? .prefix : (op == .endsWith ? .suffix : .anywhere))
+      if let n = test.needle, let position = TextSearch.Position(op) {
+        kind = .text(n, position)
       } else {
         kind = .generic
       }
@@ -202,7 +202,7 @@ extension Compiler {
         path = PlainPath(kp, range: c.lhs.range)
       }
       let value = EvalValue(k)
-      tests.append(ConstantTest(try CompareTest(c, constantRHS: value), value))
+      tests.append(ConstantTest(try PreparedComparison(c, constantRHS: value), value))
     }
     guard let path else { return nil }
     if tests.count == 2 {

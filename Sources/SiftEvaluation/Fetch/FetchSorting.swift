@@ -22,6 +22,11 @@ enum SortKey: Sendable {
     }
   }
 
+  var isNull: Bool {
+    if case .null = self { return true }
+    return false
+  }
+
   var value: SiftValue {
     switch self {
     case .null: return .null
@@ -32,20 +37,22 @@ enum SortKey: Sendable {
     }
   }
 
-  /// -1, 0, 1 by `SiftSortOrder` (nil smallest); strings are already folded, so `.caseInsensitive`
-  /// compares them as `.binary`.
+  /// -1, 0, 1 by `SiftSortOrder` (nil smallest); top-level strings are already folded, so
+  /// `.caseInsensitive` compares them as `.binary`.
   @inline(__always)
   static func compare(_ a: SortKey, _ b: SortKey, _ comparison: SiftSortDescriptor.Comparison) -> Int {
     switch (a, b) {
     case (.string(let x), .string(let y)):
       return comparison == .localizedStandard ? SiftSortOrder.localizedStandard(x, y) : SiftSortOrder.binary(x, y)
-    case (.int(let x), .int(let y)): return x < y ? -1 : (x == y ? 0 : 1)
-    case (.double(let x), .double(let y)) where !x.isNaN && !y.isNaN: return x < y ? -1 : (x == y ? 0 : 1)
+    case (.int(let x), .int(let y)): return SiftSortOrder.sign(x, y)
+    case (.double(let x), .double(let y)): return SiftSortOrder.compareDoubles(x, y)
     case (.null, .null): return 0
     case (.null, _): return -1
     case (_, .null): return 1
     default:
-      return SiftSortOrder.compare(a.value, b.value, comparison == .caseInsensitive ? .binary : comparison)
+      // Kinds differ, or arrays/dictionaries: their strings inside are not folded yet, so the
+      // comparison applies as it is (folding a folded string again changes nothing).
+      return SiftSortOrder.compare(a.value, b.value, comparison)
     }
   }
 }

@@ -31,7 +31,7 @@ extension SiftFetchRequest {
 extension SiftError {
   /// A `time-limit` error reported at stage `.policy` (the policy's limit was hit); others as they are.
   var asPolicyRefusal: SiftError {
-    guard diagnostic.id == "time-limit" else { return self }
+    guard diagnostic.id == DiagnosticID.timeLimit.rawValue else { return self }
     var e = self
     e.stage = .policy
     return e

@@ -3,8 +3,8 @@ import SiftSyntax
 /// Sort descriptors compiled once, for code that keeps records in order itself (live results
 /// insert one record by binary search instead of re-sorting): `keys(of:)` reads a record's sort
 /// keys once, `compare` orders two key tuples exactly as `SiftFetchRequest.execute(on:)` sorts
-/// (`SiftSortOrder`, nil placed per descriptor). Ties are the caller's to break (the fetch uses
-/// the input position).
+/// (`SiftSortOrder`, nil placed per descriptor by the same `SortPlan` the fetch uses). Ties
+/// are the caller's to break (the fetch uses the input position).
 ///
 /// ```swift
 /// let order = try SiftSortKeyReader(try SiftSortDescriptor.parseList("rating desc, name asc"))
@@ -107,7 +107,9 @@ public struct SiftSortKeys: Sendable {
   }
 }
 
-/// How one descriptor compares two keys: direction, nil placement, string comparison.
+/// How one descriptor orders two keys: nil placement (`nilOrder`) and direction (`directed`)
+/// around `SiftSortOrder`'s order of two values under the string comparison. The fetch's sort
+/// (`SortColumn`) and the live results' `SiftSortKeyReader` both go through these two.
 struct SortPlan: Sendable {
   let ascending: Bool
   let nilsFirst: Bool
@@ -119,16 +121,23 @@ struct SortPlan: Sendable {
     comparison = d.comparison
   }
 
-  /// The one comparator every in-memory sort uses.
+  /// -1, 0 or 1 when at least one of two keys is nil: nils together, before or after every
+  /// value (`nilsFirst`), whatever the direction.
+  @inline(__always)
+  func nilOrder(_ aIsNil: Bool, _ bIsNil: Bool) -> Int {
+    if aIsNil && bIsNil { return 0 }
+    return aIsNil == nilsFirst ? -1 : 1
+  }
+
+  /// Two values' ascending order (`SiftSortOrder`) turned into this descriptor's direction.
+  @inline(__always)
+  func directed(_ ascendingOrder: Int) -> Int { ascending ? ascendingOrder : -ascendingOrder }
+
+  /// Two keys in this descriptor's order.
   @inline(__always)
   func compare(_ a: SortKey, _ b: SortKey) -> Int {
-    switch (a, b) {
-    case (.null, .null): return 0
-    case (.null, _): return nilsFirst ? -1 : 1
-    case (_, .null): return nilsFirst ? 1 : -1
-    default:
-      let raw = SortKey.compare(a, b, comparison)
-      return ascending ? raw : -raw
-    }
+    let an = a.isNull, bn = b.isNull
+    if an || bn { return nilOrder(an, bn) }
+    return directed(SortKey.compare(a, b, comparison))
   }
 }

@@ -1,18 +1,20 @@
 import Foundation
 import SiftSyntax
 
-/// One sort descriptor's keys, read once and laid out so that a comparison touches no
-/// reference counts: numbers (or dates) as doubles, binary and case-insensitive strings as
-/// UTF-8 bytes in one array (folded first for `[c]`), localized strings as strings, anything
-/// else (mixed kinds, integers beyond 2^53, arrays…) as `SortKey`s. nil is a flag beside
-/// the value. `compare` applies the descriptor's direction and nil placement.
+/// One sort descriptor's keys for the fetch's sort, read once and laid out so that a
+/// comparison touches no reference counts: numbers (or dates) as doubles, binary and
+/// case-insensitive strings as UTF-8 bytes in one array (folded first for `[c]`), localized
+/// strings as strings, anything else (mixed kinds, integers beyond 2^53, arrays…) as
+/// `SortKey`s. nil is a flag beside the value. A layout, not a second order: every kind
+/// compares with `SiftSortOrder`'s primitives, and direction and nil placement are the
+/// descriptor's `SortPlan` (`nilOrder`, `directed`), the same the live results' `SiftSortKeyReader` uses
+/// (`SortOrderPropertyTests` holds them to one order).
 struct SortColumn {
   enum Kind { case numbers, bytes, localized, general }
 
   let kind: Kind
-  let ascending: Bool
-  let nilsFirst: Bool
-  let comparison: SiftSortDescriptor.Comparison
+  let plan: SortPlan
+  var comparison: SiftSortDescriptor.Comparison { plan.comparison }
   let nulls: [Bool]
   var numbers: [Double] = []
   /// `.bytes`: the strings' UTF-8, back to back; `starts[i]..<starts[i + 1]` is key i.
@@ -22,9 +24,8 @@ struct SortColumn {
   var general: [SortKey] = []
 
   init(_ values: [EvalValue], _ d: SiftSortDescriptor) {
-    ascending = d.ascending
-    nilsFirst = d.nilsFirst
-    comparison = d.comparison
+    plan = SortPlan(d)
+    let comparison = d.comparison
     var nulls = [Bool](repeating: false, count: values.count)
     var allNumbers = true, allDates = true, allStrings = true
     for (i, v) in values.enumerated() {
@@ -77,36 +78,14 @@ struct SortColumn {
   @inline(__always)
   func compare(_ i: Int, _ j: Int) -> Int {
     let ni = nulls[i], nj = nulls[j]
-    if ni || nj {
-      if ni && nj { return 0 }
-      return ni == nilsFirst ? -1 : 1
-    }
-    var c: Int
+    if ni || nj { return plan.nilOrder(ni, nj) }
+    let c: Int
     switch kind {
-    case .numbers:
-      let x = numbers[i], y = numbers[j]
-      if x < y { c = -1 } else if x > y { c = 1 } else if x == y { c = 0 } else { c = x.isNaN ? (y.isNaN ? 0 : -1) : 1 }
-    case .bytes:
-      c = Self.compareBytes(bytes[starts[i]..<starts[i + 1]], bytes[starts[j]..<starts[j + 1]])
-    case .localized:
-      c = SiftSortOrder.localizedStandard(strings[i], strings[j])
-    case .general:
-      c = SortKey.compare(general[i], general[j], comparison)
+    case .numbers: c = SiftSortOrder.compareDoubles(numbers[i], numbers[j])
+    case .bytes: c = SiftSortOrder.compareBytes(bytes[starts[i]..<starts[i + 1]], bytes[starts[j]..<starts[j + 1]])
+    case .localized: c = SiftSortOrder.localizedStandard(strings[i], strings[j])
+    case .general: c = SortKey.compare(general[i], general[j], plan.comparison)
     }
-    return ascending ? c : -c
-  }
-
-  /// -1, 0 or 1: two UTF-8 keys byte by byte, a prefix first (code-point order, as `SiftSortOrder.binary`).
-  @inline(__always)
-  static func compareBytes(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Int {
-    var i = a.startIndex, j = b.startIndex
-    while i < a.endIndex && j < b.endIndex {
-      let x = a[i], y = b[j]
-      if x != y { return x < y ? -1 : 1 }
-      i += 1
-      j += 1
-    }
-    let la = a.count, lb = b.count
-    return la < lb ? -1 : (la > lb ? 1 : 0)
+    return plan.directed(c)
   }
 }

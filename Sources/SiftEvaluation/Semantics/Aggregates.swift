@@ -9,32 +9,16 @@ import SiftSyntax
 /// `sum`/`average`/`median`/`stddev` need numbers (`not-a-number`); `min`/`max` order
 /// numbers, strings or dates (`incomparable-values` for a mix).
 enum Aggregates {
+  /// `@sum`: `NumericSum`'s rule (shared with SQLite's `sift_sum`).
   static func sum(_ items: EvalList, at r: SiftSourceRange) throws(EvalFailure) -> EvalValue {
-    var total: Int64 = 0
-    var real = 0.0
-    var isReal = false
+    var sum = NumericSum()
     for i in 0..<items.count {
       let v = items[i]
       if v.isNull { continue }
       guard let n = v.number else { throw EvalDiagnostics.needsNumber("a sum", v, at: r) }
-      switch n {
-      case .int(let x) where !isReal:
-        let (s, o) = total.addingReportingOverflow(x)
-        if o {
-          isReal = true
-          real = Double(total) + Double(x)
-        } else {
-          total = s
-        }
-      default:
-        if !isReal {
-          isReal = true
-          real = Double(total)
-        }
-        real += Arithmetic.double(n)
-      }
+      if case .int(let x) = n { sum.add(x) } else { sum.add(Arithmetic.double(n)) }
     }
-    return isReal ? .double(real) : .int(total)
+    return sum.integer.map(EvalValue.int) ?? .double(sum.double)
   }
 
   static func numbers(_ items: EvalList, _ what: String, at r: SiftSourceRange) throws(EvalFailure) -> [Double] {

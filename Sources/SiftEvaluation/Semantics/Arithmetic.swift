@@ -4,7 +4,7 @@ import SiftSyntax
 /// Arithmetic and bitwise operators (also behind `add:to:`, `modulus:by:`, `bitwiseAnd:with:`…).
 ///
 /// - Numbers only (booleans are 1/0); a nil operand gives nil; strings and collections are
-///   errors (`type-mismatch`). Dates: `date ± seconds` is a date and `date - date` is seconds.
+///   errors (`not-a-number`). Dates: `date ± seconds` is a date and `date - date` is seconds.
 /// - Integer ∘ integer stays an integer; on overflow the result is computed in `Double`
 ///   instead (never traps). Integer `/` truncates; integer division or modulus by zero is the
 ///   error `division-by-zero`; with a double operand IEEE rules apply (±inf, NaN).

@@ -81,7 +81,7 @@ enum Functions {
       case .double(let d): limit = Int64(exactly: d.rounded(.down)) ?? 0
       }
       guard limit > 0 else {
-        throw EvalFailure("invalid-argument", "\(f.selector) needs a positive upper bound", at: r)
+        throw EvalDiagnostics.needsPositiveBound(f.selector, at: r)
       }
       return .int(Int64.random(in: 0..<limit))
     case .now: return .date(Date())
@@ -115,7 +115,7 @@ enum Cast {
       switch v {
       case .date: return v
       case .string(let s):
-        guard let d = SiftDateText.parse(s) else { throw EvalFailure("invalid-cast", SiftDateText.notADate(s), at: r) }
+        guard let d = SiftDateText.parse(s) else { throw EvalDiagnostics.notADate(s, at: r) }
         return .date(d)
       default:
         guard let n = v.number else { throw EvalDiagnostics.castFailed(v, to: type, at: r) }

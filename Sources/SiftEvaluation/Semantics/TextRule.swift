@@ -14,7 +14,7 @@ struct TextRule: Sendable {
   let folds: Bool
 
   init(_ options: ComparisonOptions) {
-    let relevant = options.intersection([.caseInsensitive, .diacriticInsensitive])
+    let relevant = TextFoldCode(options).options  // [c]/[d]: what SQL's sift_fold receives too
     self.options = relevant
     self.caseless = relevant.contains(.caseInsensitive)
     self.folds = !relevant.isEmpty
@@ -46,10 +46,9 @@ struct TextRule: Sendable {
     return Bytes.compare(TextFolding.fold(a, options), TextFolding.fold(b, options), caseless: false)
   }
 
-  enum Position { case prefix, suffix, anywhere }
-
-  /// BEGINSWITH / ENDSWITH / CONTAINS on strings. An empty needle never matches.
-  func find(_ needle: PreparedText, in subject: String, _ where_: Position) -> Bool {
+  /// BEGINSWITH / ENDSWITH / CONTAINS on strings (`TextSearch`'s rule, with ASCII shortcuts
+  /// first). An empty needle never matches.
+  func find(_ needle: PreparedText, in subject: String, _ where_: TextSearch.Position) -> Bool {
     if needle.folded.utf8.isEmpty { return false }
     if !folds { return Bytes.find(needle.folded, in: subject, where_, caseless: false) }
     // An ASCII prefix is decided by the subject's first characters alone (exact whenever
@@ -60,14 +59,7 @@ struct TextRule: Sendable {
     if needle.isASCII && TextFolding.isASCII(subject) {
       return Bytes.find(needle.folded, in: subject, where_, caseless: caseless)
     }
-    if where_ == .prefix {
-      if needle.isASCII, let answer = Bytes.asciiPrefix(needle.folded, of: subject, caseless: caseless) {
-        return answer
-      }
-      // Folds only as much of the subject as the needle needs.
-      return TextFolding.foldedHasPrefix(subject, needle.folded, options)
-    }
-    return Bytes.find(needle.folded, in: TextFolding.fold(subject, options), where_, caseless: false)
+    return TextSearch.find(foldedNeedle: needle.folded, in: subject, where_, options)
   }
 }
 
@@ -79,6 +71,9 @@ struct PreparedText: Sendable {
 
 /// Byte-level (UTF-8) string primitives: code-point order, no allocation.
 enum Bytes {
+  // `with` and `lower` repeat TextSearch.bytes/lowerASCII on purpose: called across the
+  // module boundary (not inlined) they made `sift-bench --suite evaluate` equality 0.17 → 0.55
+  // and BEGINSWITH[c] 0.09 → 0.42 of the closure baseline (release, loaded machine).
   @inline(__always)
   static func with<R>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
     if let r = s.utf8.withContiguousStorageIfAvailable(body) { return r }
@@ -155,34 +150,10 @@ enum Bytes {
     }
   }
 
-  /// Is `needle` (already lower-case when `caseless`) at the start, end or anywhere in `subject`?
-  static func find(_ needle: String, in subject: String, _ where_: TextRule.Position, caseless: Bool) -> Bool {
-    with(needle) { n in
-      with(subject) { s in
-        if n.count == 0 || n.count > s.count { return false }
-        func at(_ offset: Int) -> Bool {
-          if caseless {
-            for i in 0..<n.count where lower(s[offset + i]) != n[i] { return false }
-            return true
-          }
-          guard let x = s.baseAddress, let y = n.baseAddress else { return true }
-          return memcmp(x + offset, y, n.count) == 0
-        }
-        switch where_ {
-        case .prefix: return at(0)
-        case .suffix: return at(s.count - n.count)
-        case .anywhere:
-          let first = n[0]
-          var i = 0
-          let last = s.count - n.count
-          while i <= last {
-            let b = caseless ? lower(s[i]) : s[i]
-            if b == first && at(i) { return true }
-            i += 1
-          }
-          return false
-        }
-      }
-    }
+  /// Is `needle` (already lower-case when `caseless`) at the start, end or anywhere in
+  /// `subject`? `TextSearch.find` on the two strings' bytes.
+  @inline(__always)
+  static func find(_ needle: String, in subject: String, _ where_: TextSearch.Position, caseless: Bool) -> Bool {
+    with(needle) { n in with(subject) { s in TextSearch.find(n, in: s, where_, caseless: caseless) } }
   }
 }

@@ -56,7 +56,7 @@ extension SQLCompilation {
       case .notEqual: return or([isNotNull(x), isNotNull(y)])
       default:
         throw fail(
-          "type-mismatch", "cannot order \(x.type) against \(y.type) (no implicit conversion)", c.operatorRange)
+          .incomparableValues, "cannot order \(x.type) against \(y.type) (no implicit conversion)", c.operatorRange)
       }
     }
     if x.type == .date, y.type == .date, let folded = try alignDates(&op, &x, &y) { return folded }
@@ -69,8 +69,8 @@ extension SQLCompilation {
     {
       if let folded = try mixedNumeric(op, &x, &y, exact, rhsRange) { return folded }
     }
-    let o = c.options.rawValue & 3
-    if o != 0, x.type == .string || y.type == .string {
+    let o = TextFoldCode(c.options)
+    if !o.isEmpty, x.type == .string || y.type == .string {
       x = fold(x, o)
       y = fold(y, o)
     }
@@ -205,7 +205,7 @@ extension SQLCompilation {
     rowRange: SiftSourceRange, otherRange: SiftSourceRange
   ) throws(SiftError) -> SQLExpr {
     guard op == .equal || op == .notEqual else {
-      throw fail("object-comparison", "objects can only be compared with == or != (for example with nil)", c.operatorRange)
+      throw fail(.objectComparison, "objects can only be compared with == or != (for example with nil)", c.operatorRange)
     }
     switch other {
     case .constant(.null):
@@ -215,7 +215,7 @@ extension SQLCompilation {
       return condition(SQLFragment("\(row.key) \(sql: sym) \(o.key)"))
     default:
       throw fail(
-        "object-comparison", "an object of entity \(row.entity.name) can only be compared with nil or another \(row.entity.name)",
+        .objectComparison, "an object of entity \(row.entity.name) can only be compared with nil or another \(row.entity.name)",
         otherRange)
     }
   }

@@ -18,7 +18,7 @@ extension SQLCompilation {
       return .row(selfRow)
     case .variable(let name):
       guard let v = variable(name) else {
-        throw fail("unbound-variable", "variable $\(name) has no value; substitute it before compiling", e.range)
+        throw fail(.unboundVariable, "variable $\(name) has no value; substitute it before compiling", e.range)
       }
       return v
     case .keyPath(let base, let kp):
@@ -45,7 +45,7 @@ extension SQLCompilation {
         return .value(propagatingNaN(SQLExpr(SQLFragment("(- \(v))"), type: v.type, nullable: v.nullable), from: [v]))
       }
       guard v.type == .integer || v.type.family == 0 else {
-        throw fail("bitwise-needs-integers", "~ needs an integer", e.range)
+        throw fail(.bitwiseNeedsIntegers, "~ needs an integer", e.range)
       }
       let i = integerChecked(v)
       return .value(SQLExpr(SQLFragment("(~ \(i))"), type: .integer, nullable: v.nullable))
@@ -54,16 +54,16 @@ extension SQLCompilation {
     case .function(let f, let args):
       return try function(f, args, e.range)
     case .customFunction(_, let selector, _):
-      throw fail("unsupported-in-sql", "FUNCTION(…, '\(selector)') cannot be compiled to SQL", e.range)
+      throw fail(.unsupportedInSql, "FUNCTION(…, '\(selector)') cannot be compiled to SQL", e.range)
     case .subquery(let collection, let variable, let predicate):
       // Each level multiplies the work per row (20 levels over two elements: 2^20 per row).
       if variables.count >= SQLCompilation.maxSubqueryNesting {
         throw fail(
-          "too-deep-for-sql",
+          .tooDeepForSql,
           "SUBQUERYs nest more than \(SQLCompilation.maxSubqueryNesting) deep; each level multiplies the work per row", e.range)
       }
       guard case .collection(let c) = try expression(collection) else {
-        throw fail("subquery-needs-collection", "SUBQUERY needs a to-many relationship or an array attribute", collection.range)
+        throw fail(.notACollection, "SUBQUERY needs a to-many relationship or an array attribute", collection.range)
       }
       let element: Operand
       switch c.element {
@@ -91,7 +91,7 @@ extension SQLCompilation {
       // searches and adds dynamically where memory reports the type error it meets.
       if vx2.type.family != 0, vy.type.family != 0, vx2.type.family != vy.type.family {
         throw fail(
-          "type-mismatch", "TERNARY's branches are \(vx2.type) and \(vy.type); in SQL both must be of one kind", e.range)
+          .typeMismatch, "TERNARY's branches are \(vx2.type) and \(vy.type); in SQL both must be of one kind", e.range)
       }
       var type = vx2.type == vy.type ? vx2.type : .unknown
       if vx2.type.isNumeric && vy.type.isNumeric && type == .unknown { type = .double }
@@ -101,11 +101,11 @@ extension SQLCompilation {
       let t = SQLExpr(sql, type: type, nullable: vx2.nullable || vy.nullable)
       return .value(withNilWhen(t, ternaryNilWhen(cond, vx2, vy)))
     case .assignment:
-      throw fail("unsupported-in-sql", "an assignment ($x := …) cannot be compiled to SQL", e.range)
+      throw fail(.unsupportedInSql, "an assignment ($x := …) cannot be compiled to SQL", e.range)
     case .anyKey:
-      throw fail("unsupported-in-sql", "ANYKEY cannot be compiled to SQL", e.range)
+      throw fail(.unsupportedInSql, "ANYKEY cannot be compiled to SQL", e.range)
     case .argument:
-      throw fail("unbound-argument", "unbound argument: bind every %@ before compiling", e.range)
+      throw fail(.unboundArgument, "unbound argument: bind every %@ before compiling", e.range)
     }
   }
 
@@ -115,11 +115,11 @@ extension SQLCompilation {
     case .value(let v): return v.form == .uuid || v.form == .castToText ? plainValue(v) : v
     case .constant(let c): return try bind(c, hint: hint, range)
     case .row:
-      throw fail("object-not-allowed", "an object (relationship) cannot be used as a value here; compare one of its attributes", range)
+      throw fail(.objectNotAllowed, "an object (relationship) cannot be used as a value here; compare one of its attributes", range)
     case .collection:
-      throw fail("to-many-not-allowed", "to-many key not allowed here; use ANY, ALL, NONE or a collection operator such as @count", range)
+      throw fail(.toManyNotAllowed, "to-many key not allowed here; use ANY, ALL, NONE or a collection operator such as @count", range)
     case .list:
-      throw fail("aggregate-not-allowed", "an aggregate {…} cannot be used as a single value here", range)
+      throw fail(.aggregateNotAllowed, "an aggregate {…} cannot be used as a single value here", range)
     }
   }
 
@@ -141,11 +141,11 @@ extension SQLCompilation {
       do {
         e = bound(try schema.dateEncoding.sqlValue(d), type: .date)
       } catch {
-        throw fail("date-out-of-range", error.diagnostic.message, range)
+        throw fail(.dateOutOfRange, error.diagnostic.message, range)
       }
     case .data(let d): e = bound(.blob(d), type: .data)
     case .array, .dictionary:
-      throw fail("collection-not-allowed", "a collection constant cannot be used as a single value here", range)
+      throw fail(.collectionNotAllowed, "a collection constant cannot be used as a single value here", range)
     }
     e = withConstant(e, v)
     if case .double(let d) = v, d.isNaN, dialect.nanBecomesNull {
@@ -163,7 +163,7 @@ extension SQLCompilation {
       case .double(let d): return .constant(.date(Date(timeIntervalSinceReferenceDate: d)))
       case .date: return o
       // Text that names a date was folded when parsing; any other text is refused here.
-      case .string(let s): throw fail("invalid-cast", SiftDateText.notADate(s), range)
+      case .string(let s): throw fail(.invalidCast, SiftDateText.notADate(s), range)
       default: break
       }
     }
@@ -177,7 +177,7 @@ extension SQLCompilation {
     case .array: same = false
     }
     if same { return .value(v) }
-    throw fail("unsupported-in-sql", "CAST(…, \"\(type.className)\") of \(v.type) cannot be compiled to SQL", range)
+    throw fail(.unsupportedInSql, "CAST(…, \"\(type.className)\") of \(v.type) cannot be compiled to SQL", range)
   }
 
   /// `[FIRST]`, `[LAST]`, `[SIZE]`, `[n]` on array attributes; `["key"]` on objects.
@@ -187,7 +187,7 @@ extension SQLCompilation {
       return try collectionOperator(.count, c, [], range)
     case (.collection(let c), _):
       guard let position = c.position, case .value(let e) = c.element else {
-        throw fail("unsupported-in-sql", "indexing a to-many relationship cannot be compiled to SQL (it has no order)", range)
+        throw fail(.unsupportedInSql, "indexing a to-many relationship cannot be compiled to SQL (it has no order)", range)
       }
       switch kind {
       case .first, .last:
@@ -197,7 +197,7 @@ extension SQLCompilation {
         return .value(SQLExpr(sql, type: e.type, nullable: true))
       case .expression(let ix):
         guard case .constant(.int(let n)) = ix.kind, n >= 0 else {
-          throw fail("unsupported-in-sql", "an array index must be a non-negative integer constant in SQL", ix.range)
+          throw fail(.unsupportedInSql, "an array index must be a non-negative integer constant in SQL", ix.range)
         }
         let pos = condition(SQLFragment("\(position) = \(bind: .integer(n))"))
         let fw2 = fromWhere(c, [pos])
@@ -212,22 +212,22 @@ extension SQLCompilation {
       case .size: return .constant(.int(Int64(a.count)))
       case .expression(let ix):
         guard case .constant(.int(let n)) = ix.kind, n >= 0, n < a.count else {
-          throw fail("index-out-of-range", "index out of range", ix.range)
+          throw fail(.indexOutOfRange, "index out of range", ix.range)
         }
         return .constant(a[Int(n)])
       }
     case (.row(let r), .expression(let ix)):
       guard case .constant(.string(let key)) = ix.kind else {
-        throw fail("unsupported-in-sql", "an object subscript must be a constant key string", ix.range)
+        throw fail(.unsupportedInSql, "an object subscript must be a constant key string", ix.range)
       }
       return try member(r, key, ix.range)
     case (.constant(.dictionary(let d)), .expression(let ix)):
       guard case .constant(.string(let key)) = ix.kind else {
-        throw fail("unsupported-in-sql", "a dictionary subscript must be a constant key string", ix.range)
+        throw fail(.unsupportedInSql, "a dictionary subscript must be a constant key string", ix.range)
       }
       return .constant(d[key] ?? .null)
     default:
-      throw fail("index-needs-collection", "this subscript needs an array attribute, an array or an object", range)
+      throw fail(.invalidIndex, "this subscript needs an array attribute, an array or an object", range)
     }
   }
 }

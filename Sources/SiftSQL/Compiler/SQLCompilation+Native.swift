@@ -42,7 +42,7 @@ extension SQLCompilation {
       }
     default:
       throw fail(
-        "unsupported-in-sql",
+        .unsupportedInSql,
         "array attribute '\(a.name)' is stored as \(storage.rawValue), which \(dialect.name) cannot read", range)
     }
     return SQLCollection(
@@ -63,7 +63,7 @@ extension SQLCompilation {
   /// to `uuid` when it is a UUID's canonical (lower-case) text, the only text a `uuid` reads
   /// as; any other string is never equal. Nil when this is not such a comparison.
   func uuidEquality(_ op: ComparisonOperator, _ a: Operand, _ b: Operand, _ c: SiftComparison) -> SQLExpr? {
-    guard op == .equal || op == .notEqual, c.options.rawValue & 3 == 0,
+    guard op == .equal || op == .notEqual, TextFoldCode(c.options).isEmpty,
       case .value(let v) = a, v.form == .uuid, case .constant(.string(let s)) = b
     else { return nil }
     guard let u = UUID(uuidString: s), u.uuidString.lowercased() == s else {
@@ -202,7 +202,7 @@ extension SQLCompilation {
     do {
       value = try form.encoding.sqlValue(d)
     } catch {
-      throw fail("date-out-of-range", error.diagnostic.message, SiftSourceRange(start: 0, end: source.utf8.count))
+      throw fail(.dateOutOfRange, error.diagnostic.message, SiftSourceRange(start: 0, end: source.utf8.count))
     }
     if integer, case .double(let n) = value, n == n.rounded(), let i = Int64(exactly: n) { value = .integer(i) }
     let sql = SQLFragment(binding: value)
@@ -219,7 +219,7 @@ extension SQLCompilation {
     if case .date(let d)? = constant(v) { return SQLExpr(try boundDate(d, form, integer: integer), type: .date, nullable: false) }
     if v.type != .date || dateForm(v).form == form { return v }
     throw fail(
-      "unsupported-in-sql", "a computed date cannot be written to '\(a.name)', stored as \(form.encoding.rawValue)", range)
+      .unsupportedInSql, "a computed date cannot be written to '\(a.name)', stored as \(form.encoding.rawValue)", range)
   }
 
   /// A sort key ordered as memory orders it: a text date (several spellings per instant, ISO
@@ -277,7 +277,7 @@ extension SQLCompilation {
     let separator = form == .iso8601 ? "T" : " "
     guard let full = SQLDateEncoding.text(d, separator: separator, zone: "") else {
       let error = SQLDateEncoding.outOfRange(d.timeIntervalSince1970, form.encoding)
-      throw fail("date-out-of-range", error.diagnostic.message, SiftSourceRange(start: 0, end: source.utf8.count))
+      throw fail(.dateOutOfRange, error.diagnostic.message, SiftSourceRange(start: 0, end: source.utf8.count))
     }
     let p = String(full.prefix(19))
     let ms = full.count > 20 ? Int(full.dropFirst(20)) ?? 0 : 0

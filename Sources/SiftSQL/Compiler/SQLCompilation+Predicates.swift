@@ -106,7 +106,7 @@ extension SQLCompilation {
       return q == .any ? .alwaysFalse : .alwaysTrue
     default:
       throw fail(
-        "quantifier-needs-collection",
+        .quantifierNeedsCollection,
         "\(q.keyword) needs a collection on its left (a to-many relationship or an array attribute), not \(lhs.kindName)",
         c.lhs.range)
     }
@@ -135,7 +135,7 @@ extension SQLCompilation {
       default: bounds = []
       }
       guard bounds.count == 2 else {
-        throw fail("between-needs-two-bounds", "BETWEEN needs a two-element bound such as {1, 10}", rhsRange)
+        throw fail(.betweenNeedsTwoBounds, "BETWEEN needs a two-element bound such as {1, 10}", rhsRange)
       }
       var l2 = l
       let operands = [l, bounds[0], bounds[1]]
@@ -154,7 +154,7 @@ extension SQLCompilation {
     case .beginsWith, .endsWith, .like, .matches:
       return try stringOperator(op, haystack: l, needle: r, c, haystackRange: lhsRange, needleRange: rhsRange)
     case .utiConformsTo, .utiEquals:
-      throw fail("unsupported-in-sql", "\(op.keyword) cannot be compiled to SQL", c.operatorRange)
+      throw fail(.unsupportedInSql, "\(op.keyword) cannot be compiled to SQL", c.operatorRange)
     case .equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
       return try scalarCompare(op, &l, &r, c, lhsRange: lhsRange, rhsRange: rhsRange)
     }
@@ -176,6 +176,10 @@ extension SQLCompilation {
       return try inList(&n, d.keys.sorted().compactMap { d[$0] }, c, needleRange: needleRange)
     case .constant(.null):
       return .alwaysFalse
+    case .value(let v) where v.type != .string && v.type.family != 0:
+      // A container that is neither a collection nor a string, whatever the needle: memory's
+      // not-a-collection (not the string search's not-a-string).
+      throw fail(.notACollection, "IN needs a collection or a string on its right, not \(v.type)", haystackRange)
     case .constant(.string), .value:
       return try stringOperator(.contains, haystack: haystack, needle: n, c, haystackRange: haystackRange, needleRange: needleRange)
     case .list(let ops):
@@ -187,7 +191,7 @@ extension SQLCompilation {
       }
       return or(terms)
     default:
-      throw fail("in-needs-collection", "IN needs a collection or a string on its right, not \(haystack.kindName)", haystackRange)
+      throw fail(.notACollection, "IN needs a collection or a string on its right, not \(haystack.kindName)", haystackRange)
     }
   }
 
@@ -230,8 +234,8 @@ extension SQLCompilation {
     }
     var x = try scalar(&n, hint: hint, needleRange)
     if isNullConstant(x) { return items.contains(.null) ? .alwaysTrue : .alwaysFalse }
-    let o = c.options.rawValue & 3
-    let folds = o != 0 && (x.type == .string || x.type.family == 0)
+    let o = TextFoldCode(c.options)
+    let folds = !o.isEmpty && (x.type == .string || x.type.family == 0)
     if x.type == .boolean && !dialect.booleansAreIntegers { x = boolKeyed(x) }
     var hasNull = false
     var kept: [SQLExpr] = []
@@ -336,11 +340,11 @@ extension SQLCompilation {
 
   /// Wraps a string in the fold function, or folds a constant in Swift when the dialect's
   /// function is `TextFolding.fold` itself.
-  func fold(_ e: SQLExpr, _ options: UInt8) -> SQLExpr {
+  func fold(_ e: SQLExpr, _ code: TextFoldCode) -> SQLExpr {
     if dialect.foldsConstantsInSwift, case .string(let s)? = constant(e) {
-      let folded = TextFolding.fold(s, ComparisonOptions(rawValue: options))
+      let folded = code.fold(s)
       return withConstant(bound(.text(folded), type: .string), .string(folded))
     }
-    return SQLExpr(SQLFragment("\(sql: dialect.foldFunction)(\(e), \(sql: String(options)))"), type: .string, nullable: e.nullable)
+    return SQLExpr(SQLFragment("\(sql: dialect.foldFunction)(\(e), \(sql: code.sql))"), type: .string, nullable: e.nullable)
   }
 }

@@ -55,7 +55,7 @@ extension SQLCompilation {
   func checkedSize(_ e: SQLExpr, _ range: SiftSourceRange) throws(SiftError) {
     guard e.sql.byteCount > SQLCompilation.maxFragmentBytes else { return }
     throw fail(
-      "too-large-for-sql",
+      .tooLargeForSql,
       "this predicate compiles to more than \(SQLCompilation.maxFragmentBytes) bytes of SQL (nested operations repeat their operands); simplify it",
       range)
   }

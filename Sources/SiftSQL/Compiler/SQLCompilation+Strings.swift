@@ -11,19 +11,19 @@ extension SQLCompilation {
     var n = needle
     let x = try scalar(&h, hint: .string, haystackRange)
     let y = try scalar(&n, hint: .string, needleRange)
-    let o = c.options.rawValue & 3
+    let o = TextFoldCode(c.options)
     let needleText: String?
     if case .string(let s)? = constant(y) { needleText = s } else { needleText = nil }
     // A constant MATCHES pattern is checked first, whatever it meets: memory compiles it with
     // the predicate, so `nil MATCHES "("` is an error there, not false.
     if op == .matches, let pattern = needleText {
-      do { _ = try RegexPattern(pattern, options: ComparisonOptions(rawValue: o)) } catch {
-        throw fail("invalid-regex", error.description, needleRange)
+      do { _ = try RegexPattern(pattern, options: o.options) } catch {
+        throw fail(.invalidRegex, error.description, needleRange)
       }
     }
     if isNullConstant(x) || isNullConstant(y) { return .alwaysFalse }
     for (e, range) in [(x, haystackRange), (y, needleRange)] where !(e.type == .string || e.type.family == 0) {
-      throw fail("string-operator-needs-strings", "\(op.keyword) needs strings, but this is \(e.type)", range)
+      throw fail(.notAString, "\(op.keyword) needs strings, but this is \(e.type)", range)
     }
     switch op {
     case .matches:
@@ -33,11 +33,10 @@ extension SQLCompilation {
     default:
       // An empty needle, or one its options fold to nothing (a lone mark under [d]), never
       // matches (TextSearch); LIKE '%' || '' || '%' would match everything.
-      if let t = needleText, t.isEmpty || (o != 0 && TextFolding.fold(t, ComparisonOptions(rawValue: o)).isEmpty) {
+      if let t = needleText, t.isEmpty || o.fold(t).isEmpty {
         return .alwaysFalse
       }
-      let kind = op == .beginsWith ? 1 : op == .endsWith ? 2 : 0
-      return search(kind, x, y, needleText, o)
+      return search(TextSearch.Position(op) ?? .anywhere, x, y, needleText, o)
     }
   }
 
@@ -52,44 +51,46 @@ extension SQLCompilation {
     return condition(SQLFragment("(\(x) \(sql: ge) \(lower) AND \(x) \(sql: lt) \(upper))"))
   }
 
-  /// kind: 0 contains, 1 begins with, 2 ends with.
-  func search(_ kind: Int, _ x: SQLExpr, _ y: SQLExpr, _ needle: String?, _ o: UInt8) -> SQLExpr {
+  /// CONTAINS (`.anywhere`), BEGINSWITH (`.prefix`) or ENDSWITH (`.suffix`) of `y` in `x`.
+  func search(
+    _ kind: TextSearch.Position, _ x: SQLExpr, _ y: SQLExpr, _ needle: String?, _ o: TextFoldCode
+  ) -> SQLExpr {
     switch dialect.stringSearch {
     case .registeredFunction(let name):
-      if o == 0, let needle {
-        if kind == 0 {
+      if o.isEmpty, let needle {
+        if kind == .anywhere {
           return condition(SQLFragment("\(sql: dialect.positionFunction)(\(x), \(y)) > 0"))
         }
-        if kind == 1, dialect.prefixRangeScan { return prefixRange(x, needle) }
+        if kind == .prefix, dialect.prefixRangeScan { return prefixRange(x, needle) }
       }
-      if o != 0, kind == 1, dialect.prefixRangeScan, let needle {
+      if !o.isEmpty, kind == .prefix, dialect.prefixRangeScan, let needle {
         // A range on the folded column (the needle folded in Swift, never empty here), so an
         // expression index on sift_fold(column, o) serves BEGINSWITH[c]/[d]/[cd] as it does ==[c].
-        return prefixRange(fold(x, o), TextFolding.fold(needle, ComparisonOptions(rawValue: o)))
+        return prefixRange(fold(x, o), o.fold(needle))
       }
-      return condition(SQLFragment("\(sql: name)(\(x), \(y), \(sql: String(kind)), \(sql: String(o)))"))
+      return condition(SQLFragment("\(sql: name)(\(x), \(y), \(sql: kind.sql), \(sql: o.sql))"))
     case .likePatterns:
-      let fx = o == 0 ? x : fold(x, o)
-      if o != 0, kind == 1, let needle, let ops = dialect.bytewiseRangeOperators {
+      let fx = o.isEmpty ? x : fold(x, o)
+      if !o.isEmpty, kind == .prefix, let needle, let ops = dialect.bytewiseRangeOperators {
         // A byte range on the folded column: exact, so an expression index on sift_fold(column, o)
         // answers it without calling sift_fold again on each row (LIKE would recheck).
-        return prefixRange(fx, TextFolding.fold(needle, ComparisonOptions(rawValue: o)), ge: ops.greaterOrEqual, lt: ops.less)
+        return prefixRange(fx, o.fold(needle), ge: ops.greaterOrEqual, lt: ops.less)
       }
       if let needle {
         // The needle is folded alone, in Swift, as memory folds it (folding the pattern with
         // its wildcards in SQL could fold differently: a lone mark after '%' would go).
-        let folded = o == 0 ? needle : TextFolding.fold(needle, ComparisonOptions(rawValue: o))
+        let folded = o.fold(needle)
         let escaped = SQLText.escapeLike(folded)
-        let pattern = kind == 0 ? "%" + escaped + "%" : kind == 1 ? escaped + "%" : "%" + escaped
+        let pattern = kind == .anywhere ? "%" + escaped + "%" : kind == .prefix ? escaped + "%" : "%" + escaped
         return condition(SQLFragment("\(fx) LIKE \(bind: .text(pattern)) ESCAPE '\\'"))
       }
-      let fy = o == 0 ? y : fold(y, o)
+      let fy = o.isEmpty ? y : fold(y, o)
       let len = SQLFragment("length(\(fy))")
       let test: SQLFragment
       switch kind {
-      case 0: test = SQLFragment("\(sql: dialect.positionFunction)(\(fx), \(fy)) > 0")
-      case 1: test = SQLFragment("left(\(fx), \(len)) = \(fy)")
-      default: test = SQLFragment("right(\(fx), \(len)) = \(fy)")
+      case .anywhere: test = SQLFragment("\(sql: dialect.positionFunction)(\(fx), \(fy)) > 0")
+      case .prefix: test = SQLFragment("left(\(fx), \(len)) = \(fy)")
+      case .suffix: test = SQLFragment("right(\(fx), \(len)) = \(fy)")
       }
       return condition(SQLFragment("(\(test) AND \(len) > 0)"))
     }
@@ -97,34 +98,34 @@ extension SQLCompilation {
 
   /// LIKE: the registered `sift_like` (SQLite), or the pattern translated to SQL LIKE with
   /// `ESCAPE '\'` (`*` → `%`, `?` → `_`, literal `%`/`_`/`\` escaped).
-  func like(_ x: SQLExpr, _ y: SQLExpr, _ pattern: String?, _ o: UInt8, _ range: SiftSourceRange) throws(SiftError) -> SQLExpr {
+  func like(_ x: SQLExpr, _ y: SQLExpr, _ pattern: String?, _ o: TextFoldCode, _ range: SiftSourceRange) throws(SiftError) -> SQLExpr {
     if let name = dialect.likeFunction {
-      return condition(SQLFragment("\(sql: name)(\(x), \(y), \(sql: String(o)))"))
+      return condition(SQLFragment("\(sql: name)(\(x), \(y), \(sql: o.sql))"))
     }
     guard let pattern else {
-      throw fail("unsupported-in-sql", "LIKE with a non-constant pattern cannot be compiled for \(dialect.name)", range)
+      throw fail(.unsupportedInSql, "LIKE with a non-constant pattern cannot be compiled for \(dialect.name)", range)
     }
     // The pattern is folded in Swift first, exactly as LikePattern folds it in memory.
-    let folded = o == 0 ? pattern : TextFolding.fold(pattern, ComparisonOptions(rawValue: o))
-    let fx = o == 0 ? x : fold(x, o)
+    let folded = o.fold(pattern)
+    let fx = o.isEmpty ? x : fold(x, o)
     return condition(SQLFragment("\(fx) LIKE \(bind: .text(SQLText.likePattern(folded))) ESCAPE '\\'"))
   }
 
   /// MATCHES: whole-string ICU regex through a registered function (SQLite), or an anchored
   /// `~`/`~*` (PostgreSQL). A constant pattern was checked by `stringOperator`, so a bad one
   /// is a compile error with its range rather than a failure at run time.
-  func regex(_ x: SQLExpr, _ y: SQLExpr, _ pattern: String?, _ o: UInt8, _ range: SiftSourceRange) throws(SiftError) -> SQLExpr {
+  func regex(_ x: SQLExpr, _ y: SQLExpr, _ pattern: String?, _ o: TextFoldCode, _ range: SiftSourceRange) throws(SiftError) -> SQLExpr {
     // A computed pattern may be invalid: an error at run time, as in memory.
     let raises = pattern == nil
     switch dialect.regex {
     case .registeredFunction(let name):
-      if o == 0 { return condition(raising(raises, SQLFragment("\(x) REGEXP \(y)"))) }
-      return condition(raising(raises, SQLFragment("\(sql: name)(\(x), \(y)\(sql: ", " + String(o) + ")")")))
+      if o.isEmpty { return condition(raising(raises, SQLFragment("\(x) REGEXP \(y)"))) }
+      return condition(raising(raises, SQLFragment("\(sql: name)(\(x), \(y), \(sql: o.sql))")))
     case .anchoredOperator(let cs, let ci):
-      let d = o & 2
-      let fx = d == 0 ? x : fold(x, d)
-      let fy = d == 0 ? y : SQLExpr(SQLFragment("\(sql: dialect.foldFunction)(\(y), \(sql: String(d)))"), type: .string)
-      let sym = o & 1 == 0 ? cs : ci
+      let d = o.diacriticsOnly
+      let fx = d.isEmpty ? x : fold(x, d)
+      let fy = d.isEmpty ? y : SQLExpr(SQLFragment("\(sql: dialect.foldFunction)(\(y), \(sql: d.sql))"), type: .string)
+      let sym = o.caseless ? ci : cs
       return condition(raising(raises, SQLFragment("\(fx) \(sql: sym) ('^(?:' || \(fy) || ')$')")))
     }
   }

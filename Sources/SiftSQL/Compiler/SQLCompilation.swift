@@ -38,7 +38,7 @@ struct SQLCompilation {
   }
 
 
-  func fail(_ id: String, _ message: String, _ range: SiftSourceRange) -> SiftError {
+  func fail(_ id: DiagnosticID, _ message: String, _ range: SiftSourceRange) -> SiftError {
     SQLDiagnostics.error(id, message, range, source: source)
   }
 
@@ -162,10 +162,10 @@ struct SQLCompilation {
       case (.value, .key("self")), (.constant, .key("self")):
         continue
       case (_, .key(let k)):
-        throw fail("key-on-non-object", "key '\(k)' cannot be applied to \(current.kindName)", range)
+        throw fail(.keyOnNonObject, "key '\(k)' cannot be applied to \(current.kindName)", range)
       case (_, .operator(let op)):
         throw fail(
-          "collection-operator-needs-collection",
+          .notACollection,
           "\(op.spelling) needs a to-many relationship or an array attribute, not \(current.kindName)", range)
       }
     }
@@ -177,14 +177,14 @@ struct SQLCompilation {
     switch c.element {
     case .value:
       if key == "self" { return .collection(c) }
-      throw fail("key-on-non-object", "key '\(key)' cannot be applied to the elements of an array attribute", range)
+      throw fail(.keyOnNonObject, "key '\(key)' cannot be applied to the elements of an array attribute", range)
     case .row(let r):
       var out = c
       switch try member(r, key, range) {
       case .value(let v): out.element = .value(v)
       case .row(let target): out.element = .row(target)
       case .collection, .list, .constant:
-        throw fail("multiple-to-many", "multiple to-many keys not allowed here ('\(key)' is a second to-many step)", range)
+        throw fail(.multipleToMany, "multiple to-many keys not allowed here ('\(key)' is a second to-many step)", range)
       }
       return .collection(out)
     }
@@ -201,7 +201,7 @@ struct SQLCompilation {
       var mapped = c
       for component in rest {
         guard case .key(let k) = component, case .collection(let m) = try mapElements(mapped, k, range) else {
-          throw fail("collection-operator-needs-collection", "a collection operator cannot follow \(op.spelling) in SQL", range)
+          throw fail(.notACollection, "a collection operator cannot follow \(op.spelling) in SQL", range)
         }
         mapped = m
       }
@@ -217,10 +217,10 @@ struct SQLCompilation {
     var mapped = c
     if !rest.isEmpty {
       guard op != .count else {
-        throw fail("key-after-count", "@count takes no key path after it", range)
+        throw fail(.keyAfterCount, "@count takes no key path after it", range)
       }
       guard case .collection(let m) = try resolve(.collection(c), rest, range) else {
-        throw fail("collection-operator-needs-collection", "\(op.spelling) needs a key path to element values", range)
+        throw fail(.notACollection, "\(op.spelling) needs a key path to element values", range)
       }
       mapped = m
     }
@@ -244,7 +244,7 @@ struct SQLCompilation {
       return .value(guardPresence(SQLExpr(SQLFragment("(SELECT COUNT(*) \(fw))"), type: .integer, nullable: false), mapped))
     case .sum, .avg, .min, .max:
       guard case .value(var e) = mapped.element else {
-        throw fail("aggregate-needs-values", "\(op.spelling) needs a key path to numbers, e.g. \(op.spelling).price", range)
+        throw fail(.aggregateNeedsValues, "\(op.spelling) needs a key path to numbers, e.g. \(op.spelling).price", range)
       }
       let fw = fromWhere(mapped)
       let inner: SQLFragment
@@ -253,7 +253,7 @@ struct SQLCompilation {
       switch op {
       case .sum, .avg:
         guard e.type.isNumeric || e.type.family == 0 else {
-          throw fail("aggregate-needs-numbers", "\(op.spelling) needs numbers, but the elements are \(e.type)", range)
+          throw fail(.notANumber, "\(op.spelling) needs numbers, but the elements are \(e.type)", range)
         }
         e = numeric(e)
         if op == .sum {
@@ -273,7 +273,7 @@ struct SQLCompilation {
       if op == .min || op == .max { result.form = e.form }  // a date keeps its column's encoding
       return .value(guardPresence(result, mapped))
     default:
-      throw fail("unsupported-in-sql", "\(op.spelling) cannot be compiled to SQL", range)
+      throw fail(.unsupportedInSql, "\(op.spelling) cannot be compiled to SQL", range)
     }
   }
 

@@ -1,9 +1,10 @@
 import SiftSyntax
 
-/// Diagnostics of the SQL stage. Each carries the source range of the offending node and a
-/// stable kebab-case id.
+/// Diagnostics of the SQL stage. Each carries the source range of the offending node and an
+/// id from the one list (`DiagnosticID`); a condition memory also meets has memory's id
+/// (Grammar/notes/errors.md, "Same condition, same id").
 enum SQLDiagnostics {
-  static func error(_ id: String, _ message: String, _ range: SiftSourceRange, source: String) -> SiftError {
+  static func error(_ id: DiagnosticID, _ message: String, _ range: SiftSourceRange, source: String) -> SiftError {
     SiftError(stage: .sql, diagnostic: SiftDiagnostic(id: id, message: message, range: range), source: source)
   }
 
@@ -18,7 +19,7 @@ enum SQLDiagnostics {
     }
     return SiftError(
       stage: .sql,
-      diagnostic: SiftDiagnostic(id: "unknown-key-path", message: message, range: range, fixIts: fixIts),
+      diagnostic: SiftDiagnostic(id: .unknownKeyPath, message: message, range: range, fixIts: fixIts),
       source: source)
   }
 }

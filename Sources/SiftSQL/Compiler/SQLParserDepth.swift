@@ -179,7 +179,7 @@ extension SQLCompilation {
     let depth = SQLParserDepth.estimate(w.sql)
     guard depth > limit else { return }
     throw fail(
-      "too-deep-for-sql",
+      .tooDeepForSql,
       "this predicate nests too deeply for \(dialect.name)'s SQL parser (estimated depth \(depth), limit \(limit)); "
         + "flatten nested parentheses, negations or SUBQUERYs", range)
   }

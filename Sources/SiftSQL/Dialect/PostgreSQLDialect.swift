@@ -21,7 +21,7 @@ public struct PostgreSQLDialect: SQLDialect {
 
   /// Run once per database before compiled statements (`sift setup-sql`); idempotent (`CREATE
   /// OR REPLACE`), no extension needed. Creates the schema `sift` and in it: `sift_fold(s, opts)`:
-  /// bit 1 `[c]`, bit 2 `[d]`, exactly as `TextFolding.fold` (the tables are built from it once
+  /// opts a `TextFoldCode` (1 `[c]`, 2 `[d]`), exactly as `TextFolding.fold` (the tables are built from it once
   /// per process, see `PostgresFoldingTable`; the database's encoding must be UTF8); NULL stays
   /// NULL. `sift_fdiv(a, b)`: double division with IEEE results for a zero divisor (its sign
   /// included: `1 / -0.0` is -infinity; NULL in, NULL out). `sift_exact(x)`: a double as the

@@ -1,6 +1,7 @@
 import Foundation
+import SiftSyntax
 
-/// The PostgreSQL text of `sift_fold(s text, opts integer)`, generated from the
+/// The PostgreSQL text of `sift_fold(s text, opts integer)` (`opts`: a `TextFoldCode`), generated from the
 /// `PostgresFoldingTable`s: a PL/pgSQL function that runs the table model step by step, each
 /// step guarded by a cheap regular-expression test so text without the scalars it concerns
 /// pays nothing for it. ASCII text is lower-cased (or kept) without further work.
@@ -17,20 +18,22 @@ enum PostgresFoldingSQL {
 
   /// `sift_fold(s text, opts integer) …`, the function without its `CREATE` line's start.
   static let body: String = {
+    // The `opts` bits are `TextFoldCode`'s wire encoding, the same the SQLite functions read.
+    let mask = TextFoldCode.mask, c = TextFoldCode.caseInsensitive.sql, d = TextFoldCode.diacriticInsensitive.sql
     var sql = """
       sift_fold(s text, opts integer) RETURNS text
       LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE AS $sift$
       DECLARE t text := s;
       BEGIN
-        IF opts & 3 = 0 THEN RETURN s; END IF;
+        IF opts & \(mask) = 0 THEN RETURN s; END IF;
         IF octet_length(s) = char_length(s) THEN
-          IF opts & 1 = 1 THEN RETURN translate(s, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'); END IF;
+          IF opts & \(c) = \(c) THEN RETURN translate(s, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz'); END IF;
           RETURN s;
         END IF;
 
       """
-    sql += "  IF opts & 3 = 1 THEN\n" + steps(.caseFold)
-    sql += "  ELSIF opts & 3 = 2 THEN\n" + steps(.diacriticFold)
+    sql += "  IF opts & \(mask) = \(c) THEN\n" + steps(.caseFold)
+    sql += "  ELSIF opts & \(mask) = \(d) THEN\n" + steps(.diacriticFold)
     sql += "  ELSE\n" + steps(.bothFold)
     sql += "  END IF;\n  RETURN normalize(t, NFC);\nEND\n$sift$"
     return sql

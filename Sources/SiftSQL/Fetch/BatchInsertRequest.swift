@@ -65,7 +65,7 @@ extension SQLCompiler {
         values.append(written.sql)
       }
       guard !columns.isEmpty else {
-        throw SQLDiagnostics.error("invalid-assignment", "an object to insert into \(e.name) has no attributes", .at(0), source: "")
+        throw SQLDiagnostics.error(.invalidAssignment, "an object to insert into \(e.name) has no attributes", .at(0), source: "")
       }
       var sql = SQLFragment(sql: "INSERT INTO " + q(e.table) + " (" + columns.joined(separator: ", ") + ") VALUES (")
       sql.append(list: values)

@@ -21,7 +21,7 @@ public enum SQLUpdateValue: Sendable, Hashable {
       c.lhs.range.end <= format.utf8.count
     else {
       throw SQLDiagnostics.error(
-        "expected-expression", "expected an expression such as tipCount + 1", SiftSourceRange(start: 0, end: format.utf8.count),
+        .expectedExpression, "expected an expression such as tipCount + 1", SiftSourceRange(start: 0, end: format.utf8.count),
         source: format)
     }
     return .expression(c.lhs, source: format)
@@ -96,7 +96,7 @@ extension SQLCompiler {
       sets.append(SQLFragment(sql: "\"Z_OPT\" = COALESCE(\"Z_OPT\", 0) + 1"))
     }
     guard !sets.isEmpty else {
-      throw SQLDiagnostics.error("invalid-assignment", "a batch update needs at least one assignment", .at(0), source: "")
+      throw SQLDiagnostics.error(.invalidAssignment, "a batch update needs at least one assignment", .at(0), source: "")
     }
     // The entity's rows only: a shared table's row filter applies without a predicate too.
     var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: request.predicate?.source ?? "")
@@ -238,7 +238,7 @@ extension SQLCompiler {
   func writableEntity(_ name: String) throws(SiftError) -> SQLEntity {
     let e = try entity(name)
     guard !e.isView else {
-      throw SQLDiagnostics.error("unsupported-write", "\(e.name) is a view; write to its tables instead", .at(0), source: "")
+      throw SQLDiagnostics.error(.unsupportedWrite, "\(e.name) is a view; write to its tables instead", .at(0), source: "")
     }
     return e
   }

@@ -36,7 +36,7 @@ extension SQLCompiler {
     case .indices:
       guard schema.layout == .sift else {
         throw SQLDiagnostics.error(
-          "no-record-positions",
+          .noRecordPositions,
           "\(e.name) is a table Sift did not create: it has no record positions (__sift_index); fetch its records or keys",
           .at(0), source: "")
       }
@@ -103,7 +103,7 @@ extension SQLCompiler {
     guard e.hasSingleColumnKey else {
       // Without a key of its own a row of the page cannot be told from others sharing its values.
       throw SQLDiagnostics.error(
-        "no-single-column-key", "\(e.name) has no single-column primary key, so an aggregate over a page of it (limit/offset) cannot be compiled; aggregate without limit/offset or in memory",
+        .noSingleColumnKey, "\(e.name) has no single-column primary key, so an aggregate over a page of it (limit/offset) cannot be compiled; aggregate without limit/offset or in memory",
         .at(0), source: a.keyPath ?? a.name)
     }
     var keys = request
@@ -137,13 +137,13 @@ extension SQLCompiler {
     for s in sorts {
       let v = c.sortable(try keyPathValue(s.keyPath, &c, entity: entity))
       guard v.sql.bindings.isEmpty else {
-        throw SQLDiagnostics.error("unsupported-in-sql", "this key path cannot be sorted on", .at(0), source: s.keyPath)
+        throw SQLDiagnostics.error(.unsupportedInSql, "this key path cannot be sorted on", .at(0), source: s.keyPath)
       }
       var expr = v.sql
       if v.type == .string {
         switch s.comparison {
         case .binary: expr = SQLFragment("\(v)\(sql: c.collation(for: v))")
-        case .caseInsensitive: expr = SQLFragment("\(c.fold(v, 1))\(sql: c.collation(for: v))")
+        case .caseInsensitive: expr = SQLFragment("\(c.fold(v, .caseInsensitive))\(sql: c.collation(for: v))")
         case .localizedStandard:
           if let coll = dialect.localizedCollation {
             // `schema.name` (PostgreSQL's `sift.sift_localized`): each part quoted.
@@ -160,7 +160,7 @@ extension SQLCompiler {
   func aggregate(_ a: SiftAggregate, _ c: inout SQLCompilation, entity: SQLEntity) throws(SiftError) -> SQLFragment {
     guard let keyPath = a.keyPath else {
       guard a.function == .count else {
-        throw SQLDiagnostics.error("aggregate-needs-key-path", "\(a.function.rawValue) needs a key path", .at(0), source: a.name)
+        throw SQLDiagnostics.error(.aggregateNeedsKeyPath, "\(a.function.rawValue) needs a key path", .at(0), source: a.name)
       }
       return SQLFragment("COUNT(*)")
     }
@@ -172,7 +172,7 @@ extension SQLCompiler {
     case .sum, .avg:
       guard numericOK else {
         throw SQLDiagnostics.error(
-          "aggregate-needs-numbers", "\(a.function.rawValue) needs numbers", SiftSourceRange(start: 0, end: keyPath.utf8.count),
+          .notANumber, "\(a.function.rawValue) needs numbers", SiftSourceRange(start: 0, end: keyPath.utf8.count),
           source: keyPath)
       }
       v = c.numeric(v)
@@ -180,7 +180,7 @@ extension SQLCompiler {
       return dialect.average(of: v.sql)
     case .median, .stddev:
       throw SQLDiagnostics.error(
-        "unsupported-in-sql", "\(a.function.rawValue) has no SQL equivalent in every dialect; evaluate it in memory",
+        .unsupportedInSql, "\(a.function.rawValue) has no SQL equivalent in every dialect; evaluate it in memory",
         SiftSourceRange(start: 0, end: keyPath.utf8.count), source: keyPath)
     case .min, .max:
       return SQLFragment("\(sql: a.function == .min ? "MIN(" : "MAX(")\(v)\(sql: c.collation(for: v)))")

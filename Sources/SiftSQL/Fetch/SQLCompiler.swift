@@ -35,7 +35,7 @@ public struct SQLCompiler: Sendable {
     if let e = schema.entity(name) { return e }
     var message = "entity '\(name)' not found in the schema"
     if let s = Spelling.closest(to: name, in: schema.entityNames) { message += "; did you mean '\(s)'?" }
-    throw SQLDiagnostics.error("unknown-entity", message, SiftSourceRange(start: 0, end: name.utf8.count), source: name)
+    throw SQLDiagnostics.error(.unknownEntity, message, SiftSourceRange(start: 0, end: name.utf8.count), source: name)
   }
 
   /// The WHERE condition alone (no `WHERE` keyword), for `FROM <fromClause(entity)>`.
@@ -100,12 +100,12 @@ public struct SQLCompiler: Sendable {
   ) throws(SiftError) -> SQLExpr {
     if expression.unboundArgumentCount > 0 {
       throw SQLDiagnostics.error(
-        "unbound-argument", "bind the expression's format arguments before compiling it", expression.root.range,
+        .unboundArgument, "bind the expression's format arguments before compiling it", expression.root.range,
         source: expression.source)
     }
     if (try? SiftAggregate(expression)) != nil {
       throw SQLDiagnostics.error(
-        "aggregate-in-expression",
+        .aggregateInExpression,
         "an aggregate over the fetch is one value, not one per record: use compile(_:over:) or an .aggregates result",
         expression.root.range, source: expression.source)
     }

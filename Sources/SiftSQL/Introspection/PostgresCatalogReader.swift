@@ -163,6 +163,7 @@ struct PostgresCatalogReader {
     }
   }
 
+  /// A `json`/`jsonb` column: sampled here, typed by `IntrospectedColumn.adoptJSONArray`.
   private func jsonArray(_ c: inout IntrospectedColumn, table: String, warnings: inout [SQLIntrospectionWarning]) throws {
     let q = "\"" + c.name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     let t = "\"" + schema.replacingOccurrences(of: "\"", with: "\"\"") + "\".\""
@@ -177,15 +178,6 @@ struct PostgresCatalogReader {
     let r = try rows(with + sql, [.integer(Int64(sampleLimit))]).first ?? []
     let shapes = Set((Self.text(r.first) ?? "").split(separator: ",").map(String.init))
     let elements = Set((Self.text(r.last) ?? "").split(separator: ",").map(String.init))
-    if shapes == ["array"], let type = IntrospectedColumn.arrayType(elementKinds: elements) {
-      c.type = type
-      c.arrayStorage = .json
-    } else {
-      warnings.append(
-        SQLIntrospectionWarning(
-          kind: .unsupportedColumn, table: table, columns: [c.name], member: c.name,
-          message: "\(c.name) (\(c.nativeType)) does not hold JSON arrays of one scalar kind; left out "
-            + "(a schema file can give it a type, e.g. {\"type\": \"stringArray\", \"arrayStorage\": \"json\"})"))
-    }
+    c.adoptJSONArray(shapes: shapes, elementKinds: elements, table: table, warnings: &warnings)
   }
 }

@@ -163,7 +163,7 @@ struct SQLiteCatalogReader {
   }
 
   /// A column declared JSON: an array attribute read with `json_each` when every sampled
-  /// value is a JSON array of one element kind.
+  /// value is a JSON array of one element kind (`IntrospectedColumn.adoptJSONArray`).
   private func jsonArray(_ c: inout IntrospectedColumn, table: String, warnings: inout [SQLIntrospectionWarning]) throws {
     let q = SQLiteCatalogReader.quote(c.name)
     let sql = """
@@ -177,28 +177,6 @@ struct SQLiteCatalogReader {
       if case .text(let s)? = r.first { shapes.insert(s) }
       if case .text(let list)? = r.last { for e in list.split(separator: ",") { elements.insert(String(e)) } }
     }
-    let type = IntrospectedColumn.arrayType(elementKinds: elements)
-    if shapes == ["array"], let type {
-      c.type = type
-      c.arrayStorage = .json
-    } else {
-      warnings.append(
-        SQLIntrospectionWarning(
-          kind: .unsupportedColumn, table: table, columns: [c.name], member: c.name,
-          message: "\(c.name) (\(c.nativeType)) does not hold JSON arrays of one scalar kind; left out "
-            + "(a schema file can give it a type, e.g. {\"type\": \"stringArray\", \"arrayStorage\": \"json\"})"))
-    }
-  }
-}
-
-extension IntrospectedColumn {
-  /// The array type for JSON element kinds (`json_type` / `jsonb_typeof` names): all text →
-  /// strings, all integer → integers, numbers → doubles; nil for none or a mix.
-  static func arrayType(elementKinds: Set<String>) -> SQLAttributeType? {
-    if elementKinds.isEmpty { return nil }
-    if elementKinds == ["text"] || elementKinds == ["string"] { return .stringArray }
-    if elementKinds == ["integer"] { return .integerArray }
-    if elementKinds.isSubset(of: ["integer", "real", "number"]) { return .doubleArray }
-    return nil
+    c.adoptJSONArray(shapes: shapes, elementKinds: elements, table: table, warnings: &warnings)
   }
 }

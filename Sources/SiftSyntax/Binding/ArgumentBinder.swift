@@ -49,7 +49,7 @@ enum ArgumentBinder {
     SiftError(
       stage: .arguments,
       diagnostic: SiftDiagnostic(
-        id: "too-many-arguments",
+        id: .tooManyArguments,
         message: "the format uses \(uses) argument\(uses == 1 ? "" : "s"), but \(given) were given",
         range: SiftSourceRange(start: 0, end: source.utf8.count)),
       source: source)
@@ -71,7 +71,7 @@ enum ArgumentBinder {
   {
     guard position < arguments.count else {
       throw ArgumentFailure(diagnostic: SiftDiagnostic(
-        id: "missing-argument",
+        id: .missingArgument,
         message: "no argument for '\(spec.text)' (argument \(position + 1)); \(arguments.count) \(arguments.count == 1 ? "was" : "were") given",
         range: range))
     }
@@ -129,7 +129,7 @@ enum ArgumentBinder {
   {
     func wrong(_ expected: String) -> ArgumentFailure {
       ArgumentFailure(diagnostic: SiftDiagnostic(
-        id: "wrong-argument-kind",
+        id: .wrongArgumentKind,
         message: "'\(spec.text)' needs \(expected), but argument \(position + 1) is \(article(arg.kindName))",
         range: range))
     }
@@ -180,11 +180,11 @@ enum ArgumentBinder {
     for c in kp.components {
       if case .key(let k) = c, k.isEmpty {
         throw ArgumentFailure(diagnostic: SiftDiagnostic(
-          id: "invalid-key-path", message: "key path \"\(path)\"\(what) has an empty component", range: range))
+          id: .invalidKeyPath, message: "key path \"\(path)\"\(what) has an empty component", range: range))
       }
       if case .key(let k) = c, k.hasPrefix("@") {
         throw ArgumentFailure(diagnostic: SiftDiagnostic(
-          id: "unknown-collection-operator", message: "unknown collection operator '\(k)' in key path \"\(path)\"", range: range))
+          id: .unknownCollectionOperator, message: "unknown collection operator '\(k)' in key path \"\(path)\"", range: range))
       }
     }
     if path == "SELF" || path == "self" { return ExpressionNode(.evaluatedObject, range: range) }

@@ -150,7 +150,7 @@ extension ArgumentBinder {
         throw SiftError(
           stage: .arguments,
           diagnostic: SiftDiagnostic(
-            id: "unsupported-argument-type",
+            id: .unsupportedArgumentType,
             message: "$\(name) is \(SiftValue.typeName(of: value)), which Sift cannot use as a value; conform it to SiftValueConvertible",
             range: SiftSourceRange(start: 0, end: source.utf8.count)),
           source: source)
@@ -166,7 +166,7 @@ extension ArgumentBinder {
     return SiftError(
       stage: .arguments,
       diagnostic: SiftDiagnostic(
-        id: "unsupported-argument-type",
+        id: .unsupportedArgumentType,
         message: "\(which) is \(SiftValue.typeName(of: value)), which Sift cannot use as a value; conform it to SiftValueConvertible",
         range: range),
       source: source)

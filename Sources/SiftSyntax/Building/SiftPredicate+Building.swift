@@ -119,7 +119,7 @@ extension SiftPredicate {
         throw SiftError(
           stage: .arguments,
           diagnostic: SiftDiagnostic(
-            id: "invalid-between-bounds",
+            id: .invalidBetweenBounds,
             message: "BETWEEN needs a two-element array [low, high], but the value is \(text)",
             range: SiftSourceRange(start: 0, end: text.utf8.count)),
           source: text)

@@ -49,7 +49,7 @@ public struct SiftAggregate: Sendable, Hashable {
     let root = expression.root
     func fail(_ message: String) -> SiftError {
       SiftError(
-        stage: .parse, diagnostic: SiftDiagnostic(id: "not-an-aggregate", message: message, range: root.range),
+        stage: .parse, diagnostic: SiftDiagnostic(id: .notAnAggregate, message: message, range: root.range),
         source: expression.source)
     }
     guard case .function(let f, let args) = root.kind, args.count == 1 else {

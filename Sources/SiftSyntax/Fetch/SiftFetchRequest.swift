@@ -73,11 +73,11 @@ public struct SiftFetchRequest: Sendable, Hashable {
   /// try SiftFetchRequest(entity: "Venue", limit: -1).validate()   // throws negative-limit
   /// ```
   package func validate(stage: SiftError.Stage = .sql) throws(SiftError) {
-    for (name, v) in [("limit", limit), ("offset", offset)] {
+    for (name, id, v) in [("limit", DiagnosticID.negativeLimit, limit), ("offset", .negativeOffset, offset)] {
       if let v, v < 0 {
         throw SiftError(
           stage: stage,
-          diagnostic: SiftDiagnostic(id: "negative-\(name)", severity: .error, message: "\(name) must not be negative", range: .at(0)),
+          diagnostic: SiftDiagnostic(id: id, severity: .error, message: "\(name) must not be negative", range: .at(0)),
           source: "")
       }
     }

@@ -108,7 +108,7 @@ public struct SiftSortDescriptor: Sendable, Hashable, CustomStringConvertible {
       words.append((String(part[start..<i]), SiftSourceRange(start: a, end: b)))
     }
     func fail(_ message: String, _ r: SiftSourceRange) -> SiftError {
-      SiftError(stage: .parse, diagnostic: SiftDiagnostic(id: "bad-sort-key", message: message, range: r), source: text)
+      SiftError(stage: .parse, diagnostic: SiftDiagnostic(id: .badSortKey, message: message, range: r), source: text)
     }
     guard let (first, keyRange) = words.first else {
       throw fail("empty sort key; use KEY [asc|desc]", SiftSourceRange(start: base, end: base + part.utf8.count))

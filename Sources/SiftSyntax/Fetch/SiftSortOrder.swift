@@ -124,12 +124,40 @@ public enum SiftSortOrder {
     }
   }
 
+  /// -1, 0 or 1 for two doubles, NaN below every other number (and equal to NaN).
+  ///
+  /// ```swift
+  /// SiftSortOrder.compareDoubles(.nan, -.infinity)   // -1
+  /// ```
+  @inlinable @inline(__always)
+  package static func compareDoubles(_ x: Double, _ y: Double) -> Int {
+    if x < y { return -1 }
+    if x > y { return 1 }
+    if x == y { return 0 }
+    return x.isNaN ? (y.isNaN ? 0 : -1) : 1
+  }
+
+  /// `binary`'s order on UTF-8 bytes already extracted: bytewise, a prefix first.
+  ///
+  /// ```swift
+  /// SiftSortOrder.compareBytes(Array("ab".utf8)[...], Array("b".utf8)[...])   // -1
+  /// ```
+  @inlinable @inline(__always)
+  package static func compareBytes(_ a: ArraySlice<UInt8>, _ b: ArraySlice<UInt8>) -> Int {
+    var i = a.startIndex, j = b.startIndex
+    while i < a.endIndex && j < b.endIndex {
+      let x = a[i], y = b[j]
+      if x != y { return x < y ? -1 : 1 }
+      i += 1
+      j += 1
+    }
+    return sign(a.count, b.count)
+  }
+
   static func compareNumbers(_ a: SiftValue, _ b: SiftValue) -> Int {
     switch (number(a), number(b)) {
     case (.some(.int(let x)), .some(.int(let y))): return sign(x, y)
-    case (.some(.double(let x)), .some(.double(let y))):
-      if x.isNaN || y.isNaN { return x.isNaN ? (y.isNaN ? 0 : -1) : 1 }
-      return sign(x, y)
+    case (.some(.double(let x)), .some(.double(let y))): return compareDoubles(x, y)
     case (.some(.int(let x)), .some(.double(let y))): return NumberRules.compare(x, y) ?? 1
     case (.some(.double(let x)), .some(.int(let y))): return NumberRules.compare(y, x).map { -$0 } ?? -1
     default: return 0
@@ -144,6 +172,6 @@ public enum SiftSortOrder {
     }
   }
 
-  @inline(__always)
-  static func sign<T: Comparable>(_ a: T, _ b: T) -> Int { a < b ? -1 : (a == b ? 0 : 1) }
+  @inlinable @inline(__always)
+  package static func sign<T: Comparable>(_ a: T, _ b: T) -> Int { a < b ? -1 : (a == b ? 0 : 1) }
 }

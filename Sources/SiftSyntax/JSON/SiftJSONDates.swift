@@ -70,7 +70,7 @@ public struct SiftJSONDates: Sendable, Hashable {
   ///   value a named key cannot read.
   public func apply(to value: SiftValue) throws(SiftError) -> SiftValue {
     do { return try applying(to: value) } catch {
-      throw SiftError(stage: .data, id: "invalid-date", message: error.description, underlying: error)
+      throw SiftError(stage: .data, id: .invalidDate, message: error.description, underlying: error)
     }
   }
 
@@ -165,7 +165,7 @@ extension SiftJSONDates {
   public init(specifications: [String]) throws(SiftError) {
     do { try self.init(parsing: specifications) } catch {
       throw SiftError(
-        stage: .data, id: "invalid-date-format", message: (error.key == "*" ? "" : "key \(error.key): ") + error.message,
+        stage: .data, id: .invalidDateFormat, message: (error.key == "*" ? "" : "key \(error.key): ") + error.message,
         underlying: error)
     }
   }

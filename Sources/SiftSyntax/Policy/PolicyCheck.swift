@@ -15,7 +15,7 @@ struct PolicyCheck {
     self.source = source
   }
 
-  func refuse(_ id: String, _ message: String, at range: SiftSourceRange, notes: [SiftDiagnostic.Note] = []) -> SiftError {
+  func refuse(_ id: DiagnosticID, _ message: String, at range: SiftSourceRange, notes: [SiftDiagnostic.Note] = []) -> SiftError {
     SiftError(stage: .policy, diagnostic: SiftDiagnostic(id: id, message: message, range: range, notes: notes), source: source)
   }
 
@@ -23,16 +23,16 @@ struct PolicyCheck {
   mutating func enter(_ range: SiftSourceRange, depth: Int) throws(SiftError) {
     nodes += 1
     if let limit = policy.limits.nodes, nodes > limit {
-      throw refuse("too-many-nodes", "the filter has more than \(limit) terms", at: range)
+      throw refuse(.tooManyNodes, "the filter has more than \(limit) terms", at: range)
     }
     if let limit = policy.limits.depth, depth > limit {
-      throw refuse("too-deep", "the filter nests deeper than \(limit) levels", at: range)
+      throw refuse(.tooDeep, "the filter nests deeper than \(limit) levels", at: range)
     }
   }
 
   func deny(_ range: SiftSourceRange, _ names: String...) throws(SiftError) {
     for n in names where policy.deny.contains(n.uppercased()) {
-      throw refuse("operator-not-allowed", "'\(n)' is not allowed in this filter", at: range)
+      throw refuse(.operatorNotAllowed, "'\(n)' is not allowed in this filter", at: range)
     }
   }
 
@@ -72,7 +72,7 @@ struct PolicyCheck {
     case .variable(let name):
       guard let bound = scope[name] else {
         throw refuse(
-          "variable-not-allowed", "variables such as '$\(name)' are not allowed in this filter; write the value", at: e.range)
+          .variableNotAllowed, "variables such as '$\(name)' are not allowed in this filter; write the value", at: e.range)
       }
       return bound  // the collection's path, already checked
     case .keyPath(let base, let kp):
@@ -87,7 +87,7 @@ struct PolicyCheck {
       }
       guard let prefix else {
         if !keys.isEmpty {
-          throw refuse("key-not-allowed", "keys may only be read from the record, not from a computed value", at: e.range)
+          throw refuse(.keyNotAllowed, "keys may only be read from the record, not from a computed value", at: e.range)
         }
         return nil
       }
@@ -100,7 +100,7 @@ struct PolicyCheck {
         if case .constant(.string(let k)) = x.kind {
           try enter(x.range, depth: depth + 1)
           guard let b else {
-            throw refuse("key-not-allowed", "keys may only be read from the record, not from a computed value", at: x.range)
+            throw refuse(.keyNotAllowed, "keys may only be read from the record, not from a computed value", at: x.range)
           }
           path = b + [k]
         } else if case .constant(.int) = x.kind {
@@ -108,14 +108,14 @@ struct PolicyCheck {
           path = b
         } else {
           try reach(x, depth: depth + 1, extending: false)
-          if b != nil { throw refuse("key-not-allowed", "a subscript must be a constant", at: x.range) }
+          if b != nil { throw refuse(.keyNotAllowed, "a subscript must be a constant", at: x.range) }
           path = nil
         }
       }
       guard path != nil else { return nil }
     case .aggregate(let items):
       if let limit = policy.limits.inList, items.count > limit {
-        throw refuse("list-too-long", "a list has \(items.count) elements; at most \(limit) are allowed", at: e.range)
+        throw refuse(.listTooLong, "a list has \(items.count) elements; at most \(limit) are allowed", at: e.range)
       }
       for x in items { try reach(x, depth: depth + 1, extending: false) }
       return nil
@@ -158,11 +158,11 @@ struct PolicyCheck {
       try reach(b, depth: depth + 1, extending: false)
       return nil
     case .assignment:
-      throw refuse("operator-not-allowed", "assignments are not allowed in this filter", at: e.range)
+      throw refuse(.operatorNotAllowed, "assignments are not allowed in this filter", at: e.range)
     case .anyKey:
-      throw refuse("key-not-allowed", "ANYKEY reads every key; name the keys instead", at: e.range)
+      throw refuse(.keyNotAllowed, "ANYKEY reads every key; name the keys instead", at: e.range)
     case .argument:
-      throw refuse("unbound-argument", "a format argument was never bound", at: e.range)
+      throw refuse(.unboundArgument, "a format argument was never bound", at: e.range)
     }
     if !extending, let path { try allow(path, at: e.range) }
     return path
@@ -173,12 +173,12 @@ struct PolicyCheck {
     if path.isEmpty {
       // The whole record (plain-value records: the value) only when the policy lists "SELF".
       if policy.keys.contains("SELF") { return }
-      throw refuse("key-not-allowed", "SELF (the whole record) is not allowed here; name a key", at: range)
+      throw refuse(.keyNotAllowed, "SELF (the whole record) is not allowed here; name a key", at: range)
     }
     let dotted = path.joined(separator: ".")
     if !policy.keys.contains(dotted) {
       throw refuse(
-        "key-not-allowed", "key '\(dotted)' is not allowed", at: range,
+        .keyNotAllowed, "key '\(dotted)' is not allowed", at: range,
         notes: [.init("allowed keys: " + policy.keys.sorted().joined(separator: ", "))])
     }
   }
@@ -188,18 +188,18 @@ struct PolicyCheck {
     switch v {
     case .string(let s):
       if let limit = policy.limits.stringBytes, s.utf8.count > limit {
-        throw refuse("string-too-long", "a string has \(s.utf8.count) bytes; at most \(limit) are allowed", at: range)
+        throw refuse(.stringTooLong, "a string has \(s.utf8.count) bytes; at most \(limit) are allowed", at: range)
       }
     case .array(let items):
       if let limit = policy.limits.inList, items.count > limit {
-        throw refuse("list-too-long", "a list has \(items.count) elements; at most \(limit) are allowed", at: range)
+        throw refuse(.listTooLong, "a list has \(items.count) elements; at most \(limit) are allowed", at: range)
       }
       if policy.limits.stringBytes != nil || policy.limits.inList != nil {
         for x in items { try constant(x, at: range) }
       }
     case .dictionary(let d):
       if let limit = policy.limits.inList, d.count > limit {
-        throw refuse("list-too-long", "a dictionary has \(d.count) entries; at most \(limit) are allowed", at: range)
+        throw refuse(.listTooLong, "a dictionary has \(d.count) entries; at most \(limit) are allowed", at: range)
       }
       for (k, x) in d {
         try constant(.string(k), at: range)

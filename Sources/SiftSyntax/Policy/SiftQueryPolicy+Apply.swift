@@ -56,7 +56,7 @@ extension SiftQueryPolicy {
       throw SiftError(
         stage: .policy,
         diagnostic: SiftDiagnostic(
-          id: "unbound-variable", message: "the policy's required filter needs the server variable '$\(missing)'",
+          id: .unboundVariable, message: "the policy's required filter needs the server variable '$\(missing)'",
           range: .at(0)),
         source: "")
     }
@@ -83,7 +83,7 @@ extension SiftQueryPolicy {
       throw SiftError(
         stage: .policy,
         diagnostic: SiftDiagnostic(
-          id: "sort-key-not-allowed", message: "sorting by '\(s.keyPath)' is not allowed", range: .at(0),
+          id: .sortKeyNotAllowed, message: "sorting by '\(s.keyPath)' is not allowed", range: .at(0),
           notes: [.init("sort keys: " + sortable.sorted().joined(separator: ", "))]),
         source: s.keyPath)
     }
@@ -100,7 +100,7 @@ extension SiftQueryPolicy {
         if deny.contains("AGGREGATES") || deny.contains(a.function.rawValue.uppercased()) {
           throw SiftError(
             stage: .policy,
-            diagnostic: SiftDiagnostic(id: "operator-not-allowed", message: "aggregates are not allowed", range: .at(0)),
+            diagnostic: SiftDiagnostic(id: .operatorNotAllowed, message: "aggregates are not allowed", range: .at(0)),
             source: a.name)
         }
         if let k = a.keyPath { try checkKeyPath(k) }

@@ -183,12 +183,12 @@ public struct SiftQueryPolicy: Sendable, Hashable {
   /// SiftQueryPolicy.refusalIDs.contains("key-not-allowed")   // true
   /// ```
   public static let refusalIDs: [String] = [
-    "key-not-allowed", "sort-key-not-allowed", "operator-not-allowed", "variable-not-allowed", "unbound-argument",
-    "too-many-nodes", "too-deep", "list-too-long", "string-too-long", "time-limit",
-  ]
+    DiagnosticID.keyNotAllowed, .sortKeyNotAllowed, .operatorNotAllowed, .variableNotAllowed, .unboundArgument,
+    .tooManyNodes, .tooDeep, .listTooLong, .stringTooLong, .timeLimit,
+  ].map(\.rawValue)
 
   static func invalid(_ message: String) -> SiftError {
-    SiftError(stage: .policy, diagnostic: SiftDiagnostic(id: "invalid-policy", message: message, range: .at(0)), source: "")
+    SiftError(stage: .policy, diagnostic: SiftDiagnostic(id: .invalidPolicy, message: message, range: .at(0)), source: "")
   }
 }
 

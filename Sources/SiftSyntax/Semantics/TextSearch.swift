@@ -7,25 +7,54 @@ import Foundation
 /// Not `Character` semantics: `"Cafe\u{301}"` does not begin with `"Café"`, and
 /// `"café"` (precomposed) does not end with `"e\u{301}"`.
 ///
-/// Shared by in-memory evaluation and the `sift_search` SQLite function, so both answer alike.
+/// The one home of this rule: in-memory evaluation (`TextRule` in SiftEvaluation, which tries
+/// ASCII shortcuts first and hands every other case here) and SQLite's `sift_search` both call
+/// it, so both answer alike.
 ///
 /// ```swift
 /// TextSearch.find("BLUE", in: "Bluebird", .prefix, [.caseInsensitive])   // true
 /// TextSearch.find("e\u{301}", in: "café", .suffix, [])                  // false: scalars differ
 /// ```
 package enum TextSearch {
-  /// Where the needle must occur.
+  /// Where the needle must occur. Its `rawValue` is the one wire encoding of the search kind:
+  /// the `kind` argument of SQLite's `sift_search(haystack, needle, kind, opts)`, written by
+  /// the SQL compiler and read back by the function SiftSQLite registers.
   ///
   /// ```swift
-  /// TextSearch.Position.suffix   // ENDSWITH
+  /// TextSearch.Position.suffix            // ENDSWITH
+  /// TextSearch.Position.suffix.rawValue   // 2, as in sift_search(h, n, 2, 0)
   /// ```
-  package enum Position: Sendable, Hashable {
-    /// `BEGINSWITH`.
-    case prefix
-    /// `ENDSWITH`.
-    case suffix
-    /// `CONTAINS`, and `IN` with a string on the right.
-    case anywhere
+  package enum Position: Int, Sendable, Hashable {
+    /// `CONTAINS`, and `IN` with a string on the right (wire code 0).
+    case anywhere = 0
+    /// `BEGINSWITH` (wire code 1).
+    case prefix = 1
+    /// `ENDSWITH` (wire code 2).
+    case suffix = 2
+
+    /// The search an operator makes: `BEGINSWITH` `.prefix`, `ENDSWITH` `.suffix`, `CONTAINS`
+    /// and `IN` (on a string) `.anywhere`; nil for the other operators.
+    ///
+    /// ```swift
+    /// TextSearch.Position(.endsWith)   // .suffix
+    /// ```
+    package init?(_ op: ComparisonOperator) {
+      switch op {
+      case .beginsWith: self = .prefix
+      case .endsWith: self = .suffix
+      case .contains, .in: self = .anywhere
+      default: return nil
+      }
+    }
+
+    /// The wire code as SQL text, for the compiler (`sift_search(x, y, 1, 0)`).
+    package var sql: String { String(rawValue) }
+
+    /// The position a wire code names; nil for a code no compiler writes.
+    package init?(wire code: Int64) {
+      guard let p = Position(rawValue: Int(truncatingIfNeeded: code)), Int64(p.rawValue) == code else { return nil }
+      self = p
+    }
   }
 
   /// Does `subject` contain `needle` at `position`, after folding both by `options`?
@@ -74,30 +103,46 @@ package enum TextSearch {
   }
 
   /// Byte search on UTF-8: since UTF-8 is self-synchronizing, a byte match of valid UTF-8 is
-  /// a match of whole scalars.
+  /// a match of whole scalars. With `caseless`, the haystack's ASCII letters are lower-cased
+  /// as they are compared (the needle must already be lower-case): the evaluator's fast path
+  /// for `[c]` on ASCII text, where that is exactly `TextFolding`'s fold.
   ///
   /// ```swift
   /// TextSearch.find(Array("b".utf8), in: Array("abc".utf8), .anywhere)   // true
   /// ```
-  package static func find(_ n: UnsafeBufferPointer<UInt8>, in h: UnsafeBufferPointer<UInt8>, _ position: Position) -> Bool {
+  @inlinable
+  package static func find(
+    _ n: UnsafeBufferPointer<UInt8>, in h: UnsafeBufferPointer<UInt8>, _ position: Position, caseless: Bool = false
+  ) -> Bool {
     let count = n.count
     guard count > 0, count <= h.count, let np = n.baseAddress, let hp = h.baseAddress else { return false }
+    @inline(__always) func at(_ offset: Int) -> Bool {
+      if caseless {
+        for i in 0..<count where lowerASCII(hp[offset + i]) != np[i] { return false }
+        return true
+      }
+      return memcmp(hp + offset, np, count) == 0
+    }
     switch position {
     case .prefix:
-      return memcmp(hp, np, count) == 0
+      return at(0)
     case .suffix:
-      return memcmp(hp + (h.count - count), np, count) == 0
+      return at(h.count - count)
     case .anywhere:
       let first = np.pointee
       var i = 0
       let last = h.count - count
       while i <= last {
-        if hp[i] == first && memcmp(hp + i, np, count) == 0 { return true }
+        if (caseless ? lowerASCII(hp[i]) : hp[i]) == first && at(i) { return true }
         i += 1
       }
       return false
     }
   }
+
+  /// An ASCII capital lower-cased; every other byte unchanged.
+  @inlinable @inline(__always)
+  package static func lowerASCII(_ b: UInt8) -> UInt8 { (b &- 0x41) < 26 ? b | 0x20 : b }
 
   /// Same as the buffer form, for arrays (handy in tests).
   ///
@@ -108,8 +153,9 @@ package enum TextSearch {
     n.withUnsafeBufferPointer { nb in h.withUnsafeBufferPointer { hb in find(nb, in: hb, position) } }
   }
 
-  @inline(__always)
-  static func bytes<R>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
+  /// `body` on the string's UTF-8 bytes, in place when the string is contiguous.
+  @inlinable @inline(__always)
+  package static func bytes<R>(_ s: String, _ body: (UnsafeBufferPointer<UInt8>) -> R) -> R {
     if let r = s.utf8.withContiguousStorageIfAvailable(body) { return r }
     var s = s
     return s.withUTF8(body)

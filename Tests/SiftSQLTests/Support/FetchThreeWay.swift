@@ -95,7 +95,7 @@ final class FetchThreeWay {
 
   static func agree(_ a: Outcome, _ b: Outcome) -> Bool {
     switch (a, b) {
-    case (.failed, .failed): return true
+    case (.failed(let x), .failed(let y)): return RefusalIDs.agree(x, y)
     case (.rows(let x), .rows(let y)):
       return x.count == y.count && zip(x, y).allSatisfy { p, q in p.count == q.count && zip(p, q).allSatisfy(same) }
     default: return false

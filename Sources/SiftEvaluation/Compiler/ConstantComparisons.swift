@@ -1,7 +1,7 @@
 import SiftSyntax
 
 // `value op constant`, one concrete type per comparison kind, so that the closures built from
-// them (`KeyTests.swift`) are specialized per kind: no switch on the kind per record, and the
+// them (`KeyPathClosures.swift`) are specialized per kind: no switch on the kind per record, and the
 // test inlined where the value is read. Each one is exactly `ConstantTest.run` for its kind,
 // and hands every input it does not decide inline (and so every error) to `ConstantTest`.
 

@@ -282,7 +282,7 @@ extension Compiler {
       variable = name
       paths.append(path)
       let value = EvalValue(k)
-      tests.append(ConstantTest(try CompareTest(c, constantRHS: value), value))
+      tests.append(ConstantTest(try PreparedComparison(c, constantRHS: value), value))
     }
     guard let variable, let range = terms.first?.range else { return nil }
     let builder = VariablePairBuilder(

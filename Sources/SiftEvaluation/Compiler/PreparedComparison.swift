@@ -13,7 +13,7 @@ import SiftSyntax
 ///   container is a string; nil container or needle gives false; other containers are errors.
 /// - `BEGINSWITH`/`ENDSWITH`/`LIKE`/`MATCHES`: both sides strings (nil gives false, another
 ///   kind is `not-a-string`); an empty needle never begins/ends/is contained.
-struct CompareTest: Sendable {
+struct PreparedComparison: Sendable {
   let op: ComparisonOperator
   let rule: TextRule
   let range: SiftSourceRange
@@ -97,14 +97,14 @@ struct CompareTest: Sendable {
       guard case .string(let s)? = try checkedString(l, lhsRange) else { return false }
       if let regex, case .string = r {
         if let simpleRegex, let answer = simpleRegex.matches(s) { return answer }
-        return try CompareTest.match(regex, s, at: rhsRange)
+        return try PreparedComparison.match(regex, s, at: rhsRange)
       }
       guard case .string(let p)? = try checkedString(r, rhsRange) else { return false }
       let pattern: RegexPattern
       do { pattern = try RegexPattern(p, options: rule.options) } catch {
         throw EvalDiagnostics.invalidRegex(error.description, at: rhsRange)
       }
-      return try CompareTest.match(pattern, s, at: rhsRange)
+      return try PreparedComparison.match(pattern, s, at: rhsRange)
     case .utiConformsTo, .utiEquals:
       throw EvalDiagnostics.unsupported("the \(op.keyword) operator", at: range)
     }
