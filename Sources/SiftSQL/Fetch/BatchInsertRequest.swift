@@ -40,7 +40,7 @@ extension SQLCompiler {
     let q = dialect.quoteIdentifier
     if isCoreDataTable(e) {
       throw SQLDiagnostics.error(
-        "unsupported-write",
+        .unsupportedWrite,
         "\(e.name) is an entity of a Core Data store: a new row needs Core Data's bookkeeping (Z_PRIMARYKEY.Z_MAX, Z_ENT, "
           + "Z_OPT); insert it with Core Data",
         .at(0), source: "")

@@ -119,7 +119,7 @@ extension SQLCompiler {
   ) throws(SiftError) -> (SQLAttribute, SQLExpr) {
     guard let a = e.attribute(name), !a.type.isArray, name != e.primaryKey else {
       throw SQLDiagnostics.error(
-        "invalid-assignment", "'\(name)' is not an updatable attribute of \(e.name)",
+        .invalidAssignment, "'\(name)' is not an updatable attribute of \(e.name)",
         SiftSourceRange(start: 0, end: name.utf8.count), source: name)
     }
     var c: SQLCompilation
@@ -140,7 +140,7 @@ extension SQLCompiler {
       || (target == .integer && v.type == .boolean) || (target == .boolean && v.type == .integer && dialect.booleansAreIntegers)
     guard ok else {
       throw SQLDiagnostics.error(
-        "type-mismatch", "\(e.name).\(name) is \(a.type.rawValue), but the new value is \(v.type)",
+        .typeMismatch, "\(e.name).\(name) is \(a.type.rawValue), but the new value is \(v.type)",
         SiftSourceRange(start: 0, end: name.utf8.count), source: name)
     }
     return (a, try c.assigned(v, to: a, SiftSourceRange(start: 0, end: name.utf8.count)))  // the column's own date form
@@ -175,7 +175,7 @@ extension SQLCompiler {
     let q = dialect.quoteIdentifier
     if isCoreDataTable(e), let related = rowsPointingAt(e).first {
       throw SQLDiagnostics.error(
-        "unsupported-write",
+        .unsupportedWrite,
         "\(e.name) is an entity of a Core Data store and \(related) points at its rows: deleting them needs Core "
           + "Data's delete rules and join tables; delete them with Core Data",
         .at(0), source: "")

@@ -32,7 +32,7 @@ extension SQLSchema {
         for row in rows {
           guard let value = row.first, let problem = mismatch(a, value) else { continue }
           throw SQLDiagnostics.error(
-            "schema-mismatch",
+            .schemaMismatch,
             "\(e.name).\(a.name) (column \(q(e.table)).\(q(a.column))) \(problem)", .at(0), source: "")
         }
       }

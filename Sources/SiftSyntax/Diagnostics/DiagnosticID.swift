@@ -121,6 +121,7 @@ package enum DiagnosticID: String, Sendable, Hashable, CaseIterable {
   case postgresUnsupportedValue = "postgres-unsupported-value"
   case sqliteError = "sqlite-error"
   case sqliteOpen = "sqlite-open"
+  case schemaMismatch = "schema-mismatch"
   case unsupportedWrite = "unsupported-write"
   case valueNotStorable = "value-not-storable"
 
