@@ -286,6 +286,7 @@ extension SQLiteDatabase {
     let st = try bound(statement)
     defer { sqlite3_reset(st) }
     let reader = SQLiteRowReader(statement: st, columns: columns)
+    defer { reader.container = nil }  // it holds the reader
     var results: [T] = []
     while true {
       let rc = sqlite3_step(st)
