@@ -9,7 +9,10 @@ import SiftSyntax
 /// SQLite as `Decodable` structs (`db.fetch(request, as:)`) against a `sqlite3_step` loop
 /// building the same structs from the same file; and `request.fetch(from:)` over 100,000
 /// structs against `filter` + `sorted` written by hand. Each pair is timed interleaved in one
-/// process (`InterleavedTiming`); one JSON line per case, with the ratio (budget 1.5).
+/// process (`InterleavedTiming`); one JSON line per case, with the ratio (budget 1.5). Beside
+/// them, the floors (DecodeFloor.swift): the least any `Decoder` costs over the same loop
+/// (`decodable_floor_ms`) and the least any `Encoder` costs per struct (`encodable_floor_ms`),
+/// which show how much of each ratio `Decodable`/`Encodable` themselves take.
 func runDecodeBenchmarks(_ options: BenchOptions) throws {
   struct Note: Codable, Equatable {
     var id: Int

@@ -36,14 +36,6 @@ public final class SiftObject: SiftRecord, @unchecked Sendable, CustomStringConv
     slots.initialize(from: values, count: count)
   }
 
-  /// A record of `shape` taking the `count` values at `values`, which are left uninitialized.
-  init(shape: Shape, moving values: UnsafeMutablePointer<EvalValue>, count: Int) {
-    self.shape = shape
-    self.count = count
-    slots = UnsafeMutablePointer<EvalValue>.allocate(capacity: max(count, 1))
-    slots.moveInitialize(from: values, count: count)
-  }
-
   deinit {
     slots.deinitialize(count: count)
     slots.deallocate()

@@ -15,7 +15,6 @@ struct SiftRecordBatchEncoder {
       throw SiftRecordEncoder.EncodingFailure(message: "\(T.self) does not encode as keyed records")
     }
     let slots = BatchSlots(keys: d.keys.sorted())
-    defer { slots.container = nil }  // it holds the slots
     var out: [SiftObject] = []
     out.reserveCapacity(values.count)
     for v in values {
@@ -49,11 +48,6 @@ final class BatchSlots {
   /// Set when the value did something the flat layout cannot hold.
   var unsupported = false
   var cache = ShapeCache()
-  /// The keyed container of the last value and its key type, reused by the next value (it
-  /// holds only these slots): making one per value asked the runtime for generic metadata and
-  /// allocated its box each time (`sift-bench --suite decode`, see `BatchEncoder.container`).
-  var container: AnyObject?
-  var containerKey: ObjectIdentifier?
 
   init(keys: [String]) {
     self.keys = keys
@@ -80,18 +74,16 @@ final class BatchSlots {
 
   /// `v` as a record of this layout, or nil when its keys differ.
   func encode<T: Encodable>(_ v: T) throws -> SiftObject? {
-    // Slots keep what a value that did not fit left in them; every slot is written again
-    // before a record is taken (`filled`).
-    for i in 0..<count { filled[i] = false }
+    for i in 0..<count {
+      values[i] = .null
+      filled[i] = false
+    }
     calls = 0
     unsupported = false
     try v.encode(to: BatchEncoder(slots: self))
     guard !unsupported, calls == count else { return nil }
     for i in 0..<count where !filled[i] { return nil }
-    // The record takes the values (no copy, no retain and release of each string).
-    let record = SiftObject(shape: shape, moving: values, count: count)
-    values.initialize(repeating: .null, count: count)
-    return record
+    return SiftObject(shape: shape, copying: values, count: count)
   }
 
   @inline(__always)
@@ -126,27 +118,13 @@ final class BatchSlots {
   }
 }
 
-/// A keyed container kept from one value to the next (`BatchSlots.container`).
-final class BatchContainerCache<Key: CodingKey> {
-  let container: KeyedEncodingContainer<Key>
-  init(_ container: KeyedEncodingContainer<Key>) { self.container = container }
-}
-
 struct BatchEncoder: Encoder {
   let slots: BatchSlots
   var codingPath: [any CodingKey] { [] }
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    if slots.containerKey == ObjectIdentifier(Key.self), let cached = slots.container {
-      // Made below for exactly this Key (the identifier just compared), so the unchecked
-      // downcast is to the object's own class; `as?` would ask for its metadata again.
-      return unsafeDowncast(cached, to: BatchContainerCache<Key>.self).container
-    }
-    let made = BatchContainerCache<Key>(KeyedEncodingContainer(BatchKeyedContainer<Key>(slots: slots)))
-    slots.container = made
-    slots.containerKey = ObjectIdentifier(Key.self)
-    return made.container
+    KeyedEncodingContainer(BatchKeyedContainer<Key>(slots: slots))
   }
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
     slots.unsupported = true
