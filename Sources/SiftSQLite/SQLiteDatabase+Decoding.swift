@@ -20,8 +20,11 @@ extension SQLiteDatabase {
   public func fetch<T: Decodable>(_ request: SiftFetchRequest, as type: T.Type, schema: SQLSchema? = nil) throws(SiftError) -> [T] {
     let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: try self.schema(schema))
     do {
-      var sink = SiftRowSink(columns: try compiler.resultColumns(for: request), as: type)
-      try forEachRow(try compiler.compileForDecoding(request)) { try sink.append($0) }
+      let columns = try compiler.resultColumns(for: request)
+      let statement = try compiler.compileForDecoding(request)
+      guard T.self == SiftRow.self else { return try decodeRows(statement, columns: columns, as: type) }
+      var sink = SiftRowSink(columns: columns, as: type)
+      try forEachRow(statement) { try sink.append($0) }
       return sink.results
     } catch {
       throw SiftError.decoding(error)

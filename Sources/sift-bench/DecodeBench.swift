@@ -9,7 +9,10 @@ import SiftSyntax
 /// SQLite as `Decodable` structs (`db.fetch(request, as:)`) against a `sqlite3_step` loop
 /// building the same structs from the same file; and `request.fetch(from:)` over 100,000
 /// structs against `filter` + `sorted` written by hand. Each pair is timed interleaved in one
-/// process (`InterleavedTiming`); one JSON line per case, with the ratio (budget 1.5).
+/// process (`InterleavedTiming`); one JSON line per case, with the ratio (budget 1.5). Beside
+/// them, the floors (DecodeFloor.swift): the least any `Decoder` costs over the same loop
+/// (`decodable_floor_ms`) and the least any `Encoder` costs per struct (`encodable_floor_ms`),
+/// which show how much of each ratio `Decodable`/`Encodable` themselves take.
 func runDecodeBenchmarks(_ options: BenchOptions) throws {
   struct Note: Codable, Equatable {
     var id: Int
@@ -69,12 +72,15 @@ func runDecodeBenchmarks(_ options: BenchOptions) throws {
     { blackHole(try? db.fetch(request, as: Note.self, schema: schema)) },
     { blackHole(try? db.fetch(introspected, as: Note.self)) },
     { blackHole(handWritten()) },
+    { blackHole(floorFetch(statement, as: Note.self)) },
   ])
   emit([
     ("name", "decode.sqlite.records"), ("rows", .int(Int64(n))), ("sift_ms", .double(sqliteTiming.nsPerOp[0] / 1e6)),
     ("sift_introspecting_ms", .double(sqliteTiming.nsPerOp[1] / 1e6)), ("baseline_ms", .double(sqliteTiming.nsPerOp[2] / 1e6)),
     ("ratio_vs_baseline", .double(sqliteTiming.ratio(0, 2))), ("ratio_introspecting_vs_baseline", .double(sqliteTiming.ratio(1, 2))),
-    ("budget", .double(1.5)),
+    // The least any Decoder costs over the same loop (DecodeFloor.swift), and Sift against it.
+    ("decodable_floor_ms", .double(sqliteTiming.nsPerOp[3] / 1e6)), ("ratio_floor_vs_baseline", .double(sqliteTiming.ratio(3, 2))),
+    ("ratio_vs_floor", .double(sqliteTiming.ratio(0, 3))), ("budget", .double(1.5)),
   ])
 
   let memory = SiftFetchRequest(
@@ -83,13 +89,26 @@ func runDecodeBenchmarks(_ options: BenchOptions) throws {
   func byHand() -> [Note] { notes.filter { $0.pinned && $0.rating >= 2.5 }.sorted { $0.createdAt > $1.createdAt } }
   let selected = try memory.fetch(from: notes)
   guard selected == byHand() else { throw BenchOptions.Failure(description: "decode: memory fetch disagrees with filter + sorted") }
+  // Where the time goes: encoding every value (a count with no predicate encodes them all and
+  // evaluates nothing) and the least any Encoder costs (DecodeFloor.swift).
+  let encodeOnly = SiftFetchRequest(entity: "Note")
+  guard try encodeOnly.fetchCount(from: notes) == n, floorEncode(notes) == n else {
+    throw BenchOptions.Failure(description: "decode: encoding disagrees")
+  }
   let memoryTiming = InterleavedTiming(seconds: options.seconds, [
     { blackHole(try? memory.fetch(from: notes)) },
     { blackHole(byHand()) },
+    { blackHole(try? encodeOnly.fetchCount(from: notes)) },
+    { blackHole(floorEncode(notes)) },
   ])
+  let perRecord = { (i: Int) in SiftValue.double((memoryTiming.nsPerOp[i] / Double(n) * 10).rounded() / 10) }
   emit([
     ("name", "decode.memory.fetch"), ("records", .int(Int64(n))), ("selected", .int(Int64(selected.count))),
     ("sift_ms", .double(memoryTiming.nsPerOp[0] / 1e6)), ("baseline_ms", .double(memoryTiming.nsPerOp[1] / 1e6)),
     ("ratio_vs_baseline", .double(memoryTiming.ratio(0, 1))), ("budget", .double(1.5)),
+    ("sift_encode_ms", .double(memoryTiming.nsPerOp[2] / 1e6)), ("encodable_floor_ms", .double(memoryTiming.nsPerOp[3] / 1e6)),
+    ("ns_per_record_sift", perRecord(0)), ("ns_per_record_baseline", perRecord(1)),
+    ("ns_per_record_sift_encode", perRecord(2)), ("ns_per_record_encodable_floor", perRecord(3)),
+    ("ratio_floor_vs_baseline", .double(memoryTiming.ratio(3, 1))),
   ])
 }

@@ -190,7 +190,7 @@ public struct SQLColumnCodec: Sendable, Hashable {
 
 /// How a stored value of one column becomes a `SiftValue`: the decoding half of
 /// `SQLColumnCodec`, small enough to keep one per column of a result.
-enum SQLValueReading: Sendable, Hashable {
+package enum SQLValueReading: Sendable, Hashable {
   case plain
   case date(SQLDateEncoding)
   case boolean
@@ -200,7 +200,7 @@ enum SQLValueReading: Sendable, Hashable {
   /// The value, or nil when the stored value does not fit (text that is no date, a 2 in a
   /// boolean column, text that is no array).
   @inline(__always)
-  func decode(_ v: SQLValue) -> SiftValue? {
+  package func decode(_ v: SQLValue) -> SiftValue? {
     if case .null = v { return .null }
     switch self {
     case .plain: return SQLColumnCodec.plain(v)

@@ -67,6 +67,15 @@ public struct SiftRow: Sendable, Decodable, CustomStringConvertible {
     return try T(from: SiftRowDecoder(row: self))
   }
 
+  /// The row's decoder, for a driver that reads most values itself and hands the rest here
+  /// (`SQLiteRowDecoder`): what `decode(_:)` uses, looking first at `cursor`'s column.
+  package func decoder(cursor: SiftRowCursor?) -> any Decoder { SiftRowDecoder(row: self, cursor: cursor) }
+
+  /// The keyed container `decoder(cursor:)` gives.
+  package func container<Key: CodingKey>(keyedBy type: Key.Type, cursor: SiftRowCursor?) -> KeyedDecodingContainer<Key> {
+    KeyedDecodingContainer(SiftRowContainer<Key>(row: self, cursor: cursor))
+  }
+
   /// A `SiftRow` decodes only from the row decoder (`db.fetch(request, as: SiftRow.self)`).
   public init(from decoder: any Decoder) throws {
     guard let d = decoder as? SiftRowDecoder else {

@@ -17,7 +17,7 @@ public final class SiftRowColumns: Sendable {
   /// Position by name (the first column of a name).
   let positions: [String: Int]
   /// How each column's stored values read (the codecs' decoding half).
-  let readings: [SQLValueReading]
+  package let readings: [SQLValueReading]
 
   /// Columns with these names and codecs (`codecs` as long as `names`; missing ones are nil).
   public init(names: [String], codecs: [SQLColumnCodec?]) {

@@ -126,8 +126,9 @@ struct SiftRowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
 }
 
 /// Where the keyed container of a fetch's rows looks first (reset for each row).
-final class SiftRowCursor {
-  var next = 0
+package final class SiftRowCursor {
+  package var next = 0
+  package init() {}
 }
 
 /// One column of a row (or one element of an array column) as a single value.
