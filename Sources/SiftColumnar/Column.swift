@@ -41,6 +41,10 @@ final class Column: @unchecked Sendable {
   /// The largest magnitude of an `.int` value (decides whether integers fit a `Double` column).
   private(set) var largestInt: UInt64 = 0
 
+  /// `.object`, for the loader: the key bytes seen at each position of the previous record
+  /// and their columns, so a key is matched by its bytes without a `String` or a hash.
+  var keySlots: [(key: [UInt8], column: Column)] = []
+
   /// Strings folded for `[c]`, `[d]`, `[cd]` (built at first use, then shared).
   private let foldLock = NSLock()
   private var folds: [UInt8: FoldedStrings] = [:]

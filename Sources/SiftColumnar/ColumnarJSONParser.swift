@@ -18,9 +18,6 @@ struct ColumnarJSONParser {
   var i = 0
   /// The general reader over the same bytes, for escaped strings and long numbers.
   var reader: JSONReader
-  /// Key bytes seen at each position of each object column, to find child columns without
-  /// making a `String` per key per record.
-  var keyCache: [ObjectIdentifier: [(key: [UInt8], column: Column)]] = [:]
   static let maxDepth = 48
 
   init(_ p: UnsafeBufferPointer<UInt8>, bytes: [UInt8]) {
@@ -103,11 +100,10 @@ struct ColumnarJSONParser {
       column.endObject()
       return
     }
-    let id = ObjectIdentifier(column)
     var position = 0
     while true {
       guard i < p.count, p[i] == UInt8(ascii: "\"") else { throw Unsupported() }
-      let child = try key(of: column, id: id, position: position)
+      let child = try key(of: column, position: position)
       position += 1
       skipSpace()
       guard i < p.count, p[i] == UInt8(ascii: ":") else { throw Unsupported() }
@@ -130,31 +126,29 @@ struct ColumnarJSONParser {
 
   /// Reads a key and finds its column: the key at the same position in the previous record
   /// of this object column, compared byte for byte, else by name.
-  mutating func key(of column: Column, id: ObjectIdentifier, position: Int) throws(Unsupported) -> Column {
+  mutating func key(of column: Column, position: Int) throws(Unsupported) -> Column {
     let start = i + 1
     var j = start
     while j < p.count, p[j] != UInt8(ascii: "\""), p[j] != UInt8(ascii: "\\"), p[j] >= 0x20 { j += 1 }
     guard j < p.count, p[j] == UInt8(ascii: "\"") else { throw Unsupported() }  // escapes: general way
     let keyBytes = UnsafeBufferPointer(rebasing: p[start..<j])
     i = j + 1
-    if let cached = keyCache[id], position < cached.count {
-      let k = cached[position].key
+    if position < column.keySlots.count {
+      let k = column.keySlots[position].key
       let same = k.count == keyBytes.count
         && (k.isEmpty || k.withUnsafeBufferPointer { memcmp($0.baseAddress!, keyBytes.baseAddress!, k.count) == 0 })
       if same {
-        return cached[position].column
+        return column.keySlots[position].column
       }
     }
     if keyBytes.first == UInt8(ascii: "$") { throw Unsupported() }  // `$date`, `$data`: general way
     let name = String(decoding: keyBytes, as: UTF8.self)
     let child = column.field(name)
-    var cached = keyCache[id] ?? []
-    if position < cached.count {
-      cached[position] = (Array(keyBytes), child)
-    } else if position == cached.count {
-      cached.append((Array(keyBytes), child))
+    if position < column.keySlots.count {
+      column.keySlots[position] = (Array(keyBytes), child)
+    } else if position == column.keySlots.count {
+      column.keySlots.append((Array(keyBytes), child))
     }
-    keyCache[id] = cached
     return child
   }
 

@@ -129,34 +129,64 @@ enum ColumnarKernels {
     let folded = t.fold.isEmpty ? nil : column.folded(t.fold)
     let bytes = folded?.bytes ?? column.bytes
     let ends = folded?.ends ?? column.ends
+    let needle = t.needle.isEmpty ? [0] : t.needle
     bytes.withUnsafeBufferPointer { all in
-      ends.withUnsafeBufferPointer { ends in
-        t.needle.withUnsafeBufferPointer { needle in
+      ends.withUnsafeBufferPointer { endsBuffer in
+        needle.withUnsafeBufferPointer { needleBuffer in
           let base = all.baseAddress ?? UnsafePointer(bitPattern: 1)!
-          let m = needle.count
-          var start = lo == 0 ? 0 : Int(ends[lo - 1])
-          for k in 0..<n {
-            let end = Int(ends[lo + k])
-            defer { start = end }
-            guard st[k] >= Column.value else {
-              out[k] = na
-              continue
+          let ends = endsBuffer.baseAddress! + lo
+          let nd = needleBuffer.baseAddress!
+          let m = t.needle.count
+          var start = lo == 0 ? 0 : Int(endsBuffer[lo - 1])
+          // One loop per operation: the row's bytes are base[start..<end].
+          switch t.operation {
+          case .equal:
+            for k in 0..<n {
+              let end = Int(ends[k])
+              out[k] = st[k] < Column.value ? na : (end - start == m && same(base + start, nd, m) ? 1 : 0)
+              start = end
             }
-            let len = end - start
-            let s = base + start
-            let hit: Bool
-            switch t.operation {
-            case .equal: hit = len == m && (m == 0 || memcmp(s, needle.baseAddress!, m) == 0)
-            case .prefix: hit = len >= m && memcmp(s, needle.baseAddress!, m) == 0
-            case .suffix: hit = len >= m && memcmp(s + (len - m), needle.baseAddress!, m) == 0
-            case .contains: hit = len >= m && find(needle.baseAddress!, m, in: s, len)
-            case .range: hit = inRange(s, len, t)
+          case .prefix:
+            for k in 0..<n {
+              let end = Int(ends[k])
+              out[k] = st[k] < Column.value ? na : (end - start >= m && same(base + start, nd, m) ? 1 : 0)
+              start = end
             }
-            out[k] = hit ? 1 : 0
+          case .suffix:
+            for k in 0..<n {
+              let end = Int(ends[k])
+              out[k] = st[k] < Column.value ? na : (end - start >= m && same(base + end - m, nd, m) ? 1 : 0)
+              start = end
+            }
+          case .contains:
+            for k in 0..<n {
+              let end = Int(ends[k])
+              out[k] = st[k] < Column.value ? na : (find(nd, m, in: base + start, end - start) ? 1 : 0)
+              start = end
+            }
+          case .range:
+            for k in 0..<n {
+              let end = Int(ends[k])
+              out[k] = st[k] < Column.value ? na : (inRange(base + start, end - start, t) ? 1 : 0)
+              start = end
+            }
           }
         }
       }
     }
+  }
+
+  /// Whether the `n` bytes at `a` and `b` are the same (short runs compared in place: a call
+  /// to `memcmp` per row cost more than the comparison).
+  @inline(__always)
+  static func same(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+    if n > 16 { return memcmp(a, b, n) == 0 }
+    var i = 0
+    while i < n {
+      if a[i] != b[i] { return false }
+      i += 1
+    }
+    return true
   }
 
   /// Whether the `m` bytes at `needle` occur in the `len` bytes at `s` (`m` > 0).
@@ -164,7 +194,7 @@ enum ColumnarKernels {
     let first = needle[0]
     var i = 0
     while i + m <= len {
-      if s[i] == first && memcmp(s + i, needle, m) == 0 { return true }
+      if s[i] == first && same(s + i, needle, m) { return true }
       i += 1
     }
     return false
