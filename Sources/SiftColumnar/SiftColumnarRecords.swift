@@ -81,6 +81,18 @@ public final class SiftColumnarRecords: @unchecked Sendable {
     self.init(root: root, count: values.count)
   }
 
+  /// The records of `bytes` when the columnar parser reads them all itself (objects only, no
+  /// `$date`, no default date format); nil otherwise — the caller then reads them the
+  /// general way, which also reports every error.
+  ///
+  /// ```swift
+  /// SiftColumnarRecords.direct(Array(#"[{"a": 1}]"#.utf8))?.count   // 1
+  /// ```
+  package static func direct(_ bytes: [UInt8], dates: SiftJSONDates = .none) -> SiftColumnarRecords? {
+    guard let (root, n) = fast(bytes, dates: dates) else { return nil }
+    return SiftColumnarRecords(root: root, count: n)
+  }
+
   static func fast(_ bytes: [UInt8], dates: SiftJSONDates) -> (Column, Int)? {
     guard dates.defaultFormat == nil else { return nil }
     let root = Column()
