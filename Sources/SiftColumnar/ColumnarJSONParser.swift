@@ -133,22 +133,11 @@ struct ColumnarJSONParser {
     guard j < p.count, p[j] == UInt8(ascii: "\"") else { throw Unsupported() }  // escapes: general way
     let keyBytes = UnsafeBufferPointer(rebasing: p[start..<j])
     i = j + 1
-    if position < column.keySlots.count {
-      let k = column.keySlots[position].key
-      let same = k.count == keyBytes.count
-        && (k.isEmpty || k.withUnsafeBufferPointer { memcmp($0.baseAddress!, keyBytes.baseAddress!, k.count) == 0 })
-      if same {
-        return column.keySlots[position].column
-      }
-    }
+    if let known = column.keySlot(position, keyBytes) { return known }
     if keyBytes.first == UInt8(ascii: "$") { throw Unsupported() }  // `$date`, `$data`: general way
     let name = String(decoding: keyBytes, as: UTF8.self)
     let child = column.field(name)
-    if position < column.keySlots.count {
-      column.keySlots[position] = (Array(keyBytes), child)
-    } else if position == column.keySlots.count {
-      column.keySlots.append((Array(keyBytes), child))
-    }
+    column.rememberKey(position, keyBytes, child)
     return child
   }
 

@@ -49,7 +49,8 @@ enum ColumnarInput {
       if part.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { continue }
       // One record a line, as the general way reads JSON Lines (a record spanning lines is
       // an error there).
-      guard let columns = SiftColumnarRecords.direct(part, dates: dates), columns.count == lines(part),
+      // (The parser checks that itself when a part holds more than one record.)
+      guard let columns = SiftColumnarRecords.direct(part, dates: dates), columns.count > 1 || lines(part) == 1,
         matcher.columnarFallback(for: columns, variables: variables) == nil,
         let n = try? matcher.count(columns, variables: variables, workers: workers)
       else { return nil }
