@@ -9,7 +9,7 @@ import SiftSyntax
 ///
 /// - one line per question: `format`, `ns_per_record` (the columnar count on one core),
 ///   `row_ns_per_record` (the row evaluator over the same records as `SiftObject`s, one core),
-///   `parallel_speedup` (one thread over two), and the count (checked against the row
+///   `parallel_speedup` (one thread over two; `parallel_cpu_ratio`, their CPU times), and the count (checked against the row
 ///   evaluator, positions too);
 /// - `columnar.loop`: `scan_vs_loop`, Sift's count of `distance BETWEEN {1, 5}` over a
 ///   hand-written loop over a `[Double]` of the same values, interleaved;
@@ -90,7 +90,9 @@ func runColumnarBenchmarks(_ options: BenchOptions) throws {
     ),
     ("(rating >= 4 OR favorite == YES) AND city != \"Tokyo\"", []),
   ]
-  for (format, arguments) in questions {
+  // SIFT_BENCH_CASE=TEXT: only the questions whose format contains TEXT (for profiling).
+  let only = ProcessInfo.processInfo.environment["SIFT_BENCH_CASE"]
+  for (format, arguments) in questions where only.map({ format.contains($0) }) ?? true {
     let matcher = try SiftPredicate(format: format, arguments: arguments).compile()
     let rows = try matcher.matchingIndices(objects)
     let found = try matcher.matchingIndices(data)
@@ -102,10 +104,18 @@ func runColumnarBenchmarks(_ options: BenchOptions) throws {
       { blackHole(try? matcher.count(data, workers: 2)) },
       { blackHole(try? matcher.matchingIndices(objects).count) },
     ])
+    // CPU time (every thread) on two threads over one: near 1 means the second thread adds no
+    // work, so the wall-clock speedup is what the machine's other load leaves of two cores.
+    var cpu: [Double] = []
+    for workers in [1, 2] {
+      let c0 = columnarCPU()
+      for _ in 0..<20 { blackHole(try? matcher.count(data, workers: workers)) }
+      cpu.append(columnarCPU() - c0)
+    }
     var line: [(String, SiftValue)] = [
       ("name", "columnar.question"), ("format", .string(format)), ("records", .int(Int64(n))),
       ("matches", .int(Int64(rows.count))), ("ns_per_record", .double(r2(t.nsPerOp[0] / Double(n)))),
-      ("parallel_speedup", .double(r2(t.ratio(0, 1)))), ("row_ns_per_record", .double(r2(t.nsPerOp[2] / Double(n)))),
+      ("parallel_speedup", .double(r2(t.ratio(0, 1)))), ("parallel_cpu_ratio", .double(r2(cpu[1] / cpu[0]))), ("row_ns_per_record", .double(r2(t.nsPerOp[2] / Double(n)))),
       ("vs_rows", .double(r2(t.ratio(2, 0)))),
     ]
     if let why = matcher.columnarFallback(for: data) { line.append(("fallback", .string(why))) }
@@ -114,6 +124,11 @@ func runColumnarBenchmarks(_ options: BenchOptions) throws {
 }
 
 private func columnarClock() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
+private func columnarCPU() -> Double {
+  var t = timespec()
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t)
+  return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
+}
 private func r2(_ x: Double) -> Double { (x * 100).rounded() / 100 }
 
 /// The generated venues of `--suite columnar`, as JSON text (the same for the same count).
