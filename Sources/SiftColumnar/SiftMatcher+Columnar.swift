@@ -106,63 +106,60 @@ enum ColumnarScan {
     let parts = (count + part - 1) / part
     let queue = PartQueue(parts: parts)
     let threads = max(1, min(workers, parts))
-    let work = { @Sendable in
+    let work = { @Sendable (steal: Bool) in
       let mask = UnsafeMutablePointer<UInt8>.allocate(capacity: part)
       defer { mask.deallocate() }
-      while let p = queue.next() {
+      while let p = queue.next(steal: steal) {
         let lo = p * part
         let n = min(part, count - lo)
         ColumnarKernels.run(plan, lo, n, mask)
         queue.set(p, body(lo, mask, n))
       }
     }
-    // Helpers take parts when they get to run; the caller scans too and returns once every
-    // part is done, without waiting for a helper the machine has not scheduled yet (that
-    // helper then finds no part left). `concurrentPerform` waited for every thread to start:
-    // two threads were 4x slower than one on the loaded 2-core machine
-    // (`parallel_speedup` 0.27, `sift-bench --suite columnar`).
-    for _ in 1..<threads { DispatchQueue.global().async(execute: work) }
-    work()
-    queue.waitUntilDone()
+    // Helpers take parts when they get to run; the caller scans too, and when no part is left
+    // untaken it scans the parts helpers have taken but not finished (the first answer for a
+    // part is kept; both are the same), so it never waits for a thread the machine has not
+    // scheduled. `concurrentPerform` waited for every thread: two threads were 4x slower than
+    // one on the loaded 2-core machine (`parallel_speedup` 0.27, `sift-bench --suite columnar`).
+    for _ in 1..<threads { DispatchQueue.global().async { work(false) } }
+    work(true)
     return queue.results
   }
 
-  /// The next part to scan and each part's result; the lock makes the writes visible to the
-  /// caller, which waits until every part is done.
+  /// The next part to scan and each part's result (the first one kept); the lock makes the
+  /// writes visible to the caller.
   final class PartQueue: @unchecked Sendable {
-    private let lock = NSCondition()
+    private let lock = NSLock()
     private var following = 0
-    private var done = 0
-    private var slots: [[Int]]
+    private var slots: [[Int]?]
+    /// The first part that may not be done yet (for stealing).
+    private var firstOpen = 0
 
-    init(parts: Int) { slots = Array(repeating: [], count: parts) }
+    init(parts: Int) { slots = Array(repeating: nil, count: parts) }
 
-    func next() -> Int? {
+    /// An untaken part; with `steal`, when none is left, a taken one not yet done.
+    func next(steal: Bool) -> Int? {
       lock.lock()
       defer { lock.unlock() }
-      guard following < slots.count else { return nil }
-      following += 1
-      return following - 1
+      if following < slots.count {
+        following += 1
+        return following - 1
+      }
+      guard steal else { return nil }
+      while firstOpen < slots.count, slots[firstOpen] != nil { firstOpen += 1 }
+      return firstOpen < slots.count ? firstOpen : nil
     }
 
     func set(_ p: Int, _ r: [Int]) {
       lock.lock()
       defer { lock.unlock() }
-      slots[p] = r
-      done += 1
-      if done == slots.count { lock.broadcast() }
-    }
-
-    func waitUntilDone() {
-      lock.lock()
-      defer { lock.unlock() }
-      while done < slots.count { lock.wait() }
+      if slots[p] == nil { slots[p] = r }
     }
 
     var results: [[Int]] {
       lock.lock()
       defer { lock.unlock() }
-      return slots
+      return slots.map { $0 ?? [] }
     }
   }
 }
