@@ -69,7 +69,7 @@ let package = Package(
     // test target that replays every input that ever failed (Fuzz/Regressions).
     .target(
       name: "SiftFuzzOracles",
-      dependencies: ["SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite"],
+      dependencies: ["SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftColumnar"],
       path: "Fuzz/Oracles"),
     .testTarget(
       name: "SiftFuzzRegressionTests",

@@ -28,7 +28,7 @@ enum ColumnarInput {
   /// The number of matching records of a JSON Lines file, read `streamPart` bytes at a time
   /// (whole lines); nil for the general way.
   static func streamedCount(
-    _ path: String, dates: SiftJSONDates, matcher: SiftMatcher, variables: [String: SiftValue]
+    _ path: String, dates: SiftJSONDates, matcher: SiftMatcher, variables: [String: SiftValue], part: Int = streamPart
   ) -> Int? {
     guard path.hasSuffix(".jsonl") || path.hasSuffix(".ndjson"), let file = FileHandle(forReadingAtPath: path) else {
       return nil
@@ -39,7 +39,7 @@ enum ColumnarInput {
     var records = 0
     var atEnd = false
     while !atEnd {
-      let chunk = (try? file.read(upToCount: streamPart)) ?? nil
+      let chunk = (try? file.read(upToCount: part)) ?? nil
       if let chunk, !chunk.isEmpty { pending += chunk } else { atEnd = true }
       // Whole lines only; the rest waits for the next part.
       let cut = atEnd ? pending.count : (pending.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0)
