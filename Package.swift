@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "SiftCoreData", targets: ["SiftCoreData"]),
     .library(name: "SiftLive", targets: ["SiftLive"]),
     .library(name: "SiftLiveSQLite", targets: ["SiftLiveSQLite"]),
+    .library(name: "SiftColumnar", targets: ["SiftColumnar"]),
     .executable(name: "sift", targets: ["sift"]),
     .executable(name: "sift-bench", targets: ["sift-bench"]),
   ],
@@ -22,6 +23,8 @@ let package = Package(
     .target(name: "SiftSyntax"),
     .target(name: "SiftEvaluation", dependencies: ["SiftSyntax"]),
     .target(name: "SiftSQL", dependencies: ["SiftSyntax"]),
+    // Columnar data sets: JSON records as typed columns, predicates as kernels over them.
+    .target(name: "SiftColumnar", dependencies: ["SiftSyntax", "SiftEvaluation"]),
     .target(name: "SiftSQLite", dependencies: ["SiftSyntax", "SiftSQL", "CSQLite"]),
     .target(name: "SiftPostgres", dependencies: ["SiftSyntax", "SiftSQL", "CLibPQ"]),
     // Core Data: .xcdatamodeld models (FoundationXML) and their SQLite store layout as an SQLSchema.
@@ -39,17 +42,18 @@ let package = Package(
     // The command-line tool: a library (testable) plus a thin executable.
     .target(
       name: "SiftCLI",
-      dependencies: ["SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftCoreData", "SiftLive", "SiftLiveSQLite"],
+      dependencies: ["SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftCoreData", "SiftLive", "SiftLiveSQLite", "SiftColumnar"],
       resources: [.copy("Resources")]),
     .executableTarget(name: "sift", dependencies: ["SiftCLI"]),
     .executableTarget(
       name: "sift-bench",
       dependencies: [
-        "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftLive", "SiftLiveSQLite", "CSQLite", "SiftCLI",
+        "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftLive", "SiftLiveSQLite", "CSQLite", "SiftCLI", "SiftColumnar",
       ]),
 
     .testTarget(name: "SiftSyntaxTests", dependencies: ["SiftSyntax"]),
     .testTarget(name: "SiftEvaluationTests", dependencies: ["SiftSyntax", "SiftEvaluation"]),
+    .testTarget(name: "SiftColumnarTests", dependencies: ["SiftSyntax", "SiftEvaluation", "SiftColumnar"]),
     .testTarget(
       name: "SiftSQLTests",
       dependencies: ["SiftSyntax", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftEvaluation"]),
@@ -66,7 +70,7 @@ let package = Package(
     // test target that replays every input that ever failed (Fuzz/Regressions).
     .target(
       name: "SiftFuzzOracles",
-      dependencies: ["SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite"],
+      dependencies: ["SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftColumnar"],
       path: "Fuzz/Oracles"),
     .testTarget(
       name: "SiftFuzzRegressionTests",

@@ -16,6 +16,7 @@ let package = Package(
       dependencies: [
         .product(name: "SiftSyntax", package: "Sift"),
         .product(name: "SiftEvaluation", package: "Sift"),
+        .product(name: "SiftColumnar", package: "Sift"),
         .product(name: "SiftSQL", package: "Sift"),
         .product(name: "SiftSQLite", package: "Sift"),
       ],

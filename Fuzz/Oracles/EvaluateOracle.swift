@@ -1,9 +1,12 @@
+import SiftColumnar
 import SiftEvaluation
 import SiftSyntax
 
 /// The evaluate oracle: a parsed predicate compiles and runs over every record of
 /// `FuzzData.objects`, and whatever it throws is a well-formed `.evaluate` error whose id is
-/// on the documented list below. Anything else (another id, another stage, a trap) is a bug.
+/// on the documented list below; over the same records as columns (`SiftColumnarRecords`) it
+/// gives the same positions, or the same error. Anything else (another id, another stage, a
+/// trap, another answer) is a bug.
 ///
 /// ```swift
 /// EvaluateOracle.check("n / 0 == 1")   // nil: division-by-zero is documented
@@ -43,6 +46,15 @@ public enum EvaluateOracle {
         if let message = problem(error) { return fail("record \(i): " + message) }
       }
     }
+    if let columns = FuzzData.columns {
+      let rows = outcome { () throws(SiftError) in try matcher.matchingIndices(FuzzData.objects) }
+      let kernels = outcome { () throws(SiftError) in try matcher.matchingIndices(columns) }
+      if rows != kernels { return fail("columns answer \(kernels), rows \(rows)") }
+    }
     return nil
+  }
+
+  static func outcome(_ body: () throws(SiftError) -> [Int]) -> String {
+    do { return "\(try body())" } catch { return "error \(error.diagnostic.id): \(error.diagnostic.message)" }
   }
 }

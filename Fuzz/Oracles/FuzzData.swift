@@ -1,4 +1,5 @@
 import Foundation
+import SiftColumnar
 import SiftEvaluation
 import SiftSQL
 import SiftSQLite
@@ -67,6 +68,9 @@ public enum FuzzData {
 
   /// The records in Sift's fast in-memory layout.
   public static let objects: [SiftObject] = (try? JSONRecords.records(from: .array(records))) ?? []
+
+  /// The same records as columns (the evaluate oracle compares both paths).
+  public static let columns: SiftColumnarRecords? = try? SiftColumnarRecords(values: records)
 
   /// `objects` as SQLite reads them back: a stored -0.0 is +0.0 there (it stores integral
   /// reals as integers; a documented difference, Grammar/notes/sql.md "Signed zero").

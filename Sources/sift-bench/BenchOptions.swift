@@ -18,9 +18,10 @@ struct BenchOptions {
   /// (default all); `--suite existing` (a 1,000,000-row database), `--suite live` (1,000,000
   /// live records), `--suite scale` (the REPL on N generated records), `--suite decode`
   /// (100,000 typed results against hand-written Swift) and `--suite hostile` (issue 23's slow
-  /// cases, 100,000 records unless `--records`) are never in the default set.
+  /// cases, 100,000 records unless `--records`) and `--suite columnar` (issue 25: columns and
+  /// kernels over N generated venues) are never in the default set.
   var suites: Set<String> = []
-  /// `--records N`: records for `--suite scale` (default 1,000,000).
+  /// `--records N`: records for `--suite scale` and `--suite columnar` (default 1,000,000).
   var records = 1_000_000
 
   struct Failure: Error, CustomStringConvertible { var description: String }
@@ -47,8 +48,8 @@ struct BenchOptions {
         o.seconds = s
       case "--suite":
         let name = try value()
-        guard ["parse", "evaluate", "sql", "fetch", "existing", "live", "scale", "decode", "hostile"].contains(name) else {
-          throw Failure(description: "--suite needs parse, evaluate, sql, fetch, existing, live, scale, decode or hostile, not \(name)")
+        guard ["parse", "evaluate", "sql", "fetch", "existing", "live", "scale", "decode", "hostile", "columnar"].contains(name) else {
+          throw Failure(description: "--suite needs parse, evaluate, sql, fetch, existing, live, scale, decode, hostile or columnar, not \(name)")
         }
         o.suites.insert(name)
       case "--records":
@@ -57,7 +58,7 @@ struct BenchOptions {
       case "-h", "--help":
         print(
           "usage: sift-bench [--format 'P'] [--arg JSON]... [--data FILE.json] [--schema S.json --entity E] [--seconds N]"
-            + " [--suite parse|evaluate|sql|fetch|existing|live|scale|decode|hostile]... [--records N]")
+            + " [--suite parse|evaluate|sql|fetch|existing|live|scale|decode|hostile|columnar]... [--records N]")
         exit(0)
       default: throw Failure(description: "unknown option \(args[i])")
       }

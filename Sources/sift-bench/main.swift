@@ -26,6 +26,7 @@ do {
     if options.suites.contains("scale") { try runScaleBenchmarks(options) }
     if options.suites.contains("decode") { try runDecodeBenchmarks(options) }
     if options.suites.contains("hostile") { try runHostileBenchmarks(options) }
+    if options.suites.contains("columnar") { try runColumnarBenchmarks(options) }
   } else {
     if options.format != nil { try runParseBenchmarks(options) }
     if options.data != nil { try runEvaluateBenchmarks(options) }

@@ -9,7 +9,7 @@ import Testing
 struct PublicAPITests {
   static let modules = [
     "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftCoreData", "SiftLive",
-    "SiftLiveSQLite",
+    "SiftLiveSQLite", "SiftColumnar",
   ]
   static let fixtures = ReadmeSnippetTests.root.appendingPathComponent("Tests/Fixtures/public-api")
 

@@ -24,7 +24,9 @@ enum EvalCommand {
     do {
       arguments = try CommandInputs.arguments(parsed.all("--arg"))
       variables = try CommandInputs.variables(parsed.all("--var"))
-      data = try CommandInputs.data(dataPath, dates: CommandInputs.dates(parsed.all("--dates")))
+      let dates = try CommandInputs.dates(parsed.all("--dates"))
+      if let code = columnar(format, arguments, variables, dataPath, dates, parsed) { return code }
+      data = try CommandInputs.data(dataPath, dates: dates)
     } catch {
       CLIOutput.error(TerminalText.escaped("sift eval: \(error)", keeping: ["\n", "\t"]))
       return error.description.hasPrefix("--") ? 2 : 1
@@ -54,5 +56,40 @@ enum EvalCommand {
       CLIOutput.error(CLIOutput.render(error))
       return 1
     }
+  }
+
+  /// Records of JSON objects scanned as columns (`ColumnarInput`); nil when the file or the
+  /// predicate needs the general way (which also reports every error).
+  static func columnar(
+    _ format: String, _ arguments: [SiftValue], _ variables: [String: SiftValue], _ path: String,
+    _ dates: SiftJSONDates, _ parsed: CLIArguments
+  ) -> Int32? {
+    guard let predicate = try? SiftPredicate(format: format, arguments: arguments), predicate.warnings.isEmpty,
+      let matcher = try? predicate.compile(
+        EvaluationOptions(policy: parsed.flags.contains("--lenient") ? .treatAsNoMatch : .strict))
+    else { return nil }
+    if parsed.flags.contains("--count") {
+      if let n = ColumnarInput.streamedCount(path, dates: dates, matcher: matcher, variables: variables) {
+        print(n)
+        return 0
+      }
+    }
+    guard let (records, found) = ColumnarInput.matches(path, dates: dates, matcher: matcher, variables: variables)
+    else { return nil }
+    if parsed.flags.contains("--count") {
+      print(found.count)
+      return 0
+    }
+    var out = ""
+    for i in found {
+      out += SiftJSON.serialize(records.record(at: i))
+      out += "\n"
+      if out.utf8.count > 1 << 16 {
+        FileHandle.standardOutput.write(Data(out.utf8))
+        out = ""
+      }
+    }
+    FileHandle.standardOutput.write(Data(out.utf8))
+    return 0
   }
 }

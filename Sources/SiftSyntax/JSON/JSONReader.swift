@@ -1,13 +1,14 @@
 import Foundation
 
 /// Byte-level JSON parser behind `SiftJSON.parse`. Iterative over arrays and objects'
-/// members; nesting is bounded by `SiftJSON.maxDepth`.
-struct JSONReader {
-  let bytes: [UInt8]
-  var i = 0
+/// members; nesting is bounded by `SiftJSON.maxDepth`. The columnar loader (`SiftColumnar`)
+/// scans the common shapes itself and hands escaped strings and long numbers to this reader.
+package struct JSONReader {
+  package let bytes: [UInt8]
+  package var i = 0
   var depth = 0
 
-  init(bytes: [UInt8]) { self.bytes = bytes }
+  package init(bytes: [UInt8]) { self.bytes = bytes }
 
   mutating func parseDocument() throws(SiftJSON.SyntaxError) -> SiftValue {
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
@@ -18,7 +19,7 @@ struct JSONReader {
     return v
   }
 
-  func error(_ message: String) -> SiftJSON.SyntaxError {
+  package func error(_ message: String) -> SiftJSON.SyntaxError {
     var line = 1
     var col = 1
     for b in bytes[0..<min(i, bytes.count)] {
@@ -31,7 +32,7 @@ struct JSONReader {
     while i < bytes.count, bytes[i] == 0x20 || bytes[i] == 0x0A || bytes[i] == 0x0D || bytes[i] == 0x09 { i += 1 }
   }
 
-  mutating func parseValue() throws(SiftJSON.SyntaxError) -> SiftValue {
+  package mutating func parseValue() throws(SiftJSON.SyntaxError) -> SiftValue {
     guard i < bytes.count else { throw error("unexpected end of JSON") }
     switch bytes[i] {
     case UInt8(ascii: "{"): return try parseObject()
@@ -114,7 +115,7 @@ struct JSONReader {
     return .dictionary(dict)
   }
 
-  mutating func parseString() throws(SiftJSON.SyntaxError) -> String {
+  package mutating func parseString() throws(SiftJSON.SyntaxError) -> String {
     i += 1
     let start = i
     // Fast path: no escapes.
@@ -186,7 +187,7 @@ struct JSONReader {
     return v
   }
 
-  mutating func parseNumber() throws(SiftJSON.SyntaxError) -> SiftValue {
+  package mutating func parseNumber() throws(SiftJSON.SyntaxError) -> SiftValue {
     let start = i
     if bytes[i] == UInt8(ascii: "-") { i += 1 }
     let digitsStart = i

@@ -1,0 +1,225 @@
+import Foundation
+import SiftSyntax
+
+/// Runs a plan over rows `lo..<lo+n`, writing 1 (match) or 0 per row into `out`.
+///
+/// The loops read the columns through raw pointers: the row range is checked once against
+/// the column (every column of a data set has a row for every record), and a bounds check
+/// per value kept the numeric loops from vectorizing (`sift-bench --suite columnar`,
+/// `scan_vs_loop`).
+enum ColumnarKernels {
+  static func run(_ plan: ColumnarPlan, _ lo: Int, _ n: Int, _ out: UnsafeMutablePointer<UInt8>) {
+    guard n > 0 else { return }
+    switch plan {
+    case .constant(let b): out.initialize(repeating: b ? 1 : 0, count: n)
+    case .leaf(let leaf): run(leaf, lo, n, out)
+    case .not(let inner):
+      run(inner, lo, n, out)
+      for k in 0..<n { out[k] ^= 1 }
+    case .and(let terms), .or(let terms):
+      let isAnd: Bool
+      if case .and = plan { isAnd = true } else { isAnd = false }
+      guard let first = terms.first else {
+        out.initialize(repeating: isAnd ? 1 : 0, count: n)
+        return
+      }
+      run(first, lo, n, out)
+      guard terms.count > 1 else { return }
+      let tmp = UnsafeMutablePointer<UInt8>.allocate(capacity: n)
+      defer { tmp.deallocate() }
+      for t in terms.dropFirst() {
+        run(t, lo, n, tmp)
+        if isAnd {
+          for k in 0..<n { out[k] &= tmp[k] }
+        } else {
+          for k in 0..<n { out[k] |= tmp[k] }
+        }
+      }
+    }
+  }
+
+  static func run(_ leaf: ColumnarLeaf, _ lo: Int, _ n: Int, _ out: UnsafeMutablePointer<UInt8>) {
+    let column = leaf.column
+    precondition(lo >= 0 && lo + n <= column.count, "a column has a row for every record")
+    let na = leaf.nullAnswer
+    column.state.withUnsafeBufferPointer { states in
+      let st = states.baseAddress! + lo
+      switch leaf.test {
+      case .nothing:
+        for k in 0..<n { out[k] = st[k] < Column.value ? na : 0 }
+      case .ints(let a, let b):
+        column.ints.withUnsafeBufferPointer { values in
+          let v = values.baseAddress! + lo
+          for k in 0..<n {
+            let valid = st[k] >> 1
+            let hit: UInt8 = (v[k] >= a ? 1 : 0) & (v[k] <= b ? 1 : 0)
+            out[k] = (valid & hit) | ((valid ^ 1) & na)
+          }
+        }
+      case .doubles(let a, let b):
+        column.doubles.withUnsafeBufferPointer { values in
+          let v = values.baseAddress! + lo
+          for k in 0..<n {
+            let valid = st[k] >> 1
+            let hit: UInt8 = (v[k] >= a ? 1 : 0) & (v[k] <= b ? 1 : 0)
+            out[k] = (valid & hit) | ((valid ^ 1) & na)
+          }
+        }
+      case .bools(let a, let b):
+        for k in 0..<n {
+          let s = st[k]
+          let valid = s >> 1
+          let v = s & 1
+          let hit: UInt8 = (v >= a ? 1 : 0) & (v <= b ? 1 : 0)
+          out[k] = (valid & hit) | ((valid ^ 1) & na)
+        }
+      case .counts(let a, let b):
+        column.ends.withUnsafeBufferPointer { ends in
+          for k in 0..<n {
+            let r = lo + k
+            let c = Int64(ends[r]) - (r == 0 ? 0 : Int64(ends[r - 1]))
+            out[k] = st[k] < Column.value ? na : (c >= a && c <= b ? 1 : 0)
+          }
+        }
+      case .strings(let t):
+        strings(t, column, lo, n, st, na, out)
+      case .quantified(let q, let element):
+        quantified(q, element, column, lo, n, st, na, out)
+      }
+    }
+  }
+
+  static func quantified(
+    _ q: SiftQuantifier, _ element: ColumnarLeaf, _ column: Column, _ lo: Int, _ n: Int, _ st: UnsafePointer<UInt8>,
+    _ na: UInt8, _ out: UnsafeMutablePointer<UInt8>
+  ) {
+    column.ends.withUnsafeBufferPointer { ends in
+      let eLo = lo == 0 ? 0 : Int(ends[lo - 1])
+      let eHi = Int(ends[lo + n - 1])
+      let inner = UnsafeMutablePointer<UInt8>.allocate(capacity: max(eHi - eLo, 1))
+      defer { inner.deallocate() }
+      run(element, eLo, eHi - eLo, inner)
+      var start = eLo
+      for k in 0..<n {
+        let end = Int(ends[lo + k])
+        if st[k] < Column.value {
+          out[k] = na
+        } else {
+          var any: UInt8 = 0
+          var all: UInt8 = 1
+          for e in start..<end {
+            any |= inner[e - eLo]
+            all &= inner[e - eLo]
+          }
+          switch q {
+          case .any: out[k] = any
+          case .all: out[k] = all
+          case .none: out[k] = any ^ 1
+          }
+        }
+        start = end
+      }
+    }
+  }
+
+  static func strings(
+    _ t: StringTest, _ column: Column, _ lo: Int, _ n: Int, _ st: UnsafePointer<UInt8>, _ na: UInt8,
+    _ out: UnsafeMutablePointer<UInt8>
+  ) {
+    let folded = t.fold.isEmpty ? nil : column.folded(t.fold)
+    let bytes = folded?.bytes ?? column.bytes
+    let ends = folded?.ends ?? column.ends
+    let needle = t.needle.isEmpty ? [0] : t.needle
+    bytes.withUnsafeBufferPointer { all in
+      ends.withUnsafeBufferPointer { endsBuffer in
+        needle.withUnsafeBufferPointer { needleBuffer in
+          let base = all.baseAddress ?? UnsafePointer(bitPattern: 1)!
+          let ends = endsBuffer.baseAddress! + lo
+          let nd = needleBuffer.baseAddress!
+          let m = t.needle.count
+          var start = lo == 0 ? 0 : Int(endsBuffer[lo - 1])
+          // One loop per operation: the row's bytes are base[start..<end].
+          switch t.operation {
+          case .equal:
+            for k in 0..<n {
+              let end = Int(ends[k])
+              out[k] = st[k] < Column.value ? na : (end - start == m && same(base + start, nd, m) ? 1 : 0)
+              start = end
+            }
+          case .prefix:
+            for k in 0..<n {
+              let end = Int(ends[k])
+              out[k] = st[k] < Column.value ? na : (end - start >= m && same(base + start, nd, m) ? 1 : 0)
+              start = end
+            }
+          case .suffix:
+            for k in 0..<n {
+              let end = Int(ends[k])
+              out[k] = st[k] < Column.value ? na : (end - start >= m && same(base + end - m, nd, m) ? 1 : 0)
+              start = end
+            }
+          case .contains:
+            for k in 0..<n {
+              let end = Int(ends[k])
+              out[k] = st[k] < Column.value ? na : (find(nd, m, in: base + start, end - start) ? 1 : 0)
+              start = end
+            }
+          case .range:
+            for k in 0..<n {
+              let end = Int(ends[k])
+              out[k] = st[k] < Column.value ? na : (inRange(base + start, end - start, t) ? 1 : 0)
+              start = end
+            }
+          }
+        }
+      }
+    }
+  }
+
+  /// Whether the `n` bytes at `a` and `b` are the same (short runs compared in place: a call
+  /// to `memcmp` per row cost more than the comparison).
+  @inline(__always)
+  static func same(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+    if n > 16 { return memcmp(a, b, n) == 0 }
+    var i = 0
+    while i < n {
+      if a[i] != b[i] { return false }
+      i += 1
+    }
+    return true
+  }
+
+  /// Whether the `m` bytes at `needle` occur in the `len` bytes at `s` (`m` > 0).
+  static func find(_ needle: UnsafePointer<UInt8>, _ m: Int, in s: UnsafePointer<UInt8>, _ len: Int) -> Bool {
+    let first = needle[0]
+    var i = 0
+    while i + m <= len {
+      if s[i] == first && same(s + i, needle, m) { return true }
+      i += 1
+    }
+    return false
+  }
+
+  /// Byte order (`memcmp`, then length), as the evaluator's text rule compares.
+  static func inRange(_ s: UnsafePointer<UInt8>, _ len: Int, _ t: StringTest) -> Bool {
+    func compare(_ b: [UInt8]) -> Int {
+      b.withUnsafeBufferPointer { p in
+        let n = min(len, p.count)
+        if n > 0 {
+          let r = memcmp(s, p.baseAddress!, n)
+          if r != 0 { return r < 0 ? -1 : 1 }
+        }
+        return len == p.count ? 0 : (len < p.count ? -1 : 1)
+      }
+    }
+    if let (b, inclusive) = t.lower {
+      let c = compare(b)
+      if c < 0 || (c == 0 && !inclusive) { return false }
+    }
+    if let (b, inclusive) = t.upper {
+      let c = compare(b)
+      if c > 0 || (c == 0 && !inclusive) { return false }
+    }
+    return true
+  }
+}

@@ -1,0 +1,396 @@
+import Foundation
+import SiftEvaluation
+import SiftSyntax
+
+/// A predicate compiled to kernels over the columns of one data set. Only comparisons whose
+/// answer can never be an error on these columns become kernels; the answer for a row whose
+/// value is null or missing is asked of the row evaluator itself (the comparison over an
+/// empty record), so nil rules cannot drift. AND/OR/NOT combine the kernels' answers; with no
+/// error possible, evaluation order makes no difference.
+indirect enum ColumnarPlan {
+  case constant(Bool)
+  case and([ColumnarPlan])
+  case or([ColumnarPlan])
+  case not(ColumnarPlan)
+  case leaf(ColumnarLeaf)
+}
+
+/// One vectorized comparison: a test over a column's values, and the row evaluator's answer
+/// for rows where the value is null or missing.
+struct ColumnarLeaf {
+  let column: Column
+  let test: ColumnarTest
+  let nullAnswer: UInt8
+
+  init(column: Column, test: ColumnarTest, nullAnswer: UInt8) {
+    self.column = column
+    self.test = test
+    self.nullAnswer = nullAnswer
+  }
+
+  init(column: Column, test: ColumnarTest, nullAnswer: Bool) {
+    self.init(column: column, test: test, nullAnswer: UInt8(nullAnswer ? 1 : 0))
+  }
+}
+
+indirect enum ColumnarTest {
+  /// Integers in `lo...hi`.
+  case ints(Int64, Int64)
+  /// Numbers (or dates, as seconds since 2001) in `lo...hi`.
+  case doubles(Double, Double)
+  /// Booleans (0, 1) in `lo...hi`.
+  case bools(UInt8, UInt8)
+  /// No value matches (a value of another kind, a nil operand).
+  case nothing
+  case strings(StringTest)
+  /// ANY/ALL/NONE over an array column: the element test and its answer for null elements.
+  case quantified(SiftQuantifier, ColumnarLeaf)
+  /// Array element counts in `lo...hi`.
+  case counts(Int64, Int64)
+}
+
+/// A string test over plain or folded bytes (`TextFolding.fold`, as the evaluator's text rule
+/// defines `[c]`, `[d]`).
+struct StringTest {
+  enum Operation { case equal, prefix, suffix, contains, range }
+  let operation: Operation
+  let needle: [UInt8]
+  /// `.range`: bounds (folded), each inclusive or not; nil for none.
+  let lower: (bytes: [UInt8], inclusive: Bool)?
+  let upper: (bytes: [UInt8], inclusive: Bool)?
+  /// Options to fold with; empty: the bytes as stored.
+  let fold: ComparisonOptions
+}
+
+/// Builds plans; nil wherever a kernel could differ from the row evaluator (that predicate
+/// then runs on the row evaluator, over the same columns).
+struct ColumnarPlanner {
+  let root: Column
+  let options: EvaluationOptions
+  /// Why the last plan fell back (for `--explain`-style reports and the bench).
+  var reason: String?
+
+  mutating func plan(_ p: PredicateNode) -> ColumnarPlan? {
+    switch p.kind {
+    case .constant(let b): return .constant(b)
+    case .not(let inner): return plan(inner).map { .not($0) }
+    case .and(let terms), .or(let terms):
+      var out: [ColumnarPlan] = []
+      for t in terms {
+        guard let x = plan(t) else { return nil }
+        out.append(x)
+      }
+      if case .and = p.kind { return .and(out) }
+      return .or(out)
+    case .comparison(let c):
+      let r = comparison(c)
+      if r == nil, reason == nil { reason = "\(PredicateNode(.comparison(c)))" }
+      return r
+    }
+  }
+
+  mutating func comparison(_ c: SiftComparison) -> ColumnarPlan? {
+    // `constant IN keyPath` is `keyPath CONTAINS constant`.
+    if c.quantifier == nil, c.op == .in, constant(c.lhs) != nil, case .keyPath = c.rhs.kind {
+      var swapped = c
+      swapped.lhs = c.rhs
+      swapped.rhs = c.lhs
+      swapped.op = .contains
+      return comparison(swapped)
+    }
+    guard let rhs = constant(c.rhs), case .keyPath(nil, let kp) = c.lhs.kind else { return nil }
+    var keys: [String] = []
+    var counted = false
+    for (i, part) in kp.components.enumerated() {
+      switch part {
+      case .key(let k) where k != "self" && !k.isEmpty: keys.append(k)
+      case .operator(.count) where i == kp.components.count - 1 && i > 0: counted = true
+      default: return nil
+      }
+    }
+    guard let nullAnswer = evaluatorAnswer(c, record: [:]) else { return nil }
+    guard let column = resolve(keys) else {
+      return resolvedNothing(keys) ? .constant(nullAnswer) : nil
+    }
+    if column.kind == .empty { return .constant(nullAnswer) }
+    if counted {
+      guard c.quantifier == nil, column.kind == .array, let (lo, hi) = intBounds(c.op, rhs) else { return nil }
+      return .leaf(ColumnarLeaf(column: column, test: lo > hi ? .nothing : .counts(lo, hi), nullAnswer: nullAnswer))
+    }
+    if let q = c.quantifier {
+      guard column.kind == .array, let elements = column.elements else { return nil }
+      var one = c
+      one.quantifier = .any
+      one.lhs = .keyPath("x")
+      guard let elementNull = evaluatorAnswer(one, record: ["x": [.null]]) else { return nil }
+      if elements.kind == .empty {
+        return .leaf(
+          ColumnarLeaf(
+            column: column, test: .quantified(q, ColumnarLeaf(column: elements, test: .nothing, nullAnswer: elementNull)),
+            nullAnswer: nullAnswer))
+      }
+      guard let inner = plainTest(elements, c.op, c.options, rhs) else { return nil }
+      guard case .leaf(let e) = inner else { return nil }
+      let element = ColumnarLeaf(column: elements, test: e.test, nullAnswer: elementNull)
+      return .leaf(ColumnarLeaf(column: column, test: .quantified(q, element), nullAnswer: nullAnswer))
+    }
+    if c.op == .contains, column.kind == .array {
+      // `array CONTAINS x`: ANY element == x.
+      var any = c
+      any.quantifier = .any
+      any.op = .equal
+      return comparison(any).map { plan in
+        guard case .leaf(let l) = plan, case .quantified(_, let e) = l.test else { return plan }
+        return .leaf(ColumnarLeaf(column: column, test: .quantified(.any, e), nullAnswer: nullAnswer))
+      }
+    }
+    guard let t = plainTest(column, c.op, c.options, rhs) else { return nil }
+    return attach(t, nullAnswer, column)
+  }
+
+  /// Replaces the null answer of every leaf in `plan` built by `plainTest` (which leaves it 0).
+  func attach(_ plan: ColumnarPlan, _ nullAnswer: Bool, _ column: Column) -> ColumnarPlan {
+    switch plan {
+    case .leaf(let l): return .leaf(ColumnarLeaf(column: l.column, test: l.test, nullAnswer: nullAnswer ? 1 : 0))
+    case .not(.leaf(let l)):
+      // `!=`: the evaluator's own answer for null rows is already the negated one.
+      return .not(.leaf(ColumnarLeaf(column: l.column, test: l.test, nullAnswer: nullAnswer ? 0 : 1)))
+    case .or(let items):
+      // IN: null rows answer once, through the first item.
+      var out = items.map { x -> ColumnarPlan in
+        if case .leaf(let l) = x { return .leaf(ColumnarLeaf(column: l.column, test: l.test, nullAnswer: 0)) }
+        return x
+      }
+      if nullAnswer { out.append(.leaf(ColumnarLeaf(column: column, test: .nothing, nullAnswer: 1))) }
+      return .or(out)
+    default: return plan
+    }
+  }
+
+  /// A comparison of `column`'s values (not null) with constant `rhs`; nil when some value
+  /// could make the evaluator fail, or the operation has no kernel.
+  func plainTest(_ column: Column, _ op: ComparisonOperator, _ options: ComparisonOptions, _ rhs: SiftValue)
+    -> ColumnarPlan?
+  {
+    func leaf(_ t: ColumnarTest) -> ColumnarPlan { .leaf(ColumnarLeaf(column: column, test: t, nullAnswer: 0)) }
+    switch op {
+    case .notEqual:
+      return plainTest(column, .equal, options, rhs).map { .not($0) }
+    case .in:
+      guard case .array(let items) = rhs else { return nil }
+      var out: [ColumnarPlan] = []
+      for item in items {
+        guard let p = plainTest(column, .equal, options, item) else { return nil }
+        out.append(p)
+      }
+      return .or(out)
+    case .equal, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .between:
+      break
+    case .beginsWith, .endsWith, .contains:
+      guard column.kind == .string else { return nil }
+      if rhs == .null { return leaf(.nothing) }
+      guard case .string(let s) = rhs else { return nil }
+      let fold = Self.relevant(options)
+      let needle = Array((fold.isEmpty ? s : TextFolding.fold(s, fold)).utf8)
+      if needle.isEmpty { return leaf(.nothing) }
+      let operation: StringTest.Operation = op == .beginsWith ? .prefix : op == .endsWith ? .suffix : .contains
+      return leaf(.strings(StringTest(operation: operation, needle: needle, lower: nil, upper: nil, fold: fold)))
+    default:
+      return nil
+    }
+    let ordering = op != .equal
+    var bounds: [SiftValue]
+    if op == .between {
+      guard case .array(let b) = rhs, b.count == 2 else { return nil }
+      if b.contains(.null) { return leaf(.nothing) }
+      bounds = b
+    } else {
+      if rhs == .null { return leaf(.nothing) }
+      bounds = [rhs]
+    }
+    switch column.kind {
+    case .int, .double, .bool:
+      guard bounds.allSatisfy({ $0.isNumeric }) else { return ordering ? nil : leaf(.nothing) }
+      if column.kind == .double {
+        guard let (lo, hi) = doubleBounds(op, bounds) else { return nil }
+        return leaf(lo <= hi ? .doubles(lo, hi) : .nothing)
+      }
+      guard let (lo, hi) = intBounds(op, op == .between ? .array(bounds) : bounds[0]) else { return nil }
+      if column.kind == .bool {
+        let a = max(lo, 0), b = min(hi, 1)
+        return leaf(a <= b ? .bools(UInt8(a), UInt8(b)) : .nothing)
+      }
+      return leaf(lo <= hi ? .ints(lo, hi) : .nothing)
+    case .date:
+      guard bounds.allSatisfy({ if case .date = $0 { true } else { false } }) else { return ordering ? nil : leaf(.nothing) }
+      let secs = bounds.map { v -> SiftValue in
+        if case .date(let d) = v { return .double(d.timeIntervalSinceReferenceDate) }
+        return v
+      }
+      guard let (lo, hi) = doubleBounds(op, secs) else { return nil }
+      return leaf(lo <= hi ? .doubles(lo, hi) : .nothing)
+    case .string:
+      var texts: [String] = []
+      for b in bounds {
+        guard case .string(let s) = b else { return ordering ? nil : leaf(.nothing) }
+        texts.append(s)
+      }
+      let fold = Self.relevant(options)
+      let folded = texts.map { Array((fold.isEmpty ? $0 : TextFolding.fold($0, fold)).utf8) }
+      let t: StringTest
+      switch op {
+      case .equal: t = StringTest(operation: .equal, needle: folded[0], lower: nil, upper: nil, fold: fold)
+      case .lessThan: t = StringTest(operation: .range, needle: [], lower: nil, upper: (folded[0], false), fold: fold)
+      case .lessThanOrEqual: t = StringTest(operation: .range, needle: [], lower: nil, upper: (folded[0], true), fold: fold)
+      case .greaterThan: t = StringTest(operation: .range, needle: [], lower: (folded[0], false), upper: nil, fold: fold)
+      case .greaterThanOrEqual:
+        t = StringTest(operation: .range, needle: [], lower: (folded[0], true), upper: nil, fold: fold)
+      default: t = StringTest(operation: .range, needle: [], lower: (folded[0], true), upper: (folded[1], true), fold: fold)
+      }
+      return leaf(.strings(t))
+    default:
+      return nil
+    }
+  }
+
+  /// `[c]` and `[d]`: the options that change text (as the evaluator's text rule keeps them).
+  static func relevant(_ options: ComparisonOptions) -> ComparisonOptions {
+    options.intersection([.caseInsensitive, .diacriticInsensitive])
+  }
+
+  /// Inclusive `Double` bounds for a numeric comparison; nil when a bound is an integer a
+  /// `Double` does not hold exactly.
+  func doubleBounds(_ op: ComparisonOperator, _ bounds: [SiftValue]) -> (Double, Double)? {
+    var ds: [Double] = []
+    for b in bounds {
+      switch b {
+      case .double(let d): ds.append(d)
+      case .int(let i):
+        guard i.magnitude <= Column.exactDoubleLimit else { return nil }
+        ds.append(Double(i))
+      case .bool(let x): ds.append(x ? 1 : 0)
+      default: return nil
+      }
+    }
+    if ds.contains(where: \.isNaN) { return (1, 0) }
+    let c = ds[0]
+    switch op {
+    case .equal: return (c, c)
+    case .lessThan: return c == -.infinity ? (1, 0) : (-.infinity, c.nextDown)
+    case .lessThanOrEqual: return (-.infinity, c)
+    case .greaterThan: return c == .infinity ? (1, 0) : (c.nextUp, .infinity)
+    case .greaterThanOrEqual: return (c, .infinity)
+    case .between: return (ds[0], ds[1])
+    default: return nil
+    }
+  }
+
+  /// Inclusive integer bounds for a comparison of integers with `rhs` (a number, or two for
+  /// BETWEEN); an empty range when nothing can match.
+  func intBounds(_ op: ComparisonOperator, _ rhs: SiftValue) -> (Int64, Int64)? {
+    func lower(_ v: SiftValue, strict: Bool) -> Int64? {
+      switch v {
+      case .int(let i): return strict ? (i == .max ? nil : i + 1) : i
+      case .bool(let b): return strict ? (b ? 2 : 1) : (b ? 1 : 0)
+      case .double(let d):
+        if d.isNaN { return nil }
+        let x = (strict ? d.nextUp : d).rounded(.up)
+        if x >= 9_223_372_036_854_775_808.0 { return nil }
+        return x <= -9_223_372_036_854_775_808.0 ? .min : Int64(x)
+      default: return nil
+      }
+    }
+    func upper(_ v: SiftValue, strict: Bool) -> Int64? {
+      switch v {
+      case .int(let i): return strict ? (i == .min ? nil : i - 1) : i
+      case .bool(let b): return strict ? (b ? 0 : -1) : (b ? 1 : 0)
+      case .double(let d):
+        if d.isNaN { return nil }
+        let x = (strict ? d.nextDown : d).rounded(.down)
+        if x < -9_223_372_036_854_775_808.0 { return nil }
+        return x >= 9_223_372_036_854_775_808.0 ? .max : Int64(x)
+      default: return nil
+      }
+    }
+    let empty: (Int64, Int64) = (1, 0)
+    switch op {
+    case .between:
+      guard case .array(let b) = rhs, b.count == 2, b.allSatisfy(\.isNumeric) else { return nil }
+      guard let lo = lower(b[0], strict: false), let hi = upper(b[1], strict: false) else { return empty }
+      return (lo, hi)
+    default:
+      guard rhs.isNumeric else { return nil }
+      switch op {
+      case .equal:
+        guard let lo = lower(rhs, strict: false), let hi = upper(rhs, strict: false) else { return empty }
+        return (lo, hi)
+      case .lessThan: return upper(rhs, strict: true).map { (.min, $0) } ?? empty
+      case .lessThanOrEqual: return upper(rhs, strict: false).map { (.min, $0) } ?? empty
+      case .greaterThan: return lower(rhs, strict: true).map { ($0, .max) } ?? empty
+      case .greaterThanOrEqual: return lower(rhs, strict: false).map { ($0, .max) } ?? empty
+      default: return nil
+      }
+    }
+  }
+
+  /// The column at `keys` through object columns; nil when the path leaves them.
+  func resolve(_ keys: [String]) -> Column? {
+    var c = root
+    for k in keys {
+      guard c.kind == .object, let next = c.fields[k] else { return nil }
+      c = next
+    }
+    return c
+  }
+
+  /// True when `keys` leads nowhere: some key along it is in no record (or every value
+  /// before it is null), so every row reads null.
+  func resolvedNothing(_ keys: [String]) -> Bool {
+    var c = root
+    for k in keys {
+      if c.kind == .empty { return true }
+      guard c.kind == .object else { return false }
+      guard let next = c.fields[k] else { return true }
+      c = next
+    }
+    return c.kind == .empty
+  }
+
+  /// The row evaluator's answer for comparison `c` on `record`; nil when it fails.
+  func evaluatorAnswer(_ c: SiftComparison, record: [String: SiftValue]) -> Bool? {
+    let p = SiftPredicate(root: PredicateNode(.comparison(c)))
+    var strict = options
+    strict.policy = .strict
+    guard let m = try? p.compile(strict) else { return nil }
+    return try? m.matches(record)
+  }
+
+  /// The value of a constant expression (no key paths, variables or random numbers); nil for
+  /// anything else.
+  func constant(_ e: ExpressionNode) -> SiftValue? {
+    switch e.kind {
+    case .constant(let v): return v
+    case .aggregate(let items):
+      var out: [SiftValue] = []
+      for x in items {
+        guard let v = constant(x) else { return nil }
+        out.append(v)
+      }
+      return .array(out)
+    case .cast(let x, _):
+      guard constant(x) != nil else { return nil }
+      return try? SiftExpression(root: e).expressionValue()
+    default:
+      return nil
+    }
+  }
+}
+
+extension SiftValue {
+  var isNumeric: Bool {
+    switch self {
+    case .int, .double, .bool: return true
+    default: return false
+    }
+  }
+}

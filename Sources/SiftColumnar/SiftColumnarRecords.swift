@@ -1,0 +1,151 @@
+import Foundation
+import SiftEvaluation
+import SiftSyntax
+
+/// JSON records held as typed columns: numbers, booleans and dates in contiguous arrays,
+/// strings as UTF-8 bytes with offsets, arrays and nested objects as child columns. A matcher
+/// scans them with kernels over whole columns (`SiftMatcher.matchingIndices(_:)`), and every
+/// predicate gives the same records, in the same order, as the row evaluator over the same
+/// JSON loaded with `JSONRecords`.
+///
+/// ```swift
+/// let venues = try SiftColumnarRecords(contentsOf: URL(fileURLWithPath: "venues.json"))
+/// let m = try SiftPredicate(format: "distance BETWEEN {1.0, 5.0}").compile()
+/// let near = try m.matchingIndices(venues)          // positions, ascending
+/// let first = venues.record(at: near[0])            // ["name": "Blue Cafe", …]
+/// ```
+///
+/// Immutable and `Sendable`.
+public final class SiftColumnarRecords: @unchecked Sendable {
+  let root: Column
+  /// The number of records.
+  public let count: Int
+
+  init(root: Column, count: Int) {
+    root.finish(rows: count)
+    self.root = root
+    self.count = count
+  }
+
+  /// Reads a file holding a JSON array of objects, one object, or JSON Lines (one object a
+  /// line). `dates` as in `JSONRecords.load(contentsOf:dates:)`.
+  ///
+  /// ```swift
+  /// let rows = try SiftColumnarRecords(contentsOf: url, dates: SiftJSONDates(keys: ["at": .iso8601]))
+  /// ```
+  /// - Throws: `SiftError` (stage `.data`): an unreadable file (naming it), invalid JSON (with
+  ///   its line and column), a record that is not an object.
+  public convenience init(contentsOf url: URL, dates: SiftJSONDates = .none) throws(SiftError) {
+    let bytes: [UInt8]
+    do { bytes = [UInt8](try Data(contentsOf: url)) } catch {
+      throw SiftError(
+        stage: .data, id: "cannot-read", message: "cannot read \(url.path): \(error.localizedDescription)",
+        underlying: error)
+    }
+    try self.init(bytes: bytes, dates: dates)
+  }
+
+  /// Parses UTF-8 JSON records (an array of objects, one object, or JSON Lines).
+  ///
+  /// ```swift
+  /// let rows = try SiftColumnarRecords(bytes: Array(#"[{"a": 1}, {"a": 2.5}]"#.utf8))
+  /// rows.count   // 2
+  /// ```
+  public convenience init(bytes: [UInt8], dates: SiftJSONDates = .none) throws(SiftError) {
+    if let (root, n) = SiftColumnarRecords.fast(bytes, dates: dates) {
+      self.init(root: root, count: n)
+      return
+    }
+    // The general way: the evaluator's loader (its errors, its date rules), then columns.
+    let values = try JSONRecords.values(bytes: bytes, dates: dates)
+    try self.init(values: values)
+  }
+
+  /// Records from parsed values (each must be an object).
+  ///
+  /// ```swift
+  /// let rows = try SiftColumnarRecords(values: [["a": 1], ["a": "x"]])
+  /// ```
+  /// - Throws: `SiftError` (stage `.data`, id `invalid-records`) for a value that is no object.
+  public convenience init(values: [SiftValue]) throws(SiftError) {
+    let root = Column()
+    for (i, v) in values.enumerated() {
+      guard case .dictionary = v else {
+        throw SiftError(
+          stage: .data, id: "invalid-records", message: "record \(i) is \(v.kindName), not an object")
+      }
+      do { try root.append(v, i) } catch {
+        throw SiftError(stage: .data, id: "invalid-records", message: "record \(i) cannot be stored")
+      }
+    }
+    self.init(root: root, count: values.count)
+  }
+
+  /// The records of `bytes` when the columnar parser reads them all itself (objects only, no
+  /// `$date`, no default date format); nil otherwise — the caller then reads them the
+  /// general way, which also reports every error.
+  ///
+  /// ```swift
+  /// SiftColumnarRecords.direct(Array(#"[{"a": 1}]"#.utf8))?.count   // 1
+  /// ```
+  package static func direct(_ bytes: [UInt8], dates: SiftJSONDates = .none) -> SiftColumnarRecords? {
+    guard let (root, n) = fast(bytes, dates: dates) else { return nil }
+    return SiftColumnarRecords(root: root, count: n)
+  }
+
+  static func fast(_ bytes: [UInt8], dates: SiftJSONDates) -> (Column, Int)? {
+    guard dates.defaultFormat == nil else { return nil }
+    let root = Column()
+    let n: Int? = bytes.withUnsafeBufferPointer { p in
+      var parser = ColumnarJSONParser(p, bytes: bytes)
+      return try? parser.records(into: root)
+    }
+    guard let n else { return nil }
+    root.finish(rows: n)
+    for (path, format) in dates.keys {
+      guard let column = root.column(at: path.split(separator: ".").map(String.init)) else { continue }
+      if !column.convertToDates(format) { return nil }
+    }
+    return (root, n)
+  }
+
+  /// Record `i` (`0..<count`) as a dictionary, as `JSONRecords` would have read it.
+  ///
+  /// ```swift
+  /// rows.record(at: 0)   // ["a": 1]
+  /// ```
+  public func record(at i: Int) -> SiftValue {
+    root.value(at: i) ?? .null
+  }
+
+  /// Record `i` in the evaluator's fast layout (what the row evaluator scans).
+  ///
+  /// ```swift
+  /// try matcher.matches(rows.object(at: 0))
+  /// ```
+  public func object(at i: Int) -> SiftObject {
+    if case .dictionary(let d) = record(at: i) { return SiftObject(d) }
+    return SiftObject([:])
+  }
+
+  /// Bytes the columns hold (without folds built for `[c]`/`[d]` queries).
+  ///
+  /// ```swift
+  /// Double(rows.heldBytes) / Double(rows.count)   // bytes per record
+  /// ```
+  public var heldBytes: Int { root.heldBytes }
+}
+
+extension Column {
+  /// The column at a key path of plain keys, through objects (and arrays of objects, for date
+  /// keys); nil when there is none.
+  func column(at keys: [String]) -> Column? {
+    var c: Column = self
+    for k in keys {
+      if c.kind == .array, let e = c.elements, e.kind == .object { c = e }
+      guard c.kind == .object, let next = c.fields[k] else { return nil }
+      c = next
+    }
+    return c
+  }
+}

@@ -1,0 +1,167 @@
+import Foundation
+import SiftEvaluation
+import SiftSyntax
+
+extension SiftMatcher {
+  /// Positions (ascending) of the records of `records` that match: the same answer, errors
+  /// included, as `matchingIndices` over the same JSON loaded with `JSONRecords`.
+  ///
+  /// Comparisons of a key path (nested too) with constants — `==`, `!=`, `<`…`>=`, BETWEEN,
+  /// IN a list, BEGINSWITH/ENDSWITH/CONTAINS with `[c]`/`[d]`, ANY/ALL/NONE over arrays,
+  /// `@count` — joined by AND/OR/NOT run as kernels over whole columns, on up to `workers`
+  /// threads. Any other predicate (functions, arithmetic, SUBQUERY, LIKE, MATCHES, a key of
+  /// mixed kinds, a comparison that could fail on these values…) runs on the row evaluator
+  /// over the same records; `columnarFallback(for:)` says which.
+  ///
+  /// ```swift
+  /// let m = try SiftPredicate(format: "ANY tags == 'wifi' AND rating >= 4").compile()
+  /// let hits = try m.matchingIndices(venues, workers: 2)   // [3, 17, …]
+  /// ```
+  public func matchingIndices(
+    _ records: SiftColumnarRecords, variables: [String: SiftValue] = [:], workers: Int = 1
+  ) throws(SiftError) -> [Int] {
+    guard let plan = columnarPlan(records, variables).plan else {
+      return try matchingIndices(ColumnarRows(records: records), variables: variables)
+    }
+    return ColumnarScan.indices(plan, count: records.count, workers: workers)
+  }
+
+  /// How many records of `records` match (`matchingIndices(_:).count`, without the list).
+  ///
+  /// ```swift
+  /// try m.count(venues, workers: 2)   // 1234
+  /// ```
+  public func count(
+    _ records: SiftColumnarRecords, variables: [String: SiftValue] = [:], workers: Int = 1
+  ) throws(SiftError) -> Int {
+    guard let plan = columnarPlan(records, variables).plan else {
+      return try matchingIndices(ColumnarRows(records: records), variables: variables).count
+    }
+    return ColumnarScan.count(plan, count: records.count, workers: workers)
+  }
+
+  /// Why this predicate runs on the row evaluator over `records` (the first comparison with
+  /// no kernel); nil when it runs as column kernels.
+  ///
+  /// ```swift
+  /// try SiftPredicate(format: "name LIKE 'b*'").compile().columnarFallback(for: venues)
+  /// // "name LIKE \"b*\""
+  /// ```
+  public func columnarFallback(for records: SiftColumnarRecords, variables: [String: SiftValue] = [:]) -> String? {
+    let r = columnarPlan(records, variables)
+    return r.plan == nil ? (r.reason ?? "the predicate") : nil
+  }
+
+  func columnarPlan(_ records: SiftColumnarRecords, _ variables: [String: SiftValue]) -> (
+    plan: ColumnarPlan?, reason: String?
+  ) {
+    var predicate = self.predicate
+    if !self.variables.isEmpty {
+      guard self.variables.allSatisfy({ variables[$0] != nil }) else { return (nil, "a variable without a value") }
+      predicate = predicate.substituting(variables)
+    }
+    var planner = ColumnarPlanner(root: records.root, options: EvaluationOptions(), reason: nil)
+    let plan = planner.plan(predicate.root)
+    return (plan, planner.reason)
+  }
+}
+
+/// The records of a columnar data set as the row evaluator's records (built one at a time,
+/// as it reads them): the fallback for predicates with no kernel.
+struct ColumnarRows: RandomAccessCollection {
+  let records: SiftColumnarRecords
+  var startIndex: Int { 0 }
+  var endIndex: Int { records.count }
+  subscript(i: Int) -> SiftObject { records.object(at: i) }
+}
+
+/// Kernel scans in parts, on one thread or several.
+enum ColumnarScan {
+  /// Rows per part: large enough that a part's per-call work is noise, small enough that two
+  /// threads on a busy machine finish together and a part's masks stay in cache.
+  static let part = 16_384
+
+  static func indices(_ plan: ColumnarPlan, count: Int, workers: Int) -> [Int] {
+    each(plan, count: count, workers: workers) { lo, mask, n in
+      var found: [Int] = []
+      for k in 0..<n where mask[k] != 0 { found.append(lo + k) }
+      return found
+    }.flatMap { $0 }
+  }
+
+  static func count(_ plan: ColumnarPlan, count: Int, workers: Int) -> Int {
+    each(plan, count: count, workers: workers) { _, mask, n in
+      var c = 0
+      for k in 0..<n { c &+= Int(mask[k]) }
+      return [c]
+    }.reduce(0) { $0 + $1[0] }
+  }
+
+  /// Runs `plan` over every part (threads take the next part as they finish one) and hands
+  /// each part's first row, mask and size to `body`; the results by part.
+  static func each(
+    _ plan: ColumnarPlan, count: Int, workers: Int,
+    _ body: @escaping @Sendable (Int, UnsafeMutablePointer<UInt8>, Int) -> [Int]
+  ) -> [[Int]] {
+    let parts = (count + part - 1) / part
+    let queue = PartQueue(parts: parts)
+    let threads = max(1, min(workers, parts))
+    let work = { @Sendable (steal: Bool) in
+      let mask = UnsafeMutablePointer<UInt8>.allocate(capacity: part)
+      defer { mask.deallocate() }
+      while let p = queue.next(steal: steal) {
+        let lo = p * part
+        let n = min(part, count - lo)
+        ColumnarKernels.run(plan, lo, n, mask)
+        queue.set(p, body(lo, mask, n))
+      }
+    }
+    // Helpers take parts when they get to run; the caller scans too, and when no part is left
+    // untaken it scans the parts helpers have taken but not finished (the first answer for a
+    // part is kept; both are the same), so it never waits for a thread the machine has not
+    // scheduled. `concurrentPerform` waited for every thread: two threads were 4x slower than
+    // one on the loaded 2-core machine (`parallel_speedup` 0.27, `sift-bench --suite columnar`).
+    for _ in 1..<threads { DispatchQueue.global().async { work(false) } }
+    work(true)
+    return queue.results
+  }
+
+  /// The next part to scan and each part's result (the first one kept); the lock makes the
+  /// writes visible to the caller.
+  final class PartQueue: @unchecked Sendable {
+    private let lock = NSLock()
+    private var following = 0
+    private var slots: [[Int]?]
+    /// The first part that may not be done yet (for stealing).
+    private var firstOpen = 0
+
+    init(parts: Int) { slots = Array(repeating: nil, count: parts) }
+
+    /// An untaken part; with `steal`, when none is left, a taken one not yet done.
+    func next(steal: Bool) -> Int? {
+      lock.lock()
+      defer { lock.unlock() }
+      if following < slots.count {
+        following += 1
+        return following - 1
+      }
+      guard steal else { return nil }
+      while firstOpen < slots.count, slots[firstOpen] != nil { firstOpen += 1 }
+      return firstOpen < slots.count ? firstOpen : nil
+    }
+
+    func set(_ p: Int, _ r: [Int]) {
+      lock.lock()
+      defer { lock.unlock() }
+      if slots[p] == nil { slots[p] = r }
+    }
+
+    var results: [[Int]] {
+      lock.lock()
+      defer { lock.unlock() }
+      return slots.map { $0 ?? [] }
+    }
+  }
+}
+
+extension ColumnarPlan: @unchecked Sendable {}
