@@ -15,6 +15,16 @@ struct SQLCompilation {
   /// same name). A short list searched from the end: nesting is shallow, and comparing short
   /// names is cheaper than hashing them.
   var variables: [(name: String, value: Operand)] = []
+  /// The to-one steps joined to the statement's FROM, when it has one to put them in (a fetch
+  /// request's SELECT); nil: to-one columns are correlated subselects (`compileWhere`, batch
+  /// updates and deletes). See `SQLCompilation+Joins.swift`.
+  var toOneJoins: [SQLToOneJoin]?
+  /// True while compiling a comparison every matching row passes through with its to-one
+  /// targets present (a top-level conjunct that is false for nil): the joins it adds are inner.
+  var joinsInner = false
+  /// True while compiling a top-level conjunct of the WHERE (NOT pushed down, so `NOT (a OR b)`
+  /// is two of them); false inside any comparison's operands.
+  var atTopConjunct = false
 
   /// The innermost SUBQUERY variable named `name`.
   func variable(_ name: String) -> Operand? {
@@ -86,7 +96,7 @@ struct SQLCompilation {
     }
     switch m {
     case .column(let c, let type, let form, let isPK):
-      var v = column(row, c, type: type, nullable: !isPK || row.alias == nil)
+      var v = column(row, c, type: type, nullable: !isPK || row.alias == nil || row.joined)
       v.form = form
       return .value(v)
     case .array(let a, let table, let count):
@@ -96,6 +106,9 @@ struct SQLCompilation {
     case .toOne(let targetPosition, let fk):
       guard let target = schema.entity(at: targetPosition) else { break }
       let keyExpr = column(row, fk, type: target.primaryKeyType)
+      if let alias = joinedAlias(from: row, foreignKey: fk, target: target) {
+        return .row(RowRef(entity: target, key: keyExpr, alias: alias, joined: true))
+      }
       return .row(RowRef(entity: target, key: keyExpr, alias: nil))
     case .toMany(let targetPosition, let inverse, let count):
       guard let target = schema.entity(at: targetPosition) else { break }
