@@ -158,7 +158,11 @@ extension REPLSession {
           try sqlite.explainQueryPlan(try db.compiler.compile(SiftFetchRequest(entity: e.name, predicate: predicate, resultType: .count)))
         }
       }
-      return .ok(warnings(predicate) + lines.map { "  " + $0 }.joined(separator: "\n") + "\n" + verdict + "\n")
+      var hint = ""
+      if db.kind != .postgres, verdict.hasPrefix("no index"), let column = DatabasePlanVerdict.foldedColumn(statement.sql) {
+        hint = "an index on sift_fold(\(column), …) would serve [c]/[d]: sift index --db FILE --fold \(e.table).\(column)\n"
+      }
+      return .ok(warnings(predicate) + lines.map { "  " + $0 }.joined(separator: "\n") + "\n" + verdict + "\n" + hint)
     } catch let error as SiftError {
       return .failure(render(error))
     } catch {
@@ -223,6 +227,15 @@ enum DatabasePlanVerdict {
       return "the planner reads every row of \(shown) (a sequential scan is cheaper for its size); index \(index) would serve the predicate"
     }
     return "no index narrows the rows of \(shown): every row is read"
+  }
+
+  /// The root table's column a compiled statement folds (`sift_fold(t0."title", 1)` → `title`),
+  /// if any: the column `sift index --fold` would index.
+  static func foldedColumn(_ sql: String) -> String? {
+    guard let start = sql.range(of: "sift_fold(t0.\"")?.upperBound, let end = sql[start...].firstIndex(of: "\"") else {
+      return nil
+    }
+    return String(sql[start..<end])
   }
 
   /// `note`, or `Book (table ZITEM)` when the entity is named apart from its table.
