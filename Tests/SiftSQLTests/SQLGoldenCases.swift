@@ -140,14 +140,16 @@ enum SQLGoldenCases {
     func p(_ format: String) throws -> SiftPredicate { try SiftPredicate(format: format) }
     let v = "Venue"
     return [
-      ("fetch: location.city == 'Oslo' (an inner join)",
+      ("fetch: location.city == 'Oslo' (a semi-join)",
        SiftFetchRequest(entity: v, predicate: try p("location.city == 'Oslo'"), resultType: .count)),
       ("fetch: location.city == nil OR name == 'x' (a left join)",
        SiftFetchRequest(entity: v, predicate: try p("location.city == nil OR name == 'x'"), resultType: .count)),
-      ("fetch: location.city ==[c] 'oslo' AND NOT (location.zip == '1') (one join, inner)",
+      ("fetch: location.city ==[c] 'oslo' AND NOT (location.zip == '1') (semi-joins)",
        SiftFetchRequest(entity: v, predicate: try p("location.city ==[c] 'oslo' AND NOT (location.zip == '1')"))),
-      ("fetch: NOT (location.city == 'Oslo') (a left join)",
+      ("fetch: NOT (location.city == 'Oslo') (a negated semi-join)",
        SiftFetchRequest(entity: v, predicate: try p("NOT (location.city == 'Oslo')"), resultType: .count)),
+      ("fetch: location.distance < distance AND location.zip == nil (one left join)",
+       SiftFetchRequest(entity: v, predicate: try p("location.distance < distance AND location.zip == nil"), resultType: .count)),
       ("fetch: ANY menu.price < location.distance (a left join the subselect refers to)",
        SiftFetchRequest(entity: v, predicate: try p("ANY menu.price < location.distance"), resultType: .count)),
       ("fetch: location.city == 'Oslo', sorted by location.city, distinct cities",

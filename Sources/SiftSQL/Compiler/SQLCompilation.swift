@@ -19,12 +19,6 @@ struct SQLCompilation {
   /// request's SELECT); nil: to-one columns are correlated subselects (`compileWhere`, batch
   /// updates and deletes). See `SQLCompilation+Joins.swift`.
   var toOneJoins: [SQLToOneJoin]?
-  /// True while compiling a comparison every matching row passes through with its to-one
-  /// targets present (a top-level conjunct that is false for nil): the joins it adds are inner.
-  var joinsInner = false
-  /// True while compiling a top-level conjunct of the WHERE (NOT pushed down, so `NOT (a OR b)`
-  /// is two of them); false inside any comparison's operands.
-  var atTopConjunct = false
 
   /// The innermost SUBQUERY variable named `name`.
   func variable(_ name: String) -> Operand? {

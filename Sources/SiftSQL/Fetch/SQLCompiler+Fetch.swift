@@ -17,9 +17,7 @@ extension SQLCompiler {
     let e = try entity(request.entity)
     var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: request.predicate?.source ?? "")
     c.toOneJoins = []
-    c.atTopConjunct = true
     var whereExpr = try c.whereClause(request.predicate?.root)
-    c.atTopConjunct = false
     let joins = c.joinClauses
     c.toOneJoins = nil  // sort keys, columns and groups keep their subselects
     let q = dialect.quoteIdentifier

@@ -486,21 +486,25 @@ t0."name" = $1
 (t0."name" = $1 AND t0."distance" < $2)
 -- bindings: ['Red bar', 2.5]
 
--- fetch: location.city == 'Oslo' (an inner join)
-SELECT COUNT(*) FROM "venue" t0 JOIN "location" t1 ON t1."id" = t0."location_id" WHERE t1."city" = $1
+-- fetch: location.city == 'Oslo' (a semi-join)
+SELECT COUNT(*) FROM "venue" t0 WHERE t0."location_id" IN (SELECT t1."id" FROM "location" t1 WHERE t1."city" = $1)
 -- bindings: ['Oslo']
 
 -- fetch: location.city == nil OR name == 'x' (a left join)
 SELECT COUNT(*) FROM "venue" t0 LEFT JOIN "location" t1 ON t1."id" = t0."location_id" WHERE (t1."city" IS NULL OR t0."name" = $1)
 -- bindings: ['x']
 
--- fetch: location.city ==[c] 'oslo' AND NOT (location.zip == '1') (one join, inner)
-SELECT t0."id", t0."code", t0."createdAt", t0."distance", t0."favorite", t0."name", t0."phone", t0."priceCategory", t0."rating", t0."specialCount", t0."tipCount" FROM "venue" t0 JOIN "location" t1 ON t1."id" = t0."location_id" WHERE (sift_fold(t1."city", 1) = sift_fold($1, 1) AND (t1."zip" = $2) IS NOT TRUE) ORDER BY t0."id" ASC
+-- fetch: location.city ==[c] 'oslo' AND NOT (location.zip == '1') (semi-joins)
+SELECT t0."id", t0."code", t0."createdAt", t0."distance", t0."favorite", t0."name", t0."phone", t0."priceCategory", t0."rating", t0."specialCount", t0."tipCount" FROM "venue" t0 WHERE (t0."location_id" IN (SELECT t1."id" FROM "location" t1 WHERE sift_fold(t1."city", 1) = sift_fold($1, 1)) AND (t0."location_id" IN (SELECT t2."id" FROM "location" t2 WHERE t2."zip" = $2)) IS NOT TRUE) ORDER BY t0."id" ASC
 -- bindings: ['oslo', '1']
 
--- fetch: NOT (location.city == 'Oslo') (a left join)
-SELECT COUNT(*) FROM "venue" t0 LEFT JOIN "location" t1 ON t1."id" = t0."location_id" WHERE (t1."city" = $1) IS NOT TRUE
+-- fetch: NOT (location.city == 'Oslo') (a negated semi-join)
+SELECT COUNT(*) FROM "venue" t0 WHERE (t0."location_id" IN (SELECT t1."id" FROM "location" t1 WHERE t1."city" = $1)) IS NOT TRUE
 -- bindings: ['Oslo']
+
+-- fetch: location.distance < distance AND location.zip == nil (one left join)
+SELECT COUNT(*) FROM "venue" t0 LEFT JOIN "location" t1 ON t1."id" = t0."location_id" WHERE (t1."distance" < t0."distance" AND t1."zip" IS NULL)
+-- bindings: []
 
 -- fetch: ANY menu.price < location.distance (a left join the subselect refers to)
 SELECT COUNT(*) FROM "venue" t0 LEFT JOIN "location" t2 ON t2."id" = t0."location_id" WHERE EXISTS (SELECT 1 FROM "menu_item" t1 WHERE (t1."venue_id" = t0."id" AND t1."price" < t2."distance"))

@@ -121,7 +121,7 @@ EXISTS (SELECT 1 FROM "Z_2TAGS" j1 JOIN "ZITEM" t2 ON t2."Z_PK" = j1."Z_2ITEMS" 
 -- Z_PK: [2]
 
 -- Book: fetch: publisher.name == 'Gollancz'
-SELECT t0."Z_PK", t0."ZCREATEDAT", t0."ZTITLE", t0."ZINPRINT", t0."ZPAGES" FROM "ZITEM" t0 JOIN "ZPUBLISHER" t1 ON t1."Z_PK" = t0."ZPUBLISHER" WHERE (t0."Z_ENT" IN (?, ?, ?) AND t1."ZNAME" = ?) ORDER BY t0."Z_PK" ASC
+SELECT t0."Z_PK", t0."ZCREATEDAT", t0."ZTITLE", t0."ZINPRINT", t0."ZPAGES" FROM "ZITEM" t0 WHERE (t0."Z_ENT" IN (?, ?, ?) AND t0."ZPUBLISHER" IN (SELECT t1."Z_PK" FROM "ZPUBLISHER" t1 WHERE t1."ZNAME" = ?)) ORDER BY t0."Z_PK" ASC
 -- bindings: [3, 4, 5, 'Gollancz']
 -- rows: [1 711102600 'Reference Manual' 1 300, 2 730980000 'Good Omens' 1 288, 3 -415584000 'Mort' 0 243]
 
