@@ -58,7 +58,7 @@ struct SQLCompilation {
 
   /// A column of a row: `alias."col"`, or a correlated subselect through the row's key.
   mutating func column(_ row: RowRef, _ column: SQLColumnRef, type: SQLType, nullable: Bool = true) -> SQLExpr {
-    if row.isRoot { return SQLExpr(SQLFragment("\(sql: column.root)"), type: type, nullable: nullable) }
+    if row.isRoot { return SQLExpr(SQLFragment(utf8: column.rootUTF8), type: type, nullable: nullable) }
     if let alias = row.alias { return SQLExpr(SQLFragment("\(alias).\(sql: column.quoted)"), type: type, nullable: nullable) }
     let a = newAlias()
     let sql = SQLFragment("(SELECT \(a).\(sql: column.quoted) FROM \(sql: row.entity.quotedTable) \(a) WHERE \(a).\(sql: row.entity.primaryKeyColumn.quoted) = \(row.key))")
