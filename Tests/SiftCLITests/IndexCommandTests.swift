@@ -76,3 +76,17 @@ struct IndexCommandTests {
     #expect(s.status == 1 && s.stderr.contains("Core Data store"), "\(s.stderr)")
   }
 }
+
+/// `.plan` names `sift index` when a `[c]`/`[d]` predicate reads every row.
+@Suite("sift index hint in .plan", .enabled(if: ExistingFixture.binaryAvailable, "the sift binary is built"))
+struct IndexHintTests {
+  @Test func planNamesTheCommand() throws {
+    let dir = try ExistingFixture.tempDir()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let path = try IndexCommandTests.notes(in: dir)
+    let c = try SiftProcess.run(["--db", path, "-c", ".plan title BEGINSWITH[c] 'meet'"], stdin: "")
+    #expect(c.stdout.contains("sift index --db FILE --fold note.title\n"), "\(c.stdout) \(c.stderr)")
+    let cd = try SiftProcess.run(["--db", path, "-c", ".plan title ==[cd] 'meet'"], stdin: "")
+    #expect(cd.stdout.contains("sift index --db FILE --fold note.title --options cd"), "\(cd.stdout) \(cd.stderr)")
+  }
+}

@@ -159,8 +159,9 @@ extension REPLSession {
         }
       }
       var hint = ""
-      if db.kind != .postgres, verdict.hasPrefix("no index"), let column = DatabasePlanVerdict.foldedColumn(statement.sql) {
-        hint = "an index on sift_fold(\(column), …) would serve [c]/[d]: sift index --db FILE --fold \(e.table).\(column)\n"
+      if db.kind != .postgres, verdict.hasPrefix("no index"), let f = DatabasePlanVerdict.foldedColumn(statement.sql) {
+        hint = "an index on sift_fold(\(f.column), …) would serve [\(f.options)]: "
+          + "sift index --db FILE --fold \(e.table).\(f.column)\(f.options == "c" ? "" : " --options " + f.options)\n"
       }
       return .ok(warnings(predicate) + lines.map { "  " + $0 }.joined(separator: "\n") + "\n" + verdict + "\n" + hint)
     } catch let error as SiftError {
@@ -229,13 +230,16 @@ enum DatabasePlanVerdict {
     return "no index narrows the rows of \(shown): every row is read"
   }
 
-  /// The root table's column a compiled statement folds (`sift_fold(t0."title", 1)` → `title`),
-  /// if any: the column `sift index --fold` would index.
-  static func foldedColumn(_ sql: String) -> String? {
+  /// The root table's column a compiled statement folds and its options
+  /// (`sift_fold(t0."title", 3)` → `title`, `cd`), if any: what `sift index --fold` would index.
+  static func foldedColumn(_ sql: String) -> (column: String, options: String)? {
     guard let start = sql.range(of: "sift_fold(t0.\"")?.upperBound, let end = sql[start...].firstIndex(of: "\"") else {
       return nil
     }
-    return String(sql[start..<end])
+    // sift_fold's second argument: 1 = [c], 2 = [d], 3 = [cd].
+    let rest = sql[end...].dropFirst().prefix(3)
+    let options = rest == ", 2" ? "d" : rest == ", 3" ? "cd" : "c"
+    return (String(sql[start..<end]), options)
   }
 
   /// `note`, or `Book (table ZITEM)` when the entity is named apart from its table.
