@@ -11,7 +11,8 @@ import Testing
 struct IndexCommandTests {
   static func notes(in dir: URL) throws -> String {
     let path = dir.appendingPathComponent("notes.sqlite").path
-    try SQLiteDatabase(path: path).executeScript("""
+    try SQLiteDatabase(path: path).executeScript(
+      """
       CREATE TABLE note (id INTEGER PRIMARY KEY, title TEXT);
       WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 2000)
         INSERT INTO note SELECT i, 'Meeting ' || i FROM n;
@@ -24,7 +25,8 @@ struct IndexCommandTests {
   static func plan(_ path: String, _ format: String) throws -> String {
     let db = try SQLiteDatabase(readOnly: path)
     let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: try db.introspectSchema().schema)
-    let st = try compiler.compile(SiftFetchRequest(entity: "note", predicate: try SiftPredicate(format: format), resultType: .count))
+    let st = try compiler.compile(
+      SiftFetchRequest(entity: "note", predicate: try SiftPredicate(format: format), resultType: .count))
     let rows = try db.execute(SQLStatement(sql: "EXPLAIN QUERY PLAN " + st.sql, bindings: st.bindings))
     return rows.map { $0.map(\.description).joined(separator: " ") }.joined(separator: "\n")
   }
@@ -36,7 +38,8 @@ struct IndexCommandTests {
     #expect(!(try Self.plan(path, "title BEGINSWITH[c] 'meeting 12'")).contains("note_title_sift_fold_c"))
     let r = try SiftProcess.run(["index", "--db", path, "--fold", "note.title"], stdin: "")
     #expect(r.status == 0, "\(r.stderr)")
-    #expect(r.stdout.contains(#"created index "note_title_sift_fold_c" ON "note" (sift_fold("title", 1))"#), "\(r.stdout)")
+    #expect(
+      r.stdout.contains(#"created index "note_title_sift_fold_c" ON "note" (sift_fold("title", 1))"#), "\(r.stdout)")
     for format in ["title BEGINSWITH[c] 'meeting 12'", "title ==[c] 'MEETING 7'", "title IN[c] {'meeting 1', 'x'}"] {
       let plan = try Self.plan(path, format)
       #expect(plan.contains("USING INDEX note_title_sift_fold_c"), "\(format): \(plan)")
@@ -62,12 +65,14 @@ struct IndexCommandTests {
     let m = try SiftProcess.run(["index", "--db", missing, "--fold", "note.title"], stdin: "")
     #expect(m.status == 1 && m.stderr.contains("does not exist"), "\(m.stderr)")
     #expect(!FileManager.default.fileExists(atPath: missing), "a missing file was created")
-    #expect(try SiftProcess.run(["index", "--db", path, "--fold", "note.title", "--options", "x"], stdin: "").status == 2)
+    #expect(
+      try SiftProcess.run(["index", "--db", path, "--fold", "note.title", "--options", "x"], stdin: "").status == 2)
     #expect(try SiftProcess.run(["index", "--db", path, "--fold", "title"], stdin: "").status == 2)
     #expect(try SiftProcess.run(["index", "--db", path], stdin: "").status == 2)
 
     let store = dir.appendingPathComponent("store.sqlite").path
-    try SQLiteDatabase(path: store).executeScript("""
+    try SQLiteDatabase(path: store).executeScript(
+      """
       CREATE TABLE Z_PRIMARYKEY (Z_ENT INTEGER PRIMARY KEY, Z_NAME VARCHAR, Z_SUPER INTEGER, Z_MAX INTEGER);
       CREATE TABLE Z_METADATA (Z_VERSION INTEGER PRIMARY KEY, Z_UUID VARCHAR(255), Z_PLIST BLOB);
       CREATE TABLE ZNOTE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR);

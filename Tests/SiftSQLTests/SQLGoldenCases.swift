@@ -140,58 +140,91 @@ enum SQLGoldenCases {
     func p(_ format: String) throws -> SiftPredicate { try SiftPredicate(format: format) }
     let v = "Venue"
     return [
-      ("fetch: location.city == 'Oslo' (a semi-join)",
-       SiftFetchRequest(entity: v, predicate: try p("location.city == 'Oslo'"), resultType: .count)),
-      ("fetch: location.city == nil OR name == 'x' (a left join)",
-       SiftFetchRequest(entity: v, predicate: try p("location.city == nil OR name == 'x'"), resultType: .count)),
-      ("fetch: location.city ==[c] 'oslo' AND NOT (location.zip == '1') (semi-joins)",
-       SiftFetchRequest(entity: v, predicate: try p("location.city ==[c] 'oslo' AND NOT (location.zip == '1')"))),
-      ("fetch: NOT (location.city == 'Oslo') (a negated semi-join)",
-       SiftFetchRequest(entity: v, predicate: try p("NOT (location.city == 'Oslo')"), resultType: .count)),
-      ("fetch: location.distance < distance AND location.zip == nil (one left join)",
-       SiftFetchRequest(entity: v, predicate: try p("location.distance < distance AND location.zip == nil"), resultType: .count)),
-      ("fetch: ANY menu.price < location.distance (a left join the subselect refers to)",
-       SiftFetchRequest(entity: v, predicate: try p("ANY menu.price < location.distance"), resultType: .count)),
-      ("fetch: location.city == 'Oslo', sorted by location.city, distinct cities",
-       SiftFetchRequest(
-        entity: v, predicate: try p("location.city != nil"), sortDescriptors: [SiftSortDescriptor("location.city")],
-        resultType: .distinct("location.city"))),
-      ("fetch: distance < 5, sort name[c], rating desc, limit 10 offset 20",
-       SiftFetchRequest(
-        entity: v, predicate: try p("distance < 5"),
-        sortDescriptors: [
-          SiftSortDescriptor("name", comparison: .caseInsensitive), SiftSortDescriptor("rating", ascending: false),
-        ],
-        limit: 10, offset: 20)),
-      ("fetch: sort rating nulls last, localized name",
-       SiftFetchRequest(
-        entity: v,
-        sortDescriptors: [
-          SiftSortDescriptor("rating", nulls: .last), SiftSortDescriptor("name", comparison: .localizedStandard),
-        ])),
-      ("fetch: count with limit", SiftFetchRequest(entity: v, predicate: try p("rating > 1"), limit: 3, resultType: .count)),
+      (
+        "fetch: location.city == 'Oslo' (a semi-join)",
+        SiftFetchRequest(entity: v, predicate: try p("location.city == 'Oslo'"), resultType: .count)
+      ),
+      (
+        "fetch: location.city == nil OR name == 'x' (a left join)",
+        SiftFetchRequest(entity: v, predicate: try p("location.city == nil OR name == 'x'"), resultType: .count)
+      ),
+      (
+        "fetch: location.city ==[c] 'oslo' AND NOT (location.zip == '1') (semi-joins)",
+        SiftFetchRequest(entity: v, predicate: try p("location.city ==[c] 'oslo' AND NOT (location.zip == '1')"))
+      ),
+      (
+        "fetch: NOT (location.city == 'Oslo') (a negated semi-join)",
+        SiftFetchRequest(entity: v, predicate: try p("NOT (location.city == 'Oslo')"), resultType: .count)
+      ),
+      (
+        "fetch: location.distance < distance AND location.zip == nil (one left join)",
+        SiftFetchRequest(
+          entity: v, predicate: try p("location.distance < distance AND location.zip == nil"), resultType: .count)
+      ),
+      (
+        "fetch: ANY menu.price < location.distance (a left join the subselect refers to)",
+        SiftFetchRequest(entity: v, predicate: try p("ANY menu.price < location.distance"), resultType: .count)
+      ),
+      (
+        "fetch: location.city == 'Oslo', sorted by location.city, distinct cities",
+        SiftFetchRequest(
+          entity: v, predicate: try p("location.city != nil"), sortDescriptors: [SiftSortDescriptor("location.city")],
+          resultType: .distinct("location.city"))
+      ),
+      (
+        "fetch: distance < 5, sort name[c], rating desc, limit 10 offset 20",
+        SiftFetchRequest(
+          entity: v, predicate: try p("distance < 5"),
+          sortDescriptors: [
+            SiftSortDescriptor("name", comparison: .caseInsensitive), SiftSortDescriptor("rating", ascending: false),
+          ],
+          limit: 10, offset: 20)
+      ),
+      (
+        "fetch: sort rating nulls last, localized name",
+        SiftFetchRequest(
+          entity: v,
+          sortDescriptors: [
+            SiftSortDescriptor("rating", nulls: .last), SiftSortDescriptor("name", comparison: .localizedStandard),
+          ])
+      ),
+      (
+        "fetch: count with limit",
+        SiftFetchRequest(entity: v, predicate: try p("rating > 1"), limit: 3, resultType: .count)
+      ),
       ("fetch: offset without limit", SiftFetchRequest(entity: v, offset: 2, resultType: .properties(["id"]))),
-      ("fetch: properties name, location.city",
-       SiftFetchRequest(entity: v, predicate: try p("favorite == YES"), resultType: .properties(["name", "location.city"]))),
+      (
+        "fetch: properties name, location.city",
+        SiftFetchRequest(
+          entity: v, predicate: try p("favorite == YES"), resultType: .properties(["name", "location.city"]))
+      ),
       ("fetch: indices", SiftFetchRequest(entity: v, predicate: try p("ANY tags == 'wifi'"), resultType: .indices)),
-      ("fetch: aggregates grouped by priceCategory",
-       SiftFetchRequest(
-        entity: v, predicate: try p("distance < 10"),
-        resultType: .aggregates(
-          [SiftAggregate(.count), SiftAggregate(.sum, "tipCount"), SiftAggregate(.avg, "rating"),
-           SiftAggregate(.min, "name"), SiftAggregate(.max, "distance")],
-          groupBy: ["priceCategory"]))),
-      ("fetch: aggregates grouped by location.city",
-       SiftFetchRequest(
-        entity: v, predicate: try p("location.city != nil"),
-        resultType: .aggregates([SiftAggregate(.count)], groupBy: ["location.city"]))),
-      ("fetch: expressions",
-       SiftFetchRequest(
-        entity: v,
-        resultType: .expressions([
-          SiftExpressionDescription(expression: try SiftExpression(format: "distance * 2")),
-          SiftExpressionDescription(expression: try SiftExpression(format: "tags.@count")),
-        ]))),
+      (
+        "fetch: aggregates grouped by priceCategory",
+        SiftFetchRequest(
+          entity: v, predicate: try p("distance < 10"),
+          resultType: .aggregates(
+            [
+              SiftAggregate(.count), SiftAggregate(.sum, "tipCount"), SiftAggregate(.avg, "rating"),
+              SiftAggregate(.min, "name"), SiftAggregate(.max, "distance"),
+            ],
+            groupBy: ["priceCategory"]))
+      ),
+      (
+        "fetch: aggregates grouped by location.city",
+        SiftFetchRequest(
+          entity: v, predicate: try p("location.city != nil"),
+          resultType: .aggregates([SiftAggregate(.count)], groupBy: ["location.city"]))
+      ),
+      (
+        "fetch: expressions",
+        SiftFetchRequest(
+          entity: v,
+          resultType: .expressions([
+            SiftExpressionDescription(expression: try SiftExpression(format: "distance * 2")),
+            SiftExpressionDescription(expression: try SiftExpression(format: "tags.@count")),
+          ]))
+      ),
     ]
   }
 
@@ -204,7 +237,10 @@ enum SQLGoldenCases {
     ("at_unix > %@", [.date(Date(timeIntervalSince1970: 1_700_000_000))]),
     ("at_unix_int <= %@", [.date(Date(timeIntervalSince1970: 1_700_000_000))]),
     ("at_2001 < %@", [.date(Date(timeIntervalSince1970: 1_700_000_000))]),
-    ("at_ms BETWEEN %@", [.array([.date(Date(timeIntervalSince1970: 1_600_000_000)), .date(Date(timeIntervalSince1970: 1_800_000_000))])]),
+    (
+      "at_ms BETWEEN %@",
+      [.array([.date(Date(timeIntervalSince1970: 1_600_000_000)), .date(Date(timeIntervalSince1970: 1_800_000_000))])]
+    ),
     ("at_iso >= %@", [.date(Date(timeIntervalSince1970: 1_700_000_000.5))]),
     ("at_sqlite == %@", [.date(Date(timeIntervalSince1970: 1_700_000_000))]),
     ("on_day == %@", [.date(Date(timeIntervalSince1970: 1_700_006_400))]),

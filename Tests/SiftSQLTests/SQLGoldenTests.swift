@@ -33,7 +33,8 @@ struct SQLGoldenTests {
   ) throws -> [Entry] {
     try cases.map { format, args in
       let st = try compiler.compileWhere(try SiftPredicate(format: format, arguments: args), entity: entity)
-      return Entry(title: caseTitle(format, args), statement: st, from: try compiler.fromClause(entity: entity), target: target)
+      return Entry(
+        title: caseTitle(format, args), statement: st, from: try compiler.fromClause(entity: entity), target: target)
     }
   }
 
@@ -51,23 +52,27 @@ struct SQLGoldenTests {
       out.append(Entry(title: title, statement: try compiler.compile(request), target: .venues))
     }
     let paged = SiftFetchRequest(entity: "Venue", predicate: try SiftPredicate(format: "distance < 5"), limit: 5)
-    out.append(Entry(
-      title: "sum:(tipCount) over a page",
-      statement: try compiler.compile(try SiftExpression(format: "sum:(tipCount)"), over: paged), target: .venues))
+    out.append(
+      Entry(
+        title: "sum:(tipCount) over a page",
+        statement: try compiler.compile(try SiftExpression(format: "sum:(tipCount)"), over: paged), target: .venues))
     let update = BatchUpdateRequest(
       entity: "Venue", predicate: try SiftPredicate(format: "rating == nil"),
       assignments: [("favorite", .value(false)), ("tipCount", try .expression("tipCount + %@", 1))])
     out.append(Entry(title: "batch update", statement: try compiler.compile(update), target: .venues))
     let delete = try compiler.compile(
-      BatchDeleteRequest(entity: "Venue", predicate: try SiftPredicate(format: "tipCount < 10 AND location.city == 'x'")))
+      BatchDeleteRequest(
+        entity: "Venue", predicate: try SiftPredicate(format: "tipCount < 10 AND location.city == 'x'")))
     for (i, st) in delete.enumerated() {
       out.append(Entry(title: "batch delete, statement \(i + 1)", statement: st, target: .venues))
     }
-    let events = SQLCompiler(dialect: dialect, schema: try ExistingEvents.schema(postgres: dialect.name == "postgresql"))
+    let events = SQLCompiler(
+      dialect: dialect, schema: try ExistingEvents.schema(postgres: dialect.name == "postgresql"))
     out += try whereEntries(SQLGoldenCases.eventPredicates, events, entity: "event", target: .events)
     if dialect.name == "sqlite" {
       let introspected = SQLCompiler(dialect: dialect, schema: try introspectedEvents())
-      out += try whereEntries(SQLGoldenCases.introspectedPredicates, introspected, entity: "event", target: .introspectedEvents)
+      out += try whereEntries(
+        SQLGoldenCases.introspectedPredicates, introspected, entity: "event", target: .introspectedEvents)
     }
     return out
   }
@@ -87,7 +92,9 @@ struct SQLGoldenTests {
       out += "-- " + e.title + "\n" + e.statement.sql + "\n"
       out += "-- bindings: [" + e.statement.bindings.map(\.description).joined(separator: ", ") + "]\n\n"
     }
-    out += "-- DDL\n" + SQLDDL(schema: SQLFixtures.schema, dialect: dialect).createStatements().joined(separator: ";\n") + ";\n"
+    out +=
+      "-- DDL\n" + SQLDDL(schema: SQLFixtures.schema, dialect: dialect).createStatements().joined(separator: ";\n")
+      + ";\n"
     return out
   }
 
@@ -104,7 +111,10 @@ struct SQLGoldenTests {
     let a = text.split(separator: "\n", omittingEmptySubsequences: false)
     let b = golden.split(separator: "\n", omittingEmptySubsequences: false)
     let firstDiff = zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }
-    #expect(text == golden, "line \((firstDiff?.offset ?? min(a.count, b.count)) + 1): got \(firstDiff.map { String($0.element.0) } ?? "<end>")")
+    #expect(
+      text == golden,
+      "line \((firstDiff?.offset ?? min(a.count, b.count)) + 1): got \(firstDiff.map { String($0.element.0) } ?? "<end>")"
+    )
   }
 
   /// At least 120 cases per dialect, on each layout.
@@ -123,13 +133,16 @@ struct SQLGoldenTests {
     let dialect = Self.dialects[which]
     let postgres = dialect.name == "postgresql"
     if postgres && !PostgresTestServer.isAvailable { return }
-    let venues = try ThreeWay(schema: SQLFixtures.schema, entity: "Venue", records: SQLFixtures.records, usePostgres: postgres)
+    let venues = try ThreeWay(
+      schema: SQLFixtures.schema, entity: "Venue", records: SQLFixtures.records, usePostgres: postgres)
     let events = try ExistingEvents(usePostgres: postgres)
     let venueDB: any SQLDatabase = postgres ? try #require(venues.postgres) : venues.sqlite
     let eventDB: any SQLDatabase = postgres ? try #require(events.postgres) : events.sqlite
     for e in try Self.entries(dialect) {
       var st = e.statement
-      if let from = e.from { st = SQLStatement(sql: "SELECT COUNT(*) FROM \(from) WHERE \(st.sql)", bindings: st.bindings) }
+      if let from = e.from {
+        st = SQLStatement(sql: "SELECT COUNT(*) FROM \(from) WHERE \(st.sql)", bindings: st.bindings)
+      }
       let db = e.target == .venues ? venueDB : eventDB
       do {
         try events.locked {

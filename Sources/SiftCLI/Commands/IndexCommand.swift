@@ -42,35 +42,53 @@ enum IndexCommand {
 
   /// Creates the index and returns what was done, one line; an index of that name already on
   /// the file is left as it is and said so.
-  static func createFoldIndex(path: String, table: String, column: String, code: Int, options: String) throws -> String {
+  static func createFoldIndex(path: String, table: String, column: String, code: Int, options: String) throws -> String
+  {
     func failure(_ s: String) -> CommandInputs.Failure { CommandInputs.Failure(description: s) }
     let file = (path as NSString).expandingTildeInPath
     let fm = FileManager.default
-    guard fm.fileExists(atPath: file) else { throw failure("\(path) does not exist; sift index writes only an existing SQLite file") }
-    guard fm.isWritableFile(atPath: file) else { throw failure("\(path) is read-only; sift index cannot create an index in it") }
+    guard fm.fileExists(atPath: file) else {
+      throw failure("\(path) does not exist; sift index writes only an existing SQLite file")
+    }
+    guard fm.isWritableFile(atPath: file) else {
+      throw failure("\(path) is read-only; sift index cannot create an index in it")
+    }
     let db: SQLiteDatabase
-    do { db = try SQLiteDatabase(path: file) } catch { throw failure("cannot open \(path): \(ExistingDatabase.message(of: error))") }
+    do { db = try SQLiteDatabase(path: file) } catch {
+      throw failure("cannot open \(path): \(ExistingDatabase.message(of: error))")
+    }
     do {
       guard !CoreDataStore.isStore(db) else {
-        throw failure("\(path) is a Core Data store; Core Data owns its indexes (declare them in the model), sift index refuses it")
+        throw failure(
+          "\(path) is a Core Data store; Core Data owns its indexes (declare them in the model), sift index refuses it")
       }
-      let tables = try db.execute(SQLStatement(
-        sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?", bindings: [.text(table)]))
+      let tables = try db.execute(
+        SQLStatement(
+          sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name = ?", bindings: [.text(table)]))
       guard !tables.isEmpty else {
-        let all = try db.execute(SQLStatement(
-          sql: "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"))
-        let names = all.compactMap { row -> String? in if case .text(let s)? = row.first { return s } else { return nil } }
+        let all = try db.execute(
+          SQLStatement(
+            sql:
+              "SELECT name FROM sqlite_master WHERE type = 'table'"
+                + " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
+          ))
+        let names = all.compactMap { row -> String? in
+          if case .text(let s)? = row.first { return s } else { return nil }
+        }
         throw failure("\(path) has no table '\(table)' (tables: \(names.joined(separator: ", ")))")
       }
       let q = SQLiteDialect().quoteIdentifier
       let columns = try db.execute(SQLStatement(sql: "SELECT name FROM pragma_table_info(?)", bindings: [.text(table)]))
-      let names = columns.compactMap { row -> String? in if case .text(let s)? = row.first { return s } else { return nil } }
+      let names = columns.compactMap { row -> String? in
+        if case .text(let s)? = row.first { return s } else { return nil }
+      }
       guard names.contains(column) else {
         throw failure("table '\(table)' has no column '\(column)' (columns: \(names.joined(separator: ", ")))")
       }
       let name = "\(table)_\(column)_sift_fold_\(options == "dc" ? "cd" : options)"
-      let existing = try db.execute(SQLStatement(
-        sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name = ?", bindings: [.text(name)]))
+      let existing = try db.execute(
+        SQLStatement(
+          sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name = ?", bindings: [.text(name)]))
       let definition = "\(q(table)) (sift_fold(\(q(column)), \(code)))"
       if !existing.isEmpty { return "index \(q(name)) already exists in \(path); nothing written" }
       try db.executeTransaction([SQLStatement(sql: "CREATE INDEX \(q(name)) ON \(definition)")])

@@ -27,7 +27,9 @@ extension SQLCompilation {
   mutating func joinedAlias(from row: RowRef, foreignKey fk: SQLColumnRef, target: SQLEntityRef) -> SQLAlias? {
     guard toOneJoins != nil, let source = row.alias, row.isRoot || row.joined else { return nil }
     let quotedKey = fk.quoted
-    if let found = toOneJoins?.first(where: { $0.source == source && $0.foreignKey == quotedKey }) { return found.alias }
+    if let found = toOneJoins?.first(where: { $0.source == source && $0.foreignKey == quotedKey }) {
+      return found.alias
+    }
     let a = newAlias()
     let clause = SQLFragment(
       "\(sql: target.quotedTable) \(a) ON \(a).\(sql: target.primaryKeyColumn.quoted) = \(source).\(sql: quotedKey)")

@@ -37,7 +37,7 @@ struct SQLCompilation {
     self.source = source
     self.root = entity
     self.selfRow = RowRef(
-      entity: entity, key: SQLExpr(SQLFragment(sql: entity.primaryKeyColumn.root), type: entity.primaryKeyType, nullable: false),
+      entity: entity, key: SQLExpr(SQLFragment(utf8: entity.primaryKeyColumn.rootUTF8), type: entity.primaryKeyType, nullable: false),
       alias: .root)
   }
 
