@@ -1,7 +1,7 @@
 import Foundation
 
 /// The `sift` command line: `sift [repl]`, `sift parse`, `sift eval`, `sift expr`, `sift sql`, `sift batch`,
-/// `sift load`, `sift setup-sql`, `sift schema`, `sift watch`, `sift check`, `sift help [COMMAND]`. Each subcommand lives in `Commands/`.
+/// `sift load`, `sift index`, `sift setup-sql`, `sift schema`, `sift watch`, `sift check`, `sift help [COMMAND]`. Each subcommand lives in `Commands/`.
 ///
 /// ```swift
 /// exit(SiftCommandLine.run(["parse", "name == 'x'"]))
@@ -11,7 +11,7 @@ public enum SiftCommandLine {
   static let subcommands: [String: @Sendable ([String]) -> Int32] = [
     "parse": ParseCommand.run, "eval": EvalCommand.run, "expr": ExprCommand.run, "sql": SQLCommand.run,
     "batch": BatchCommand.run, "load": LoadCommand.run, "setup-sql": SetupSQLCommand.run,
-    "schema": SchemaCommand.run, "watch": WatchCommand.run, "check": CheckCommand.run,
+    "schema": SchemaCommand.run, "watch": WatchCommand.run, "check": CheckCommand.run, "index": IndexCommand.run,
   ]
 
   /// Runs the command line and returns the exit status (0 ok, 1 failure, 2 usage error).

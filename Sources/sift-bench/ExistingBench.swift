@@ -117,6 +117,16 @@ let existingCases: [ExistingBenchCase] = [
     format: "sensor.name == %@", args: ["S0007"],
     hand: "SELECT r.id FROM reading r JOIN sensor s ON s.id = r.sensor_id WHERE s.name = ? ORDER BY r.id",
     handBindings: [.text("S0007")]),
+  // A to-one step to a column without an index (a tenth of the rows match), and one a
+  // missing target also satisfies: the expert's JOIN / LEFT JOIN.
+  ExistingBenchCase(
+    format: "sensor.city == %@", args: ["C3"],
+    hand: "SELECT r.id FROM reading r JOIN sensor s ON s.id = r.sensor_id WHERE s.city = ? ORDER BY r.id",
+    handBindings: [.text("C3")]),
+  ExistingBenchCase(
+    format: "sensor.city == nil OR value < %@", args: [5000.0],
+    hand: "SELECT r.id FROM reading r LEFT JOIN sensor s ON s.id = r.sensor_id WHERE s.city IS NULL OR r.value < ? ORDER BY r.id",
+    handBindings: [.double(5000)]),
   ExistingBenchCase(
     format: "label ==[c] %@", args: ["l0123456"],
     hand: "SELECT id FROM reading WHERE label = ? COLLATE NOCASE ORDER BY id", handBindings: [.text("l0123456")]),
@@ -138,11 +148,11 @@ func existingISO(_ n: Int) -> String {
 func existingScript(rows: Int) -> String {
   """
   PRAGMA journal_mode = OFF; PRAGMA synchronous = OFF;
-  CREATE TABLE sensor (id INTEGER PRIMARY KEY, name TEXT NOT NULL);
+  CREATE TABLE sensor (id INTEGER PRIMARY KEY, name TEXT NOT NULL, city TEXT);
   CREATE TABLE reading (id INTEGER PRIMARY KEY, sensor_id INTEGER REFERENCES sensor (id), label TEXT,
     value REAL, taken_at TIMESTAMP, taken_ms DATETIME, amount NUMERIC(12, 2));
   WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 1000)
-    INSERT INTO sensor SELECT i, 'S' || printf('%04d', i) FROM n;
+    INSERT INTO sensor SELECT i, 'S' || printf('%04d', i), CASE WHEN i % 50 = 0 THEN NULL ELSE 'C' || (i % 10) END FROM n;
   WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows))
     INSERT INTO reading SELECT i, i % 1000 + 1, 'L' || printf('%07d', i), CASE WHEN i % 100 = 0 THEN NULL ELSE i * 0.5 END,
       strftime('%Y-%m-%dT%H:%M:%SZ', 1700000000 + i * 60, 'unixepoch'), (1700000000 + i * 60) * 1000, i + 0.45 FROM n;

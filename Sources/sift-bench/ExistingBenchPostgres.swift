@@ -73,6 +73,14 @@ let existingPostgresCases: [ExistingBenchCase] = [
     hand: "SELECT r.id FROM reading r JOIN sensor s ON s.id = r.sensor_id WHERE s.name = $1 ORDER BY r.id",
     handBindings: [.text("S0007")]),
   ExistingBenchCase(
+    format: "sensor.city == %@", args: ["C3"],
+    hand: "SELECT r.id FROM reading r JOIN sensor s ON s.id = r.sensor_id WHERE s.city = $1 ORDER BY r.id",
+    handBindings: [.text("C3")]),
+  ExistingBenchCase(
+    format: "sensor.city == nil OR value < %@", args: [5000.0],
+    hand: "SELECT r.id FROM reading r LEFT JOIN sensor s ON s.id = r.sensor_id WHERE s.city IS NULL OR r.value < $1 ORDER BY r.id",
+    handBindings: [.double(5000)]),
+  ExistingBenchCase(
     format: "label ==[c] %@", args: ["l0123456"],
     hand: "SELECT id FROM reading WHERE lower(label) = lower($1) ORDER BY id", handBindings: [.text("l0123456")]),
   ExistingBenchCase(
@@ -86,10 +94,11 @@ let existingPostgresCases: [ExistingBenchCase] = [
 
 func existingPostgresScript(rows: Int) -> String {
   """
-  CREATE TABLE sensor (id integer PRIMARY KEY, name text NOT NULL);
+  CREATE TABLE sensor (id integer PRIMARY KEY, name text NOT NULL, city text);
   CREATE TABLE reading (id integer PRIMARY KEY, sensor_id integer REFERENCES sensor (id), label text,
     value double precision, taken_at text, taken_ms bigint, taken_tz timestamptz, amount numeric(12, 2), ref uuid);
-  INSERT INTO sensor SELECT i, 'S' || lpad(i::text, 4, '0') FROM generate_series(1, 1000) i;
+  INSERT INTO sensor SELECT i, 'S' || lpad(i::text, 4, '0'), CASE WHEN i % 50 = 0 THEN NULL ELSE 'C' || (i % 10) END
+    FROM generate_series(1, 1000) i;
   INSERT INTO reading SELECT i, i % 1000 + 1, 'L' || lpad(i::text, 7, '0'), CASE WHEN i % 100 = 0 THEN NULL ELSE i * 0.5 END,
     to_char(to_timestamp(1700000000 + i * 60) AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"'),
     (1700000000 + i * 60)::bigint * 1000, to_timestamp(1700000000 + i * 60), i + 0.45,

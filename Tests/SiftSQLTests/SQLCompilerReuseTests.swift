@@ -7,7 +7,7 @@ import Testing
 /// nor on other threads compiling with the same compiler.
 @Suite("SQL compiler reuse")
 struct SQLCompilerReuseTests {
-  static let formats = SQLGoldenTests.predicates
+  static let formats = SQLGoldenCases.venuePredicates
 
   static func fresh(_ dialect: any SQLDialect) throws -> [SQLStatement] {
     try formats.map { (format, args) in

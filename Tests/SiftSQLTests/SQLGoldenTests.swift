@@ -1,73 +1,100 @@
 import Foundation
 import SiftSQL
+import SiftSQLite
 import SiftSyntax
 import Testing
 
-/// Golden SQL for both dialects: `Tests/Fixtures/sql/golden/<dialect>.sql`. Re-record with
-/// `RECORD_GOLDEN=1 swift test --filter SQLGoldenTests`, then review the diff.
+/// Golden SQL for both dialects: `Tests/Fixtures/sql/golden/<dialect>.sql` — WHERE conditions
+/// and whole statements on the Sift-made venues schema, WHERE conditions on a schema Sift did
+/// not create (`ExistingEvents`), and for SQLite on the schema introspected from that file.
+/// Re-record with `RECORD_GOLDEN=1 swift test --filter SQLGoldenTests`, then review the diff.
+/// Every case also runs (`runsOnARealSchema`): a golden file cannot hold SQL a database refuses.
+/// Core Data stores have their own file (`CoreDataGoldenTests`).
 @Suite("Golden SQL")
 struct SQLGoldenTests {
-  static let predicates: [(String, [SiftValue])] = [
-    ("name == %@", ["Red bar"]),
-    ("priceCategory != '$'", []),
-    ("NOT (rating > 4.5)", []),
-    ("rating == nil OR rating <= 1", []),
-    ("specialCount IN {1, 3, nil}", []),
-    ("specialCount IN {}", []),
-    ("id IN %@", [[1, 2, 3]]),
-    ("distance BETWEEN {1, 2}", []),
-    ("favorite == YES", []),
-    ("favorite == 1 AND specialCount == TRUE", []),
-    ("name BEGINSWITH 'Blue'", []),
-    ("name BEGINSWITH[cd] 'blue'", []),
-    ("name ENDSWITH 'Café'", []),
-    ("name CONTAINS %@", ["50%_off\\"]),
-    ("name LIKE[c] '*bar?'", []),
-    ("name MATCHES '(Blue|Red) .*'", []),
-    ("name MATCHES[cd] 'cafe.*'", []),
-    ("name ==[cd] 'zurich'", []),
-    ("name < 'C'", []),
-    ("location.city ==[c] 'berlin'", []),
-    ("location == nil", []),
-    ("ANY tags == 'wifi'", []),
-    ("ALL scores > 50", []),
-    ("NONE menu.price > 30", []),
-    ("tags.@count > 2", []),
-    ("menu.@avg.price > 30", []),
-    ("scores.@sum > 300", []),
-    ("SUBQUERY(menu, $m, $m.vegan == YES AND $m.price < 10).@count > 0", []),
-    ("tags[FIRST] == 'vegan'", []),
-    ("'wifi' IN tags", []),
-    ("tipCount / 10 > specialCount", []),
-    ("specialCount ** 2 == 16", []),
-    ("TERNARY(favorite == YES, specialCount, 0) > 7", []),
-    ("NOT (name == 'x' OR ANY tags == 'y')", []),
-  ]
+  /// One golden case: its title, the SQL the compiler made, and the database it runs on.
+  struct Entry {
+    enum Target { case venues, events, introspectedEvents }
+    var title: String
+    var statement: SQLStatement
+    /// A WHERE condition alone (run as `SELECT COUNT(*) FROM <from> WHERE …`), or a statement.
+    var from: String?
+    var target: Target
+  }
 
   static let dialects: [any SQLDialect] = [SQLiteDialect(), PostgreSQLDialect()]
 
-  static func render(_ dialect: any SQLDialect) throws -> String {
-    let compiler = SQLCompiler(dialect: dialect, schema: SQLFixtures.schema)
-    var out = "-- Golden SQL for \(dialect.name). Re-record: RECORD_GOLDEN=1 swift test --filter SQLGoldenTests\n\n"
-    for (format, args) in predicates {
-      let p = try SiftPredicate(format: format, arguments: args)
-      let st = try compiler.compileWhere(p, entity: "Venue")
-      out += "-- " + format + (args.isEmpty ? "" : "  args: " + args.map(SiftJSON.serialize).joined(separator: ", ")) + "\n"
-      out += st.sql + "\n"
-      out += "-- bindings: [" + st.bindings.map(\.description).joined(separator: ", ") + "]\n\n"
+  static func caseTitle(_ format: String, _ args: [SiftValue]) -> String {
+    format + (args.isEmpty ? "" : "  args: " + args.map(SiftJSON.serialize).joined(separator: ", "))
+  }
+
+  static func whereEntries(
+    _ cases: [(String, [SiftValue])], _ compiler: SQLCompiler, entity: String, target: Entry.Target
+  ) throws -> [Entry] {
+    try cases.map { format, args in
+      let st = try compiler.compileWhere(try SiftPredicate(format: format, arguments: args), entity: entity)
+      return Entry(
+        title: caseTitle(format, args), statement: st, from: try compiler.fromClause(entity: entity), target: target)
     }
-    let request = SiftFetchRequest(
-      entity: "Venue", predicate: try SiftPredicate(format: "distance < 5"),
-      sortDescriptors: [SiftSortDescriptor("name", comparison: .caseInsensitive), SiftSortDescriptor("rating", ascending: false)],
-      limit: 10, offset: 20)
-    out += "-- fetch: distance < 5, sort name[c], rating desc, limit 10 offset 20\n" + (try compiler.compile(request)).description + "\n\n"
+  }
+
+  /// The schema SQLite introspection reads from the events fixture file.
+  static func introspectedEvents() throws -> SQLSchema {
+    let db = try SQLiteDatabase()
+    try db.executeScript(SQLFixtures.text("existing/events.sqlite.sql"))
+    return try db.introspectSchema().schema
+  }
+
+  static func entries(_ dialect: any SQLDialect) throws -> [Entry] {
+    let compiler = SQLCompiler(dialect: dialect, schema: SQLFixtures.schema)
+    var out = try whereEntries(SQLGoldenCases.venuePredicates, compiler, entity: "Venue", target: .venues)
+    for (title, request) in try SQLGoldenCases.venueRequests() {
+      out.append(Entry(title: title, statement: try compiler.compile(request), target: .venues))
+    }
+    let paged = SiftFetchRequest(entity: "Venue", predicate: try SiftPredicate(format: "distance < 5"), limit: 5)
+    out.append(
+      Entry(
+        title: "sum:(tipCount) over a page",
+        statement: try compiler.compile(try SiftExpression(format: "sum:(tipCount)"), over: paged), target: .venues))
     let update = BatchUpdateRequest(
       entity: "Venue", predicate: try SiftPredicate(format: "rating == nil"),
       assignments: [("favorite", .value(false)), ("tipCount", try .expression("tipCount + %@", 1))])
-    out += "-- batch update\n" + (try compiler.compile(update)).description + "\n\n"
-    out += "-- batch delete\n" + (try compiler.compile(BatchDeleteRequest(entity: "Venue", predicate: try SiftPredicate(format: "tipCount < 10"))))
-      .map(\.description).joined(separator: "\n") + "\n\n"
-    out += "-- DDL\n" + SQLDDL(schema: SQLFixtures.schema, dialect: dialect).createStatements().joined(separator: ";\n") + ";\n"
+    out.append(Entry(title: "batch update", statement: try compiler.compile(update), target: .venues))
+    let delete = try compiler.compile(
+      BatchDeleteRequest(
+        entity: "Venue", predicate: try SiftPredicate(format: "tipCount < 10 AND location.city == 'x'")))
+    for (i, st) in delete.enumerated() {
+      out.append(Entry(title: "batch delete, statement \(i + 1)", statement: st, target: .venues))
+    }
+    let events = SQLCompiler(
+      dialect: dialect, schema: try ExistingEvents.schema(postgres: dialect.name == "postgresql"))
+    out += try whereEntries(SQLGoldenCases.eventPredicates, events, entity: "event", target: .events)
+    if dialect.name == "sqlite" {
+      let introspected = SQLCompiler(dialect: dialect, schema: try introspectedEvents())
+      out += try whereEntries(
+        SQLGoldenCases.introspectedPredicates, introspected, entity: "event", target: .introspectedEvents)
+    }
+    return out
+  }
+
+  static func render(_ dialect: any SQLDialect) throws -> String {
+    var out = "-- Golden SQL for \(dialect.name). Re-record: RECORD_GOLDEN=1 swift test --filter SQLGoldenTests\n\n"
+    var section: Entry.Target?
+    for e in try entries(dialect) {
+      if e.target != section {
+        section = e.target
+        switch e.target {
+        case .venues: out += "-- == Sift-made layout: venues.schema.json, entity Venue\n\n"
+        case .events: out += "-- == A database Sift did not create: ExistingEvents.schema, entity event\n\n"
+        case .introspectedEvents: out += "-- == The same file's schema read by introspection, entity event\n\n"
+        }
+      }
+      out += "-- " + e.title + "\n" + e.statement.sql + "\n"
+      out += "-- bindings: [" + e.statement.bindings.map(\.description).joined(separator: ", ") + "]\n\n"
+    }
+    out +=
+      "-- DDL\n" + SQLDDL(schema: SQLFixtures.schema, dialect: dialect).createStatements().joined(separator: ";\n")
+      + ";\n"
     return out
   }
 
@@ -84,6 +111,52 @@ struct SQLGoldenTests {
     let a = text.split(separator: "\n", omittingEmptySubsequences: false)
     let b = golden.split(separator: "\n", omittingEmptySubsequences: false)
     let firstDiff = zip(a, b).enumerated().first { $0.element.0 != $0.element.1 }
-    #expect(text == golden, "line \((firstDiff?.offset ?? min(a.count, b.count)) + 1): got \(firstDiff.map { String($0.element.0) } ?? "<end>")")
+    #expect(
+      text == golden,
+      "line \((firstDiff?.offset ?? min(a.count, b.count)) + 1): got \(firstDiff.map { String($0.element.0) } ?? "<end>")"
+    )
+  }
+
+  /// At least 120 cases per dialect, on each layout.
+  @Test(arguments: [0, 1])
+  func coversEnoughCases(_ which: Int) throws {
+    let entries = try Self.entries(Self.dialects[which])
+    #expect(entries.count >= 120, "\(entries.count) cases")
+    #expect(entries.filter { $0.target == .events }.count >= 20)
+  }
+
+  /// Every golden case runs on a real schema holding the fixture's data: SQLite always,
+  /// PostgreSQL when `SIFT_POSTGRES` reaches a server. Each statement runs in a transaction
+  /// rolled back afterwards (batch updates and deletes change nothing).
+  @Test(arguments: [0, 1])
+  func runsOnARealSchema(_ which: Int) throws {
+    let dialect = Self.dialects[which]
+    let postgres = dialect.name == "postgresql"
+    if postgres && !PostgresTestServer.isAvailable { return }
+    let venues = try ThreeWay(
+      schema: SQLFixtures.schema, entity: "Venue", records: SQLFixtures.records, usePostgres: postgres)
+    let events = try ExistingEvents(usePostgres: postgres)
+    let venueDB: any SQLDatabase = postgres ? try #require(venues.postgres) : venues.sqlite
+    let eventDB: any SQLDatabase = postgres ? try #require(events.postgres) : events.sqlite
+    for e in try Self.entries(dialect) {
+      var st = e.statement
+      if let from = e.from {
+        st = SQLStatement(sql: "SELECT COUNT(*) FROM \(from) WHERE \(st.sql)", bindings: st.bindings)
+      }
+      let db = e.target == .venues ? venueDB : eventDB
+      do {
+        try events.locked {
+          if e.target == .venues {
+            _ = try db.execute(SQLStatement(sql: "BEGIN"))
+            defer { _ = try? db.execute(SQLStatement(sql: "ROLLBACK")) }
+            _ = try db.execute(st)
+          } else {
+            _ = try db.execute(st)
+          }
+        }
+      } catch {
+        Issue.record("\(dialect.name): \(e.title) does not run: \(error)\n\(st.sql)")
+      }
+    }
   }
 }

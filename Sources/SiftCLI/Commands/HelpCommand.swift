@@ -31,6 +31,8 @@ enum HelpCommand {
       sift batch …                 run JSON Lines cases from standard input
       sift load --data D --schema S --into NEW.sqlite
                                    copy JSON records into a new SQLite file Sift creates
+      sift index --db F --fold TABLE.COLUMN [--options c|d|cd]
+                                   create the sift_fold index [c]/[d] comparisons use
       sift setup-sql --dialect D [--postgres CONNINFO]
                                    Sift's SQL functions for PostgreSQL (or how for SQLite)
       sift --db STORE.sqlite [--model MODEL.xcdatamodeld]
@@ -184,6 +186,20 @@ enum HelpCommand {
       EXAMPLE
         sift load --data venues.json --schema venues.schema.json --entity Venue --into venues.sqlite
         sift --db venues.sqlite --schema venues.schema.json --entity Venue -c ".count ANY tags == 'wifi'"
+      """,
+    "index": """
+      sift index --db FILE.sqlite --fold TABLE.COLUMN [--options c|d|cd]
+
+      Creates the expression index [c]/[d] comparisons use, sift_fold(COLUMN, 1|2|3), on a table
+      of your SQLite file (an explicit write, one transaction; default --options c). ==, IN and
+      BEGINSWITH with those options are then served by it. Refuses a file that is missing,
+      read-only or a Core Data store, and a table or column the file does not have. Every program
+      that later writes the table needs Sift's SQL functions (SQLite computes the index on each
+      write): SiftSQLite registers them; see sift help setup-sql.
+
+      EXAMPLE
+        sift index --db notes.sqlite --fold note.title --options c
+        sift --db notes.sqlite -c ".plan title BEGINSWITH[c] 'meet'"
       """,
     "setup-sql": """
       sift setup-sql --dialect postgres|sqlite [--postgres CONNINFO]

@@ -7,6 +7,9 @@ struct RowRef: Sendable {
   var key: SQLExpr
   /// The alias the row is reachable under in the current FROM, if it is one (`t0`).
   var alias: SQLAlias?
+  /// True for a to-one target joined to the statement's FROM (`SQLToOneJoin`): its columns,
+  /// primary key included, are NULL when the relationship is empty.
+  var joined = false
   /// True for the root row (alias `t0`).
   var isRoot: Bool { alias == .root }
 }

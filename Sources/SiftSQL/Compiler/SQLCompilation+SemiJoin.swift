@@ -1,6 +1,8 @@
 import SiftSyntax
 
-/// To-one key paths an index can serve, in a database Sift did not create.
+/// To-one key paths an index can serve, in a database Sift did not create, where the
+/// condition has no FROM of its own to join the targets in (`compileWhere`, batch updates and
+/// deletes); a fetch request's SELECT joins them instead (`SQLCompilation+Joins.swift`).
 extension SQLCompilation {
   /// `owner.name == "Ada"` as `t0."owner_id" IN (SELECT t1."id" FROM "owner" t1 WHERE
   /// t1."name" = ?)`, nested for longer to-one paths, instead of comparing a correlated

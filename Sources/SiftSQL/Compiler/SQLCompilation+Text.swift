@@ -47,14 +47,20 @@ extension SQLCompilation {
   /// raise, the terms are evaluated strictly in order (`ordered`).
   func connective(_ terms: [SQLExpr], and: Bool) -> SQLExpr {
     let (identity, absorbing): (SQLExpr.Shape, SQLExpr.Shape) = and ? (.alwaysTrue, .alwaysFalse) : (.alwaysFalse, .alwaysTrue)
-    var kept: [SQLExpr] = []
-    for t in terms where t.shape != identity {
-      if t.shape == absorbing {
-        // Memory stops here, after evaluating the terms before, which may raise.
-        guard kept.contains(where: \.mayRaise) else { return and ? .alwaysFalse : .alwaysTrue }
-        return ordered(kept, and: and, last: t)
+    // Most lists hold no constant term: kept as they are, without copying each term.
+    var kept: [SQLExpr]
+    if terms.allSatisfy({ $0.shape != identity && $0.shape != absorbing }) {
+      kept = terms
+    } else {
+      kept = []
+      for t in terms where t.shape != identity {
+        if t.shape == absorbing {
+          // Memory stops here, after evaluating the terms before, which may raise.
+          guard kept.contains(where: \.mayRaise) else { return and ? .alwaysFalse : .alwaysTrue }
+          return ordered(kept, and: and, last: t)
+        }
+        kept.append(t)
       }
-      kept.append(t)
     }
     guard let last = kept.last else { return and ? .alwaysTrue : .alwaysFalse }
     if kept.count == 1 { return last }
@@ -69,7 +75,14 @@ extension SQLCompilation {
       }
       return connective(groups, and: and)
     }
-    var sql = SQLFragment("(")
+    var sql = SQLFragment()
+    var bytes = 2, bindings = 0
+    for t in kept {
+      bytes += t.sql.byteCount + 5
+      bindings += t.sql.bindingCount
+    }
+    sql.reserveCapacity(bytes: bytes, bindings: bindings)  // one allocation, not one per doubling
+    sql.append("(")
     for (i, t) in kept.enumerated() {
       if i > 0 { sql.append(and ? " AND " : " OR ") }
       sql.append(t.sql)

@@ -15,6 +15,10 @@ struct SQLCompilation {
   /// same name). A short list searched from the end: nesting is shallow, and comparing short
   /// names is cheaper than hashing them.
   var variables: [(name: String, value: Operand)] = []
+  /// The to-one steps joined to the statement's FROM, when it has one to put them in (a fetch
+  /// request's SELECT); nil: to-one columns are correlated subselects (`compileWhere`, batch
+  /// updates and deletes). See `SQLCompilation+Joins.swift`.
+  var toOneJoins: [SQLToOneJoin]?
 
   /// The innermost SUBQUERY variable named `name`.
   func variable(_ name: String) -> Operand? {
@@ -33,7 +37,7 @@ struct SQLCompilation {
     self.source = source
     self.root = entity
     self.selfRow = RowRef(
-      entity: entity, key: SQLExpr(SQLFragment(sql: entity.primaryKeyColumn.root), type: entity.primaryKeyType, nullable: false),
+      entity: entity, key: SQLExpr(SQLFragment(utf8: entity.primaryKeyColumn.rootUTF8), type: entity.primaryKeyType, nullable: false),
       alias: .root)
   }
 
@@ -54,7 +58,7 @@ struct SQLCompilation {
 
   /// A column of a row: `alias."col"`, or a correlated subselect through the row's key.
   mutating func column(_ row: RowRef, _ column: SQLColumnRef, type: SQLType, nullable: Bool = true) -> SQLExpr {
-    if row.isRoot { return SQLExpr(SQLFragment("\(sql: column.root)"), type: type, nullable: nullable) }
+    if row.isRoot { return SQLExpr(SQLFragment(utf8: column.rootUTF8), type: type, nullable: nullable) }
     if let alias = row.alias { return SQLExpr(SQLFragment("\(alias).\(sql: column.quoted)"), type: type, nullable: nullable) }
     let a = newAlias()
     let sql = SQLFragment("(SELECT \(a).\(sql: column.quoted) FROM \(sql: row.entity.quotedTable) \(a) WHERE \(a).\(sql: row.entity.primaryKeyColumn.quoted) = \(row.key))")
@@ -86,7 +90,7 @@ struct SQLCompilation {
     }
     switch m {
     case .column(let c, let type, let form, let isPK):
-      var v = column(row, c, type: type, nullable: !isPK || row.alias == nil)
+      var v = column(row, c, type: type, nullable: !isPK || row.alias == nil || row.joined)
       v.form = form
       return .value(v)
     case .array(let a, let table, let count):
@@ -96,6 +100,9 @@ struct SQLCompilation {
     case .toOne(let targetPosition, let fk):
       guard let target = schema.entity(at: targetPosition) else { break }
       let keyExpr = column(row, fk, type: target.primaryKeyType)
+      if let alias = joinedAlias(from: row, foreignKey: fk, target: target) {
+        return .row(RowRef(entity: target, key: keyExpr, alias: alias, joined: true))
+      }
       return .row(RowRef(entity: target, key: keyExpr, alias: nil))
     case .toMany(let targetPosition, let inverse, let count):
       guard let target = schema.entity(at: targetPosition) else { break }

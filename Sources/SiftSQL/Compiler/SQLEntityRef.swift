@@ -93,11 +93,15 @@ final class SQLColumnRef: Sendable {
   let name: String
   let quoted: String
   let root: String
+  /// `root` as UTF-8, shared by every fragment that starts as this column (no copy until one
+  /// is appended to).
+  let rootUTF8: [UInt8]
 
   init(_ name: String, dialect: any SQLDialect) {
     self.name = name
     quoted = dialect.quoteIdentifier(name)
     root = "t0." + quoted
+    rootUTF8 = Array(root.utf8)
   }
 }
 

@@ -47,6 +47,12 @@ struct SQLFragment: Sendable {
     self.mayRaise = mayRaise
   }
 
+  /// SQL text already in UTF-8 (a column's cached `t0."name"`).
+  init(utf8 bytes: [UInt8]) {
+    self.init()
+    self.utf8 = bytes
+  }
+
   /// A placeholder for `value`.
   init(binding value: SQLValue) {
     self.init()
@@ -58,6 +64,15 @@ struct SQLFragment: Sendable {
 
   /// The length of the text in UTF-8 bytes (placeholders not counted).
   var byteCount: Int { utf8.count }
+
+  /// The number of bound values.
+  var bindingCount: Int { bindings.count }
+
+  /// Room for `bytes` more bytes of text and `bindings` more bound values.
+  mutating func reserveCapacity(bytes: Int, bindings count: Int) {
+    utf8.reserveCapacity(utf8.count + bytes)
+    if count > 0 { bindings.reserveCapacity(bindings.count + count) }
+  }
 
   /// Appends SQL text (never a value).
   mutating func append(_ s: String) {

@@ -138,20 +138,24 @@ enum SQLParserDepth {
   /// before reduce to one symbol, held with the empty `case_operand`: at most 2 entries; THEN
   /// does not reduce) and `SELECT`, in any case.
   static func keyword(_ word: ArraySlice<UInt8>) -> Keyword {
-    guard word.count >= 2 && word.count <= 6 else { return .none }
-    for (spelling, keyword) in keywords where spelled(word, spelling) { return keyword }
+    guard word.count >= 2 && word.count <= 6, let first = word.first else { return .none }
+    // Only the keyword of this length and first letter can match (most words are names).
+    for (spelling, keyword) in keywordBytes
+    where spelling.count == word.count && spelling.first == first & 0xDF
+      && zip(word, spelling).allSatisfy({ $0 & 0xDF == $1 })
+    {
+      return keyword
+    }
     return .none
   }
+
+  /// `keywords` as bytes, compared without decoding a `String` per word.
+  static let keywordBytes: [([UInt8], Keyword)] = keywords.map { (Array($0.0.utf8), $0.1) }
 
   static let keywords: [(String, Keyword)] = [
     ("AND", .boundary), ("OR", .boundary), ("CASE", .open), ("WHEN", .caseBoundary), ("ELSE", .caseBoundary),
     ("END", .close), ("SELECT", .select),
   ]
-
-  /// True when `word` is `upper` (ASCII capitals) in any case.
-  static func spelled(_ word: ArraySlice<UInt8>, _ upper: String) -> Bool {
-    word.count == upper.utf8.count && zip(word, upper.utf8).allSatisfy { $0 & 0xDF == $1 }
-  }
 }
 
 extension SQLCompilation {

@@ -16,7 +16,10 @@ extension SQLCompiler {
   func select(_ request: SiftFetchRequest, decoding: Bool = false) throws(SiftError) -> SQLFragment {
     let e = try entity(request.entity)
     var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: request.predicate?.source ?? "")
+    c.toOneJoins = []
     var whereExpr = try c.whereClause(request.predicate?.root)
+    let joins = c.joinClauses
+    c.toOneJoins = nil  // sort keys, columns and groups keep their subselects
     let q = dialect.quoteIdentifier
     var columns: [SQLFragment] = []
     var order: [SQLFragment] = []
@@ -72,6 +75,7 @@ extension SQLCompiler {
     var sql = SQLFragment(sql: wrapCount ? "SELECT COUNT(*) FROM (SELECT " : "SELECT ")
     sql.append(list: columns)
     sql.append(" FROM " + q(e.table) + " t0")
+    sql.append(joins)
     if let w = whereExpr, w.shape != .alwaysTrue {
       sql.append(" WHERE ")
       sql.append(w.sql)

@@ -158,7 +158,12 @@ extension REPLSession {
           try sqlite.explainQueryPlan(try db.compiler.compile(SiftFetchRequest(entity: e.name, predicate: predicate, resultType: .count)))
         }
       }
-      return .ok(warnings(predicate) + lines.map { "  " + $0 }.joined(separator: "\n") + "\n" + verdict + "\n")
+      var hint = ""
+      if db.kind != .postgres, verdict.hasPrefix("no index"), let f = DatabasePlanVerdict.foldedColumn(statement.sql) {
+        hint = "an index on sift_fold(\(f.column), …) would serve [\(f.options)]: "
+          + "sift index --db FILE --fold \(e.table).\(f.column)\(f.options == "c" ? "" : " --options " + f.options)\n"
+      }
+      return .ok(warnings(predicate) + lines.map { "  " + $0 }.joined(separator: "\n") + "\n" + verdict + "\n" + hint)
     } catch let error as SiftError {
       return .failure(render(error))
     } catch {
@@ -223,6 +228,18 @@ enum DatabasePlanVerdict {
       return "the planner reads every row of \(shown) (a sequential scan is cheaper for its size); index \(index) would serve the predicate"
     }
     return "no index narrows the rows of \(shown): every row is read"
+  }
+
+  /// The root table's column a compiled statement folds and its options
+  /// (`sift_fold(t0."title", 3)` → `title`, `cd`), if any: what `sift index --fold` would index.
+  static func foldedColumn(_ sql: String) -> (column: String, options: String)? {
+    guard let start = sql.range(of: "sift_fold(t0.\"")?.upperBound, let end = sql[start...].firstIndex(of: "\"") else {
+      return nil
+    }
+    // sift_fold's second argument: 1 = [c], 2 = [d], 3 = [cd].
+    let rest = sql[end...].dropFirst().prefix(3)
+    let options = rest == ", 2" ? "d" : rest == ", 3" ? "cd" : "c"
+    return (String(sql[start..<end]), options)
   }
 
   /// `note`, or `Book (table ZITEM)` when the entity is named apart from its table.
