@@ -135,7 +135,7 @@ t0."name" IN ($1, $2)
 -- bindings: ['Red bar', 'Blue cafe']
 
 -- name IN[c] {'red bar', 'BLUE CAFE'}
-sift_fold(t0."name", 1) IN (sift_fold($1, 1), sift_fold($2, 1))
+sift.sift_fold(t0."name", 1) IN (sift.sift_fold($1, 1), sift.sift_fold($2, 1))
 -- bindings: ['red bar', 'BLUE CAFE']
 
 -- name BEGINSWITH 'Blue'
@@ -143,15 +143,15 @@ t0."name" LIKE $1 ESCAPE '\'
 -- bindings: ['Blue%']
 
 -- name BEGINSWITH[c] 'blue'
-(sift_fold(t0."name", 1) ~>=~ $1 AND sift_fold(t0."name", 1) ~<~ $2)
+(sift.sift_fold(t0."name", 1) ~>=~ $1 AND sift.sift_fold(t0."name", 1) ~<~ $2)
 -- bindings: ['blue', 'bluf']
 
 -- name BEGINSWITH[d] 'cafe'
-(sift_fold(t0."name", 2) ~>=~ $1 AND sift_fold(t0."name", 2) ~<~ $2)
+(sift.sift_fold(t0."name", 2) ~>=~ $1 AND sift.sift_fold(t0."name", 2) ~<~ $2)
 -- bindings: ['cafe', 'caff']
 
 -- name BEGINSWITH[cd] 'blue'
-(sift_fold(t0."name", 3) ~>=~ $1 AND sift_fold(t0."name", 3) ~<~ $2)
+(sift.sift_fold(t0."name", 3) ~>=~ $1 AND sift.sift_fold(t0."name", 3) ~<~ $2)
 -- bindings: ['blue', 'bluf']
 
 -- name ENDSWITH 'Café'
@@ -159,7 +159,7 @@ t0."name" LIKE $1 ESCAPE '\'
 -- bindings: ['%Café']
 
 -- name ENDSWITH[c] 'BAR'
-sift_fold(t0."name", 1) LIKE $1 ESCAPE '\'
+sift.sift_fold(t0."name", 1) LIKE $1 ESCAPE '\'
 -- bindings: ['%bar']
 
 -- name CONTAINS %@  args: "50%_off\\"
@@ -167,11 +167,11 @@ t0."name" LIKE $1 ESCAPE '\'
 -- bindings: ['%50\%\_off\\%']
 
 -- name CONTAINS[c] 'BAR'
-sift_fold(t0."name", 1) LIKE $1 ESCAPE '\'
+sift.sift_fold(t0."name", 1) LIKE $1 ESCAPE '\'
 -- bindings: ['%bar%']
 
 -- name CONTAINS[cd] 'cafe'
-sift_fold(t0."name", 3) LIKE $1 ESCAPE '\'
+sift.sift_fold(t0."name", 3) LIKE $1 ESCAPE '\'
 -- bindings: ['%cafe%']
 
 -- name CONTAINS code
@@ -187,11 +187,11 @@ t0."name" LIKE $1 ESCAPE '\'
 -- bindings: ['Blue%']
 
 -- name LIKE[c] '*bar?'
-sift_fold(t0."name", 1) LIKE $1 ESCAPE '\'
+sift.sift_fold(t0."name", 1) LIKE $1 ESCAPE '\'
 -- bindings: ['%bar_']
 
 -- name LIKE[cd] 'caf*'
-sift_fold(t0."name", 3) LIKE $1 ESCAPE '\'
+sift.sift_fold(t0."name", 3) LIKE $1 ESCAPE '\'
 -- bindings: ['caf%']
 
 -- name MATCHES '(Blue|Red) .*'
@@ -203,23 +203,23 @@ t0."name" ~* ('^(?:' || $1 || ')$')
 -- bindings: ['blue.*']
 
 -- name MATCHES[cd] 'cafe.*'
-sift_fold(t0."name", 2) ~* ('^(?:' || sift_fold($1, 2) || ')$')
+sift.sift_fold(t0."name", 2) ~* ('^(?:' || sift.sift_fold($1, 2) || ')$')
 -- bindings: ['cafe.*']
 
 -- name ==[c] 'RED BAR'
-sift_fold(t0."name", 1) = sift_fold($1, 1)
+sift.sift_fold(t0."name", 1) = sift.sift_fold($1, 1)
 -- bindings: ['RED BAR']
 
 -- name ==[d] 'Cafe'
-sift_fold(t0."name", 2) = sift_fold($1, 2)
+sift.sift_fold(t0."name", 2) = sift.sift_fold($1, 2)
 -- bindings: ['Cafe']
 
 -- name ==[cd] 'zurich'
-sift_fold(t0."name", 3) = sift_fold($1, 3)
+sift.sift_fold(t0."name", 3) = sift.sift_fold($1, 3)
 -- bindings: ['zurich']
 
 -- name !=[c] 'red bar'
-sift_fold(t0."name", 1) IS DISTINCT FROM sift_fold($1, 1)
+sift.sift_fold(t0."name", 1) IS DISTINCT FROM sift.sift_fold($1, 1)
 -- bindings: ['red bar']
 
 -- name < 'C'
@@ -235,7 +235,7 @@ t0."name" COLLATE "C" < $1
 -- bindings: ['A', 'M']
 
 -- name <[c] 'c'
-sift_fold(t0."name", 1) COLLATE "C" < sift_fold($1, 1)
+sift.sift_fold(t0."name", 1) COLLATE "C" < sift.sift_fold($1, 1)
 -- bindings: ['c']
 
 -- 'Blue' IN name
@@ -243,7 +243,7 @@ t0."name" LIKE $1 ESCAPE '\'
 -- bindings: ['%Blue%']
 
 -- location.city ==[c] 'berlin'
-sift_fold((SELECT t1."city" FROM "location" t1 WHERE t1."id" = t0."location_id"), 1) = sift_fold($1, 1)
+sift.sift_fold((SELECT t1."city" FROM "location" t1 WHERE t1."id" = t0."location_id"), 1) = sift.sift_fold($1, 1)
 -- bindings: ['berlin']
 
 -- location.city == 'Oslo'
@@ -287,7 +287,7 @@ EXISTS (SELECT 1 FROM "venue__tags" t1 WHERE (t1."owner" = t0."id" AND t1."value
 -- bindings: ['wifi']
 
 -- ANY tags ==[c] 'WIFI'
-EXISTS (SELECT 1 FROM "venue__tags" t1 WHERE (t1."owner" = t0."id" AND sift_fold(t1."value", 1) = sift_fold($1, 1)))
+EXISTS (SELECT 1 FROM "venue__tags" t1 WHERE (t1."owner" = t0."id" AND sift.sift_fold(t1."value", 1) = sift.sift_fold($1, 1)))
 -- bindings: ['WIFI']
 
 -- ANY tags BEGINSWITH 've'
@@ -371,7 +371,7 @@ EXISTS (SELECT 1 FROM "menu_item" t1 WHERE (t1."venue_id" = t0."id" AND t1."pric
 -- bindings: [10]
 
 -- ANY menu.item ==[c] 'soup'
-EXISTS (SELECT 1 FROM "menu_item" t1 WHERE (t1."venue_id" = t0."id" AND sift_fold(t1."item", 1) = sift_fold($1, 1)))
+EXISTS (SELECT 1 FROM "menu_item" t1 WHERE (t1."venue_id" = t0."id" AND sift.sift_fold(t1."item", 1) = sift.sift_fold($1, 1)))
 -- bindings: ['soup']
 
 -- NONE menu.price > 30
@@ -495,7 +495,7 @@ SELECT COUNT(*) FROM "venue" t0 LEFT JOIN "location" t1 ON t1."id" = t0."locatio
 -- bindings: ['x']
 
 -- fetch: location.city ==[c] 'oslo' AND NOT (location.zip == '1') (semi-joins)
-SELECT t0."id", t0."code", t0."createdAt", t0."distance", t0."favorite", t0."name", t0."phone", t0."priceCategory", t0."rating", t0."specialCount", t0."tipCount" FROM "venue" t0 WHERE (t0."location_id" IN (SELECT t1."id" FROM "location" t1 WHERE sift_fold(t1."city", 1) = sift_fold($1, 1)) AND (t0."location_id" IN (SELECT t2."id" FROM "location" t2 WHERE t2."zip" = $2)) IS NOT TRUE) ORDER BY t0."id" ASC
+SELECT t0."id", t0."code", t0."createdAt", t0."distance", t0."favorite", t0."name", t0."phone", t0."priceCategory", t0."rating", t0."specialCount", t0."tipCount" FROM "venue" t0 WHERE (t0."location_id" IN (SELECT t1."id" FROM "location" t1 WHERE sift.sift_fold(t1."city", 1) = sift.sift_fold($1, 1)) AND (t0."location_id" IN (SELECT t2."id" FROM "location" t2 WHERE t2."zip" = $2)) IS NOT TRUE) ORDER BY t0."id" ASC
 -- bindings: ['oslo', '1']
 
 -- fetch: NOT (location.city == 'Oslo') (a negated semi-join)
@@ -515,11 +515,11 @@ SELECT DISTINCT (SELECT t2."city" FROM "location" t2 WHERE t2."id" = t0."locatio
 -- bindings: []
 
 -- fetch: distance < 5, sort name[c], rating desc, limit 10 offset 20
-SELECT t0."id", t0."code", t0."createdAt", t0."distance", t0."favorite", t0."name", t0."phone", t0."priceCategory", t0."rating", t0."specialCount", t0."tipCount" FROM "venue" t0 WHERE t0."distance" < $1 ORDER BY sift_fold(t0."name", 1) COLLATE "C" ASC NULLS FIRST, t0."rating" DESC NULLS LAST, t0."id" ASC LIMIT $2 OFFSET $3
+SELECT t0."id", t0."code", t0."createdAt", t0."distance", t0."favorite", t0."name", t0."phone", t0."priceCategory", t0."rating", t0."specialCount", t0."tipCount" FROM "venue" t0 WHERE t0."distance" < $1 ORDER BY sift.sift_fold(t0."name", 1) COLLATE "C" ASC NULLS FIRST, t0."rating" DESC NULLS LAST, t0."id" ASC LIMIT $2 OFFSET $3
 -- bindings: [5, 10, 20]
 
 -- fetch: sort rating nulls last, localized name
-SELECT t0."id", t0."code", t0."createdAt", t0."distance", t0."favorite", t0."name", t0."phone", t0."priceCategory", t0."rating", t0."specialCount", t0."tipCount" FROM "venue" t0 ORDER BY t0."rating" ASC NULLS LAST, t0."name" COLLATE "sift_localized" ASC NULLS FIRST, t0."id" ASC
+SELECT t0."id", t0."code", t0."createdAt", t0."distance", t0."favorite", t0."name", t0."phone", t0."priceCategory", t0."rating", t0."specialCount", t0."tipCount" FROM "venue" t0 ORDER BY t0."rating" ASC NULLS LAST, t0."name" COLLATE "sift"."sift_localized" ASC NULLS FIRST, t0."id" ASC
 -- bindings: []
 
 -- fetch: count with limit
@@ -581,11 +581,11 @@ t0."title" = $1
 -- bindings: ['Launch']
 
 -- title BEGINSWITH[c] 'la'
-(sift_fold(t0."title", 1) ~>=~ $1 AND sift_fold(t0."title", 1) ~<~ $2)
+(sift.sift_fold(t0."title", 1) ~>=~ $1 AND sift.sift_fold(t0."title", 1) ~<~ $2)
 -- bindings: ['la', 'lb']
 
 -- title CONTAINS[cd] 'cafe'
-sift_fold(t0."title", 3) LIKE $1 ESCAPE '\'
+sift.sift_fold(t0."title", 3) LIKE $1 ESCAPE '\'
 -- bindings: ['%cafe%']
 
 -- at_unix > %@  args: {"$date": "2023-11-14T22:13:20Z"}
@@ -645,7 +645,7 @@ CASE WHEN t0."weights" IS NULL THEN NULL ELSE (SELECT COALESCE(SUM(t1."value"), 
 -- bindings: [1.5]
 
 -- ANY jtags ==[c] 'A'
-EXISTS (SELECT 1 FROM jsonb_array_elements_text(t0."jtags") WITH ORDINALITY AS t1("value", "position") WHERE sift_fold(t1."value", 1) = sift_fold($1, 1))
+EXISTS (SELECT 1 FROM jsonb_array_elements_text(t0."jtags") WITH ORDINALITY AS t1("value", "position") WHERE sift.sift_fold(t1."value", 1) = sift.sift_fold($1, 1))
 -- bindings: ['A']
 
 -- price > 10.5
