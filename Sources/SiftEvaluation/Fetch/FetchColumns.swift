@@ -1,8 +1,8 @@
 import SiftSyntax
 
 /// Reads one compiled expression (a sort key, a group key, an aggregated key path, an
-/// expression column) over many records with one frame, lending fast records and
-/// dictionaries in place as the matcher does.
+/// expression column) over many records with one frame, lending Sift's own record layouts
+/// in place through the matcher's `RecordArray`.
 struct FetchColumn {
   let evaluator: SiftExpressionEvaluator
 
@@ -33,28 +33,26 @@ struct FetchColumn {
     let f = e.function
     var out: [T] = []
     out.reserveCapacity(positions.count)
-    do {
-      if R.self == SiftObject.self {
-        let objects = unsafeBitCast(records, to: [SiftObject].self)
-        for i in positions {
-          out.append(transform(try f(Ctx(object: Unmanaged.passUnretained(objects[i]), frame: frame))))
+    var failure: EvalFailure?
+    if let layout = RecordArray(records) {
+      layout.lend(positions) { _, record in
+        do throws(EvalFailure) { out.append(transform(try f(Ctx(record, frame: frame)))) } catch {
+          failure = error
+          return false
         }
-      } else if R.self == [String: SiftValue].self {
-        let dicts = unsafeBitCast(records, to: [[String: SiftValue]].self)
-        try dicts.withUnsafeBufferPointer { (buffer) throws(EvalFailure) in
-          guard let base = buffer.baseAddress else { return }
-          for i in positions { out.append(transform(try f(Ctx(.dict(base + i), frame: frame)))) }
-        }
-      } else {
+        return true
+      }
+    } else {
+      do throws(EvalFailure) {
         for i in positions {
-          var root = records[i].siftRecordRoot.value
-          let v = try withUnsafePointer(to: &root) { p throws(EvalFailure) in try f(Ctx(.value(p), frame: frame)) }
+          let v = try lending(records[i].siftRecordRoot.value) { r throws(EvalFailure) in try f(Ctx(r, frame: frame)) }
           out.append(transform(v))
         }
+      } catch {
+        failure = error
       }
-    } catch {
-      throw error.error(source: e.expression.source)
     }
+    if let failure { throw failure.error(source: e.expression.source) }
     return out
   }
 }
