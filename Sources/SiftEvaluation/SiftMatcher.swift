@@ -164,14 +164,8 @@ final class Program: Sendable {
   /// `start(_:)` with the deadline of a call that runs in parts (a parallel or async scan),
   /// so every part stops at the same instant.
   func start(_ variables: [String: SiftValue], deadline: WorkMeter?) throws(SiftError) -> Run {
-    let frame = Frame(slotCount: slotCount)
-    for v in freeVariables {
-      guard let value = variables[v.name] else {
-        throw EvalDiagnostics.unboundVariable(v.name, at: v.range).error(source: source)
-      }
-      frame.slots[v.slot] = EvalValue(value)
-    }
-    if let deadline { frame.meter.pointee = deadline } else { frame.meter.pointee.start(milliseconds: timeLimit) }
+    let frame = try Frame(slotCount: slotCount, binding: freeVariables, from: variables, source: source)
+    if let deadline { frame.workMeter = deadline } else { frame.workMeter.start(milliseconds: timeLimit) }
     return Run(program: self, frame: frame)
   }
 }
@@ -196,7 +190,7 @@ struct Run {
   /// retain, and nothing is wrapped per record.
   @usableFromInline
   func each(_ rows: RecordArray, in range: Range<Int>? = nil, _ hit: (Int) -> Void) throws(SiftError) {
-    let meter = frame.meter.pointee
+    let meter = frame.workMeter
     guard meter.deadline != 0 else { return try eachRecord(rows, in: range, hit) }
     // Under a time limit: small runs of records, the clock read between them.
     let whole = (range ?? 0..<rows.count).clamped(to: 0..<rows.count)
@@ -204,7 +198,7 @@ struct Run {
     while start < whole.upperBound {
       let end = min(whole.upperBound, start + 256)
       try eachRecord(rows, in: start..<end, hit)
-      do throws(EvalFailure) { try frame.meter.pointee.checkClock(at: .at(0)) } catch { throw fail(error, index: end - 1) }
+      do throws(EvalFailure) { try frame.workMeter.checkClock(at: .at(0)) } catch { throw fail(error, index: end - 1) }
       start = end
     }
   }

@@ -1,14 +1,21 @@
 import SiftSyntax
 
-// The evaluator's unsafe constructs, behind the small API compiled closures and scans use.
-// Each is here for a measured reason written beside it (`sift-bench --suite evaluate`: Sift's
-// ns/record over the ~1,000 venues, as a ratio to the hand-written closure baseline timed in
-// the same process). The one rule that keeps all of them sound: whoever lends (a `Run`,
-// `FetchColumn.read`, `SiftExpressionEvaluator.value`, a running SUBQUERY) owns the record
-// array, the element's collection and the `Frame` for as long as anything lent is used.
+// The evaluator's unsafe constructs, in one file behind the small API compiled closures and
+// scans use: `RecordArray` (layout test + lending loop), `lending(_:_:)`, `Frame`/`FrameRef`
+// (slots, SUBQUERY bindings, work meter), `RootRef`/`Ctx`, the lent-record reads on
+// `Unmanaged<SiftObject>`, and `InPlace`. Closures elsewhere only read through the pointers
+// these hand out (`RootRef.dict`/`.value`, `Frame.Lent.value`: `.pointee`).
 //
-// Record storage has its own raw memory, with its reason beside it: `SiftObject.slots`,
-// `KeyTable`'s dense table, `SiftRecordBatchEncoder`'s buffers.
+// Why they exist: each removes per-record reference counting, copies or checks that
+// `sift-bench --suite evaluate` measures (figures beside each construct, "Measured:").
+//
+// The one rule that keeps all of them sound: whoever lends (a `Run`, `FetchColumn.read`,
+// `SiftExpressionEvaluator.value`, a running SUBQUERY) owns the record array, the element's
+// collection and the `Frame` for as long as anything lent is used.
+//
+// Record storage keeps its own raw memory with its reason beside it (`SiftObject.slots`,
+// `KeyTable`'s dense table, `SiftRecordBatchEncoder`'s buffers), as do the UTF-8 byte scans
+// of strings in Semantics/ (`TextRule`, `SimpleRegex`).
 
 // MARK: - Record arrays, read in place
 
@@ -92,4 +99,259 @@ enum RecordArray {
 func lending<R, E: Error>(_ value: consuming EvalValue, _ body: (RootRef) throws(E) -> R) throws(E) -> R {
   var root = value
   return try withUnsafePointer(to: &root) { (p) throws(E) -> R in try body(.value(p)) }
+}
+
+// MARK: - The call's frame
+
+/// Mutable state of one evaluation call: the variable slots (free `$VARIABLES` first, then
+/// one slot per SUBQUERY iterator). Made once per `matches`/`filter` call and reused for every
+/// record, so records cost no allocation. The slots are raw memory: reading or writing one is
+/// a plain load or store (no exclusivity check); slot numbers come from the compiler.
+@usableFromInline
+final class Frame {
+  let slots: UnsafeMutablePointer<EvalValue>
+  /// Per slot: the SUBQUERY element currently bound there when it is lent (read in place,
+  /// not retained) instead of stored in `slots`. Only the running SUBQUERY, which keeps its
+  /// collection alive, sets it (`FrameRef.bindEach`), and clears it when it ends.
+  let lent: UnsafeMutablePointer<Lent>
+  let slotCount: Int
+  /// The call's work meter: SUBQUERY steps and the deadline (see `WorkMeter`).
+  let meter: UnsafeMutablePointer<WorkMeter>
+
+  /// An element borrowed from a collection that outlives the binding.
+  enum Lent {
+    case none
+    case object(Unmanaged<SiftObject>)
+    case value(UnsafePointer<SiftValue>)
+  }
+
+  init(slotCount: Int) {
+    self.slotCount = slotCount
+    slots = UnsafeMutablePointer<EvalValue>.allocate(capacity: max(slotCount, 1))
+    slots.initialize(repeating: .null, count: slotCount)
+    lent = UnsafeMutablePointer<Lent>.allocate(capacity: max(slotCount, 1))
+    lent.initialize(repeating: .none, count: slotCount)
+    meter = UnsafeMutablePointer<WorkMeter>.allocate(capacity: 1)
+    meter.initialize(to: WorkMeter())
+  }
+
+  /// A frame with the free variables bound from `variables`; one missing is the error
+  /// `unbound-variable` naming it (in `source`).
+  convenience init(
+    slotCount: Int, binding free: [(name: String, slot: Int, range: SiftSourceRange)],
+    from variables: [String: SiftValue], source: String
+  ) throws(SiftError) {
+    self.init(slotCount: slotCount)
+    for v in free {
+      guard let value = variables[v.name] else {
+        throw EvalDiagnostics.unboundVariable(v.name, at: v.range).error(source: source)
+      }
+      slots[v.slot] = EvalValue(value)
+    }
+  }
+
+  /// The call's work meter (raw memory, so compiled closures update it through `FrameRef`).
+  var workMeter: WorkMeter {
+    get { meter.pointee }
+    set { meter.pointee = newValue }
+  }
+
+  deinit {
+    slots.deinitialize(count: slotCount)
+    slots.deallocate()
+    lent.deallocate()
+    meter.deallocate()
+  }
+}
+
+/// A frame's storage as plain pointers, so that passing it around per record costs no
+/// reference counting. Valid while its `Frame` lives.
+struct FrameRef {
+  let slots: UnsafeMutablePointer<EvalValue>
+  let lent: UnsafeMutablePointer<Frame.Lent>
+  let meter: UnsafeMutablePointer<WorkMeter>
+
+  init(_ frame: Frame) {
+    slots = frame.slots
+    lent = frame.lent
+    meter = frame.meter
+  }
+
+  /// The value bound to `slot`.
+  @inline(__always)
+  func value(_ slot: Int) -> EvalValue {
+    switch lent[slot] {
+    case .none: return slots[slot]
+    case .object(let u): return .object(u.takeUnretainedValue())
+    case .value(let p): return EvalValue(p.pointee)
+    }
+  }
+
+  /// Binds each element of `items` to `slot` in turn and calls `body` with it; fast records
+  /// are lent (not retained), other elements stored. Stops at `body`'s first error.
+  @inline(__always)
+  func bindEach(_ items: [EvalValue], to slot: Int, _ body: (EvalValue) throws(EvalFailure) -> Void)
+    throws(EvalFailure)
+  {
+    // `items` keeps every element alive while it is lent.
+    var failure: EvalFailure?
+    items.withUnsafeBufferPointer { buf in
+      for i in 0..<buf.count {
+        if case .object(let o) = buf[i] {
+          lent[slot] = .object(Unmanaged.passUnretained(o))
+        } else {
+          lent[slot] = .none
+          slots[slot] = buf[i]
+        }
+        do throws(EvalFailure) { try body(buf[i]) } catch {
+          failure = error
+          return
+        }
+      }
+    }
+    if let failure { throw failure }
+  }
+
+  /// Lends each element of `items` to `slot` in turn (by pointer) and calls `body` with it.
+  /// Stops at `body`'s first error.
+  @inline(__always)
+  func bindEach(_ items: [SiftValue], to slot: Int, _ body: (SiftValue) throws(EvalFailure) -> Void)
+    throws(EvalFailure)
+  {
+    var failure: EvalFailure?
+    items.withUnsafeBufferPointer { buf in
+      guard let base = buf.baseAddress else { return }
+      for i in 0..<buf.count {
+        lent[slot] = .value(base + i)
+        do throws(EvalFailure) { try body(buf[i]) } catch {
+          failure = error
+          return
+        }
+      }
+    }
+    if let failure { throw failure }
+  }
+
+  /// Starts the record's SUBQUERY step count (`WorkMeter.steps`).
+  @inline(__always)
+  func resetSteps() { meter.pointee.steps = 0 }
+
+  /// Counts one SUBQUERY step against the budget and the deadline (`WorkMeter.step`).
+  @inline(__always)
+  func step(at range: SiftSourceRange) throws(EvalFailure) { try meter.pointee.step(at: range) }
+
+  /// Ends `slot`'s binding (lent or stored).
+  @inline(__always)
+  func unbind(_ slot: Int) {
+    lent[slot] = .none
+    slots[slot] = .null
+  }
+}
+
+// MARK: - The record a closure reads
+
+/// The record a `Ctx` evaluates, lent: nothing here is retained or released per record.
+enum RootRef {
+  /// A fast record from an array (the array keeps it alive for the whole call).
+  case object(Unmanaged<SiftObject>)
+  /// A dictionary record, read where it is stored.
+  case dict(UnsafePointer<[String: SiftValue]>)
+  /// Any other record, as an evaluator value stored by the caller.
+  case value(UnsafePointer<EvalValue>)
+  /// No record (compile-time folding).
+  case none
+}
+
+/// What compiled code receives per record: the record and the call's frame.
+///
+/// Everything here is a plain pointer (the struct is trivial: passing or dropping it costs no
+/// reference counting). The record is lent (`RootRef`); the frame is held as raw pointers. The
+/// `Run` (or compile-time fold) that makes a `Ctx` keeps the record and the frame alive for as
+/// long as the `Ctx` is used.
+struct Ctx {
+  let ref: RootRef
+  let frame: FrameRef
+
+  init(_ ref: RootRef, frame: Frame) {
+    self.ref = ref
+    self.frame = FrameRef(frame)
+  }
+
+  /// The lent fast record, if the record is one.
+  @inline(__always)
+  var object: Unmanaged<SiftObject>? {
+    if case .object(let u) = ref { return u }
+    return nil
+  }
+
+  /// The record as a value (the slower, general view: a lent record is retained here).
+  var root: EvalValue {
+    switch ref {
+    case .object(let u): return .object(u.takeUnretainedValue())
+    case .dict(let p): return .dict(p.pointee)
+    case .value(let p): return p.pointee
+    case .none: return .null
+    }
+  }
+
+  /// Is the record one of Sift's own keyed layouts (fast record or dictionary)?
+  @inline(__always)
+  var isKeyed: Bool {
+    switch ref {
+    case .object, .dict: return true
+    case .value(let p):
+      switch p.pointee {
+      case .object, .dict: return true
+      default: return false
+      }
+    case .none: return false
+    }
+  }
+}
+
+// MARK: - Lent fast records
+
+extension SiftObject {
+  /// Where the value under key `id` is stored (nil when absent); valid while the record lives.
+  @inline(__always)
+  func slot(id: Int) -> UnsafeMutablePointer<EvalValue>? {
+    let s = shape.slot(id)
+    return s >= 0 ? slots + s : nil
+  }
+}
+
+/// Reads of a lent fast record (`RootRef.object`, `Frame.Lent.object`) without retaining it:
+/// `_withUnsafeGuaranteedRef` tells the optimizer the lender keeps the record alive.
+extension Unmanaged where Instance == SiftObject {
+  /// The value under key `id` (`.null` when absent).
+  @inline(__always)
+  func value(id: Int) -> EvalValue { _withUnsafeGuaranteedRef { $0.value(id: id) } }
+
+  /// Where the value under key `id` is stored (nil when absent), valid while the lender lives.
+  @inline(__always)
+  func slot(id: Int) -> UnsafeMutablePointer<EvalValue>? { _withUnsafeGuaranteedRef { $0.slot(id: id) } }
+
+  /// The element count of the array under key `id` (nil when it holds anything else).
+  @inline(__always)
+  func arrayCount(id: Int) -> Int? { _withUnsafeGuaranteedRef { $0.arrayCount(id: id) } }
+}
+
+// MARK: - Arrays scanned in place
+
+/// Loops over an array's buffer: elements are read where they are stored.
+enum InPlace {
+  /// Does `test` return true for some element of `items`? Stops at the first that does, and
+  /// at the first error.
+  @inline(__always)
+  static func contains<T>(_ items: [T], where test: (T) throws(EvalFailure) -> Bool) throws(EvalFailure) -> Bool {
+    let r: Result<Bool, EvalFailure> = items.withUnsafeBufferPointer { buf in
+      do throws(EvalFailure) {
+        for i in 0..<buf.count where try test(buf[i]) { return .success(true) }
+      } catch {
+        return .failure(error)
+      }
+      return .success(false)
+    }
+    return try r.get()
+  }
 }

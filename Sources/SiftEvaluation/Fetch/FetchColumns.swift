@@ -22,13 +22,8 @@ struct FetchColumn {
     _ transform: (EvalValue) -> T
   ) throws(SiftError) -> [T] {
     let e = evaluator
-    let frame = Frame(slotCount: e.slotCount)
-    for v in e.freeVariables {
-      guard let value = variables[v.name] else {
-        throw EvalDiagnostics.unboundVariable(v.name, at: v.range).error(source: e.expression.source)
-      }
-      frame.slots[v.slot] = EvalValue(value)
-    }
+    let frame = try Frame(
+      slotCount: e.slotCount, binding: e.freeVariables, from: variables, source: e.expression.source)
     defer { withExtendedLifetime(frame) {} }
     let f = e.function
     var out: [T] = []
