@@ -202,14 +202,14 @@ extension Compiler {
       switch try coll(ctx) {
       case .null: return
       case .array(let items):
-        try frame.bindEach(items, to: slot) { e throws(EvalFailure) in
+        try frame.bindEach(items, to: slot) { i throws(EvalFailure) in
           try frame.step(at: range)
-          if try test(ctx) { yield(wantsElements ? e : .null) }
+          if try test(ctx) { yield(wantsElements ? items[i] : .null) }
         }
       case .values(let items):
-        try frame.bindEach(items, to: slot) { e throws(EvalFailure) in
+        try frame.bindEach(items, to: slot) { i throws(EvalFailure) in
           try frame.step(at: range)
-          if try test(ctx) { yield(wantsElements ? EvalValue(e) : .null) }
+          if try test(ctx) { yield(wantsElements ? EvalValue(items[i]) : .null) }
         }
       case let c:
         throw EvalDiagnostics.needsCollection("SUBQUERY", c, at: range)
