@@ -208,7 +208,7 @@ struct Run {
     let predicate = self.predicate
     let strict = program.policy == .strict
     var failure: (EvalFailure, Int)?
-    rows.lend((range ?? 0..<rows.count).clamped(to: 0..<rows.count)) { i, record in
+    rows.lend(range ?? 0..<rows.count) { i, record in
       do throws(EvalFailure) {
         if try predicate(Ctx(record, frame: frame)) { hit(i) }
       } catch {

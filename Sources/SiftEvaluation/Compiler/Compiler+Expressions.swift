@@ -194,27 +194,7 @@ extension Compiler {
     let test = try predicate(p)
     subqueryNesting -= 1
     scope[variable] = saved
-    return { ctx, wantsElements, yield throws(EvalFailure) in
-      let frame = ctx.frame
-      if outermost { frame.resetSteps() }
-      // The binding never outlives this call, error or not.
-      defer { frame.unbind(slot) }
-      switch try coll(ctx) {
-      case .null: return
-      case .array(let items):
-        try frame.bindEach(items, to: slot) { i throws(EvalFailure) in
-          try frame.step(at: range)
-          if try test(ctx) { yield(wantsElements ? items[i] : .null) }
-        }
-      case .values(let items):
-        try frame.bindEach(items, to: slot) { i throws(EvalFailure) in
-          try frame.step(at: range)
-          if try test(ctx) { yield(wantsElements ? EvalValue(items[i]) : .null) }
-        }
-      case let c:
-        throw EvalDiagnostics.needsCollection("SUBQUERY", c, at: range)
-      }
-    }
+    return Compiler.subqueryLoop(coll, range: range, slot: slot, outermost: outermost, test: test)
   }
 
   mutating func index(_ base: ExpressionNode, _ kind: IndexKind, range: SiftSourceRange) throws(EvalFailure)

@@ -29,23 +29,19 @@ struct FetchColumn {
     var out: [T] = []
     out.reserveCapacity(positions.count)
     var failure: EvalFailure?
-    if let layout = RecordArray(records) {
-      layout.lend(positions) { _, record in
-        do throws(EvalFailure) { out.append(transform(try f(Ctx(record, frame: frame)))) } catch {
-          failure = error
-          return false
+    let layout = RecordArray(records)
+    do throws(EvalFailure) {
+      for i in positions {
+        let v: EvalValue
+        if let layout {
+          v = try layout.lend(at: i) { r throws(EvalFailure) in try f(Ctx(r, frame: frame)) }
+        } else {
+          v = try lending(records[i].siftRecordRoot.value) { r throws(EvalFailure) in try f(Ctx(r, frame: frame)) }
         }
-        return true
+        out.append(transform(v))
       }
-    } else {
-      do throws(EvalFailure) {
-        for i in positions {
-          let v = try lending(records[i].siftRecordRoot.value) { r throws(EvalFailure) in try f(Ctx(r, frame: frame)) }
-          out.append(transform(v))
-        }
-      } catch {
-        failure = error
-      }
+    } catch {
+      failure = error
     }
     if let failure { throw failure.error(source: e.expression.source) }
     return out
