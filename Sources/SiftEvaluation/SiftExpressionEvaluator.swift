@@ -83,19 +83,12 @@ public struct SiftExpressionEvaluator: Sendable {
   /// try e.value(with: SiftValue.dictionary(["price": 10]), variables: ["TAX": 0.5])
   /// ```
   public func value(with record: some SiftRecord, variables: [String: SiftValue] = [:]) throws(SiftError) -> SiftValue {
-    let frame = Frame(slotCount: slotCount)
-    for v in freeVariables {
-      guard let value = variables[v.name] else {
-        throw EvalDiagnostics.unboundVariable(v.name, at: v.range).error(source: expression.source)
-      }
-      frame.slots[v.slot] = EvalValue(value)
-    }
+    let frame = try Frame(slotCount: slotCount, binding: freeVariables, from: variables, source: expression.source)
     // The context holds the frame's storage as raw pointers: keep the frame alive until the end.
     defer { withExtendedLifetime(frame) {} }
-    var root = record.siftRecordRoot.value
     let f = function
     do {
-      let result = try withUnsafePointer(to: &root) { p throws(EvalFailure) in try f(Ctx(.value(p), frame: frame)) }
+      let result = try lending(record.siftRecordRoot.value) { r throws(EvalFailure) in try f(Ctx(r, frame: frame)) }
       return result.siftValue()
     } catch {
       throw error.error(source: expression.source)

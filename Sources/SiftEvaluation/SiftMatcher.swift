@@ -88,13 +88,9 @@ public struct SiftMatcher: Sendable {
     let run = try program.start(variables)
     var out: [S.Element] = []
     // Sift's own layouts in an array are read in place (no per-record wrapping).
-    // The cast is guarded by the exact type check: S is [S.Element].
-    if S.self == [S.Element].self {
-      let rows = unsafeBitCast(records, to: [S.Element].self)
-      if let layout = RecordArray(rows) {
-        try run.each(layout) { i in out.append(rows[i]) }
-        return out
-      }
+    if let rows = exactArray(records), let layout = RecordArray(rows) {
+      try run.each(layout) { i in out.append(rows[i]) }
+      return out
     }
     var i = 0
     for r in records {
@@ -115,7 +111,7 @@ public struct SiftMatcher: Sendable {
   {
     let run = try program.start(variables)
     var out: [Int] = []
-    if C.self == [C.Element].self, let layout = RecordArray(unsafeBitCast(records, to: [C.Element].self)) {
+    if let rows = exactArray(records), let layout = RecordArray(rows) {
       try run.each(layout) { i in out.append(i) }
       return out
     }
@@ -168,14 +164,8 @@ final class Program: Sendable {
   /// `start(_:)` with the deadline of a call that runs in parts (a parallel or async scan),
   /// so every part stops at the same instant.
   func start(_ variables: [String: SiftValue], deadline: WorkMeter?) throws(SiftError) -> Run {
-    let frame = Frame(slotCount: slotCount)
-    for v in freeVariables {
-      guard let value = variables[v.name] else {
-        throw EvalDiagnostics.unboundVariable(v.name, at: v.range).error(source: source)
-      }
-      frame.slots[v.slot] = EvalValue(value)
-    }
-    if let deadline { frame.meter.pointee = deadline } else { frame.meter.pointee.start(milliseconds: timeLimit) }
+    let frame = try Frame(slotCount: slotCount, binding: freeVariables, from: variables, source: source)
+    if let deadline { frame.workMeter = deadline } else { frame.workMeter.start(milliseconds: timeLimit) }
     return Run(program: self, frame: frame)
   }
 }
@@ -200,7 +190,7 @@ struct Run {
   /// retain, and nothing is wrapped per record.
   @usableFromInline
   func each(_ rows: RecordArray, in range: Range<Int>? = nil, _ hit: (Int) -> Void) throws(SiftError) {
-    let meter = frame.meter.pointee
+    let meter = frame.workMeter
     guard meter.deadline != 0 else { return try eachRecord(rows, in: range, hit) }
     // Under a time limit: small runs of records, the clock read between them.
     let whole = (range ?? 0..<rows.count).clamped(to: 0..<rows.count)
@@ -208,66 +198,26 @@ struct Run {
     while start < whole.upperBound {
       let end = min(whole.upperBound, start + 256)
       try eachRecord(rows, in: start..<end, hit)
-      do throws(EvalFailure) { try frame.meter.pointee.checkClock(at: .at(0)) } catch { throw fail(error, index: end - 1) }
+      do throws(EvalFailure) { try frame.workMeter.checkClock(at: .at(0)) } catch { throw fail(error, index: end - 1) }
       start = end
     }
   }
 
   func eachRecord(_ rows: RecordArray, in range: Range<Int>?, _ hit: (Int) -> Void) throws(SiftError) {
     let frame = self.frame
+    let predicate = self.predicate
+    let strict = program.policy == .strict
     var failure: (EvalFailure, Int)?
-    switch rows {
-    case .objects(let items):
-      items.withUnsafeBufferPointer { buf in
-        guard let base = buf.baseAddress else { return }
-        let raw = UnsafeRawPointer(base)
-        let stride = MemoryLayout<Unmanaged<SiftObject>>.stride
-        for i in (range ?? 0..<buf.count).clamped(to: 0..<buf.count) {  // never past the buffer
-          // The array keeps every record alive for the whole loop.
-          let u = raw.load(fromByteOffset: i &* stride, as: Unmanaged<SiftObject>.self)
-          let answer: Bool?
-          do throws(EvalFailure) { answer = try predicate(Ctx(object: u, frame: frame)) } catch {
-            failure = (error, i)
-            answer = nil
-          }
-          switch answer {
-          case true?: hit(i)
-          case false?: break
-          case nil:
-            if program.policy == .strict || failure?.0.stopsTheCall == true { return }
-            failure = nil
-          }
+    rows.lend(range ?? 0..<rows.count) { i, record in
+      do throws(EvalFailure) {
+        if try predicate(Ctx(record, frame: frame)) { hit(i) }
+      } catch {
+        if strict || error.stopsTheCall {
+          failure = (error, i)
+          return false
         }
       }
-    case .dictionaries(let items):
-      // Each dictionary is lent by pointer: the array keeps it alive for the whole loop.
-      items.withUnsafeBufferPointer { buf in
-        guard let base = buf.baseAddress else { return }
-        for i in (range ?? 0..<buf.count).clamped(to: 0..<buf.count) {  // never past the buffer
-          do throws(EvalFailure) {
-            if try predicate(Ctx(.dict(base + i), frame: frame)) { hit(i) }
-          } catch {
-            if program.policy == .strict || error.stopsTheCall {
-              failure = (error, i)
-              return
-            }
-          }
-        }
-      }
-    case .values(let items):
-      for i in range ?? items.indices {
-        var root = EvalValue(items[i])
-        do throws(EvalFailure) {
-          if try withUnsafePointer(to: &root, { p throws(EvalFailure) in try predicate(Ctx(.value(p), frame: frame)) }) {
-            hit(i)
-          }
-        } catch {
-          if program.policy == .strict || error.stopsTheCall {
-            failure = (error, i)
-            break
-          }
-        }
-      }
+      return true
     }
     if let (error, index) = failure { throw fail(error, index: index) }
   }
@@ -283,47 +233,11 @@ struct Run {
   /// Takes the root as its own (`consuming`), so it moves into the context without a retain.
   @usableFromInline
   func test(_ root: consuming SiftRecordRoot, index: Int?) throws(SiftError) -> Bool {
-    var value = root.value
     do {
-      return try withUnsafePointer(to: &value) { p throws(EvalFailure) in
-        try predicate(Ctx(.value(p), frame: frame))
-      }
+      return try lending(root.value) { r throws(EvalFailure) in try predicate(Ctx(r, frame: frame)) }
     } catch {
       if program.policy == .treatAsNoMatch && !error.stopsTheCall { return false }
       throw fail(error, index: index)
-    }
-  }
-}
-
-/// An array of one of Sift's own record layouts, which evaluation reads in place.
-@usableFromInline
-enum RecordArray {
-  case objects([SiftObject])
-  case dictionaries([[String: SiftValue]])
-  case values([SiftValue])
-
-  /// How many records.
-  var count: Int {
-    switch self {
-    case .objects(let a): return a.count
-    case .dictionaries(let a): return a.count
-    case .values(let a): return a.count
-    }
-  }
-
-  /// The layout of `rows`, or nil for other record types. The type tests fold away once
-  /// specialized; each cast is to the very type just tested (an `as?` would check every
-  /// element at run time).
-  @inlinable
-  init?<T: SiftRecord>(_ rows: [T]) {
-    if T.self == SiftObject.self {
-      self = .objects(unsafeBitCast(rows, to: [SiftObject].self))
-    } else if T.self == [String: SiftValue].self {
-      self = .dictionaries(unsafeBitCast(rows, to: [[String: SiftValue]].self))
-    } else if T.self == SiftValue.self {
-      self = .values(unsafeBitCast(rows, to: [SiftValue].self))
-    } else {
-      return nil
     }
   }
 }

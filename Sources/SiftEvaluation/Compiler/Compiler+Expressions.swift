@@ -162,7 +162,7 @@ extension Compiler {
     else { return nil }
     let single = prefix.ids.count == 1
     return { ctx throws(EvalFailure) in
-      if single, let u = ctx.object, let n = u._withUnsafeGuaranteedRef({ $0.arrayCount(id: prefix.firstID) }) {
+      if single, let u = ctx.object, let n = u.arrayCount(id: prefix.firstID) {
         return .int(Int64(n))
       }
       if ctx.isKeyed {
@@ -194,58 +194,7 @@ extension Compiler {
     let test = try predicate(p)
     subqueryNesting -= 1
     scope[variable] = saved
-    return { ctx, wantsElements, yield throws(EvalFailure) in
-      let frame = ctx.frame
-      let meter = frame.meter
-      if outermost { meter.pointee.steps = 0 }
-      // The binding never outlives this call, error or not.
-      defer {
-        frame.lent[slot] = .none
-        frame.slots[slot] = .null
-      }
-      switch try coll(ctx) {
-      case .null: return
-      case .array(let items):
-        // `items` keeps every element alive while it is lent.
-        var failure: EvalFailure?
-        items.withUnsafeBufferPointer { buf in
-          for i in 0..<buf.count {
-            if case .object(let o) = buf[i] {
-              frame.lent[slot] = .object(Unmanaged.passUnretained(o))
-            } else {
-              frame.lent[slot] = .none
-              frame.slots[slot] = buf[i]
-            }
-            do throws(EvalFailure) {
-              try meter.pointee.step(at: range)
-              if try test(ctx) { yield(wantsElements ? buf[i] : .null) }
-            } catch {
-              failure = error
-              return
-            }
-          }
-        }
-        if let failure { throw failure }
-      case .values(let items):
-        var failure: EvalFailure?
-        items.withUnsafeBufferPointer { buf in
-          guard let base = buf.baseAddress else { return }
-          for i in 0..<buf.count {
-            frame.lent[slot] = .value(base + i)
-            do throws(EvalFailure) {
-              try meter.pointee.step(at: range)
-              if try test(ctx) { yield(wantsElements ? EvalValue(buf[i]) : .null) }
-            } catch {
-              failure = error
-              return
-            }
-          }
-        }
-        if let failure { throw failure }
-      case let c:
-        throw EvalDiagnostics.needsCollection("SUBQUERY", c, at: range)
-      }
-    }
+    return Compiler.subqueryLoop(coll, range: range, slot: slot, outermost: outermost, test: test)
   }
 
   mutating func index(_ base: ExpressionNode, _ kind: IndexKind, range: SiftSourceRange) throws(EvalFailure)

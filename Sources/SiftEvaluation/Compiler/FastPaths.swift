@@ -32,7 +32,7 @@ struct PlainPath: Sendable {
   func read(_ ctx: Ctx) throws(EvalFailure) -> EvalValue {
     let first: EvalValue
     switch ctx.ref {
-    case .object(let u): first = u._withUnsafeGuaranteedRef { $0.value(id: firstID) }
+    case .object(let u): first = u.value(id: firstID)
     case .dict(let p): first = EvalValue(p.pointee[firstName])
     case .value(let p): return try read(p.pointee)
     case .none: return try read(EvalValue.null)
@@ -46,7 +46,7 @@ struct PlainPath: Sendable {
     let first: EvalValue
     switch frame.lent[slot] {
     case .none: return try read(frame.slots[slot])
-    case .object(let u): first = u._withUnsafeGuaranteedRef { $0.value(id: firstID) }
+    case .object(let u): first = u.value(id: firstID)
     case .value(let p):
       guard case .dictionary(let d) = p.pointee else { return try read(EvalValue(p.pointee)) }
       first = EvalValue(d[firstName])

@@ -14,15 +14,6 @@ func withEntry<R>(_ d: borrowing [String: SiftValue], _ name: String, _ body: (S
   try body(d[name])
 }
 
-extension SiftObject {
-  /// Where the value under key `id` is stored (nil when absent); valid while the record lives.
-  @inline(__always)
-  func slot(id: Int) -> UnsafeMutablePointer<EvalValue>? {
-    let s = shape.slot(id)
-    return s >= 0 ? slots + s : nil
-  }
-}
-
 // Each closure captures one final class holding its test and path: the closure context is
 // then a single reference, and the test is read in place (no copies of captured structs per
 // call).
@@ -56,7 +47,7 @@ struct KeyTestBuilder: ValueTestConsumer {
       if single {
         switch ctx.ref {
         case .object(let u):
-          return try t.run(u._withUnsafeGuaranteedRef { $0.slot(id: id) }?.pointee ?? .null)
+          return try t.run(u.value(id: id))
         case .dict(let p): return try withEntry(p.pointee, name) { v throws(EvalFailure) in try t.run(entry: v) }
         default: break
         }
@@ -99,7 +90,7 @@ struct VariableKeyTestBuilder: ValueTestConsumer {
       if single {
         switch ctx.frame.lent[slot] {
         case .object(let u):
-          return try t.run(u._withUnsafeGuaranteedRef { $0.slot(id: id) }?.pointee ?? .null)
+          return try t.run(u.value(id: id))
         case .value(let p):
           if case .dictionary(let d) = p.pointee { return try t.run(entry: d[name]) }
         case .none: break
@@ -124,28 +115,14 @@ struct QuantifiedLoop<T: ValueTest>: Sendable {
 
   @inline(__always)
   func loop(_ items: [EvalValue]) throws(EvalFailure) -> Bool {
-    let r: Result<Bool, EvalFailure> = items.withUnsafeBufferPointer { buf in
-      do throws(EvalFailure) {
-        for i in 0..<buf.count where try t.run(buf[i]) == stopOn { return .success(answerWhenStopped) }
-      } catch {
-        return .failure(error)
-      }
-      return .success(!answerWhenStopped)
-    }
-    return try r.get()
+    let stopped = try InPlace.contains(items) { e throws(EvalFailure) in try t.run(e) == stopOn }
+    return stopped ? answerWhenStopped : !answerWhenStopped
   }
 
   @inline(__always)
   func loop(_ items: [SiftValue]) throws(EvalFailure) -> Bool {
-    let r: Result<Bool, EvalFailure> = items.withUnsafeBufferPointer { buf in
-      do throws(EvalFailure) {
-        for i in 0..<buf.count where try t.run(entry: buf[i]) == stopOn { return .success(answerWhenStopped) }
-      } catch {
-        return .failure(error)
-      }
-      return .success(!answerWhenStopped)
-    }
-    return try r.get()
+    let stopped = try InPlace.contains(items) { e throws(EvalFailure) in try t.run(entry: e) == stopOn }
+    return stopped ? answerWhenStopped : !answerWhenStopped
   }
 
   /// The answer for the value the key path read; nil for a value that is not a collection
@@ -187,7 +164,7 @@ struct QuantifiedKeyBuilder: ValueTestConsumer {
     func run(_ ctx: Ctx) throws(EvalFailure) -> Bool {
       switch ctx.ref {
       case .object(let u):
-        guard let p = u._withUnsafeGuaranteedRef({ $0.slot(id: id) }) else { return !q.answerWhenStopped }
+        guard let p = u.slot(id: id) else { return !q.answerWhenStopped }
         if let answer = try q.decide(p.pointee) { return answer }
         return try generic(ctx)
       case .dict(let p):
@@ -247,8 +224,8 @@ struct VariablePairBuilder: ValueTestPairConsumer {
     func run(_ ctx: Ctx) throws(EvalFailure) -> Bool {
       switch ctx.frame.lent[slot] {
       case .object(let u):
-        if try !a.run(u._withUnsafeGuaranteedRef { $0.slot(id: idA) }?.pointee ?? .null) { return false }
-        return try b.run(u._withUnsafeGuaranteedRef { $0.slot(id: idB) }?.pointee ?? .null)
+        if try !a.run(u.value(id: idA)) { return false }
+        return try b.run(u.value(id: idB))
       case .value(let p):
         guard case .dictionary(let d) = p.pointee else { return try generic(ctx) }
         if try !a.run(entry: d[nameA]) { return false }
@@ -315,7 +292,7 @@ struct CountTestBuilder: ValueTestConsumer {
     func run(_ ctx: Ctx) throws(EvalFailure) -> Bool {
       switch ctx.ref {
       case .object(let u):
-        if let n = u._withUnsafeGuaranteedRef({ $0.arrayCount(id: id) }) { return try t.run(.int(Int64(n))) }
+        if let n = u.arrayCount(id: id) { return try t.run(.int(Int64(n))) }
       case .dict(let p):
         let n = try withEntry(p.pointee, name) { v throws(EvalFailure) -> Int? in
           if case .array(let items)? = v { return items.count }

@@ -1,8 +1,8 @@
 import SiftSyntax
 
 /// Reads one compiled expression (a sort key, a group key, an aggregated key path, an
-/// expression column) over many records with one frame, lending fast records and
-/// dictionaries in place as the matcher does.
+/// expression column) over many records with one frame, lending Sift's own record layouts
+/// in place through the matcher's `RecordArray`.
 struct FetchColumn {
   let evaluator: SiftExpressionEvaluator
 
@@ -22,39 +22,28 @@ struct FetchColumn {
     _ transform: (EvalValue) -> T
   ) throws(SiftError) -> [T] {
     let e = evaluator
-    let frame = Frame(slotCount: e.slotCount)
-    for v in e.freeVariables {
-      guard let value = variables[v.name] else {
-        throw EvalDiagnostics.unboundVariable(v.name, at: v.range).error(source: e.expression.source)
-      }
-      frame.slots[v.slot] = EvalValue(value)
-    }
+    let frame = try Frame(
+      slotCount: e.slotCount, binding: e.freeVariables, from: variables, source: e.expression.source)
     defer { withExtendedLifetime(frame) {} }
     let f = e.function
     var out: [T] = []
     out.reserveCapacity(positions.count)
-    do {
-      if R.self == SiftObject.self {
-        let objects = unsafeBitCast(records, to: [SiftObject].self)
-        for i in positions {
-          out.append(transform(try f(Ctx(object: Unmanaged.passUnretained(objects[i]), frame: frame))))
+    var failure: EvalFailure?
+    let layout = RecordArray(records)
+    do throws(EvalFailure) {
+      for i in positions {
+        let v: EvalValue
+        if let layout {
+          v = try layout.lend(at: i) { r throws(EvalFailure) in try f(Ctx(r, frame: frame)) }
+        } else {
+          v = try lending(records[i].siftRecordRoot.value) { r throws(EvalFailure) in try f(Ctx(r, frame: frame)) }
         }
-      } else if R.self == [String: SiftValue].self {
-        let dicts = unsafeBitCast(records, to: [[String: SiftValue]].self)
-        try dicts.withUnsafeBufferPointer { (buffer) throws(EvalFailure) in
-          guard let base = buffer.baseAddress else { return }
-          for i in positions { out.append(transform(try f(Ctx(.dict(base + i), frame: frame)))) }
-        }
-      } else {
-        for i in positions {
-          var root = records[i].siftRecordRoot.value
-          let v = try withUnsafePointer(to: &root) { p throws(EvalFailure) in try f(Ctx(.value(p), frame: frame)) }
-          out.append(transform(v))
-        }
+        out.append(transform(v))
       }
     } catch {
-      throw error.error(source: e.expression.source)
+      failure = error
     }
+    if let failure { throw failure.error(source: e.expression.source) }
     return out
   }
 }
