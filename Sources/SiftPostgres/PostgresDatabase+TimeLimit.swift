@@ -51,7 +51,7 @@ extension PostgresDatabase {
       return SiftError(
         stage: .policy,
         diagnostic: SiftDiagnostic(
-          id: "time-limit", message: "the query ran longer than its time limit of \(milliseconds) ms", range: .at(0)),
+          id: .timeLimit, message: "the query ran longer than its time limit of \(milliseconds) ms", range: .at(0)),
         source: "", underlying: error.underlying)
     }
     return error

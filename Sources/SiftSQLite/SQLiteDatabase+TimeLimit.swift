@@ -73,7 +73,7 @@ final class DeadlineClock {
     SiftError(
       stage: .policy,
       diagnostic: SiftDiagnostic(
-        id: "time-limit", message: "the query ran longer than its time limit of \(milliseconds) ms", range: .at(0)),
+        id: .timeLimit, message: "the query ran longer than its time limit of \(milliseconds) ms", range: .at(0)),
       source: "")
   }
 }
