@@ -91,3 +91,19 @@ extension SQLDiagnostic {
     Self(.schemaMismatch, "\(entity).\(attribute) (column \(column)) \(problem)")
   }
 }
+
+extension SiftError {
+  /// `time-limit` at stage `.policy`: a statement stopped by its time limit, in both drivers'
+  /// words (and memory's, `EvalDiagnostics.timeLimit`).
+  ///
+  /// ```swift
+  /// throw SiftError.queryTimeLimit(milliseconds: 250)
+  /// ```
+  package static func queryTimeLimit(milliseconds: Int, underlying: (any Error & Sendable)? = nil) -> SiftError {
+    SiftError(
+      stage: .policy,
+      diagnostic: SiftDiagnostic(
+        id: .timeLimit, message: "the query ran longer than its time limit of \(milliseconds) ms", range: .at(0)),
+      source: "", underlying: underlying)
+  }
+}
