@@ -48,11 +48,7 @@ extension PostgresDatabase {
 
   static func siftError(_ error: SiftError, milliseconds: Int) -> SiftError {
     if (error.underlying as? PostgresError)?.sqlState == "57014" {
-      return SiftError(
-        stage: .policy,
-        diagnostic: SiftDiagnostic(
-          id: "time-limit", message: "the query ran longer than its time limit of \(milliseconds) ms", range: .at(0)),
-        source: "", underlying: error.underlying)
+      return .queryTimeLimit(milliseconds: milliseconds, underlying: error.underlying)
     }
     return error
   }

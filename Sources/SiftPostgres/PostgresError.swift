@@ -77,14 +77,14 @@ extension PostgresError {
   /// `postgres-connection`, `postgres-query` (with the SQLSTATE in the cause),
   /// `postgres-unsupported-value`, `postgres-result`, `cancelled`, `missing-sift-functions`.
   package var siftError: SiftError {
-    let id: String
+    let id: DiagnosticID
     switch kind {
-    case .connection: id = "postgres-connection"
-    case .query: id = "postgres-query"
-    case .unsupportedValue: id = "postgres-unsupported-value"
-    case .result: id = "postgres-result"
-    case .cancelled: id = "cancelled"
-    case .missingSetup: id = "missing-sift-functions"
+    case .connection: id = .postgresConnection
+    case .query: id = .postgresQuery
+    case .unsupportedValue: id = .postgresUnsupportedValue
+    case .result: id = .postgresResult
+    case .cancelled: id = .cancelled
+    case .missingSetup: id = .missingSiftFunctions
     }
     return SiftError(stage: .sql, id: id, message: message, underlying: self)
   }
@@ -95,6 +95,6 @@ extension SiftError {
   package static func postgres(_ error: any Error) -> SiftError {
     if let e = error as? SiftError { return e }
     if let e = error as? PostgresError { return e.siftError }
-    return SiftError(stage: .sql, id: "postgres-error", message: "\(error)", underlying: error)
+    return SiftError(stage: .sql, id: .postgresError, message: "\(error)", underlying: error)
   }
 }

@@ -70,10 +70,6 @@ final class DeadlineClock {
   }
 
   var error: SiftError {
-    SiftError(
-      stage: .policy,
-      diagnostic: SiftDiagnostic(
-        id: "time-limit", message: "the query ran longer than its time limit of \(milliseconds) ms", range: .at(0)),
-      source: "")
+    .queryTimeLimit(milliseconds: milliseconds)
   }
 }

@@ -36,11 +36,7 @@ extension SQLiteDatabase {
 
   /// The retrying opener behind `init(untouched:)`: the connection and whether it reads a copy.
   static func openUntouched(_ path: String, busyTimeout: Int32) throws(SiftError) -> (SQLiteDatabase, Bool) {
-    func failure(_ why: String) -> SiftError {
-      SiftError(
-        stage: .sql, diagnostic: SiftDiagnostic(id: "sqlite-open", message: "cannot open \(path): \(why)", range: .at(0)),
-        source: "")
-    }
+    func failure(_ why: String) -> SiftError { SQLiteDatabase.openError(path, why) }
     let deadline = Date().addingTimeInterval(untouchedDeadline)
     while true {
       let file: SQLiteFileCheck
@@ -110,12 +106,8 @@ extension SQLiteDatabase {
     do {
       try self.init(readOnly: copy, busyTimeout: busyTimeout, privateCopy: true)
     } catch {
-      throw SiftError(
-        stage: .sql,
-        diagnostic: SiftDiagnostic(
-          id: "sqlite-open", message: "cannot open \(path): " + error.diagnostic.message.replacingOccurrences(of: "cannot open \(copy): ", with: ""),
-          range: .at(0)),
-        source: "")
+      throw SQLiteDatabase.openError(
+        path, error.diagnostic.message.replacingOccurrences(of: "cannot open \(copy): ", with: ""))
     }
   }
 

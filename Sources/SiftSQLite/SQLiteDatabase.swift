@@ -36,9 +36,7 @@ public final class SQLiteDatabase: SQLDatabase {
     // for reading and writing would wait forever for its first bytes).
     var info = SQLiteStatBuffer()
     if path != ":memory:", !path.isEmpty, stat(path, &info) == 0, let kind = SQLiteFileCheck.notRegular(SQLiteFileCheck.mode(info)) {
-      throw SiftError(
-        stage: .sql, diagnostic: SiftDiagnostic(id: "sqlite-open", message: "cannot open \(path): it is \(kind), not a database file", range: .at(0)),
-        source: "")
+      throw SQLiteDatabase.openError(path, "it is \(kind), not a database file")
     }
     var db: OpaquePointer?
     let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
@@ -85,12 +83,7 @@ public final class SQLiteDatabase: SQLDatabase {
   /// `init(readOnly:)`; with `privateCopy` the file is Sift's own copy in a private folder, opened
   /// with SQLite's default VFS (which creates `-shm` there to read the copy's `-wal`).
   init(readOnly path: String, busyTimeout: Int32, privateCopy: Bool) throws(SiftError) {
-    func failure(_ why: String) -> SiftError {
-      SiftError(
-        stage: .sql,
-        diagnostic: SiftDiagnostic(id: "sqlite-open", message: "cannot open \(path): \(why)", range: .at(0)),
-        source: "")
-    }
+    func failure(_ why: String) -> SiftError { SQLiteDatabase.openError(path, why) }
     let file: SQLiteFileCheck
     switch SQLiteFileCheck.check(path) {
     case .success(let checked): file = checked
@@ -157,10 +150,17 @@ public final class SQLiteDatabase: SQLDatabase {
     cache = [:]
   }
 
+  /// `sqlite-open`: `path` cannot be opened, `why` in SQLite's or Sift's words.
+  static func openError(_ path: String, _ why: String) -> SiftError {
+    SiftError(
+      stage: .sql, diagnostic: SiftDiagnostic(id: .sqliteOpen, message: "cannot open \(path): \(why)", range: .at(0)),
+      source: "")
+  }
+
   static func error(_ message: String, sql: String) -> SiftError {
     SiftError(
       stage: .sql,
-      diagnostic: SiftDiagnostic(id: "sqlite-error", message: message, range: SiftSourceRange(start: 0, end: sql.utf8.count)),
+      diagnostic: SiftDiagnostic(id: .sqliteError, message: message, range: SiftSourceRange(start: 0, end: sql.utf8.count)),
       source: sql)
   }
 

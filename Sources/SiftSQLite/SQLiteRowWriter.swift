@@ -108,11 +108,7 @@ final class SQLiteInserts: @unchecked Sendable {
   }
 
   func failure(_ sql: String) -> SiftError {
-    SiftError(
-      stage: .sql,
-      diagnostic: SiftDiagnostic(
-        id: "sqlite-error", message: String(cString: sqlite3_errmsg(handle)), range: SiftSourceRange(start: 0, end: sql.utf8.count)),
-      source: sql)
+    SQLiteDatabase.error(String(cString: sqlite3_errmsg(handle)), sql: sql)
   }
 
   func finalize() {

@@ -80,12 +80,12 @@ struct BatchContext {
       // Name the problem (a bad {"$date": …} included) and keep the case's id when plain JSON
       // can still read it.
       return ["id": Self.plainID(line), "ok": false, "stage": "input",
-              "error": ["id": "invalid-case", "message": .string("line \(lineNumber), column \(error.column): \(error.message)"),
+              "error": ["id": .string(DiagnosticID.invalidCase.rawValue), "message": .string("line \(lineNumber), column \(error.column): \(error.message)"),
                         "line": .int(Int64(lineNumber)), "column": .int(Int64(error.column)), "offset": .int(Int64(error.offset))]]
     }
     guard case .dictionary(let c) = parsed else {
       return ["id": .null, "ok": false, "stage": "input",
-              "error": ["id": "invalid-case", "message": .string("line \(lineNumber) is not a JSON object"),
+              "error": ["id": .string(DiagnosticID.invalidCase.rawValue), "message": .string("line \(lineNumber) is not a JSON object"),
                         "line": .int(Int64(lineNumber)), "column": 1, "offset": 0]]
     }
     let id = c["id"] ?? .null
@@ -93,21 +93,21 @@ struct BatchContext {
       ["id": id, "ok": false, "stage": .string(stage), "error": error]
     }
     guard case .string(let format)? = c["format"] else {
-      return failure("input", ["id": "invalid-case", "message": "the case has no \"format\" string", "line": 1, "column": 1, "offset": 0])
+      return failure("input", ["id": .string(DiagnosticID.invalidCase.rawValue), "message": "the case has no \"format\" string", "line": 1, "column": 1, "offset": 0])
     }
     var arguments: [SiftValue] = []
     switch c["args"] {
     case .array(let a)?: arguments = a
     case nil, .null?: break
     default:
-      return failure("input", ["id": "invalid-case", "message": "\"args\" must be an array of JSON values, one per %@", "line": 1, "column": 1, "offset": 0])
+      return failure("input", ["id": .string(DiagnosticID.invalidCase.rawValue), "message": "\"args\" must be an array of JSON values, one per %@", "line": 1, "column": 1, "offset": 0])
     }
     var variables: [String: SiftValue] = [:]
     switch c["variables"] {
     case .dictionary(let v)?: variables = v
     case nil, .null?: break
     default:
-      return failure("input", ["id": "invalid-case", "message": "\"variables\" must be an object of NAME: JSON value", "line": 1, "column": 1, "offset": 0])
+      return failure("input", ["id": .string(DiagnosticID.invalidCase.rawValue), "message": "\"variables\" must be an object of NAME: JSON value", "line": 1, "column": 1, "offset": 0])
     }
     var fetch: BatchFetch
     do {
@@ -137,7 +137,7 @@ struct BatchContext {
       }
     }
     let timeLimit = policy?.limits.milliseconds
-    func stage(_ error: SiftError) -> String { error.diagnostic.id == "time-limit" ? "policy" : error.stage.rawValue }
+    func stage(_ error: SiftError) -> String { error.diagnostic.id == DiagnosticID.timeLimit.rawValue ? "policy" : error.stage.rawValue }
     var out: [String: SiftValue] = ["id": id, "ok": true, "canonical": .string(evaluated.predicateFormat)]
     if !predicate.warnings.isEmpty {
       out["warnings"] = .array(predicate.warnings.map { w in

@@ -73,7 +73,7 @@ enum BatchFetchError: Error {
   var batchJSON: SiftValue {
     switch self {
     case .input(let message):
-      return ["id": "invalid-case", "message": .string(message), "line": 1, "column": 1, "offset": 0]
+      return ["id": .string(DiagnosticID.invalidCase.rawValue), "message": .string(message), "line": 1, "column": 1, "offset": 0]
     case .sort(let e):
       var json = e.batchJSON
       if case .dictionary(var d) = json {

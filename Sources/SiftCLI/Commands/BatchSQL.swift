@@ -85,7 +85,7 @@ final class BatchSQL {
     } catch {
       throw SiftError(
         stage: .sql,
-        diagnostic: SiftDiagnostic(id: "database-error", message: "\(error)", range: .at(0)), source: "")
+        diagnostic: SiftDiagnostic(id: .databaseError, message: "\(error)", range: .at(0)), source: "")
     }
   }
 }

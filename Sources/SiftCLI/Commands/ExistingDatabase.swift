@@ -166,7 +166,7 @@ final class ExistingDatabase {
       throw SiftError(
         stage: .sql,
         diagnostic: SiftDiagnostic(
-          id: "no-single-column-key",
+          id: .noSingleColumnKey,
           message: "entity '\(entity.name)' \(why): rows are answered by a one-column primary key",
           range: .at(0)),
         source: predicate.source)
@@ -186,7 +186,7 @@ final class ExistingDatabase {
       // PostgreSQL's errors keep their ids (missing-sift-functions: the statement was not run).
       throw e
     } catch {
-      let id = "database-error"
+      let id = DiagnosticID.databaseError
       throw SiftError(
         stage: .sql,
         diagnostic: SiftDiagnostic(id: id, message: ExistingDatabase.message(of: error), range: .at(0)),

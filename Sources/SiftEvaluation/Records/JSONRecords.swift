@@ -24,8 +24,7 @@ public enum JSONRecords {
   /// The bytes of `url`; a file that cannot be read is an error naming it.
   static func read(_ url: URL) throws(SiftError) -> [UInt8] {
     do { return [UInt8](try Data(contentsOf: url)) } catch {
-      throw SiftError(
-        stage: .data, id: "cannot-read", message: "cannot read \(url.path): \(error.localizedDescription)", underlying: error)
+      throw DataDiagnostics.cannotRead(url, error)
     }
   }
 
@@ -85,7 +84,7 @@ public enum JSONRecords {
       guard case .array(let converted) = try dates.apply(to: .array(items)) else { return items }
       return converted
     } catch {
-      throw SiftError(stage: .data, id: "invalid-records", message: "\(error)")
+      throw DataDiagnostics.datesFailed(error)
     }
   }
 
@@ -99,13 +98,13 @@ public enum JSONRecords {
       let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
       func blank(_ line: ArraySlice<UInt8>) -> Bool { line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
       guard lines.count > 1, let first = lines.first(where: { !blank($0) }), (try? SiftJSON.parse(bytes: Array(first))) != nil
-      else { throw SiftError(stage: .data, id: "invalid-records", message: "invalid JSON: \(error)") }
+      else { throw DataDiagnostics.invalidJSON(error) }
       var items: [SiftValue] = []
       for (n, line) in lines.enumerated() where !blank(line) {
         do {
           items.append(try SiftJSON.parse(bytes: Array(line)))
         } catch {
-          throw SiftError(stage: .data, id: "invalid-records", message: "invalid JSON on line \(n + 1): \(error)")
+          throw DataDiagnostics.invalidJSON(line: n + 1, error)
         }
       }
       return items
@@ -129,14 +128,13 @@ public enum JSONRecords {
       out.reserveCapacity(items.count)
       for (i, item) in items.enumerated() {
         guard case .dictionary(let d) = item else {
-          throw SiftError(
-            stage: .data, id: "invalid-records", message: "record \(i) is \(item.kindName), not an object (plain values are records too: evaluate the values themselves, see values(bytes:))")
+          throw DataDiagnostics.recordNotAnObject(i, kind: item.kindName)
         }
         out.append(SiftObject.convert(d, cache: &cache, depth: EvalLimits.maxDataDepth))
       }
       return out
     default:
-      throw SiftError(stage: .data, id: "invalid-records", message: "expected an array of objects, found \(value.kindName)")
+      throw DataDiagnostics.notAnArray(found: value.kindName)
     }
   }
 }

@@ -26,7 +26,7 @@ public enum SiftRecordEncoder {
   static func failure(_ error: any Error, encoding type: Any.Type) -> SiftError {
     if let e = error as? SiftError { return e }
     let message = (error as? EncodingFailure)?.message ?? "\(type) failed to encode: \(error)"
-    return SiftError(stage: .data, id: "not-encodable", message: message, underlying: error)
+    return DataDiagnostics.notEncodable(message, error)
   }
 
   /// Nesting deeper than this is refused (protects against self-referencing class graphs).

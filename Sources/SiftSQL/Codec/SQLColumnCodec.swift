@@ -132,7 +132,7 @@ public struct SQLColumnCodec: Sendable, Hashable {
       if lenient { return try SQLColumnCodec.plainValue(v, booleansAreIntegers: booleansAreIntegers) }
       throw SiftError(
         stage: .sql,
-        diagnostic: SiftDiagnostic(id: "value-not-storable", message: "expected \(type.elementType.rawValue), found \(v.kindName)", range: .at(0)),
+        diagnostic: SiftDiagnostic(id: .valueNotStorable, message: "expected \(type.elementType.rawValue), found \(v.kindName)", range: .at(0)),
         source: "")
     }
   }
@@ -183,7 +183,7 @@ public struct SQLColumnCodec: Sendable, Hashable {
     SiftError(
       stage: .sql,
       diagnostic: SiftDiagnostic(
-        id: "value-not-storable", message: "\(place) cannot hold \(v.kindName) \(SiftJSON.serialize(v))", range: .at(0)),
+        id: .valueNotStorable, message: "\(place) cannot hold \(v.kindName) \(SiftJSON.serialize(v))", range: .at(0)),
       source: "")
   }
 }

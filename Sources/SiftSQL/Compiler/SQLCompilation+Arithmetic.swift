@@ -8,7 +8,7 @@ extension SQLCompilation {
     var o = try expression(x)
     let v = try scalar(&o, hint: .integer, x.range)
     guard v.type.isNumeric || v.type.family == 0 else {
-      throw fail(.notANumber, "'\(op)' needs numbers, but this is \(v.type)", x.range)
+      throw fail(.arithmeticNeedsNumbers(op, this: v.type), x.range)
     }
     return numeric(v)
   }
@@ -24,7 +24,7 @@ extension SQLCompilation {
     }
     func ints() throws(SiftError) {
       guard (x.type == .integer || x.type.family == 0) && (y.type == .integer || y.type.family == 0) else {
-        throw fail(.bitwiseNeedsIntegers, "'\(op.symbol)' needs integers", range)
+        throw fail(.bitwiseNeedsIntegers(op.symbol), range)
       }
       (x, y) = (integerChecked(x), integerChecked(y))
     }
@@ -68,7 +68,7 @@ extension SQLCompilation {
     case .leftShift, .rightShift:
       try ints()
       guard dialect.supportsSmartShifts else {
-        throw fail(.unsupportedInSql, "'\(op.symbol)' cannot be compiled faithfully for \(dialect.name)", range)
+        throw fail(.operatorNotFaithful(op.symbol, for: dialect.name), range)
       }
       return (make(SQLFragment("(\(x) \(sql: op.symbol) \(y))"), .integer))
     }
@@ -77,7 +77,7 @@ extension SQLCompilation {
   mutating func function(_ f: BuiltinFunction, _ args: [ExpressionNode], _ range: SiftSourceRange) throws(SiftError) -> Operand {
     func arg(_ i: Int) -> ExpressionNode { args[min(i, args.count - 1)] }
     guard f.arity.contains(args.count) else {
-      throw fail(.wrongArgumentCount, "\(f.printedName) takes \(f.arity.lowerBound) argument(s)", range)
+      throw fail(.wrongArgumentCount(f.printedName, takes: f.arity.lowerBound), range)
     }
     let binaryOp: BinaryOperator?
     switch f {
@@ -105,7 +105,7 @@ extension SQLCompilation {
         return .value(mayBeNaN(e, from: [x, y]))  // fmod(x, 0.0), fmod(inf, 2) are NaN
       }
       guard bothInt else {
-        throw fail(.unsupportedInSql, "modulus:by: of non-integers cannot be compiled for \(dialect.name)", range)
+        throw fail(.notCompilable("modulus:by: of non-integers", for: dialect.name), range)
       }
       return .value(SQLExpr(raising(raises, SQLFragment("(\(x) % \(y))")), type: .integer, nullable: true))
     case .abs:
@@ -117,7 +117,7 @@ extension SQLCompilation {
       let x = try numericScalar(arg(0), f.shortName)
       let isInteger = x.type == .integer || x.type == .boolean
       guard let name = dialect.mathFunction(f.shortName) else {
-        throw fail(.unsupportedInSql, "\(f.shortName) is not available on \(dialect.name)", range)
+        throw fail(.functionNotAvailable(f.shortName, on: dialect.name), range)
       }
       // Memory keeps integers as they are: a double would round values beyond 2^53. SQLite's
       // function decides at run time (integer-typed arithmetic that overflowed is a double
@@ -132,7 +132,7 @@ extension SQLCompilation {
     case .sqrt, .ln, .log, .exp:
       let x = try numericScalar(arg(0), f.shortName)
       guard let name = dialect.mathFunction(f.shortName) else {
-        throw fail(.unsupportedInSql, "\(f.shortName) is not available on \(dialect.name)", range)
+        throw fail(.functionNotAvailable(f.shortName, on: dialect.name), range)
       }
       let sql = SQLFragment("\(sql: name)(CAST(\(x) AS \(sql: dialect.doubleTypeName)))")
       let e = SQLExpr(sql, type: .double, nullable: true)
@@ -142,7 +142,7 @@ extension SQLCompilation {
       var o = try expression(arg(0))
       let x = try scalar(&o, hint: .string, arg(0).range)
       guard x.type == .string || x.type.family == 0 else {
-        throw fail(.notAString, "\(f.shortName) needs a string", range)
+        throw fail(.functionNeedsString(f.shortName), range)
       }
       let name = f == .uppercase ? dialect.uppercaseFunction : dialect.lowercaseFunction
       return .value(SQLExpr(SQLFragment("\(sql: name)(\(x))"), type: .string, nullable: x.nullable))
@@ -154,18 +154,18 @@ extension SQLCompilation {
       let x = try numericScalar(arg(0), "~")
       // As the ~ operator: SQLite's ~ would silently truncate a double, memory refuses it.
       guard x.type == .integer || x.type.family == 0 else {
-        throw fail(.bitwiseNeedsIntegers, "onesComplement needs an integer", range)
+        throw fail(.complementNeedsInteger("onesComplement"), range)
       }
       let i = integerChecked(x)
       return .value(SQLExpr(SQLFragment("(~ \(i))"), type: .integer, nullable: x.nullable))
     case .sum, .count, .min, .max, .average:
       let op: CollectionOperator = f == .sum ? .sum : f == .count ? .count : f == .min ? .min : f == .max ? .max : .avg
       guard case .collection(let c) = try expression(arg(0)) else {
-        throw fail(.unsupportedInSql, "\(f.shortName)(…) is compiled only over a to-many key path or array attribute", range)
+        throw fail(.functionNeedsCollection(f.shortName), range)
       }
       return try collectionOperator(op, c, [], range)
     default:
-      throw fail(.unsupportedInSql, "\(f.printedName)(…) cannot be compiled to SQL faithfully", range)
+      throw fail(.functionNotFaithful(f.printedName), range)
     }
   }
 }

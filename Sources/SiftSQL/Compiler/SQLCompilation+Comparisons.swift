@@ -55,8 +55,7 @@ extension SQLCompilation {
       case .equal: return and([isNull(x), isNull(y)])
       case .notEqual: return or([isNotNull(x), isNotNull(y)])
       default:
-        throw fail(
-          .incomparableValues, "cannot order \(x.type) against \(y.type) (no implicit conversion)", c.operatorRange)
+        throw fail(.incomparable(x.type, y.type), c.operatorRange)
       }
     }
     if x.type == .date, y.type == .date, let folded = try alignDates(&op, &x, &y) { return folded }
@@ -205,7 +204,7 @@ extension SQLCompilation {
     rowRange: SiftSourceRange, otherRange: SiftSourceRange
   ) throws(SiftError) -> SQLExpr {
     guard op == .equal || op == .notEqual else {
-      throw fail(.objectComparison, "objects can only be compared with == or != (for example with nil)", c.operatorRange)
+      throw fail(.objectComparison, c.operatorRange)
     }
     switch other {
     case .constant(.null):
@@ -214,9 +213,7 @@ extension SQLCompilation {
       let sym = op == .equal ? dialect.nullSafeEqualOperator : dialect.nullSafeNotEqualOperator
       return condition(SQLFragment("\(row.key) \(sql: sym) \(o.key)"))
     default:
-      throw fail(
-        .objectComparison, "an object of entity \(row.entity.name) can only be compared with nil or another \(row.entity.name)",
-        otherRange)
+      throw fail(.objectComparedWithOther(entity: row.entity.name), otherRange)
     }
   }
 }

@@ -18,7 +18,7 @@ extension SQLCompilation {
       return .row(selfRow)
     case .variable(let name):
       guard let v = variable(name) else {
-        throw fail(.unboundVariable, "variable $\(name) has no value; substitute it before compiling", e.range)
+        throw fail(.unboundVariable(name), e.range)
       }
       return v
     case .keyPath(let base, let kp):
@@ -45,7 +45,7 @@ extension SQLCompilation {
         return .value(propagatingNaN(SQLExpr(SQLFragment("(- \(v))"), type: v.type, nullable: v.nullable), from: [v]))
       }
       guard v.type == .integer || v.type.family == 0 else {
-        throw fail(.bitwiseNeedsIntegers, "~ needs an integer", e.range)
+        throw fail(.complementNeedsInteger("~"), e.range)
       }
       let i = integerChecked(v)
       return .value(SQLExpr(SQLFragment("(~ \(i))"), type: .integer, nullable: v.nullable))
@@ -54,16 +54,14 @@ extension SQLCompilation {
     case .function(let f, let args):
       return try function(f, args, e.range)
     case .customFunction(_, let selector, _):
-      throw fail(.unsupportedInSql, "FUNCTION(…, '\(selector)') cannot be compiled to SQL", e.range)
+      throw fail(.notCompilable("FUNCTION(…, '\(selector)')"), e.range)
     case .subquery(let collection, let variable, let predicate):
       // Each level multiplies the work per row (20 levels over two elements: 2^20 per row).
       if variables.count >= SQLCompilation.maxSubqueryNesting {
-        throw fail(
-          .tooDeepForSql,
-          "SUBQUERYs nest more than \(SQLCompilation.maxSubqueryNesting) deep; each level multiplies the work per row", e.range)
+        throw fail(.subqueryTooDeep(limit: SQLCompilation.maxSubqueryNesting), e.range)
       }
       guard case .collection(let c) = try expression(collection) else {
-        throw fail(.notACollection, "SUBQUERY needs a to-many relationship or an array attribute", collection.range)
+        throw fail(.subqueryNeedsCollection, collection.range)
       }
       let element: Operand
       switch c.element {
@@ -90,8 +88,7 @@ extension SQLCompilation {
       // Branches of different kinds would give a value of no static type, which SQL orders,
       // searches and adds dynamically where memory reports the type error it meets.
       if vx2.type.family != 0, vy.type.family != 0, vx2.type.family != vy.type.family {
-        throw fail(
-          .typeMismatch, "TERNARY's branches are \(vx2.type) and \(vy.type); in SQL both must be of one kind", e.range)
+        throw fail(.ternaryBranches(vx2.type, vy.type), e.range)
       }
       var type = vx2.type == vy.type ? vx2.type : .unknown
       if vx2.type.isNumeric && vy.type.isNumeric && type == .unknown { type = .double }
@@ -101,11 +98,11 @@ extension SQLCompilation {
       let t = SQLExpr(sql, type: type, nullable: vx2.nullable || vy.nullable)
       return .value(withNilWhen(t, ternaryNilWhen(cond, vx2, vy)))
     case .assignment:
-      throw fail(.unsupportedInSql, "an assignment ($x := …) cannot be compiled to SQL", e.range)
+      throw fail(.notCompilable("an assignment ($x := …)"), e.range)
     case .anyKey:
-      throw fail(.unsupportedInSql, "ANYKEY cannot be compiled to SQL", e.range)
+      throw fail(.notCompilable("ANYKEY"), e.range)
     case .argument:
-      throw fail(.unboundArgument, "unbound argument: bind every %@ before compiling", e.range)
+      throw fail(.unboundArgument, e.range)
     }
   }
 
@@ -115,11 +112,11 @@ extension SQLCompilation {
     case .value(let v): return v.form == .uuid || v.form == .castToText ? plainValue(v) : v
     case .constant(let c): return try bind(c, hint: hint, range)
     case .row:
-      throw fail(.objectNotAllowed, "an object (relationship) cannot be used as a value here; compare one of its attributes", range)
+      throw fail(.objectAsValue, range)
     case .collection:
-      throw fail(.toManyNotAllowed, "to-many key not allowed here; use ANY, ALL, NONE or a collection operator such as @count", range)
+      throw fail(.toManyAsValue, range)
     case .list:
-      throw fail(.aggregateNotAllowed, "an aggregate {…} cannot be used as a single value here", range)
+      throw fail(.aggregateAsValue, range)
     }
   }
 
@@ -141,11 +138,11 @@ extension SQLCompilation {
       do {
         e = bound(try schema.dateEncoding.sqlValue(d), type: .date)
       } catch {
-        throw fail(.dateOutOfRange, error.diagnostic.message, range)
+        throw fail(.dateOutOfRange(error.diagnostic.message), range)
       }
     case .data(let d): e = bound(.blob(d), type: .data)
     case .array, .dictionary:
-      throw fail(.collectionNotAllowed, "a collection constant cannot be used as a single value here", range)
+      throw fail(.collectionConstantAsValue, range)
     }
     e = withConstant(e, v)
     if case .double(let d) = v, d.isNaN, dialect.nanBecomesNull {
@@ -163,7 +160,7 @@ extension SQLCompilation {
       case .double(let d): return .constant(.date(Date(timeIntervalSinceReferenceDate: d)))
       case .date: return o
       // Text that names a date was folded when parsing; any other text is refused here.
-      case .string(let s): throw fail(.invalidCast, SiftDateText.notADate(s), range)
+      case .string(let s): throw fail(.notADate(s), range)
       default: break
       }
     }
@@ -177,7 +174,7 @@ extension SQLCompilation {
     case .array: same = false
     }
     if same { return .value(v) }
-    throw fail(.unsupportedInSql, "CAST(…, \"\(type.className)\") of \(v.type) cannot be compiled to SQL", range)
+    throw fail(.castNotCompilable(to: type.className, from: v.type), range)
   }
 
   /// `[FIRST]`, `[LAST]`, `[SIZE]`, `[n]` on array attributes; `["key"]` on objects.
@@ -187,7 +184,7 @@ extension SQLCompilation {
       return try collectionOperator(.count, c, [], range)
     case (.collection(let c), _):
       guard let position = c.position, case .value(let e) = c.element else {
-        throw fail(.unsupportedInSql, "indexing a to-many relationship cannot be compiled to SQL (it has no order)", range)
+        throw fail(.indexingToMany, range)
       }
       switch kind {
       case .first, .last:
@@ -197,7 +194,7 @@ extension SQLCompilation {
         return .value(SQLExpr(sql, type: e.type, nullable: true))
       case .expression(let ix):
         guard case .constant(.int(let n)) = ix.kind, n >= 0 else {
-          throw fail(.unsupportedInSql, "an array index must be a non-negative integer constant in SQL", ix.range)
+          throw fail(.arrayIndexNotConstant, ix.range)
         }
         let pos = condition(SQLFragment("\(position) = \(bind: .integer(n))"))
         let fw2 = fromWhere(c, [pos])
@@ -212,22 +209,22 @@ extension SQLCompilation {
       case .size: return .constant(.int(Int64(a.count)))
       case .expression(let ix):
         guard case .constant(.int(let n)) = ix.kind, n >= 0, n < a.count else {
-          throw fail(.indexOutOfRange, "index out of range", ix.range)
+          throw fail(.indexOutOfRange, ix.range)
         }
         return .constant(a[Int(n)])
       }
     case (.row(let r), .expression(let ix)):
       guard case .constant(.string(let key)) = ix.kind else {
-        throw fail(.unsupportedInSql, "an object subscript must be a constant key string", ix.range)
+        throw fail(.objectSubscriptNotConstant, ix.range)
       }
       return try member(r, key, ix.range)
     case (.constant(.dictionary(let d)), .expression(let ix)):
       guard case .constant(.string(let key)) = ix.kind else {
-        throw fail(.unsupportedInSql, "a dictionary subscript must be a constant key string", ix.range)
+        throw fail(.dictionarySubscriptNotConstant, ix.range)
       }
       return .constant(d[key] ?? .null)
     default:
-      throw fail(.invalidIndex, "this subscript needs an array attribute, an array or an object", range)
+      throw fail(.invalidSubscript, range)
     }
   }
 }

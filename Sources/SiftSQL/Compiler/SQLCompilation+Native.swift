@@ -41,9 +41,7 @@ extension SQLCompilation {
       default: break
       }
     default:
-      throw fail(
-        .unsupportedInSql,
-        "array attribute '\(a.name)' is stored as \(storage.rawValue), which \(dialect.name) cannot read", range)
+      throw fail(.arrayStorageUnreadable(a.name, storage: storage.rawValue, dialect: dialect.name), range)
     }
     return SQLCollection(
       from: from, condition: .alwaysTrue, element: .value(element), position: position,
@@ -202,7 +200,7 @@ extension SQLCompilation {
     do {
       value = try form.encoding.sqlValue(d)
     } catch {
-      throw fail(.dateOutOfRange, error.diagnostic.message, SiftSourceRange(start: 0, end: source.utf8.count))
+      throw fail(.dateOutOfRange(error.diagnostic.message), SiftSourceRange(start: 0, end: source.utf8.count))
     }
     if integer, case .double(let n) = value, n == n.rounded(), let i = Int64(exactly: n) { value = .integer(i) }
     let sql = SQLFragment(binding: value)
@@ -218,8 +216,7 @@ extension SQLCompilation {
     else { return v }
     if case .date(let d)? = constant(v) { return SQLExpr(try boundDate(d, form, integer: integer), type: .date, nullable: false) }
     if v.type != .date || dateForm(v).form == form { return v }
-    throw fail(
-      .unsupportedInSql, "a computed date cannot be written to '\(a.name)', stored as \(form.encoding.rawValue)", range)
+    throw fail(.computedDateNotWritable(to: a.name, encoding: form.encoding.rawValue), range)
   }
 
   /// A sort key ordered as memory orders it: a text date (several spellings per instant, ISO
@@ -277,7 +274,7 @@ extension SQLCompilation {
     let separator = form == .iso8601 ? "T" : " "
     guard let full = SQLDateEncoding.text(d, separator: separator, zone: "") else {
       let error = SQLDateEncoding.outOfRange(d.timeIntervalSince1970, form.encoding)
-      throw fail(.dateOutOfRange, error.diagnostic.message, SiftSourceRange(start: 0, end: source.utf8.count))
+      throw fail(.dateOutOfRange(error.diagnostic.message), SiftSourceRange(start: 0, end: source.utf8.count))
     }
     let p = String(full.prefix(19))
     let ms = full.count > 20 ? Int(full.dropFirst(20)) ?? 0 : 0

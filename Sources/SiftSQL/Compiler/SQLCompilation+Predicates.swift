@@ -107,10 +107,7 @@ extension SQLCompilation {
     case .constant(.null):
       return q == .any ? .alwaysFalse : .alwaysTrue
     default:
-      throw fail(
-        .quantifierNeedsCollection,
-        "\(q.keyword) needs a collection on its left (a to-many relationship or an array attribute), not \(lhs.kindName)",
-        c.lhs.range)
+      throw fail(.quantifierNeedsCollection(q.keyword, kind: lhs.kindName), c.lhs.range)
     }
   }
 
@@ -137,7 +134,7 @@ extension SQLCompilation {
       default: bounds = []
       }
       guard bounds.count == 2 else {
-        throw fail(.betweenNeedsTwoBounds, "BETWEEN needs a two-element bound such as {1, 10}", rhsRange)
+        throw fail(.betweenNeedsTwoBounds, rhsRange)
       }
       var l2 = l
       let operands = [l, bounds[0], bounds[1]]
@@ -156,7 +153,7 @@ extension SQLCompilation {
     case .beginsWith, .endsWith, .like, .matches:
       return try stringOperator(op, haystack: l, needle: r, c, haystackRange: lhsRange, needleRange: rhsRange)
     case .utiConformsTo, .utiEquals:
-      throw fail(.unsupportedInSql, "\(op.keyword) cannot be compiled to SQL", c.operatorRange)
+      throw fail(.notCompilable(op.keyword), c.operatorRange)
     case .equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
       return try scalarCompare(op, &l, &r, c, lhsRange: lhsRange, rhsRange: rhsRange)
     }
@@ -181,7 +178,7 @@ extension SQLCompilation {
     case .value(let v) where v.type != .string && v.type.family != 0:
       // A container that is neither a collection nor a string, whatever the needle: memory's
       // not-a-collection (not the string search's not-a-string).
-      throw fail(.notACollection, "IN needs a collection or a string on its right, not \(v.type)", haystackRange)
+      throw fail(.inNeedsCollection(not: "\(v.type)"), haystackRange)
     case .constant(.string), .value:
       return try stringOperator(.contains, haystack: haystack, needle: n, c, haystackRange: haystackRange, needleRange: needleRange)
     case .list(let ops):
@@ -193,7 +190,7 @@ extension SQLCompilation {
       }
       return or(terms)
     default:
-      throw fail(.notACollection, "IN needs a collection or a string on its right, not \(haystack.kindName)", haystackRange)
+      throw fail(.inNeedsCollection(not: haystack.kindName), haystackRange)
     }
   }
 

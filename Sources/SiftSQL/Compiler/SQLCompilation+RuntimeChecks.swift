@@ -54,9 +54,6 @@ extension SQLCompilation {
 
   func checkedSize(_ e: SQLExpr, _ range: SiftSourceRange) throws(SiftError) {
     guard e.sql.byteCount > SQLCompilation.maxFragmentBytes else { return }
-    throw fail(
-      .tooLargeForSql,
-      "this predicate compiles to more than \(SQLCompilation.maxFragmentBytes) bytes of SQL (nested operations repeat their operands); simplify it",
-      range)
+    throw fail(.tooLargeForSQL(maxBytes: SQLCompilation.maxFragmentBytes), range)
   }
 }

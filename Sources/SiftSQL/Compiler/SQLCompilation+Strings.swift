@@ -18,12 +18,12 @@ extension SQLCompilation {
     // the predicate, so `nil MATCHES "("` is an error there, not false.
     if op == .matches, let pattern = needleText {
       do { _ = try RegexPattern(pattern, options: o.options) } catch {
-        throw fail(.invalidRegex, error.description, needleRange)
+        throw fail(.invalidRegex(error.description), needleRange)
       }
     }
     if isNullConstant(x) || isNullConstant(y) { return .alwaysFalse }
     for (e, range) in [(x, haystackRange), (y, needleRange)] where !(e.type == .string || e.type.family == 0) {
-      throw fail(.notAString, "\(op.keyword) needs strings, but this is \(e.type)", range)
+      throw fail(.stringOperatorNeedsStrings(op.keyword, this: e.type), range)
     }
     switch op {
     case .matches:
@@ -103,7 +103,7 @@ extension SQLCompilation {
       return condition(SQLFragment("\(sql: name)(\(x), \(y), \(sql: o.sql))"))
     }
     guard let pattern else {
-      throw fail(.unsupportedInSql, "LIKE with a non-constant pattern cannot be compiled for \(dialect.name)", range)
+      throw fail(.notCompilable("LIKE with a non-constant pattern", for: dialect.name), range)
     }
     // The pattern is folded in Swift first, exactly as LikePattern folds it in memory.
     let folded = o.fold(pattern)

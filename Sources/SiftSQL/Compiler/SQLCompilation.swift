@@ -42,9 +42,8 @@ struct SQLCompilation {
   }
 
 
-  func fail(_ id: DiagnosticID, _ message: String, _ range: SiftSourceRange) -> SiftError {
-    SQLDiagnostics.error(id, message, range, source: source)
-  }
+  /// The catalog's diagnostic `d` (`SQLDiagnostic`) at `range` of the predicate being compiled.
+  func fail(_ d: SQLDiagnostic, _ range: SiftSourceRange) -> SiftError { d.error(range, source: source) }
 
   func q(_ name: String) -> String { dialect.quoteIdentifier(name) }
 
@@ -86,7 +85,7 @@ struct SQLCompilation {
     let e = row.entity
     guard let m = e.members[key] else {
       if key == "self" { return .row(row) }
-      throw SQLDiagnostics.unknownKey(key, entity: e.entity, range, source: source)
+      throw SQLDiagnostic.unknownKey(key, entity: e.entity, range, source: source)
     }
     switch m {
     case .column(let c, let type, let form, let isPK):
@@ -128,7 +127,7 @@ struct SQLCompilation {
         presence: count.map { column(row, $0, type: .integer) }))
     }
     if key == "self" { return .row(row) }
-    throw SQLDiagnostics.unknownKey(key, entity: e.entity, range, source: source)
+    throw SQLDiagnostic.unknownKey(key, entity: e.entity, range, source: source)
   }
 
   mutating func sideTable(_ row: RowRef, _ a: SQLAttribute, _ table: String, _ count: SQLColumnRef?) -> SQLCollection {
@@ -169,11 +168,9 @@ struct SQLCompilation {
       case (.value, .key("self")), (.constant, .key("self")):
         continue
       case (_, .key(let k)):
-        throw fail(.keyOnNonObject, "key '\(k)' cannot be applied to \(current.kindName)", range)
+        throw fail(.keyOnNonObject(key: k, kind: current.kindName), range)
       case (_, .operator(let op)):
-        throw fail(
-          .notACollection,
-          "\(op.spelling) needs a to-many relationship or an array attribute, not \(current.kindName)", range)
+        throw fail(.operatorNeedsCollection(op.spelling, kind: current.kindName), range)
       }
     }
     return current
@@ -184,14 +181,14 @@ struct SQLCompilation {
     switch c.element {
     case .value:
       if key == "self" { return .collection(c) }
-      throw fail(.keyOnNonObject, "key '\(key)' cannot be applied to the elements of an array attribute", range)
+      throw fail(.keyOnNonObject(key: key, kind: "the elements of an array attribute"), range)
     case .row(let r):
       var out = c
       switch try member(r, key, range) {
       case .value(let v): out.element = .value(v)
       case .row(let target): out.element = .row(target)
       case .collection, .list, .constant:
-        throw fail(.multipleToMany, "multiple to-many keys not allowed here ('\(key)' is a second to-many step)", range)
+        throw fail(.multipleToMany(key: key), range)
       }
       return .collection(out)
     }
@@ -208,7 +205,7 @@ struct SQLCompilation {
       var mapped = c
       for component in rest {
         guard case .key(let k) = component, case .collection(let m) = try mapElements(mapped, k, range) else {
-          throw fail(.notACollection, "a collection operator cannot follow \(op.spelling) in SQL", range)
+          throw fail(.operatorAfterOperator(op.spelling), range)
         }
         mapped = m
       }
@@ -224,10 +221,10 @@ struct SQLCompilation {
     var mapped = c
     if !rest.isEmpty {
       guard op != .count else {
-        throw fail(.keyAfterCount, "@count takes no key path after it", range)
+        throw fail(.keyAfterCount, range)
       }
       guard case .collection(let m) = try resolve(.collection(c), rest, range) else {
-        throw fail(.notACollection, "\(op.spelling) needs a key path to element values", range)
+        throw fail(.operatorNeedsElementKeyPath(op.spelling), range)
       }
       mapped = m
     }
@@ -251,7 +248,7 @@ struct SQLCompilation {
       return .value(guardPresence(SQLExpr(SQLFragment("(SELECT COUNT(*) \(fw))"), type: .integer, nullable: false), mapped))
     case .sum, .avg, .min, .max:
       guard case .value(var e) = mapped.element else {
-        throw fail(.aggregateNeedsValues, "\(op.spelling) needs a key path to numbers, e.g. \(op.spelling).price", range)
+        throw fail(.aggregateNeedsValues(op.spelling), range)
       }
       let fw = fromWhere(mapped)
       let inner: SQLFragment
@@ -260,7 +257,7 @@ struct SQLCompilation {
       switch op {
       case .sum, .avg:
         guard e.type.isNumeric || e.type.family == 0 else {
-          throw fail(.notANumber, "\(op.spelling) needs numbers, but the elements are \(e.type)", range)
+          throw fail(.aggregateOfNonNumbers(op.spelling, elements: e.type), range)
         }
         e = numeric(e)
         if op == .sum {
@@ -280,7 +277,7 @@ struct SQLCompilation {
       if op == .min || op == .max { result.form = e.form }  // a date keeps its column's encoding
       return .value(guardPresence(result, mapped))
     default:
-      throw fail(.unsupportedInSql, "\(op.spelling) cannot be compiled to SQL", range)
+      throw fail(.notCompilable(op.spelling), range)
     }
   }
 

@@ -182,9 +182,6 @@ extension SQLCompilation {
     guard let limit = dialect.parserStackLimit else { return }
     let depth = SQLParserDepth.estimate(w.sql)
     guard depth > limit else { return }
-    throw fail(
-      .tooDeepForSql,
-      "this predicate nests too deeply for \(dialect.name)'s SQL parser (estimated depth \(depth), limit \(limit)); "
-        + "flatten nested parentheses, negations or SUBQUERYs", range)
+    throw fail(.tooDeepForParser(dialect.name, depth: depth, limit: limit), range)
   }
 }

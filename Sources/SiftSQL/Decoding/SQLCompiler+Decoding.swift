@@ -76,7 +76,7 @@ extension SQLCompiler {
     var r = request
     r.resultType = .count
     guard let first = try database.execute(try compile(r)).first?.first, let n = first.intValue else {
-      throw SiftRow.error("decode-mismatch", "the count query returned no number")
+      throw SiftRow.error(.decodeMismatch, "the count query returned no number")
     }
     return Int(n)
   }

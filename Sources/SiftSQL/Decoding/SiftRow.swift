@@ -99,7 +99,7 @@ public struct SiftRow: Sendable, Decodable, CustomStringConvertible {
 
   func missing(_ key: String) -> SiftError {
     SiftRow.error(
-      "decode-missing-key",
+      .decodeMissingKey,
       "row \(number): no column for key '\(key)' (columns: \(columns.names.joined(separator: ", ")))")
   }
 
@@ -108,7 +108,7 @@ public struct SiftRow: Sendable, Decodable, CustomStringConvertible {
     let column = columns.codecs[i]?.column ?? columns.names[i]
     let stored = found ?? SiftRow.describe(values[i])
     return SiftRow.error(
-      "decode-mismatch", "row \(number): key '\(key)' (column \(column)): expected \(expected), found \(stored)")
+      .decodeMismatch, "row \(number): key '\(key)' (column \(column)): expected \(expected), found \(stored)")
   }
 
   static func describe(_ v: SQLValue) -> String {
@@ -122,7 +122,7 @@ public struct SiftRow: Sendable, Decodable, CustomStringConvertible {
     }
   }
 
-  static func error(_ id: String, _ message: String) -> SiftError {
+  static func error(_ id: DiagnosticID, _ message: String) -> SiftError {
     SiftError(stage: .decode, diagnostic: SiftDiagnostic(id: id, message: message, range: .at(0)), source: "")
   }
 }
@@ -133,7 +133,7 @@ extension SiftError {
   /// `decode-failed`, kept as `underlying`.
   package static func decoding(_ error: any Error) -> SiftError {
     if let e = error as? SiftError { return e }
-    return SiftError(stage: .decode, id: "decode-failed", message: "\(error)", underlying: error)
+    return SiftError(stage: .decode, id: .decodeFailed, message: "\(error)", underlying: error)
   }
 }
 

@@ -16,14 +16,14 @@ struct SiftRowDecoder: Decoder {
   }
 
   func unkeyedContainer() throws -> any UnkeyedDecodingContainer {
-    throw SiftRow.error("decode-mismatch", "row \(row.number): a row decodes as a keyed value (a struct), not an array")
+    throw SiftRow.error(.decodeMismatch, "row \(row.number): a row decodes as a keyed value (a struct), not an array")
   }
 
   /// A one-column row (a count, a distinct value, a single property) decodes as its value.
   func singleValueContainer() throws -> any SingleValueDecodingContainer {
     guard row.values.count == 1 else {
       throw SiftRow.error(
-        "decode-mismatch", "row \(row.number): \(row.values.count) columns do not decode as a single value")
+        .decodeMismatch, "row \(row.number): \(row.values.count) columns do not decode as a single value")
     }
     return SiftCellDecoder(row: row, index: 0, key: nil)
   }

@@ -39,11 +39,7 @@ extension SQLCompiler {
     let e = try writableEntity(request.entity)
     let q = dialect.quoteIdentifier
     if isCoreDataTable(e) {
-      throw SQLDiagnostics.error(
-        .unsupportedWrite,
-        "\(e.name) is an entity of a Core Data store: a new row needs Core Data's bookkeeping (Z_PRIMARYKEY.Z_MAX, Z_ENT, "
-          + "Z_OPT); insert it with Core Data",
-        .at(0), source: "")
+      throw SQLDiagnostic.coreDataInsert(entity: e.name).error()
     }
     var out: [SQLStatement] = []
     out.reserveCapacity(request.objects.count)
@@ -65,7 +61,7 @@ extension SQLCompiler {
         values.append(written.sql)
       }
       guard !columns.isEmpty else {
-        throw SQLDiagnostics.error(.invalidAssignment, "an object to insert into \(e.name) has no attributes", .at(0), source: "")
+        throw SQLDiagnostic.emptyInsert(entity: e.name).error()
       }
       var sql = SQLFragment(sql: "INSERT INTO " + q(e.table) + " (" + columns.joined(separator: ", ") + ") VALUES (")
       sql.append(list: values)

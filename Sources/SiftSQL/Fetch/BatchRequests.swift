@@ -20,9 +20,7 @@ public enum SQLUpdateValue: Sendable, Hashable {
     guard case .comparison(let c) = p.root.kind, c.quantifier == nil, c.op == .equal,
       c.lhs.range.end <= format.utf8.count
     else {
-      throw SQLDiagnostics.error(
-        .expectedExpression, "expected an expression such as tipCount + 1", SiftSourceRange(start: 0, end: format.utf8.count),
-        source: format)
+      throw SQLDiagnostic.expectedUpdateExpression.error(spanning: format)
     }
     return .expression(c.lhs, source: format)
   }
@@ -96,7 +94,7 @@ extension SQLCompiler {
       sets.append(SQLFragment(sql: "\"Z_OPT\" = COALESCE(\"Z_OPT\", 0) + 1"))
     }
     guard !sets.isEmpty else {
-      throw SQLDiagnostics.error(.invalidAssignment, "a batch update needs at least one assignment", .at(0), source: "")
+      throw SQLDiagnostic.noAssignments.error()
     }
     // The entity's rows only: a shared table's row filter applies without a predicate too.
     var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: request.predicate?.source ?? "")
@@ -118,9 +116,7 @@ extension SQLCompiler {
     _ name: String, _ value: SQLUpdateValue, of e: SQLEntity, nextAlias: inout Int
   ) throws(SiftError) -> (SQLAttribute, SQLExpr) {
     guard let a = e.attribute(name), !a.type.isArray, name != e.primaryKey else {
-      throw SQLDiagnostics.error(
-        .invalidAssignment, "'\(name)' is not an updatable attribute of \(e.name)",
-        SiftSourceRange(start: 0, end: name.utf8.count), source: name)
+      throw SQLDiagnostic.notUpdatable(name, entity: e.name).error(spanning: name)
     }
     var c: SQLCompilation
     let v: SQLExpr
@@ -139,9 +135,8 @@ extension SQLCompiler {
     let ok = v.type == target || v.type == .null || v.type == .unknown || (target == .double && v.type == .integer)
       || (target == .integer && v.type == .boolean) || (target == .boolean && v.type == .integer && dialect.booleansAreIntegers)
     guard ok else {
-      throw SQLDiagnostics.error(
-        .typeMismatch, "\(e.name).\(name) is \(a.type.rawValue), but the new value is \(v.type)",
-        SiftSourceRange(start: 0, end: name.utf8.count), source: name)
+      throw SQLDiagnostic.assignmentType(entity: e.name, attribute: name, is: a.type.rawValue, value: v.type)
+        .error(spanning: name)
     }
     return (a, try c.assigned(v, to: a, SiftSourceRange(start: 0, end: name.utf8.count)))  // the column's own date form
   }
@@ -174,11 +169,7 @@ extension SQLCompiler {
     let e = try writableEntity(request.entity)
     let q = dialect.quoteIdentifier
     if isCoreDataTable(e), let related = rowsPointingAt(e).first {
-      throw SQLDiagnostics.error(
-        .unsupportedWrite,
-        "\(e.name) is an entity of a Core Data store and \(related) points at its rows: deleting them needs Core "
-          + "Data's delete rules and join tables; delete them with Core Data",
-        .at(0), source: "")
+      throw SQLDiagnostic.coreDataDelete(entity: e.name, pointedAtBy: "\(related)").error()
     }
     var sql = SQLFragment(sql: "DELETE FROM " + q(e.table) + " AS t0")
     var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: request.predicate?.source ?? "")
@@ -238,7 +229,7 @@ extension SQLCompiler {
   func writableEntity(_ name: String) throws(SiftError) -> SQLEntity {
     let e = try entity(name)
     guard !e.isView else {
-      throw SQLDiagnostics.error(.unsupportedWrite, "\(e.name) is a view; write to its tables instead", .at(0), source: "")
+      throw SQLDiagnostic.isView(entity: e.name).error()
     }
     return e
   }

@@ -38,10 +38,7 @@ extension SQLCompiler {
       columns = [SQLFragment("\(sql: wrapCount ? "1" : "COUNT(*)")")]
     case .indices:
       guard schema.layout == .sift else {
-        throw SQLDiagnostics.error(
-          .noRecordPositions,
-          "\(e.name) is a table Sift did not create: it has no record positions (__sift_index); fetch its records or keys",
-          .at(0), source: "")
+        throw SQLDiagnostic.noRecordPositions(entity: e.name).error()
       }
       let index = "t0." + q(SQLSchema.indexColumn)
       columns = [SQLFragment("\(sql: index)")]
@@ -106,9 +103,7 @@ extension SQLCompiler {
     let e = try entity(request.entity)
     guard e.hasSingleColumnKey else {
       // Without a key of its own a row of the page cannot be told from others sharing its values.
-      throw SQLDiagnostics.error(
-        .noSingleColumnKey, "\(e.name) has no single-column primary key, so an aggregate over a page of it (limit/offset) cannot be compiled; aggregate without limit/offset or in memory",
-        .at(0), source: a.keyPath ?? a.name)
+      throw SQLDiagnostic.noSingleColumnKey(entity: e.name).error(source: a.keyPath ?? a.name)
     }
     var keys = request
     keys.resultType = .properties([e.primaryKeyAttribute.name])
@@ -141,7 +136,7 @@ extension SQLCompiler {
     for s in sorts {
       let v = c.sortable(try keyPathValue(s.keyPath, &c, entity: entity))
       guard v.sql.bindings.isEmpty else {
-        throw SQLDiagnostics.error(.unsupportedInSql, "this key path cannot be sorted on", .at(0), source: s.keyPath)
+        throw SQLDiagnostic.unsortableKeyPath.error(source: s.keyPath)
       }
       var expr = v.sql
       if v.type == .string {
@@ -164,7 +159,7 @@ extension SQLCompiler {
   func aggregate(_ a: SiftAggregate, _ c: inout SQLCompilation, entity: SQLEntity) throws(SiftError) -> SQLFragment {
     guard let keyPath = a.keyPath else {
       guard a.function == .count else {
-        throw SQLDiagnostics.error(.aggregateNeedsKeyPath, "\(a.function.rawValue) needs a key path", .at(0), source: a.name)
+        throw SQLDiagnostic.aggregateNeedsKeyPath(a.function.rawValue).error(source: a.name)
       }
       return SQLFragment("COUNT(*)")
     }
@@ -175,17 +170,13 @@ extension SQLCompiler {
       return SQLFragment("COUNT(\(v))")
     case .sum, .avg:
       guard numericOK else {
-        throw SQLDiagnostics.error(
-          .notANumber, "\(a.function.rawValue) needs numbers", SiftSourceRange(start: 0, end: keyPath.utf8.count),
-          source: keyPath)
+        throw SQLDiagnostic.aggregateNeedsNumbers(a.function.rawValue).error(spanning: keyPath)
       }
       v = c.numeric(v)
       if a.function == .sum { return SQLFragment("COALESCE(\(sql: dialect.sumFunction)(\(v)), 0)") }
       return dialect.average(of: v.sql)
     case .median, .stddev:
-      throw SQLDiagnostics.error(
-        .unsupportedInSql, "\(a.function.rawValue) has no SQL equivalent in every dialect; evaluate it in memory",
-        SiftSourceRange(start: 0, end: keyPath.utf8.count), source: keyPath)
+      throw SQLDiagnostic.noSQLEquivalent(a.function.rawValue).error(spanning: keyPath)
     case .min, .max:
       return SQLFragment("\(sql: a.function == .min ? "MIN(" : "MAX(")\(v)\(sql: c.collation(for: v)))")
     }

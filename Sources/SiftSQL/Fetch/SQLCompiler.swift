@@ -33,9 +33,7 @@ public struct SQLCompiler: Sendable {
   /// ```
   public func entity(_ name: String) throws(SiftError) -> SQLEntity {
     if let e = schema.entity(name) { return e }
-    var message = "entity '\(name)' not found in the schema"
-    if let s = Spelling.closest(to: name, in: schema.entityNames) { message += "; did you mean '\(s)'?" }
-    throw SQLDiagnostics.error(.unknownEntity, message, SiftSourceRange(start: 0, end: name.utf8.count), source: name)
+    throw SQLDiagnostic.unknownEntity(name, among: schema.entityNames).error(spanning: name)
   }
 
   /// The WHERE condition alone (no `WHERE` keyword), for `FROM <fromClause(entity)>`.
@@ -99,15 +97,10 @@ public struct SQLCompiler: Sendable {
     _ expression: SiftExpression, _ c: inout SQLCompilation, entity: SQLEntity
   ) throws(SiftError) -> SQLExpr {
     if expression.unboundArgumentCount > 0 {
-      throw SQLDiagnostics.error(
-        .unboundArgument, "bind the expression's format arguments before compiling it", expression.root.range,
-        source: expression.source)
+      throw SQLDiagnostic.expressionArgumentsUnbound.error(expression.root.range, source: expression.source)
     }
     if (try? SiftAggregate(expression)) != nil {
-      throw SQLDiagnostics.error(
-        .aggregateInExpression,
-        "an aggregate over the fetch is one value, not one per record: use compile(_:over:) or an .aggregates result",
-        expression.root.range, source: expression.source)
+      throw SQLDiagnostic.aggregateInExpression.error(expression.root.range, source: expression.source)
     }
     var sub = SQLCompilation(dialect: dialect, schema: refs, entity: entity, source: expression.source)
     sub.nextAlias = c.nextAlias

@@ -84,7 +84,7 @@ public struct SQLDataLoader: Sendable {
   }
 
   static func error(_ message: String) -> SiftError {
-    SiftError(stage: .sql, diagnostic: SiftDiagnostic(id: "load-error", message: message, range: .at(0)), source: "")
+    SiftError(stage: .sql, diagnostic: SiftDiagnostic(id: .loadError, message: message, range: .at(0)), source: "")
   }
 
   /// The columns an entity's INSERT lists, in DDL order.

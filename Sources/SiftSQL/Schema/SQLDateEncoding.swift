@@ -118,7 +118,7 @@ public enum SQLDateEncoding: String, Sendable, Hashable, CaseIterable {
     let why = encoding.isNumeric ? "has no finite number" : "is outside the years 0000-9999 its text can spell"
     return SiftError(
       stage: .sql,
-      diagnostic: SiftDiagnostic(id: "date-out-of-range", message: "\(what) \(why) in \(encoding.rawValue)", range: .at(0)),
+      diagnostic: SiftDiagnostic(id: .dateOutOfRange, message: "\(what) \(why) in \(encoding.rawValue)", range: .at(0)),
       source: "")
   }
 

@@ -31,9 +31,9 @@ extension SQLSchema {
         }
         for row in rows {
           guard let value = row.first, let problem = mismatch(a, value) else { continue }
-          throw SQLDiagnostics.error(
-            .schemaMismatch,
-            "\(e.name).\(a.name) (column \(q(e.table)).\(q(a.column))) \(problem)", .at(0), source: "")
+          throw SQLDiagnostic.schemaMismatch(
+            entity: e.name, attribute: a.name, column: "\(q(e.table)).\(q(a.column))", problem
+          ).error()
         }
       }
     }

@@ -77,7 +77,7 @@ public struct SQLSchema: Sendable, Hashable {
   static func invalid(_ message: String) -> SiftError {
     SiftError(
       stage: .sql,
-      diagnostic: SiftDiagnostic(id: "invalid-schema", message: message, range: .at(0)),
+      diagnostic: SiftDiagnostic(id: .invalidSchema, message: message, range: .at(0)),
       source: "")
   }
 

@@ -155,6 +155,10 @@ package enum DiagnosticID: String, Sendable, Hashable, CaseIterable {
   case notEncodable = "not-encodable"
   case negativeLimit = "negative-limit"
   case negativeOffset = "negative-offset"
+
+  // MARK: Command line (`sift batch`: a case line that is not a case)
+
+  case invalidCase = "invalid-case"
 }
 
 extension SiftDiagnostic {

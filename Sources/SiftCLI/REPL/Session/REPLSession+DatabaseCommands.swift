@@ -115,7 +115,7 @@ extension REPLSession {
           let decoded = function == "min" || function == "max"
           let cell = decoded ? attribute.map { DatabaseValues.value(value, $0, db.schema) } ?? value.siftValue : value.siftValue
           cells.append(function == "average" ? cell.rounded(places: 4) : cell)
-        } catch where error.diagnostic.id == "not-a-number" {
+        } catch where error.diagnostic.id == DiagnosticID.notANumber.rawValue {
           cells.append(.string("–"))
           notes.append(error.diagnostic.message)
         }
