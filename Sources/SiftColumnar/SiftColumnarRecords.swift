@@ -136,37 +136,6 @@ public final class SiftColumnarRecords: @unchecked Sendable {
   public var heldBytes: Int { root.heldBytes }
 }
 
-/// Builds columnar records one record at a time, so that records made in memory (the
-/// REPL's `.generate`) are never all held as values too.
-///
-/// ```swift
-/// var b = SiftColumnarBuilder()
-/// try b.append(["a": 1])
-/// b.build().count   // 1
-/// ```
-package struct SiftColumnarBuilder {
-  private let root = Column()
-  private var count = 0
-
-  package init() {}
-
-  /// Appends a record (an object).
-  /// - Throws: `SiftError` (stage `.data`, id `invalid-records`) for a value that is no object.
-  package mutating func append(_ record: SiftValue) throws(SiftError) {
-    guard case .dictionary = record else {
-      throw SiftError(
-        stage: .data, id: "invalid-records", message: "record \(count) is \(record.kindName), not an object")
-    }
-    do { try root.append(record, count) } catch {
-      throw SiftError(stage: .data, id: "invalid-records", message: "record \(count) cannot be stored")
-    }
-    count += 1
-  }
-
-  /// The records appended so far.
-  package func build() -> SiftColumnarRecords { SiftColumnarRecords(root: root, count: count) }
-}
-
 extension Column {
   /// The column at a key path of plain keys, through objects (and arrays of objects, for date
   /// keys); nil when there is none.

@@ -48,13 +48,6 @@ import Testing
     }
   }
 
-  @Test(".generate holds columns and its rows")
-  func generatedSetsAreColumns() {
-    let set = GeneratedData.dataSet(name: "g", count: 50)
-    #expect(set.columns != nil)
-    #expect(set.records == GeneratedData.records(count: 50))
-  }
-
   @Test("plain values and invalid JSON still go the general way, with their errors")
   func otherFilesGoTheGeneralWay() throws {
     let plain = try JSONDataLoader.dataSet(bytes: Array(#"["Do", "Re"]"#.utf8), path: "p.json", name: "p", origin: "p")

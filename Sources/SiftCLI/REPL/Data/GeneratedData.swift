@@ -1,5 +1,4 @@
 import Foundation
-import SiftColumnar
 import SiftSyntax
 
 /// Synthetic venue-like records for trying the REPL at scale (`.generate 1000000`,
@@ -25,18 +24,12 @@ enum GeneratedData {
   /// The default columns of a generated entity's tables.
   static let columns = ["id", "name", "city", "distance", "rating", "tipCount", "favorite", "tags"]
 
-  /// `count` records as a data set named `name`: appended to columns one at a time (never all
-  /// held as values), as the loader reads files; the rows come from the columns.
+  /// `count` records as a data set named `name`.
+  /// The records are converted for evaluation a batch at a time, never all held as values.
   static func dataSet(name: String, count: Int, seed: UInt64 = 1) -> REPLDataSet {
-    var builder = SiftColumnarBuilder()
-    var stored = true
-    generate(count: count, seed: seed) { if stored { stored = (try? builder.append($0)) != nil } }
-    if stored {
-      return REPLDataSet(name: name, columns: builder.build(), defaultColumns: columns, origin: "generated")
-    }
-    var rows = REPLDataSetBuilder()
-    generate(count: count, seed: seed) { rows.append($0) }
-    return rows.build(name: name, defaultColumns: columns, origin: "generated")
+    var builder = REPLDataSetBuilder()
+    generate(count: count, seed: seed) { builder.append($0) }
+    return builder.build(name: name, defaultColumns: columns, origin: "generated")
   }
 
   /// `count` records (none when `count` is not positive).
