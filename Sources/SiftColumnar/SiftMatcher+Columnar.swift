@@ -26,6 +26,21 @@ extension SiftMatcher {
     return ColumnarScan.indices(plan, count: records.count, workers: workers)
   }
 
+  /// Positions (ascending, into the whole set) of the records in `range` that match, scanned
+  /// as column kernels; nil when the predicate needs the row evaluator (the caller scans its
+  /// rows then). The REPL scans a large set a round of ranges at a time, checking Ctrl-C
+  /// between rounds.
+  ///
+  /// ```swift
+  /// m.kernelIndices(venues, in: 0..<16_384, workers: 2)   // [3, 17, …]
+  /// ```
+  package func kernelIndices(
+    _ records: SiftColumnarRecords, in range: Range<Int>, variables: [String: SiftValue] = [:], workers: Int = 1
+  ) -> [Int]? {
+    guard let plan = columnarPlan(records, variables).plan else { return nil }
+    return ColumnarScan.indices(plan, range: range.clamped(to: 0..<records.count), workers: workers)
+  }
+
   /// How many records of `records` match (`matchingIndices(_:).count`, without the list).
   ///
   /// ```swift
@@ -82,7 +97,11 @@ enum ColumnarScan {
   static let part = 16_384
 
   static func indices(_ plan: ColumnarPlan, count: Int, workers: Int) -> [Int] {
-    each(plan, count: count, workers: workers) { lo, mask, n in
+    indices(plan, range: 0..<count, workers: workers)
+  }
+
+  static func indices(_ plan: ColumnarPlan, range: Range<Int>, workers: Int) -> [Int] {
+    each(plan, range: range, workers: workers) { lo, mask, n in
       var found: [Int] = []
       for k in 0..<n where mask[k] != 0 { found.append(lo + k) }
       return found
@@ -90,7 +109,7 @@ enum ColumnarScan {
   }
 
   static func count(_ plan: ColumnarPlan, count: Int, workers: Int) -> Int {
-    each(plan, count: count, workers: workers) { _, mask, n in
+    each(plan, range: 0..<count, workers: workers) { _, mask, n in
       var c = 0
       for k in 0..<n { c &+= Int(mask[k]) }
       return [c]
@@ -100,9 +119,11 @@ enum ColumnarScan {
   /// Runs `plan` over every part (threads take the next part as they finish one) and hands
   /// each part's first row, mask and size to `body`; the results by part.
   static func each(
-    _ plan: ColumnarPlan, count: Int, workers: Int,
+    _ plan: ColumnarPlan, range: Range<Int>, workers: Int,
     _ body: @escaping @Sendable (Int, UnsafeMutablePointer<UInt8>, Int) -> [Int]
   ) -> [[Int]] {
+    let base = range.lowerBound
+    let count = range.count
     let parts = (count + part - 1) / part
     let queue = PartQueue(parts: parts)
     let threads = max(1, min(workers, parts))
@@ -110,8 +131,8 @@ enum ColumnarScan {
       let mask = UnsafeMutablePointer<UInt8>.allocate(capacity: part)
       defer { mask.deallocate() }
       while let p = queue.next(steal: steal) {
-        let lo = p * part
-        let n = min(part, count - lo)
+        let lo = base + p * part
+        let n = min(part, range.upperBound - lo)
         ColumnarKernels.run(plan, lo, n, mask)
         queue.set(p, body(lo, mask, n))
       }

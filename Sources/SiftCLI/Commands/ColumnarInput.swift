@@ -18,7 +18,7 @@ enum ColumnarInput {
     _ path: String, dates: SiftJSONDates, matcher: SiftMatcher, variables: [String: SiftValue]
   ) -> (SiftColumnarRecords, [Int])? {
     guard let data = FileManager.default.contents(atPath: path),
-      let records = SiftColumnarRecords.direct([UInt8](data), dates: dates),
+      let records = RecordFile.columns([UInt8](data), dates: dates),
       matcher.columnarFallback(for: records, variables: variables) == nil,
       let found = try? matcher.matchingIndices(records, variables: variables, workers: workers)
     else { return nil }

@@ -1,4 +1,5 @@
 import Foundation
+import SiftColumnar
 import SiftEvaluation
 import SiftSyntax
 
@@ -41,10 +42,21 @@ enum CommandInputs {
     var values: [SiftValue]
     /// The records as `SiftObject`s; nil when some record is not an object.
     var records: [SiftObject]?
+    /// The records as columns, when the columnar loader read the file (every record an
+    /// object): filters scan them with kernels.
+    var columns: SiftColumnarRecords?
 
     init(values: [SiftValue]) {
       self.values = values
       records = try? JSONRecords.records(from: .array(values))
+    }
+
+    /// Records read by the columnar loader; the rows (printing, row evaluator) come from the
+    /// columns, so the file is parsed once.
+    init(columns: SiftColumnarRecords) {
+      self.columns = columns
+      values = (0..<columns.count).map(columns.record(at:))
+      records = (0..<columns.count).map(columns.object(at:))
     }
 
     /// Indices of the records `matcher` matches, in order, scanned on `workers` threads
@@ -52,6 +64,9 @@ enum CommandInputs {
     func matchingIndices(
       _ matcher: SiftMatcher, variables: [String: SiftValue], workers: Int = ProcessInfo.processInfo.activeProcessorCount
     ) throws(SiftError) -> [Int] {
+      if let columns, let found = matcher.kernelIndices(columns, in: 0..<columns.count, variables: variables, workers: workers) {
+        return found
+      }
       if let records {
         return try matcher.matchingIndices(records, in: records.indices, variables: variables, workers: workers)
       }
@@ -68,7 +83,9 @@ enum CommandInputs {
   }
 
   /// Loads a JSON array of records (or one record, or JSON Lines) from `path`; a record is an
-  /// object or a plain value.
+  /// object or a plain value. Records that are all objects are read by the columnar loader
+  /// (`RecordFile.columns`, as every command and the REPL read them); anything else, and every
+  /// error, the general way.
   static func data(_ path: String, dates: SiftJSONDates = .none) throws(Failure) -> DataSet {
     let bytes: [UInt8]
     do {
@@ -76,6 +93,7 @@ enum CommandInputs {
     } catch {
       throw Failure(description: "cannot read \(path): \(error.localizedDescription)")
     }
+    if let columns = RecordFile.columns(bytes, dates: dates) { return DataSet(columns: columns) }
     let value: SiftValue
     do {
       value = try SiftJSON.parse(bytes: bytes)

@@ -19,6 +19,8 @@ import SiftSyntax
 struct JSONObjectReader {
   let bytes: [UInt8]
   var i = 0
+  /// The shared scanner over the same bytes, for strings and numbers.
+  var reader: JSONReader
   var cache = ShapeCache()
   /// Per nesting depth, the last object key order seen there (as read) and its sorted
   /// layout: records, and the objects nested in them, usually repeat their parent's keys.
@@ -43,7 +45,10 @@ struct JSONObjectReader {
     return try? r.document()
   }
 
-  init(bytes: [UInt8]) { self.bytes = bytes }
+  init(bytes: [UInt8]) {
+    self.bytes = bytes
+    reader = JSONReader(bytes: bytes)
+  }
 
   mutating func document() throws(Unsupported) -> [SiftObject] {
     if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { i = 3 }
@@ -179,118 +184,26 @@ struct JSONObjectReader {
     }
   }
 
+  /// A string, read by `JSONReader` (the scanner behind `SiftJSON.parse` and the columnar
+  /// loader), so all three decode strings alike.
   mutating func string() throws(Unsupported) -> String {
-    i += 1
-    let start = i
-    while i < bytes.count, bytes[i] != UInt8(ascii: "\""), bytes[i] != UInt8(ascii: "\\"), bytes[i] >= 0x20 { i += 1 }
-    guard i < bytes.count else { throw Unsupported() }
-    if bytes[i] == UInt8(ascii: "\"") {
-      let s = String(decoding: bytes[start..<i], as: UTF8.self)
-      i += 1
-      return s
-    }
-    guard bytes[i] == UInt8(ascii: "\\") else { throw Unsupported() }
-    // Escapes: the same decoding as SiftJSON's reader.
-    var scalars = String.UnicodeScalarView()
-    scalars.append(contentsOf: String(decoding: bytes[start..<i], as: UTF8.self).unicodeScalars)
-    var runStart = i
-    while i < bytes.count {
-      let b = bytes[i]
-      if b == UInt8(ascii: "\"") {
-        scalars.append(contentsOf: String(decoding: bytes[runStart..<i], as: UTF8.self).unicodeScalars)
-        i += 1
-        return String(scalars)
-      }
-      guard b >= 0x20 else { throw Unsupported() }
-      if b == UInt8(ascii: "\\") {
-        scalars.append(contentsOf: String(decoding: bytes[runStart..<i], as: UTF8.self).unicodeScalars)
-        i += 1
-        guard i < bytes.count else { throw Unsupported() }
-        let e = bytes[i]
-        i += 1
-        switch e {
-        case UInt8(ascii: "\""): scalars.append("\"")
-        case UInt8(ascii: "\\"): scalars.append("\\")
-        case UInt8(ascii: "/"): scalars.append("/")
-        case UInt8(ascii: "b"): scalars.append("\u{08}")
-        case UInt8(ascii: "f"): scalars.append("\u{0C}")
-        case UInt8(ascii: "n"): scalars.append("\n")
-        case UInt8(ascii: "r"): scalars.append("\r")
-        case UInt8(ascii: "t"): scalars.append("\t")
-        case UInt8(ascii: "u"):
-          var code = try hex4()
-          if (0xD800...0xDBFF).contains(code), i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"),
-            bytes[i + 1] == UInt8(ascii: "u")
-          {
-            i += 2
-            let low = try hex4()
-            if (0xDC00...0xDFFF).contains(low) { code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00) }
-          }
-          scalars.append(Unicode.Scalar(code) ?? "\u{FFFD}")
-        default: throw Unsupported()
-        }
-        runStart = i
-        continue
-      }
-      i += 1
-    }
-    throw Unsupported()
+    reader.i = i
+    let s: String
+    do { s = try reader.parseString() } catch { throw Unsupported() }
+    i = reader.i
+    return s
   }
 
-  mutating func hex4() throws(Unsupported) -> UInt32 {
-    guard i + 4 <= bytes.count else { throw Unsupported() }
-    var v: UInt32 = 0
-    for _ in 0..<4 {
-      let b = bytes[i]
-      let d: UInt32
-      switch b {
-      case UInt8(ascii: "0")...UInt8(ascii: "9"): d = UInt32(b - 0x30)
-      case UInt8(ascii: "a")...UInt8(ascii: "f"): d = UInt32(b - 0x61 + 10)
-      case UInt8(ascii: "A")...UInt8(ascii: "F"): d = UInt32(b - 0x41 + 10)
-      default: throw Unsupported()
-      }
-      v = v * 16 + d
-      i += 1
-    }
-    return v
-  }
-
+  /// A number, read by `JSONReader` (its typing: an integer that fits is `.int`).
   mutating func number() throws(Unsupported) -> EvalValue {
-    let start = i
-    var negative = false
-    if bytes[i] == UInt8(ascii: "-") { negative = true; i += 1 }
-    let digitsStart = i
-    var n: Int64 = 0
-    var overflow = false
-    while i < bytes.count, bytes[i] >= 0x30 && bytes[i] <= 0x39 {
-      let (m, o1) = n.multipliedReportingOverflow(by: 10)
-      let (a, o2) = m.addingReportingOverflow(Int64(bytes[i] - 0x30))
-      overflow = overflow || o1 || o2
-      n = a
-      i += 1
+    reader.i = i
+    let v: SiftValue
+    do { v = try reader.parseNumber() } catch { throw Unsupported() }
+    i = reader.i
+    switch v {
+    case .int(let n): return .int(n)
+    case .double(let d): return .double(d)
+    default: throw Unsupported()
     }
-    guard i > digitsStart else { throw Unsupported() }
-    var isInteger = true
-    if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
-      isInteger = false
-      i += 1
-      let f = i
-      while i < bytes.count, bytes[i] >= 0x30 && bytes[i] <= 0x39 { i += 1 }
-      guard i > f else { throw Unsupported() }
-    }
-    if i < bytes.count, bytes[i] | 0x20 == UInt8(ascii: "e") {
-      isInteger = false
-      i += 1
-      if i < bytes.count, bytes[i] == UInt8(ascii: "+") || bytes[i] == UInt8(ascii: "-") { i += 1 }
-      let e = i
-      while i < bytes.count, bytes[i] >= 0x30 && bytes[i] <= 0x39 { i += 1 }
-      guard i > e else { throw Unsupported() }
-    }
-    // Integers that fit (Int64.min aside) need no text; everything else is read like SiftJSON.
-    if isInteger && !overflow { return .int(negative ? -n : n) }
-    let text = String(decoding: bytes[start..<i], as: UTF8.self)
-    if isInteger, let v = Int64(text) { return .int(v) }
-    guard let d = Double(text) else { throw Unsupported() }
-    return .double(d)
   }
 }

@@ -191,7 +191,16 @@ package struct JSONReader {
     let start = i
     if bytes[i] == UInt8(ascii: "-") { i += 1 }
     let digitsStart = i
-    while i < bytes.count, bytes[i] >= 0x30 && bytes[i] <= 0x39 { i += 1 }
+    // Integers that fit (Int64.min aside) are read without text.
+    var n: Int64 = 0
+    var overflow = false
+    while i < bytes.count, bytes[i] >= 0x30 && bytes[i] <= 0x39 {
+      let (m, o1) = n.multipliedReportingOverflow(by: 10)
+      let (a, o2) = m.addingReportingOverflow(Int64(bytes[i] - 0x30))
+      overflow = overflow || o1 || o2
+      n = a
+      i += 1
+    }
     if i == digitsStart { throw error("invalid number") }
     var isInteger = true
     if i < bytes.count, bytes[i] == UInt8(ascii: ".") {
@@ -209,6 +218,7 @@ package struct JSONReader {
       while i < bytes.count, bytes[i] >= 0x30 && bytes[i] <= 0x39 { i += 1 }
       if i == e { throw error("invalid number: digits expected in exponent") }
     }
+    if isInteger && !overflow { return .int(bytes[start] == UInt8(ascii: "-") ? -n : n) }
     let text = String(decoding: bytes[start..<i], as: UTF8.self)
     if isInteger, let n = Int64(text) { return .int(n) }
     guard let d = Double(text) else { throw error("invalid number") }

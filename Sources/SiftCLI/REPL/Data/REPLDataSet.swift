@@ -1,4 +1,5 @@
 import Foundation
+import SiftColumnar
 import SiftEvaluation
 import SiftSyntax
 
@@ -27,6 +28,9 @@ struct REPLDataSet: Sendable {
   let objects: [SiftObject]?
   /// The records as values, kept only when `objects` is nil.
   private let values: [SiftValue]
+  /// The records as columns, when the columnar loader read them (`RecordFile`): filters
+  /// with kernels for every comparison scan these (`MemoryEngine.matches`).
+  let columns: SiftColumnarRecords?
 
   /// Creates a data set; attributes are inferred from the records.
   init(
@@ -46,11 +50,22 @@ struct REPLDataSet: Sendable {
       defaultColumns: defaultColumns, origin: origin)
   }
 
+  /// Creates a data set from records the columnar loader read: the rows (display, sorting,
+  /// the row evaluator) are taken from the columns, the attributes from the first records.
+  init(name: String, columns: SiftColumnarRecords, defaultColumns: [String]?, origin: String) {
+    let sample = (0..<min(columns.count, REPLDataSetBuilder.sampleSize)).map(columns.record(at:))
+    self.init(
+      name: name, objects: (0..<columns.count).map(columns.object(at:)), values: [],
+      attributes: REPLAttribute.infer(from: sample), defaultColumns: defaultColumns, origin: origin,
+      columns: columns)
+  }
+
   private init(
     name: String, objects: [SiftObject]?, values: [SiftValue], attributes: [REPLAttribute],
-    defaultColumns: [String]?, origin: String
+    defaultColumns: [String]?, origin: String, columns: SiftColumnarRecords? = nil
   ) {
     self.name = name
+    self.columns = columns
     self.objects = objects
     self.values = values
     self.attributes = attributes

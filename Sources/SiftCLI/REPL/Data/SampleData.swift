@@ -53,6 +53,9 @@ enum JSONDataLoader {
   /// `dates` says which values besides `{"$date": …}` are dates (`.load … --dates iso8601`).
   static func load(url: URL, name: String, dates: SiftJSONDates = .none) throws -> REPLDataSet {
     let bytes = try readBytes(url)
+    if let columns = RecordFile.columns(bytes, dates: dates) {
+      return REPLDataSet(name: name, columns: columns, defaultColumns: nil, origin: url.lastPathComponent)
+    }
     guard !dates.isNone else { return try dataSet(bytes: bytes, path: url.path, name: name, origin: url.lastPathComponent) }
     let values: [SiftValue]
     do { values = try JSONRecords.values(bytes: bytes, dates: dates) } catch {
@@ -63,9 +66,12 @@ enum JSONDataLoader {
     return builder.build(name: name, defaultColumns: nil, origin: url.lastPathComponent)
   }
 
-  /// File contents as a data set: an array of objects is read straight into SiftEvaluation's
-  /// objects (`JSONRecords.objects`); anything else, and every error, goes through `records`.
+  /// File contents as a data set: records that are all objects are read by the columnar
+  /// loader (`RecordFile`); anything else, and every error, goes through `records`.
   static func dataSet(bytes: [UInt8], path: String, name: String, origin: String) throws -> REPLDataSet {
+    if let columns = RecordFile.columns(bytes, dates: .none) {
+      return REPLDataSet(name: name, columns: columns, defaultColumns: nil, origin: origin)
+    }
     if !(path.hasSuffix(".jsonl") || path.hasSuffix(".ndjson")), let objects = JSONRecords.objects(bytes: bytes) {
       let sample = objects.prefix(REPLDataSetBuilder.sampleSize).map(\.siftValue)
       return REPLDataSet(name: name, objects: objects, sample: sample, defaultColumns: nil, origin: origin)

@@ -1,4 +1,5 @@
 import Foundation
+import SiftColumnar
 import SiftEvaluation
 import SiftSyntax
 
@@ -32,6 +33,11 @@ enum MemoryEngine {
   static func matches(
     _ matcher: SiftMatcher, in set: REPLDataSet, range: Range<Int>, variables: [String: SiftValue], workers: Int
   ) throws(SiftError) -> [Int] {
+    if let columns = set.columns,
+      let found = matcher.kernelIndices(columns, in: range, variables: variables, workers: workers)
+    {
+      return found
+    }
     if let objects = set.objects {
       return try matcher.matchingIndices(objects, in: range, variables: variables, workers: workers)
     }

@@ -1,0 +1,60 @@
+import Foundation
+import SiftEvaluation
+import SiftSyntax
+import Testing
+
+@testable import SiftCLI
+
+/// Every command and the REPL read record files through one loader (`RecordFile`, SiftColumnar's
+/// parser): files of objects arrive as columns, scans over them give the row evaluator's answer,
+/// and everything else still goes the general way.
+@Suite struct OneLoaderTests {
+  static let json = Array(
+    #"""
+    [{"name": "Blue Cafe", "rating": 4.5, "tags": ["wifi"], "city": "Oslo"},
+     {"name": "Red Bar", "rating": null, "tags": [], "city": "Tokyo"},
+     {"name": "ñandú", "rating": 3, "tags": ["wifi", "quiet"]},
+     {"name": "Green", "rating": 5, "tags": ["quiet"], "city": "Oslo"}]
+    """#.utf8)
+
+  @Test("--data files and the REPL's .load read objects as columns, with the same rows")
+  func objectFilesAreColumns() throws {
+    let set = try JSONDataLoader.dataSet(bytes: Self.json, path: "v.json", name: "v", origin: "v.json")
+    #expect(set.columns != nil)
+    let general = try SiftJSON.parse(bytes: Self.json)
+    guard case .array(let values) = general else { Issue.record("not an array"); return }
+    #expect(set.records == values)
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("one-loader-\(getpid()).json")
+    try Data(Self.json).write(to: path)
+    defer { try? FileManager.default.removeItem(at: path) }
+    let data = try CommandInputs.data(path.path)
+    #expect(data.columns != nil)
+    #expect(data.values == values)
+  }
+
+  @Test(
+    "REPL scans over columns, in ranges, agree with the row evaluator",
+    arguments: [
+      "rating >= 4", "ANY tags == 'wifi'", "name BEGINSWITH[c] 'ñ'", "city == 'Oslo' OR rating == nil",
+      "name LIKE 'B*'", "tags.@count > 1",
+    ])
+  func kernelsAgreeWithRows(_ format: String) throws {
+    let set = try JSONDataLoader.dataSet(bytes: Self.json, path: "v.json", name: "v", origin: "v.json")
+    let matcher = try MemoryEngine.matcher(for: SiftPredicate(format: format))
+    let rows = try matcher.matchingIndices(set.objects ?? [], in: 0..<set.count)
+    for range in [0..<set.count, 1..<3, 2..<9] {
+      let found = try MemoryEngine.matches(matcher, in: set, range: range, variables: [:], workers: 2)
+      #expect(found == rows.filter { range.contains($0) }, "\(format) \(range)")
+    }
+  }
+
+  @Test("plain values and invalid JSON still go the general way, with their errors")
+  func otherFilesGoTheGeneralWay() throws {
+    let plain = try JSONDataLoader.dataSet(bytes: Array(#"["Do", "Re"]"#.utf8), path: "p.json", name: "p", origin: "p")
+    #expect(plain.columns == nil)
+    #expect(plain.count == 2)
+    #expect(throws: REPLDataError.self) {
+      try JSONDataLoader.dataSet(bytes: Array("[{\"a\": 1},\n {\"a\": }]".utf8), path: "bad.json", name: "b", origin: "b")
+    }
+  }
+}
