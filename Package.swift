@@ -31,7 +31,8 @@ let package = Package(
     .target(name: "SiftCoreData", dependencies: ["SiftSyntax", "SiftSQL"]),
     // Live results (NSFetchedResultsController): change sets over fetched results kept current.
     .target(name: "SiftLive", dependencies: ["SiftSyntax", "SiftEvaluation"]),
-    .target(name: "SiftLiveSQLite", dependencies: ["SiftLive", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite"]),
+    .target(
+      name: "SiftLiveSQLite", dependencies: ["SiftLive", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite"]),
     .systemLibrary(
       name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
@@ -42,13 +43,17 @@ let package = Package(
     // The command-line tool: a library (testable) plus a thin executable.
     .target(
       name: "SiftCLI",
-      dependencies: ["SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftCoreData", "SiftLive", "SiftLiveSQLite", "SiftColumnar"],
+      dependencies: [
+        "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftCoreData", "SiftLive",
+        "SiftLiveSQLite", "SiftColumnar",
+      ],
       resources: [.copy("Resources")]),
     .executableTarget(name: "sift", dependencies: ["SiftCLI"]),
     .executableTarget(
       name: "sift-bench",
       dependencies: [
-        "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftLive", "SiftLiveSQLite", "CSQLite", "SiftCLI", "SiftColumnar",
+        "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftLive", "SiftLiveSQLite",
+        "CSQLite", "SiftCLI", "SiftColumnar",
       ]),
 
     .testTarget(name: "SiftSyntaxTests", dependencies: ["SiftSyntax"]),
@@ -58,12 +63,16 @@ let package = Package(
       name: "SiftSQLTests",
       dependencies: ["SiftSyntax", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftEvaluation"]),
     .testTarget(
-      name: "SiftLiveTests", dependencies: ["SiftLive", "SiftLiveSQLite", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite"]),
+      name: "SiftLiveTests",
+      dependencies: ["SiftLive", "SiftLiveSQLite", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite"]),
     .testTarget(
-      name: "SiftCoreDataTests", dependencies: ["SiftCoreData", "SiftSyntax", "SiftSQL", "SiftSQLite", "SiftEvaluation"]),
+      name: "SiftCoreDataTests",
+      dependencies: ["SiftCoreData", "SiftSyntax", "SiftSQL", "SiftSQLite", "SiftEvaluation"]),
     .testTarget(
       name: "SiftCLITests",
-      dependencies: ["SiftCLI", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftCoreData"],
+      dependencies: [
+        "SiftCLI", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftCoreData",
+      ],
       exclude: ["Transcripts"]),
 
     // Fuzzing oracles (Fuzz/Oracles, shared with the Fuzz/ package; not a product) and the

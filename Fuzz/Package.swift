@@ -21,8 +21,9 @@ let package = Package(
         .product(name: "SiftSQLite", package: "Sift"),
       ],
       path: "Oracles")
-  ] + targets.map { name in
-    .executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzOracles"], path: "Sources/fuzz-\(name)")
-  },
+  ]
+    + targets.map { name in
+      .executableTarget(name: "fuzz-\(name)", dependencies: ["FuzzOracles"], path: "Sources/fuzz-\(name)")
+    },
   swiftLanguageModes: [.v6]
 )

@@ -75,7 +75,8 @@ public enum NativeOracle {
       var statement: SQLStatement?
       do {
         let w = try compiler.compileWhere(p, entity: "item")
-        let st = SQLStatement(sql: "SELECT t0.\"id\" FROM \"item\" t0 WHERE " + w.sql + " ORDER BY t0.\"id\"", bindings: w.bindings)
+        let st = SQLStatement(
+          sql: "SELECT t0.\"id\" FROM \"item\" t0 WHERE " + w.sql + " ORDER BY t0.\"id\"", bindings: w.bindings)
         statement = st
         do {
           let rows = try db.withDatabase { try $0.execute(st) }
@@ -100,7 +101,8 @@ public enum NativeOracle {
       }
       var message = "memory \(memory) but SQLite \(sql) (predicate \(p.predicateFormat))"
       if let statement {
-        message += "\n  SQL: \(statement.sql)\n  bindings: \(statement.bindings.map(\.description).joined(separator: ", "))"
+        message +=
+          "\n  SQL: \(statement.sql)\n  bindings: \(statement.bindings.map(\.description).joined(separator: ", "))"
       }
       return FuzzFailure(oracle: "native", message: message, input: text)
     }

@@ -86,16 +86,20 @@ public enum ParseOracle {
       reparsed = try SiftPredicate.parse(printed)
     } catch {
       if tolerating.contains(error.diagnostic.id) { return nil }
-      return "canonical form \(printed.debugDescription) does not parse: \(error.diagnostic.id) \(error.diagnostic.message)"
+      return
+        "canonical form \(printed.debugDescription) does not parse: \(error.diagnostic.id) \(error.diagnostic.message)"
     }
     if reparsed != p {
-      return "canonical form \(printed.debugDescription) re-parses to a different tree, printed \(reparsed.predicateFormat.debugDescription)"
+      return
+        "canonical form \(printed.debugDescription) re-parses to a different tree, printed \(reparsed.predicateFormat.debugDescription)"
     }
     if reparsed.unboundArgumentCount != p.unboundArgumentCount {
       return "canonical form has \(reparsed.unboundArgumentCount) specifiers, the tree \(p.unboundArgumentCount)"
     }
     let again = reparsed.predicateFormat
-    if again != printed { return "printing is not idempotent: \(printed.debugDescription) then \(again.debugDescription)" }
+    if again != printed {
+      return "printing is not idempotent: \(printed.debugDescription) then \(again.debugDescription)"
+    }
     return nil
   }
 }

@@ -143,7 +143,8 @@ struct ColumnStorage {
     guard position < keySlots.count else { return nil }
     let slot = keySlots[position]
     guard slot.key.count == key.count else { return nil }
-    let same = slot.key.isEmpty || slot.key.withUnsafeBufferPointer { memcmp($0.baseAddress!, key.baseAddress!, key.count) == 0 }
+    let same =
+      slot.key.isEmpty || slot.key.withUnsafeBufferPointer { memcmp($0.baseAddress!, key.baseAddress!, key.count) == 0 }
     return same ? slot.column : nil
   }
 
@@ -172,8 +173,6 @@ struct ColumnStorage {
   var mixed: [SiftValue] = []
   /// The largest magnitude of an `.int` value (decides whether integers fit a `Double` column).
   var largestInt: UInt64 = 0
-
-
 
   /// Pads with missing rows up to `row`; a second value for a row is a duplicate key.
   @inline(__always)
@@ -424,7 +423,6 @@ struct ColumnStorage {
     kind = .date
     return true
   }
-
 
   @inline(__always)
   func range(of row: Int) -> Range<Int> {

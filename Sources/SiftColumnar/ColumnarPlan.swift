@@ -126,7 +126,8 @@ struct ColumnarPlanner {
       if elements.kind == .empty {
         return .leaf(
           ColumnarLeaf(
-            column: column, test: .quantified(q, ColumnarLeaf(column: elements, test: .nothing, nullAnswer: elementNull)),
+            column: column,
+            test: .quantified(q, ColumnarLeaf(column: elements, test: .nothing, nullAnswer: elementNull)),
             nullAnswer: nullAnswer))
       }
       guard let inner = plainTest(elements, c.op, c.options, rhs) else { return nil }
@@ -222,7 +223,9 @@ struct ColumnarPlanner {
       }
       return leaf(lo <= hi ? .ints(lo, hi) : .nothing)
     case .date:
-      guard bounds.allSatisfy({ if case .date = $0 { true } else { false } }) else { return ordering ? nil : leaf(.nothing) }
+      guard bounds.allSatisfy({ if case .date = $0 { true } else { false } }) else {
+        return ordering ? nil : leaf(.nothing)
+      }
       let secs = bounds.map { v -> SiftValue in
         if case .date(let d) = v { return .double(d.timeIntervalSinceReferenceDate) }
         return v
@@ -241,11 +244,14 @@ struct ColumnarPlanner {
       switch op {
       case .equal: t = StringTest(operation: .equal, needle: folded[0], lower: nil, upper: nil, fold: fold)
       case .lessThan: t = StringTest(operation: .range, needle: [], lower: nil, upper: (folded[0], false), fold: fold)
-      case .lessThanOrEqual: t = StringTest(operation: .range, needle: [], lower: nil, upper: (folded[0], true), fold: fold)
-      case .greaterThan: t = StringTest(operation: .range, needle: [], lower: (folded[0], false), upper: nil, fold: fold)
+      case .lessThanOrEqual:
+        t = StringTest(operation: .range, needle: [], lower: nil, upper: (folded[0], true), fold: fold)
+      case .greaterThan:
+        t = StringTest(operation: .range, needle: [], lower: (folded[0], false), upper: nil, fold: fold)
       case .greaterThanOrEqual:
         t = StringTest(operation: .range, needle: [], lower: (folded[0], true), upper: nil, fold: fold)
-      default: t = StringTest(operation: .range, needle: [], lower: (folded[0], true), upper: (folded[1], true), fold: fold)
+      default:
+        t = StringTest(operation: .range, needle: [], lower: (folded[0], true), upper: (folded[1], true), fold: fold)
       }
       return leaf(.strings(t))
     default:

@@ -31,13 +31,17 @@ extension CoreDataModel {
   /// let request = try model.fetchRequest(named: "BooksByAuthor", substituting: ["AUTHOR": author])
   /// ```
   @_disfavoredOverload
-  public func fetchRequest(named name: String, substituting variables: [String: Any?]) throws(SiftError) -> SiftFetchRequest {
+  public func fetchRequest(named name: String, substituting variables: [String: Any?]) throws(SiftError)
+    -> SiftFetchRequest
+  {
     var values: [String: SiftValue] = [:]
     for (key, value) in variables {
       guard let converted = SiftValue(converting: value) else {
         throw SiftError(
           stage: .arguments, id: .unsupportedArgumentType,
-          message: "$\(key) is \(type(of: value as Any)), which Sift cannot use as a value; conform it to SiftValueConvertible")
+          message:
+            "$\(key) is \(type(of: value as Any)), which Sift cannot use as a value; conform it to SiftValueConvertible"
+        )
       }
       values[key] = converted
     }
@@ -50,17 +54,21 @@ extension CoreDataModel {
     guard let template = fetchRequest(name) else {
       let names = fetchRequests.map(\.name)
       let known = names.isEmpty ? "the model has none" : "templates: " + names.joined(separator: ", ")
-      throw CoreDataModelError(file: file, element: "fetchRequest", message: "no fetch request template '\(name)' (\(known))")
+      throw CoreDataModelError(
+        file: file, element: "fetchRequest", message: "no fetch request template '\(name)' (\(known))")
     }
     func fail(_ message: String) -> CoreDataModelError {
-      CoreDataModelError(file: file, line: template.line, element: "fetchRequest", message: "template '\(name)': " + message)
+      CoreDataModelError(
+        file: file, line: template.line, element: "fetchRequest", message: "template '\(name)': " + message)
     }
     var parsed: SiftPredicate? = nil
     if let text = template.predicateString, !text.allSatisfy(\.isWhitespace) {
       do {
         parsed = try SiftPredicate.parse(text)
       } catch {
-        throw fail("predicate \"\(text)\" does not parse: \(error.diagnostic.message) (at offset \(error.diagnostic.range.start))")
+        throw fail(
+          "predicate \"\(text)\" does not parse: \(error.diagnostic.message) (at offset \(error.diagnostic.range.start))"
+        )
       }
     }
     let needed = parsed?.variables.sorted() ?? []
@@ -73,6 +81,7 @@ extension CoreDataModel {
       let uses = needed.isEmpty ? "it uses none" : "it uses " + needed.map { "$" + $0 }.joined(separator: ", ")
       throw fail("has no variable " + unknown.map { "$" + $0 }.joined(separator: ", ") + " (\(uses))")
     }
-    return SiftFetchRequest(entity: template.entity, predicate: parsed?.substituting(variables), limit: template.fetchLimit)
+    return SiftFetchRequest(
+      entity: template.entity, predicate: parsed?.substituting(variables), limit: template.fetchLimit)
   }
 }

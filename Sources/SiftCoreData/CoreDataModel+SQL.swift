@@ -110,7 +110,8 @@ extension CoreDataModel {
   func mapping(entityNumbers given: [String: Int]?) throws -> CoreDataSQLMapping {
     let numbers = given ?? entityNumbers()
     for e in entities where numbers[e.name] == nil {
-      throw CoreDataModelError(file: file, line: e.line, element: "entity", message: "entity '\(e.name)' has no entity number (Z_ENT)")
+      throw CoreDataModelError(
+        file: file, line: e.line, element: "entity", message: "entity '\(e.name)' has no entity number (Z_ENT)")
     }
     let columns = columnNames(entityNumbers: numbers)
     var unmapped: [String] = []
@@ -133,9 +134,10 @@ extension CoreDataModel {
       for a in allAttributes(of: e.name) where a.isStored {
         guard let column = cols[a.name] else { continue }
         let type = Self.sqlType(a.type)
-        attributes.append(SQLAttribute(
-          name: a.name, column: column, type: type, indexed: false,
-          dateEncoding: type == .date ? .referenceDateSeconds : nil))
+        attributes.append(
+          SQLAttribute(
+            name: a.name, column: column, type: type, indexed: false,
+            dateEncoding: type == .date ? .referenceDateSeconds : nil))
       }
       var relationships: [SQLRelationship] = []
       for r in allRelationships(of: e.name) where !r.isTransient {
@@ -149,12 +151,14 @@ extension CoreDataModel {
         case .oneToMany:
           let invOwner = r.inverseEntity ?? r.destination
           guard let inv = inverse(of: r), let fk = columns[invOwner]?[inv.name] else {
-            unmapped.append("\(e.name).\(r.name): a to-many relationship whose inverse has no foreign-key column; left out")
+            unmapped.append(
+              "\(e.name).\(r.name): a to-many relationship whose inverse has no foreign-key column; left out")
             continue
           }
           // Inherited by sub-entities too: entities sharing a table through row filters may
           // claim the one foreign-key column (SQLSchema's column check).
-          relationships.append(SQLRelationship(name: r.name, target: r.destination, kind: .toMany(inverseForeignKey: fk)))
+          relationships.append(
+            SQLRelationship(name: r.name, target: r.destination, kind: .toMany(inverseForeignKey: fk)))
         case .manyToMany:
           guard let inv = inverse(of: r) else {
             unmapped.append("\(e.name).\(r.name): a many-to-many relationship without its inverse; left out")
@@ -178,9 +182,10 @@ extension CoreDataModel {
             source += "1"  // a relationship that is its own inverse: a guess (notes, section 4)
             unmapped.append("\(e.name).\(r.name): is its own inverse; join columns \(target)/\(source) are a guess")
           }
-          relationships.append(SQLRelationship(
-            name: r.name, target: r.destination,
-            kind: .manyToMany(joinTable: joinTable, sourceColumn: source, targetColumn: target)))
+          relationships.append(
+            SQLRelationship(
+              name: r.name, target: r.destination,
+              kind: .manyToMany(joinTable: joinTable, sourceColumn: source, targetColumn: target)))
         case .toManyWithoutInverse:
           unmapped.append(
             "\(e.name).\(r.name): a to-many relationship without an inverse; left out (Core Data's storage for it is not "
@@ -189,9 +194,10 @@ extension CoreDataModel {
       }
       // A root's table holds only its hierarchy: no filter. A sub-entity sees its own rows.
       let isRoot = rootEntity(of: e.name)?.name == e.name
-      sqlEntities.append(SQLEntity(
-        name: e.name, table: table, primaryKey: "Z_PK", attributes: attributes, relationships: relationships,
-        rowFilter: isRoot ? nil : SQLRowFilter(column: "Z_ENT", values: filter.map { Int64($0) })))
+      sqlEntities.append(
+        SQLEntity(
+          name: e.name, table: table, primaryKey: "Z_PK", attributes: attributes, relationships: relationships,
+          rowFilter: isRoot ? nil : SQLRowFilter(column: "Z_ENT", values: filter.map { Int64($0) })))
     }
     let schema = try SQLSchema(entities: sqlEntities, dateEncoding: .referenceDateSeconds, layout: .existing)
     return CoreDataSQLMapping(

@@ -22,16 +22,19 @@ extension CoreDataModel {
     for e in entities {
       var keys = Set<String>()
       for a in allAttributes(of: e.name) where !keys.insert(a.name).inserted {
-        throw fail(a.line, "attribute", "property '\(a.name)' is defined twice in entity '\(e.name)' (or its ancestors)")
+        throw fail(
+          a.line, "attribute", "property '\(a.name)' is defined twice in entity '\(e.name)' (or its ancestors)")
       }
       for r in allRelationships(of: e.name) {
         if !keys.insert(r.name).inserted {
-          throw fail(r.line, "relationship", "property '\(r.name)' is defined twice in entity '\(e.name)' (or its ancestors)")
+          throw fail(
+            r.line, "relationship", "property '\(r.name)' is defined twice in entity '\(e.name)' (or its ancestors)")
         }
       }
       for r in e.relationships {
         guard entity(r.destination) != nil else {
-          throw fail(r.line, "relationship", "relationship \(e.name).\(r.name) has unknown destinationEntity '\(r.destination)'")
+          throw fail(
+            r.line, "relationship", "relationship \(e.name).\(r.name) has unknown destinationEntity '\(r.destination)'")
         }
         if let ie = r.inverseEntity, entity(ie) == nil {
           throw fail(r.line, "relationship", "relationship \(e.name).\(r.name) has unknown inverseEntity '\(ie)'")
@@ -39,11 +42,14 @@ extension CoreDataModel {
         if let inv = r.inverseName, inverse(of: r) == nil {
           throw fail(
             r.line, "relationship",
-            "relationship \(e.name).\(r.name) names inverse '\(inv)', which \(r.inverseEntity ?? r.destination) does not have")
+            "relationship \(e.name).\(r.name) names inverse '\(inv)', which \(r.inverseEntity ?? r.destination) does not have"
+          )
         }
       }
       for f in e.fetchedProperties where entity(f.request.entity) == nil {
-        throw fail(f.line, "fetchedProperty", "fetched property \(e.name).\(f.name) fetches unknown entity '\(f.request.entity)'")
+        throw fail(
+          f.line, "fetchedProperty", "fetched property \(e.name).\(f.name) fetches unknown entity '\(f.request.entity)'"
+        )
       }
       let allNames = Set(allAttributes(of: e.name).map(\.name) + allRelationships(of: e.name).map(\.name))
       for i in e.fetchIndexes {

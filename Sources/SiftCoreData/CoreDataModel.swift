@@ -50,7 +50,8 @@ public struct CoreDataModel: Sendable, Hashable {
     var index: [String: Int] = [:]
     for (i, e) in entities.enumerated() {
       if index[e.name] != nil {
-        throw CoreDataModelError(file: file, line: e.line, element: "entity", message: "entity '\(e.name)' is defined twice")
+        throw CoreDataModelError(
+          file: file, line: e.line, element: "entity", message: "entity '\(e.name)' is defined twice")
       }
       index[e.name] = i
     }

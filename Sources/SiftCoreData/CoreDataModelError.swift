@@ -44,8 +44,10 @@ extension SiftError {
   package static func model(_ error: any Error) -> SiftError {
     switch error {
     case let e as SiftError: return e
-    case let e as CoreDataModelError: return SiftError(stage: .model, id: .invalidModel, message: e.description, underlying: e)
-    case let e as CoreDataStoreError: return SiftError(stage: .model, id: .invalidStore, message: e.description, underlying: e)
+    case let e as CoreDataModelError:
+      return SiftError(stage: .model, id: .invalidModel, message: e.description, underlying: e)
+    case let e as CoreDataStoreError:
+      return SiftError(stage: .model, id: .invalidStore, message: e.description, underlying: e)
     default: return SiftError(stage: .model, id: .invalidStore, message: "\(error)", underlying: error)
     }
   }

@@ -72,7 +72,8 @@ extension CoreDataModel {
       }
       let plist: Any
       do { plist = try PropertyListSerialization.propertyList(from: data, options: [], format: nil) } catch {
-        throw CoreDataModelError(file: file, element: "plist", message: "not a property list: \(error.localizedDescription)")
+        throw CoreDataModelError(
+          file: file, element: "plist", message: "not a property list: \(error.localizedDescription)")
       }
       guard let dict = plist as? [String: Any], let name = dict["_XCCurrentVersionName"] as? String else {
         throw CoreDataModelError(file: file, element: "plist", message: "no _XCCurrentVersionName string")
@@ -80,17 +81,21 @@ extension CoreDataModel {
       guard names.contains(name) else {
         throw CoreDataModelError(
           file: file, element: "plist",
-          message: "_XCCurrentVersionName names '\(name)', which the bundle does not contain (it has: \(names.joined(separator: ", ")))")
+          message:
+            "_XCCurrentVersionName names '\(name)', which the bundle does not contain (it has: \(names.joined(separator: ", ")))"
+        )
       }
       return name
     }
     if names.count == 1 { return names[0] }
     if names.isEmpty {
-      throw CoreDataModelError(file: bundle.path, message: "not a Core Data model: no .xcdatamodel version and no contents file")
+      throw CoreDataModelError(
+        file: bundle.path, message: "not a Core Data model: no .xcdatamodel version and no contents file")
     }
     throw CoreDataModelError(
       file: bundle.path,
-      message: "\(names.count) model versions (\(names.joined(separator: ", "))) and no .xccurrentversion to choose one")
+      message: "\(names.count) model versions (\(names.joined(separator: ", "))) and no .xccurrentversion to choose one"
+    )
   }
 
   init(versionFolder: URL, versionName: String?) throws(CoreDataModelError) {
@@ -99,7 +104,9 @@ extension CoreDataModel {
       if FileManager.default.fileExists(atPath: versionFolder.appendingPathComponent("elements").path) {
         throw CoreDataModelError(
           file: versionFolder.path,
-          message: "an old binary model (an 'elements' archive, Xcode 3); open and save it in Xcode 4 or later to get XML 'contents'")
+          message:
+            "an old binary model (an 'elements' archive, Xcode 3); open and save it in Xcode 4 or later to get XML 'contents'"
+        )
       }
       throw CoreDataModelError(file: versionFolder.path, message: "no 'contents' file in the model folder")
     }
@@ -175,7 +182,9 @@ final class ModelXMLTree: NSObject, XMLParserDelegate {
     stack.append(ModelXMLNode(name: elementName, attributes: attributeDict, line: parser.lineNumber))
   }
 
-  func parser(_ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?) {
+  func parser(
+    _ parser: XMLParser, didEndElement elementName: String, namespaceURI: String?, qualifiedName qName: String?
+  ) {
     guard tooDeep == nil, let node = stack.popLast() else { return }
     if stack.isEmpty { root = node } else { stack[stack.count - 1].children.append(node) }
   }
@@ -245,7 +254,10 @@ struct ModelXMLReader {
       case "uniquenessConstraints": e.uniquenessConstraints += try uniquenessConstraints(child)
       case "compoundIndexes": e.fetchIndexes += try compoundIndexes(child, first: e.fetchIndexes.count + 1)
       case "compositeAttribute":
-        throw fail(child, "composite attribute '\(child.attributes["name"] ?? "?")' of entity '\(e.name)': composite attributes are not supported yet")
+        throw fail(
+          child,
+          "composite attribute '\(child.attributes["name"] ?? "?")' of entity '\(e.name)': composite attributes are not supported yet"
+        )
       default:
         if Self.ignoredEntityChildren.contains(child.name) { continue }
         throw fail(child, "unknown element <\(child.name)> in entity '\(e.name)'")
@@ -258,7 +270,8 @@ struct ModelXMLReader {
     let name = try required(node, "name")
     // Xcode saves a transient attribute of type "Undefined" without an attributeType.
     let transientFlag = try flag(node, "transient")
-    let typeName = node.attributes["attributeType"] == nil && transientFlag ? "Undefined" : try required(node, "attributeType")
+    let typeName =
+      node.attributes["attributeType"] == nil && transientFlag ? "Undefined" : try required(node, "attributeType")
     guard let type = CoreDataAttributeType(rawValue: typeName) else {
       let known = CoreDataAttributeType.allCases.map { "'\($0.rawValue)'" }.joined(separator: ", ")
       throw fail(node, "attribute '\(name)' has unknown attributeType '\(typeName)' (known: \(known))")
@@ -273,7 +286,8 @@ struct ModelXMLReader {
     }
     return CoreDataAttribute(
       name: name, type: type, isOptional: try flag(node, "optional"), isTransient: transient, isDerived: derived,
-      derivationExpression: node.attributes["derivationExpression"], defaultValue: node.attributes["defaultValueString"],
+      derivationExpression: node.attributes["derivationExpression"],
+      defaultValue: node.attributes["defaultValueString"],
       isIndexed: try flag(node, "indexed"), line: node.line)
   }
 
@@ -348,7 +362,8 @@ struct ModelXMLReader {
       guard order == "ascending" || order == "descending" else {
         throw fail(child, "order=\"\(order)\" is not ascending or descending")
       }
-      elements.append(.init(target: target, indexType: child.attributes["type"] ?? "Binary", ascending: order == "ascending"))
+      elements.append(
+        .init(target: target, indexType: child.attributes["type"] ?? "Binary", ascending: order == "ascending"))
     }
     if elements.isEmpty { throw fail(node, "fetch index '\(name)' has no elements") }
     return CoreDataFetchIndex(name: name, elements: elements, line: node.line)
@@ -374,7 +389,9 @@ struct ModelXMLReader {
   func uniquenessConstraints(_ node: ModelXMLNode) throws(CoreDataModelError) -> [[String]] {
     var out: [[String]] = []
     for c in node.children {
-      guard c.name == "uniquenessConstraint" else { throw fail(c, "unknown element <\(c.name)> in uniqueness constraints") }
+      guard c.name == "uniquenessConstraint" else {
+        throw fail(c, "unknown element <\(c.name)> in uniqueness constraints")
+      }
       var names: [String] = []
       for v in c.children {
         guard v.name == "constraint" else { throw fail(v, "unknown element <\(v.name)> in a uniqueness constraint") }

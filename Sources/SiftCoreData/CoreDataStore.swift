@@ -58,7 +58,9 @@ public struct CoreDataStore {
   /// - Throws: `SiftError` (stage `.model`, id `invalid-store`) when the database is not a Core
   ///   Data store or the model does not match it (an entity or column missing: usually another
   ///   model version).
-  public init(database: any SQLDatabase, model given: CoreDataModel? = nil, label: String = "the store") throws(SiftError) {
+  public init(database: any SQLDatabase, model given: CoreDataModel? = nil, label: String = "the store")
+    throws(SiftError)
+  {
     do { try self.init(opening: database, model: given, label: label) } catch { throw SiftError.model(error) }
   }
 
@@ -102,9 +104,10 @@ public struct CoreDataStore {
   /// CoreDataStore.isStore(try SQLiteDatabase(readOnly: "notes.sqlite"))   // false
   /// ```
   public static func isStore(_ database: any SQLDatabase) -> Bool {
-    let rows = try? database.execute(SQLStatement(
-      sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN (?, ?)",
-      bindings: [.text("Z_PRIMARYKEY"), .text("Z_METADATA")]))
+    let rows = try? database.execute(
+      SQLStatement(
+        sql: "SELECT count(*) FROM sqlite_master WHERE type = 'table' AND name IN (?, ?)",
+        bindings: [.text("Z_PRIMARYKEY"), .text("Z_METADATA")]))
     if case .integer(2)? = rows?.first?.first { return true }
     return false
   }
@@ -119,7 +122,9 @@ public struct CoreDataStore {
   public static func schema(model url: URL?, store database: (any SQLDatabase)?) throws(SiftError) -> SQLSchema {
     let model = try url.map { u throws(SiftError) in try CoreDataModel(contentsOf: u) }
     if let database { return try CoreDataStore(database: database, model: model).schema }
-    guard let model else { throw SiftError.model(CoreDataStoreError("a Core Data schema needs a model, a store, or both")) }
+    guard let model else {
+      throw SiftError.model(CoreDataStoreError("a Core Data schema needs a model, a store, or both"))
+    }
     return try model.sqlSchema()
   }
 }

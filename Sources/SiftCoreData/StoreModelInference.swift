@@ -45,7 +45,8 @@ struct StoreModelInference {
 
   mutating func model() throws -> CoreDataModel {
     let byNumber = Dictionary(catalog.entities.map { ($0.number, $0) }, uniquingKeysWith: { a, _ in a })
-    let upperNames = Dictionary(catalog.entities.map { ($0.name.uppercased(), $0.name) }, uniquingKeysWith: { a, _ in a })
+    let upperNames = Dictionary(
+      catalog.entities.map { ($0.name.uppercased(), $0.name) }, uniquingKeysWith: { a, _ in a })
     var entities: [String: CoreDataEntity] = [:]
     var order: [String] = []
     for r in catalog.entities {
@@ -73,12 +74,15 @@ struct StoreModelInference {
           warnings.append("\(tableName).\(c.name): declared type '\(c.type)' is not one Core Data writes; left out")
           continue
         }
-        if type == .integer64, let target = foreignKeyTarget(c.name, table: tableName, indexes: indexes, names: upperNames) {
+        if type == .integer64,
+          let target = foreignKeyTarget(c.name, table: tableName, indexes: indexes, names: upperNames)
+        {
           relationships.append(CoreDataRelationship(name: key, destination: target, maxCount: 1))
         } else {
           if type == .integer64 && indexes.contains("\(tableName)_\(c.name.uppercased())_INDEX") {
-            warnings.append("\(tableName).\(c.name) has Core Data's foreign-key index but no entity is named after it: "
-              + "read as the integer '\(key)' (pass the model to follow it as a relationship)")
+            warnings.append(
+              "\(tableName).\(c.name) has Core Data's foreign-key index but no entity is named after it: "
+                + "read as the integer '\(key)' (pass the model to follow it as a relationship)")
           }
           attributes.append(CoreDataAttribute(name: key, type: type))
         }
@@ -97,14 +101,19 @@ struct StoreModelInference {
       let x = j.sides[0].name.lowercased(), y = j.sides[1].name.lowercased()
       // Column Z_<a><X> holds the keys of x's destination (a); x is declared on b.
       let ordered = { (column: String) in j.orderColumns.contains("Z_FOK_" + column.uppercased().dropFirst(2)) }
-      add(CoreDataRelationship(name: x, destination: a, inverseName: y, inverseEntity: a, isToMany: true,
-        isOrdered: ordered(j.sides[0].column)), to: b, from: j.name, into: &entities)
-      add(CoreDataRelationship(name: y, destination: b, inverseName: x, inverseEntity: b, isToMany: true,
-        isOrdered: ordered(j.sides[1].column)), to: a, from: j.name, into: &entities)
+      add(
+        CoreDataRelationship(
+          name: x, destination: a, inverseName: y, inverseEntity: a, isToMany: true,
+          isOrdered: ordered(j.sides[0].column)), to: b, from: j.name, into: &entities)
+      add(
+        CoreDataRelationship(
+          name: y, destination: b, inverseName: x, inverseEntity: b, isToMany: true,
+          isOrdered: ordered(j.sides[1].column)), to: a, from: j.name, into: &entities)
     }
     let list = order.compactMap { entities[$0] }
-    warnings.append("no model given: keys are the store's column names without Z, lower-cased; "
-      + "to-many relationships whose inverse is a foreign key are not listed (pass the model to get them)")
+    warnings.append(
+      "no model given: keys are the store's column names without Z, lower-cased; "
+        + "to-many relationships whose inverse is a foreign key are not listed (pass the model to get them)")
     do {
       return try CoreDataModel(entities: list, file: catalog.label)
     } catch {
@@ -113,7 +122,9 @@ struct StoreModelInference {
   }
 
   /// The entity an integer column points at, or nil when it is a plain integer.
-  private func foreignKeyTarget(_ column: String, table: String, indexes: Set<String>, names: [String: String]) -> String? {
+  private func foreignKeyTarget(_ column: String, table: String, indexes: Set<String>, names: [String: String])
+    -> String?
+  {
     var stem = String(column.uppercased().dropFirst())
     while let last = stem.last, last.isNumber { stem.removeLast() }
     if let exact = names[stem] { return exact }

@@ -20,8 +20,13 @@ struct EvalFailure: Error, Sendable {
 enum EvalDiagnostics {
   static func betweenNeedsTwoBounds(_ found: EvalValue, at r: SiftSourceRange) -> EvalFailure {
     let what: String
-    if let l = found.list { what = "\(l.count) element\(l.count == 1 ? "" : "s")" } else { what = article(found.kindName) }
-    return EvalFailure(.betweenNeedsTwoBounds, "BETWEEN needs a two-element bound such as {1, 10}, but this has \(what)", at: r)
+    if let l = found.list {
+      what = "\(l.count) element\(l.count == 1 ? "" : "s")"
+    } else {
+      what = article(found.kindName)
+    }
+    return EvalFailure(
+      .betweenNeedsTwoBounds, "BETWEEN needs a two-element bound such as {1, 10}, but this has \(what)", at: r)
   }
 
   static func bitwiseNeedsIntegers(_ v: EvalValue, at r: SiftSourceRange) -> EvalFailure {

@@ -14,8 +14,10 @@ extension SiftExpression {
     var compiler = Compiler(functions: options.functions)
     do {
       let f = try compiler.expression(root).function
-      let free = compiler.freeVariables.map { (name: $0.key, slot: $0.value, range: compiler.freeVariableRanges[$0.key] ?? .at(0)) }
-        .sorted { $0.range.start < $1.range.start }
+      let free = compiler.freeVariables.map {
+        (name: $0.key, slot: $0.value, range: compiler.freeVariableRanges[$0.key] ?? .at(0))
+      }
+      .sorted { $0.range.start < $1.range.start }
       return SiftExpressionEvaluator(
         function: f, slotCount: compiler.slotCount, freeVariables: free, expression: self)
     } catch {
@@ -61,7 +63,8 @@ public struct SiftExpressionEvaluator: Sendable {
   public let expression: SiftExpression
 
   init(
-    function: @escaping ExpressionFn, slotCount: Int, freeVariables: [(name: String, slot: Int, range: SiftSourceRange)],
+    function: @escaping ExpressionFn, slotCount: Int,
+    freeVariables: [(name: String, slot: Int, range: SiftSourceRange)],
     expression: SiftExpression
   ) {
     self.function = function

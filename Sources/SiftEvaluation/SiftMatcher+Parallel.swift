@@ -30,7 +30,9 @@ extension SiftMatcher {
       while let p = results.next() {
         let lower = range.lowerBound + p * size
         let part = lower..<min(range.upperBound, lower + size)
-        results.set(p, Result { () throws(SiftError) in try RangeScan.scan(program, records, part, variables, deadline: deadline) })
+        results.set(
+          p,
+          Result { () throws(SiftError) in try RangeScan.scan(program, records, part, variables, deadline: deadline) })
       }
     }
     // The earliest part that failed holds the first failing record: its error is the answer.

@@ -20,8 +20,10 @@ extension SiftPredicate {
     var compiler = Compiler(functions: options.functions, fastPaths: fastPaths)
     do {
       let root = try compiler.predicate(self.root)
-      let free = compiler.freeVariables.map { (name: $0.key, slot: $0.value, range: compiler.freeVariableRanges[$0.key] ?? .at(0)) }
-        .sorted { $0.range.start < $1.range.start }
+      let free = compiler.freeVariables.map {
+        (name: $0.key, slot: $0.value, range: compiler.freeVariableRanges[$0.key] ?? .at(0))
+      }
+      .sorted { $0.range.start < $1.range.start }
       let program = Program(
         root: root, slotCount: compiler.slotCount, freeVariables: free, policy: options.policy, source: source,
         timeLimit: options.timeLimit)

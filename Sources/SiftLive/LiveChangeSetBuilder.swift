@@ -9,7 +9,9 @@ import SiftEvaluation
 /// That is the fewest moves that leave the untouched objects in place, and an object whose
 /// order relative to every other object held never moves.
 extension SiftLiveResults {
-  func changeSet(_ touches: [Touch], oldStarts: [Int], oldSectionKeys: [SiftSortKeys], removed: [Int]) -> SiftChangeSet<ID> {
+  func changeSet(_ touches: [Touch], oldStarts: [Int], oldSectionKeys: [SiftSortKeys], removed: [Int]) -> SiftChangeSet<
+    ID
+  > {
     var cs = SiftChangeSet<ID>()
     // Sections: matched by section key; the rest deleted or inserted.
     var oldToNew: [Int?] = [0]

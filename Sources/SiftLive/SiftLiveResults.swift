@@ -62,7 +62,8 @@ public final class SiftLiveResults<ID: Hashable, Record: SiftRecord> {
   ///   key that fails to compile or to evaluate on a record.
   public init(
     records: [Record], ids: [ID], predicate: SiftPredicate?, sortDescriptors: [SiftSortDescriptor],
-    sectionKeyPath: String? = nil, variables: [String: SiftValue] = [:], options: EvaluationOptions = EvaluationOptions()
+    sectionKeyPath: String? = nil, variables: [String: SiftValue] = [:],
+    options: EvaluationOptions = EvaluationOptions()
   ) throws(SiftError) {
     self.predicate = predicate
     self.sortDescriptors = sortDescriptors
@@ -74,7 +75,8 @@ public final class SiftLiveResults<ID: Hashable, Record: SiftRecord> {
     }
     do {
       matcher = try predicate?.compile(options)
-      order = try SiftSortKeyReader(Self.effectiveDescriptors(sortDescriptors, section: sectionKeyPath), options: options)
+      order = try SiftSortKeyReader(
+        Self.effectiveDescriptors(sortDescriptors, section: sectionKeyPath), options: options)
       let selected = try matcher?.matchingIndices(records, variables: variables) ?? Array(records.indices)
       // The fetch's own sort (ties keep the given, ascending order), then each key read once.
       let effective = SiftFetchRequest(entity: "", sortDescriptors: order.descriptors)

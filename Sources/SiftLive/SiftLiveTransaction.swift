@@ -1,4 +1,5 @@
 import SiftSyntax
+
 /// One edit of a live-results transaction.
 ///
 /// ```swift

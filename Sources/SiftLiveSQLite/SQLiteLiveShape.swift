@@ -39,7 +39,8 @@ public struct SQLiteLiveShape: Sendable {
     }
     guard e.rowFilter == nil else {
       throw SiftError.live(
-        "\(e.name) shares table '\(e.table)' with other entities (\(e.rowFilter?.column ?? "")); watch the table's root entity")
+        "\(e.name) shares table '\(e.table)' with other entities (\(e.rowFilter?.column ?? "")); watch the table's root entity"
+      )
     }
     table = e.table
     var names: [String: String] = [:]
@@ -52,11 +53,16 @@ public struct SQLiteLiveShape: Sendable {
     self.columns = columns
     var toOnes: [ToOne] = []
     for r in e.relationships {
-      guard case .toOne(let fk) = r.kind, let target = schema.entity(r.target), target.hasSingleColumnKey else { continue }
+      guard case .toOne(let fk) = r.kind, let target = schema.entity(r.target), target.hasSingleColumnKey else {
+        continue
+      }
       let attributes = target.attributes.filter { !$0.type.isArray }.map { a in
         (column: a.column, name: a.name, codec: SQLColumnCodec(a, schema: schema, dialect: SQLiteDialect()))
       }
-      toOnes.append(ToOne(name: r.name, foreignKey: fk, table: target.table, key: target.primaryKeyAttribute.column, attributes: attributes))
+      toOnes.append(
+        ToOne(
+          name: r.name, foreignKey: fk, table: target.table, key: target.primaryKeyAttribute.column,
+          attributes: attributes))
     }
     self.toOnes = toOnes
   }
@@ -68,7 +74,8 @@ public struct SQLiteLiveShape: Sendable {
   func column(of name: String) -> String { columns[name] ?? name }
 
   /// A row's record (`raw`: column → value) as the schema names it, to-ones included.
-  func record(_ raw: [String: SiftValue], raw rawValues: [String: SQLValue], db: SQLiteDatabase) -> [String: SiftValue] {
+  func record(_ raw: [String: SiftValue], raw rawValues: [String: SQLValue], db: SQLiteDatabase) -> [String: SiftValue]
+  {
     var out: [String: SiftValue] = [:]
     for (column, value) in raw { out[name(of: column)] = value }
     for t in toOnes {
@@ -77,7 +84,8 @@ public struct SQLiteLiveShape: Sendable {
         continue
       }
       let q = SQLiteDialect().quoteIdentifier
-      let sql = "SELECT " + t.attributes.map { q($0.column) }.joined(separator: ", ") + " FROM " + q(t.table)
+      let sql =
+        "SELECT " + t.attributes.map { q($0.column) }.joined(separator: ", ") + " FROM " + q(t.table)
         + " WHERE " + q(t.key) + " = ?"
       guard let row = (try? db.execute(SQLStatement(sql: sql, bindings: [fk])))?.first else {
         out[t.name] = .null

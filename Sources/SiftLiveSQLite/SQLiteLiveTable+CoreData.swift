@@ -16,8 +16,9 @@ extension SQLiteLiveTable {
   /// `Z_ENT` and `Z_OPT`, and the database has `Z_PRIMARYKEY`.
   static func isCoreDataTable(_ db: SQLiteDatabase, columns: [String]) -> Bool {
     guard coreDataColumns.isSubset(of: Set(columns)) else { return false }
-    let found = try? db.execute(SQLStatement(
-      sql: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'Z_PRIMARYKEY'"))
+    let found = try? db.execute(
+      SQLStatement(
+        sql: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'Z_PRIMARYKEY'"))
     return found?.isEmpty == false
   }
 
@@ -35,7 +36,8 @@ extension SQLiteLiveTable {
           + "delete it with Core Data. Nothing was written")
     case .update(_, let set):
       guard let own = set.keys.sorted().first(where: { Self.coreDataColumns.contains($0) }) else { return nil }
-      return SiftError.live("\(table).\(own) is Core Data's own bookkeeping and is not set by an edit; nothing was written")
+      return SiftError.live(
+        "\(table).\(own) is Core Data's own bookkeeping and is not set by an edit; nothing was written")
     }
   }
 

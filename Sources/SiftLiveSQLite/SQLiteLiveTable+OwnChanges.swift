@@ -23,7 +23,10 @@ extension SQLiteLiveTable {
       ids.reserveCapacity(rows.count)
       for row in rows { if case .integer(let r)? = row.first { ids.append(r) } else { ids.append(0) } }
     }
-    return (rows.map { record(rowids ? Array($0.dropFirst()) : $0, columns: columns, codecs: codecs, shape: shape, db: db) }, ids)
+    return (
+      rows.map { record(rowids ? Array($0.dropFirst()) : $0, columns: columns, codecs: codecs, shape: shape, db: db) },
+      ids
+    )
   }
 
   /// True when a UNIQUE index covers other columns than exactly `key` (`PRAGMA index_list`).
@@ -87,7 +90,9 @@ extension SQLiteLiveTable {
   /// row that was not touched (REPLACE deleted the old row silently, or keys are not unique),
   /// a row without a key, or a row count that differs from the expected one where a UNIQUE
   /// constraint besides the key's lets REPLACE delete rows the update hook never reports.
-  func ownChanges(_ changed: [Int64: SQLiteRowOperation], touched: [SiftValue]) throws(SiftError) -> SiftChangeSet<SiftValue> {
+  func ownChanges(_ changed: [Int64: SQLiteRowOperation], touched: [SiftValue]) throws(SiftError) -> SiftChangeSet<
+    SiftValue
+  > {
     var oldKeys: [SiftValue: Int64] = [:]
     for (r, op) in changed {
       if let k = rowKeys[r] { oldKeys[k] = r } else if op != .insert { return try fullReread(touched: touched) }
@@ -118,7 +123,8 @@ extension SQLiteLiveTable {
       if let r = results.record(for: k) { edits.append(.update(k, r)) }  // an update that set nothing
     }
     for k in Set(touched) {
-      if let n = now[k], results.record(for: k) == n.record { edits.append(.update(k, n.record)) }  // same values written
+      // Same values written.
+      if let n = now[k], results.record(for: k) == n.record { edits.append(.update(k, n.record)) }
     }
     edits += inserts.sorted { $0.0 < $1.0 }.map { .insert($0.1, $0.2) }
     if hasOtherUniqueIndex, !now.isEmpty {

@@ -116,11 +116,14 @@ public final class SQLiteLiveTable {
       database, table: table, columns: columns, codecs: codecs, rowids: observer.hasRowids, shape: shape)
     var ids: [SiftValue] = []
     for (i, r) in records.enumerated() {
-      guard let id = r[shape?.name(of: keyColumn) ?? keyColumn], id != .null else { throw SiftError.live("row \(i + 1) of '\(table)' has no \(keyColumn)") }
+      guard let id = r[shape?.name(of: keyColumn) ?? keyColumn], id != .null else {
+        throw SiftError.live("row \(i + 1) of '\(table)' has no \(keyColumn)")
+      }
       ids.append(id)
     }
     results = try SiftLiveResults(
-      records: records, ids: ids, predicate: predicate, sortDescriptors: sortDescriptors, sectionKeyPath: sectionKeyPath)
+      records: records, ids: ids, predicate: predicate, sortDescriptors: sortDescriptors, sectionKeyPath: sectionKeyPath
+    )
     remember(rowids: rowids, ids: ids)
   }
 
@@ -168,22 +171,31 @@ public final class SQLiteLiveTable {
         guard let id = r[key], id != .null else { throw SiftError.live("the inserted record has no '\(key)'") }
         let names = r.keys.sorted()
         try checkColumns(names)
-        statements.append(SQLStatement(
-          sql: "INSERT INTO \(Self.quote(table)) (\(Self.columnList(names))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))",
-          bindings: try names.map { n throws(SiftError) in try self.sqlValue(r[n] ?? .null, column: n) }))
+        statements.append(
+          SQLStatement(
+            sql:
+              "INSERT INTO \(Self.quote(table)) (\(Self.columnList(names))) VALUES (\(names.map { _ in "?" }.joined(separator: ", ")))",
+            bindings: try names.map { n throws(SiftError) in try self.sqlValue(r[n] ?? .null, column: n) }))
         touched.append(id)
       case .update(let id, let set):
         if let newID = set[key], newID != id { throw SiftError.live("update cannot change '\(key)'") }
         let names = set.keys.sorted()
         try checkColumns(names)
         guard !names.isEmpty else { touched.append(id); continue }
-        statements.append(SQLStatement(
-          sql: "UPDATE \(Self.quote(table)) SET \(names.map { "\(Self.quote($0)) = ?" }.joined(separator: ", "))\(bookkeepingSet)"
-            + " WHERE \(Self.quote(key)) = ?",
-          bindings: try names.map { n throws(SiftError) in try self.sqlValue(set[n] ?? .null, column: n) } + [try self.sqlValue(id, column: key)]))
+        statements.append(
+          SQLStatement(
+            sql:
+              "UPDATE \(Self.quote(table)) SET \(names.map { "\(Self.quote($0)) = ?" }.joined(separator: ", "))\(bookkeepingSet)"
+              + " WHERE \(Self.quote(key)) = ?",
+            bindings: try names.map { n throws(SiftError) in try self.sqlValue(set[n] ?? .null, column: n) } + [
+              try self.sqlValue(id, column: key)
+            ]))
         touched.append(id)
       case .delete(let id):
-        statements.append(SQLStatement(sql: "DELETE FROM \(Self.quote(table)) WHERE \(Self.quote(key)) = ?", bindings: [try self.sqlValue(id, column: key)]))
+        statements.append(
+          SQLStatement(
+            sql: "DELETE FROM \(Self.quote(table)) WHERE \(Self.quote(key)) = ?",
+            bindings: [try self.sqlValue(id, column: key)]))
         touched.append(id)
       }
     }

@@ -35,7 +35,9 @@ final class PostgresConnection {
       throw PostgresError(
         kind: .connection,
         message: "cannot connect to PostgreSQL at \(server): \(oneLine)"
-          + (timedOut ? " (no answer within the connect timeout; set connect_timeout=SECONDS in the conninfo to wait longer)" : ""))
+          + (timedOut
+            ? " (no answer within the connect timeout; set connect_timeout=SECONDS in the conninfo to wait longer)"
+            : ""))
     }
     // Notices ("schema … does not exist, skipping") would otherwise go to stderr.
     PQsetNoticeProcessor(conn, { _, _ in }, nil)
@@ -145,7 +147,8 @@ final class PostgresConnection {
     }
     if let failure { throw failure }
     guard sent && ended else {
-      throw PostgresError(kind: .connection, message: PostgresConnection.errorText(PQerrorMessage(conn)), statement: sql)
+      throw PostgresError(
+        kind: .connection, message: PostgresConnection.errorText(PQerrorMessage(conn)), statement: sql)
     }
   }
 
@@ -179,7 +182,8 @@ final class PostgresConnection {
       if let code = PQresultErrorField(result, Int32(UInt8(ascii: "C"))) {
         sqlState = String(cString: code)
       }
-      var message = PostgresConnection.errorText(PQresultErrorMessage(result)).trimmingCharacters(in: .whitespacesAndNewlines)
+      var message = PostgresConnection.errorText(PQresultErrorMessage(result)).trimmingCharacters(
+        in: .whitespacesAndNewlines)
       if let hint = PostgresTimeouts.hint(sqlState: sqlState, message: message) { message += " (\(hint))" }
       throw PostgresError(kind: .query, message: message, sqlState: sqlState, statement: statement)
     }
@@ -188,7 +192,9 @@ final class PostgresConnection {
   static func rows(of result: OpaquePointer?, statement: String) throws(PostgresError)
     -> [[PostgresCell]]
   {
-    guard let result, PQresultStatus(result) == PGRES_TUPLES_OK || PQresultStatus(result) == PGRES_SINGLE_TUPLE else { return [] }
+    guard let result, PQresultStatus(result) == PGRES_TUPLES_OK || PQresultStatus(result) == PGRES_SINGLE_TUPLE else {
+      return []
+    }
     let rowCount = PQntuples(result)
     let columnCount = PQnfields(result)
     let types = (0..<columnCount).map { PQftype(result, $0) }

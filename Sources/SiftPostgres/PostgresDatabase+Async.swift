@@ -1,12 +1,13 @@
 import CLibPQ
 import Foundation
+import SiftSQL
+import SiftSyntax
+
 #if canImport(Glibc)
   import Glibc
 #elseif canImport(Darwin)
   import Darwin
 #endif
-import SiftSQL
-import SiftSyntax
 
 extension PostgresDatabase {
   /// `execute(_:)` for an `async` caller that may cancel (`NSAsynchronousFetchRequest`): rows
@@ -127,7 +128,8 @@ extension PostgresConnection {
       PQsendQueryParams(
         conn, sql, Int32(parameters.count), buffers.types, buffers.values, buffers.lengths, buffers.formats, 0) == 1
     else {
-      throw PostgresError(kind: .connection, message: PostgresConnection.errorText(PQerrorMessage(conn)), statement: sql)
+      throw PostgresError(
+        kind: .connection, message: PostgresConnection.errorText(PQerrorMessage(conn)), statement: sql)
     }
     _ = PQsetSingleRowMode(conn)
     canceller.arm(conn)
@@ -162,7 +164,8 @@ extension PostgresConnection {
   /// statement is to be cancelled (the task was cancelled, or `afterRow` stopped it) the cancel
   /// request is sent again every slice, since one that reaches the server before the
   /// statement starts is ignored.
-  private func nextResult(_ conn: OpaquePointer, _ canceller: PostgresCanceller, waiting: () -> Void) -> OpaquePointer? {
+  private func nextResult(_ conn: OpaquePointer, _ canceller: PostgresCanceller, waiting: () -> Void) -> OpaquePointer?
+  {
     while PQisBusy(conn) == 1 {
       var fd = pollfd(fd: PQsocket(conn), events: Int16(POLLIN), revents: 0)
       let ready = poll(&fd, 1, 100)

@@ -14,9 +14,12 @@ extension PostgresDatabase {
   /// ```
   /// - Throws: `SiftError`: the server's (a `PostgresError` as `underlying`), the compiler's, or a decoding
   ///   error naming the row, key, column and what was found).
-  public func fetch<T: Decodable>(_ request: SiftFetchRequest, as type: T.Type, schema: SQLSchema? = nil) throws(SiftError) -> [T] {
+  public func fetch<T: Decodable>(_ request: SiftFetchRequest, as type: T.Type, schema: SQLSchema? = nil)
+    throws(SiftError) -> [T]
+  {
     let schema = try self.schema(schema)
-    do { return try SQLCompiler(dialect: PostgreSQLDialect(), schema: schema).fetch(request, as: type, in: self) } catch {
+    do { return try SQLCompiler(dialect: PostgreSQLDialect(), schema: schema).fetch(request, as: type, in: self) } catch
+    {
       throw SiftError.postgres(error)
     }
   }

@@ -12,8 +12,12 @@ extension PostgresDatabase {
   /// let result = try db.introspectSchema(named: "shop")
   /// ```
   /// - Throws: `SiftError`: the server's (a `PostgresError` as `underlying`) or `invalid-schema`.
-  public func introspectSchema(named schema: String = "public", sampleLimit: Int = 1000) throws(SiftError) -> SQLIntrospection {
-    do { return try SQLSchemaReader(source: .postgres(schema: schema), sampleLimit: sampleLimit).read(from: self) } catch {
+  public func introspectSchema(named schema: String = "public", sampleLimit: Int = 1000) throws(SiftError)
+    -> SQLIntrospection
+  {
+    do {
+      return try SQLSchemaReader(source: .postgres(schema: schema), sampleLimit: sampleLimit).read(from: self)
+    } catch {
       throw SiftError.postgres(error)
     }
   }

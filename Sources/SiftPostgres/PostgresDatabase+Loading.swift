@@ -77,7 +77,8 @@ final class PostgresRowWriter: SQLRowWriter {
         switch b {
         case 0:
           throw PostgresError(
-            kind: .unsupportedValue, message: "PostgreSQL text cannot contain NUL (U+0000); the string cannot be copied")
+            kind: .unsupportedValue, message: "PostgreSQL text cannot contain NUL (U+0000); the string cannot be copied"
+          )
         case 0x5C: out += [0x5C, 0x5C]
         case 0x09: out += [0x5C, UInt8(ascii: "t")]
         case 0x0A: out += [0x5C, UInt8(ascii: "n")]

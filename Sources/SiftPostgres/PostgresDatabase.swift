@@ -103,7 +103,8 @@ public final class PostgresDatabase: @unchecked Sendable {
       throw PostgresError(kind: .connection, message: "a read-only connection cannot create a temporary schema")
     }
     if case .named(let name) = schema, name.isEmpty {
-      throw PostgresError(kind: .connection, message: "the schema name is empty; name an existing schema (for example public)")
+      throw PostgresError(
+        kind: .connection, message: "the schema name is empty; name an existing schema (for example public)")
     }
     connection = try PostgresConnection(conninfo: conninfo, connectTimeout: timeouts.connect)
     isReadOnly = readOnly
@@ -202,7 +203,8 @@ public final class PostgresDatabase: @unchecked Sendable {
     defer { lock.unlock() }
     let cells: [[PostgresCell]]
     if let canceller, let afterRow {
-      cells = try connection.executeRows(sql, parameters: parameters, canceller: canceller, afterRow: afterRow, waiting: waiting)
+      cells = try connection.executeRows(
+        sql, parameters: parameters, canceller: canceller, afterRow: afterRow, waiting: waiting)
     } else {
       cells = try connection.execute(sql, parameters: parameters)
     }

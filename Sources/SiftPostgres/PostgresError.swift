@@ -1,5 +1,5 @@
-import SiftSyntax
 import Foundation
+import SiftSyntax
 
 /// What went wrong in the PostgreSQL runner, as the `underlying` cause of the `SiftError` the
 /// public API throws: a failed connection, a statement the server rejected, a value PostgreSQL

@@ -17,7 +17,9 @@ extension SQLiteDatabase {
   /// ```
   /// - Throws: `SiftError`: the compiler's, SQLite's, or a decoding error naming the row,
   ///   key, column and what was found.
-  public func fetch<T: Decodable>(_ request: SiftFetchRequest, as type: T.Type, schema: SQLSchema? = nil) throws(SiftError) -> [T] {
+  public func fetch<T: Decodable>(_ request: SiftFetchRequest, as type: T.Type, schema: SQLSchema? = nil)
+    throws(SiftError) -> [T]
+  {
     let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: try self.schema(schema))
     do {
       let columns = try compiler.resultColumns(for: request)
@@ -48,7 +50,9 @@ extension SQLiteDatabase {
   /// ```
   /// - Throws: `SiftError`: the compiler's or SQLite's.
   public func fetchCount(_ request: SiftFetchRequest, schema: SQLSchema? = nil) throws(SiftError) -> Int {
-    do { return try SQLCompiler(dialect: SQLiteDialect(), schema: try self.schema(schema)).fetchCount(request, in: self) } catch {
+    do {
+      return try SQLCompiler(dialect: SQLiteDialect(), schema: try self.schema(schema)).fetchCount(request, in: self)
+    } catch {
       throw SiftError.decoding(error)
     }
   }

@@ -129,7 +129,9 @@ final class SQLiteRowChangeRecorder {
     guard let database, let table, sqlite3_stricmp(database, "main") == 0 else { return }
     let operation: SQLiteRowOperation = op == SQLITE_INSERT ? .insert : op == SQLITE_DELETE ? .delete : .update
     for w in observers {  // called per changed row: no array of the live ones
-      guard let o = w.observer, o.cName.withUnsafeBufferPointer({ sqlite3_stricmp($0.baseAddress, table) == 0 }) else { continue }
+      guard let o = w.observer, o.cName.withUnsafeBufferPointer({ sqlite3_stricmp($0.baseAddress, table) == 0 }) else {
+        continue
+      }
       o.record(operation, rowid)
     }
   }
@@ -156,9 +158,12 @@ extension SQLiteDatabase {
   /// let observer = db.observeRowChanges(of: "Venue")
   /// ```
   public func observeRowChanges(of table: String) -> SQLiteRowChangeObserver {
-    let kind = try? execute(SQLStatement(
-      sql: "SELECT type FROM sqlite_schema WHERE name = ? COLLATE NOCASE AND type IN ('table', 'view')", bindings: [.text(table)]))
-    let hasRowids = kind == [[.text("table")]] && !hasColumn(named: "rowid", in: table)
+    let kind = try? execute(
+      SQLStatement(
+        sql: "SELECT type FROM sqlite_schema WHERE name = ? COLLATE NOCASE AND type IN ('table', 'view')",
+        bindings: [.text(table)]))
+    let hasRowids =
+      kind == [[.text("table")]] && !hasColumn(named: "rowid", in: table)
       && (try? execute(SQLStatement(sql: "SELECT rowid FROM \(Self.quoted(table)) LIMIT 0"))) != nil
     let observer = SQLiteRowChangeObserver(table: table, hasRowids: hasRowids)
     guard let handle else { return observer }
@@ -193,23 +198,31 @@ extension SQLiteDatabase {
   /// hooks (`removeRowChangeHooks`) before releasing it or closing.
   private func installRowChangeHooks(_ handle: OpaquePointer, _ recorder: SQLiteRowChangeRecorder) {
     let context = Unmanaged.passUnretained(recorder).toOpaque()
-    sqlite3_update_hook(handle, { ctx, op, database, table, rowid in
-      guard let ctx else { return }
-      Unmanaged<SQLiteRowChangeRecorder>.fromOpaque(ctx).takeUnretainedValue()
-        .row(op, database: database, table: table, rowid: rowid)
-    }, context)
-    sqlite3_commit_hook(handle, { ctx in
-      if let ctx { Unmanaged<SQLiteRowChangeRecorder>.fromOpaque(ctx).takeUnretainedValue().commit() }
-      return 0  // 0 lets the commit proceed
-    }, context)
-    sqlite3_rollback_hook(handle, { ctx in
-      if let ctx { Unmanaged<SQLiteRowChangeRecorder>.fromOpaque(ctx).takeUnretainedValue().rollback() }
-    }, context)
+    sqlite3_update_hook(
+      handle,
+      { ctx, op, database, table, rowid in
+        guard let ctx else { return }
+        Unmanaged<SQLiteRowChangeRecorder>.fromOpaque(ctx).takeUnretainedValue()
+          .row(op, database: database, table: table, rowid: rowid)
+      }, context)
+    sqlite3_commit_hook(
+      handle,
+      { ctx in
+        if let ctx { Unmanaged<SQLiteRowChangeRecorder>.fromOpaque(ctx).takeUnretainedValue().commit() }
+        return 0  // 0 lets the commit proceed
+      }, context)
+    sqlite3_rollback_hook(
+      handle,
+      { ctx in
+        if let ctx { Unmanaged<SQLiteRowChangeRecorder>.fromOpaque(ctx).takeUnretainedValue().rollback() }
+      }, context)
     // `DELETE FROM t` without WHERE would empty t without calling the update hook; an authorizer
     // answering SQLITE_IGNORE for SQLITE_DELETE makes SQLite delete row by row (and report each).
-    sqlite3_set_authorizer(handle, { _, action, _, _, _, _ in
-      action == SQLITE_DELETE ? SQLITE_IGNORE : SQLITE_OK
-    }, nil)
+    sqlite3_set_authorizer(
+      handle,
+      { _, action, _, _, _, _ in
+        action == SQLITE_DELETE ? SQLITE_IGNORE : SQLITE_OK
+      }, nil)
     clearStatementCache()
   }
 

@@ -96,7 +96,8 @@ extension SQLiteDatabase {
       }
     } catch {
       try? fm.removeItem(at: folder)
-      throw failure("cannot make a private copy to read its WAL without writing beside it (\(error.localizedDescription))")
+      throw failure(
+        "cannot make a private copy to read its WAL without writing beside it (\(error.localizedDescription))")
     }
     return copy
   }

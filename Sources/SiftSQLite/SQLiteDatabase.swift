@@ -35,7 +35,9 @@ public final class SQLiteDatabase: SQLDatabase {
     // An existing FIFO, device or directory is refused before SQLite opens it (a FIFO opened
     // for reading and writing would wait forever for its first bytes).
     var info = SQLiteStatBuffer()
-    if path != ":memory:", !path.isEmpty, stat(path, &info) == 0, let kind = SQLiteFileCheck.notRegular(SQLiteFileCheck.mode(info)) {
+    if path != ":memory:", !path.isEmpty, stat(path, &info) == 0,
+      let kind = SQLiteFileCheck.notRegular(SQLiteFileCheck.mode(info))
+    {
       throw SQLiteDatabase.openError(path, "it is \(kind), not a database file")
     }
     var db: OpaquePointer?
@@ -160,7 +162,8 @@ public final class SQLiteDatabase: SQLDatabase {
   static func error(_ message: String, sql: String) -> SiftError {
     SiftError(
       stage: .sql,
-      diagnostic: SiftDiagnostic(id: .sqliteError, message: message, range: SiftSourceRange(start: 0, end: sql.utf8.count)),
+      diagnostic: SiftDiagnostic(
+        id: .sqliteError, message: message, range: SiftSourceRange(start: 0, end: sql.utf8.count)),
       source: sql)
   }
 
@@ -301,7 +304,8 @@ public final class SQLiteDatabase: SQLDatabase {
       }
     case .blob(let d):
       return d.withUnsafeBytes { buf in
-        sqlite3_bind_blob64(st, i, buf.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(buf.count), SQLiteFunctions.transient)
+        sqlite3_bind_blob64(
+          st, i, buf.baseAddress ?? UnsafeRawPointer(bitPattern: 1), UInt64(buf.count), SQLiteFunctions.transient)
       }
     }
   }

@@ -14,7 +14,9 @@ struct SQLiteFileCheck {
   static func check(_ path: String) -> Result<SQLiteFileCheck, Refusal> {
     guard let resolved = realpath(path, nil) else {
       var link = SQLiteStatBuffer()
-      if lstat(path, &link) == 0, mode(link) == 0o120000 { return .failure(Refusal("it is a link to a file that does not exist")) }
+      if lstat(path, &link) == 0, mode(link) == 0o120000 {
+        return .failure(Refusal("it is a link to a file that does not exist"))
+      }
       return .failure(Refusal(errno == EACCES ? "permission denied (not readable)" : "no such file"))
     }
     let real = String(cString: resolved)
@@ -27,7 +29,9 @@ struct SQLiteFileCheck {
     let fd = open(real, O_RDONLY | O_NONBLOCK | O_CLOEXEC)
     guard fd >= 0 else { return .failure(Refusal("permission denied (not readable)")) }
     defer { close(fd) }
-    guard fstat(fd, &info) == 0, notRegular(mode(info)) == nil else { return .failure(Refusal("it is not a regular file")) }
+    guard fstat(fd, &info) == 0, notRegular(mode(info)) == nil else {
+      return .failure(Refusal("it is not a regular file"))
+    }
     var bytes = [UInt8](repeating: 0, count: 100)
     let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress, 100, 0) }
     return .success(SQLiteFileCheck(realPath: real, header: Array(bytes.prefix(max(0, n)))))
@@ -48,7 +52,8 @@ struct SQLiteFileCheck {
     var uri = "file:"
     for byte in realPath.utf8 {
       switch byte {
-      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+      case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+        UInt8(ascii: "0")...UInt8(ascii: "9"),
         UInt8(ascii: "/"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"):
         uri.unicodeScalars.append(Unicode.Scalar(byte))
       default:
@@ -62,7 +67,8 @@ struct SQLiteFileCheck {
   static func reason(code: Int32, message: String, file: SQLiteFileCheck) -> String {
     let name = (file.realPath as NSString).lastPathComponent
     if code == 776 {  // SQLITE_READONLY_ROLLBACK
-      return "it has an unfinished write (a hot journal, \(name)-journal, left by a program that stopped in the middle of a "
+      return
+        "it has an unfinished write (a hot journal, \(name)-journal, left by a program that stopped in the middle of a "
         + "transaction); Sift reads files read-only and will not roll it back: open the file once in the program that "
         + "wrote it, or run sqlite3 \(name) 'PRAGMA quick_check' on it (that rolls the unfinished write back), then try again"
     }
@@ -70,10 +76,12 @@ struct SQLiteFileCheck {
     case SQLITE_NOTADB: return "not an SQLite database"
     case SQLITE_BUSY, SQLITE_LOCKED: return "the database is locked by another connection"
     case SQLITE_CORRUPT: return "the database file is corrupt (\(message))"
-    case SQLITE_CANTOPEN where (file.isWALMode || file.hasSibling("-wal")) && file.hasSibling("-wal") && file.hasSibling("-shm"):
+    case SQLITE_CANTOPEN
+    where (file.isWALMode || file.hasSibling("-wal")) && file.hasSibling("-wal") && file.hasSibling("-shm"):
       return "cannot read its \(name)-wal or \(name)-shm (\(message)); check their permissions"
     case SQLITE_CANTOPEN where file.isWALMode || file.hasSibling("-wal"):
-      return "it is a WAL-mode database whose \(name)-wal or \(name)-shm is missing (no program has it open); reading it in "
+      return
+        "it is a WAL-mode database whose \(name)-wal or \(name)-shm is missing (no program has it open); reading it in "
         + "place would create them beside it"
     case SQLITE_CANTOPEN, SQLITE_PERM, SQLITE_AUTH: return "cannot read the file (\(message))"
     default: return message

@@ -92,7 +92,8 @@ public enum SQLiteFunctions {
       guard let base = UnsafeRawPointer(buf.baseAddress), buf.count > 0 else {
         return sqlite3_result_text64(ctx, "", 0, transient, UInt8(SQLITE_UTF8))
       }
-      sqlite3_result_text64(ctx, base.assumingMemoryBound(to: CChar.self), UInt64(buf.count), transient, UInt8(SQLITE_UTF8))
+      sqlite3_result_text64(
+        ctx, base.assumingMemoryBound(to: CChar.self), UInt64(buf.count), transient, UInt8(SQLITE_UTF8))
     }
   }
 
@@ -103,7 +104,9 @@ public enum SQLiteFunctions {
 
   /// `ceiling:`, `floor:`, `trunc:` as memory: an integer is already whole and passes through
   /// (converting it to a double would round values beyond 2^53); a double is rounded.
-  static func rounding(_ ctx: OpaquePointer?, _ argv: UnsafeMutablePointer<OpaquePointer?>?, _ rule: FloatingPointRoundingRule) {
+  static func rounding(
+    _ ctx: OpaquePointer?, _ argv: UnsafeMutablePointer<OpaquePointer?>?, _ rule: FloatingPointRoundingRule
+  ) {
     let a = value(argv, 0)
     switch sqlite3_value_type(a) {
     case SQLITE_NULL: sqlite3_result_null(ctx)
@@ -201,7 +204,9 @@ public enum SQLiteFunctions {
   /// searched in place.
   static let searchFunction: Function = { ctx, _, argv in
     let hv = value(argv, 0), nv = value(argv, 1)
-    if sqlite3_value_type(hv) == SQLITE_NULL || sqlite3_value_type(nv) == SQLITE_NULL { return sqlite3_result_null(ctx) }
+    if sqlite3_value_type(hv) == SQLITE_NULL || sqlite3_value_type(nv) == SQLITE_NULL {
+      return sqlite3_result_null(ctx)
+    }
     guard let position = TextSearch.Position(wire: sqlite3_value_int64(value(argv, 2))) else {
       return sqlite3_result_error(ctx, "sift_search: the kind must be 0 (contains), 1 (begins) or 2 (ends)", -1)
     }
@@ -211,8 +216,9 @@ public enum SQLiteFunctions {
       // Text first, then its byte count (sqlite3_value_bytes after sqlite3_value_text).
       let hp = sqlite3_value_text(hv), hn = Int(sqlite3_value_bytes(hv))
       let np = sqlite3_value_text(nv), nn = Int(sqlite3_value_bytes(nv))
-      found = TextSearch.find(UnsafeBufferPointer(start: np, count: np == nil ? 0 : nn),
-                              in: UnsafeBufferPointer(start: hp, count: hp == nil ? 0 : hn), position)
+      found = TextSearch.find(
+        UnsafeBufferPointer(start: np, count: np == nil ? 0 : nn),
+        in: UnsafeBufferPointer(start: hp, count: hp == nil ? 0 : hn), position)
     } else {
       guard let h = text(argv, 0), let n = text(argv, 1) else { return sqlite3_result_null(ctx) }
       found = TextSearch.find(n, in: h, position, o)
@@ -263,7 +269,8 @@ public enum SQLiteFunctions {
       sqlite3_result_int64(ctx, try r.match(s) ? 1 : 0)
     } catch {
       // An invalid pattern, or a backtracking one out of steps: an error, never a silent 0.
-      let message = (error as? RegexPattern.InvalidPattern)?.description
+      let message =
+        (error as? RegexPattern.InvalidPattern)?.description
         ?? (error as? RegexPattern.LimitExceeded)?.description ?? "invalid regular expression"
       sqlite3_result_error(ctx, message, -1)
     }
@@ -279,7 +286,8 @@ public enum SQLiteFunctions {
     regex(ctx, text: s, pattern: p, arg: 0, [])
   }
 
-  typealias Collation = @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32
+  typealias Collation =
+    @convention(c) (UnsafeMutableRawPointer?, Int32, UnsafeRawPointer?, Int32, UnsafeRawPointer?) -> Int32
 
   static let localizedCollation: Collation = { _, n1, p1, n2, p2 in
     func string(_ p: UnsafeRawPointer?, _ n: Int32) -> String {

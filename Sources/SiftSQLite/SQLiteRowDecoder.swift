@@ -63,7 +63,8 @@ final class SQLiteRowReader {
     let number = state.pointee.number
     if state.pointee.valuesRow == number, let values { return values }
     let total = Int(sqlite3_column_count(statement))
-    let row = SiftRow(columns: columns, values: (0..<total).map { SQLiteDatabase.read(statement, Int32($0)) }, number: number)
+    let row = SiftRow(
+      columns: columns, values: (0..<total).map { SQLiteDatabase.read(statement, Int32($0)) }, number: number)
     values = row
     state.pointee.valuesRow = number
     return row
@@ -252,12 +253,24 @@ struct SQLiteRowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     return try reader.general(key, from: before) { try $0.decode(type, forKey: key) }
   }
 
-  func decode(_ type: Float.Type, forKey key: Key) throws -> Float { try reader.general(key) { try $0.decode(type, forKey: key) } }
-  func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 { try reader.general(key) { try $0.decode(type, forKey: key) } }
-  func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 { try reader.general(key) { try $0.decode(type, forKey: key) } }
-  func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try reader.general(key) { try $0.decode(type, forKey: key) } }
-  func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt { try reader.general(key) { try $0.decode(type, forKey: key) } }
-  func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 { try reader.general(key) { try $0.decode(type, forKey: key) } }
+  func decode(_ type: Float.Type, forKey key: Key) throws -> Float {
+    try reader.general(key) { try $0.decode(type, forKey: key) }
+  }
+  func decode(_ type: Int8.Type, forKey key: Key) throws -> Int8 {
+    try reader.general(key) { try $0.decode(type, forKey: key) }
+  }
+  func decode(_ type: Int16.Type, forKey key: Key) throws -> Int16 {
+    try reader.general(key) { try $0.decode(type, forKey: key) }
+  }
+  func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
+    try reader.general(key) { try $0.decode(type, forKey: key) }
+  }
+  func decode(_ type: UInt.Type, forKey key: Key) throws -> UInt {
+    try reader.general(key) { try $0.decode(type, forKey: key) }
+  }
+  func decode(_ type: UInt8.Type, forKey key: Key) throws -> UInt8 {
+    try reader.general(key) { try $0.decode(type, forKey: key) }
+  }
   func decode(_ type: UInt16.Type, forKey key: Key) throws -> UInt16 {
     try reader.general(key) { try $0.decode(type, forKey: key) }
   }
@@ -277,7 +290,9 @@ struct SQLiteRowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
     try reader.general(key) { try $0.nestedUnkeyedContainer(forKey: key) }
   }
   func superDecoder() throws -> any Decoder { reader.row().decoder(cursor: nil) }
-  func superDecoder(forKey key: Key) throws -> any Decoder { try reader.general(key) { try $0.superDecoder(forKey: key) } }
+  func superDecoder(forKey key: Key) throws -> any Decoder {
+    try reader.general(key) { try $0.superDecoder(forKey: key) }
+  }
 }
 
 extension SQLiteDatabase {

@@ -41,7 +41,8 @@ final class SQLiteRowWriter: SQLRowWriter {
 
   func write(_ table: Int, _ values: [SQLValue]) throws {
     guard values.count == inserts.statements[table].width else {
-      throw SQLiteDatabase.error("\(values.count) values for \(inserts.statements[table].width) columns", sql: inserts.statements[table].sql)
+      throw SQLiteDatabase.error(
+        "\(values.count) values for \(inserts.statements[table].width) columns", sql: inserts.statements[table].sql)
     }
     pending[table].append(contentsOf: values)
     pendingCount += 1
@@ -99,7 +100,9 @@ final class SQLiteInserts: @unchecked Sendable {
       while start + width <= rows[t].count {
         defer { sqlite3_reset(st) }
         for i in 0..<width {
-          guard SQLiteDatabase.bind(rows[t][start + i], to: st, at: Int32(i + 1)) == SQLITE_OK else { throw failure(sql) }
+          guard SQLiteDatabase.bind(rows[t][start + i], to: st, at: Int32(i + 1)) == SQLITE_OK else {
+            throw failure(sql)
+          }
         }
         guard sqlite3_step(st) == SQLITE_DONE else { throw failure(sql) }
         start += width

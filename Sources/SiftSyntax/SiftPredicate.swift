@@ -20,7 +20,8 @@ public struct SiftPredicate: Sendable, Hashable, CustomStringConvertible {
 
   /// Wraps a tree built in code; `source` is only used to render diagnostics.
   public init(root: PredicateNode, source: String = "", warnings: [SiftDiagnostic] = []) {
-    self.init(root: root, source: source, warnings: warnings, unboundArgumentCount: SiftPredicate.countArguments(in: root))
+    self.init(
+      root: root, source: source, warnings: warnings, unboundArgumentCount: SiftPredicate.countArguments(in: root))
   }
 
   init(root: PredicateNode, source: String, warnings: [SiftDiagnostic], unboundArgumentCount: Int) {

@@ -39,17 +39,27 @@ struct BenchOptions {
       case "--format": o.format = try value()
       case "--arg":
         let text = try value()
-        do { o.arguments.append(try SiftJSON.parse(text)) } catch { throw Failure(description: "--arg \(text): \(error)") }
+        do { o.arguments.append(try SiftJSON.parse(text)) } catch {
+          throw Failure(description: "--arg \(text): \(error)")
+        }
       case "--data": o.data = try value()
       case "--schema": o.schema = try value()
       case "--entity": o.entity = try value()
       case "--seconds":
-        guard let s = Double(try value()), s > 0 else { throw Failure(description: "--seconds needs a positive number") }
+        guard let s = Double(try value()), s > 0 else {
+          throw Failure(description: "--seconds needs a positive number")
+        }
         o.seconds = s
       case "--suite":
         let name = try value()
-        guard ["parse", "evaluate", "sql", "fetch", "existing", "live", "scale", "decode", "hostile", "columnar"].contains(name) else {
-          throw Failure(description: "--suite needs parse, evaluate, sql, fetch, existing, live, scale, decode, hostile or columnar, not \(name)")
+        guard
+          ["parse", "evaluate", "sql", "fetch", "existing", "live", "scale", "decode", "hostile", "columnar"].contains(
+            name)
+        else {
+          throw Failure(
+            description:
+              "--suite needs parse, evaluate, sql, fetch, existing, live, scale, decode, hostile or columnar, not \(name)"
+          )
         }
         o.suites.insert(name)
       case "--records":

@@ -53,7 +53,8 @@ func runColumnarBenchmarks(_ options: BenchOptions) throws {
   let mb = Double(json.count) / 1e6
   emit([
     ("name", "columnar.load"), ("records", .int(Int64(n))), ("mb", .double(r2(mb))),
-    ("load_mb_per_s", .double(r2(mb / median(loadTimes)))), ("load_cpu_mb_per_s", .double(r2(mb / median(loadCPU)))), ("rows_load_mb_per_s", .double(r2(mb / median(rowTimes)))),
+    ("load_mb_per_s", .double(r2(mb / median(loadTimes)))), ("load_cpu_mb_per_s", .double(r2(mb / median(loadCPU)))),
+    ("rows_load_mb_per_s", .double(r2(mb / median(rowTimes)))),
     ("load_vs_rows", .double(r2(median(rowTimes) / median(loadTimes)))),
   ])
   emit([
@@ -67,11 +68,15 @@ func runColumnarBenchmarks(_ options: BenchOptions) throws {
   // Sift's BETWEEN against a plain loop over the same numbers.
   let between = try SiftPredicate(format: "distance BETWEEN {1.0, 5.0}").compile()
   let expected = distances.reduce(0) { $0 + ($1 >= 1 && $1 <= 5 ? 1 : 0) }
-  guard try between.count(data) == expected else { throw BenchOptions.Failure(description: "BETWEEN count differs from the loop") }
-  let loop = InterleavedTiming(seconds: options.seconds, [
-    { blackHole(try? between.count(data)) },
-    { blackHole(ColumnarVenues.loop(distances)) },
-  ])
+  guard try between.count(data) == expected else {
+    throw BenchOptions.Failure(description: "BETWEEN count differs from the loop")
+  }
+  let loop = InterleavedTiming(
+    seconds: options.seconds,
+    [
+      { blackHole(try? between.count(data)) },
+      { blackHole(ColumnarVenues.loop(distances)) },
+    ])
   // The same ratio in CPU time (one thread each): what a machine shared with other work hides.
   var loopCPU: [Double] = []
   for body in [{ blackHole(try? between.count(data)) }, { blackHole(ColumnarVenues.loop(distances)) }] {
@@ -80,7 +85,8 @@ func runColumnarBenchmarks(_ options: BenchOptions) throws {
     loopCPU.append(columnarCPU() - c0)
   }
   emit([
-    ("name", "columnar.loop"), ("scan_vs_loop_cpu", .double(r2(loopCPU[0] / loopCPU[1]))), ("records", .int(Int64(n))), ("matches", .int(Int64(expected))),
+    ("name", "columnar.loop"), ("scan_vs_loop_cpu", .double(r2(loopCPU[0] / loopCPU[1]))), ("records", .int(Int64(n))),
+    ("matches", .int(Int64(expected))),
     ("ns_per_record", .double(r2(loop.nsPerOp[0] / Double(n)))),
     ("loop_ns_per_record", .double(r2(loop.nsPerOp[1] / Double(n)))), ("scan_vs_loop", .double(r2(loop.ratio(0, 1)))),
   ])
@@ -112,11 +118,13 @@ func runColumnarBenchmarks(_ options: BenchOptions) throws {
     guard rows == found, try matcher.matchingIndices(data, workers: 2) == rows else {
       throw BenchOptions.Failure(description: "\(format): columns found \(found.count), rows \(rows.count)")
     }
-    let t = InterleavedTiming(seconds: options.seconds, [
-      { blackHole(try? matcher.count(data)) },
-      { blackHole(try? matcher.count(data, workers: 2)) },
-      { blackHole(try? matcher.matchingIndices(objects).count) },
-    ])
+    let t = InterleavedTiming(
+      seconds: options.seconds,
+      [
+        { blackHole(try? matcher.count(data)) },
+        { blackHole(try? matcher.count(data, workers: 2)) },
+        { blackHole(try? matcher.matchingIndices(objects).count) },
+      ])
     // CPU time (every thread) on two threads over one: near 1 means the second thread adds no
     // work, so the wall-clock speedup is what the machine's other load leaves of two cores.
     var cpu: [Double] = []
@@ -129,7 +137,8 @@ func runColumnarBenchmarks(_ options: BenchOptions) throws {
       ("name", "columnar.question"), ("format", .string(format)), ("records", .int(Int64(n))),
       ("matches", .int(Int64(rows.count))), ("ns_per_record", .double(r2(t.nsPerOp[0] / Double(n)))),
       ("cpu_ns_per_record", .double(r2(cpu[0] / 20 / Double(n) * 1e9))),
-      ("parallel_speedup", .double(r2(t.ratio(0, 1)))), ("parallel_cpu_ratio", .double(r2(cpu[1] / cpu[0]))), ("row_ns_per_record", .double(r2(t.nsPerOp[2] / Double(n)))),
+      ("parallel_speedup", .double(r2(t.ratio(0, 1)))), ("parallel_cpu_ratio", .double(r2(cpu[1] / cpu[0]))),
+      ("row_ns_per_record", .double(r2(t.nsPerOp[2] / Double(n)))),
       ("vs_rows", .double(r2(t.ratio(2, 0)))),
     ]
     if let why = matcher.columnarFallback(for: data) { line.append(("fallback", .string(why))) }
@@ -147,9 +156,13 @@ private func r2(_ x: Double) -> Double { (x * 100).rounded() / 100 }
 
 /// The generated venues of `--suite columnar`, as JSON text (the same for the same count).
 enum ColumnarVenues {
-  static let adjectives = ["Blue", "blue", "BLUE", "Ñandú", "ñandu", "NANDÚ", "Café", "cafe", "Golden", "red", "Zürich", "old"]
+  static let adjectives = [
+    "Blue", "blue", "BLUE", "Ñandú", "ñandu", "NANDÚ", "Café", "cafe", "Golden", "red", "Zürich", "old",
+  ]
   static let kinds = ["Noodle House", "Bar", "Tea Room", "Diner", "Pizzeria", "Taquería", "Deli", "Bakery"]
-  static let cities = ["Tokyo", "Oslo", "Montréal", "berlin", "São Paulo", "Zürich", "Boston", "Lagos", "Taipei", "Lima"]
+  static let cities = [
+    "Tokyo", "Oslo", "Montréal", "berlin", "São Paulo", "Zürich", "Boston", "Lagos", "Taipei", "Lima",
+  ]
   static let tags = ["wifi", "vegan", "cheap", "pet-friendly", "late-night", "outdoor", "rooftop", "brunch"]
 
   /// The JSON array and every record's `distance`.
@@ -176,9 +189,11 @@ enum ColumnarVenues {
       let created = 1_577_836_800 + next(5 * 365 * 86_400)
       var tagList: [String] = []
       for _ in 0..<next(4) { tagList.append("\"\(tags[next(tags.count)])\"") }
-      let location = "{\"city\": \"\(cities[next(cities.count)])\", \"zip\": \"\(10_000 + next(89_999))\", "
+      let location =
+        "{\"city\": \"\(cities[next(cities.count)])\", \"zip\": \"\(10_000 + next(89_999))\", "
         + "\"lat\": \(next(90)).\(next(1_000_000))}"
-      let record = "{\"id\": \(i), \"name\": \"\(name)\", \"city\": \(city), \"distance\": \(distance), "
+      let record =
+        "{\"id\": \(i), \"name\": \"\(name)\", \"city\": \(city), \"distance\": \(distance), "
         + "\"rating\": \(rating), \"favorite\": \(favorite), \"opened\": \"\(opened)\", \"createdAt\": \(created), "
         + "\"tags\": [\(tagList.joined(separator: ", "))], \"location\": \(location)}"
       out += Array(record.utf8)

@@ -50,14 +50,18 @@ struct FloorContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   var allKeys: [Key] { [] }
   func contains(_ key: Key) -> Bool { true }
   func decodeNil(forKey key: Key) throws -> Bool { false }
-  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { sqlite3_column_int64(row.statement, row.next()) != 0 }
+  func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
+    sqlite3_column_int64(row.statement, row.next()) != 0
+  }
   func decode(_ type: String.Type, forKey key: Key) throws -> String {
     let c = row.next()
     let n = Int(sqlite3_column_bytes(row.statement, c))
     guard let p = sqlite3_column_text(row.statement, c) else { return "" }
     return String(decoding: UnsafeBufferPointer(start: p, count: n), as: UTF8.self)
   }
-  func decode(_ type: Double.Type, forKey key: Key) throws -> Double { sqlite3_column_double(row.statement, row.next()) }
+  func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
+    sqlite3_column_double(row.statement, row.next())
+  }
   func decode(_ type: Int.Type, forKey key: Key) throws -> Int { Int(sqlite3_column_int64(row.statement, row.next())) }
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
     guard T.self == Date.self else { throw FloorFailure() }
@@ -144,7 +148,9 @@ struct FloorUnkeyed: UnkeyedEncodingContainer {
   var count: Int { 0 }
   mutating func encodeNil() throws {}
   mutating func encode<T: Encodable>(_ value: T) throws {}
-  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<NestedKey> {
+  mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type) -> KeyedEncodingContainer<
+    NestedKey
+  > {
     KeyedEncodingContainer(FloorEncodingContainer<NestedKey>())
   }
   mutating func nestedUnkeyedContainer() -> any UnkeyedEncodingContainer { FloorUnkeyed() }

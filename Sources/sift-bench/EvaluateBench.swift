@@ -31,7 +31,9 @@ func runStandardEvaluateBenchmarks(seconds: Double) throws {
   guard case .array(let items) = try SiftJSON.parse(bytes: [UInt8](Data(contentsOf: url))) else {
     throw BenchOptions.Failure(description: "venues.json is not an array")
   }
-  let dicts: [[String: SiftValue]] = items.compactMap { if case .dictionary(let d) = $0 { return d } else { return nil } }
+  let dicts: [[String: SiftValue]] = items.compactMap {
+    if case .dictionary(let d) = $0 { return d } else { return nil }
+  }
   let typed = try BenchVenue.load(url)
   let n = Double(fast.count)
 
@@ -63,7 +65,9 @@ func runStandardEvaluateBenchmarks(seconds: Double) throws {
     let viaObjectClosure = fast.indices.filter { c.objectClosure(fast[$0]) }
     var viaFoundation: [Int]?
     if let p = c.foundation { viaFoundation = try typed.indices.filter { try p.evaluate(typed[$0]) } }
-    guard expected == viaDicts, expected == viaClosure, expected == viaObjectClosure, viaFoundation == nil || viaFoundation == expected else {
+    guard expected == viaDicts, expected == viaClosure, expected == viaObjectClosure,
+      viaFoundation == nil || viaFoundation == expected
+    else {
       throw BenchOptions.Failure(description: "evaluate.\(c.name): Sift and the baselines disagree")
     }
 

@@ -23,8 +23,10 @@ func runExistingBenchmarks(_ options: BenchOptions) throws {
   let path = dir.appendingPathComponent("readings.sqlite").path
   let started = Date()
   try SQLiteDatabase(path: path).executeScript(existingScript(rows: rows))
-  emit([("name", "existing.setup"), ("engine", "sqlite"), ("rows", .int(Int64(rows))),
-        ("seconds", .double(Date().timeIntervalSince(started)))])
+  emit([
+    ("name", "existing.setup"), ("engine", "sqlite"), ("rows", .int(Int64(rows))),
+    ("seconds", .double(Date().timeIntervalSince(started))),
+  ])
 
   do {
     let db = try SQLiteDatabase(readOnly: path)
@@ -47,26 +49,37 @@ func compareWithHand(
   var ratios: [Double] = []
   var indexable: [Double] = []
   for c in cases {
-    let sift = try compiler.compile(SiftFetchRequest(
-      entity: "reading", predicate: try SiftPredicate(format: c.format, arguments: c.args), resultType: .properties(["id"])))
+    let sift = try compiler.compile(
+      SiftFetchRequest(
+        entity: "reading", predicate: try SiftPredicate(format: c.format, arguments: c.args),
+        resultType: .properties(["id"])))
     let hand = SQLStatement(sql: c.hand, bindings: c.handBindings)
     let expected = try db.execute(hand)
     guard try db.execute(sift) == expected else {
-      throw BenchOptions.Failure(description: "existing: \(c.format) answers differently from \(c.hand)\n  sift: \(sift.sql)")
+      throw BenchOptions.Failure(
+        description: "existing: \(c.format) answers differently from \(c.hand)\n  sift: \(sift.sql)")
     }
-    let t = PairTiming(seconds: seconds, clock: clock, { blackHole(try? db.execute(sift)) }, { blackHole(try? db.execute(hand)) })
+    let t = PairTiming(
+      seconds: seconds, clock: clock, { blackHole(try? db.execute(sift)) }, { blackHole(try? db.execute(hand)) })
     ratios.append(t.ratio)
     if c.indexable { indexable.append(t.ratio) }
-    emit([("name", "existing.query"), ("engine", .string(engine)), ("clock", .string(clock.rawValue)), ("format", .string(c.format)),
-          ("rows", .int(Int64(expected.count))), ("indexable", .bool(c.indexable)),
-          ("sift_ns", .double(t.median.0)), ("hand_ns", .double(t.median.1)),
-          ("ratio_vs_hand", .double(t.ratio)), ("ratio_of_best", .double(t.best.0 / t.best.1)), ("rounds", .int(Int64(t.rounds))),
-          ("sift_sql", .string(sift.sql)), ("hand_sql", .string(c.hand))])
+    emit([
+      ("name", "existing.query"), ("engine", .string(engine)), ("clock", .string(clock.rawValue)),
+      ("format", .string(c.format)),
+      ("rows", .int(Int64(expected.count))), ("indexable", .bool(c.indexable)),
+      ("sift_ns", .double(t.median.0)), ("hand_ns", .double(t.median.1)),
+      ("ratio_vs_hand", .double(t.ratio)), ("ratio_of_best", .double(t.best.0 / t.best.1)),
+      ("rounds", .int(Int64(t.rounds))),
+      ("sift_sql", .string(sift.sql)), ("hand_sql", .string(c.hand)),
+    ])
   }
-  emit([("name", "existing.summary"), ("engine", .string(engine)), ("cases", .int(Int64(ratios.count))),
-        ("median_ratio_vs_hand", .double(InterleavedTiming.median(ratios))), ("worst_ratio_vs_hand", .double(ratios.max() ?? .nan)),
-        ("worst_indexable_ratio_vs_hand", .double(indexable.max() ?? .nan)),
-        ("budget", .double(1.2)), ("within_budget", .bool(indexable.allSatisfy { $0 <= 1.2 }))])
+  emit([
+    ("name", "existing.summary"), ("engine", .string(engine)), ("cases", .int(Int64(ratios.count))),
+    ("median_ratio_vs_hand", .double(InterleavedTiming.median(ratios))),
+    ("worst_ratio_vs_hand", .double(ratios.max() ?? .nan)),
+    ("worst_indexable_ratio_vs_hand", .double(indexable.max() ?? .nan)),
+    ("budget", .double(1.2)), ("within_budget", .bool(indexable.allSatisfy { $0 <= 1.2 })),
+  ])
 }
 
 /// One question: the predicate Sift compiles, and the expert's SQL with its bindings.
@@ -94,10 +107,12 @@ let existingCases: [ExistingBenchCase] = [
     hand: "SELECT id FROM reading WHERE value > ? ORDER BY id", handBindings: [.double(499_950)]),
   ExistingBenchCase(
     format: "value BETWEEN %@", args: [.array([1000.0, 1050.0])],
-    hand: "SELECT id FROM reading WHERE value BETWEEN ? AND ? ORDER BY id", handBindings: [.double(1000), .double(1050)]),
+    hand: "SELECT id FROM reading WHERE value BETWEEN ? AND ? ORDER BY id",
+    handBindings: [.double(1000), .double(1050)]),
   ExistingBenchCase(
     format: "label BEGINSWITH %@", args: ["L012345"],
-    hand: "SELECT id FROM reading WHERE label >= ? AND label < ? ORDER BY id", handBindings: [.text("L012345"), .text("L012346")]),
+    hand: "SELECT id FROM reading WHERE label >= ? AND label < ? ORDER BY id",
+    handBindings: [.text("L012345"), .text("L012346")]),
   ExistingBenchCase(
     format: "label IN %@", args: [.array(["L0000001", "L0000002", "L0500000"])],
     hand: "SELECT id FROM reading WHERE label IN (?, ?, ?) ORDER BY id",
@@ -125,7 +140,8 @@ let existingCases: [ExistingBenchCase] = [
     handBindings: [.text("C3")]),
   ExistingBenchCase(
     format: "sensor.city == nil OR value < %@", args: [5000.0],
-    hand: "SELECT r.id FROM reading r LEFT JOIN sensor s ON s.id = r.sensor_id WHERE s.city IS NULL OR r.value < ? ORDER BY r.id",
+    hand:
+      "SELECT r.id FROM reading r LEFT JOIN sensor s ON s.id = r.sensor_id WHERE s.city IS NULL OR r.value < ? ORDER BY r.id",
     handBindings: [.double(5000)]),
   ExistingBenchCase(
     format: "label ==[c] %@", args: ["l0123456"],
@@ -213,9 +229,14 @@ struct PairTiming {
     let deadline = DispatchTime.now().uptimeNanoseconds + UInt64(seconds * 2 * 1e9)
     repeat {
       // Alternate which body goes first, so neither always follows the other.
-      let (x, y) = rs.count % 2 == 0
-        ? { let x = time(a, batches.0); return (x, time(b, batches.1)) }()
-        : { let y = time(b, batches.1); return (time(a, batches.0), y) }()
+      let (x, y) =
+        rs.count % 2 == 0
+        ? {
+          let x = time(a, batches.0); return (x, time(b, batches.1))
+        }()
+        : {
+          let y = time(b, batches.1); return (time(a, batches.0), y)
+        }()
       xs.append(x)
       ys.append(y)
       rs.append(x / y)

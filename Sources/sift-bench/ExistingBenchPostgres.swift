@@ -19,8 +19,10 @@ func runExistingPostgresBenchmarks(_ options: BenchOptions, rows: Int) throws {
   let schema = owner.schemaName ?? "public"
   let started = Date()
   try owner.run(existingPostgresScript(rows: rows))
-  emit([("name", "existing.setup"), ("engine", "postgresql"), ("rows", .int(Int64(rows))),
-        ("seconds", .double(Date().timeIntervalSince(started)))])
+  emit([
+    ("name", "existing.setup"), ("engine", "postgresql"), ("rows", .int(Int64(rows))),
+    ("seconds", .double(Date().timeIntervalSince(started))),
+  ])
   let db = try PostgresDatabase(conninfo: info, schema: .named(schema), readOnly: true)
   defer { db.close() }
   // PostgreSQL declares text and bigint: the schema file says they hold dates.
@@ -42,7 +44,8 @@ let existingPostgresCases: [ExistingBenchCase] = [
     hand: "SELECT id FROM reading WHERE value > $1 ORDER BY id", handBindings: [.double(499_950)]),
   ExistingBenchCase(
     format: "value BETWEEN %@", args: [.array([1000.0, 1050.0])],
-    hand: "SELECT id FROM reading WHERE value BETWEEN $1 AND $2 ORDER BY id", handBindings: [.double(1000), .double(1050)]),
+    hand: "SELECT id FROM reading WHERE value BETWEEN $1 AND $2 ORDER BY id",
+    handBindings: [.double(1000), .double(1050)]),
   ExistingBenchCase(
     format: "label BEGINSWITH %@", args: ["L012345"],
     hand: "SELECT id FROM reading WHERE label LIKE $1 ORDER BY id", handBindings: [.text("L012345%")]),
@@ -67,7 +70,8 @@ let existingPostgresCases: [ExistingBenchCase] = [
     hand: "SELECT id FROM reading WHERE amount = $1::numeric ORDER BY id", handBindings: [.text("123456.45")]),
   ExistingBenchCase(
     format: "ref == %@", args: ["00000000-0000-0000-0000-00000001e240"],
-    hand: "SELECT id FROM reading WHERE ref = $1::uuid ORDER BY id", handBindings: [.text("00000000-0000-0000-0000-00000001e240")]),
+    hand: "SELECT id FROM reading WHERE ref = $1::uuid ORDER BY id",
+    handBindings: [.text("00000000-0000-0000-0000-00000001e240")]),
   ExistingBenchCase(
     format: "sensor.name == %@", args: ["S0007"],
     hand: "SELECT r.id FROM reading r JOIN sensor s ON s.id = r.sensor_id WHERE s.name = $1 ORDER BY r.id",
@@ -78,7 +82,8 @@ let existingPostgresCases: [ExistingBenchCase] = [
     handBindings: [.text("C3")]),
   ExistingBenchCase(
     format: "sensor.city == nil OR value < %@", args: [5000.0],
-    hand: "SELECT r.id FROM reading r LEFT JOIN sensor s ON s.id = r.sensor_id WHERE s.city IS NULL OR r.value < $1 ORDER BY r.id",
+    hand:
+      "SELECT r.id FROM reading r LEFT JOIN sensor s ON s.id = r.sensor_id WHERE s.city IS NULL OR r.value < $1 ORDER BY r.id",
     handBindings: [.double(5000)]),
   ExistingBenchCase(
     format: "label ==[c] %@", args: ["l0123456"],

@@ -74,40 +74,50 @@ struct FetchBenchCase {
     func ints(_ xs: [Int]) -> [SiftValue] { xs.map { .int(Int64($0)) } }
     let byRating = SiftFetchRequest(entity: "Venue", sortDescriptors: [SiftSortDescriptor("rating", ascending: false)])
     let byName = SiftFetchRequest(entity: "Venue", sortDescriptors: [SiftSortDescriptor("name")])
-    let byNameCI = SiftFetchRequest(entity: "Venue", sortDescriptors: [SiftSortDescriptor("name", comparison: .caseInsensitive)])
+    let byNameCI = SiftFetchRequest(
+      entity: "Venue", sortDescriptors: [SiftSortDescriptor("name", comparison: .caseInsensitive)])
     let twoKeys = SiftFetchRequest(
-      entity: "Venue", sortDescriptors: [SiftSortDescriptor("priceCategory"), SiftSortDescriptor("distance", ascending: false)])
+      entity: "Venue",
+      sortDescriptors: [SiftSortDescriptor("priceCategory"), SiftSortDescriptor("distance", ascending: false)])
     let top10 = SiftFetchRequest(entity: "Venue", sortDescriptors: [SiftSortDescriptor("distance")], limit: 10)
-    let sum = SiftFetchRequest(entity: "Venue", resultType: .aggregates([SiftAggregate(.sum, "specialCount")], groupBy: []))
+    let sum = SiftFetchRequest(
+      entity: "Venue", resultType: .aggregates([SiftAggregate(.sum, "specialCount")], groupBy: []))
     let grouped = SiftFetchRequest(
-      entity: "Venue", resultType: .aggregates([SiftAggregate(.count), SiftAggregate(.avg, "distance")], groupBy: ["priceCategory"]))
+      entity: "Venue",
+      resultType: .aggregates([SiftAggregate(.count), SiftAggregate(.avg, "distance")], groupBy: ["priceCategory"]))
     let sumExpression = try SiftExpression(format: "sum:(specialCount)")
     return [
       FetchBenchCase(name: "sort.double-desc", sift: { try positions(byRating, records) }) {
         ints(sortedPositions(records.map { number($0.value(forKey: "rating")) }, ascending: false))
       },
       FetchBenchCase(name: "sort.string", sift: { try positions(byName, records) }) {
-        ints(sortedPositions(records.map { string($0.value(forKey: "name")).map { Array($0.utf8) }.map(ByteKey.init) }, ascending: true))
+        ints(
+          sortedPositions(
+            records.map { string($0.value(forKey: "name")).map { Array($0.utf8) }.map(ByteKey.init) }, ascending: true))
       },
       FetchBenchCase(name: "sort.string-ci", sift: { try positions(byNameCI, records) }) {
-        ints(sortedPositions(records.map { string($0.value(forKey: "name")).map { ByteKey(Array($0.lowercased().utf8)) } }, ascending: true))
+        ints(
+          sortedPositions(
+            records.map { string($0.value(forKey: "name")).map { ByteKey(Array($0.lowercased().utf8)) } },
+            ascending: true))
       },
       FetchBenchCase(name: "sort.two-keys", sift: { try positions(twoKeys, records) }) {
         let cat = records.map { string($0.value(forKey: "priceCategory")) }
         let dist = records.map { number($0.value(forKey: "distance")) }
-        return ints(records.indices.sorted { a, b in
-          if cat[a] != cat[b] {
-            guard let x = cat[a] else { return true }
-            guard let y = cat[b] else { return false }
-            return x < y
-          }
-          switch (dist[a], dist[b]) {
-          case (let x?, let y?): return x != y ? x > y : a < b
-          case (nil, nil): return a < b
-          case (nil, _): return false
-          case (_, nil): return true
-          }
-        })
+        return ints(
+          records.indices.sorted { a, b in
+            if cat[a] != cat[b] {
+              guard let x = cat[a] else { return true }
+              guard let y = cat[b] else { return false }
+              return x < y
+            }
+            switch (dist[a], dist[b]) {
+            case (let x?, let y?): return x != y ? x > y : a < b
+            case (nil, nil): return a < b
+            case (nil, _): return false
+            case (_, nil): return true
+            }
+          })
       },
       FetchBenchCase(name: "sort.limit-10", sift: { try positions(top10, records) }) {
         ints(Array(sortedPositions(records.map { number($0.value(forKey: "distance")) }, ascending: true).prefix(10)))

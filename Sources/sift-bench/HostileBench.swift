@@ -21,10 +21,11 @@ func runHostileBenchmarks(_ options: BenchOptions) throws {
       "label": .string("n\(i)"), "xs": [1, 2],
     ])
   }
-  let schema = try SQLSchema(json: #"""
-    {"entities": {"item": {"table": "item", "primaryKey": "id", "attributes": {
-      "id": "integer", "qty": "integer", "name": "string", "code": "string", "label": "string", "xs": "integerArray"}}}}
-    """#)
+  let schema = try SQLSchema(
+    json: #"""
+      {"entities": {"item": {"table": "item", "primaryKey": "id", "attributes": {
+        "id": "integer", "qty": "integer", "name": "string", "code": "string", "label": "string", "xs": "integerArray"}}}}
+      """#)
   let memory = try JSONRecords.records(from: .array(records))
   let sqlite = try SQLiteDatabase()
   try sqlite.load(records, entity: "item", schema: schema, dialect: SQLiteDialect())
@@ -43,9 +44,19 @@ func runHostileBenchmarks(_ options: BenchOptions) throws {
   let cases: [(String, SiftPredicate)] = [
     ("nested-quantifier regex", try SiftPredicate(format: "code MATCHES '(a+)+b|a+[0-9]+'")),
     ("20 nested SUBQUERYs", try SiftPredicate(format: nested)),
-    ("10,000 ORed string equalities", try SiftPredicate(format: (0..<10_000).map { "label == 'n\($0 * 7)'" }.joined(separator: " OR "))),
-    ("IN with 150,000 values", try SiftPredicate(format: "qty IN %@", arguments: [.array((0..<150_000).map { .int(Int64($0 * 3)) })])),
-    ("1,000-term OR", try SiftPredicate(format: (0..<1000).map { $0 % 2 == 0 ? "qty == \($0)" : "label == 'n\($0)'" }.joined(separator: " OR "))),
+    (
+      "10,000 ORed string equalities",
+      try SiftPredicate(format: (0..<10_000).map { "label == 'n\($0 * 7)'" }.joined(separator: " OR "))
+    ),
+    (
+      "IN with 150,000 values",
+      try SiftPredicate(format: "qty IN %@", arguments: [.array((0..<150_000).map { .int(Int64($0 * 3)) })])
+    ),
+    (
+      "1,000-term OR",
+      try SiftPredicate(
+        format: (0..<1000).map { $0 % 2 == 0 ? "qty == \($0)" : "label == 'n\($0)'" }.joined(separator: " OR "))
+    ),
   ]
   func timed(_ body: () throws -> Int) -> (Double, SiftValue) {
     let start = DispatchTime.now().uptimeNanoseconds
@@ -61,12 +72,15 @@ func runHostileBenchmarks(_ options: BenchOptions) throws {
       ("sqlite", { try sqlite.execute(try sqliteCompiler.compileMatchingIndices(p, entity: "item")).count }),
     ]
     if let postgres {
-      engines.append(("postgresql", { try postgres.execute(try pgCompiler.compileMatchingIndices(p, entity: "item")).count }))
+      engines.append(
+        ("postgresql", { try postgres.execute(try pgCompiler.compileMatchingIndices(p, entity: "item")).count }))
     }
     for (engine, run) in engines {
       let (seconds, outcome) = timed(run)
-      emit([("name", "hostile"), ("case", .string(label)), ("engine", .string(engine)), ("records", .int(Int64(n))),
-            ("seconds", .double(seconds)), (outcome.kindName == "integer" ? "matches" : "error", outcome)])
+      emit([
+        ("name", "hostile"), ("case", .string(label)), ("engine", .string(engine)), ("records", .int(Int64(n))),
+        ("seconds", .double(seconds)), (outcome.kindName == "integer" ? "matches" : "error", outcome),
+      ])
     }
   }
 
@@ -83,9 +97,12 @@ func runHostileBenchmarks(_ options: BenchOptions) throws {
     let start = DispatchTime.now().uptimeNanoseconds
     for s in sample where (try? r.backtrackingMatchForBench(s)) == nil { exhausted += 1 }
     let seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
-    emit([("name", "hostile.before"), ("case", "nested-quantifier regex"), ("engine", "ICU, step budget per row"),
-          ("sample", .int(Int64(sample.count))), ("seconds_extrapolated", .double(seconds * Double(n) / Double(sample.count))),
-          ("budget_exhausted_in_sample", .int(Int64(exhausted)))])
+    emit([
+      ("name", "hostile.before"), ("case", "nested-quantifier regex"), ("engine", "ICU, step budget per row"),
+      ("sample", .int(Int64(sample.count))),
+      ("seconds_extrapolated", .double(seconds * Double(n) / Double(sample.count))),
+      ("budget_exhausted_in_sample", .int(Int64(exhausted))),
+    ])
   }
 
   // Ordinary patterns: the automaton (what MATCHES runs now) against ICU (what it ran).
@@ -95,12 +112,20 @@ func runHostileBenchmarks(_ options: BenchOptions) throws {
   }
   for pattern in ["[A-Z][a-z]+ [0-9]+", "(Blue|Red) .*", ".*cafe", #"\w+ \d{1,3}"#, "Cafe [0-9]{2,5}", "[^ ]+ [a-z]+"] {
     let r = try RegexPattern(pattern)
-    let t = InterleavedTiming(seconds: min(options.seconds, 0.3), [
-      { var k = 0; for s in subjects where (try? r.match(s)) == true { k += 1 }; blackHole(k) },
-      { var k = 0; for s in subjects where (try? r.backtrackingMatchForBench(s)) == true { k += 1 }; blackHole(k) },
+    let t = InterleavedTiming(
+      seconds: min(options.seconds, 0.3),
+      [
+        {
+          var k = 0; for s in subjects where (try? r.match(s)) == true { k += 1 }; blackHole(k)
+        },
+        {
+          var k = 0; for s in subjects where (try? r.backtrackingMatchForBench(s)) == true { k += 1 }; blackHole(k)
+        },
+      ])
+    emit([
+      ("name", "hostile.regex"), ("pattern", .string(pattern)), ("linear", .bool(r.isLinearForBench)),
+      ("automaton_ns_per_match", .double(t.nsPerOp[0] / Double(subjects.count))),
+      ("icu_ns_per_match", .double(t.nsPerOp[1] / Double(subjects.count))), ("ratio_vs_icu", .double(t.ratio(0, 1))),
     ])
-    emit([("name", "hostile.regex"), ("pattern", .string(pattern)), ("linear", .bool(r.isLinearForBench)),
-          ("automaton_ns_per_match", .double(t.nsPerOp[0] / Double(subjects.count))),
-          ("icu_ns_per_match", .double(t.nsPerOp[1] / Double(subjects.count))), ("ratio_vs_icu", .double(t.ratio(0, 1)))])
   }
 }

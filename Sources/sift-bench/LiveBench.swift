@@ -14,7 +14,8 @@ func runLiveBenchmarks(_ options: BenchOptions) throws {
   var records: [SiftObject] = []
   records.reserveCapacity(n)
   for i in 0..<n {
-    records.append(SiftObject(["id": .int(Int64(i)), "rating": .int(Int64(rng.below(10_000))), "name": .string("v\(i % 977)")]))
+    records.append(
+      SiftObject(["id": .int(Int64(i)), "rating": .int(Int64(rng.below(10_000))), "name": .string("v\(i % 977)")]))
   }
   let ids = (0..<n).map { SiftValue.int(Int64($0)) }
   let predicate = try SiftPredicate(format: "rating >= 0")
@@ -27,25 +28,29 @@ func runLiveBenchmarks(_ options: BenchOptions) throws {
   var liveRng = SeededRandom(seed: 1), fetchRng = SeededRandom(seed: 1)
   func nextUpdate(_ rng: inout SeededRandom) -> (Int, SiftObject) {
     let j = rng.below(n)
-    return (j, SiftObject(["id": .int(Int64(j)), "rating": .int(Int64(rng.below(10_000))), "name": .string("v\(j % 977)")]))
+    return (
+      j, SiftObject(["id": .int(Int64(j)), "rating": .int(Int64(rng.below(10_000))), "name": .string("v\(j % 977)")])
+    )
   }
   var moved = 0
   let request = SiftFetchRequest(entity: "Venue", predicate: predicate, sortDescriptors: sorts)
   var fetched = try request.matchingIndices(in: records)
-  let t = InterleavedTiming(seconds: options.seconds, [
-    {
-      let (j, record) = nextUpdate(&liveRng)
-      let changes = try? live.apply([.update(.int(Int64(j)), record)])
-      moved += changes?.moved.count ?? 0
-    },
-    {
-      let (j, record) = nextUpdate(&fetchRng)
-      records[j] = record
-      guard let again = try? request.matchingIndices(in: records) else { return }
-      blackHole(again.difference(from: fetched))
-      fetched = again
-    },
-  ])
+  let t = InterleavedTiming(
+    seconds: options.seconds,
+    [
+      {
+        let (j, record) = nextUpdate(&liveRng)
+        let changes = try? live.apply([.update(.int(Int64(j)), record)])
+        moved += changes?.moved.count ?? 0
+      },
+      {
+        let (j, record) = nextUpdate(&fetchRng)
+        records[j] = record
+        guard let again = try? request.matchingIndices(in: records) else { return }
+        blackHole(again.difference(from: fetched))
+        fetched = again
+      },
+    ])
   emit([
     ("name", "live.update"), ("records", .int(Int64(n))), ("fetched", .int(Int64(live.count))),
     ("sort", .string(sorts.map(\.description).joined(separator: ", "))),

@@ -17,9 +17,10 @@ func runLiveSQLiteBenchmarks(_ options: BenchOptions) throws {
   var rng = SeededRandom(seed: 15)
   try db.executeScript("BEGIN")
   for i in 0..<n {
-    _ = try db.execute(SQLStatement(
-      sql: "INSERT INTO venue (id, rating, name) VALUES (?, ?, ?)",
-      bindings: [.integer(Int64(i)), .integer(Int64(rng.below(10_000))), .text("v\(i % 977)")]))
+    _ = try db.execute(
+      SQLStatement(
+        sql: "INSERT INTO venue (id, rating, name) VALUES (?, ?, ?)",
+        bindings: [.integer(Int64(i)), .integer(Int64(rng.below(10_000))), .text("v\(i % 977)")]))
   }
   try db.executeScript("COMMIT")
   let predicate = try SiftPredicate(format: "rating >= 0")
@@ -28,29 +29,36 @@ func runLiveSQLiteBenchmarks(_ options: BenchOptions) throws {
   let live = try SQLiteLiveTable(database: db, table: "venue", predicate: predicate, sortDescriptors: sorts)
   let buildNs = Double(DispatchTime.now().uptimeNanoseconds - t0)
 
-  let schema = try SQLSchema(json: #"{"entities": {"Venue": {"table": "venue", "attributes": {"id": "integer", "rating": "integer", "name": "string"}}}}"#)
-  let request = SiftFetchRequest(entity: "Venue", predicate: predicate, sortDescriptors: sorts, resultType: .properties(["id"]))
+  let schema = try SQLSchema(
+    json:
+      #"{"entities": {"Venue": {"table": "venue", "attributes": {"id": "integer", "rating": "integer", "name": "string"}}}}"#
+  )
+  let request = SiftFetchRequest(
+    entity: "Venue", predicate: predicate, sortDescriptors: sorts, resultType: .properties(["id"]))
   let fetch = try SQLCompiler(dialect: SQLiteDialect(), schema: schema).compile(request)
   func ids() throws -> [SQLValue] { try db.execute(fetch).map { $0.first ?? .null } }
   var fetched = try ids()
   func update() throws {
-    _ = try db.execute(SQLStatement(
-      sql: "UPDATE venue SET rating = ? WHERE id = ?",
-      bindings: [.integer(Int64(rng.below(10_000))), .integer(Int64(rng.below(n)))]))
+    _ = try db.execute(
+      SQLStatement(
+        sql: "UPDATE venue SET rating = ? WHERE id = ?",
+        bindings: [.integer(Int64(rng.below(10_000))), .integer(Int64(rng.below(n)))]))
   }
   var changed = 0
-  let t = InterleavedTiming(seconds: options.seconds, [
-    {
-      try? update()
-      changed += (try? live.refresh())?.map { $0.moved.count + $0.updated.count } ?? 0
-    },
-    {
-      try? update()
-      guard let again = try? ids() else { return }
-      blackHole(again.difference(from: fetched))
-      fetched = again
-    },
-  ])
+  let t = InterleavedTiming(
+    seconds: options.seconds,
+    [
+      {
+        try? update()
+        changed += (try? live.refresh())?.map { $0.moved.count + $0.updated.count } ?? 0
+      },
+      {
+        try? update()
+        guard let again = try? ids() else { return }
+        blackHole(again.difference(from: fetched))
+        fetched = again
+      },
+    ])
   emit([
     ("name", "live.sqlite.update"), ("records", .int(Int64(n))), ("fetched", .int(Int64(live.results.count))),
     ("build_ms", .double(buildNs / 1e6)), ("live_ns", .double(t.nsPerOp[0])), ("requery_ns", .double(t.nsPerOp[1])),

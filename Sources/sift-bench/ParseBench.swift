@@ -8,7 +8,9 @@ func runParseBenchmarks(_ options: BenchOptions) throws {
     let r = measure(seconds: options.seconds) {
       blackHole(try? SiftPredicate(format: format, arguments: args))
     }
-    emit([("name", "parse"), ("format", .string(format)), ("ns_per_op", .double(r.nsPerOp)), ("ops", .int(Int64(r.ops)))])
+    emit([
+      ("name", "parse"), ("format", .string(format)), ("ns_per_op", .double(r.nsPerOp)), ("ops", .int(Int64(r.ops))),
+    ])
     return
   }
   let casesURL = BenchOptions.fixturesDirectory.appendingPathComponent("venues-cases.jsonl")
@@ -17,7 +19,8 @@ func runParseBenchmarks(_ options: BenchOptions) throws {
   var parseOnly: [Double] = []
   for line in text.split(separator: "\n") {
     guard case .dictionary(let c) = try SiftJSON.parse(String(line)),
-      case .string(let format)? = c["format"] else { continue }
+      case .string(let format)? = c["format"]
+    else { continue }
     var args: [SiftValue] = []
     if case .array(let a)? = c["args"] { args = a }
     guard (try? SiftPredicate(format: format, arguments: args)) != nil else { continue }
@@ -25,7 +28,8 @@ func runParseBenchmarks(_ options: BenchOptions) throws {
       blackHole(try? SiftPredicate(format: format, arguments: args))
     }
     medians.append(r.nsPerOp)
-    parseOnly.append(measure(seconds: min(options.seconds, 0.05)) { blackHole(try? SiftPredicate.parse(format)) }.nsPerOp)
+    parseOnly.append(
+      measure(seconds: min(options.seconds, 0.05)) { blackHole(try? SiftPredicate.parse(format)) }.nsPerOp)
   }
   medians.sort()
   parseOnly.sort()
@@ -33,9 +37,11 @@ func runParseBenchmarks(_ options: BenchOptions) throws {
   let worst = medians.last ?? 0
   // ns_per_op: parse and bind the arguments (SiftPredicate(format:arguments:));
   // parse_only_ns_per_op: the syntax tree alone (SiftPredicate.parse), specifiers unbound.
-  emit([("name", "parse.conformance"), ("cases", .int(Int64(medians.count))),
-        ("ns_per_op", .double(median)), ("worst_ns_per_op", .double(worst)),
-        ("parse_only_ns_per_op", .double(parseOnly.isEmpty ? 0 : parseOnly[parseOnly.count / 2]))])
+  emit([
+    ("name", "parse.conformance"), ("cases", .int(Int64(medians.count))),
+    ("ns_per_op", .double(median)), ("worst_ns_per_op", .double(worst)),
+    ("parse_only_ns_per_op", .double(parseOnly.isEmpty ? 0 : parseOnly[parseOnly.count / 2])),
+  ])
 
   // Linearity: a 1 MB OR chain.
   var chain = "a == 1"
@@ -44,5 +50,7 @@ func runParseBenchmarks(_ options: BenchOptions) throws {
   let t0 = DispatchTime.now().uptimeNanoseconds
   let ok = (try? SiftPredicate.parse(chain)) != nil
   let ms = Double(DispatchTime.now().uptimeNanoseconds - t0) / 1e6
-  emit([("name", "parse.or_chain_1MB"), ("bytes", .int(Int64(chain.utf8.count))), ("ok", .bool(ok)), ("ms", .double(ms))])
+  emit([
+    ("name", "parse.or_chain_1MB"), ("bytes", .int(Int64(chain.utf8.count))), ("ok", .bool(ok)), ("ms", .double(ms)),
+  ])
 }

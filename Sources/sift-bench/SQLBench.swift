@@ -22,8 +22,10 @@ func runSQLBenchmarks(_ options: BenchOptions) throws {
       let compiler = SQLCompiler(dialect: d, schema: schema)
       _ = try compiler.compileWhere(p, entity: entity)
       let r = measure(seconds: options.seconds) { blackHole(try? compiler.compileWhere(p, entity: entity)) }
-      emit([("name", "sql.compile"), ("dialect", .string(d.name)), ("format", .string(format)),
-            ("ns_per_op", .double(r.nsPerOp)), ("ops", .int(Int64(r.ops)))])
+      emit([
+        ("name", "sql.compile"), ("dialect", .string(d.name)), ("format", .string(format)),
+        ("ns_per_op", .double(r.nsPerOp)), ("ops", .int(Int64(r.ops))),
+      ])
     }
     return
   }
@@ -49,20 +51,28 @@ func runSQLBenchmarks(_ options: BenchOptions) throws {
     let statement = try sqlite.compile(SiftFetchRequest(entity: "Venue", predicate: p, resultType: .count))
     _ = try postgres.compileWhere(p, entity: "Venue")
     try database.check(statement)
-    let t = InterleavedTiming(seconds: min(options.seconds, 0.2), [
-      { blackHole(try? sqlite.compileWhere(p, entity: "Venue")) },
-      { blackHole(try? postgres.compileWhere(p, entity: "Venue")) },
-      { blackHole(try? database.check(statement)) },
-    ])
+    let t = InterleavedTiming(
+      seconds: min(options.seconds, 0.2),
+      [
+        { blackHole(try? sqlite.compileWhere(p, entity: "Venue")) },
+        { blackHole(try? postgres.compileWhere(p, entity: "Venue")) },
+        { blackHole(try? database.check(statement)) },
+      ])
     rows.append((t.nsPerOp[0], t.nsPerOp[1], t.nsPerOp[2], t.ratio(0, 2)))
-    emit([("name", "sql.compile"), ("format", .string(format)), ("sqlite_ns", .double(t.nsPerOp[0])),
-          ("postgresql_ns", .double(t.nsPerOp[1])), ("sqlite_prepare_ns", .double(t.nsPerOp[2])),
-          ("ratio_vs_prepare", .double(t.ratio(0, 2)))])
+    emit([
+      ("name", "sql.compile"), ("format", .string(format)), ("sqlite_ns", .double(t.nsPerOp[0])),
+      ("postgresql_ns", .double(t.nsPerOp[1])), ("sqlite_prepare_ns", .double(t.nsPerOp[2])),
+      ("ratio_vs_prepare", .double(t.ratio(0, 2))),
+    ])
   }
   // The medians over the cases, each column on its own; worst: the slowest case.
   let median = InterleavedTiming.median
-  emit([("name", "sql.compile.median"), ("cases", .int(Int64(rows.count))),
-        ("sqlite_ns", .double(median(rows.map(\.sqlite)))), ("postgresql_ns", .double(median(rows.map(\.postgres)))),
-        ("sqlite_prepare_ns", .double(median(rows.map(\.prepare)))), ("ratio_vs_prepare", .double(median(rows.map(\.ratio)))),
-        ("worst_sqlite_ns", .double(rows.map(\.sqlite).max() ?? 0)), ("worst_postgresql_ns", .double(rows.map(\.postgres).max() ?? 0))])
+  emit([
+    ("name", "sql.compile.median"), ("cases", .int(Int64(rows.count))),
+    ("sqlite_ns", .double(median(rows.map(\.sqlite)))), ("postgresql_ns", .double(median(rows.map(\.postgres)))),
+    ("sqlite_prepare_ns", .double(median(rows.map(\.prepare)))),
+    ("ratio_vs_prepare", .double(median(rows.map(\.ratio)))),
+    ("worst_sqlite_ns", .double(rows.map(\.sqlite).max() ?? 0)),
+    ("worst_postgresql_ns", .double(rows.map(\.postgres).max() ?? 0)),
+  ])
 }

@@ -47,33 +47,39 @@ func runScaleBenchmarks(_ options: BenchOptions) throws {
     json.append(UInt8(ascii: "]"))
   }
   let jsonBytesPerRecord = Double(json.count) / Double(n)
-  emit([("name", "scale.memory"), ("records", .int(Int64(n))), ("bytes_per_record", .double(bytesPerRecord.rounded())),
-        ("json_bytes_per_record", .double(jsonBytesPerRecord.rounded())),
-        ("ratio", .double(round2(bytesPerRecord / jsonBytesPerRecord))), ("generate_s", .double(round2(generateSeconds)))])
+  emit([
+    ("name", "scale.memory"), ("records", .int(Int64(n))), ("bytes_per_record", .double(bytesPerRecord.rounded())),
+    ("json_bytes_per_record", .double(jsonBytesPerRecord.rounded())),
+    ("ratio", .double(round2(bytesPerRecord / jsonBytesPerRecord))), ("generate_s", .double(round2(generateSeconds))),
+  ])
 
   // Loading JSON: Foundation and the REPL's `.load`, alternately.
   if runs("load") {
-  var loadRatios: [Double] = []
-  var foundationTimes: [Double] = []
-  var siftTimes: [Double] = []
-  let data = Data(json)
-  for _ in 0..<rounds {
-    t0 = now()
-    let parsed = try JSONSerialization.jsonObject(with: data)
-    let f = now() - t0
-    guard (parsed as? [Any])?.count == n else { throw BenchOptions.Failure(description: "Foundation parsed a different count") }
-    t0 = now()
-    let count = try REPLBenchProbe.loadJSON(bytes: json)
-    let s = now() - t0
-    guard count == n else { throw BenchOptions.Failure(description: "the REPL loaded \(count) records, not \(n)") }
-    foundationTimes.append(f)
-    siftTimes.append(s)
-    loadRatios.append(f / s)
-  }
+    var loadRatios: [Double] = []
+    var foundationTimes: [Double] = []
+    var siftTimes: [Double] = []
+    let data = Data(json)
+    for _ in 0..<rounds {
+      t0 = now()
+      let parsed = try JSONSerialization.jsonObject(with: data)
+      let f = now() - t0
+      guard (parsed as? [Any])?.count == n else {
+        throw BenchOptions.Failure(description: "Foundation parsed a different count")
+      }
+      t0 = now()
+      let count = try REPLBenchProbe.loadJSON(bytes: json)
+      let s = now() - t0
+      guard count == n else { throw BenchOptions.Failure(description: "the REPL loaded \(count) records, not \(n)") }
+      foundationTimes.append(f)
+      siftTimes.append(s)
+      loadRatios.append(f / s)
+    }
 
-  emit([("name", "scale.load"), ("records", .int(Int64(n))), ("mb", .double(round2(Double(json.count) / 1e6))),
-        ("foundation_s", .double(round3(median(foundationTimes)))), ("sift_s", .double(round3(median(siftTimes)))),
-        ("load_vs_foundation", .double(round2(median(loadRatios))))])
+    emit([
+      ("name", "scale.load"), ("records", .int(Int64(n))), ("mb", .double(round2(Double(json.count) / 1e6))),
+      ("foundation_s", .double(round3(median(foundationTimes)))), ("sift_s", .double(round3(median(siftTimes)))),
+      ("load_vs_foundation", .double(round2(median(loadRatios)))),
+    ])
   }
   json = []
 
@@ -87,14 +93,21 @@ func runScaleBenchmarks(_ options: BenchOptions) throws {
       probe.scanWorkers = workers
       let text = probe.execute(".count " + format)
       guard text == "\(expected)\n" else {
-        throw BenchOptions.Failure(description: "REPL .count \(format) with \(workers) workers printed \(text), expected \(expected)")
+        throw BenchOptions.Failure(
+          description: "REPL .count \(format) with \(workers) workers printed \(text), expected \(expected)")
       }
     }
-    let t = InterleavedTiming(seconds: options.seconds, [
-      { blackHole(try? matcher.matchingIndices(objects)) },
-      { probe.scanWorkers = 1; blackHole(probe.execute(".count " + format)) },
-      { probe.scanWorkers = cores; blackHole(probe.execute(".count " + format)) },
-    ])
+    let t = InterleavedTiming(
+      seconds: options.seconds,
+      [
+        { blackHole(try? matcher.matchingIndices(objects)) },
+        {
+          probe.scanWorkers = 1; blackHole(probe.execute(".count " + format))
+        },
+        {
+          probe.scanWorkers = cores; blackHole(probe.execute(".count " + format))
+        },
+      ])
     // CPU time (every thread) of the scan on every core over on one: 1 means the threads add
     // no work, so on an idle machine the speedup is near the core count (a busy shared
     // machine hides that from wall-clock figures).
@@ -106,16 +119,21 @@ func runScaleBenchmarks(_ options: BenchOptions) throws {
       cpu.append(cpuSeconds() - c0)
     }
     probe.scanWorkers = cores
-    emit([("name", "scale.scan"), ("parallel_cpu_ratio", .double(round2(cpu[1] / cpu[0]))), ("format", .string(format)), ("records", .int(Int64(n))),
-          ("matches", .int(Int64(expected))), ("engine_ns_per_record", .double(round2(t.nsPerOp[0] / Double(n)))),
-          ("repl_ns_per_record", .double(round2(t.nsPerOp[1] / Double(n)))),
-          ("repl_parallel_ns_per_record", .double(round2(t.nsPerOp[2] / Double(n)))),
-          ("repl_vs_engine", .double(round2(t.ratio(1, 0)))), ("parallel_speedup", .double(round2(t.ratio(1, 2)))),
-          ("workers", .int(Int64(cores)))])
+    emit([
+      ("name", "scale.scan"), ("parallel_cpu_ratio", .double(round2(cpu[1] / cpu[0]))), ("format", .string(format)),
+      ("records", .int(Int64(n))),
+      ("matches", .int(Int64(expected))), ("engine_ns_per_record", .double(round2(t.nsPerOp[0] / Double(n)))),
+      ("repl_ns_per_record", .double(round2(t.nsPerOp[1] / Double(n)))),
+      ("repl_parallel_ns_per_record", .double(round2(t.nsPerOp[2] / Double(n)))),
+      ("repl_vs_engine", .double(round2(t.ratio(1, 0)))), ("parallel_speedup", .double(round2(t.ratio(1, 2)))),
+      ("workers", .int(Int64(cores))),
+    ])
   }
 
   // Copying into SQLite: the REPL's first SQL use against a plain prepared-INSERT loop.
-  guard let schema = probe.schema else { throw BenchOptions.Failure(description: "the generated set has no SQL schema") }
+  guard let schema = probe.schema else {
+    throw BenchOptions.Failure(description: "the generated set has no SQL schema")
+  }
   guard runs("sqlite_copy") || runs("postgres_copy") else { return }
   let rows = try CopyBaseline(schema: schema, entity: "venues", records: REPLBenchProbe.generatedValues(count: n))
   var copyRatios: [Double] = []
@@ -131,25 +149,32 @@ func runScaleBenchmarks(_ options: BenchOptions) throws {
     try probe.copyIntoSQLite()
     let c = now() - t0
     t0 = now()
-    guard try probe.streamRows() == rows.rowCount else { throw BenchOptions.Failure(description: "the loader made a different number of rows") }
+    guard try probe.streamRows() == rows.rowCount else {
+      throw BenchOptions.Failure(description: "the loader made a different number of rows")
+    }
     streamTimes.append(now() - t0)
     baseTimes.append(b)
     copyTimes.append(c)
     copyRatios.append(b / c)
   }
   if runs("sqlite_copy") {
-  emit([("name", "scale.sqlite_copy"), ("records", .int(Int64(n))), ("rows", .int(Int64(rows.rowCount))),
-        ("baseline_s", .double(round3(median(baseTimes)))), ("copy_s", .double(round3(median(copyTimes)))),
-        ("rows_only_s", .double(round3(median(streamTimes)))), ("writer_only_s", .double(round3(median(writerTimes)))), ("copy_rows_per_s", .double((Double(rows.rowCount) / median(copyTimes)).rounded())),
-        ("sqlite_copy_vs_baseline", .double(round2(median(copyRatios))))])
+    emit([
+      ("name", "scale.sqlite_copy"), ("records", .int(Int64(n))), ("rows", .int(Int64(rows.rowCount))),
+      ("baseline_s", .double(round3(median(baseTimes)))), ("copy_s", .double(round3(median(copyTimes)))),
+      ("rows_only_s", .double(round3(median(streamTimes)))), ("writer_only_s", .double(round3(median(writerTimes)))),
+      ("copy_rows_per_s", .double((Double(rows.rowCount) / median(copyTimes)).rounded())),
+      ("sqlite_copy_vs_baseline", .double(round2(median(copyRatios)))),
+    ])
   }
 
   if runs("postgres_copy"), let conninfo = ProcessInfo.processInfo.environment["SIFT_POSTGRES"], !conninfo.isEmpty {
     t0 = now()
     try probe.copyIntoPostgres(conninfo: conninfo)
     let s = now() - t0
-    emit([("name", "scale.postgres_copy"), ("records", .int(Int64(n))), ("rows", .int(Int64(rows.rowCount))),
-          ("copy_s", .double(round3(s))), ("postgres_copy_rows_per_s", .double((Double(rows.rowCount) / s).rounded()))])
+    emit([
+      ("name", "scale.postgres_copy"), ("records", .int(Int64(n))), ("rows", .int(Int64(rows.rowCount))),
+      ("copy_s", .double(round3(s))), ("postgres_copy_rows_per_s", .double((Double(rows.rowCount) / s).rounded())),
+    ])
   }
 }
 
@@ -166,7 +191,8 @@ struct CopyBaseline {
   init(schema: SQLSchema, entity: String, records: [SiftValue]) throws {
     ddl = SQLDDL(schema: schema, dialect: SQLiteDialect()).createStatements()
     var index: [String: Int] = [:]
-    for s in try SQLDataLoader(schema: schema, dialect: SQLiteDialect()).insertStatements(for: records, entity: entity) {
+    for s in try SQLDataLoader(schema: schema, dialect: SQLiteDialect()).insertStatements(for: records, entity: entity)
+    {
       let i = index[s.sql] ?? tables.count
       if i == tables.count {
         index[s.sql] = i
@@ -199,7 +225,9 @@ struct CopyBaseline {
   /// Seconds from creating the tables to COMMIT.
   func run() throws -> Double {
     var db: OpaquePointer?
-    guard sqlite3_open(":memory:", &db) == SQLITE_OK, let db else { throw BenchOptions.Failure(description: "sqlite3_open") }
+    guard sqlite3_open(":memory:", &db) == SQLITE_OK, let db else {
+      throw BenchOptions.Failure(description: "sqlite3_open")
+    }
     defer { sqlite3_close(db) }
     func exec(_ sql: String) throws {
       guard sqlite3_exec(db, sql, nil, nil, nil) == SQLITE_OK else {
@@ -217,7 +245,9 @@ struct CopyBaseline {
       var i = 0
       while i < table.values.count {
         for c in 0..<table.width { bindBaseline(table.values[i + c], st, Int32(c + 1)) }
-        guard sqlite3_step(st) == SQLITE_DONE else { throw BenchOptions.Failure(description: String(cString: sqlite3_errmsg(db))) }
+        guard sqlite3_step(st) == SQLITE_DONE else {
+          throw BenchOptions.Failure(description: String(cString: sqlite3_errmsg(db)))
+        }
         sqlite3_reset(st)
         i += table.width
       }

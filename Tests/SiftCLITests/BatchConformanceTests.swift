@@ -21,7 +21,9 @@ struct BatchConformanceTests {
     context.data = try CommandInputs.data(Self.fixtures.appendingPathComponent("venues.json").path)
     var expected: [String: SiftValue] = [:]
     for line in try Self.lines("venues-expected.jsonl") {
-      if case .dictionary(let d) = try SiftJSON.parse(line), case .string(let id)? = d["id"] { expected[id] = .dictionary(d) }
+      if case .dictionary(let d) = try SiftJSON.parse(line), case .string(let id)? = d["id"] {
+        expected[id] = .dictionary(d)
+      }
     }
     var checked = 0
     for (n, line) in try Self.lines("venues-cases.jsonl").enumerated() {
@@ -45,10 +47,14 @@ struct BatchConformanceTests {
   @Test func errorObjectsFollowTheContract() {
     var context = BatchContext(lenient: false)
     let out = context.process(line: #"{"id": 7, "format": "name ==\n  BEGINSWITH 'x'"}"#, lineNumber: 1)
-    #expect(out == [
-      "id": 7, "ok": false, "stage": "parse",
-      "error": ["id": "expected-expression", "message": "expected an expression, found 'BEGINSWITH'", "line": 2, "column": 3, "offset": 10],
-    ])
+    #expect(
+      out == [
+        "id": 7, "ok": false, "stage": "parse",
+        "error": [
+          "id": "expected-expression", "message": "expected an expression, found 'BEGINSWITH'", "line": 2, "column": 3,
+          "offset": 10,
+        ],
+      ])
     let args = context.process(line: #"{"id": "a", "format": "%K == 1", "args": [5]}"#, lineNumber: 2)
     if case .dictionary(let d) = args { #expect(d["stage"] == "arguments") } else { Issue.record("not an object") }
     let bad = context.process(line: "not json", lineNumber: 3)

@@ -51,13 +51,16 @@ struct BatchRobustnessTests {
     context.data = CommandInputs.DataSet(values: [["a": 1]])
     let cases: [(String, SiftValue, String)] = [
       (#"{"id": 7, "format": "a > %@", "args": [{"$date": "yesterday"}]}"#, 7, #"invalid $date "yesterday""#),
-      (#"{"id": "x", "format": "a > %@", "args": {"$date": "2024-03-01T00:00:00Z"}}"#, "x", #""args" must be an array"#),
+      (
+        #"{"id": "x", "format": "a > %@", "args": {"$date": "2024-03-01T00:00:00Z"}}"#, "x", #""args" must be an array"#
+      ),
       (#"{"id": 8, "format": "a > %@", "args": 3}"#, 8, #""args" must be an array"#),
       (#"{"id": 9, "format": "a > $x", "variables": [1]}"#, 9, #""variables" must be an object"#),
       (#"{"id": 10, "format": "#, .null, "unexpected end of JSON"),
     ]
     for (line, id, message) in cases {
-      guard case .dictionary(let out) = context.process(line: line, lineNumber: 1), case .dictionary(let error)? = out["error"],
+      guard case .dictionary(let out) = context.process(line: line, lineNumber: 1),
+        case .dictionary(let error)? = out["error"],
         case .string(let text)? = error["message"]
       else {
         Issue.record("no error for \(line)")
@@ -88,7 +91,8 @@ struct BatchRobustnessTests {
     let path = dir.appendingPathComponent("esc.sqlite").path
     do {
       let db = try SQLiteDatabase(path: path)
-      try db.executeScript("""
+      try db.executeScript(
+        """
         CREATE TABLE "evil\u{1B}[31mred" (id INTEGER PRIMARY KEY, v TEXT);
         CREATE TABLE plain (id INTEGER PRIMARY KEY, "col\u{1B}]0;title\u{07}x" TEXT, v TEXT);
         INSERT INTO plain VALUES (1, 'a', 'clear\u{1B}[2Jscreen\u{9B}31m');
@@ -96,7 +100,8 @@ struct BatchRobustnessTests {
     }
     let run = try SiftProcess.run(["--db", path, "-c", ".tables", "-c", ".schema plain", "-c", "id == 1"], stdin: "")
     let all = run.stdout + run.stderr
-    #expect(!all.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{9B}" }, "\(all.debugDescription)")
+    #expect(
+      !all.unicodeScalars.contains { $0 == "\u{1B}" || $0 == "\u{07}" || $0 == "\u{9B}" }, "\(all.debugDescription)")
     #expect(all.contains(#"evil\x1B[31mred"#))
     #expect(all.contains(#"clear\x1B[2Jscreen\u{9B}31m"#), "\(all)")
   }

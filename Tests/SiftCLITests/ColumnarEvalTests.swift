@@ -2,6 +2,7 @@ import Foundation
 import SiftEvaluation
 import SiftSyntax
 import Testing
+
 @testable import SiftCLI
 
 /// `sift eval --data` over columns answers as the general way: the same records printed, the
@@ -14,9 +15,10 @@ import Testing
     return path
   }
 
-  static let lines: String = (0..<500).map { i in
-    #"{"id": \#(i), "name": "\#(i % 3 == 0 ? "Blue" : "Ñandú") \#(i)", "n": \#(Double(i) / 4), "tags": [\#(i % 2 == 0 ? #""wifi""# : "")]}"#
-  }.joined(separator: "\n") + "\n"
+  static let lines: String =
+    (0..<500).map { i in
+      #"{"id": \#(i), "name": "\#(i % 3 == 0 ? "Blue" : "Ñandú") \#(i)", "n": \#(Double(i) / 4), "tags": [\#(i % 2 == 0 ? #""wifi""# : "")]}"#
+    }.joined(separator: "\n") + "\n"
 
   @Test func streamedCountsMatchTheWholeFile() throws {
     let path = try Self.file(Self.lines, "jsonl")
@@ -53,7 +55,9 @@ import Testing
     let expected = try general.matchingIndices(m, variables: ["X": 7])
     if let (records, found) = ColumnarInput.matches(path, dates: .none, matcher: m, variables: ["X": 7]) {
       #expect(found == expected)
-      #expect(found.map { SiftJSON.serialize(records.record(at: $0)) } == expected.map { SiftJSON.serialize(general.values[$0]) })
+      #expect(
+        found.map { SiftJSON.serialize(records.record(at: $0)) }
+          == expected.map { SiftJSON.serialize(general.values[$0]) })
     } else {
       #expect(format.contains("LIKE"), "\(format) should run as kernels")
     }

@@ -38,21 +38,33 @@ struct CoreDataCLITests {
     let (dir, path) = try Self.store()
     defer { try? FileManager.default.removeItem(at: dir) }
     let before = ExistingFixture.snapshot(path)
-    let bare = try SiftProcess.run(["--db", path, "--entity", "Novel", "-c", "genre ==[c] 'fantasy'", "-c", ".tables"], stdin: "")
+    let bare = try SiftProcess.run(
+      ["--db", path, "--entity", "Novel", "-c", "genre ==[c] 'fantasy'", "-c", ".tables"], stdin: "")
     #expect(bare.status == 0, "\(bare.stderr)")
-    #expect(bare.stdout.contains("Good Omens") && bare.stdout.contains("Mort") && bare.stdout.contains("(2 rows)"), "\(bare.stdout)")
+    #expect(
+      bare.stdout.contains("Good Omens") && bare.stdout.contains("Mort") && bare.stdout.contains("(2 rows)"),
+      "\(bare.stdout)")
     #expect(bare.stdout.contains("createdat") && bare.stdout.contains("no model given"), "\(bare.stdout)")
     let r = try SiftProcess.run(
-      ["--db", path, "--model", Self.model, "--entity", "Book", "--keep-going", "-c", "ANY authors.name == 'Neil Gaiman'",
-       "-c", #".fetch BooksByAuthor AUTHOR="Terry Pratchett""#, "-c", ".fetch LongNovels MIN_PAGES=250",
-       "-c", ".fetch BooksByAuthor", "-c", ".fetch Nope"],
+      [
+        "--db", path, "--model", Self.model, "--entity", "Book", "--keep-going", "-c",
+        "ANY authors.name == 'Neil Gaiman'",
+        "-c", #".fetch BooksByAuthor AUTHOR="Terry Pratchett""#, "-c", ".fetch LongNovels MIN_PAGES=250",
+        "-c", ".fetch BooksByAuthor", "-c", ".fetch Nope",
+      ],
       stdin: "")
     #expect(r.status == 1, "two inputs fail")
     #expect(r.stdout.contains("The Sandman") && r.stdout.contains("createdAt"), "\(r.stdout)")
     #expect(r.stdout.contains(#"Book where ANY authors.name == "Terry Pratchett""#), "\(r.stdout)")
-    #expect(r.stdout.contains("Novel where pages >= 250 AND genre ==[c] \"fantasy\"") && r.stdout.contains("(1 row)"), "\(r.stdout)")
-    #expect(r.stdout.contains("template 'BooksByAuthor': needs $AUTHOR") || r.stderr.contains("template 'BooksByAuthor': needs $AUTHOR"))
-    #expect((r.stdout + r.stderr).contains("no fetch request template 'Nope' (templates: BooksByAuthor, LongNovels, RecentItems, AllTags)"))
+    #expect(
+      r.stdout.contains("Novel where pages >= 250 AND genre ==[c] \"fantasy\"") && r.stdout.contains("(1 row)"),
+      "\(r.stdout)")
+    #expect(
+      r.stdout.contains("template 'BooksByAuthor': needs $AUTHOR")
+        || r.stderr.contains("template 'BooksByAuthor': needs $AUTHOR"))
+    #expect(
+      (r.stdout + r.stderr).contains(
+        "no fetch request template 'Nope' (templates: BooksByAuthor, LongNovels, RecentItems, AllTags)"))
     let noModel = try SiftProcess.run(["--db", path, "-c", ".fetch AllTags"], stdin: "")
     #expect((noModel.stdout + noModel.stderr).contains("opened without its model"), "\(noModel.stdout)")
     #expect(ExistingFixture.snapshot(path) == before)
@@ -65,7 +77,9 @@ struct CoreDataCLITests {
     let opened = session.execute(".open \"\(path)\" --model \"\(Self.model)\"")
     #expect(opened.status == .ok && opened.text.contains("8 tables"), "\(opened.text)")
     let fetched = session.execute(#".fetch BooksByAuthor AUTHOR="Neil Gaiman""#)
-    #expect(fetched.status == .ok && fetched.text.contains("The Sandman") && fetched.text.contains("(2 rows)"), "\(fetched.text)")
+    #expect(
+      fetched.status == .ok && fetched.text.contains("The Sandman") && fetched.text.contains("(2 rows)"),
+      "\(fetched.text)")
     // Dates stored as seconds since 2001 show as dates (Library.sql: 2024-03-01 10:00 UTC).
     #expect(fetched.text.contains("2024-03-01 10:00:00Z") && !fetched.text.contains("730980000"), "\(fetched.text)")
     let typed = session.execute(".use Novel")
@@ -103,15 +117,19 @@ struct CoreDataCLITests {
     let bareOut = try Self.lines(bare.stdout)
     #expect(bareOut["a"]?["rows"] == [2, 3, 4], "\(bare.stdout)")
     #expect(bareOut["b"]?["ok"] == false)
-    let wrong = try SiftProcess.run(["batch", "--db", path, "--model", Self.coredata.appendingPathComponent("Playlists").path, "--entity", "Song"], stdin: "")
-    #expect(wrong.status == 1 && wrong.stderr.contains("has no entity 'Playlist' in Z_PRIMARYKEY (model "), "\(wrong.stderr)")
+    let wrong = try SiftProcess.run(
+      ["batch", "--db", path, "--model", Self.coredata.appendingPathComponent("Playlists").path, "--entity", "Song"],
+      stdin: "")
+    #expect(
+      wrong.status == 1 && wrong.stderr.contains("has no entity 'Playlist' in Z_PRIMARYKEY (model "), "\(wrong.stderr)")
     #expect(ExistingFixture.snapshot(path) == before)
   }
 
   /// The same entities, tables, row filters, keys, attributes and relationships (a schema file
   /// lists members by name, so their order is not kept).
   static func same(_ a: SQLSchema, _ b: SQLSchema) -> Bool {
-    guard a.entityNames.sorted() == b.entityNames.sorted(), a.dateEncoding == b.dateEncoding, a.layout == b.layout else { return false }
+    guard a.entityNames.sorted() == b.entityNames.sorted(), a.dateEncoding == b.dateEncoding, a.layout == b.layout
+    else { return false }
     return a.entityNames.allSatisfy { name in
       guard let x = a.entity(name), let y = b.entity(name) else { return false }
       return x.table == y.table && x.primaryKey == y.primaryKey && x.rowFilter == y.rowFilter
@@ -136,16 +154,21 @@ struct CoreDataCLITests {
 
     // Saved, edited (a key renamed) and passed back with --schema.
     let file = dir.appendingPathComponent("library.schema.json")
-    try bare.stdout.replacingOccurrences(of: #""createdat""#, with: #""createdAt""#).write(to: file, atomically: true, encoding: .utf8)
-    let edited = try SiftProcess.run(["batch", "--db", path, "--schema", file.path, "--entity", "Item"],
-                                     stdin: #"{"id": "a", "format": "createdAt == nil"}"#)
+    try bare.stdout.replacingOccurrences(of: #""createdat""#, with: #""createdAt""#).write(
+      to: file, atomically: true, encoding: .utf8)
+    let edited = try SiftProcess.run(
+      ["batch", "--db", path, "--schema", file.path, "--entity", "Item"],
+      stdin: #"{"id": "a", "format": "createdAt == nil"}"#)
     #expect(try Self.lines(edited.stdout)["a"]?["rows"] == [5], "\(edited.stdout)\(edited.stderr)")
     // The model's schema file over the store without --model (the Core Data stores article): the model's keys
     // replace the ones read from the columns (createdAt, not createdAt and createdat).
     let modelFile = dir.appendingPathComponent("model.schema.json")
     try fromModel.stdout.write(to: modelFile, atomically: true, encoding: .utf8)
-    let repl = try SiftProcess.run(["--db", path, "--schema", modelFile.path, "-c", ".use Book", "-c", "createdAt == nil"], stdin: "")
-    #expect(repl.status == 0 && repl.stdout.contains("createdAt") && repl.stdout.contains("inPrint"), "\(repl.stdout)\(repl.stderr)")
+    let repl = try SiftProcess.run(
+      ["--db", path, "--schema", modelFile.path, "-c", ".use Book", "-c", "createdAt == nil"], stdin: "")
+    #expect(
+      repl.status == 0 && repl.stdout.contains("createdAt") && repl.stdout.contains("inPrint"),
+      "\(repl.stdout)\(repl.stderr)")
     #expect(!repl.stdout.contains("createdat") && !repl.stdout.contains("inprint"), "\(repl.stdout)")
     let (notesDir, notes) = try ExistingFixture.notesFile()
     defer { try? FileManager.default.removeItem(at: notesDir) }

@@ -77,7 +77,9 @@ struct ExistingDatabaseCLITests {
     #expect(session.execute(".use note").status == .ok)
     let found = session.execute("ANY tag.label == 'personal'")
     #expect(found.status == .ok)
-    #expect(found.text.contains("Groceries") && found.text.contains("Café ideas") && found.text.contains("(2 rows)"), "\(found.text)")
+    #expect(
+      found.text.contains("Groceries") && found.text.contains("Café ideas") && found.text.contains("(2 rows)"),
+      "\(found.text)")
     #expect(session.execute(".count author.display_name == 'Ada'").text == "2\n")
     #expect(session.execute(".count category.parent.name == 'work'").text == "1\n")
     #expect(session.execute(".count reviewer == nil").text == "2\n")
@@ -86,7 +88,8 @@ struct ExistingDatabaseCLITests {
     // The session's sort reaches the database with its comparison and nil placement.
     #expect(session.execute(".sort title [c] desc, rating nulls first").status == .ok)
     let sorted = session.execute(".sql TRUEPREDICATE").text
-    #expect(sorted.contains(#"ORDER BY sift_fold(t0."title", 1) DESC NULLS LAST, t0."rating" ASC NULLS FIRST"#), "\(sorted)")
+    #expect(
+      sorted.contains(#"ORDER BY sift_fold(t0."title", 1) DESC NULLS LAST, t0."rating" ASC NULLS FIRST"#), "\(sorted)")
     let rows = session.execute("TRUEPREDICATE").text
     #expect(rows.range(of: "Standup notes").map { rows[$0.upperBound...].contains("Café ideas") } == true, "\(rows)")
     let unknown = session.execute("nope == 1")
@@ -127,7 +130,9 @@ struct ExistingDatabaseCLITests {
     #expect(session.execute(".open \(path) --schema \(schemaPath)").status == .ok)
     #expect(session.execute(".use author").status == .ok)
     let author = session.execute(".schema").text
-    #expect(author.contains(" notes ") && author.contains("to-many") && author.contains("note.author_id → author.id"), "\(author)")
+    #expect(
+      author.contains(" notes ") && author.contains("to-many") && author.contains("note.author_id → author.id"),
+      "\(author)")
     #expect(session.execute(".count ANY notes.title CONTAINS 'plan'").text == "1\n")
     #expect(ExistingFixture.snapshot(path) == before)
     let bad = session.execute(".open \(path) --schema \(dir.path)/missing.json")
@@ -139,7 +144,8 @@ struct ExistingDatabaseCLITests {
     let (dir, path) = try ExistingFixture.notesFile()
     defer { try? FileManager.default.removeItem(at: dir) }
     let before = ExistingFixture.snapshot(path)
-    let r = try SiftProcess.run(["--db", path, "--entity", "note", "-c", "category.name == 'work' OR rating > 4", "-c", ".tables"], stdin: "")
+    let r = try SiftProcess.run(
+      ["--db", path, "--entity", "note", "-c", "category.name == 'work' OR rating > 4", "-c", ".tables"], stdin: "")
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout.contains("Quarterly plan") && r.stdout.contains("(1 row)"), "\(r.stdout)")
     #expect(r.stdout.contains("* note "), "\(r.stdout)")
@@ -152,11 +158,17 @@ struct ExistingDatabaseCLITests {
     let (dir, path) = try ExistingFixture.notesFile()
     defer { try? FileManager.default.removeItem(at: dir) }
     let r = try SiftProcess.run(
-      ["sql", "author.display_name == %@ AND ANY tag.label == 'urgent'", "--db", path, "--entity", "note", "--arg", #""Ada""#],
+      [
+        "sql", "author.display_name == %@ AND ANY tag.label == 'urgent'", "--db", path, "--entity", "note", "--arg",
+        #""Ada""#,
+      ],
       stdin: "")
     #expect(r.status == 0, "\(r.stderr)")
     // A to-one key path compared with a constant is a semi-join, so an index on author serves it.
-    #expect(r.stdout.contains(#"FROM "note" t0 WHERE (t0."author_id" IN (SELECT t1."id" FROM "author" t1 WHERE t1."display_name" = ?)"#), "\(r.stdout)")
+    #expect(
+      r.stdout.contains(
+        #"FROM "note" t0 WHERE (t0."author_id" IN (SELECT t1."id" FROM "author" t1 WHERE t1."display_name" = ?)"#),
+      "\(r.stdout)")
     #expect(r.stdout.contains(#"FROM "note_tag" j2 JOIN "tag" t3"#), "\(r.stdout)")
     #expect(r.stdout.contains("-- ?1 = 'Ada'") && r.stdout.contains("-- ?2 = 'urgent'"), "\(r.stdout)")
     let wrong = try SiftProcess.run(["sql", "x == 1", "--db", path, "--entity", "nots"], stdin: "")
@@ -186,7 +198,9 @@ struct ExistingDatabaseCLITests {
     #expect(out["b"]?["rows"] == [1, 2, 4])
     #expect(out["c"]?["rows"] == [1, 4])
     #expect(out["e"]?["rows"] == [4])
-    if case .string(let sql)? = out["a"]?["sql"] { #expect(sql.contains(#"FROM "note" t0"#) && !sql.contains("urgent")) } else {
+    if case .string(let sql)? = out["a"]?["sql"] {
+      #expect(sql.contains(#"FROM "note" t0"#) && !sql.contains("urgent"))
+    } else {
       Issue.record("no sql for a")
     }
     #expect(out["d"]?["ok"] == false && out["d"]?["stage"] == "sql")
@@ -195,8 +209,12 @@ struct ExistingDatabaseCLITests {
     } else {
       Issue.record("no error object for d")
     }
-    let composite = try SiftProcess.run(["batch", "--db", path, "--entity", "note_tag"], stdin: #"{"id": 1, "format": "tag_id == 1"}"#)
-    #expect(composite.stdout.contains(#""stage": "sql""#) && composite.stdout.contains("entity 'note_tag' has a composite primary key (note_id, tag_id)"), "\(composite.stdout)")
+    let composite = try SiftProcess.run(
+      ["batch", "--db", path, "--entity", "note_tag"], stdin: #"{"id": 1, "format": "tag_id == 1"}"#)
+    #expect(
+      composite.stdout.contains(#""stage": "sql""#)
+        && composite.stdout.contains("entity 'note_tag' has a composite primary key (note_id, tag_id)"),
+      "\(composite.stdout)")
     #expect(ExistingFixture.snapshot(path) == before)
   }
 }

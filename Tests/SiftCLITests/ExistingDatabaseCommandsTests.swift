@@ -8,7 +8,9 @@ import Testing
 
 /// `sift load` (the one command that writes, into a database it creates), `sift setup-sql`,
 /// and the existing-database commands on PostgreSQL (Tests/Fixtures/existing/shop.postgres.sql).
-@Suite("sift load, setup-sql, and PostgreSQL schemas", .enabled(if: ExistingFixture.binaryAvailable, "the sift binary is built"))
+@Suite(
+  "sift load, setup-sql, and PostgreSQL schemas",
+  .enabled(if: ExistingFixture.binaryAvailable, "the sift binary is built"))
 struct ExistingDatabaseCommandsTests {
   static let venues = ExistingFixture.fixtures.appendingPathComponent("conformance/venues.json").path
   static let venueSchema = ExistingFixture.fixtures.appendingPathComponent("sql/venues.schema.json").path
@@ -21,7 +23,8 @@ struct ExistingDatabaseCommandsTests {
     let first = try SiftProcess.run(load, stdin: "")
     #expect(first.status == 0, "\(first.stderr)")
     #expect(first.stdout.contains("loaded 1000 records of 'Venue' into \(target)"), "\(first.stdout)")
-    #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["venues.sqlite"], "no temporary file left")
+    #expect(
+      try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["venues.sqlite"], "no temporary file left")
     // The new file is a database whose tables can be read back.
     let db = try ExistingDatabase.open(sqlite: target)
     #expect(db.schema.entity("venue") != nil, "\(db.schema.entityNames)")
@@ -39,12 +42,15 @@ struct ExistingDatabaseCommandsTests {
     let dir = try ExistingFixture.tempDir()
     defer { try? FileManager.default.removeItem(at: dir) }
     let data = dir.appendingPathComponent("bad.json").path
-    try #"[{"id": 1, "name": "ok"}, {"id": 1, "name": "duplicate key"}]"#.write(toFile: data, atomically: true, encoding: .utf8)
+    try #"[{"id": 1, "name": "ok"}, {"id": 1, "name": "duplicate key"}]"#.write(
+      toFile: data, atomically: true, encoding: .utf8)
     let target = dir.appendingPathComponent("out.sqlite").path
-    let r = try SiftProcess.run(["load", "--data", data, "--schema", Self.venueSchema, "--entity", "Venue", "--into", target], stdin: "")
+    let r = try SiftProcess.run(
+      ["load", "--data", data, "--schema", Self.venueSchema, "--entity", "Venue", "--into", target], stdin: "")
     #expect(r.status == 1 && r.stderr.contains("out.sqlite"), "\(r.stdout) \(r.stderr)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["bad.json"])
-    let noEntity = try SiftProcess.run(["load", "--data", data, "--schema", Self.venueSchema, "--entity", "Nope", "--into", target], stdin: "")
+    let noEntity = try SiftProcess.run(
+      ["load", "--data", data, "--schema", Self.venueSchema, "--entity", "Nope", "--into", target], stdin: "")
     #expect(noEntity.status == 1 && noEntity.stderr.contains("'Nope'"), "\(noEntity.stderr)")
     #expect(try SiftProcess.run(["load", "--data", data], stdin: "").status == 2)
   }
@@ -69,7 +75,8 @@ struct ExistingDatabaseCommandsTests {
     try db.executeScript(pg.stdout)
     let run = try SiftProcess.run(["setup-sql", "--dialect", "postgres", "--postgres", conninfo], stdin: "")
     #expect(run.status == 0 && run.stdout.contains("schema sift already holds"), "\(run.stdout) \(run.stderr)")
-    let bad = try SiftProcess.run(["setup-sql", "--dialect", "postgres", "--postgres", "host=127.0.0.1 port=1"], stdin: "")
+    let bad = try SiftProcess.run(
+      ["setup-sql", "--dialect", "postgres", "--postgres", "host=127.0.0.1 port=1"], stdin: "")
     #expect(bad.status == 1 && bad.stderr.hasPrefix("sift setup-sql: "), "\(bad.stderr)")
     try db.run("SET search_path TO \(PostgresDatabase.quoteIdentifier(try #require(db.schemaName)))")
     let rows = try db.execute(SQLStatement(sql: "SELECT sift.sift_fold($1, 1)", bindings: [.text("ÉCOLE")]))
@@ -82,13 +89,16 @@ struct ExistingDatabaseCommandsTests {
     let conninfo = try #require(REPLPostgres.conninfo)
     let owner = try PostgresDatabase(conninfo: conninfo, schema: .temporary(prefix: "sift_cli_shop"))
     defer { owner.close() }
-    let script = try String(contentsOf: ExistingFixture.fixtures.appendingPathComponent("existing/shop.postgres.sql"), encoding: .utf8)
+    let script = try String(
+      contentsOf: ExistingFixture.fixtures.appendingPathComponent("existing/shop.postgres.sql"), encoding: .utf8)
     try owner.executeScript(script)
     let schema = try #require(owner.schemaName)
     func relations() throws -> [[SQLValue]] {
-      try owner.execute(SQLStatement(
-        sql: "SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 ORDER BY 1",
-        bindings: [.text(schema)]))
+      try owner.execute(
+        SQLStatement(
+          sql:
+            "SELECT c.relname, c.relkind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 ORDER BY 1",
+          bindings: [.text(schema)]))
     }
     let before = try relations()
 
@@ -107,14 +117,23 @@ struct ExistingDatabaseCommandsTests {
     #expect(lines.last?.contains(#""stage": "sql""#) == true, "\(lines)")
 
     let sql = try SiftProcess.run(
-      ["sql", "customer.email BEGINSWITH 'a'", "--postgres", conninfo, "--pg-schema", schema, "--entity", "order"], stdin: "")
-    #expect(sql.status == 0 && sql.stdout.contains(#"FROM "order" t0"#) && sql.stdout.contains("-- $1 = 'a%'"), "\(sql.stdout) \(sql.stderr)")
+      ["sql", "customer.email BEGINSWITH 'a'", "--postgres", conninfo, "--pg-schema", schema, "--entity", "order"],
+      stdin: "")
+    #expect(
+      sql.status == 0 && sql.stdout.contains(#"FROM "order" t0"#) && sql.stdout.contains("-- $1 = 'a%'"),
+      "\(sql.stdout) \(sql.stderr)")
 
     let repl = try SiftProcess.run(
-      ["--postgres", conninfo, "--pg-schema", schema, "--entity", "product", "-c", ".tables", "-c", ".schema", "-c", "stock > 100"], stdin: "")
+      [
+        "--postgres", conninfo, "--pg-schema", schema, "--entity", "product", "-c", ".tables", "-c", ".schema", "-c",
+        "stock > 100",
+      ], stdin: "")
     #expect(repl.status == 0, "\(repl.stderr)")
-    #expect(repl.stdout.contains("PostgreSQL schema \(schema) (read-only)") && repl.stdout.contains("product_category"), "\(repl.stdout)")
-    #expect(repl.stdout.contains("date (native)") && repl.stdout.contains("timestamp without time zone"), "\(repl.stdout)")
+    #expect(
+      repl.stdout.contains("PostgreSQL schema \(schema) (read-only)") && repl.stdout.contains("product_category"),
+      "\(repl.stdout)")
+    #expect(
+      repl.stdout.contains("date (native)") && repl.stdout.contains("timestamp without time zone"), "\(repl.stdout)")
     #expect(repl.stdout.contains("Tomato seeds") && repl.stdout.contains("(1 row)"), "\(repl.stdout)")
 
     let session = REPLSession()
@@ -123,7 +142,8 @@ struct ExistingDatabaseCommandsTests {
     #expect(session.execute(".count is_vip == YES").text == "1\n")
 
     #expect(try relations() == before, "the schema was changed")
-    let missing = try SiftProcess.run(["--postgres", conninfo, "--pg-schema", "sift_no_such_schema", "-c", ".tables"], stdin: "")
+    let missing = try SiftProcess.run(
+      ["--postgres", conninfo, "--pg-schema", "sift_no_such_schema", "-c", ".tables"], stdin: "")
     #expect(missing.status == 1 && missing.stderr.contains("sift_no_such_schema"), "\(missing.stderr)")
   }
 }

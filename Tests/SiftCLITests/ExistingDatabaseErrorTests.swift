@@ -81,7 +81,8 @@ struct ExistingDatabaseErrorTests {
     try FileManager.default.setAttributes([.posixPermissions: 0o555], ofItemAtPath: dir.path)
     defer { try? FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: dir.path) }
     let before = ExistingFixture.snapshot(path)
-    let r = try SiftProcess.run(["batch", "--db", path, "--entity", "note"], stdin: #"{"id": 1, "format": "title BEGINSWITH 'Q'"}"#)
+    let r = try SiftProcess.run(
+      ["batch", "--db", path, "--entity", "note"], stdin: #"{"id": 1, "format": "title BEGINSWITH 'Q'"}"#)
     #expect(r.status == 0 && r.stdout.contains(#""rows": [1]"#), "\(r.stdout) \(r.stderr)")
     #expect(ExistingFixture.snapshot(path) == before)
   }
@@ -95,7 +96,8 @@ struct ExistingDatabaseErrorTests {
     ]
     for args in commands {
       let r = try SiftProcess.run(args, stdin: "")
-      Self.expectOneLineError(r, naming: "127.0.0.1:1", saying: "cannot connect to PostgreSQL", args.joined(separator: " "))
+      Self.expectOneLineError(
+        r, naming: "127.0.0.1:1", saying: "cannot connect to PostgreSQL", args.joined(separator: " "))
     }
   }
 

@@ -15,19 +15,24 @@ struct ExistingDatabaseSetupTests {
   func sqlNamesTheFunctionsItCalls() throws {
     let schema = ExistingFixture.fixtures.appendingPathComponent("sql/venues.schema.json").path
     func sql(_ format: String, _ dialect: String) throws -> String {
-      let r = try SiftProcess.run(["sql", format, "--schema", schema, "--entity", "Venue", "--dialect", dialect], stdin: "")
+      let r = try SiftProcess.run(
+        ["sql", format, "--schema", schema, "--entity", "Venue", "--dialect", dialect], stdin: "")
       #expect(r.status == 0, "\(r.stderr)")
       return r.stdout
     }
-    #expect(try sql("name ==[c] 'x'", "postgres").hasSuffix(
-      "-- calls Sift's SQL functions sift_fold (create them once per database, in schema sift: sift setup-sql --dialect postgres)\n"))
-    #expect(try sql("name CONTAINS[c] 'x'", "sqlite").contains(
-      "-- calls Sift's SQL functions sift_search (register them on the connection: sift setup-sql --dialect sqlite)"))
+    #expect(
+      try sql("name ==[c] 'x'", "postgres").hasSuffix(
+        "-- calls Sift's SQL functions sift_fold (create them once per database, in schema sift: sift setup-sql --dialect postgres)\n"
+      ))
+    #expect(
+      try sql("name CONTAINS[c] 'x'", "sqlite").contains(
+        "-- calls Sift's SQL functions sift_search (register them on the connection: sift setup-sql --dialect sqlite)"))
     #expect(try !sql("name == 'x'", "postgres").contains("Sift's SQL functions"))
     let json = try SiftProcess.run(
       ["sql", "name ==[cd] 'x'", "--schema", schema, "--entity", "Venue", "--dialect", "postgres", "--json"], stdin: "")
     #expect(json.stdout.contains(#""functions": ["sift_fold"]"#), "\(json.stdout)")
-    let plain = try SiftProcess.run(["sql", "name == 'x'", "--schema", schema, "--entity", "Venue", "--json"], stdin: "")
+    let plain = try SiftProcess.run(
+      ["sql", "name == 'x'", "--schema", schema, "--entity", "Venue", "--json"], stdin: "")
     #expect(plain.status == 0 && !plain.stdout.contains("functions"), "\(plain.stdout)")
   }
 
@@ -40,7 +45,10 @@ struct ExistingDatabaseSetupTests {
     #expect(session.execute(".open \(path)").status == .ok)
     #expect(session.execute(".use note").status == .ok)
     let sql = session.execute(".sql title ==[c] 'plan'")
-    #expect(sql.status == .ok && sql.text.contains("functions: sift_fold (Sift's SQL functions, registered on this connection)"), "\(sql.text)")
+    #expect(
+      sql.status == .ok
+        && sql.text.contains("functions: sift_fold (Sift's SQL functions, registered on this connection)"),
+      "\(sql.text)")
     #expect(!session.execute(".sql title == 'plan'").text.contains("functions:"))
     for arg in ["", " sqlite"] {
       let engine = session.execute(".engine\(arg)")
@@ -61,7 +69,8 @@ struct ExistingDatabaseSetupTests {
     let owner = try PostgresDatabase(conninfo: conninfo, schema: .temporary(prefix: "sift_cli_nosetup"))
     defer { owner.close() }
     let schema = try #require(owner.schemaName)
-    try owner.run("CREATE TABLE item (id integer PRIMARY KEY, name text); INSERT INTO item VALUES (1, 'Écrou'), (2, 'vis')")
+    try owner.run(
+      "CREATE TABLE item (id integer PRIMARY KEY, name text); INSERT INTO item VALUES (1, 'Écrou'), (2, 'vis')")
     try owner.prepareSiftFunctions()
     let db = try ExistingDatabase.open(postgres: conninfo, schema: schema)
     defer { db.close() }

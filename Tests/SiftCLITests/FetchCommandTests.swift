@@ -16,7 +16,8 @@ struct FetchCommandTests {
      {"id": 4, "name": "alpha", "rating": 4},
      {"id": 5, "name": "Élan", "rating": 3, "specials": 4}]
     """#
-  static let schema = #"{"entities": {"V": {"table": "v", "attributes": {"id": "integer", "name": "string", "rating": "double", "specials": "integer"}}}}"#
+  static let schema =
+    #"{"entities": {"V": {"table": "v", "attributes": {"id": "integer", "name": "string", "rating": "double", "specials": "integer"}}}}"#
 
   static func file(_ text: String, _ ext: String = "json") throws -> String {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("sift-fetch-\(UUID().uuidString).\(ext)")
@@ -43,7 +44,9 @@ struct FetchCommandTests {
     context.data = try CommandInputs.data(data)
     try context.configureSQL(schema: schema, entity: "V", postgres: conninfo)
     for (line, expected) in Self.sortedCases {
-      guard case .dictionary(let out) = context.process(line: line, lineNumber: 1) else { Issue.record("no result"); continue }
+      guard case .dictionary(let out) = context.process(line: line, lineNumber: 1) else {
+        Issue.record("no result"); continue
+      }
       let want = SiftValue.array(expected.map { .int(Int64($0)) })
       #expect(out["matches"] == want, "\(line): \(out)")
       #expect(out["sqlMatches"] == want, "\(line): \(out)")
@@ -55,12 +58,18 @@ struct FetchCommandTests {
     var context = BatchContext(lenient: false)
     context.data = CommandInputs.DataSet(values: [["a": 1]])
     let bad = context.process(line: #"{"id": 1, "format": "TRUEPREDICATE", "sort": "a sideways"}"#, lineNumber: 1)
-    guard case .dictionary(let out) = bad, case .dictionary(let error)? = out["error"] else { Issue.record("\(bad)"); return }
+    guard case .dictionary(let out) = bad, case .dictionary(let error)? = out["error"] else {
+      Issue.record("\(bad)"); return
+    }
     #expect(out["stage"] == "input")
     #expect(error["id"] == "bad-sort-key")
     #expect(error["column"] == 3)
-    for line in [#"{"id": 2, "format": "TRUEPREDICATE", "limit": -1}"#, #"{"id": 3, "format": "TRUEPREDICATE", "offset": 1.5}"#, #"{"id": 4, "format": "TRUEPREDICATE", "sort": 3}"#] {
-      guard case .dictionary(let o) = context.process(line: line, lineNumber: 1), case .dictionary(let e)? = o["error"] else { Issue.record("\(line)"); continue }
+    for line in [
+      #"{"id": 2, "format": "TRUEPREDICATE", "limit": -1}"#, #"{"id": 3, "format": "TRUEPREDICATE", "offset": 1.5}"#,
+      #"{"id": 4, "format": "TRUEPREDICATE", "sort": 3}"#,
+    ] {
+      guard case .dictionary(let o) = context.process(line: line, lineNumber: 1), case .dictionary(let e)? = o["error"]
+      else { Issue.record("\(line)"); continue }
       #expect(o["stage"] == "input" && e["id"] == "invalid-case", "\(line): \(o)")
     }
   }
@@ -72,33 +81,53 @@ struct FetchCommandTests {
     #expect(perRecord.status == 0, "\(perRecord.stderr)")
     #expect(perRecord.stdout == "4\n2\n14\nnull\n8\n")
     let sorted = try SiftProcess.run(
-      ["expr", "name", "--data", data, "--where", "rating >= %@", "--arg", "4", "--sort", "rating desc, name", "--limit", "2"], stdin: "")
+      [
+        "expr", "name", "--data", data, "--where", "rating >= %@", "--arg", "4", "--sort", "rating desc, name",
+        "--limit", "2",
+      ], stdin: "")
     #expect(sorted.stdout == "\"Alpha\"\n\"alpha\"\n", "\(sorted.stderr)")
     let total = try SiftProcess.run(["expr", "sum:(specials)", "--data", data, "--aggregate"], stdin: "")
     #expect(total.stdout == "14\n", "\(total.stderr)")
-    let paged = try SiftProcess.run(["expr", "count:(SELF)", "--data", data, "--aggregate", "--offset", "3"], stdin: "")
+    let paged = try SiftProcess.run(
+      ["expr", "count:(SELF)", "--data", data, "--aggregate", "--offset", "3"], stdin: "")
     #expect(paged.stdout == "2\n", "\(paged.stderr)")
     let spread = try SiftProcess.run(["expr", "max:(rating) - min:(rating)", "--data", data, "--aggregate"], stdin: "")
     #expect(spread.stdout == "2\n", "\(spread.stderr)")
     let plain = try Self.file("[1, 2.5, 4]")
     defer { try? FileManager.default.removeItem(atPath: plain) }
     #expect(try SiftProcess.run(["expr", "SELF * 2", "--data", plain], stdin: "").stdout == "2\n5.0\n8\n")
-    #expect(try SiftProcess.run(["expr", "average:(SELF)", "--data", plain, "--aggregate"], stdin: "").stdout == "2.5\n")
+    #expect(
+      try SiftProcess.run(["expr", "average:(SELF)", "--data", plain, "--aggregate"], stdin: "").stdout == "2.5\n")
   }
 
   @Test func exprPrintsTheSameRequestAsSQL() throws {
     let schema = try Self.file(Self.schema)
     defer { try? FileManager.default.removeItem(atPath: schema) }
-    let sum = try SiftProcess.run(["expr", "sum:(specials)", "--schema", schema, "--entity", "V", "--aggregate"], stdin: "")
-    #expect(sum.stdout == "SELECT COALESCE(sift_sum(t0.\"specials\"), 0) AS \"sum(specials)\" FROM \"v\" t0\n"
-      + "-- calls Sift's SQL functions sift_sum (register them on the connection: sift setup-sql --dialect sqlite)\n", "\(sum.stderr)")
+    let sum = try SiftProcess.run(
+      ["expr", "sum:(specials)", "--schema", schema, "--entity", "V", "--aggregate"], stdin: "")
+    #expect(
+      sum.stdout == "SELECT COALESCE(sift_sum(t0.\"specials\"), 0) AS \"sum(specials)\" FROM \"v\" t0\n"
+        + "-- calls Sift's SQL functions sift_sum (register them on the connection: sift setup-sql --dialect sqlite)\n",
+      "\(sum.stderr)")
     let names = try SiftProcess.run(
-      ["expr", "name", "--schema", schema, "--entity", "V", "--sort", "rating desc", "--limit", "2", "--dialect", "postgres"], stdin: "")
-    #expect(names.stdout.hasPrefix("SELECT t0.\"name\" AS \"name\" FROM \"v\" t0 ORDER BY t0.\"rating\" DESC NULLS LAST, t0.\"id\" ASC LIMIT $1\n"), "\(names.stdout)")
+      [
+        "expr", "name", "--schema", schema, "--entity", "V", "--sort", "rating desc", "--limit", "2", "--dialect",
+        "postgres",
+      ], stdin: "")
+    #expect(
+      names.stdout.hasPrefix(
+        "SELECT t0.\"name\" AS \"name\" FROM \"v\" t0 ORDER BY t0.\"rating\" DESC NULLS LAST, t0.\"id\" ASC LIMIT $1\n"),
+      "\(names.stdout)")
     #expect(names.stdout.hasSuffix("-- $1 = 2\n"))
     let paged = try SiftProcess.run(
-      ["expr", "sum:(specials)", "--schema", schema, "--entity", "V", "--aggregate", "--sort", "rating desc", "--limit", "2"], stdin: "")
-    #expect(paged.stdout.hasPrefix(#"SELECT COALESCE(sift_sum(t0."specials"), 0) AS "sum(specials)" FROM "v" t0 WHERE t0."id" IN (SELECT t0."id" AS "id" FROM "v" t0 ORDER BY"#), "\(paged.stdout)")
+      [
+        "expr", "sum:(specials)", "--schema", schema, "--entity", "V", "--aggregate", "--sort", "rating desc",
+        "--limit", "2",
+      ], stdin: "")
+    #expect(
+      paged.stdout.hasPrefix(
+        #"SELECT COALESCE(sift_sum(t0."specials"), 0) AS "sum(specials)" FROM "v" t0 WHERE t0."id" IN (SELECT t0."id" AS "id" FROM "v" t0 ORDER BY"#
+      ), "\(paged.stdout)")
   }
 
   /// What cannot work says what and where, with the exit status of its kind.
@@ -111,7 +140,9 @@ struct FetchCommandTests {
       (["expr", "name", "--data", data, "--sort", "name up"], 1, "sort direction"),
       (["expr", "name", "--data", data, "--limit", "-2"], 2, "--limit needs a whole number"),
       (["expr", "name"], 2, "expr needs --data"),
-      (["expr", "rating + 1", "--schema", schema, "--entity", "V", "--aggregate"], 1, "an aggregate over the fetch is"),
+      (
+        ["expr", "rating + 1", "--schema", schema, "--entity", "V", "--aggregate"], 1, "an aggregate over the fetch is"
+      ),
     ]
     for (args, status, text) in cases {
       let r = try SiftProcess.run(args, stdin: "")

@@ -54,7 +54,8 @@ import Testing
     #expect(plain.columns == nil)
     #expect(plain.count == 2)
     #expect(throws: REPLDataError.self) {
-      try JSONDataLoader.dataSet(bytes: Array("[{\"a\": 1},\n {\"a\": }]".utf8), path: "bad.json", name: "b", origin: "b")
+      try JSONDataLoader.dataSet(
+        bytes: Array("[{\"a\": 1},\n {\"a\": }]".utf8), path: "bad.json", name: "b", origin: "b")
     }
   }
 }

@@ -31,12 +31,24 @@ struct PolicyCommandTests {
 
   /// (case line, expected stage or nil for ok, error id or matches)
   static let cases: [(String, String?, SiftValue)] = [
-    (#"{"id": 1, "format": "title BEGINSWITH %@ OR pinned == 0", "args": ["a"], "variables": {"USER": 1}}"#, nil, [0, 2]),
-    (#"{"id": 2, "format": "author.password_hash BEGINSWITH 'a'", "variables": {"USER": 1}}"#, "policy", "key-not-allowed"),
-    (#"{"id": 3, "format": "%K BEGINSWITH 'a'", "args": ["author.password_hash"], "variables": {"USER": 1}}"#, "policy", "key-not-allowed"),
+    (
+      #"{"id": 1, "format": "title BEGINSWITH %@ OR pinned == 0", "args": ["a"], "variables": {"USER": 1}}"#, nil,
+      [0, 2]
+    ),
+    (
+      #"{"id": 2, "format": "author.password_hash BEGINSWITH 'a'", "variables": {"USER": 1}}"#, "policy",
+      "key-not-allowed"
+    ),
+    (
+      #"{"id": 3, "format": "%K BEGINSWITH 'a'", "args": ["author.password_hash"], "variables": {"USER": 1}}"#,
+      "policy", "key-not-allowed"
+    ),
     (#"{"id": 4, "format": "title MATCHES '.*'", "variables": {"USER": 1}}"#, "policy", "operator-not-allowed"),
     (#"{"id": 5, "format": "title == $USER", "variables": {"USER": 1}}"#, "policy", "variable-not-allowed"),
-    (#"{"id": 6, "format": "pinned == 1", "variables": {"USER": 1}, "sort": "owner_id"}"#, "policy", "sort-key-not-allowed"),
+    (
+      #"{"id": 6, "format": "pinned == 1", "variables": {"USER": 1}, "sort": "owner_id"}"#, "policy",
+      "sort-key-not-allowed"
+    ),
     (#"{"id": 7, "format": "title != nil", "variables": {"USER": 2}}"#, nil, [1]),
     (#"{"id": 8, "format": "title ==", "variables": {"USER": 2}}"#, "parse", "expected-expression"),
   ]

@@ -6,10 +6,12 @@ import Testing
 
 @Suite("REPL core")
 struct REPLCoreTests {
-  @Test("command parsing", arguments: [
-    (".sql distance < 5", "sql", "distance < 5"), ("\\d notes", "d", "notes"), (":help", "help", ""),
-    ("  .LIMIT   10  ", "limit", "10"), ("\\?", "?", ""),
-  ])
+  @Test(
+    "command parsing",
+    arguments: [
+      (".sql distance < 5", "sql", "distance < 5"), ("\\d notes", "d", "notes"), (":help", "help", ""),
+      ("  .LIMIT   10  ", "limit", "10"), ("\\?", "?", ""),
+    ])
   func commandParsing(_ line: String, _ name: String, _ argument: String) {
     #expect(REPLCommand.parse(line) == REPLCommand(name: name, argument: argument))
   }
@@ -19,7 +21,9 @@ struct REPLCoreTests {
     #expect(REPLCommand.parse(line) == nil)
   }
 
-  @Test("aliases resolve", arguments: [("q", "quit"), ("d", "entities"), ("?", "help"), ("i", "load"), ("c", "connect"), ("explain", "plan")])
+  @Test(
+    "aliases resolve",
+    arguments: [("q", "quit"), ("d", "entities"), ("?", "help"), ("i", "load"), ("c", "connect"), ("explain", "plan")])
   func aliases(_ alias: String, _ name: String) {
     #expect(REPLCommandSpec.lookup(alias)?.name == name)
   }
@@ -30,10 +34,12 @@ struct REPLCoreTests {
     #expect(Set(all).count == all.count)
   }
 
-  @Test("continuation", arguments: [
-    ("name == 'x'", false), ("(a == 1", true), ("a IN {1,", true), ("name == 'it\\'s", true),
-    ("name == \"x(\"", false), ("a == 1)", false), ("name == 'open", true), ("f(a[1]", true),
-  ])
+  @Test(
+    "continuation",
+    arguments: [
+      ("name == 'x'", false), ("(a == 1", true), ("a IN {1,", true), ("name == 'it\\'s", true),
+      ("name == \"x(\"", false), ("a == 1)", false), ("name == 'open", true), ("f(a[1]", true),
+    ])
   func continuation(_ text: String, _ more: Bool) {
     #expect(InputScanner.needsContinuation(text) == more)
   }
@@ -49,14 +55,16 @@ struct REPLCoreTests {
     #expect(try !REPLOptions.parse(["--db", "notes.sqlite"]).write)
   }
 
-  @Test("bad options are usage errors", arguments: [
-    (["--keepgoing"], "unknown option '--keepgoing'; did you mean '--keep-going'?"),
-    (["--load"], "--load needs a value"),
-    (["--engine", "oracle"], "--engine must be memory, sqlite or postgres, not 'oracle'"),
-    (["stray"], "unexpected argument 'stray'; pass predicates with -c or on stdin"),
-    (["--echo=yes"], "--echo does not take a value"),
-    (["--write"], "--write goes with --db FILE.sqlite (edits under .watch are written to it)"),
-  ])
+  @Test(
+    "bad options are usage errors",
+    arguments: [
+      (["--keepgoing"], "unknown option '--keepgoing'; did you mean '--keep-going'?"),
+      (["--load"], "--load needs a value"),
+      (["--engine", "oracle"], "--engine must be memory, sqlite or postgres, not 'oracle'"),
+      (["stray"], "unexpected argument 'stray'; pass predicates with -c or on stdin"),
+      (["--echo=yes"], "--echo does not take a value"),
+      (["--write"], "--write goes with --db FILE.sqlite (edits under .watch are written to it)"),
+    ])
   func badOptions(_ args: [String], _ message: String) {
     #expect(throws: REPLOptions.UsageError(message: message)) { try REPLOptions.parse(args) }
   }
@@ -80,16 +88,20 @@ struct REPLCoreTests {
     #expect(text == expected.joined(separator: "\n") + "\n")
   }
 
-  @Test("cells", arguments: [
-    (SiftValue.string("a\nb"), "a b"), (["x", 1, nil], "[\"x\", 1, null]"), (["k": ["n": 1]], "{k: {n: 1}}"),
-    (.bool(true), "true"), (.double(2.5), "2.5"), (.date(Date(timeIntervalSince1970: 0)), "1970-01-01 00:00:00Z"),
-    ([[[["deep"]]]], "[[[[…]]]]"),
-  ] as [(SiftValue, String)])
+  @Test(
+    "cells",
+    arguments: [
+      (SiftValue.string("a\nb"), "a b"), (["x", 1, nil], "[\"x\", 1, null]"), (["k": ["n": 1]], "{k: {n: 1}}"),
+      (.bool(true), "true"), (.double(2.5), "2.5"), (.date(Date(timeIntervalSince1970: 0)), "1970-01-01 00:00:00Z"),
+      ([[[["deep"]]]], "[[[[…]]]]"),
+    ] as [(SiftValue, String)])
   func cells(_ value: SiftValue, _ text: String) {
     #expect(CellFormatter.text(value) == text)
   }
 
-  @Test("truncation keeps the width", arguments: [("Bubble tea house", 8, "Bubble …"), ("東京タワー", 5, "東京…"), ("abc", 3, "abc")])
+  @Test(
+    "truncation keeps the width",
+    arguments: [("Bubble tea house", 8, "Bubble …"), ("東京タワー", 5, "東京…"), ("abc", 3, "abc")])
   func truncation(_ s: String, _ width: Int, _ expected: String) {
     #expect(TextWidth.truncate(s, to: width) == expected)
     #expect(TextWidth.of(TextWidth.truncate(s, to: width)) <= width)
@@ -97,10 +109,11 @@ struct REPLCoreTests {
 
   @Test("sort keys")
   func sortKeys() throws {
-    #expect(try SiftSortDescriptor.parseList("distance, -rating, name desc") == [
-      SiftSortDescriptor("distance"), SiftSortDescriptor("rating", ascending: false),
-      SiftSortDescriptor("name", ascending: false),
-    ])
+    #expect(
+      try SiftSortDescriptor.parseList("distance, -rating, name desc") == [
+        SiftSortDescriptor("distance"), SiftSortDescriptor("rating", ascending: false),
+        SiftSortDescriptor("name", ascending: false),
+      ])
     #expect(throws: SiftError.self) { try SiftSortDescriptor.parseList("a b c") }
   }
 
@@ -132,8 +145,10 @@ struct REPLCoreTests {
     for (stop, status, count) in [(true, Int32(1), 1), (false, Int32(1), 3)] {
       let session = REPLSession()
       var errors = 0
-      let loop = REPLLoop(session: session, source: ScriptedLineSource([".bogus", ".sort x", ".nope", ".limit 1"]),
-                          options: .init(stopOnError: stop)) { _, isError in if isError { errors += 1 } }
+      let loop = REPLLoop(
+        session: session, source: ScriptedLineSource([".bogus", ".sort x", ".nope", ".limit 1"]),
+        options: .init(stopOnError: stop)
+      ) { _, isError in if isError { errors += 1 } }
       #expect(loop.run() == status)
       #expect(errors == (stop ? 1 : 2))
       _ = count

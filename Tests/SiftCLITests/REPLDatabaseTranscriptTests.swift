@@ -23,14 +23,23 @@ enum DatabaseTranscript {
   /// Replays `text`'s inputs on `opened` and returns the transcript it produces.
   static func replay(_ text: String, _ opened: Opened, stopOnError: Bool = false) -> (String, Int32) {
     let fixtures = ExistingFixture.fixtures.path
-    let inputs = text.split(separator: "\n", omittingEmptySubsequences: false).compactMap { Transcript.input(in: String($0)) }
-      .map { $0.replacingOccurrences(of: "$FIXTURES", with: fixtures).replacingOccurrences(of: "$DB", with: opened.database) }
+    let inputs = text.split(separator: "\n", omittingEmptySubsequences: false).compactMap {
+      Transcript.input(in: String($0))
+    }
+    .map {
+      $0.replacingOccurrences(of: "$FIXTURES", with: fixtures).replacingOccurrences(of: "$DB", with: opened.database)
+    }
     var out = ""
-    let loop = REPLLoop(session: opened.session, source: ScriptedLineSource(inputs), options: .init(echo: true, stopOnError: stopOnError)) {
+    let loop = REPLLoop(
+      session: opened.session, source: ScriptedLineSource(inputs), options: .init(echo: true, stopOnError: stopOnError)
+    ) {
       text, _ in out += text
     }
     let status = loop.run()
-    return (out.replacingOccurrences(of: opened.database, with: "$DB").replacingOccurrences(of: fixtures, with: "$FIXTURES"), status)
+    return (
+      out.replacingOccurrences(of: opened.database, with: "$DB").replacingOccurrences(of: fixtures, with: "$FIXTURES"),
+      status
+    )
   }
 
   /// Compares with the file, or records it with `SIFT_RECORD_TRANSCRIPTS`.
@@ -46,9 +55,10 @@ enum DatabaseTranscript {
     }
     #expect(actual == expected, "transcript \(name) differs; re-record with SIFT_RECORD_TRANSCRIPTS=1")
     guard everyCommand else { return }
-    let typed = Set(expected.split(separator: "\n").compactMap { Transcript.input(in: String($0)) }.compactMap {
-      REPLCommand.parse($0).flatMap { REPLCommandSpec.lookup($0.name)?.name }
-    })
+    let typed = Set(
+      expected.split(separator: "\n").compactMap { Transcript.input(in: String($0)) }.compactMap {
+        REPLCommand.parse($0).flatMap { REPLCommandSpec.lookup($0.name)?.name }
+      })
     let missing = REPLCommandSpec.all.map(\.name).filter { !typed.contains($0) }
     #expect(missing.isEmpty, "\(name) does not run \(missing)")
   }
@@ -70,7 +80,8 @@ enum DatabaseTranscript {
 
   static func postgres(_ conninfo: String) throws -> Opened {
     let owner = try PostgresDatabase(conninfo: conninfo, schema: .temporary(prefix: "sift_repl_shop"))
-    let script = try String(contentsOf: ExistingFixture.fixtures.appendingPathComponent("existing/shop.postgres.sql"), encoding: .utf8)
+    let script = try String(
+      contentsOf: ExistingFixture.fixtures.appendingPathComponent("existing/shop.postgres.sql"), encoding: .utf8)
     try owner.executeScript(script)
     let schema = owner.schemaName ?? "public"
     let session = REPLSession()
@@ -89,11 +100,15 @@ struct REPLDatabaseTranscriptTests {
 
   @Test("edits under .watch are written with --write, one transaction each")
   func sqliteFileWritable() throws {
-    try DatabaseTranscript.check("notes-sqlite-write.txt", everyCommand: false) { try DatabaseTranscript.sqlite(writable: true) }
+    try DatabaseTranscript.check("notes-sqlite-write.txt", everyCommand: false) {
+      try DatabaseTranscript.sqlite(writable: true)
+    }
   }
 
   @Test("every command on a Core Data store with its model")
-  func coreDataWithModel() throws { try DatabaseTranscript.check("library-coredata.txt") { try DatabaseTranscript.coreData(model: true) } }
+  func coreDataWithModel() throws {
+    try DatabaseTranscript.check("library-coredata.txt") { try DatabaseTranscript.coreData(model: true) }
+  }
 
   @Test("every command on a Core Data store without its model")
   func coreDataWithoutModel() throws {
@@ -114,7 +129,8 @@ struct REPLDatabaseTranscriptTests {
   func refusalsDoNotStopScripts() throws {
     let opened = try DatabaseTranscript.sqlite()
     defer { opened.cleanup() }
-    let script = "note> .use note\nnote> .dialect postgres\nnote> .fetch AllTags\nnote> .count rating > 1\nnote> .count nope > 1\nnote> .count"
+    let script =
+      "note> .use note\nnote> .dialect postgres\nnote> .fetch AllTags\nnote> .count rating > 1\nnote> .count nope > 1\nnote> .count"
     let (out, status) = DatabaseTranscript.replay(script, opened, stopOnError: true)
     #expect(status == 1)
     #expect(out.contains("note> .count rating > 1\n2\n"), "\(out)")
@@ -138,7 +154,10 @@ struct REPLDatabaseTranscriptTests {
     let (actual, status) = DatabaseTranscript.replay(expected, opened, stopOnError: true)
     #expect(status == 0)
     #expect(actual.replacingOccurrences(of: "$DB", with: "notes.sqlite") == expected)
-    for piece in ["note> .tables", "note> .plan", "index: note_title_idx serves the predicate", "note> .agg ", "note> .compare", "agree: "] {
+    for piece in [
+      "note> .tables", "note> .plan", "index: note_title_idx serves the predicate", "note> .agg ", "note> .compare",
+      "agree: ",
+    ] {
       #expect(expected.contains(piece), "the article's session shows \(piece)")
     }
   }
@@ -164,7 +183,8 @@ struct REPLDatabaseTranscriptTests {
     let dir = try ExistingFixture.tempDir()
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = dir.appendingPathComponent("events.sqlite").path
-    try SQLiteDatabase(path: path).executeScript("""
+    try SQLiteDatabase(path: path).executeScript(
+      """
       CREATE TABLE event (id INTEGER PRIMARY KEY, title TEXT NOT NULL, at TEXT);
       INSERT INTO event VALUES (1, 'early', '2024-01-04T09:00:00Z'), (2, 'spaced', '2024-01-05 10:30:00'), (3, 'late', '2024-02-01T00:00:00Z');
       """)
@@ -185,14 +205,22 @@ struct REPLDatabaseTranscriptTests {
   func binaryScriptsAndWrites() throws {
     let (dir, path) = try ExistingFixture.notesFile()
     defer { try? FileManager.default.removeItem(at: dir) }
-    let refused = try SiftProcess.run(["--db", path, "--entity", "note", "-c", ".dialect postgres", "-c", ".count rating > 1"], stdin: "")
+    let refused = try SiftProcess.run(
+      ["--db", path, "--entity", "note", "-c", ".dialect postgres", "-c", ".count rating > 1"], stdin: "")
     #expect(refused.status == 1)
-    #expect(refused.stdout == "2\n" && refused.stderr.contains("is an SQLite database"), "\(refused.stdout) \(refused.stderr)")
-    let readOnly = try SiftProcess.run(["--db", path, "--entity", "note", "-c", ".watch", "-c", ".delete 4", "-c", ".count"], stdin: "")
-    #expect(readOnly.status == 1 && readOnly.stdout.hasSuffix("4\n") && readOnly.stderr.contains("--write"), "\(readOnly.stdout) \(readOnly.stderr)")
-    let written = try SiftProcess.run(["--db", path, "--write", "--entity", "note", "-c", ".watch", "-c", ".delete 4", "-c", ".count"], stdin: "")
+    #expect(
+      refused.stdout == "2\n" && refused.stderr.contains("is an SQLite database"), "\(refused.stdout) \(refused.stderr)"
+    )
+    let readOnly = try SiftProcess.run(
+      ["--db", path, "--entity", "note", "-c", ".watch", "-c", ".delete 4", "-c", ".count"], stdin: "")
+    #expect(
+      readOnly.status == 1 && readOnly.stdout.hasSuffix("4\n") && readOnly.stderr.contains("--write"),
+      "\(readOnly.stdout) \(readOnly.stderr)")
+    let written = try SiftProcess.run(
+      ["--db", path, "--write", "--entity", "note", "-c", ".watch", "-c", ".delete 4", "-c", ".count"], stdin: "")
     #expect(written.status == 0, "\(written.stderr)")
-    #expect(written.stdout.contains("object 4 at [0, 3]: delete") && written.stdout.hasSuffix("3\n"), "\(written.stdout)")
+    #expect(
+      written.stdout.contains("object 4 at [0, 3]: delete") && written.stdout.hasSuffix("3\n"), "\(written.stdout)")
   }
 
   /// The file is written only with `--write`, and then only by edits.
@@ -201,7 +229,9 @@ struct REPLDatabaseTranscriptTests {
     let opened = try DatabaseTranscript.sqlite()
     defer { opened.cleanup() }
     let before = ExistingFixture.snapshot(opened.database)
-    for input in [".watch rating > 1", #".update 1 {"rating": 1}"#, ".delete 2", ".compare rating > 1", ".plan title == 'x'"] {
+    for input in [
+      ".watch rating > 1", #".update 1 {"rating": 1}"#, ".delete 2", ".compare rating > 1", ".plan title == 'x'",
+    ] {
       _ = opened.session.execute(input)
     }
     #expect(ExistingFixture.snapshot(opened.database) == before)

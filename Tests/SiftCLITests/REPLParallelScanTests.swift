@@ -41,7 +41,10 @@ struct REPLParallelScanTests {
     let session = REPLSession()
     session.scanWorkers = 2
     #expect(session.execute(".generate 60000").status == .ok)
-    for p in ["distance < 1", "ANY tags == \"wifi\"", "name BEGINSWITH[c] \"quiet\" AND city ==[c] \"tokyo\"", "rating >= 4 OR tipCount < 10"] {
+    for p in [
+      "distance < 1", "ANY tags == \"wifi\"", "name BEGINSWITH[c] \"quiet\" AND city ==[c] \"tokyo\"",
+      "rating >= 4 OR tipCount < 10",
+    ] {
       let text = session.execute(".compare " + p).text
       #expect(text.contains("agree: "), "\(p): \(text)")
     }

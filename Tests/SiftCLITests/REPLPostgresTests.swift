@@ -15,7 +15,8 @@ enum REPLPostgres {
     return info
   }()
 
-  static let skipMessage = "REPL PostgreSQL tests skipped: run `.ci/postgres-setup` (as root) and set "
+  static let skipMessage =
+    "REPL PostgreSQL tests skipped: run `.ci/postgres-setup` (as root) and set "
     + "SIFT_POSTGRES='host=127.0.0.1 user=sift password=sift dbname=sift'"
 
   static var available: Bool { conninfo != nil }
@@ -52,20 +53,22 @@ struct REPLPostgresTests {
     let run = try SiftProcess.run(["--no-history", "--postgres", conninfo], stdin: script + "\n")
     #expect(run.status == 0, "stderr: \(run.stderr)")
     let out = run.stdout
-    #expect(out.contains("""
-        memory   7 matches
-        sqlite   7 matches
-        postgres 7 matches
-      agree: 7 records
-      engine: postgres
-      columns: id, name, distance
-       id  | name           | distance
-      -----+----------------+----------
-        41 | Happy Taquería |     0.85
-        63 | quiet Pizzeria |     0.12
-       182 | new Diner      |     0.14
-       296 | Ñandú bar      |     0.77
-      """), "\(out)")
+    #expect(
+      out.contains(
+        """
+          memory   7 matches
+          sqlite   7 matches
+          postgres 7 matches
+        agree: 7 records
+        engine: postgres
+        columns: id, name, distance
+         id  | name           | distance
+        -----+----------------+----------
+          41 | Happy Taquería |     0.85
+          63 | quiet Pizzeria |     0.12
+         182 | new Diner      |     0.14
+         296 | Ñandú bar      |     0.77
+        """), "\(out)")
     #expect(out.contains("(7 rows)\n"))
     let threeWay = try #require(out.firstRange(of: "entity: notes (200 records)\n"))
     let afterNotes = out[threeWay.upperBound...]
@@ -91,8 +94,9 @@ struct REPLPostgresTests {
   func reconnect() throws {
     let conninfo = try #require(REPLPostgres.conninfo)
     let session = REPLSession()
-    #expect(session.execute(".connect host=127.0.0.1 port=1 connect_timeout=2").text
-      .hasPrefix("error: cannot connect to PostgreSQL: "))
+    #expect(
+      session.execute(".connect host=127.0.0.1 port=1 connect_timeout=2").text
+        .hasPrefix("error: cannot connect to PostgreSQL: "))
     #expect(session.execute(".engine postgres").text == "error: not connected to PostgreSQL; use .connect CONNINFO\n")
     #expect(session.execute(".connect " + conninfo).text.hasPrefix("connected to PostgreSQL (schema sift_repl_"))
     for n in [400, 250] {
@@ -143,6 +147,7 @@ enum SiftProcess {
     let err = errors.fileHandleForReading.readDataToEndOfFile()
     p.waitUntilExit()
     return Result(
-      status: p.terminationStatus, stdout: String(decoding: out, as: UTF8.self), stderr: String(decoding: err, as: UTF8.self))
+      status: p.terminationStatus, stdout: String(decoding: out, as: UTF8.self),
+      stderr: String(decoding: err, as: UTF8.self))
   }
 }

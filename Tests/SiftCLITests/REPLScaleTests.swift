@@ -32,21 +32,24 @@ struct REPLScaleTests {
     #expect(a.enumerated().allSatisfy { i, r in RecordPath.value(of: "id", in: r) == .int(Int64(i)) })
     let set = GeneratedData.dataSet(name: "g", count: 500)
     let types = Dictionary(uniqueKeysWithValues: set.attributes.map { ($0.name, $0.typeDescription) })
-    #expect(types == [
-      "id": "integer", "name": "string", "city": "string", "distance": "double", "rating": "double",
-      "tipCount": "integer", "favorite": "boolean", "createdAt": "date", "tags": "array<string>",
-    ])
+    #expect(
+      types == [
+        "id": "integer", "name": "string", "city": "string", "distance": "double", "rating": "double",
+        "tipCount": "integer", "favorite": "boolean", "createdAt": "date", "tags": "array<string>",
+      ])
     #expect(GeneratedData.records(count: 0).isEmpty && GeneratedData.records(count: -3).isEmpty)
   }
 
-  @Test(".generate checks its count and replaces an entity of the same name", arguments: [
-    (".generate", "error: usage: .generate N [--as NAME]   e.g. .generate 1000000\n"),
-    (".generate 0", "error: N must be an integer from 1 to 10000000, not '0'\n"),
-    (".generate lots", "error: N must be an integer from 1 to 10000000, not 'lots'\n"),
-    (".generate 1 2", "error: usage: .generate N [--as NAME]   e.g. .generate 1000000\n"),
-    (".generate 1_500 --as big", "generated 1500 records as 'big' (9 attributes)\n"),
-    (".generate 2,000", "generated 2000 records as 'generated' (9 attributes)\n"),
-  ])
+  @Test(
+    ".generate checks its count and replaces an entity of the same name",
+    arguments: [
+      (".generate", "error: usage: .generate N [--as NAME]   e.g. .generate 1000000\n"),
+      (".generate 0", "error: N must be an integer from 1 to 10000000, not '0'\n"),
+      (".generate lots", "error: N must be an integer from 1 to 10000000, not 'lots'\n"),
+      (".generate 1 2", "error: usage: .generate N [--as NAME]   e.g. .generate 1000000\n"),
+      (".generate 1_500 --as big", "generated 1500 records as 'big' (9 attributes)\n"),
+      (".generate 2,000", "generated 2000 records as 'generated' (9 attributes)\n"),
+    ])
   func generateCommand(_ input: String, _ expected: String) {
     let session = REPLSession()
     #expect(session.execute(input).text == expected)
@@ -107,7 +110,9 @@ struct REPLScaleTests {
     let progress = events.filter { $0.kind == "progress" }.map(\.text)
     // A round is one chunk per worker thread.
     let round = MemoryEngine.chunk * max(1, session.scanWorkers)
-    #expect(progress.first?.hasPrefix("scanned \(round) of 1000000 (\(round / 10_000)%), 100 matches") == true, "\(progress.prefix(3))")
+    #expect(
+      progress.first?.hasPrefix("scanned \(round) of 1000000 (\(round / 10_000)%), 100 matches") == true,
+      "\(progress.prefix(3))")
 
     // Ctrl-C at the first progress line: the scan stops after the round under way (the
     // second: as long as the first, or twice as long when the first took under
@@ -140,14 +145,17 @@ struct REPLScaleTests {
     #expect(session.execute(".generate 40000").status == .ok)
     #expect(session.execute(".load '\(url.path)' --as file").text == "loaded 40000 records as 'file' (9 attributes)\n")
     #expect(session.current?.records == records)
-    #expect(session.execute(".load /nonexistent/sift.json").text.hasPrefix("error: cannot read /nonexistent/sift.json: "))
+    #expect(
+      session.execute(".load /nonexistent/sift.json").text.hasPrefix("error: cannot read /nonexistent/sift.json: "))
   }
 
-  @Test(".load reports broken JSON with the file, line and column", arguments: [
-    ("[{\"a\": 1},\n {\"a\": }]", ": 2:8: unexpected character in JSON"),
-    ("[{\"a\": 1}\n  {\"a\": 2}]", ": 2:3: expected ',' or ']' in array"),
-    ("[{\"a\": {\"$date\": \"soon\"}}]", ": 1:25: invalid $date \"soon\""),
-  ])
+  @Test(
+    ".load reports broken JSON with the file, line and column",
+    arguments: [
+      ("[{\"a\": 1},\n {\"a\": }]", ": 2:8: unexpected character in JSON"),
+      ("[{\"a\": 1}\n  {\"a\": 2}]", ": 2:3: expected ',' or ']' in array"),
+      ("[{\"a\": {\"$date\": \"soon\"}}]", ": 1:25: invalid $date \"soon\""),
+    ])
   func loadErrors(text: String, expected: String) throws {
     let url = FileManager.default.temporaryDirectory.appendingPathComponent("sift-bad-\(UUID().uuidString).json")
     defer { try? FileManager.default.removeItem(at: url) }
@@ -157,32 +165,40 @@ struct REPLScaleTests {
     #expect(r.text.hasPrefix("error: \(url.path)\(expected)"), "\(r.text)")
   }
 
-  @Test("top-level array elements are found without parsing", arguments: [
-    (#"[{"a": 1}, 2]"#, [#"{"a": 1}"#, "2"]),
-    (" [ ]\n", []),
-    (#"[ "x,]\"[{" , {"b": [1, {"c": "]"}]} ,[[]] ]"#, [#""x,]\"[{""#, #"{"b": [1, {"c": "]"}]}"#, "[[]]"]),
-    ("[1,]", nil), ("[,1]", nil), ("[1] x", nil), ("[1", nil), ("{\"a\": 1}", nil), (#"["open]"#, nil), ("[1}]", nil),
-  ] as [(String, [String]?)])
+  @Test(
+    "top-level array elements are found without parsing",
+    arguments: [
+      (#"[{"a": 1}, 2]"#, [#"{"a": 1}"#, "2"]),
+      (" [ ]\n", []),
+      (#"[ "x,]\"[{" , {"b": [1, {"c": "]"}]} ,[[]] ]"#, [#""x,]\"[{""#, #"{"b": [1, {"c": "]"}]}"#, "[[]]"]),
+      ("[1,]", nil), ("[,1]", nil), ("[1] x", nil), ("[1", nil), ("{\"a\": 1}", nil), (#"["open]"#, nil), ("[1}]", nil),
+    ] as [(String, [String]?)])
   func splitter(_ text: String, _ expected: [String]?) {
     let bytes = Array(text.utf8)
     let found = JSONArraySplitter.elements(bytes)?.map { String(decoding: bytes[$0], as: UTF8.self) }
     #expect(found == expected)
   }
 
-  @Test("loading keeps records of any kind and reports bad JSON where it is", arguments: [
-    (#"[{"a": 1}, 2, {"a": {"b": [true]}}]"#, "x.json", [["a": 1], 2, ["a": ["b": [true]]]] as [SiftValue]),
-    ("{\"a\": 1}\n{\"a\": 2}\n", "x.json", [["a": 1], ["a": 2]]),
-    ("{\"a\": 1}\n\n7\n", "x.jsonl", [["a": 1], 7]),
-    (#"{"a": 1}"#, "x.json", [["a": 1]]),
-  ] as [(String, String, [SiftValue])])
+  @Test(
+    "loading keeps records of any kind and reports bad JSON where it is",
+    arguments: [
+      (#"[{"a": 1}, 2, {"a": {"b": [true]}}]"#, "x.json", [["a": 1], 2, ["a": ["b": [true]]]] as [SiftValue]),
+      ("{\"a\": 1}\n{\"a\": 2}\n", "x.json", [["a": 1], ["a": 2]]),
+      ("{\"a\": 1}\n\n7\n", "x.jsonl", [["a": 1], 7]),
+      (#"{"a": 1}"#, "x.json", [["a": 1]]),
+    ] as [(String, String, [SiftValue])])
   func loaderShapes(_ text: String, _ path: String, _ expected: [SiftValue]) throws {
     #expect(try JSONDataLoader.parse(bytes: Array(text.utf8), path: path) == expected)
   }
 
   @Test("a malformed array element is reported by the whole-text parser")
   func loaderErrors() {
-    #expect(throws: REPLDataError.self) { try JSONDataLoader.parse(bytes: Array(#"[{"a": 1}, {"a": }]"#.utf8), path: "x.json") }
-    #expect(throws: REPLDataError.self) { try JSONDataLoader.parse(bytes: Array("{\"a\": 1}\n{oops\n".utf8), path: "x.jsonl") }
+    #expect(throws: REPLDataError.self) {
+      try JSONDataLoader.parse(bytes: Array(#"[{"a": 1}, {"a": }]"#.utf8), path: "x.json")
+    }
+    #expect(throws: REPLDataError.self) {
+      try JSONDataLoader.parse(bytes: Array("{\"a\": 1}\n{oops\n".utf8), path: "x.jsonl")
+    }
   }
 
   @Test(".timer prints how long each input took")

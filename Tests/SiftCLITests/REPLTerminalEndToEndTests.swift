@@ -2,9 +2,9 @@ import Foundation
 import Testing
 
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 /// Drives the built `sift` binary in a real pseudo-terminal through tmux: types keys, reads
@@ -229,7 +229,8 @@ struct REPLTerminalEndToEndTests {
     defer { try? FileManager.default.removeItem(at: dir) }
     let before = ExistingFixture.snapshot(path)
     let binary = try #require(TmuxHarness.siftBinary)
-    let s = try TmuxHarness.Session(command: "env NO_COLOR=1 TERM=xterm '\(binary)' --no-history --db '\(path)' --entity note")
+    let s = try TmuxHarness.Session(
+      command: "env NO_COLOR=1 TERM=xterm '\(binary)' --no-history --db '\(path)' --entity note")
     // Type only at a fresh prompt: keys typed while the terminal is between lines are the tty's.
     func atPrompt() throws {
       try s.waitFor("a fresh prompt") {
@@ -281,16 +282,19 @@ struct REPLTerminalEndToEndTests {
     try s.type(".columns id, name")
     try s.press("Enter")
     try s.waitFor("columns: id, name")
-    try s.type("name MATCHES '.*a.*e.*' AND (city MATCHES '.*o.*' OR ANY tags MATCHES '.*i.*e.*') AND NOT name MATCHES '.*x.*'")
+    try s.type(
+      "name MATCHES '.*a.*e.*' AND (city MATCHES '.*o.*' OR ANY tags MATCHES '.*i.*e.*') AND NOT name MATCHES '.*x.*'")
     try s.press("Enter")
     let running = try s.waitFor("rows and a progress line") { $0.contains(" | name") && $0.contains("; Ctrl-C stops") }
     #expect(!running.contains("rows)"), "the scan ended before Ctrl-C:\n\(running)")
     try s.press("C-c")
     let stopped = try s.waitFor("the interrupt") { $0.contains("interrupted after") && $0.contains(" rows") }
-    #expect(stopped.range(of: #"interrupted after \d+ of 1000000 records"#, options: .regularExpression) != nil, "\(stopped)")
+    #expect(
+      stopped.range(of: #"interrupted after \d+ of 1000000 records"#, options: .regularExpression) != nil, "\(stopped)")
     #expect(stopped.contains("(first 10 of "))
     try s.waitFor("prompt after the interrupt") {
-      $0.split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty })?.hasPrefix("generated>") == true
+      $0.split(separator: "\n").last(where: { !$0.trimmingCharacters(in: .whitespaces).isEmpty })?.hasPrefix(
+        "generated>") == true
     }
     try s.type(".count id < 5")
     try s.press("Enter")

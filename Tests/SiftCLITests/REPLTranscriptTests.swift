@@ -20,7 +20,8 @@ enum Transcript {
   static func input(in line: String) -> String? {
     guard let range = line.range(of: "> ") else { return nil }
     let prompt = line[..<range.lowerBound]
-    let isPrompt = !prompt.isEmpty
+    let isPrompt =
+      !prompt.isEmpty
       && (prompt.allSatisfy { $0.isLetter || $0.isNumber || $0 == "_" || $0 == "-" }
         || prompt.trimmingCharacters(in: .whitespaces) == "...")
     return isPrompt ? String(line[range.upperBound...]) : nil
@@ -58,10 +59,12 @@ struct REPLTranscriptTests {
     #expect(actual == expected, "transcript \(name) differs; re-record with SIFT_RECORD_TRANSCRIPTS=1")
   }
 
-  @Test("prompt detection", arguments: [
-    ("venues> a == 1", "a == 1"), ("notes> .help", ".help"), ("     ...> 'x')", "'x')"),
-    (" id | name", nil), ("error: x > 1", nil), ("(3 rows)", nil),
-  ] as [(String, String?)])
+  @Test(
+    "prompt detection",
+    arguments: [
+      ("venues> a == 1", "a == 1"), ("notes> .help", ".help"), ("     ...> 'x')", "'x')"),
+      (" id | name", nil), ("error: x > 1", nil), ("(3 rows)", nil),
+    ] as [(String, String?)])
   func promptDetection(_ line: String, _ input: String?) {
     #expect(Transcript.input(in: line) == input)
   }

@@ -114,7 +114,8 @@ struct ReadmeSnippetTests {
     let products = lines.filter { $0.contains(".product(") }.joined(separator: "\n")
     let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sift-manifest-\(UUID().uuidString)")
     let app = dir.appendingPathComponent("app")
-    try FileManager.default.createDirectory(at: app.appendingPathComponent("Sources/App"), withIntermediateDirectories: true)
+    try FileManager.default.createDirectory(
+      at: app.appendingPathComponent("Sources/App"), withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(at: dir) }
     // The README's path is "../sift": a checkout named sift beside the app.
     try FileManager.default.createSymbolicLink(at: dir.appendingPathComponent("sift"), withDestinationURL: Self.root)

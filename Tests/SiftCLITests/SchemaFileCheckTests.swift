@@ -22,7 +22,8 @@ struct SchemaFileCheckTests {
     } catch {
       let message = error.description
       #expect(message.hasPrefix("\(bad): "), "\(message)")
-      #expect(message.contains("author.joined_at") && message.contains("\"dateEncoding\": \"sqliteDateTime\""), "\(message)")
+      #expect(
+        message.contains("author.joined_at") && message.contains("\"dateEncoding\": \"sqliteDateTime\""), "\(message)")
     }
     let good = dir.appendingPathComponent("good.schema.json").path
     try #"{"entities": {"author": {"attributes": {"joined_at": {"dateEncoding": "sqliteDateTime"}}}}}"#

@@ -13,7 +13,8 @@ struct WatchCommandTests {
     """
 
   static func dataFile(_ text: String = venues) throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("sift-watch-\(UUID().uuidString).json").path
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("sift-watch-\(UUID().uuidString).json")
+      .path
     try text.write(toFile: path, atomically: true, encoding: .utf8)
     return path
   }
@@ -43,13 +44,16 @@ struct WatchCommandTests {
     let empty = #"{"sections": {"deleted": [], "inserted": []}, "#
     let expected = [
       #"{"snapshot": {"sections": [{"name": "Oslo", "ids": [1, 2]}, {"name": "Paris", "ids": [3, 4]}]}}"#,
-      empty + #""deleted": [], "inserted": [], "moved": [[[0, 1], [0, 0]]], "updated": [], "snapshot": {"sections": [{"name": "Oslo", "ids": [2, 1]}, {"name": "Paris", "ids": [3, 4]}]}}"#,
-      empty + #""deleted": [], "inserted": [], "moved": [[[1, 1], [0, 2]]], "updated": [], "snapshot": {"sections": [{"name": "Oslo", "ids": [2, 1, 4]}, {"name": "Paris", "ids": [3]}]}}"#,
+      empty
+        + #""deleted": [], "inserted": [], "moved": [[[0, 1], [0, 0]]], "updated": [], "snapshot": {"sections": [{"name": "Oslo", "ids": [2, 1]}, {"name": "Paris", "ids": [3, 4]}]}}"#,
+      empty
+        + #""deleted": [], "inserted": [], "moved": [[[1, 1], [0, 2]]], "updated": [], "snapshot": {"sections": [{"name": "Oslo", "ids": [2, 1, 4]}, {"name": "Paris", "ids": [3]}]}}"#,
       #"{"sections": {"deleted": [1], "inserted": []}, "deleted": [[1, 0]], "inserted": [], "moved": [], "updated": [], "snapshot": {"sections": [{"name": "Oslo", "ids": [2, 1, 4]}]}}"#,
       #"{"sections": {"deleted": [], "inserted": [1]}, "deleted": [], "inserted": [[1, 0]], "moved": [], "updated": [], "snapshot": {"sections": [{"name": "Oslo", "ids": [2, 1, 4]}, {"name": "Rome", "ids": [5]}]}}"#,
       #"{"error": {"message": "no object with id 9", "line": 6}}"#,
       #"{"error": {"message": "invalid JSON: 1:1: invalid literal, expected null", "line": 7}}"#,
-      empty + #""deleted": [[0, 1]], "inserted": [], "moved": [], "updated": [[1, 0]], "snapshot": {"sections": [{"name": "Oslo", "ids": [2, 4]}, {"name": "Rome", "ids": [5]}]}}"#,
+      empty
+        + #""deleted": [[0, 1]], "inserted": [], "moved": [], "updated": [[1, 0]], "snapshot": {"sections": [{"name": "Oslo", "ids": [2, 4]}, {"name": "Rome", "ids": [5]}]}}"#,
       #"{"error": {"message": "no object with id 1", "line": 9}}"#,
       #"{"sections": {"deleted": [1], "inserted": []}, "deleted": [[1, 0]], "inserted": [], "moved": [], "updated": [], "snapshot": {"sections": [{"name": "Oslo", "ids": [2, 4]}]}}"#,
     ]
@@ -68,7 +72,10 @@ struct WatchCommandTests {
     let lines = r.stdout.split(separator: "\n").map(String.init)
     #expect(lines.count == 11)
     // Nothing the refused edits did stuck: 1 and 2 are still there.
-    #expect(lines.last?.hasSuffix(#""deleted": [[0, 2]], "inserted": [], "moved": [], "updated": [], "snapshot": {"sections": [{"name": "", "ids": [1, 2, 4]}]}}"#) == true)
+    #expect(
+      lines.last?.hasSuffix(
+        #""deleted": [[0, 2]], "inserted": [], "moved": [], "updated": [], "snapshot": {"sections": [{"name": "", "ids": [1, 2, 4]}]}}"#
+      ) == true)
     let messages = [
       "an object with id 1 already exists", "the inserted record has no 'id'", #"update takes {"id": V, "set": {…}}"#,
       "update cannot change 'id'", "unknown edit 'frobnicate'; use insert, update, delete or batch",
@@ -87,14 +94,20 @@ struct WatchCommandTests {
     // --id names the key column; the update edit still says "id" (the contract's field name).
     let ok = try watch(
       ["n > 0", "--id", "key", "--sort", "n asc"],
-      [#"{"update": {"id": "b", "set": {"n": 5}}}"#, #"{"delete": "a"}"#, #"{"update": {"id": "b", "set": {"key": "c"}}}"#], data: other)
+      [
+        #"{"update": {"id": "b", "set": {"n": 5}}}"#, #"{"delete": "a"}"#,
+        #"{"update": {"id": "b", "set": {"key": "c"}}}"#,
+      ], data: other)
     let empty = #"{"sections": {"deleted": [], "inserted": []}, "#
-    #expect(ok.stdout.split(separator: "\n").map(String.init) == [
-      #"{"snapshot": {"sections": [{"name": "", "ids": ["a", "b"]}]}}"#,
-      empty + #""deleted": [], "inserted": [], "moved": [], "updated": [[0, 1]], "snapshot": {"sections": [{"name": "", "ids": ["a", "b"]}]}}"#,
-      empty + #""deleted": [[0, 0]], "inserted": [], "moved": [], "updated": [], "snapshot": {"sections": [{"name": "", "ids": ["b"]}]}}"#,
-      #"{"error": {"message": "update cannot change 'key'", "line": 3}}"#,
-    ])
+    #expect(
+      ok.stdout.split(separator: "\n").map(String.init) == [
+        #"{"snapshot": {"sections": [{"name": "", "ids": ["a", "b"]}]}}"#,
+        empty
+          + #""deleted": [], "inserted": [], "moved": [], "updated": [[0, 1]], "snapshot": {"sections": [{"name": "", "ids": ["a", "b"]}]}}"#,
+        empty
+          + #""deleted": [[0, 0]], "inserted": [], "moved": [], "updated": [], "snapshot": {"sections": [{"name": "", "ids": ["b"]}]}}"#,
+        #"{"error": {"message": "update cannot change 'key'", "line": 3}}"#,
+      ])
     let noID = try watch(["n > 0"], [], data: other)
     #expect(noID.status == 1 && noID.stderr.contains("record 0 has no 'id'"))
     let dup = try watch(["TRUEPREDICATE", "--id", "n"], [], data: #"[{"n": 1}, {"n": 1}]"#)
@@ -114,21 +127,26 @@ struct WatchCommandTests {
     let root = ReadmeSnippetTests.root
     let readme = try ReadmeSnippetTests.text(of: "Sources/SiftLive/SiftLive.docc/LiveResults.md")
     let edits = [
-      #"{"update": {"id": 950, "set": {"name": "Aardvark Diner"}}}"#, #"{"update": {"id": 829, "set": {"priceCategory": "$"}}}"#,
+      #"{"update": {"id": 950, "set": {"name": "Aardvark Diner"}}}"#,
+      #"{"update": {"id": 829, "set": {"priceCategory": "$"}}}"#,
       #"{"batch": [{"update": {"id": 410, "set": {"rating": 4}}}, {"delete": 263}]}"#, #"{"delete": 263}"#,
     ]
     for e in edits { #expect(readme.contains("'\(e)'")) }
     let format = #"rating == 5 AND priceCategory != "$$$""#
     #expect(readme.contains("sift watch '\(format)' --data Tests/Fixtures/conformance/venues.json"))
     #expect(readme.contains("--sort 'name asc [c]' --section priceCategory\n"))
-    guard let start = readme.range(of: "--section priceCategory\n"), let end = readme[start.upperBound...].range(of: "```") else {
+    guard let start = readme.range(of: "--section priceCategory\n"),
+      let end = readme[start.upperBound...].range(of: "```")
+    else {
       Issue.record("transcript not found in LiveResults.md")
       return
     }
     let expected = readme[start.upperBound..<end.lowerBound].split(separator: "\n").map(String.init)
     let r = try SiftProcess.run(
-      ["watch", format, "--data", root.appendingPathComponent("Tests/Fixtures/conformance/venues.json").path,
-       "--sort", "name asc [c]", "--section", "priceCategory"],
+      [
+        "watch", format, "--data", root.appendingPathComponent("Tests/Fixtures/conformance/venues.json").path,
+        "--sort", "name asc [c]", "--section", "priceCategory",
+      ],
       stdin: edits.joined(separator: "\n") + "\n")
     #expect(r.stdout.split(separator: "\n").map(String.init) == expected)
   }

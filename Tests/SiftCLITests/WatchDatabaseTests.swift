@@ -9,9 +9,11 @@ import Testing
 @Suite(.enabled(if: TmuxHarness.siftBinary != nil, "the sift binary is built"))
 struct WatchDatabaseTests {
   static func database() throws -> String {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("sift-watch-\(UUID().uuidString).sqlite").path
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("sift-watch-\(UUID().uuidString).sqlite")
+      .path
     let db = try SQLiteDatabase(path: path)
-    try db.executeScript("""
+    try db.executeScript(
+      """
       CREATE TABLE Venue (id INTEGER PRIMARY KEY, name TEXT, city TEXT, rating INTEGER);
       INSERT INTO Venue VALUES (1, 'Alpha', 'Oslo', 5), (2, 'Bravo', 'Oslo', 3), (3, 'Cafe', 'Paris', 4), (4, 'Deli', 'Paris', 1);
       """)
@@ -25,21 +27,24 @@ struct WatchDatabaseTests {
     defer { try? FileManager.default.removeItem(atPath: path) }
     let r = try SiftProcess.run(
       ["watch"] + Self.args + ["--db", path, "--write"],
-      stdin: #"{"update": {"id": 2, "set": {"rating": 6}}}"# + "\n" + #"{"batch": [{"delete": 4}, {"update": {"id": 3, "set": {"nope": 1}}}]}"# + "\n"
+      stdin: #"{"update": {"id": 2, "set": {"rating": 6}}}"# + "\n"
+        + #"{"batch": [{"delete": 4}, {"update": {"id": 3, "set": {"nope": 1}}}]}"# + "\n"
         + #"{"insert": {"id": 5, "name": "Eel", "city": "Rome", "rating": 2}}"# + "\n")
     let lines = r.stdout.split(separator: "\n").map(String.init)
     #expect(r.status == 0)
-    #expect(lines == [
-      #"{"snapshot": {"sections": [{"name": "Oslo", "ids": [1, 2]}, {"name": "Paris", "ids": [3, 4]}]}}"#,
-      #"{"sections": {"deleted": [], "inserted": []}, "deleted": [], "inserted": [], "moved": [[[0, 1], [0, 0]]], "updated": [], "snapshot": {"sections": [{"name": "Oslo", "ids": [2, 1]}, {"name": "Paris", "ids": [3, 4]}]}}"#,
-      #"{"error": {"message": "table 'Venue' has no column 'nope'", "line": 2}}"#,
-      #"{"sections": {"deleted": [], "inserted": [2]}, "deleted": [], "inserted": [[2, 0]], "moved": [], "updated": [], "snapshot": {"sections": [{"name": "Oslo", "ids": [2, 1]}, {"name": "Paris", "ids": [3, 4]}, {"name": "Rome", "ids": [5]}]}}"#,
-    ])
+    #expect(
+      lines == [
+        #"{"snapshot": {"sections": [{"name": "Oslo", "ids": [1, 2]}, {"name": "Paris", "ids": [3, 4]}]}}"#,
+        #"{"sections": {"deleted": [], "inserted": []}, "deleted": [], "inserted": [], "moved": [[[0, 1], [0, 0]]], "updated": [], "snapshot": {"sections": [{"name": "Oslo", "ids": [2, 1]}, {"name": "Paris", "ids": [3, 4]}]}}"#,
+        #"{"error": {"message": "table 'Venue' has no column 'nope'", "line": 2}}"#,
+        #"{"sections": {"deleted": [], "inserted": [2]}, "deleted": [], "inserted": [[2, 0]], "moved": [], "updated": [], "snapshot": {"sections": [{"name": "Oslo", "ids": [2, 1]}, {"name": "Paris", "ids": [3, 4]}, {"name": "Rome", "ids": [5]}]}}"#,
+      ])
     let db = try SQLiteDatabase(readOnly: path)
-    #expect(try db.execute(SQLStatement(sql: "SELECT id, rating FROM Venue ORDER BY id")) == [
-      [.integer(1), .integer(5)], [.integer(2), .integer(6)], [.integer(3), .integer(4)], [.integer(4), .integer(1)],
-      [.integer(5), .integer(2)],
-    ])
+    #expect(
+      try db.execute(SQLStatement(sql: "SELECT id, rating FROM Venue ORDER BY id")) == [
+        [.integer(1), .integer(5)], [.integer(2), .integer(6)], [.integer(3), .integer(4)], [.integer(4), .integer(1)],
+        [.integer(5), .integer(2)],
+      ])
   }
 
   @Test func withoutWriteTheDatabaseIsLeftAlone() throws {
@@ -47,7 +52,9 @@ struct WatchDatabaseTests {
     defer { try? FileManager.default.removeItem(atPath: path) }
     let before = try Data(contentsOf: URL(fileURLWithPath: path))
     let r = try SiftProcess.run(["watch"] + Self.args + ["--db", path], stdin: #"{"delete": 1}"# + "\n")
-    #expect(r.stdout.contains(#"{"error": {"message": "the database is open read-only; pass --write to write edits to it", "line": 1}}"#))
+    #expect(
+      r.stdout.contains(
+        #"{"error": {"message": "the database is open read-only; pass --write to write edits to it", "line": 1}}"#))
     #expect(try Data(contentsOf: URL(fileURLWithPath: path)) == before)
     let missing = path + ".missing"
     let m = try SiftProcess.run(["watch"] + Self.args + ["--db", missing, "--write"], stdin: "")
@@ -58,7 +65,9 @@ struct WatchDatabaseTests {
     let noTable = try SiftProcess.run(["watch", "TRUEPREDICATE", "--db", path, "--entity", "Nope"], stdin: "")
     #expect(noTable.status == 1 && noTable.stderr.contains("no table 'Nope'"))
     let gone = try SiftProcess.run(["watch"] + Self.args + ["--db", missing], stdin: "")
-    #expect(gone.status == 1 && gone.stderr == "sift watch: cannot open \(missing): no such file\n", "one line naming the file: \(gone.stderr)")
+    #expect(
+      gone.status == 1 && gone.stderr == "sift watch: cannot open \(missing): no such file\n",
+      "one line naming the file: \(gone.stderr)")
   }
 
   /// A WAL-mode file nobody has open: a read-only watch would create -wal/-shm beside it, so
@@ -70,11 +79,15 @@ struct WatchDatabaseTests {
     let path = dir.appendingPathComponent("w.sqlite").path
     do {
       let db = try SQLiteDatabase(path: path)
-      try db.executeScript("PRAGMA journal_mode = WAL; CREATE TABLE Venue (id INTEGER PRIMARY KEY, city TEXT, rating INTEGER); INSERT INTO Venue VALUES (1, 'Oslo', 5)")
+      try db.executeScript(
+        "PRAGMA journal_mode = WAL; CREATE TABLE Venue (id INTEGER PRIMARY KEY, city TEXT, rating INTEGER); INSERT INTO Venue VALUES (1, 'Oslo', 5)"
+      )
     }
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["w.sqlite"])
     let refused = try SiftProcess.run(["watch"] + Self.args + ["--db", path], stdin: "")
-    #expect(refused.status == 1 && refused.stderr.contains("WAL-mode") && refused.stderr.contains("--write"), "\(refused.stderr)")
+    #expect(
+      refused.status == 1 && refused.stderr.contains("WAL-mode") && refused.stderr.contains("--write"),
+      "\(refused.stderr)")
     #expect(try FileManager.default.contentsOfDirectory(atPath: dir.path) == ["w.sqlite"])
     let allowed = try SiftProcess.run(["watch"] + Self.args + ["--db", path, "--write"], stdin: "")
     #expect(allowed.status == 0 && allowed.stdout.contains(#""ids": [1]"#), "\(allowed.stderr)")
@@ -106,7 +119,13 @@ struct WatchDatabaseTests {
     p.waitUntilExit()
     let lines = String(decoding: seen, as: UTF8.self).split(separator: "\n").map(String.init)
     #expect(lines.count == 3)
-    #expect(lines.dropFirst().first == #"{"external": true, "sections": {"deleted": [], "inserted": []}, "deleted": [[0, 0]], "inserted": [], "moved": [], "updated": [], "snapshot": {"sections": [{"name": "Oslo", "ids": [2]}, {"name": "Paris", "ids": [3, 4]}]}}"#)
-    #expect(lines.last == #"{"sections": {"deleted": [], "inserted": []}, "deleted": [[1, 1]], "inserted": [], "moved": [], "updated": [], "snapshot": {"sections": [{"name": "Oslo", "ids": [2]}, {"name": "Paris", "ids": [3]}]}}"#)
+    #expect(
+      lines.dropFirst().first
+        == #"{"external": true, "sections": {"deleted": [], "inserted": []}, "deleted": [[0, 0]], "inserted": [], "moved": [], "updated": [], "snapshot": {"sections": [{"name": "Oslo", "ids": [2]}, {"name": "Paris", "ids": [3, 4]}]}}"#
+    )
+    #expect(
+      lines.last
+        == #"{"sections": {"deleted": [], "inserted": []}, "deleted": [[1, 1]], "inserted": [], "moved": [], "updated": [], "snapshot": {"sections": [{"name": "Oslo", "ids": [2]}, {"name": "Paris", "ids": [3]}]}}"#
+    )
   }
 }

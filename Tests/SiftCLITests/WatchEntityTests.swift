@@ -16,15 +16,23 @@ struct WatchEntityTests {
     defer { try? FileManager.default.removeItem(at: dir) }
     let model = withModel ? ["--model", CoreDataCLITests.model] : []
     let r = try SiftProcess.run(
-      ["watch", "item.title == 'Mort' OR text BEGINSWITH 'coffee'", "--db", path, "--entity", "Note", "--write", "--sort", "text"]
+      [
+        "watch", "item.title == 'Mort' OR text BEGINSWITH 'coffee'", "--db", path, "--entity", "Note", "--write",
+        "--sort", "text",
+      ]
         + model,
       stdin: #"{"update": {"id": 4, "set": {"text": "a coffee stain"}}}"# + "\n")
     let lines = r.stdout.split(separator: "\n").map(String.init)
     #expect(r.status == 0, "\(r.stderr)")
     #expect(lines.first == #"{"snapshot": {"sections": [{"name": "", "ids": [4, 2, 1]}]}}"#, "\(lines) \(r.stderr)")
-    #expect(lines.count == 2 && lines[1].contains(#""ids": [2, 1]"#) && lines[1].contains(#""deleted": [[0, 0]]"#), "\(lines)")
+    #expect(
+      lines.count == 2 && lines[1].contains(#""ids": [2, 1]"#) && lines[1].contains(#""deleted": [[0, 0]]"#), "\(lines)"
+    )
     let db = try SQLiteDatabase(readOnly: path)
-    #expect(try db.execute(SQLStatement(sql: "SELECT ZTEXT, Z_OPT FROM ZNOTE WHERE Z_PK = 4")) == [[.text("a coffee stain"), .integer(2)]])
+    #expect(
+      try db.execute(SQLStatement(sql: "SELECT ZTEXT, Z_OPT FROM ZNOTE WHERE Z_PK = 4")) == [
+        [.text("a coffee stain"), .integer(2)]
+      ])
   }
 
   /// A plain SQLite file: the to-one `author` read from `author_id`.

@@ -13,7 +13,9 @@ struct ColumnarDifferential {
   mutating func pick<T>(_ xs: [T]) -> T { xs[Int(rng.next() % UInt64(xs.count))] }
   mutating func chance(_ percent: UInt64) -> Bool { rng.next() % 100 < percent }
 
-  static let words = ["blue", "Blue", "BLUE", "Ñandú", "ñandu", "NANDU", "café", "Cafe", "straße", "STRASSE", "", "b", "z"]
+  static let words = [
+    "blue", "Blue", "BLUE", "Ñandú", "ñandu", "NANDU", "café", "Cafe", "straße", "STRASSE", "", "b", "z",
+  ]
 
   mutating func scalar() -> SiftValue {
     switch rng.next() % 7 {

@@ -68,7 +68,8 @@ import Testing
   }
 
   @Test func datesByKey() throws {
-    let text = #"[{"at": "2024-03-01T10:00:00Z", "ms": 1700000000000, "s": 1.5, "o": {"at": "2024-03-01"}}, {"at": null}]"#
+    let text =
+      #"[{"at": "2024-03-01T10:00:00Z", "ms": 1700000000000, "s": 1.5, "o": {"at": "2024-03-01"}}, {"at": null}]"#
     let dates = SiftJSONDates(keys: ["at": .iso8601, "ms": .milliseconds, "s": .seconds, "o.at": .iso8601])
     let c = try SiftColumnarRecords(bytes: Array(text.utf8), dates: dates)
     let rows = try JSONRecords.values(bytes: Array(text.utf8), dates: dates)
@@ -83,7 +84,9 @@ import Testing
     // Every ISO string (the default format) goes the general way, with the same answer.
     let all = SiftJSONDates(defaultFormat: .iso8601)
     let mixed = Array(#"[{"a": "2024-03-01T10:00:00Z", "b": "2024"}]"#.utf8)
-    #expect(try SiftColumnarRecords(bytes: mixed, dates: all).record(at: 0) == JSONRecords.values(bytes: mixed, dates: all)[0])
+    #expect(
+      try SiftColumnarRecords(bytes: mixed, dates: all).record(at: 0) == JSONRecords.values(bytes: mixed, dates: all)[0]
+    )
   }
 
   @Test func bytesPerRecordBelowJSON() throws {

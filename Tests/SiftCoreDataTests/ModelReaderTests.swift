@@ -8,7 +8,10 @@ struct ModelReaderTests {
   static let library: CoreDataModel? = try? CoreDataModel(contentsOf: CoreDataFixtures.url("Library.xcdatamodeld"))
 
   func library() throws -> CoreDataModel {
-    try #require(Self.library, "Library.xcdatamodeld did not load: \(String(describing: try? CoreDataModel(contentsOf: CoreDataFixtures.url("Library.xcdatamodeld"))))")
+    try #require(
+      Self.library,
+      "Library.xcdatamodeld did not load: \(String(describing: try? CoreDataModel(contentsOf: CoreDataFixtures.url("Library.xcdatamodeld"))))"
+    )
   }
 
   @Test func bundleReadsTheCurrentVersion() throws {
@@ -16,7 +19,9 @@ struct ModelReaderTests {
     #expect(model.versionName == "Library 2.xcdatamodel")
     #expect(model.file.hasSuffix("Library.xcdatamodeld/Library 2.xcdatamodel/contents"))
     #expect(model.entities.map(\.name) == ["Author", "Item", "Book", "Novel", "Comic", "Note", "Publisher", "Tag"])
-    #expect(try CoreDataModel.currentVersion(ofBundle: CoreDataFixtures.url("Library.xcdatamodeld")) == "Library 2.xcdatamodel")
+    #expect(
+      try CoreDataModel.currentVersion(ofBundle: CoreDataFixtures.url("Library.xcdatamodeld"))
+        == "Library 2.xcdatamodel")
   }
 
   @Test func inheritanceThreeLevelsUnderAnAbstractRoot() throws {
@@ -30,9 +35,13 @@ struct ModelReaderTests {
     #expect(model.hierarchy(of: "Item") == ["Item", "Book", "Comic", "Novel"])
     #expect(model.subentityNames(of: "Book") == ["Comic", "Novel"])
     #expect(model.rootEntityNames == ["Author", "Item", "Note", "Publisher", "Tag"])
-    #expect(model.allAttributes(of: "Novel").map(\.name) == ["createdAt", "scratch", "title", "inPrint", "pages", "genre"])
+    #expect(
+      model.allAttributes(of: "Novel").map(\.name) == ["createdAt", "scratch", "title", "inPrint", "pages", "genre"])
     #expect(model.allRelationships(of: "Comic").map(\.name) == ["notes", "tags", "authors", "publisher"])
-    #expect(model.entityNumbers() == ["Author": 1, "Item": 2, "Book": 3, "Comic": 4, "Novel": 5, "Note": 6, "Publisher": 7, "Tag": 8])
+    #expect(
+      model.entityNumbers() == [
+        "Author": 1, "Item": 2, "Book": 3, "Comic": 4, "Novel": 5, "Note": 6, "Publisher": 7, "Tag": 8,
+      ])
   }
 
   @Test func attributesOptionalTransientDerived() throws {
@@ -78,15 +87,18 @@ struct ModelReaderTests {
 
   /// A SUBQUERY's own variable is not a substitution variable the template needs.
   @Test func templateVariablesAreTheFreeOnes() throws {
-    let model = try CoreDataModel(xml: #"""
-      <model>
-        <entity name="Book"><attribute name="title" attributeType="String"/></entity>
-        <fetchRequest name="ByAuthor" entity="Book" predicateString="SUBQUERY(authors, $a, $a.name == $NAME).@count &gt; 0 AND title != '$x'"/>
-      </model>
-      """#)
+    let model = try CoreDataModel(
+      xml: #"""
+        <model>
+          <entity name="Book"><attribute name="title" attributeType="String"/></entity>
+          <fetchRequest name="ByAuthor" entity="Book" predicateString="SUBQUERY(authors, $a, $a.name == $NAME).@count &gt; 0 AND title != '$x'"/>
+        </model>
+        """#)
     #expect(model.fetchRequest("ByAuthor")?.variables == ["NAME"])
     let r = try model.fetchRequest(named: "ByAuthor", substituting: ["NAME": "Ada"])
-    #expect(r.predicate?.description == #"SUBQUERY(authors, $a, $a.name == "Ada").@count > 0 AND title != "$x""#, "\(String(describing: r.predicate))")
+    #expect(
+      r.predicate?.description == #"SUBQUERY(authors, $a, $a.name == "Ada").@count > 0 AND title != "$x""#,
+      "\(String(describing: r.predicate))")
     #expect(throws: SiftError.self) { try model.fetchRequest(named: "ByAuthor") }
   }
 
@@ -118,10 +130,12 @@ struct ModelReaderTests {
     let types = Set(sample.attributes.map(\.type))
     #expect(types == Set(CoreDataAttributeType.allCases).subtracting([.undefined]))
     let stored = sample.attributes.filter(\.isStored).map(\.name)
-    #expect(stored == [
-      "binary", "boolean", "date", "decimal", "double", "float", "int16", "int32", "int64", "string", "transformable", "uri",
-      "uuid",
-    ])
+    #expect(
+      stored == [
+        "binary", "boolean", "date", "decimal", "double", "float", "int16", "int32", "int64", "string", "transformable",
+        "uri",
+        "uuid",
+      ])
     #expect(sample.attribute("boolean")?.isOptional == false && sample.attribute("binary")?.isOptional == true)
     #expect(sample.attribute("int64")?.isIndexed == true)
   }
@@ -150,20 +164,25 @@ struct ModelReaderTests {
   }
 
   @Test func unknownAttributeTypeIsNamed() throws {
-    let e = try #require(error("""
-      <model>
-        <entity name="A">
-          <attribute name="n" attributeType="Integer 128"/>
-        </entity>
-      </model>
-      """))
+    let e = try #require(
+      error(
+        """
+        <model>
+          <entity name="A">
+            <attribute name="n" attributeType="Integer 128"/>
+          </entity>
+        </model>
+        """))
     #expect(e.file == "Test.xcdatamodel/contents" && e.line == 3 && e.element == "attribute")
     #expect(e.message.contains("'Integer 128'") && e.message.contains("'n'"))
-    #expect(e.description.hasPrefix("Test.xcdatamodel/contents:3: <attribute>: attribute 'n' has unknown attributeType 'Integer 128'"))
+    #expect(
+      e.description.hasPrefix(
+        "Test.xcdatamodel/contents:3: <attribute>: attribute 'n' has unknown attributeType 'Integer 128'"))
   }
 
   @Test func malformedXMLHasALine() throws {
-    let e = try #require(error("<model>\n<entity name=\"A\">\n<attribute name=\"x\" attributeType=\"String\">\n</entity>\n</model>"))
+    let e = try #require(
+      error("<model>\n<entity name=\"A\">\n<attribute name=\"x\" attributeType=\"String\">\n</entity>\n</model>"))
     #expect(e.message.hasPrefix("malformed XML"))
     #expect((e.line ?? 0) >= 3)
   }
@@ -173,17 +192,22 @@ struct ModelReaderTests {
     #expect(widget.line == 3 && widget.element == "widget" && widget.message.contains("unknown element <widget>"))
     let parent = try #require(error("<model>\n<entity name=\"B\" parentEntity=\"Nope\"/>\n</model>"))
     #expect(parent.line == 2 && parent.element == "entity" && parent.message.contains("'Nope'"))
-    let dest = try #require(error(#"<model><entity name="A"><relationship name="r" destinationEntity="Z"/></entity></model>"#))
+    let dest = try #require(
+      error(#"<model><entity name="A"><relationship name="r" destinationEntity="Z"/></entity></model>"#))
     #expect(dest.element == "relationship" && dest.message.contains("unknown destinationEntity 'Z'"))
-    let inverse = try #require(error(#"""
-      <model><entity name="A"><relationship name="r" destinationEntity="A" inverseName="back"/></entity></model>
-      """#))
+    let inverse = try #require(
+      error(
+        #"""
+        <model><entity name="A"><relationship name="r" destinationEntity="A" inverseName="back"/></entity></model>
+        """#))
     #expect(inverse.message.contains("inverse 'back'"))
-    let undefined = try #require(error(#"<model><entity name="A"><attribute name="u" attributeType="Undefined"/></entity></model>"#))
+    let undefined = try #require(
+      error(#"<model><entity name="A"><attribute name="u" attributeType="Undefined"/></entity></model>"#))
     #expect(undefined.message.contains("only a transient attribute"))
     let root = try #require(error("<plist/>"))
     #expect(root.element == "plist" && root.message.contains("not a Core Data model"))
-    let cycle = try #require(error(#"<model><entity name="A" parentEntity="B"/><entity name="B" parentEntity="A"/></model>"#))
+    let cycle = try #require(
+      error(#"<model><entity name="A" parentEntity="B"/><entity name="B" parentEntity="A"/></model>"#))
     #expect(cycle.message.contains("inherits from itself"))
     let flag = try #require(error(#"<model><entity name="A" isAbstract="MAYBE"/></model>"#))
     #expect(flag.message.contains("isAbstract=\"MAYBE\""))
@@ -201,14 +225,17 @@ struct ModelReaderTests {
     try CoreDataFixtures.write(model, to: bundle.appendingPathComponent("M.xcdatamodel/contents"))
     #expect(try CoreDataModel(contentsOf: bundle).versionName == "M.xcdatamodel")  // the only version
 
-    try CoreDataFixtures.write(#"<model><entity name="B"/></model>"#, to: bundle.appendingPathComponent("M 2.xcdatamodel/contents"))
+    try CoreDataFixtures.write(
+      #"<model><entity name="B"/></model>"#, to: bundle.appendingPathComponent("M 2.xcdatamodel/contents"))
     #expect(throws: SiftError.self) { try CoreDataModel(contentsOf: bundle) }
     do { _ = try CoreDataModel(contentsOf: bundle) } catch {
-      #expect(error.message.contains("2 model versions") && (error.underlying as? CoreDataModelError)?.file == bundle.path)
+      #expect(
+        error.message.contains("2 model versions") && (error.underlying as? CoreDataModelError)?.file == bundle.path)
     }
 
     let plist = bundle.appendingPathComponent(".xccurrentversion")
-    try CoreDataFixtures.write(#"""
+    try CoreDataFixtures.write(
+      #"""
       <?xml version="1.0" encoding="UTF-8"?>
       <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>M 3.xcdatamodel</string></dict></plist>
       """#, to: plist)
@@ -216,9 +243,11 @@ struct ModelReaderTests {
       _ = try CoreDataModel(contentsOf: bundle)
       Issue.record("a missing current version loaded")
     } catch {
-      #expect((error.underlying as? CoreDataModelError)?.file == plist.path && error.message.contains("'M 3.xcdatamodel'"))
+      #expect(
+        (error.underlying as? CoreDataModelError)?.file == plist.path && error.message.contains("'M 3.xcdatamodel'"))
     }
-    try CoreDataFixtures.write(#"""
+    try CoreDataFixtures.write(
+      #"""
       <?xml version="1.0" encoding="UTF-8"?>
       <plist version="1.0"><dict><key>_XCCurrentVersionName</key><string>M 2.xcdatamodel</string></dict></plist>
       """#, to: plist)

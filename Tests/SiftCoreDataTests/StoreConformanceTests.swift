@@ -19,7 +19,9 @@ struct StoreConformanceTests {
   static func jsonLines(_ name: String) throws -> [[String: SiftValue]] {
     let text = try String(contentsOf: directory.appendingPathComponent(name), encoding: .utf8)
     return try text.split(separator: "\n").map { line in
-      guard case .dictionary(let d) = try SiftJSON.parse(String(line)) else { throw CoreDataStoreError("not an object") }
+      guard case .dictionary(let d) = try SiftJSON.parse(String(line)) else {
+        throw CoreDataStoreError("not an object")
+      }
       return d
     }
   }
@@ -39,7 +41,9 @@ struct StoreConformanceTests {
     let path = try StoreFixture.build("Venues.sql")
     let db = try SQLiteDatabase(path: path)
     let data = try Data(contentsOf: directory.appendingPathComponent("venues.json"))
-    guard case .array(let all) = try SiftJSON.parse(bytes: [UInt8](data)) else { throw CoreDataStoreError("venues.json") }
+    guard case .array(let all) = try SiftJSON.parse(bytes: [UInt8](data)) else {
+      throw CoreDataStoreError("venues.json")
+    }
     var venues: [SiftValue] = []
     var menuKey: Int64 = 0
     try db.executeScript("BEGIN")
@@ -52,28 +56,37 @@ struct StoreConformanceTests {
       var location: SQLValue = .null
       if case .dictionary(let l)? = v["location"] {
         location = .integer(pk)
-        _ = try db.execute(SQLStatement(
-          sql: "INSERT INTO ZLOCATION VALUES (?, 1, 1, ?, ?, ?, ?)",
-          bindings: [.integer(pk), .integer(pk), sqlValue(l["distance"]), sqlValue(l["city"]), sqlValue(l["zip"])]))
+        _ = try db.execute(
+          SQLStatement(
+            sql: "INSERT INTO ZLOCATION VALUES (?, 1, 1, ?, ?, ?, ?)",
+            bindings: [.integer(pk), .integer(pk), sqlValue(l["distance"]), sqlValue(l["city"]), sqlValue(l["zip"])]))
       }
-      _ = try db.execute(SQLStatement(
-        sql: "INSERT INTO ZVENUE VALUES (?, 3, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-        bindings: [.integer(pk)] + ["createdAt", "favorite", "id"].map { sqlValue(v[$0]) } + [location]
-          + ["specialCount", "tipCount", "distance", "rating", "code", "name", "phone", "priceCategory"].map { sqlValue(v[$0]) }))
+      _ = try db.execute(
+        SQLStatement(
+          sql: "INSERT INTO ZVENUE VALUES (?, 3, 1, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+          bindings: [.integer(pk)] + ["createdAt", "favorite", "id"].map { sqlValue(v[$0]) } + [location]
+            + ["specialCount", "tipCount", "distance", "rating", "code", "name", "phone", "priceCategory"].map {
+              sqlValue(v[$0])
+            }))
       if case .array(let menu)? = v["menu"] {
         for (position, m) in menu.enumerated() {
           guard case .dictionary(let item) = m else { continue }
           menuKey += 1
           // Sparse order keys, as Core Data writes them (notes, section 4).
-          _ = try db.execute(SQLStatement(
-            sql: "INSERT INTO ZMENUITEM VALUES (?, 2, 1, ?, ?, ?, ?, ?)",
-            bindings: [.integer(menuKey), sqlValue(item["vegan"]), .integer(pk), .integer(Int64(position + 1) * 1024),
-                       sqlValue(item["price"]), sqlValue(item["item"])]))
+          _ = try db.execute(
+            SQLStatement(
+              sql: "INSERT INTO ZMENUITEM VALUES (?, 2, 1, ?, ?, ?, ?, ?)",
+              bindings: [
+                .integer(menuKey), sqlValue(item["vegan"]), .integer(pk), .integer(Int64(position + 1) * 1024),
+                sqlValue(item["price"]), sqlValue(item["item"]),
+              ]))
         }
       }
     }
-    _ = try db.execute(SQLStatement(sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = CASE Z_ENT WHEN 2 THEN ? ELSE ? END",
-                                    bindings: [.integer(menuKey), .integer(Int64(all.count))]))
+    _ = try db.execute(
+      SQLStatement(
+        sql: "UPDATE Z_PRIMARYKEY SET Z_MAX = CASE Z_ENT WHEN 2 THEN ? ELSE ? END",
+        bindings: [.integer(menuKey), .integer(Int64(all.count))]))
     try db.executeScript("COMMIT")
     return (path, venues)
   }
@@ -92,24 +105,30 @@ struct StoreConformanceTests {
       if format.contains("tags") || format.contains("scores") { continue }  // arrays: no Core Data type
       var args: [SiftValue] = []
       if case .array(let a)? = c["args"] { args = a }
-      guard let predicate = try? SiftPredicate(format: format, arguments: args) else { continue }  // fails before any engine
-      let memory = Result { () throws(SiftError) in try predicate.compile().matchingIndices(records).map { Int64($0 + 1) } }
+      // Fails before any engine.
+      guard let predicate = try? SiftPredicate(format: format, arguments: args) else { continue }
+      let memory = Result { () throws(SiftError) in
+        try predicate.compile().matchingIndices(records).map { Int64($0 + 1) }
+      }
       for (label, store) in [("model", withModel), ("inferred", inferred)] {
         // Without the model, a to-many whose inverse is a foreign key (Venue.menu) is unknown.
         if label == "inferred" && format.contains("menu") { continue }
         // The inferred schema's keys are lower-cased column names: ask with lower-cased keys.
-        let lowered = args.map { a -> SiftValue in if case .string(let k) = a { .string(Self.lowerKeys(k)) } else { a } }
+        let lowered = args.map { a -> SiftValue in if case .string(let k) = a { .string(Self.lowerKeys(k)) } else { a }
+        }
         let p = label == "model" ? predicate : try SiftPredicate(format: Self.lowerKeys(format), arguments: lowered)
         let answer = Result { () throws in
           let st = try SQLCompiler(dialect: SQLiteDialect(), schema: store.schema)
             .compile(SiftFetchRequest(entity: "Venue", predicate: p))
-          return try store.database.execute(st).map { row -> Int64 in if case .integer(let k) = row[0] { k } else { -1 } }
+          return try store.database.execute(st).map { row -> Int64 in if case .integer(let k) = row[0] { k } else { -1 }
+          }
         }
         switch (memory, answer) {
         case (.success(let m), .success(let s)): #expect(m == s, "\(id) [\(label)]: \(format)")
         case (.failure, .failure): if label == "model" { rejected += 1 }
         case (.success, .failure(let e)): Issue.record("\(id) [\(label)]: memory answers, the store fails: \(e)")
-        case (.failure(let e), .success): Issue.record("\(id) [\(label)]: memory fails (\(e.diagnostic.id)), the store answers")
+        case (.failure(let e), .success):
+          Issue.record("\(id) [\(label)]: memory fails (\(e.diagnostic.id)), the store answers")
         }
       }
       ran += 1

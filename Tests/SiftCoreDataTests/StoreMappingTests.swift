@@ -29,9 +29,14 @@ struct StoreMappingTests {
     #expect(m.schema.dateEncoding == .referenceDateSeconds)
     #expect(model.storeTable(of: "Novel") == "ZITEM")
     #expect(m.storeTables["Note"] == "ZNOTE")
-    #expect(m.entityFilters["Item"] == [2, 3, 4, 5] && m.entityFilters["Book"] == [3, 4, 5] && m.entityFilters["Novel"] == [5])
-    #expect(m.columns["Novel"] == ["createdAt": "ZCREATEDAT", "title": "ZTITLE", "inPrint": "ZINPRINT", "pages": "ZPAGES",
-      "publisher": "ZPUBLISHER", "genre": "ZGENRE"])
+    #expect(
+      m.entityFilters["Item"] == [2, 3, 4, 5] && m.entityFilters["Book"] == [3, 4, 5] && m.entityFilters["Novel"] == [5]
+    )
+    #expect(
+      m.columns["Novel"] == [
+        "createdAt": "ZCREATEDAT", "title": "ZTITLE", "inPrint": "ZINPRINT", "pages": "ZPAGES",
+        "publisher": "ZPUBLISHER", "genre": "ZGENRE",
+      ])
     let novel = try #require(m.schema.entity("Novel"))
     #expect(novel.table == "ZITEM" && novel.primaryKey == "Z_PK")
     #expect(novel.rowFilter == SQLRowFilter(column: "Z_ENT", values: [5]))
@@ -40,12 +45,15 @@ struct StoreMappingTests {
     #expect(novel.attributes.map(\.name) == ["Z_PK", "createdAt", "title", "inPrint", "pages", "genre"])
     #expect(novel.attribute("inPrint")?.type == .boolean && novel.attribute("createdAt")?.type == .date)
     #expect(m.schema.entity("Tag")?.attribute("itemCount") == nil)  // derived: not stored
-    #expect(m.schema.entity("Item")?.relationship("tags")?.kind
-      == .manyToMany(joinTable: "Z_2TAGS", sourceColumn: "Z_2ITEMS", targetColumn: "Z_8TAGS"))
-    #expect(m.schema.entity("Tag")?.relationship("items")?.kind
-      == .manyToMany(joinTable: "Z_2TAGS", sourceColumn: "Z_8TAGS", targetColumn: "Z_2ITEMS"))
-    #expect(m.schema.entity("Novel")?.relationship("authors")?.kind
-      == .manyToMany(joinTable: "Z_1BOOKS", sourceColumn: "Z_3BOOKS", targetColumn: "Z_1AUTHORS"))
+    #expect(
+      m.schema.entity("Item")?.relationship("tags")?.kind
+        == .manyToMany(joinTable: "Z_2TAGS", sourceColumn: "Z_2ITEMS", targetColumn: "Z_8TAGS"))
+    #expect(
+      m.schema.entity("Tag")?.relationship("items")?.kind
+        == .manyToMany(joinTable: "Z_2TAGS", sourceColumn: "Z_8TAGS", targetColumn: "Z_2ITEMS"))
+    #expect(
+      m.schema.entity("Novel")?.relationship("authors")?.kind
+        == .manyToMany(joinTable: "Z_1BOOKS", sourceColumn: "Z_3BOOKS", targetColumn: "Z_1AUTHORS"))
     #expect(m.schema.entity("Publisher")?.relationship("books")?.kind == .toMany(inverseForeignKey: "ZPUBLISHER"))
     #expect(m.schema.entity("Item")?.relationship("notes")?.kind == .toMany(inverseForeignKey: "ZITEM"))
     #expect(m.schema.entity("Book")?.relationship("notes")?.kind == .toMany(inverseForeignKey: "ZITEM"))
@@ -122,8 +130,9 @@ struct StoreMappingTests {
     let model = try CoreDataModel(contentsOf: CoreDataFixtures.url("Playlists"))
     let s = try StoreFixture(model: model, script: "Playlists.sql")
     #expect(try StoreFixture.entityNumbers(s.db) == model.entityNumbers())
-    #expect(s.mapping.schema.entity("Playlist")?.relationship("songs")?.kind
-      == .manyToMany(joinTable: "Z_2SONGS", sourceColumn: "Z_2PLAYLISTS", targetColumn: "Z_3SONGS"))
+    #expect(
+      s.mapping.schema.entity("Playlist")?.relationship("songs")?.kind
+        == .manyToMany(joinTable: "Z_2SONGS", sourceColumn: "Z_2PLAYLISTS", targetColumn: "Z_3SONGS"))
     #expect(try s.keys("Playlist", "ANY songs.title == 'Drive'") == [1, 2])
     #expect(try s.keys("Playlist", "songs.@count == 0") == [3])
     #expect(try s.keys("Playlist", "songs.@sum.seconds > 390") == [1, 2])
@@ -135,13 +144,14 @@ struct StoreMappingTests {
   }
 
   @Test func duplicateColumnNamesGetNumbered() throws {
-    let model = try CoreDataModel(xml: """
-      <model>
-        <entity name="Root" isAbstract="YES"><attribute name="timestamp" attributeType="Date"/><attribute name="timeStamp" attributeType="Date"/></entity>
-        <entity name="A" parentEntity="Root"><attribute name="title" attributeType="String"/></entity>
-        <entity name="B" parentEntity="Root"><attribute name="title" attributeType="Integer 16"/></entity>
-      </model>
-      """)
+    let model = try CoreDataModel(
+      xml: """
+        <model>
+          <entity name="Root" isAbstract="YES"><attribute name="timestamp" attributeType="Date"/><attribute name="timeStamp" attributeType="Date"/></entity>
+          <entity name="A" parentEntity="Root"><attribute name="title" attributeType="String"/></entity>
+          <entity name="B" parentEntity="Root"><attribute name="title" attributeType="Integer 16"/></entity>
+        </model>
+        """)
     let columns = model.columnNames()
     #expect(columns["Root"] == ["timeStamp": "ZTIMESTAMP", "timestamp": "ZTIMESTAMP1"])
     #expect(columns["A"]?["title"] == "ZTITLE" && columns["B"]?["title"] == "ZTITLE1")
@@ -151,44 +161,48 @@ struct StoreMappingTests {
   }
 
   @Test func toManyWithoutInverseIsReported() throws {
-    let model = try CoreDataModel(xml: """
-      <model>
-        <entity name="A"><relationship name="bs" toMany="YES" destinationEntity="B"/></entity>
-        <entity name="B"/>
-      </model>
-      """)
+    let model = try CoreDataModel(
+      xml: """
+        <model>
+          <entity name="A"><relationship name="bs" toMany="YES" destinationEntity="B"/></entity>
+          <entity name="B"/>
+        </model>
+        """)
     let m = try model.sqlMapping()
     #expect(m.schema.entity("A")?.relationship("bs") == nil)
-    #expect(m.unmapped == [
-      "A.bs: a to-many relationship without an inverse; left out (Core Data's storage for it is not described publicly: "
-        + "give it an inverse in the model, or describe it in a schema file)"
-    ])
+    #expect(
+      m.unmapped == [
+        "A.bs: a to-many relationship without an inverse; left out (Core Data's storage for it is not described publicly: "
+          + "give it an inverse in the model, or describe it in a schema file)"
+      ])
     #expect(throws: SiftError.self) { try model.sqlMapping(entityNumbers: ["A": 1]) }
   }
 }
-
 
 extension StoreMappingTests {
   /// The shape of a real store's reflexive many-to-many (larromba/EasyLife, notes section 3):
   /// TodoItem.blockedBy <-> TodoItem.blocking is stored in Z_2BLOCKING(Z_2BLOCKEDBY, Z_2BLOCKING).
   @Test func reflexiveManyToManyIsNamedAfterTheLaterName() throws {
-    let model = try CoreDataModel(xml: """
-      <model>
-        <entity name="Project"><attribute name="name" optional="YES" attributeType="String"/>
-          <relationship name="todoItem" optional="YES" toMany="YES" destinationEntity="TodoItem" inverseName="project" inverseEntity="TodoItem"/></entity>
-        <entity name="TodoItem"><attribute name="name" optional="YES" attributeType="String"/>
-          <relationship name="blockedBy" optional="YES" toMany="YES" destinationEntity="TodoItem" inverseName="blocking" inverseEntity="TodoItem"/>
-          <relationship name="blocking" optional="YES" toMany="YES" destinationEntity="TodoItem" inverseName="blockedBy" inverseEntity="TodoItem"/>
-          <relationship name="project" optional="YES" maxCount="1" destinationEntity="Project" inverseName="todoItem" inverseEntity="Project"/></entity>
-      </model>
-      """)
+    let model = try CoreDataModel(
+      xml: """
+        <model>
+          <entity name="Project"><attribute name="name" optional="YES" attributeType="String"/>
+            <relationship name="todoItem" optional="YES" toMany="YES" destinationEntity="TodoItem" inverseName="project" inverseEntity="TodoItem"/></entity>
+          <entity name="TodoItem"><attribute name="name" optional="YES" attributeType="String"/>
+            <relationship name="blockedBy" optional="YES" toMany="YES" destinationEntity="TodoItem" inverseName="blocking" inverseEntity="TodoItem"/>
+            <relationship name="blocking" optional="YES" toMany="YES" destinationEntity="TodoItem" inverseName="blockedBy" inverseEntity="TodoItem"/>
+            <relationship name="project" optional="YES" maxCount="1" destinationEntity="Project" inverseName="todoItem" inverseEntity="Project"/></entity>
+        </model>
+        """)
     #expect(model.entityNumbers() == ["Project": 1, "TodoItem": 2])
     let m = try model.sqlMapping()
     let item = try #require(m.schema.entity("TodoItem"))
-    #expect(item.relationship("blocking")?.kind
-      == .manyToMany(joinTable: "Z_2BLOCKING", sourceColumn: "Z_2BLOCKEDBY", targetColumn: "Z_2BLOCKING"))
-    #expect(item.relationship("blockedBy")?.kind
-      == .manyToMany(joinTable: "Z_2BLOCKING", sourceColumn: "Z_2BLOCKING", targetColumn: "Z_2BLOCKEDBY"))
+    #expect(
+      item.relationship("blocking")?.kind
+        == .manyToMany(joinTable: "Z_2BLOCKING", sourceColumn: "Z_2BLOCKEDBY", targetColumn: "Z_2BLOCKING"))
+    #expect(
+      item.relationship("blockedBy")?.kind
+        == .manyToMany(joinTable: "Z_2BLOCKING", sourceColumn: "Z_2BLOCKING", targetColumn: "Z_2BLOCKEDBY"))
     #expect(item.relationship("project")?.kind == .toOne(foreignKey: "ZPROJECT"))
     #expect(m.schema.entity("Project")?.relationship("todoItem")?.kind == .toMany(inverseForeignKey: "ZPROJECT"))
   }
@@ -209,7 +223,9 @@ extension StoreMappingTests {
     let when = try s.compiler.compileWhere(
       try SiftPredicate(format: "createdAt > %@", Self.date("2001-01-01T00:01:40Z")), entity: "Item")
     #expect(when.sql == "t0.\"ZCREATEDAT\" > ?" && when.bindings == [.double(100)])
-    for (entity, format) in [("Item", "tags == nil"), ("Book", "authors != nil AND notes.@count > 0"), ("Tag", "items.@count == 0")] {
+    for (entity, format) in [
+      ("Item", "tags == nil"), ("Book", "authors != nil AND notes.@count > 0"), ("Tag", "items.@count == 0"),
+    ] {
       let st = try s.compiler.compileWhere(try SiftPredicate(format: format), entity: entity)
       #expect(!st.sql.contains("__sift") && !st.sql.contains("sift_cd"), "\(format): \(st.sql)")
     }

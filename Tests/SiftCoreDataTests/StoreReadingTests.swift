@@ -15,21 +15,26 @@ struct StoreReadingTests {
   @Test func withoutAModelEntitiesComeFromZPrimaryKey() throws {
     let s = try OpenedStore(script: "Library.sql")
     #expect(s.store.isModelInferred)
-    #expect(s.store.entityRecords.map(\.name) == ["Author", "Item", "Book", "Comic", "Novel", "Note", "Publisher", "Tag"])
+    #expect(
+      s.store.entityRecords.map(\.name) == ["Author", "Item", "Book", "Comic", "Novel", "Note", "Publisher", "Tag"])
     #expect(s.store.model.entity("Novel")?.parentName == "Book" && s.store.model.entity("Book")?.parentName == "Item")
     let novel = try #require(s.store.schema.entity("Novel"))
     #expect(novel.table == "ZITEM" && novel.rowFilter == SQLRowFilter(column: "Z_ENT", values: [5]))
     #expect(s.store.schema.entity("Book")?.rowFilter == SQLRowFilter(column: "Z_ENT", values: [3, 4, 5]))
     // Every column of the hierarchy's table, keyed without Z, lower-cased, in the table's order.
     #expect(novel.attributes.map(\.name) == ["Z_PK", "inprint", "pages", "createdat", "title", "genre", "illustrator"])
-    #expect(novel.attribute("createdat")?.type == .date && novel.attribute("createdat")?.dateEncoding == .referenceDateSeconds)
+    #expect(
+      novel.attribute("createdat")?.type == .date && novel.attribute("createdat")?.dateEncoding == .referenceDateSeconds
+    )
     #expect(novel.attribute("inprint")?.type == .integer)  // a boolean is an INTEGER column: 0/1
     #expect(novel.relationship("publisher")?.kind == .toOne(foreignKey: "ZPUBLISHER"))
     #expect(s.store.schema.entity("Note")?.relationship("item")?.kind == .toOne(foreignKey: "ZITEM"))
-    #expect(s.store.schema.entity("Item")?.relationship("tags")?.kind
-      == .manyToMany(joinTable: "Z_2TAGS", sourceColumn: "Z_2ITEMS", targetColumn: "Z_8TAGS"))
-    #expect(s.store.schema.entity("Author")?.relationship("books")?.kind
-      == .manyToMany(joinTable: "Z_1BOOKS", sourceColumn: "Z_1AUTHORS", targetColumn: "Z_3BOOKS"))
+    #expect(
+      s.store.schema.entity("Item")?.relationship("tags")?.kind
+        == .manyToMany(joinTable: "Z_2TAGS", sourceColumn: "Z_2ITEMS", targetColumn: "Z_8TAGS"))
+    #expect(
+      s.store.schema.entity("Author")?.relationship("books")?.kind
+        == .manyToMany(joinTable: "Z_1BOOKS", sourceColumn: "Z_1AUTHORS", targetColumn: "Z_3BOOKS"))
     #expect(s.store.model.entity("Book")?.relationship("authors")?.isOrdered == true)
     #expect(s.store.model.entity("Author")?.relationship("books")?.isOrdered == false)
     // Not in the store: the to-many side of a foreign key (Publisher.books, Item.notes).
@@ -76,8 +81,9 @@ struct StoreReadingTests {
     #expect(schema.entity("Playlist")?.attribute("cover")?.type == .integer)
     #expect(schema.entity("Song")?.attribute("seconds")?.type == .double)
     #expect(schema.entity("Artwork")?.attribute("png")?.type == .data)
-    #expect(schema.entity("Playlist")?.relationship("songs")?.kind
-      == .manyToMany(joinTable: "Z_2SONGS", sourceColumn: "Z_2PLAYLISTS", targetColumn: "Z_3SONGS"))
+    #expect(
+      schema.entity("Playlist")?.relationship("songs")?.kind
+        == .manyToMany(joinTable: "Z_2SONGS", sourceColumn: "Z_2PLAYLISTS", targetColumn: "Z_3SONGS"))
     #expect(s.store.model.entity("Playlist")?.relationship("songs")?.isOrdered == true)
     #expect(try s.keys("Playlist", "ANY songs.title == 'Drive'") == [1, 2])
     #expect(try s.keys("Song", "playlists.@count == 0") == [4])
@@ -90,7 +96,8 @@ struct StoreReadingTests {
       _ = try OpenedStore(script: "Library.sql", model: old)
     } throws: { error in
       let text = "\(error)"
-      return text.contains("Library.sql store does not match the model") && text.contains("no table ZBOOK for entity Book")
+      return text.contains("Library.sql store does not match the model")
+        && text.contains("no table ZBOOK for entity Book")
         && text.contains("model version")
     }
     let other = try CoreDataModel(xml: "<model><entity name=\"Gadget\"/></model>", file: "Gadgets.xcdatamodel")
@@ -100,7 +107,8 @@ struct StoreReadingTests {
   }
 
   @Test func storeEntitiesTheModelLacksAreNamed() throws {
-    let part = try CoreDataModel(xml: "<model><entity name=\"Publisher\"><attribute name=\"name\" attributeType=\"String\"/></entity></model>")
+    let part = try CoreDataModel(
+      xml: "<model><entity name=\"Publisher\"><attribute name=\"name\" attributeType=\"String\"/></entity></model>")
     let s = try OpenedStore(script: "Library.sql", model: part)
     #expect(s.store.schema.entityNames == ["Publisher"])
     #expect(s.store.warnings.contains("entity Item (Z_ENT 2) is in the store but not in the model; left out"))
@@ -143,12 +151,16 @@ struct StoreReadingTests {
       do { _ = try body() } catch { return "\(error)" }
       return "no error"
     }
-    #expect(message { try model.fetchRequest(named: "Nope") }.hasSuffix(
-      "<fetchRequest>: no fetch request template 'Nope' (templates: BooksByAuthor, LongNovels, RecentItems, AllTags)"))
-    #expect(message { try model.fetchRequest(named: "BooksByAuthor") }.hasSuffix(
-      ":64: <fetchRequest>: template 'BooksByAuthor': needs $AUTHOR (give NAME=JSON for each)"))
-    #expect(message { try model.fetchRequest(named: "AllTags", substituting: ["X": 1]) }.hasSuffix(
-      "template 'AllTags': has no variable $X (it uses none)"))
+    #expect(
+      message { try model.fetchRequest(named: "Nope") }.hasSuffix(
+        "<fetchRequest>: no fetch request template 'Nope' (templates: BooksByAuthor, LongNovels, RecentItems, AllTags)")
+    )
+    #expect(
+      message { try model.fetchRequest(named: "BooksByAuthor") }.hasSuffix(
+        ":64: <fetchRequest>: template 'BooksByAuthor': needs $AUTHOR (give NAME=JSON for each)"))
+    #expect(
+      message { try model.fetchRequest(named: "AllTags", substituting: ["X": 1]) }.hasSuffix(
+        "template 'AllTags': has no variable $X (it uses none)"))
   }
 
   /// The Core Data stores article's library example (SiftCoreData.docc/CoreDataStores.md), as

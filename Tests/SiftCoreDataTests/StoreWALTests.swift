@@ -26,7 +26,9 @@ struct StoreWALTests {
   static func tagNames(_ path: String) throws -> [String] {
     let store = try CoreDataStore(database: try SQLiteDatabase(untouched: path))
     let st = try SQLCompiler(dialect: SQLiteDialect(), schema: store.schema)
-      .compile(SiftFetchRequest(entity: "Tag", predicate: try SiftPredicate(format: "items.@count >= 0"), resultType: .properties(["name"])))
+      .compile(
+        SiftFetchRequest(
+          entity: "Tag", predicate: try SiftPredicate(format: "items.@count >= 0"), resultType: .properties(["name"])))
     return try store.database.execute(st).map { row in if case .text(let s)? = row.first { s } else { "?" } }
   }
 
@@ -39,7 +41,8 @@ struct StoreWALTests {
     _ = try writer.execute(SQLStatement(sql: "PRAGMA journal_mode = WAL"))
     _ = try writer.execute(SQLStatement(sql: "PRAGMA wal_autocheckpoint = 0"))
     // Saved by "the app" after the switch: only in Library.sqlite-wal until a checkpoint.
-    try writer.executeScript("INSERT INTO ZTAG VALUES (4, 8, 1, 0, 'in the wal'); UPDATE Z_PRIMARYKEY SET Z_MAX = 4 WHERE Z_ENT = 8;")
+    try writer.executeScript(
+      "INSERT INTO ZTAG VALUES (4, 8, 1, 0, 'in the wal'); UPDATE Z_PRIMARYKEY SET Z_MAX = 4 WHERE Z_ENT = 8;")
     let before = try Self.snapshot(dir)
     #expect(before.listing == ["Library.sqlite", "Library.sqlite-shm", "Library.sqlite-wal"])
     #expect((before.files["Library.sqlite-wal"]?.count ?? 0) > 0)
@@ -73,7 +76,8 @@ struct StoreWALTests {
     // read-only connection would create both; this one creates nothing.
     let clean = try CoreDataFixtures.temporaryFolder()
     defer { try? FileManager.default.removeItem(at: clean) }
-    try FileManager.default.copyItem(at: copy.appendingPathComponent("Library.sqlite"), to: clean.appendingPathComponent("Library.sqlite"))
+    try FileManager.default.copyItem(
+      at: copy.appendingPathComponent("Library.sqlite"), to: clean.appendingPathComponent("Library.sqlite"))
     let cleanBefore = try Self.snapshot(clean)
     #expect(try Self.tagNames(clean.appendingPathComponent("Library.sqlite").path).count == 3)
     #expect(try Self.snapshot(clean) == cleanBefore)

@@ -18,4 +18,3 @@ enum CoreDataFixtures {
     try text.write(to: url, atomically: true, encoding: .utf8)
   }
 }
-

@@ -20,7 +20,9 @@ struct TypedStoreFetchTests {
 
   /// The books of Library.sql (items 1-5: Book, Novel, Novel, Comic, Book).
   static let books = [
-    Book(title: "Reference Manual", createdAt: Date(timeIntervalSinceReferenceDate: 711_102_600), inPrint: true, pages: 300),
+    Book(
+      title: "Reference Manual", createdAt: Date(timeIntervalSinceReferenceDate: 711_102_600), inPrint: true, pages: 300
+    ),
     Book(title: "Good Omens", createdAt: Date(timeIntervalSinceReferenceDate: 730_980_000), inPrint: true, pages: 288),
     Book(title: "Mort", createdAt: Date(timeIntervalSinceReferenceDate: -415_584_000), inPrint: false, pages: 243),
     Book(title: "The Sandman", createdAt: Date(timeIntervalSinceReferenceDate: 759_067_200), inPrint: true, pages: 200),
@@ -41,13 +43,16 @@ struct TypedStoreFetchTests {
     let model = try CoreDataModel(contentsOf: CoreDataFixtures.url("Library.xcdatamodeld"))
     let store = try OpenedStore(script: "Library.sql", model: model).store
     let schema = try SQLSchema(entities: [
-      SQLEntity(name: "Book", table: "book", attributes: [
-        SQLAttribute(name: "title", type: .string), SQLAttribute(name: "createdAt", type: .date),
-        SQLAttribute(name: "inPrint", type: .boolean), SQLAttribute(name: "pages", type: .integer),
-      ])
+      SQLEntity(
+        name: "Book", table: "book",
+        attributes: [
+          SQLAttribute(name: "title", type: .string), SQLAttribute(name: "createdAt", type: .date),
+          SQLAttribute(name: "inPrint", type: .boolean), SQLAttribute(name: "pages", type: .integer),
+        ])
     ])
     let sqlite = try SQLiteDatabase()
-    try sqlite.load(try Self.books.map { try SiftRecordEncoder.encode($0) }, entity: "Book", schema: schema, dialect: SQLiteDialect())
+    try sqlite.load(
+      try Self.books.map { try SiftRecordEncoder.encode($0) }, entity: "Book", schema: schema, dialect: SQLiteDialect())
     for (format, args, sort, limit) in Self.requests {
       let request = SiftFetchRequest(
         entity: "Book", predicate: try SiftPredicate(format: format, arguments: args),

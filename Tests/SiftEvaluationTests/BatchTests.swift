@@ -1,6 +1,7 @@
 import Foundation
 import SiftSyntax
 import Testing
+
 @testable import SiftEvaluation
 
 /// Arrays of Sift's own layouts (`[SiftObject]`, `[[String: SiftValue]]`, `[SiftValue]`) are
@@ -60,15 +61,16 @@ import Testing
 
   /// SUBQUERY lends its elements to the iterator slot; nested SUBQUERYs, the variable read
   /// whole, and SUBQUERY results used as values must all see the right element.
-  @Test(arguments: [
-    ("SUBQUERY(menu, $m, $m.vegan == YES).@count == 1", [0, 2]),
-    ("SUBQUERY(menu, $m, $m == $m AND $m.price > 3).@count == 1", [0, 2]),
-    ("SUBQUERY(menu, $m, SUBQUERY(menu, $n, $n.price < $m.price).@count == 1).@count > 0", [0]),
-    ("SUBQUERY(menu, $m, $m.price > 3)[SIZE] == 1", [0, 2]),
-    ("ANY SUBQUERY(menu, $m, $m.vegan == YES).price == 12", [2]),
-    ("SUBQUERY(tags, $t, $t BEGINSWITH 'w').@count == 1", [0, 1]),
-    ("SUBQUERY(menu, $m, $m.price < 10).@count == 0 AND SUBQUERY(menu, $m, $m.price >= 10).@count == 0", [1, 3]),
-  ] as [(String, [Int])])
+  @Test(
+    arguments: [
+      ("SUBQUERY(menu, $m, $m.vegan == YES).@count == 1", [0, 2]),
+      ("SUBQUERY(menu, $m, $m == $m AND $m.price > 3).@count == 1", [0, 2]),
+      ("SUBQUERY(menu, $m, SUBQUERY(menu, $n, $n.price < $m.price).@count == 1).@count > 0", [0]),
+      ("SUBQUERY(menu, $m, $m.price > 3)[SIZE] == 1", [0, 2]),
+      ("ANY SUBQUERY(menu, $m, $m.vegan == YES).price == 12", [2]),
+      ("SUBQUERY(tags, $t, $t BEGINSWITH 'w').@count == 1", [0, 1]),
+      ("SUBQUERY(menu, $m, $m.price < 10).@count == 0 AND SUBQUERY(menu, $m, $m.price >= 10).@count == 0", [1, 3]),
+    ] as [(String, [Int])])
   func subqueryBindings(format: String, expected: [Int]) throws {
     let rows: [SiftValue] = [
       ["tags": ["wifi", "vegan"], "menu": [["vegan": true, "price": 4], ["vegan": false, "price": 2]]],
@@ -79,7 +81,9 @@ import Testing
     let m = try SiftPredicate(format: format).compile()
     #expect(try m.matchingIndices(rows) == expected)
     #expect(try m.matchingIndices(rows.compactMap { SiftObject(value: $0) }) == expected)
-    let dicts: [[String: SiftValue]] = rows.compactMap { if case .dictionary(let d) = $0 { return d } else { return nil } }
+    let dicts: [[String: SiftValue]] = rows.compactMap {
+      if case .dictionary(let d) = $0 { return d } else { return nil }
+    }
     #expect(try m.matchingIndices(dicts) == expected)
     #expect(try m.matchingIndices(dicts.map { OpaqueRow(fields: $0) }) == expected)
   }

@@ -1,6 +1,7 @@
 import Foundation
 import SiftSyntax
 import Testing
+
 @testable import SiftEvaluation
 
 /// One line of venues-cases.jsonl joined with its expected answer.

@@ -22,7 +22,9 @@ struct EncodableFilterTests {
 
   static let notes = [
     Note(title: "Buy milk", pinned: true, createdAt: Date(timeIntervalSince1970: 100), due: nil),
-    Note(title: "Call Ada", pinned: false, createdAt: Date(timeIntervalSince1970: 200), due: Date(timeIntervalSince1970: 300)),
+    Note(
+      title: "Call Ada", pinned: false, createdAt: Date(timeIntervalSince1970: 200),
+      due: Date(timeIntervalSince1970: 300)),
     Note(title: "Plan trip", pinned: true, createdAt: Date(timeIntervalSince1970: 300), due: nil),
   ]
 

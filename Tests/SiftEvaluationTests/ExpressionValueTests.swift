@@ -1,6 +1,7 @@
 import Foundation
 import SiftSyntax
 import Testing
+
 @testable import SiftEvaluation
 
 @Suite struct ExpressionValueTests {
@@ -45,7 +46,10 @@ import Testing
     #expect(try SiftExpression(format: "average:({1, 2, 6})").expressionValue() == 3.0)
     #expect(try SiftExpression(format: "SELF").expressionValue() == nil)
     #expect(try SiftExpression(format: "sum:(%@)", [1, 2, 3]).expressionValue() == 6)
-    if case .date = try SiftExpression(format: "now()").expressionValue() {} else { Issue.record("now() is not a date") }
+    if case .date = try SiftExpression(format: "now()").expressionValue() {
+    } else {
+      Issue.record("now() is not a date")
+    }
   }
 
   @Test func plainValueRecordIsSelf() throws {

@@ -1,6 +1,7 @@
 import Foundation
 import SiftSyntax
 import Testing
+
 @testable import SiftEvaluation
 
 /// A user-defined record type: the evaluator sees it boxed (`.record`), not as a fast object.
@@ -33,13 +34,18 @@ struct FastPathGenerator {
     case 0: return "a \(pick(["==", "!="])) \(pick(Self.constants))"
     case 1: return "a \(pick(ordering)) \(pick(["1", "0.5", "YES", "-1"]))"
     case 2: return "s \(pick(["==", "!=", "BEGINSWITH", "ENDSWITH", "CONTAINS"]))\(options()) \(quoted())"
-    case 3: return "s MATCHES\(pick(["", "", "[c]"])) \"\(pick(Self.patterns).replacingOccurrences(of: "\\", with: "\\\\"))\""
-    case 4: return "\(pick(["ANY", "ALL", "NONE"])) t \(pick(["==", "!=", "BEGINSWITH", "CONTAINS"]))\(options()) \(quoted())"
+    case 3:
+      return "s MATCHES\(pick(["", "", "[c]"])) \"\(pick(Self.patterns).replacingOccurrences(of: "\\", with: "\\\\"))\""
+    case 4:
+      return "\(pick(["ANY", "ALL", "NONE"])) t \(pick(["==", "!=", "BEGINSWITH", "CONTAINS"]))\(options()) \(quoted())"
     case 5: return "\(pick(["ANY", "ALL", "NONE"])) t \(pick(["==", "<", ">="])) \(pick(["1", "0.5", "YES"]))"
-    case 6: return "\(pick(["t", "m", "s", "loc"])).@count \(pick(["==", ">", "<=", "!="])) \(Int.random(in: 0...2, using: &rng))"
+    case 6:
+      return
+        "\(pick(["t", "m", "s", "loc"])).@count \(pick(["==", ">", "<=", "!="])) \(Int.random(in: 0...2, using: &rng))"
     case 7: return "loc.city \(pick(["==", "BEGINSWITH", "!="]))\(options()) \(quoted())"
     case 8:
-      return "SUBQUERY(m, $x, $x.v == YES AND $x.p < \(Int.random(in: -1...2, using: &rng))).@count \(pick(["> 0", "== 1", ">= 2"]))"
+      return
+        "SUBQUERY(m, $x, $x.v == YES AND $x.p < \(Int.random(in: -1...2, using: &rng))).@count \(pick(["> 0", "== 1", ">= 2"]))"
     case 9: return "SUBQUERY(m, $x, $x.p \(pick(["==", ">", "!="])) \(pick(Self.constants))).@count > 0"
     case 10: return "a \(pick(["IN", "BETWEEN"])) {0, 1}"
     case 11: return "\(quoted()) IN\(options()) t"
@@ -48,7 +54,9 @@ struct FastPathGenerator {
       let first = "$x.\(pick(["p", "v", "q"])) \(pick(["==", "!=", "<", ">="])) \(pick(Self.constants))"
       let second = "$x.\(pick(["p", "v"])) \(pick(["==", "!=", "BEGINSWITH[c]", "<="])) \(pick(["YES", "1", quoted()]))"
       return "SUBQUERY(m, $x, \(first) AND \(second)).@count \(pick(["> 0", "== 1", "!= 0"]))"
-    case 14: return "s \(pick(["BEGINSWITH", "==", "ENDSWITH"]))\(pick(["[c]", "[d]", "[cd]"])) \(pick(["\"b\"", "\"ca\"", "\"Blue\"", "\"z\""]))"
+    case 14:
+      return
+        "s \(pick(["BEGINSWITH", "==", "ENDSWITH"]))\(pick(["[c]", "[d]", "[cd]"])) \(pick(["\"b\"", "\"ca\"", "\"Blue\"", "\"z\""]))"
     default: return "\(pick(["a", "s", "t", "m", "loc"])) == nil"
     }
   }
@@ -124,7 +132,8 @@ struct FastPathGenerator {
         let expected = Self.outcome(slow, r)
         #expect(Self.outcome(fast, r) == expected, "\(format) on dictionary \(i)")
         #expect(Self.outcome(fast, objects[i]) == expected, "\(format) on object \(i)")
-        #expect(Self.outcome(fast, OpaqueRow(fields: r)) == Self.outcome(slow, OpaqueRow(fields: r)), "\(format) on row \(i)")
+        #expect(
+          Self.outcome(fast, OpaqueRow(fields: r)) == Self.outcome(slow, OpaqueRow(fields: r)), "\(format) on row \(i)")
         #expect(Self.outcome(fast, SiftValue.dictionary(r)) == expected, "\(format) on value \(i)")
         checked += 1
       }
@@ -150,22 +159,25 @@ struct FastPathGenerator {
   }
 
   /// Shapes that take a fast path, with their answers spelled out.
-  @Test(arguments: [
-    ("tipCount >= 100 AND tipCount <= 300", [0, 2]),
-    ("ANY tags == 'wifi'", [0, 1]),
-    ("NONE tags == 'wifi'", [2, 3]),
-    ("ALL tags BEGINSWITH 'w'", [1, 2, 3]),
-    ("menu.@count > 1", [0]),
-    ("SUBQUERY(menu, $m, $m.vegan == YES AND $m.price < 10).@count > 0", [0]),
-    ("name MATCHES '(Blue|Red) .*'", [0, 1]),
-    ("name BEGINSWITH[c] 'blue'", [0, 3]),
-    ("name ==[cd] 'blue cafe'", [3]),
-    ("location.city ==[c] 'ZÜRICH'", [1]),
-  ] as [(String, [Int])])
+  @Test(
+    arguments: [
+      ("tipCount >= 100 AND tipCount <= 300", [0, 2]),
+      ("ANY tags == 'wifi'", [0, 1]),
+      ("NONE tags == 'wifi'", [2, 3]),
+      ("ALL tags BEGINSWITH 'w'", [1, 2, 3]),
+      ("menu.@count > 1", [0]),
+      ("SUBQUERY(menu, $m, $m.vegan == YES AND $m.price < 10).@count > 0", [0]),
+      ("name MATCHES '(Blue|Red) .*'", [0, 1]),
+      ("name BEGINSWITH[c] 'blue'", [0, 3]),
+      ("name ==[cd] 'blue cafe'", [3]),
+      ("location.city ==[c] 'ZÜRICH'", [1]),
+    ] as [(String, [Int])])
   func fastShapes(format: String, expected: [Int]) throws {
     let rows: [SiftValue] = [
-      ["name": "Blue bar", "tipCount": 100, "tags": ["wifi", "vegan"], "location": ["city": "Oslo"],
-        "menu": [["vegan": true, "price": 4], ["vegan": false, "price": 2]]],
+      [
+        "name": "Blue bar", "tipCount": 100, "tags": ["wifi", "vegan"], "location": ["city": "Oslo"],
+        "menu": [["vegan": true, "price": 4], ["vegan": false, "price": 2]],
+      ],
       ["name": "Red Café", "tipCount": 301, "tags": ["wifi"], "location": ["city": "Zürich"], "menu": []],
       ["name": "Ölstube", "tipCount": 300.0, "tags": [], "menu": [["vegan": true, "price": 12]]],
       ["name": "BLUE CAFÉ", "tags": nil],

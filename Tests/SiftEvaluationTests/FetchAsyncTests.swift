@@ -1,6 +1,7 @@
 import Foundation
 import SiftSyntax
 import Testing
+
 @testable import SiftEvaluation
 
 /// Collects values reported from another task.
@@ -40,7 +41,9 @@ final class Reports<T: Sendable>: @unchecked Sendable {
       }
     }
     let outcome = await task.result
-    guard case .failure(let failure) = outcome, let e = failure as? SiftError else { Issue.record("not cancelled: \(outcome)"); return }
+    guard case .failure(let failure) = outcome, let e = failure as? SiftError else {
+      Issue.record("not cancelled: \(outcome)"); return
+    }
     #expect(e.diagnostic.id == "cancelled")
     #expect(reports.all.map(\.scanned) == [3])
   }
@@ -51,7 +54,9 @@ final class Reports<T: Sendable>: @unchecked Sendable {
       withUnsafeCurrentTask { $0?.cancel() }
       return try await Self.request.executeAsync(on: Self.records) { reports.add($0) }
     }
-    guard case .failure(let failure) = await task.result, let e = failure as? SiftError else { Issue.record("not cancelled"); return }
+    guard case .failure(let failure) = await task.result, let e = failure as? SiftError else {
+      Issue.record("not cancelled"); return
+    }
     #expect(e.diagnostic.id == "cancelled" && e.stage == .evaluate)
     #expect(reports.all.isEmpty)
   }

@@ -1,6 +1,7 @@
 import Foundation
 import SiftSyntax
 import Testing
+
 @testable import SiftEvaluation
 
 /// `request.fetch(from:)` over the caller's own `Encodable` values: the same answers as the
@@ -18,23 +19,30 @@ import Testing
   struct Owner: Encodable, Equatable { var city: String }
 
   static let places: [Place] = [
-    Place(name: "a", opened: Date(timeIntervalSince1970: 100), rating: 3, tags: ["wifi"], owner: Owner(city: "Oslo"),
-          id: UUID(), big: 1),
+    Place(
+      name: "a", opened: Date(timeIntervalSince1970: 100), rating: 3, tags: ["wifi"], owner: Owner(city: "Oslo"),
+      id: UUID(), big: 1),
     Place(name: "b", opened: nil, rating: 5, tags: [], owner: nil, id: UUID(), big: UInt64.max),
-    Place(name: "c", opened: Date(timeIntervalSince1970: 50), rating: nil, tags: ["wifi", "bar"], owner: Owner(city: "Paris"),
-          id: UUID(), big: 7),
-    Place(name: "d", opened: Date(timeIntervalSince1970: 300), rating: 1, tags: ["bar"], owner: nil, id: UUID(), big: 0),
+    Place(
+      name: "c", opened: Date(timeIntervalSince1970: 50), rating: nil, tags: ["wifi", "bar"],
+      owner: Owner(city: "Paris"),
+      id: UUID(), big: 7),
+    Place(
+      name: "d", opened: Date(timeIntervalSince1970: 300), rating: 1, tags: ["bar"], owner: nil, id: UUID(), big: 0),
   ]
 
   @Test(arguments: [
-    ("TRUEPREDICATE", ""), ("opened > %@", "opened desc"), ("opened == nil", ""), ("rating == nil OR rating > 2", "name desc"),
-    ("ANY tags == 'wifi'", "rating"), ("owner.city == 'Oslo'", ""), ("owner == nil", "name"), ("tags.@count >= 1", "opened"),
+    ("TRUEPREDICATE", ""), ("opened > %@", "opened desc"), ("opened == nil", ""),
+    ("rating == nil OR rating > 2", "name desc"),
+    ("ANY tags == 'wifi'", "rating"), ("owner.city == 'Oslo'", ""), ("owner == nil", "name"),
+    ("tags.@count >= 1", "opened"),
     ("big > 1e18", ""), ("name IN {'a', 'd'}", "opened desc"),
   ])
   func sameAnswersAsEncodedRecords(format: String, sort: String) throws {
     let request = SiftFetchRequest(
       entity: "Place",
-      predicate: try SiftPredicate(format: format, arguments: format.contains("%@") ? [.date(Date(timeIntervalSince1970: 60))] : []),
+      predicate: try SiftPredicate(
+        format: format, arguments: format.contains("%@") ? [.date(Date(timeIntervalSince1970: 60))] : []),
       sortDescriptors: sort.isEmpty ? [] : try SiftSortDescriptor.parseList(sort))
     let general = try request.matchingIndices(in: try SiftRecordEncoder.records(Self.places)).map { Self.places[$0] }
     #expect(try request.fetch(from: Self.places) == general, "\(format)")
@@ -47,7 +55,8 @@ import Testing
 
   @Test func datesCompareAsDatesAndEmptyInputIsEmpty() throws {
     let request = SiftFetchRequest(
-      entity: "Place", predicate: try SiftPredicate(format: "opened < %@", arguments: [.date(Date(timeIntervalSince1970: 200))]),
+      entity: "Place",
+      predicate: try SiftPredicate(format: "opened < %@", arguments: [.date(Date(timeIntervalSince1970: 200))]),
       sortDescriptors: [SiftSortDescriptor("opened")])
     #expect(try request.fetch(from: Self.places).map(\.name) == ["c", "a"])
     #expect(try request.fetch(from: [Place]()).isEmpty && (try request.fetchCount(from: [Place]())) == 0)

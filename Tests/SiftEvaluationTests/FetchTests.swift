@@ -1,6 +1,7 @@
 import Foundation
 import SiftSyntax
 import Testing
+
 @testable import SiftEvaluation
 
 /// Fetch requests executed in memory: sort, page, count, distinct, properties, aggregates,
@@ -32,7 +33,8 @@ import Testing
   @Test func caseInsensitiveSortFoldsAndKeepsInputOrderForTies() throws {
     let r = SiftFetchRequest(entity: "V", sortDescriptors: [SiftSortDescriptor("name", comparison: .caseInsensitive)])
     #expect(try indices(r) == [1, 3, 0, 2, 4])
-    let d = SiftFetchRequest(entity: "V", sortDescriptors: [SiftSortDescriptor("name", ascending: false, comparison: .caseInsensitive)])
+    let d = SiftFetchRequest(
+      entity: "V", sortDescriptors: [SiftSortDescriptor("name", ascending: false, comparison: .caseInsensitive)])
     #expect(try indices(d) == [4, 2, 0, 1, 3])  // ties (Alpha, alpha) still in input order
   }
 
@@ -62,7 +64,10 @@ import Testing
   }
 
   @Test func mixedKindsOrderByKind() throws {
-    let mixed: [SiftValue] = [["k": "x"], ["k": 2.5], ["k": nil], ["k": true], ["k": [1]], ["k": 2], ["k": .date(Date(timeIntervalSince1970: 0))]]
+    let mixed: [SiftValue] = [
+      ["k": "x"], ["k": 2.5], ["k": nil], ["k": true], ["k": [1]], ["k": 2],
+      ["k": .date(Date(timeIntervalSince1970: 0))],
+    ]
     let r = SiftFetchRequest(entity: "V", sortDescriptors: [SiftSortDescriptor("k")])
     #expect(try indices(r, mixed) == [2, 3, 5, 1, 0, 6, 4])
   }
@@ -74,7 +79,8 @@ import Testing
 
   @Test func predicateLimitOffsetAndCount() throws {
     let p = try SiftPredicate(format: "city == 'Oslo' OR city == 'Paris'")
-    var r = SiftFetchRequest(entity: "V", predicate: p, sortDescriptors: [SiftSortDescriptor("name")], limit: 2, offset: 1)
+    var r = SiftFetchRequest(
+      entity: "V", predicate: p, sortDescriptors: [SiftSortDescriptor("name")], limit: 2, offset: 1)
     #expect(try indices(r) == [0, 2])
     r.resultType = .count
     #expect(try r.execute(on: Self.venues) == .count(2))
@@ -98,12 +104,16 @@ import Testing
       entity: "V", sortDescriptors: [SiftSortDescriptor("price", ascending: false)], limit: 2,
       resultType: .properties(["name", "price"]))
     #expect(try rows(r) == [["bravo", 10], ["charlie", 7]])
-    #expect(try r.execute(on: Self.venues).dictionaries == [["name": "bravo", "price": 10], ["name": "charlie", "price": 7]])
+    #expect(
+      try r.execute(on: Self.venues).dictionaries == [
+        ["name": "bravo", "price": 10], ["name": "charlie", "price": 7],
+      ])
   }
 
   @Test func aggregatesWithGroupBy() throws {
     let aggs = [
-      SiftAggregate(.count), SiftAggregate(.count, "rating"), SiftAggregate(.sum, "price"), SiftAggregate(.avg, "rating"),
+      SiftAggregate(.count), SiftAggregate(.count, "rating"), SiftAggregate(.sum, "price"),
+      SiftAggregate(.avg, "rating"),
       SiftAggregate(.min, "name"), SiftAggregate(.max, "rating"),
     ]
     let r = SiftFetchRequest(entity: "V", resultType: .aggregates(aggs, groupBy: ["city"]))
@@ -116,7 +126,9 @@ import Testing
   }
 
   @Test func aggregatesOfNothing() throws {
-    let aggs = [SiftAggregate(.count), SiftAggregate(.sum, "price"), SiftAggregate(.avg, "price"), SiftAggregate(.max, "price")]
+    let aggs = [
+      SiftAggregate(.count), SiftAggregate(.sum, "price"), SiftAggregate(.avg, "price"), SiftAggregate(.max, "price"),
+    ]
     let none = try SiftPredicate(format: "FALSEPREDICATE")
     let r = SiftFetchRequest(entity: "V", predicate: none, resultType: .aggregates(aggs, groupBy: []))
     #expect(try rows(r) == [[0, 0, nil, nil]])
@@ -158,10 +170,11 @@ import Testing
 
   @Test func sortListParsing() throws {
     let s = try SiftSortDescriptor.parseList("rating desc, name asc [c], -city nulls last")
-    #expect(s == [
-      SiftSortDescriptor("rating", ascending: false), SiftSortDescriptor("name", comparison: .caseInsensitive),
-      SiftSortDescriptor("city", ascending: false, nulls: .last),
-    ])
+    #expect(
+      s == [
+        SiftSortDescriptor("rating", ascending: false), SiftSortDescriptor("name", comparison: .caseInsensitive),
+        SiftSortDescriptor("city", ascending: false, nulls: .last),
+      ])
     let e = try #require(throws: SiftError.self) { try SiftSortDescriptor.parseList("rating sideways") }
     #expect(e.diagnostic.range == SiftSourceRange(start: 7, end: 15))
   }
@@ -183,7 +196,8 @@ import Testing
           paged.limit = limit
           paged.offset = offset
           let want = Array(full.dropFirst(offset).prefix(limit))
-          #expect(try paged.matchingIndices(in: records) == want, "kind \(k) sort \(sorts) limit \(limit) offset \(offset)")
+          #expect(
+            try paged.matchingIndices(in: records) == want, "kind \(k) sort \(sorts) limit \(limit) offset \(offset)")
         }
       }
     }
@@ -203,7 +217,9 @@ import Testing
     for records in sets {
       for f in ["sum", "min", "max", "average"] {
         let direct = Result { try SiftExpression(format: "\(f):(x)").aggregateValue(over: records) }
-        let general = Result { try SiftExpression(format: "TERNARY(TRUEPREDICATE, \(f):(x), 0)").aggregateValue(over: records) }
+        let general = Result {
+          try SiftExpression(format: "TERNARY(TRUEPREDICATE, \(f):(x), 0)").aggregateValue(over: records)
+        }
         switch (direct, general) {
         case (.success(let a), .success(let b)):
           #expect(a == b, "\(f) over \(records): \(a) vs \(b)")

@@ -29,7 +29,9 @@ struct HostileCostTests {
       // A run between other terms (order, and so errors, kept).
       formats.append("a < 'x' OR " + formats[0] + " OR s BEGINSWITH 'B'")
       // Equalities of two plain keys, interleaved: gathered per key.
-      formats.append(values.enumerated().map { "\($0.offset % 2 == 0 ? "a" : "s") ==\(options) \($0.element)" }.joined(separator: " OR "))
+      formats.append(
+        values.enumerated().map { "\($0.offset % 2 == 0 ? "a" : "s") ==\(options) \($0.element)" }.joined(
+          separator: " OR "))
       for format in formats {
         let p = try SiftPredicate(format: format)
         for policy in [ErrorPolicy.strict, .treatAsNoMatch] {
@@ -37,7 +39,9 @@ struct HostileCostTests {
           let slow = try p.compile(EvaluationOptions(policy: policy), fastPaths: false)
           for (i, r) in records.enumerated() {
             #expect(FastPathTests.outcome(fast, r) == FastPathTests.outcome(slow, r), "\(format) on \(i)")
-            #expect(FastPathTests.outcome(fast, objects[i]) == FastPathTests.outcome(slow, objects[i]), "\(format) on object \(i)")
+            #expect(
+              FastPathTests.outcome(fast, objects[i]) == FastPathTests.outcome(slow, objects[i]),
+              "\(format) on object \(i)")
           }
         }
       }
@@ -60,7 +64,8 @@ struct HostileCostTests {
   }
 
   @Test func hugeListsAndChainsAreQuick() throws {
-    let records = try JSONRecords.records(from: .array((0..<20_000).map { i in ["qty": .int(Int64(i)), "name": .string("n\(i)")] }))
+    let records = try JSONRecords.records(
+      from: .array((0..<20_000).map { i in ["qty": .int(Int64(i)), "name": .string("n\(i)")] }))
     let values = (0..<150_000).map { SiftValue.int(Int64($0 * 7)) }
     let inList = try SiftPredicate(format: "qty IN %@", arguments: [.array(values)]).compile()
     var hits: [Int] = []
@@ -119,7 +124,8 @@ struct HostileCostTests {
     let m = try SiftPredicate(format: "name MATCHES '(a+)+b|a+[0-9]+'").compile()
     #expect(try m.matchingIndices(records) == [0, 1])
     // A backreference needs backtracking: out of steps is an error, never a silent false.
-    let back = try SiftPredicate(format: #"name MATCHES '(a+)+\\1b'"#).compile(EvaluationOptions(policy: .treatAsNoMatch))
+    let back = try SiftPredicate(format: #"name MATCHES '(a+)+\\1b'"#).compile(
+      EvaluationOptions(policy: .treatAsNoMatch))
     do {
       _ = try back.matchingIndices([["name": SiftValue.string(String(repeating: "a", count: 40) + "c")]])
       Issue.record("no error")

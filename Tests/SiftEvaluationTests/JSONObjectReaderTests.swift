@@ -1,6 +1,7 @@
 import Foundation
 import SiftSyntax
 import Testing
+
 @testable import SiftEvaluation
 
 /// `JSONObjectReader` reads arrays of objects straight into `SiftObject`s. It must never
@@ -21,24 +22,29 @@ import Testing
     if want == nil { #expect(fast == nil, "accepted what the general reader rejects: \(label())") }
   }
 
-  @Test("typing, layouts, escapes and the inputs left to the general reader", arguments: [
-    (#"[{"b": 1, "a": -0, "c": 1.0, "d": 1e2, "e": -9223372036854775808, "f": 9223372036854775808}]"#, true),
-    (#"[{"a": 01}, {"a": 2}]"#, true),
-    (#"{"when": {"$date": "2024-03-01T00:00:00Z"}, "n": {"$date": 5}, "m": {"$date": 1.5}, "x": {"$data": "AAE="}}"#, true),
-    (#"[{"d": {"$date": true}}, {"d": {"$data": 3}}, {"d": {"$date": "2024-01-01", "other": 1}}]"#, true),
-    (#"[{"s": "a\"b\\c\/d\b\f\n\r\t\u00e9\ud83d\ude00\ud800x\udc00"}]"#, true),
-    (#"[{"a": 1, "b": 2}, {"b": 3, "a": 4}, {"a": 5, "b": 6}, {"a": {"b": {"c": [1, {"a": 2}]}}}, {}]"#, true),
-    ("\u{FEFF}[ {\"a\" :\t1 } ,\r\n {\"a\":2}]  \n", true),
-    (#"[{"é": 1, "e\u0301": 2}]"#, false),  // the same key twice (canonically): last wins there
-    (#"[{"a": 1, "a": 2}]"#, false),
-    (#"[{"d": {"$date": "yesterday"}}]"#, false),
-    (#"[{"a": 1}, 2]"#, false),
-    ("{\"a\": 1}\n{\"a\": 2}\n", false),
-    (#"[{"a": [[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]}]"#, false),  // deeper than the reader goes
-    ("[{\"a\": \"x\u{01}\"}]", false), (#"[{"a": 1,}]"#, false), (#"[{"a": tru}]"#, false), (#"[{"a": -}]"#, false),
-    (#"[{"a": 1.}]"#, false), (#"[{"a": 1e}]"#, false), (#"[{"a": "\x"}]"#, false), (#"[{"a": "\u12"}]"#, false),
-    ("[", false), ("", false), ("[{}", false), (#"[{"a" 1}]"#, false), ("[{}] x", false), ("\"a\"", false),
-  ])
+  @Test(
+    "typing, layouts, escapes and the inputs left to the general reader",
+    arguments: [
+      (#"[{"b": 1, "a": -0, "c": 1.0, "d": 1e2, "e": -9223372036854775808, "f": 9223372036854775808}]"#, true),
+      (#"[{"a": 01}, {"a": 2}]"#, true),
+      (
+        #"{"when": {"$date": "2024-03-01T00:00:00Z"}, "n": {"$date": 5}, "m": {"$date": 1.5}, "x": {"$data": "AAE="}}"#,
+        true
+      ),
+      (#"[{"d": {"$date": true}}, {"d": {"$data": 3}}, {"d": {"$date": "2024-01-01", "other": 1}}]"#, true),
+      (#"[{"s": "a\"b\\c\/d\b\f\n\r\t\u00e9\ud83d\ude00\ud800x\udc00"}]"#, true),
+      (#"[{"a": 1, "b": 2}, {"b": 3, "a": 4}, {"a": 5, "b": 6}, {"a": {"b": {"c": [1, {"a": 2}]}}}, {}]"#, true),
+      ("\u{FEFF}[ {\"a\" :\t1 } ,\r\n {\"a\":2}]  \n", true),
+      (#"[{"é": 1, "e\u0301": 2}]"#, false),  // the same key twice (canonically): last wins there
+      (#"[{"a": 1, "a": 2}]"#, false),
+      (#"[{"d": {"$date": "yesterday"}}]"#, false),
+      (#"[{"a": 1}, 2]"#, false),
+      ("{\"a\": 1}\n{\"a\": 2}\n", false),
+      (#"[{"a": [[[[[[[[[[[[[[[[[[1]]]]]]]]]]]]]]]]]]}]"#, false),  // deeper than the reader goes
+      ("[{\"a\": \"x\u{01}\"}]", false), (#"[{"a": 1,}]"#, false), (#"[{"a": tru}]"#, false), (#"[{"a": -}]"#, false),
+      (#"[{"a": 1.}]"#, false), (#"[{"a": 1e}]"#, false), (#"[{"a": "\x"}]"#, false), (#"[{"a": "\u12"}]"#, false),
+      ("[", false), ("", false), ("[{}", false), (#"[{"a" 1}]"#, false), ("[{}] x", false), ("\"a\"", false),
+    ])
   func cases(text: String, read: Bool) {
     let bytes = Array(text.utf8)
     Self.check(bytes, text)
@@ -71,11 +77,13 @@ import Testing
     #expect(read > 75, "most generated documents are arrays of objects the reader reads")
   }
 
-  @Test("bad JSON is reported with its line and column", arguments: [
-    ("[{\"a\": 1},\n {\"a\": }]", "2:8"),
-    ("[{\"a\": 1}\n\n  {\"b\": 2}]", "3:3"),
-    ("[{\"a\": \"open}]", "1:15"),
-  ])
+  @Test(
+    "bad JSON is reported with its line and column",
+    arguments: [
+      ("[{\"a\": 1},\n {\"a\": }]", "2:8"),
+      ("[{\"a\": 1}\n\n  {\"b\": 2}]", "3:3"),
+      ("[{\"a\": \"open}]", "1:15"),
+    ])
   func errorsHavePositions(text: String, position: String) {
     do {
       _ = try JSONRecords.load(bytes: Array(text.utf8))
@@ -91,10 +99,14 @@ import Testing
 struct JSONTextGenerator {
   var rng: SeededRandom
   static let keys = ["a", "b", "name", "tags", "é", "e\u{301}", "$date", "$data", "x y", "\\\"q"]
-  static let numbers = ["0", "-0", "7", "-12", "01", "1.5", "-2.25e3", "1E+2", "1e-7", "9223372036854775807",
-                        "9223372036854775808", "-9223372036854775809", "123456789012345678901234567890", "0.1"]
-  static let strings = [#""""#, #""wifi""#, #""caf\u00e9""#, #""\ud83d\ude00""#, #""\ud800""#, #""tab\tnew\nline""#,
-                        #""q\"uote\\""#, "\"ünïcödé\"", #""2024-03-01T00:00:00Z""#, #""AAE=""#, #""\/""#]
+  static let numbers = [
+    "0", "-0", "7", "-12", "01", "1.5", "-2.25e3", "1E+2", "1e-7", "9223372036854775807",
+    "9223372036854775808", "-9223372036854775809", "123456789012345678901234567890", "0.1",
+  ]
+  static let strings = [
+    #""""#, #""wifi""#, #""caf\u00e9""#, #""\ud83d\ude00""#, #""\ud800""#, #""tab\tnew\nline""#,
+    #""q\"uote\\""#, "\"ünïcödé\"", #""2024-03-01T00:00:00Z""#, #""AAE=""#, #""\/""#,
+  ]
 
   mutating func pick<T>(_ xs: [T]) -> T { xs[Int.random(in: 0..<xs.count, using: &rng)] }
   mutating func chance(_ n: Int) -> Bool { Int.random(in: 0..<n, using: &rng) == 0 }
@@ -105,9 +117,14 @@ struct JSONTextGenerator {
     case 0: return pick(Self.numbers)
     case 1: return pick(Self.strings)
     case 2: return pick(["true", "false", "null"])
-    case 3: return pick([#"{"$date": "2024-03-01T12:30:00.5+01:00"}"#, #"{"$date": 86400}"#, #"{"$data": "AAE="}"#, #"{"$date": 1.5}"#])
+    case 3:
+      return pick([
+        #"{"$date": "2024-03-01T12:30:00.5+01:00"}"#, #"{"$date": 86400}"#, #"{"$data": "AAE="}"#, #"{"$date": 1.5}"#,
+      ])
     case 4: return pick(Self.numbers)
-    case 5: return "[" + (0..<Int.random(in: 0...3, using: &rng)).map { _ in space() + value(depth + 1) }.joined(separator: ",") + "]"
+    case 5:
+      return "["
+        + (0..<Int.random(in: 0...3, using: &rng)).map { _ in space() + value(depth + 1) }.joined(separator: ",") + "]"
     default: return object(depth + 1, keys: nil)
     }
   }
@@ -115,7 +132,8 @@ struct JSONTextGenerator {
   mutating func object(_ depth: Int, keys: [String]?) -> String {
     let n = Int.random(in: 0...4, using: &rng)
     // Now and then a key twice (the general reader decides those).
-    let ks = keys ?? (chance(5) ? (0..<n).map { _ in pick(Self.keys) } : Array(Self.keys.shuffled(using: &rng).prefix(n)))
+    let ks =
+      keys ?? (chance(5) ? (0..<n).map { _ in pick(Self.keys) } : Array(Self.keys.shuffled(using: &rng).prefix(n)))
     let members = ks.map { k in space() + "\"" + k + "\"" + space() + ":" + space() + value(depth) + space() }
     return "{" + members.joined(separator: ",") + "}"
   }
@@ -123,7 +141,8 @@ struct JSONTextGenerator {
   mutating func document() -> String {
     if chance(10) { return object(1, keys: nil) }
     let shared = ["name", "a", "tags", "b"]
-    let items = (0..<Int.random(in: 0...8, using: &rng)).map { _ in space() + object(1, keys: chance(3) ? nil : shared) }
+    let items = (0..<Int.random(in: 0...8, using: &rng)).map { _ in space() + object(1, keys: chance(3) ? nil : shared)
+    }
     return space() + "[" + items.joined(separator: ",") + "]" + space()
   }
 

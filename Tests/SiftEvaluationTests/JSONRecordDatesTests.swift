@@ -7,7 +7,8 @@ import Testing
 /// `JSONRecords` with a date strategy: web-API JSON compares with dates in memory.
 @Suite("JSONRecords with a date strategy")
 struct JSONRecordDatesTests {
-  static let json = Array(#"[{"at": "2024-02-01T00:00:00Z"}, {"at": "2024-03-05T10:30:00.5+01:00"}, {"at": null}]"#.utf8)
+  static let json = Array(
+    #"[{"at": "2024-02-01T00:00:00Z"}, {"at": "2024-03-05T10:30:00.5+01:00"}, {"at": null}]"#.utf8)
 
   @Test func isoTextComparesAsDates() throws {
     let since = Date(timeIntervalSince1970: 1_709_251_200)  // 2024-03-01T00:00:00Z
@@ -22,7 +23,8 @@ struct JSONRecordDatesTests {
 
   @Test func aValueThatDoesNotFitNamesRecordAndKey() throws {
     let error = #expect(throws: SiftError.self) {
-      try JSONRecords.load(bytes: Array(#"[{"at": 1}, {"at": "soon"}]"#.utf8), dates: SiftJSONDates(keys: ["at": .iso8601]))
+      try JSONRecords.load(
+        bytes: Array(#"[{"at": 1}, {"at": "soon"}]"#.utf8), dates: SiftJSONDates(keys: ["at": .iso8601]))
     }
     #expect(error?.message == #"record 0, key "at": 1 is not an ISO-8601 date"#)
   }

@@ -1,6 +1,7 @@
 import Foundation
 import SiftSyntax
 import Testing
+
 @testable import SiftEvaluation
 
 /// `(format, expected)`: true/false, or nil for an evaluation error. Each runs on `sample`,
@@ -49,13 +50,15 @@ typealias Row = (String, Bool?)
     ("city ==[c] 'STRASSE'", true), ("city ==[c] 'strasse'", true), ("city == 'Strasse'", false),
     ("greek ==[c] 'σίσυφος'", true), ("greek ==[cd] 'σισυφος'", true), ("greek ==[c] 'σισυφος'", false),
     ("loc.city ==[d] 'Zurich'", true), ("loc.city ==[cd] 'ZURICH'", true), ("loc.city == 'Zurich'", false),
-    ("loc.city >[c] 'ZA'", true), ("loc.city < 'ZA'", false), ("name ==[n] 'Crème Brûlée Café'", true), ("name ==[l] 'Crème Brûlée Café'", true),
+    ("loc.city >[c] 'ZA'", true), ("loc.city < 'ZA'", false), ("name ==[n] 'Crème Brûlée Café'", true),
+    ("name ==[l] 'Crème Brûlée Café'", true),
     ("name LIKE 'Cr*Caf?'", true), ("name LIKE 'cr*'", false), ("name LIKE[c] 'cr*'", true),
     ("name LIKE[cd] 'creme*cafe'", true), ("'a*b' LIKE 'a\\\\*b'", true), ("'axb' LIKE 'a\\\\*b'", false),
     ("'(x' LIKE '(*'", true), ("name MATCHES 'Cr.*'", true), ("name MATCHES 'Cr'", false),
     // LIKE matches Unicode scalars as written: e + U+0301 is two scalars, not one é.
     ("'Cafe\u{301}' LIKE 'Cafe?'", true), ("'Cafe\u{301}' LIKE 'Caf?'", false),
-    ("'Cafe\u{301}' LIKE 'Caf\u{E9}'", false), ("'Caf\u{E9}' LIKE 'Caf?'", true), ("'Cafe\u{301}' LIKE[d] 'Caf?'", true),
+    ("'Cafe\u{301}' LIKE 'Caf\u{E9}'", false), ("'Caf\u{E9}' LIKE 'Caf?'", true),
+    ("'Cafe\u{301}' LIKE[d] 'Caf?'", true),
     ("name MATCHES[c] 'cr.*'", true), ("name MATCHES[d] 'Creme.*'", true), ("name MATCHES '('", nil),
     ("n BEGINSWITH '5'", nil), ("name BEGINSWITH 5", nil), ("tags ENDSWITH 'x'", nil), ("n LIKE '5'", nil),
     ("n MATCHES '5'", nil),
@@ -90,12 +93,15 @@ typealias Row = (String, Bool?)
     ("loc.city == 'Zürich'", true), ("SELF.loc.zip == '8001'", true), ("self.n == 5", true), ("n.self == 5", true),
     ("menu.item == {'taco', 'pie', 'taco'}", true), ("menu.item == 'taco'", false), ("tags.@count == 3", true),
     ("menu.@count == 3", true), ("menu.item.@count == 3", true), ("nums.@sum == 10", true), ("nums.@avg == 2.5", true),
-    ("nums.@min == 1", true), ("nums.@max == 4", true), ("menu.@sum.price == 22.5", true), ("menu.@max.price == 12.5", true),
-    ("menu.@min.item == 'pie'", true), ("empty.@sum == 0", true), ("empty.@avg == nil", true), ("empty.@max == nil", true),
+    ("nums.@min == 1", true), ("nums.@max == 4", true), ("menu.@sum.price == 22.5", true),
+    ("menu.@max.price == 12.5", true),
+    ("menu.@min.item == 'pie'", true), ("empty.@sum == 0", true), ("empty.@avg == nil", true),
+    ("empty.@max == nil", true),
     ("menu.@distinctUnionOfObjects.item[SIZE] == 2", true), ("menu.@unionOfObjects.item[SIZE] == 3", true),
     ("menu.@distinctUnionOfObjects.item.@count == 2", nil),
     ("sum(nested.@unionOfArrays) == 6", true), ("nested.@distinctUnionOfArrays[SIZE] == 3", true),
-    ("nested.@distinctUnionOfSets[SIZE] == 3", true), ("tags.@unionOfArrays[SIZE] == 3", nil), ("nums.@sum.self == 10", true), ("loc.@count == 2", true),
+    ("nested.@distinctUnionOfSets[SIZE] == 3", true), ("tags.@unionOfArrays[SIZE] == 3", nil),
+    ("nums.@sum.self == 10", true), ("loc.@count == 2", true),
     ("n.@count == 1", nil), ("tags.@sum == 0", nil), ("tags[0] == 'wifi'", true), ("tags[FIRST] == 'wifi'", true),
     ("tags[LAST] == 'Late'", true), ("tags[SIZE] == 3", true), ("tags[9] == nil", true), ("tags[-1] == nil", true),
     ("empty[FIRST] == nil", true), ("loc['zip'] == '8001'", true), ("loc[SIZE] == 2", true), ("n[0] == 1", nil),
@@ -121,7 +127,8 @@ typealias Row = (String, Bool?)
     ("n + 1 == 6", true), ("n - 7 == -2", true), ("n * 2 == 10", true), ("n / 2 == 2", true), ("n / 2.0 == 2.5", true),
     ("-n == -5", true), ("n ** 2 == 25", true), ("2 ** -1 == 0.5", true), ("7 / -2 == -3", true),
     ("n & 4 == 4", true), ("n | 2 == 7", true), ("n ^ 1 == 4", true), ("1 << 3 == 8", true), ("16 >> 2 == 4", true),
-    ("~0 == -1", true), ("1 << 64 == 0", true), ("1 << 200 == 0", true), ("-8 >> 99 == -1", true), ("8 << -1 == 4", true),
+    ("~0 == -1", true), ("1 << 64 == 0", true), ("1 << 200 == 0", true), ("-8 >> 99 == -1", true),
+    ("8 << -1 == 4", true),
     ("n / 0 == 1", nil), ("modulus:by:(n, 0) == 1", nil), ("d / 0 > 1000", true), ("n / 0.0 > 1000", true),
     ("max + 1 > max", true), ("min - 1 <= min", true), ("max * 2 > max", true), ("-min > max", true),
     ("min / -1 > max", true), ("modulus:by:(min, -1) == 0", true), ("max ** 2 > max", true),
@@ -145,10 +152,12 @@ typealias Row = (String, Bool?)
     ("bitwiseAnd:with:(6, 3) == 2", true), ("bitwiseOr:with:(4, 1) == 5", true), ("bitwiseXor:with:(3, 1) == 2", true),
     ("leftshift:by:(1, 4) == 16", true), ("rightshift:by:(16, 4) == 1", true), ("onesComplement(0) == -1", true),
     ("noindex(n) == 5", true), ("sum(n) == 5", nil), ("sum(tags) == 0", nil), ("sqrt(-1) == sqrt(-1)", false),
-    ("CAST('42', 'NSNumber') == 42", true), ("CAST('2.5', 'NSNumber') == 2.5", true), ("CAST('x', 'NSNumber') == nil", true),
+    ("CAST('42', 'NSNumber') == 42", true), ("CAST('2.5', 'NSNumber') == 2.5", true),
+    ("CAST('x', 'NSNumber') == nil", true),
     ("CAST(n, 'NSString') == '5'", true), ("CAST(2.0, 'NSString') == '2'", true), ("CAST(flag, 'NSNumber') == 1", true),
     ("CAST(0, 'NSDate') == CAST('2001-01-01T00:00:00Z', 'NSDate')", true), ("CAST(tags, 'NSArray') == tags", true),
-    ("CAST(n, 'NSArray') == n", nil), ("CAST(when, 'NSNumber') == 1000", true), ("CAST(n, 'NSDecimalNumber') == 5", true),
+    ("CAST(n, 'NSArray') == n", nil), ("CAST(when, 'NSNumber') == 1000", true),
+    ("CAST(n, 'NSDecimalNumber') == 5", true),
   ]
   @Test(arguments: functions) func builtinFunctions(_ row: Row) { Self.check(row) }
 

@@ -1,6 +1,7 @@
 import Foundation
 import SiftSyntax
 import Testing
+
 @testable import SiftEvaluation
 
 /// `matchingIndices(_:in:variables:workers:)` scans part of an array, on several threads when
@@ -9,7 +10,8 @@ import Testing
 /// error naming that record's position in the whole array.
 @Suite struct ParallelScanTests {
   /// The one-thread, record-by-record answer for `records[range]`.
-  static func expected(_ m: SiftMatcher, _ records: [some SiftRecord], _ range: Range<Int>) -> Result<[Int], SiftError> {
+  static func expected(_ m: SiftMatcher, _ records: [some SiftRecord], _ range: Range<Int>) -> Result<[Int], SiftError>
+  {
     var hits: [Int] = []
     for i in range {
       do {
@@ -59,13 +61,14 @@ import Testing
 
   /// Failures placed in the second thread's part only, in both parts, and past the range: the
   /// error is always the first failing record's in the range, as one thread reports it.
-  @Test(arguments: [
-    ([6000], 0..<8192, 6000),
-    ([7000, 100], 0..<8192, 100),
-    ([4100, 4096], 0..<8192, 4096),
-    ([9000], 0..<8192, nil),
-    ([10], 20..<8192, nil),
-  ] as [([Int], Range<Int>, Int?)])
+  @Test(
+    arguments: [
+      ([6000], 0..<8192, 6000),
+      ([7000, 100], 0..<8192, 100),
+      ([4100, 4096], 0..<8192, 4096),
+      ([9000], 0..<8192, nil),
+      ([10], 20..<8192, nil),
+    ] as [([Int], Range<Int>, Int?)])
   func strictReportsTheFirstFailureInOrder(bad: [Int], range: Range<Int>, failing: Int?) throws {
     var records = (0..<10_000).map { SiftObject(["a": .int(Int64($0))]) }
     for i in bad { records[i] = SiftObject(["a": "x"]) }

@@ -1,6 +1,7 @@
 import Foundation
 import SiftSyntax
 import Testing
+
 @testable import SiftEvaluation
 
 /// Records that are plain values (`["Do", "Re", "Mi"]`), evaluated as `SELF`: the first
@@ -16,8 +17,10 @@ import Testing
     ("[3, 10, 2.5, -1]", "SELF BETWEEN {0, 3}", [0, 2]),
     ("[true, false, true]", "SELF == YES", [0, 2]),
     (#"[null, "x", null]"#, "SELF == nil", [0, 2]),
-    (#"[{"$date": "2024-01-01T00:00:00Z"}, {"$date": "2020-01-01T00:00:00Z"}]"#,
-     "SELF > CAST('2022-01-01T00:00:00Z', 'NSDate')", [0]),
+    (
+      #"[{"$date": "2024-01-01T00:00:00Z"}, {"$date": "2020-01-01T00:00:00Z"}]"#,
+      "SELF > CAST('2022-01-01T00:00:00Z', 'NSDate')", [0]
+    ),
     (#"[[1, 2], [], [3]]"#, "SELF.@count > 0", [0, 2]),
     (#"[[1, 2], [], [3]]"#, "ANY SELF == 3", [2]),
     // Mixed: objects and plain values side by side.

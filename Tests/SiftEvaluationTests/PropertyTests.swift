@@ -1,6 +1,7 @@
 import Foundation
 import SiftSyntax
 import Testing
+
 @testable import SiftEvaluation
 
 /// Random well-typed predicates and records over keys a (integer), b (double), s (string),

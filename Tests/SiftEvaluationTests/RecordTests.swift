@@ -1,6 +1,7 @@
 import Foundation
 import SiftSyntax
 import Testing
+
 @testable import SiftEvaluation
 
 struct Dish: Codable, Sendable {
@@ -74,7 +75,8 @@ struct UserRow: SiftRecord {
   }
 
   @Test func jsonRecordsLoading() throws {
-    let rows = try JSONRecords.load(bytes: Array(#"[{"a": 1, "when": {"$date": "2001-01-01T00:00:10Z"}}, {"a": 2.5}]"#.utf8))
+    let rows = try JSONRecords.load(
+      bytes: Array(#"[{"a": 1, "when": {"$date": "2001-01-01T00:00:10Z"}}, {"a": 2.5}]"#.utf8))
     #expect(rows.count == 2)
     let m = try SiftPredicate(format: "when == CAST(10, 'NSDate')").compile()
     #expect(try m.matchingIndices(rows) == [0])

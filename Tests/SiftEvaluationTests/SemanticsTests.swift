@@ -1,6 +1,7 @@
 import Foundation
 import SiftSyntax
 import Testing
+
 @testable import SiftEvaluation
 
 @Suite struct SemanticsTests {
@@ -74,9 +75,11 @@ import Testing
     ("name BEGINSWITH 5", "not-a-string", "5"), ("n BEGINSWITH 'x'", "not-a-string", "n"),
     ("ANY name == 'x'", "quantifier-needs-collection", "name"), ("n BETWEEN nums", "between-needs-two-bounds", "nums"),
     ("n IN 5", "not-a-collection", "5"), ("n < 'a'", "incomparable-values", "<"),
-    ("name MATCHES '('", "invalid-regex", "'('"), ("FUNCTION(n, 'nope') == 1", "unknown-function", "FUNCTION(n, 'nope')"),
+    ("name MATCHES '('", "invalid-regex", "'('"),
+    ("FUNCTION(n, 'nope') == 1", "unknown-function", "FUNCTION(n, 'nope')"),
     ("ANYKEY == 1", "unsupported", "ANYKEY"), ("x == $UNSET", "unbound-variable", "$UNSET"),
-    ("SUBQUERY(n, $x, $x == 1).@count == 0", "not-a-collection", "n"), ("n.@count == 1", "not-a-collection", "n.@count"),
+    ("SUBQUERY(n, $x, $x == 1).@count == 0", "not-a-collection", "n"),
+    ("n.@count == 1", "not-a-collection", "n.@count"),
     ("d & 1 == 1", "bitwise-needs-integers", "d & 1"), ("name + 1 == 1", "not-a-number", "name + 1"),
   ])
   func errorsPointAtTheirNode(_ format: String, _ id: String, _ text: String) throws {
@@ -129,7 +132,8 @@ import Testing
       return .null
     }
     registry.register("between:and:") { receiver, args in
-      guard case .int(let x) = receiver, args.count == 2, case .int(let lo) = args[0], case .int(let hi) = args[1] else {
+      guard case .int(let x) = receiver, args.count == 2, case .int(let lo) = args[0], case .int(let hi) = args[1]
+      else {
         return .bool(false)
       }
       return .bool(lo <= x && x <= hi)

@@ -1,6 +1,7 @@
 import Foundation
 import SiftSyntax
 import Testing
+
 @testable import SiftEvaluation
 
 /// The per-kind closures (`ConstantComparisons.swift`, `KeyPathClosures.swift`) and the in-place batch loops
@@ -36,12 +37,18 @@ import Testing
   ])
   func benchmarkShapesAgree(format: String) throws {
     let rows: [[String: SiftValue]] = [
-      ["priceCategory": "$$", "tipCount": 100, "name": "Blue bar", "distance": 9.5, "tags": ["wifi"],
-        "menu": [["vegan": true, "price": 9.99, "item": "ramen"], ["vegan": false, "price": 3]]],
-      ["priceCategory": nil, "tipCount": 300.0, "name": "B\u{301}lue", "distance": .double(.nan), "tags": [],
-        "menu": [["vegan": 1, "price": 10], ["item": "RAmen"]]],
-      ["priceCategory": 2, "tipCount": "many", "name": "BLUE", "distance": "far", "tags": [1, "wifi"],
-        "menu": [["vegan": true, "price": "cheap"]]],
+      [
+        "priceCategory": "$$", "tipCount": 100, "name": "Blue bar", "distance": 9.5, "tags": ["wifi"],
+        "menu": [["vegan": true, "price": 9.99, "item": "ramen"], ["vegan": false, "price": 3]],
+      ],
+      [
+        "priceCategory": nil, "tipCount": 300.0, "name": "B\u{301}lue", "distance": .double(.nan), "tags": [],
+        "menu": [["vegan": 1, "price": 10], ["item": "RAmen"]],
+      ],
+      [
+        "priceCategory": 2, "tipCount": "many", "name": "BLUE", "distance": "far", "tags": [1, "wifi"],
+        "menu": [["vegan": true, "price": "cheap"]],
+      ],
       ["tipCount": nil, "name": 7, "distance": 9007199254740992.0, "tags": "wifi", "menu": "none"],
       ["name": "Crème", "tags": nil, "menu": [1, nil, ["vegan": true, "price": -1]]],
       ["name": "blu", "menu": [["vegan": nil, "price": nil]], "distance": 10],
@@ -72,7 +79,9 @@ import Testing
     ]
     let needles = ["blue", "b", "ca", "z", "ab", "Blue"]
     var answered = 0
-    for options in [ComparisonOptions.caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive]] {
+    for options in [
+      ComparisonOptions.caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive],
+    ] {
       let rule = TextRule(options)
       for n in needles {
         let folded = TextFolding.fold(n, options)

@@ -40,10 +40,17 @@ struct OracleTests {
     let sqlite = SQLiteDialect()
     let postgres = PostgreSQLDialect()
     #expect(SQLOracle.placeholderProblem(SQLStatement(sql: "a = ?", bindings: [.integer(1)]), dialect: sqlite) == nil)
-    #expect(SQLOracle.placeholderProblem(SQLStatement(sql: "a = ? OR b = ?", bindings: [.integer(1)]), dialect: sqlite) != nil)
-    #expect(SQLOracle.placeholderProblem(SQLStatement(sql: "a = $1 OR b = $1", bindings: [.integer(1)]), dialect: postgres) == nil)
-    #expect(SQLOracle.placeholderProblem(SQLStatement(sql: "a = $2", bindings: [.integer(1)]), dialect: postgres) != nil)
-    #expect(SQLOracle.placeholderProblem(SQLStatement(sql: "a = $1", bindings: [.integer(1), .integer(2)]), dialect: postgres) != nil)
+    #expect(
+      SQLOracle.placeholderProblem(SQLStatement(sql: "a = ? OR b = ?", bindings: [.integer(1)]), dialect: sqlite) != nil
+    )
+    #expect(
+      SQLOracle.placeholderProblem(SQLStatement(sql: "a = $1 OR b = $1", bindings: [.integer(1)]), dialect: postgres)
+        == nil)
+    #expect(
+      SQLOracle.placeholderProblem(SQLStatement(sql: "a = $2", bindings: [.integer(1)]), dialect: postgres) != nil)
+    #expect(
+      SQLOracle.placeholderProblem(
+        SQLStatement(sql: "a = $1", bindings: [.integer(1), .integer(2)]), dialect: postgres) != nil)
   }
 
   @Test func outcomesAgreeWhenEqualBothFailedOrRefused() {
@@ -59,11 +66,12 @@ struct OracleTests {
   }
 
   /// What SQLite refuses to compile is `.refused`; what it runs is `.matches`.
-  @Test(arguments: [
-    ("SELF.@count > 2", "not-a-collection"), ("missing == 1", "unknown-key-path"),
-    ("1.x == 2", "key-on-non-object"), ("onesComplement(x) > 1", "bitwise-needs-integers"),
-    ("name == 'red bar'", nil),
-  ] as [(String, String?)])
+  @Test(
+    arguments: [
+      ("SELF.@count > 2", "not-a-collection"), ("missing == 1", "unknown-key-path"),
+      ("1.x == 2", "key-on-non-object"), ("onesComplement(x) > 1", "bitwise-needs-integers"),
+      ("name == 'red bar'", nil),
+    ] as [(String, String?)])
   func sqliteOutcomes(_ text: String, _ refusal: String?) throws {
     let p = try SiftPredicate.parse(text)
     let schema = try #require(FuzzData.schema)
@@ -88,7 +96,8 @@ struct OracleTests {
 
   @Test func diagnosticOutsideItsSourceIsReported() {
     let error = SiftError(
-      stage: .evaluate, diagnostic: SiftDiagnostic(id: "x", message: "m", range: SiftSourceRange(start: 2, end: 9)), source: "abc")
+      stage: .evaluate, diagnostic: SiftDiagnostic(id: "x", message: "m", range: SiftSourceRange(start: 2, end: 9)),
+      source: "abc")
     #expect(ParseOracle.diagnosticProblem(error, stages: [.evaluate]) != nil)
     #expect(ParseOracle.diagnosticProblem(error, stages: [.parse]) != nil)
   }
@@ -117,7 +126,8 @@ struct NativeOracleTests {
 
   @Test(arguments: [
     "when == ms", "when < cd", "cd >= %@", "ms BETWEEN {%@, %@}", "when > %@", "ANY tags == 'wifi'", "tags.@count > 1",
-    "ALL tags BEGINSWITH[c] 'q'", "code == 'ß'", "code IN {'A-1', 'Z'}", "flag == NO", "n > 0 AND x < 3", "name ==[cd] 'NAIVE *?\\\\ X'",
+    "ALL tags BEGINSWITH[c] 'q'", "code == 'ß'", "code IN {'A-1', 'Z'}", "flag == NO", "n > 0 AND x < 3",
+    "name ==[cd] 'NAIVE *?\\\\ X'",
     "name LIKE '*100%*'", "SUBQUERY(tags, $t, $t == 'a').@count == 1", "when == nil", "cd < when",
   ])
   func memoryAgreesWithSQL(_ text: String) {

@@ -37,7 +37,8 @@ struct RegressionReplayTests {
     for target in FuzzTarget.allCases {
       var isDirectory: ObjCBool = false
       let path = RegressionFile.root.appendingPathComponent(target.rawValue).path
-      #expect(FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue, "\(path)")
+      #expect(
+        FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) && isDirectory.boolValue, "\(path)")
     }
   }
 }

@@ -1,5 +1,5 @@
-import SiftSyntax
 import SiftEvaluation
+import SiftSyntax
 import Testing
 
 /// The bounds and rules the fuzzers enforce, as plain tests (see Grammar/notes/fuzzing.md).

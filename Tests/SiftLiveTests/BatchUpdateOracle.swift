@@ -1,4 +1,5 @@
 import SiftSyntax
+
 @testable import SiftLive
 
 /// UIKit's batch-update rules (`performBatchUpdates`), as a checker: deletes (sections and
@@ -34,7 +35,9 @@ enum BatchUpdateOracle {
     }
     // Insert sections.
     let newCount = old.count - deletedSections.count + insertedSections.count
-    guard cs.sectionInserts.allSatisfy({ (0..<newCount).contains($0) }) else { throw fail("inserted section out of range") }
+    guard cs.sectionInserts.allSatisfy({ (0..<newCount).contains($0) }) else {
+      throw fail("inserted section out of range")
+    }
     var result: [[ID?]] = []
     var next = 0
     for s in 0..<newCount {
@@ -48,7 +51,8 @@ enum BatchUpdateOracle {
     }
     guard next == survivors.count else { throw fail("section count mismatch") }
     // Insert rows and move destinations, ascending.
-    let moveTo = Dictionary(cs.moved.map { ($0.to, old[$0.from.section][$0.from.item]) }, uniquingKeysWith: { a, _ in a })
+    let moveTo = Dictionary(
+      cs.moved.map { ($0.to, old[$0.from.section][$0.from.item]) }, uniquingKeysWith: { a, _ in a })
     guard moveTo.count == cs.moved.count else { throw fail("two moves to one index path") }
     for m in cs.moved where insertedSections.contains(m.to.section) { throw fail("move into inserted section \(m)") }
     guard Set(cs.inserted + cs.moved.map(\.to)).count == cs.inserted.count + cs.moved.count else {
@@ -62,7 +66,9 @@ enum BatchUpdateOracle {
       result[p.section].insert(isInsert ? nil : moveTo[p], at: p.item)
     }
     // Inserted rows: the data source's ids.
-    guard result.map(\.count) == fresh.map(\.count) else { throw fail("row counts \(result.map(\.count)) ≠ \(fresh.map(\.count))") }
+    guard result.map(\.count) == fresh.map(\.count) else {
+      throw fail("row counts \(result.map(\.count)) ≠ \(fresh.map(\.count))")
+    }
     return result.enumerated().map { s, items in items.enumerated().map { r, id in id ?? fresh[s][r] } }
   }
 }

@@ -1,5 +1,6 @@
 import SiftSyntax
 import Testing
+
 @testable import SiftLive
 
 /// ChunkedArray against Array: random inserts and removes (chunks split past 512 and vanish

@@ -1,6 +1,7 @@
 import SiftEvaluation
 import SiftSyntax
 import Testing
+
 @testable import SiftLive
 
 /// Change sets for single edits, written out: NSFetchedResultsController's vocabulary and the
@@ -10,7 +11,9 @@ import Testing
 
   /// Venues 1…5; ratings 5, 4, 3, 2, 1 (so `rating desc` is id order); cities a, a, b, b, c.
   static func venues() -> [[String: SiftValue]] {
-    (1...5).map { i in ["id": .int(Int64(i)), "rating": .int(Int64(6 - i)), "city": .string(["a", "a", "b", "b", "c"][i - 1])] }
+    (1...5).map { i in
+      ["id": .int(Int64(i)), "rating": .int(Int64(6 - i)), "city": .string(["a", "a", "b", "b", "c"][i - 1])]
+    }
   }
 
   static func live(_ format: String? = nil, sort: String = "rating desc", section: String? = nil) throws -> Live {
@@ -109,7 +112,9 @@ import Testing
     let live = try Self.live(section: "city")
     let before = live.ids
     let cs = try live.perform { tx in
-      try tx.update(1) { $0["rating"] = 0; $0["city"] = "b" }
+      try tx.update(1) {
+        $0["rating"] = 0; $0["city"] = "b"
+      }
       try tx.delete(4)
       try tx.insert(["id": 7, "rating": 9, "city": "c"], id: 7)
     }

@@ -1,6 +1,7 @@
 import SiftEvaluation
 import SiftSyntax
 import Testing
+
 @testable import SiftLive
 
 /// Random sequences of inserts, updates and deletes (seeded: a failure names its seed and step,
@@ -33,7 +34,9 @@ import Testing
   static func record(_ id: Int64, _ rng: inout SeededRandom) -> Record {
     var r: Record = ["id": .int(id)]
     if !rng.chance(0.15) { r["a"] = .int(Int64(rng.below(5))) }
-    r["b"] = rng.pick([.string("x"), .string("X"), .string("y"), .string("é"), .string("file10"), .string("file9"), .null])
+    r["b"] = rng.pick([
+      .string("x"), .string("X"), .string("y"), .string("é"), .string("file10"), .string("file9"), .null,
+    ])
     r["g"] = rng.pick([.string("p"), .string("q"), .string("r"), .null])
     if rng.chance(0.8) { r["d"] = .double(Double(rng.below(7)) / 2) }
     return r
@@ -73,8 +76,10 @@ import Testing
       nextID += 1
     }
     let live = try Live(
-      records: rows, ids: rows.map { $0["id"] ?? .null }, predicate: try setup.predicate.map { try SiftPredicate(format: $0) },
-      sortDescriptors: setup.sort.isEmpty ? [] : try SiftSortDescriptor.parseList(setup.sort), sectionKeyPath: setup.section)
+      records: rows, ids: rows.map { $0["id"] ?? .null },
+      predicate: try setup.predicate.map { try SiftPredicate(format: $0) },
+      sortDescriptors: setup.sort.isEmpty ? [] : try SiftSortDescriptor.parseList(setup.sort),
+      sectionKeyPath: setup.section)
     let where_ = "setup \(setup), seed \(seed)"
     #expect(try live.refetchedSections() == live.sections, "\(where_): initial fetch")
     for step in 0..<steps {
@@ -126,7 +131,10 @@ import Testing
 
   /// Only touched objects appear; a touched object fetched before and after is either updated
   /// or moved; it moves only when its section or its order relative to another object changed.
-  func checkMinimal(_ cs: SiftChangeSet<SiftValue>, old: [SiftLiveSection<SiftValue>], new: [SiftLiveSection<SiftValue>], touched: Set<SiftValue>, _ at: String) {
+  func checkMinimal(
+    _ cs: SiftChangeSet<SiftValue>, old: [SiftLiveSection<SiftValue>], new: [SiftLiveSection<SiftValue>],
+    touched: Set<SiftValue>, _ at: String
+  ) {
     func id(_ p: SiftIndexPath, _ s: [SiftLiveSection<SiftValue>]) -> SiftValue { s[p.section].ids[p.item] }
     let oldIDs = (cs.deleted + cs.updated + cs.moved.map(\.from)).map { id($0, old) }
     let newIDs = (cs.inserted + cs.moved.map(\.to)).map { id($0, new) }

@@ -1,9 +1,10 @@
 import Foundation
+import SiftLive
 import SiftSQL
 import SiftSQLite
 import SiftSyntax
 import Testing
-import SiftLive
+
 @testable import SiftLiveSQLite
 
 /// Live-table writes store each value the way its column already stores it
@@ -11,7 +12,8 @@ import SiftLive
 @Suite struct SQLiteLiveCodecTests {
   @Test func datesAndBooleansAreWrittenInTheColumnsOwnEncoding() throws {
     let db = try SQLiteDatabase()
-    try db.executeScript("""
+    try db.executeScript(
+      """
       CREATE TABLE Log (id INTEGER PRIMARY KEY, iso DATETIME, local DATETIME, day DATE, epoch TIMESTAMP,
                         millis INTEGER_TIMESTAMP, flag BOOLEAN, note TEXT);
       INSERT INTO Log VALUES (1, '2024-01-05T10:30:00Z', '2024-01-05 10:30:00', '2024-01-05', 1704450600.5,
@@ -24,7 +26,8 @@ import SiftLive
     ])
     let row = try db.execute(SQLStatement(sql: "SELECT iso, local, day, epoch, millis, flag, note FROM Log"))
     let expected: [SQLValue] = [
-      .text("2025-02-03T04:05:06.500Z"), .text("2025-02-03 04:05:06.500"), .text("2025-02-03"), .double(1_738_555_506.5),
+      .text("2025-02-03T04:05:06.500Z"), .text("2025-02-03 04:05:06.500"), .text("2025-02-03"),
+      .double(1_738_555_506.5),
       .integer(1_738_555_506_500), .integer(1), .text("2025-02-03T04:05:06.500Z"),
     ]
     #expect(row == [expected])
@@ -32,10 +35,13 @@ import SiftLive
 
   @Test func aDateNoColumnCanHoldIsAClearError() throws {
     let db = try SQLiteDatabase()
-    try db.executeScript("CREATE TABLE Log (id INTEGER PRIMARY KEY, iso DATETIME); INSERT INTO Log VALUES (1, '2024-01-05T10:30:00Z');")
+    try db.executeScript(
+      "CREATE TABLE Log (id INTEGER PRIMARY KEY, iso DATETIME); INSERT INTO Log VALUES (1, '2024-01-05T10:30:00Z');")
     let table = try SQLiteLiveTable(database: db, table: "Log", predicate: nil, sortDescriptors: [])
     for seconds in [1e300, -1e300, Double.nan] {
-      #expect(throws: SiftError.self) { try table.write([.update(1, set: ["iso": .date(Date(timeIntervalSince1970: seconds))])]) }
+      #expect(throws: SiftError.self) {
+        try table.write([.update(1, set: ["iso": .date(Date(timeIntervalSince1970: seconds))])])
+      }
     }
     #expect(try db.execute(SQLStatement(sql: "SELECT iso FROM Log")) == [[.text("2024-01-05T10:30:00Z")]])
   }
@@ -44,7 +50,8 @@ import SiftLive
   /// booleans, as in `sift batch --db` (before, ISO text met a date and the watch failed).
   @Test func rowsAreReadInTheColumnsOwnEncoding() throws {
     let db = try SQLiteDatabase()
-    try db.executeScript("""
+    try db.executeScript(
+      """
       CREATE TABLE Log (id INTEGER PRIMARY KEY, iso DATETIME, flag BOOLEAN);
       INSERT INTO Log VALUES (1, '2024-01-05T10:30:00Z', 0), (2, '2024-03-05T10:30:00.250Z', 1), (3, NULL, 1);
       """)
@@ -56,6 +63,9 @@ import SiftLive
     #expect(table.results.record(for: 2)?["iso"] == .date(Date(timeIntervalSince1970: 1_709_634_600.25)))
     let changes = try table.write([.update(1, set: ["iso": .date(since.addingTimeInterval(60)), "flag": true])])
     #expect(changes.inserted.count == 1)
-    #expect(try db.execute(SQLStatement(sql: "SELECT iso, flag FROM Log WHERE id = 1")) == [[.text("2024-03-01T00:01:00Z"), .integer(1)]])
+    #expect(
+      try db.execute(SQLStatement(sql: "SELECT iso, flag FROM Log WHERE id = 1")) == [
+        [.text("2024-03-01T00:01:00Z"), .integer(1)]
+      ])
   }
 }

@@ -3,6 +3,7 @@ import SiftSQL
 import SiftSQLite
 import SiftSyntax
 import Testing
+
 @testable import SiftLive
 @testable import SiftLiveSQLite
 
@@ -13,7 +14,8 @@ import Testing
   static func store() throws -> (String, SQLiteDatabase) {
     let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
       .appendingPathComponent("Fixtures/coredata/Library.sql")
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("sift-live-cd-\(UUID().uuidString).sqlite").path
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("sift-live-cd-\(UUID().uuidString).sqlite")
+      .path
     let db = try SQLiteDatabase(path: path)
     try db.executeScript(try String(contentsOf: fixture, encoding: .utf8))
     return (path, db)

@@ -3,6 +3,7 @@ import SiftSQL
 import SiftSQLite
 import SiftSyntax
 import Testing
+
 @testable import SiftLive
 @testable import SiftLiveSQLite
 
@@ -23,20 +24,30 @@ import Testing
 
   @Test(arguments: UInt64(1)...UInt64(16)) func randomOwnSQLStaysInStep(_ seed: UInt64) throws {
     var rng = SeededRandom(seed: seed)
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("sift-own-prop-\(UUID().uuidString).sqlite").path
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "sift-own-prop-\(UUID().uuidString).sqlite"
+    ).path
     defer { try? FileManager.default.removeItem(atPath: path) }
     let db = try SQLiteDatabase(path: path)
-    try db.executeScript("""
+    try db.executeScript(
+      """
       CREATE TABLE t (id INTEGER PRIMARY KEY, a INTEGER, b TEXT, g TEXT);
       CREATE TABLE audit (n INTEGER);
       CREATE TRIGGER bump AFTER INSERT ON audit BEGIN UPDATE t SET a = a + NEW.n WHERE id = (SELECT min(id) FROM t); END;
       """)
-    for i in 0..<rng.below(10) { _ = try db.execute(SQLStatement(sql: "INSERT INTO t VALUES (?, ?, 'x', 'p')", bindings: [.integer(Int64(i + 1)), .integer(Int64(rng.below(4)))])) }
+    for i in 0..<rng.below(10) {
+      _ = try db.execute(
+        SQLStatement(
+          sql: "INSERT INTO t VALUES (?, ?, 'x', 'p')",
+          bindings: [.integer(Int64(i + 1)), .integer(Int64(rng.below(4)))]))
+    }
     let other = try SQLiteDatabase(path: path)
     let sorts = try SiftSortDescriptor.parseList(rng.pick(["a desc, id asc", "g asc, id desc"]))
     let section: String? = rng.chance(0.5) ? "g" : nil
     func fresh() throws -> SQLiteLiveTable {
-      try SQLiteLiveTable(database: db, table: "t", predicate: try SiftPredicate(format: "a != 2"), sortDescriptors: sorts, sectionKeyPath: section)
+      try SQLiteLiveTable(
+        database: db, table: "t", predicate: try SiftPredicate(format: "a != 2"), sortDescriptors: sorts,
+        sectionKeyPath: section)
     }
     let table = try fresh()
     for step in 0..<25 {
@@ -47,7 +58,8 @@ import Testing
       try db.executeScript("BEGIN")
       for _ in 0..<rng.int(in: 1...3) {
         if rng.chance(0.15) {
-          _ = try db.execute(SQLStatement(sql: "INSERT INTO audit VALUES (?)", bindings: [.integer(Int64(rng.below(3)))]))
+          _ = try db.execute(
+            SQLStatement(sql: "INSERT INTO audit VALUES (?)", bindings: [.integer(Int64(rng.below(3)))]))
           continue
         }
         let sql = rng.pick(Self.statements)

@@ -3,6 +3,7 @@ import SiftSQL
 import SiftSQLite
 import SiftSyntax
 import Testing
+
 @testable import SiftLive
 @testable import SiftLiveSQLite
 
@@ -12,13 +13,17 @@ import Testing
 /// reading the whole table. Every change set is checked against a fresh fetch of the table
 /// and replayed by UIKit's batch-update rules.
 @Suite struct SQLiteLiveOwnChangesTests {
-  static func database(_ schema: String = "CREATE TABLE Venue (id INTEGER PRIMARY KEY, name TEXT, city TEXT, rating INTEGER);") throws -> (path: String, db: SQLiteDatabase) {
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("sift-own-\(UUID().uuidString).sqlite").path
+  static func database(
+    _ schema: String = "CREATE TABLE Venue (id INTEGER PRIMARY KEY, name TEXT, city TEXT, rating INTEGER);"
+  ) throws -> (path: String, db: SQLiteDatabase) {
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent("sift-own-\(UUID().uuidString).sqlite")
+      .path
     let db = try SQLiteDatabase(path: path)
-    try db.executeScript(schema + """
+    try db.executeScript(
+      schema + """
 
-      INSERT INTO Venue (id, name, city, rating) VALUES (1, 'Alpha', 'Oslo', 5), (2, 'Bravo', 'Oslo', 3), (3, 'Cafe', 'Paris', 4), (4, 'Deli', 'Paris', 1);
-      """)
+        INSERT INTO Venue (id, name, city, rating) VALUES (1, 'Alpha', 'Oslo', 5), (2, 'Bravo', 'Oslo', 3), (3, 'Cafe', 'Paris', 4), (4, 'Deli', 'Paris', 1);
+        """)
     return (path, db)
   }
 
@@ -30,7 +35,10 @@ import Testing
 
   /// The change set took `before` to a fresh fetch of the table, by UIKit's rules, and the
   /// live results equal that fresh fetch.
-  static func check(_ changes: SiftChangeSet<SiftValue>?, from before: [SiftLiveSection<SiftValue>], _ t: SQLiteLiveTable, _ at: String = "") throws {
+  static func check(
+    _ changes: SiftChangeSet<SiftValue>?, from before: [SiftLiveSection<SiftValue>], _ t: SQLiteLiveTable,
+    _ at: String = ""
+  ) throws {
     let fresh = try table(t.database, t.table).results.sections
     #expect(t.results.sections == fresh, "\(at): live ≠ fresh fetch")
     let cs = try #require(changes, "\(at): no change set")
@@ -38,7 +46,9 @@ import Testing
     #expect(replayed == fresh.map(\.ids), "\(at): batch update ≠ fresh fetch")
   }
 
-  static func version(_ db: SQLiteDatabase) throws -> [[SQLValue]] { try db.execute(SQLStatement(sql: "PRAGMA data_version")) }
+  static func version(_ db: SQLiteDatabase) throws -> [[SQLValue]] {
+    try db.execute(SQLStatement(sql: "PRAGMA data_version"))
+  }
 
   @Test func rawSQLOnTheSameConnectionRereadsOnlyItsRows() throws {
     let (path, db) = try Self.database()
@@ -51,7 +61,8 @@ import Testing
     #expect(moved?.moved == [.init(from: SiftIndexPath(section: 0, item: 1), to: SiftIndexPath(section: 0, item: 0))])
     try Self.check(moved, from: before, t, "update")
     let before2 = t.results.sections
-    try db.executeScript("""
+    try db.executeScript(
+      """
       BEGIN;
       INSERT INTO Venue VALUES (5, 'Eel', 'Rome', 2);
       DELETE FROM Venue WHERE id = 3;
@@ -67,7 +78,8 @@ import Testing
   }
 
   @Test func triggersChangesAreSeenAtTheCommit() throws {
-    let (path, db) = try Self.database("""
+    let (path, db) = try Self.database(
+      """
       CREATE TABLE Venue (id INTEGER PRIMARY KEY, name TEXT, city TEXT, rating INTEGER);
       CREATE TABLE Review (venue INTEGER, stars INTEGER);
       CREATE TRIGGER rate AFTER INSERT ON Review BEGIN UPDATE Venue SET rating = NEW.stars WHERE id = NEW.venue; END;
@@ -83,7 +95,8 @@ import Testing
     // A write through Sift whose trigger deletes another row: one change set holds both.
     before = t.results.sections
     let both = try t.write([.insert(["id": 6, "name": "Twin", "city": "Oslo", "rating": 4])])
-    #expect(both.deleted == [SiftIndexPath(section: 0, item: 0)] && both.inserted == [SiftIndexPath(section: 0, item: 0)])
+    #expect(
+      both.deleted == [SiftIndexPath(section: 0, item: 0)] && both.inserted == [SiftIndexPath(section: 0, item: 0)])
     try Self.check(both, from: before, t, "trigger of a write")
     #expect(try t.refresh() == nil)
     #expect(t.fullRereads == 0)
@@ -94,7 +107,8 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: path) }
     let t = try Self.table(db)
     let before = t.results.sections
-    try db.executeScript("BEGIN; UPDATE Venue SET rating = 0; INSERT INTO Venue VALUES (9, 'Nine', 'Oslo', 9); ROLLBACK;")
+    try db.executeScript(
+      "BEGIN; UPDATE Venue SET rating = 0; INSERT INTO Venue VALUES (9, 'Nine', 'Oslo', 9); ROLLBACK;")
     #expect(try t.refresh() == nil)
     // A failing statement rolls back its own autocommit transaction.
     #expect(throws: SiftError.self) { try db.executeScript("INSERT INTO Venue VALUES (1, 'dup', 'Oslo', 2)") }
@@ -135,12 +149,30 @@ import Testing
   /// The cases the update hook reports no rowid for, or not the old rowid: the table is read
   /// again, and the result is still a fresh fetch's.
   @Test(arguments: [
-    ("CREATE TABLE Venue (id INTEGER PRIMARY KEY, name TEXT, city TEXT, rating INTEGER) WITHOUT ROWID;", "UPDATE Venue SET rating = 9 WHERE id = 4", 1),
-    ("CREATE TABLE Venue (id INTEGER PRIMARY KEY, name TEXT UNIQUE, city TEXT, rating INTEGER);", "INSERT OR REPLACE INTO Venue VALUES (8, 'Alpha', 'Rome', 3)", 1),
-    ("CREATE TABLE Venue (id TEXT PRIMARY KEY, name TEXT, city TEXT, rating INTEGER);", "INSERT OR REPLACE INTO Venue VALUES (2, 'B2', 'Rome', 6)", 1),
-    ("CREATE TABLE Venue (id INTEGER PRIMARY KEY, name TEXT, city TEXT, rating INTEGER);", "UPDATE Venue SET id = 10 WHERE id = 1", 1),
-    ("CREATE TABLE Venue (id INTEGER PRIMARY KEY, name TEXT, city TEXT, rating INTEGER);", "DELETE FROM Venue WHERE id = 2; UPDATE Venue SET id = 2 WHERE id = 3", 1),
-    ("CREATE TABLE Venue (id INTEGER PRIMARY KEY, name TEXT, city TEXT, rating INTEGER);", "INSERT OR REPLACE INTO Venue VALUES (2, 'B2', 'Rome', 6)", 0),
+    (
+      "CREATE TABLE Venue (id INTEGER PRIMARY KEY, name TEXT, city TEXT, rating INTEGER) WITHOUT ROWID;",
+      "UPDATE Venue SET rating = 9 WHERE id = 4", 1
+    ),
+    (
+      "CREATE TABLE Venue (id INTEGER PRIMARY KEY, name TEXT UNIQUE, city TEXT, rating INTEGER);",
+      "INSERT OR REPLACE INTO Venue VALUES (8, 'Alpha', 'Rome', 3)", 1
+    ),
+    (
+      "CREATE TABLE Venue (id TEXT PRIMARY KEY, name TEXT, city TEXT, rating INTEGER);",
+      "INSERT OR REPLACE INTO Venue VALUES (2, 'B2', 'Rome', 6)", 1
+    ),
+    (
+      "CREATE TABLE Venue (id INTEGER PRIMARY KEY, name TEXT, city TEXT, rating INTEGER);",
+      "UPDATE Venue SET id = 10 WHERE id = 1", 1
+    ),
+    (
+      "CREATE TABLE Venue (id INTEGER PRIMARY KEY, name TEXT, city TEXT, rating INTEGER);",
+      "DELETE FROM Venue WHERE id = 2; UPDATE Venue SET id = 2 WHERE id = 3", 1
+    ),
+    (
+      "CREATE TABLE Venue (id INTEGER PRIMARY KEY, name TEXT, city TEXT, rating INTEGER);",
+      "INSERT OR REPLACE INTO Venue VALUES (2, 'B2', 'Rome', 6)", 0
+    ),
   ])
   func changesWithoutRowidsFallBackToAFullRead(_ schema: String, _ sql: String, _ rereads: Int) throws {
     let (path, db) = try Self.database(schema)
@@ -157,7 +189,9 @@ import Testing
     let (path, db) = try Self.database()
     defer { try? FileManager.default.removeItem(atPath: path) }
     try db.executeScript("CREATE VIEW Good AS SELECT * FROM Venue WHERE rating > 2")
-    let t = try SQLiteLiveTable(database: db, table: "Good", key: "id", predicate: nil, sortDescriptors: try SiftSortDescriptor.parseList("id asc"))
+    let t = try SQLiteLiveTable(
+      database: db, table: "Good", key: "id", predicate: nil,
+      sortDescriptors: try SiftSortDescriptor.parseList("id asc"))
     #expect(t.results.ids == [1, 2, 3])
     try db.executeScript("UPDATE Venue SET rating = 0 WHERE id = 2")
     let cs = try #require(try t.refresh())

@@ -3,6 +3,7 @@ import SiftSQL
 import SiftSQLite
 import SiftSyntax
 import Testing
+
 @testable import SiftLive
 @testable import SiftLiveSQLite
 
@@ -20,19 +21,27 @@ import Testing
 
   @Test(arguments: UInt64(1)...UInt64(12)) func randomWritesStayInStep(_ seed: UInt64) throws {
     var rng = SeededRandom(seed: seed)
-    let path = FileManager.default.temporaryDirectory.appendingPathComponent("sift-live-prop-\(UUID().uuidString).sqlite").path
+    let path = FileManager.default.temporaryDirectory.appendingPathComponent(
+      "sift-live-prop-\(UUID().uuidString).sqlite"
+    ).path
     defer { try? FileManager.default.removeItem(atPath: path) }
     let db = try SQLiteDatabase(path: path)
     try db.executeScript("CREATE TABLE t (id INTEGER PRIMARY KEY, a INTEGER, b TEXT, g TEXT)")
     let other = try SQLiteDatabase(path: path)
     func randomRow() -> [String: SiftValue] {
-      ["a": rng.chance(0.1) ? .null : .int(Int64(rng.below(5))), "b": rng.pick(["x", "X", "y", .null]), "g": rng.pick(["p", "q", "r", .null])]
+      [
+        "a": rng.chance(0.1) ? .null : .int(Int64(rng.below(5))), "b": rng.pick(["x", "X", "y", .null]),
+        "g": rng.pick(["p", "q", "r", .null]),
+      ]
     }
     var nextID: Int64 = 1
     for _ in 0..<rng.below(12) {
       let r = randomRow()
-      _ = try other.execute(SQLStatement(
-        sql: "INSERT INTO t VALUES (?, ?, ?, ?)", bindings: [.integer(nextID), Self.sql(r["a"] ?? .null), Self.sql(r["b"] ?? .null), Self.sql(r["g"] ?? .null)]))
+      _ = try other.execute(
+        SQLStatement(
+          sql: "INSERT INTO t VALUES (?, ?, ?, ?)",
+          bindings: [.integer(nextID), Self.sql(r["a"] ?? .null), Self.sql(r["b"] ?? .null), Self.sql(r["g"] ?? .null)])
+      )
       nextID += 1
     }
     let table = try SQLiteLiveTable(
@@ -50,8 +59,12 @@ import Testing
         // Another connection.
         if ids.isEmpty || rng.chance(0.4) {
           let r = randomRow()
-          _ = try other.execute(SQLStatement(
-            sql: "INSERT INTO t VALUES (?, ?, ?, ?)", bindings: [.integer(nextID), Self.sql(r["a"] ?? .null), Self.sql(r["b"] ?? .null), Self.sql(r["g"] ?? .null)]))
+          _ = try other.execute(
+            SQLStatement(
+              sql: "INSERT INTO t VALUES (?, ?, ?, ?)",
+              bindings: [
+                .integer(nextID), Self.sql(r["a"] ?? .null), Self.sql(r["b"] ?? .null), Self.sql(r["g"] ?? .null),
+              ]))
           nextID += 1
           op = "insert"
         } else if rng.chance(0.5) {
@@ -59,7 +72,8 @@ import Testing
           let id = rng.pick(ids)
           var a = Int64(rng.below(5))
           if table.results.record(for: id)?["a"] == .int(a) { a += 1 }
-          _ = try other.execute(SQLStatement(sql: "UPDATE t SET a = ? WHERE id = ?", bindings: [.integer(a), Self.sql(id)]))
+          _ = try other.execute(
+            SQLStatement(sql: "UPDATE t SET a = ? WHERE id = ?", bindings: [.integer(a), Self.sql(id)]))
           op = "update"
         } else {
           _ = try other.execute(SQLStatement(sql: "DELETE FROM t WHERE id = ?", bindings: [Self.sql(rng.pick(ids))]))

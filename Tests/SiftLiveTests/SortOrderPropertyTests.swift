@@ -2,6 +2,7 @@ import Foundation
 import SiftEvaluation
 import SiftSyntax
 import Testing
+
 @testable import SiftLive
 
 /// One sort order everywhere: seeded random keys of mixed kinds (nil, booleans, small and
@@ -24,7 +25,8 @@ import Testing
     switch kind ?? rng.below(8) {
     case 0: return .null
     case 1: return rng.chance(0.5) ? .bool(rng.chance(0.5)) : .int(Int64(rng.below(5)) - 2)
-    case 2: return rng.chance(0.8) ? .int(Int64(rng.below(9)) - 4) : .int(rng.pick([Int64.max, Int64.min, 1 << 53 + 1]))
+    case 2:
+      return rng.chance(0.8) ? .int(Int64(rng.below(9)) - 4) : .int(rng.pick([Int64.max, Int64.min, 1 << 53 + 1]))
     case 3: return .double(rng.chance(0.1) ? .nan : Double(rng.below(17)) / 4 - 2)
     case 4, 5: return .string(rng.pick(strings))
     case 6: return .date(Date(timeIntervalSince1970: Double(rng.below(5)) * 1000.5))

@@ -22,7 +22,8 @@ struct Handed<T>: @unchecked Sendable { let value: T }
 /// cancelled from its own progress report, or once the server shows the statement running).
 @Suite("Async execution (SQLite, PostgreSQL)")
 struct AsyncExecutionTests {
-  static let series = SQLStatement(sql: "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 25) SELECT i FROM c")
+  static let series = SQLStatement(
+    sql: "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 25) SELECT i FROM c")
   static let longScan = SQLStatement(
     sql: "WITH RECURSIVE c(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM c WHERE i < 200000000) SELECT count(*) FROM c")
 
@@ -80,7 +81,8 @@ struct AsyncExecutionTests {
     let request = SiftFetchRequest(
       entity: "Thing", predicate: try SiftPredicate(format: "small > -20"),
       sortDescriptors: try SiftSortDescriptor.parseList("x desc, name [c]"), limit: 50, offset: 5, resultType: .indices)
-    let memory = try await request.executeAsync(on: try JSONRecords.records(from: .array(records)), progressInterval: 64)
+    let memory = try await request.executeAsync(
+      on: try JSONRecords.records(from: .array(records)), progressInterval: 64)
     let rows = try await db.executeAsync(try SQLCompiler(dialect: SQLiteDialect(), schema: schema).compile(request))
     #expect(memory == .indices(rows.compactMap { $0.first?.intValue.map { Int($0) } }))
   }
@@ -116,7 +118,8 @@ struct AsyncExecutionTests {
     let sleep = SQLStatement(sql: "SELECT pg_sleep(600) AS \(marker)")
     let task = Task { () async throws(SiftError) -> [[SQLValue]] in try await db.executeAsync(sleep) }
     let seen = SQLStatement(
-      sql: "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1", bindings: [.text("%AS \(marker)")])
+      sql: "SELECT count(*) FROM pg_stat_activity WHERE state = 'active' AND query LIKE $1",
+      bindings: [.text("%AS \(marker)")])
     let started = Date()
     while try watcher.execute(seen).first?.first?.intValue != 1 {
       guard Date().timeIntervalSince(started) < 120 else { break }

@@ -37,15 +37,21 @@ struct BatchRunTests {
     let (db, compiler) = try Self.shop()
     #expect(compiler.schema.layout == .existing)
     #expect(compiler.schema.entity("shop")?.relationships.isEmpty == false)  // item's key, read as a to-many
-    let statements = try compiler.compile(BatchDeleteRequest(entity: "shop", predicate: try SiftPredicate(format: "id == 2")))
+    let statements = try compiler.compile(
+      BatchDeleteRequest(entity: "shop", predicate: try SiftPredicate(format: "id == 2")))
     #expect(statements.count == 1, "\(statements.map(\.sql))")  // no UPDATE … SET shop_id = NULL, no join clean-up
     let result = try db.run(
-      BatchDeleteRequest(entity: "shop", predicate: try SiftPredicate(format: "id == 2")), compiler: compiler, resultType: .keys)
+      BatchDeleteRequest(entity: "shop", predicate: try SiftPredicate(format: "id == 2")), compiler: compiler,
+      resultType: .keys)
     #expect(result == SiftBatchResult(count: 1, keys: [[.integer(2)]]))
     // The database's ON DELETE CASCADE removed its items; the join rows nobody declared stay.
-    #expect(try db.execute(SQLStatement(sql: "SELECT id, shop_id FROM item ORDER BY id")) == [[.integer(10), .integer(1)]])
+    #expect(
+      try db.execute(SQLStatement(sql: "SELECT id, shop_id FROM item ORDER BY id")) == [[.integer(10), .integer(1)]])
     #expect(try Self.count(db, "shop_tag") == [[.integer(2)]])
-    #expect(try db.run(BatchDeleteRequest(entity: "shop", predicate: try SiftPredicate(format: "id > 100")), compiler: compiler).count == 0)
+    #expect(
+      try db.run(
+        BatchDeleteRequest(entity: "shop", predicate: try SiftPredicate(format: "id > 100")), compiler: compiler
+      ).count == 0)
     // The connection's own setting (SQLite's default: off) is back afterwards.
     #expect(try db.execute(SQLStatement(sql: "PRAGMA foreign_keys")) == [[.integer(0)]])
   }
@@ -54,7 +60,8 @@ struct BatchRunTests {
   @Test func restrictedKeyRefusesTheWholeDelete() throws {
     let (db, compiler) = try Self.shop()
     #expect(throws: (any Error).self) {
-      try db.run(BatchDeleteRequest(entity: "shop", predicate: try SiftPredicate(format: "id >= 2")), compiler: compiler)
+      try db.run(
+        BatchDeleteRequest(entity: "shop", predicate: try SiftPredicate(format: "id >= 2")), compiler: compiler)
     }
     #expect(try Self.count(db, "shop") == [[.integer(3)]])
     #expect(try Self.count(db, "item") == [[.integer(3)]])
@@ -79,9 +86,13 @@ struct BatchRunTests {
     #expect(throws: (any Error).self) { try db.run(bad, compiler: compiler) }
     #expect(try Self.count(db, "shop") == [[.integer(3)]])
     let good = BatchInsertRequest(
-      entity: "shop", objects: [["id": 4, "name": "d", "opened": .date(Date(timeIntervalSince1970: 0))], ["id": 5, "name": "e"]])
-    #expect(try db.run(good, compiler: compiler, resultType: .keys) == SiftBatchResult(count: 2, keys: [[.integer(4)], [.integer(5)]]))
-    #expect(try db.execute(SQLStatement(sql: "SELECT opened FROM shop WHERE id = 4")) == [[.text("1970-01-01T00:00:00Z")]])
+      entity: "shop",
+      objects: [["id": 4, "name": "d", "opened": .date(Date(timeIntervalSince1970: 0))], ["id": 5, "name": "e"]])
+    #expect(
+      try db.run(good, compiler: compiler, resultType: .keys)
+        == SiftBatchResult(count: 2, keys: [[.integer(4)], [.integer(5)]]))
+    #expect(
+      try db.execute(SQLStatement(sql: "SELECT opened FROM shop WHERE id = 4")) == [[.text("1970-01-01T00:00:00Z")]])
     let unknown = BatchInsertRequest(entity: "shop", objects: [["id": 6, "nope": 1]])
     #expect(throws: SiftError.self) { try db.run(unknown, compiler: compiler) }
   }
@@ -113,15 +124,21 @@ struct BatchRunTests {
         + "INSERT INTO venue VALUES (1, '{wifi}', now()), (2, '{}', NULL), (3, NULL, NULL)")
     let compiler = SQLCompiler(dialect: PostgreSQLDialect(), schema: try db.introspectSchema(named: name).schema)
     let result = try db.run(
-      BatchDeleteRequest(entity: "venue", predicate: try SiftPredicate(format: "ANY tags == 'wifi'")), compiler: compiler,
+      BatchDeleteRequest(entity: "venue", predicate: try SiftPredicate(format: "ANY tags == 'wifi'")),
+      compiler: compiler,
       resultType: .keys)
     #expect(result == SiftBatchResult(count: 1, keys: [[.integer(1)]]))
     let bad = BatchInsertRequest(entity: "venue", objects: [["id": 4], ["id": 2]])
     #expect(throws: (any Error).self) { try db.run(bad, compiler: compiler) }
     #expect(try db.execute(SQLStatement(sql: "SELECT count(*) FROM venue")) == [[.integer(2)]])
     let at = Date(timeIntervalSince1970: 1_700_000_000.25)
-    #expect(try db.run(BatchInsertRequest(entity: "venue", objects: [["id": 4, "at": .date(at)]]), compiler: compiler).count == 1)
-    #expect(try db.execute(SQLStatement(sql: "SELECT extract(epoch FROM at)::float8 FROM venue WHERE id = 4")) == [[.double(1_700_000_000.25)]])
+    #expect(
+      try db.run(BatchInsertRequest(entity: "venue", objects: [["id": 4, "at": .date(at)]]), compiler: compiler).count
+        == 1)
+    #expect(
+      try db.execute(SQLStatement(sql: "SELECT extract(epoch FROM at)::float8 FROM venue WHERE id = 4")) == [
+        [.double(1_700_000_000.25)]
+      ])
   }
 }
 
@@ -147,7 +164,8 @@ struct CoreDataBatchWriteTests {
       ],
       relationships: [SQLRelationship(name: "owner", target: "Owner", kind: .toOne(foreignKey: "ZOWNER"))])
     let owner = SQLEntity(
-      name: "Owner", table: "ZOWNER", primaryKey: "Z_PK", attributes: [SQLAttribute(name: "name", column: "ZNAME", type: .string)],
+      name: "Owner", table: "ZOWNER", primaryKey: "Z_PK",
+      attributes: [SQLAttribute(name: "name", column: "ZNAME", type: .string)],
       relationships: [SQLRelationship(name: "items", target: "Item", kind: .toMany(inverseForeignKey: "ZOWNER"))])
     let schema = try SQLSchema(entities: [item, owner], dateEncoding: .referenceDateSeconds, layout: .existing)
     return (db, SQLCompiler(dialect: SQLiteDialect(), schema: schema))
@@ -158,15 +176,17 @@ struct CoreDataBatchWriteTests {
     let (db, compiler) = try Self.store()
     let at = Date(timeIntervalSinceReferenceDate: 700_000_000.5)
     let result = try db.run(
-      BatchUpdateRequest(entity: "Item", predicate: try SiftPredicate(format: "title == 'b'"),
-                         assignments: [("createdAt", .value(.date(at))), ("done", .value(true))]),
+      BatchUpdateRequest(
+        entity: "Item", predicate: try SiftPredicate(format: "title == 'b'"),
+        assignments: [("createdAt", .value(.date(at))), ("done", .value(true))]),
       compiler: compiler)
     #expect(result.count == 1)
     let rows = try db.execute(SQLStatement(sql: "SELECT Z_PK, Z_OPT, ZCREATEDAT, ZDONE FROM ZITEM ORDER BY Z_PK"))
-    #expect(rows == [
-      [.integer(1), .integer(1), .integer(0), .integer(0)],
-      [.integer(2), .integer(4), .double(700_000_000.5), .integer(1)],
-    ], "\(rows)")
+    #expect(
+      rows == [
+        [.integer(1), .integer(1), .integer(0), .integer(0)],
+        [.integer(2), .integer(4), .double(700_000_000.5), .integer(1)],
+      ], "\(rows)")
   }
 
   /// Inserting needs Z_PRIMARYKEY and Z_ENT; deleting an entity with relationships needs Core

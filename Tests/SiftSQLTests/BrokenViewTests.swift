@@ -14,7 +14,8 @@ struct BrokenViewTests {
     let path = dir.appendingPathComponent("views.sqlite").path
     do {
       let db = try SQLiteDatabase(path: path)
-      try db.executeScript("""
+      try db.executeScript(
+        """
         CREATE TABLE a (x INTEGER PRIMARY KEY, y TEXT);
         INSERT INTO a VALUES (1, 'one'), (2, 'two');
         CREATE TABLE gone (z INTEGER);
@@ -30,7 +31,8 @@ struct BrokenViewTests {
     #expect(note.table == "broken")
     #expect(note.description.contains("view broken does not compile (no such table: main.gone)"))
     let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: read.schema)
-    let st = try compiler.compile(SiftFetchRequest(entity: "fine", predicate: try SiftPredicate(format: "y == 'two'"), resultType: .count))
+    let st = try compiler.compile(
+      SiftFetchRequest(entity: "fine", predicate: try SiftPredicate(format: "y == 'two'"), resultType: .count))
     #expect(try db.execute(st) == [[.integer(1)]])
   }
 }

@@ -9,12 +9,15 @@ import Testing
 /// stop the load, roll it back and leave the connection usable.
 @Suite("SQLite bulk load")
 struct BulkLoadTests {
-  static let schema = try? SQLSchema(json: #"""
-    {"entities": {"Item": {"attributes": {"id": "integer", "name": "string", "tags": "stringArray"}}}}
-    """#)
+  static let schema = try? SQLSchema(
+    json: #"""
+      {"entities": {"Item": {"attributes": {"id": "integer", "name": "string", "tags": "stringArray"}}}}
+      """#)
 
   static func records(_ n: Int) -> [SiftValue] {
-    (0..<n).map { i in ["id": .int(Int64(i)), "name": .string("item \(i)"), "tags": .array((0..<(i % 3)).map { .string("t\($0)") })] }
+    (0..<n).map { i in
+      ["id": .int(Int64(i)), "name": .string("item \(i)"), "tags": .array((0..<(i % 3)).map { .string("t\($0)") })]
+    }
   }
 
   @Test("many batches arrive whole and in order; memory and SQLite agree")
@@ -24,9 +27,13 @@ struct BulkLoadTests {
     let db = try SQLiteDatabase()
     try db.load(records, entity: "Item", schema: schema, dialect: SQLiteDialect())
     let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: schema)
-    for format in ["id >= 0", "name ENDSWITH '7'", "ANY tags == 't1'", "tags.@count == 0", "id > 12000 AND ANY tags == 't0'"] {
+    for format in [
+      "id >= 0", "name ENDSWITH '7'", "ANY tags == 't1'", "tags.@count == 0", "id > 12000 AND ANY tags == 't0'",
+    ] {
       let p = try SiftPredicate(format: format)
-      #expect(try db.matchingIndices(of: p, entity: "Item", compiler: compiler) == p.compile().matchingIndices(records), "\(format)")
+      #expect(
+        try db.matchingIndices(of: p, entity: "Item", compiler: compiler) == p.compile().matchingIndices(records),
+        "\(format)")
     }
     let rows = try db.execute(SQLStatement(sql: #"SELECT COUNT(*), SUM("id") FROM "item""#, bindings: []))
     #expect(rows.first == [.integer(30_000), .integer(Int64(30_000 * 29_999 / 2))])

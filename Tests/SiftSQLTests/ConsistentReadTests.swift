@@ -1,8 +1,9 @@
 import Foundation
 import SiftSQL
-@testable import SiftSQLite
 import SiftSyntax
 import Testing
+
+@testable import SiftSQLite
 
 /// A read of a live WAL-mode file sees one committed state: a writer keeps exactly one row
 /// flagged, moving it and checkpointing as fast as it can (closing and reopening now and then,
@@ -16,7 +17,8 @@ struct ConsistentReadTests {
   static func makeStore(_ dir: URL) throws -> String {
     let path = dir.appendingPathComponent("live.sqlite").path
     let db = try SQLiteDatabase(path: path)
-    try db.executeScript("""
+    try db.executeScript(
+      """
       PRAGMA journal_mode = WAL;
       CREATE TABLE t (id INTEGER PRIMARY KEY, flag INTEGER NOT NULL, pad TEXT);
       WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < \(rows))
@@ -35,7 +37,9 @@ struct ConsistentReadTests {
   }
 
   /// Reads through `init(untouched:)` until `budget` seconds pass or `limit` reads are done.
-  static func read(_ path: String, budget: TimeInterval, limit: Int) -> (reads: Int, wrong: [String], errors: [String], copies: Int) {
+  static func read(_ path: String, budget: TimeInterval, limit: Int) -> (
+    reads: Int, wrong: [String], errors: [String], copies: Int
+  ) {
     var reads = 0, copies = 0
     var wrong: [String] = [], errors: [String] = []
     let end = Date().addingTimeInterval(budget)
@@ -95,9 +99,11 @@ struct ConsistentReadTests {
 
   /// The same with the `sqlite3` shell as the writer, in its own process (skipped without it).
   @Test func readsUnderAWriterProcessAreNeverTorn() throws {
-    guard let shell = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3", "/opt/homebrew/bin/sqlite3"].first(where: {
-      FileManager.default.isExecutableFile(atPath: $0)
-    }) else { return }
+    guard
+      let shell = ["/usr/bin/sqlite3", "/usr/local/bin/sqlite3", "/opt/homebrew/bin/sqlite3"].first(where: {
+        FileManager.default.isExecutableFile(atPath: $0)
+      })
+    else { return }
     let dir = try scratchDirectory("sift-live")
     defer { try? FileManager.default.removeItem(at: dir) }
     let path = try Self.makeStore(dir)

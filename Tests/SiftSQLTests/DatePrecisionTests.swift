@@ -16,7 +16,8 @@ struct DatePrecisionTests {
 
   static func database() throws -> SQLiteDatabase {
     let db = try SQLiteDatabase()
-    try db.executeScript("""
+    try db.executeScript(
+      """
       CREATE TABLE t (id INTEGER PRIMARY KEY, iso DATETIME, local DATETIME, secs INTEGER_TIMESTAMP, ms INTEGER_TIMESTAMP_MS);
       """)
     var rows: [String] = []
@@ -36,17 +37,19 @@ struct DatePrecisionTests {
     let db = try Self.database()
     var schema = try db.introspectSchema().schema
     // The integer columns hold whole seconds and milliseconds since 1970.
-    schema = try schema.merging(json: #"""
-      {"entities": {"t": {"attributes": {"secs": {"type": "date", "dateEncoding": "secondsSince1970"},
-                                         "ms": {"type": "date", "dateEncoding": "millisecondsSince1970"}}}}}
-      """#)
+    schema = try schema.merging(
+      json: #"""
+        {"entities": {"t": {"attributes": {"secs": {"type": "date", "dateEncoding": "secondsSince1970"},
+                                           "ms": {"type": "date", "dateEncoding": "millisecondsSince1970"}}}}}
+        """#)
     let entity = try #require(schema.entity("t"))
     #expect(entity.attribute("iso")?.dateEncoding(in: schema) == .iso8601)
     #expect(entity.attribute("local")?.dateEncoding(in: schema) == .sqliteDateTime)
     // Memory: the same rows read through the columns' codecs.
     let rows = try db.fetch(SiftFetchRequest(entity: "t"), as: SiftRow.self, schema: schema)
     let records: [SiftValue] = rows.map { row in
-      .dictionary(Dictionary(uniqueKeysWithValues: ["id", "iso", "local", "secs", "ms"].map { ($0, row[$0] ?? .null) }))
+      .dictionary(
+        Dictionary(uniqueKeysWithValues: ["id", "iso", "local", "secs", "ms"].map { ($0, row[$0] ?? .null) }))
     }
     var random = SeededRandom(seed: 0xDA7E_5EED)  // fixed: a failure replays
     var checked = 0
@@ -65,8 +68,11 @@ struct DatePrecisionTests {
             if case .dictionary(let d) = r { return d["id"] }
             return nil
           }
-          let sql = try db.fetch(SiftFetchRequest(entity: "t", predicate: p, sortDescriptors: [SiftSortDescriptor("id")]), as: SiftRow.self, schema: schema)
-            .map { $0["id"] ?? .null }
+          let sql = try db.fetch(
+            SiftFetchRequest(entity: "t", predicate: p, sortDescriptors: [SiftSortDescriptor("id")]), as: SiftRow.self,
+            schema: schema
+          )
+          .map { $0["id"] ?? .null }
           #expect(sql == memory, "\(key) \(op) \(at.timeIntervalSince1970)")
           checked += 1
         }

@@ -30,11 +30,14 @@ struct DifferentialConformanceTests {
       switch (memory, c.expected) {
       case (.matches(let m), let expected?): #expect(m == expected, "\(c.id): memory differs from expected")
       case (.failed, nil): break
-      default: Issue.record("\(c.id): memory \(memory), expected \(c.expected.map { "\($0.count) matches" } ?? "error")")
+      default:
+        Issue.record("\(c.id): memory \(memory), expected \(c.expected.map { "\($0.count) matches" } ?? "error")")
       }
     }
     for r in reports { print(r) }
     #expect(reports.count == 0, "\(reports.count) of \(compared) conformance cases disagree (details printed above)")
-    print("differential conformance: \(compared) cases compared, \(reports.count) disagreements, postgres \(engines.postgres == nil ? "skipped" : "included")")
+    print(
+      "differential conformance: \(compared) cases compared, \(reports.count) disagreements, postgres \(engines.postgres == nil ? "skipped" : "included")"
+    )
   }
 }

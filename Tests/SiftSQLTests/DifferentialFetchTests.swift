@@ -19,9 +19,11 @@ struct DifferentialFetchTests {
       for comparison in comparisons {
         for ascending in [true, false] {
           for nulls in [SiftSortDescriptor.NullPlacement.automatic, .first, .last] {
-            out.append(SiftFetchRequest(
-              entity: "Thing", sortDescriptors: [SiftSortDescriptor(key, ascending: ascending, comparison: comparison, nulls: nulls)],
-              resultType: .indices))
+            out.append(
+              SiftFetchRequest(
+                entity: "Thing",
+                sortDescriptors: [SiftSortDescriptor(key, ascending: ascending, comparison: comparison, nulls: nulls)],
+                resultType: .indices))
           }
         }
       }
@@ -32,11 +34,15 @@ struct DifferentialFetchTests {
     ] {
       let sorts = try SiftSortDescriptor.parseList(list)
       for (limit, offset) in [(nil, nil), (5, nil), (7, 3), (nil, 50), (0, 0), (100, 80), (3, 1000)] as [(Int?, Int?)] {
-        out.append(SiftFetchRequest(entity: "Thing", sortDescriptors: sorts, limit: limit, offset: offset, resultType: .indices))
+        out.append(
+          SiftFetchRequest(entity: "Thing", sortDescriptors: sorts, limit: limit, offset: offset, resultType: .indices))
       }
     }
     let p = try SiftPredicate(format: "small > 0 OR name BEGINSWITH[c] 'c'")
-    out.append(SiftFetchRequest(entity: "Thing", predicate: p, sortDescriptors: [SiftSortDescriptor("name", comparison: .caseInsensitive)], limit: 6, offset: 2, resultType: .indices))
+    out.append(
+      SiftFetchRequest(
+        entity: "Thing", predicate: p, sortDescriptors: [SiftSortDescriptor("name", comparison: .caseInsensitive)],
+        limit: 6, offset: 2, resultType: .indices))
     return out
   }
 
@@ -48,7 +54,9 @@ struct DifferentialFetchTests {
       SiftFetchRequest(entity: "Thing", resultType: .count),
       SiftFetchRequest(entity: "Thing", predicate: p, limit: 4, offset: 2, resultType: .count),
       SiftFetchRequest(entity: "Thing", predicate: p, offset: 1000, resultType: .count),
-      SiftFetchRequest(entity: "Thing", predicate: p, sortDescriptors: byX, limit: 12, resultType: .properties(["name", "small", "x", "place.city"])),
+      SiftFetchRequest(
+        entity: "Thing", predicate: p, sortDescriptors: byX, limit: 12,
+        resultType: .properties(["name", "small", "x", "place.city"])),
       SiftFetchRequest(
         entity: "Thing", sortDescriptors: try SiftSortDescriptor.parseList("small desc"), limit: 10, offset: 5,
         resultType: .expressions([
@@ -62,14 +70,20 @@ struct DifferentialFetchTests {
     }
     let aggregates = [
       SiftAggregate(.count), SiftAggregate(.count, "x"), SiftAggregate(.sum, "small"), SiftAggregate(.sum, "x"),
-      SiftAggregate(.avg, "small"), SiftAggregate(.avg, "x"), SiftAggregate(.min, "name"), SiftAggregate(.max, "name"), SiftAggregate(.min, "x"),
+      SiftAggregate(.avg, "small"), SiftAggregate(.avg, "x"), SiftAggregate(.min, "name"), SiftAggregate(.max, "name"),
+      SiftAggregate(.min, "x"),
       SiftAggregate(.max, "when"), SiftAggregate(.min, "place.city"),
     ]
     for groupBy in [[], ["flag"], ["place.city"], ["name"], ["flag", "small"], ["code"]] as [[String]] {
       out.append(SiftFetchRequest(entity: "Thing", resultType: .aggregates(aggregates, groupBy: groupBy)))
-      out.append(SiftFetchRequest(entity: "Thing", predicate: p, limit: 4, offset: 1, resultType: .aggregates(aggregates, groupBy: groupBy)))
+      out.append(
+        SiftFetchRequest(
+          entity: "Thing", predicate: p, limit: 4, offset: 1, resultType: .aggregates(aggregates, groupBy: groupBy)))
     }
-    out.append(SiftFetchRequest(entity: "Thing", predicate: try SiftPredicate(format: "FALSEPREDICATE"), resultType: .aggregates(aggregates, groupBy: [])))
+    out.append(
+      SiftFetchRequest(
+        entity: "Thing", predicate: try SiftPredicate(format: "FALSEPREDICATE"),
+        resultType: .aggregates(aggregates, groupBy: [])))
     return out
   }
 
@@ -82,7 +96,8 @@ struct DifferentialFetchTests {
         Issue.record("\(label): \(known.count) × postgres-localized-order; first:\n\(known[0])")
       }
     }
-    #expect(open.isEmpty, "\(label): \(open.count) requests disagree; first:\n\(open.prefix(3).joined(separator: "\n"))")
+    #expect(
+      open.isEmpty, "\(label): \(open.count) requests disagree; first:\n\(open.prefix(3).joined(separator: "\n"))")
   }
 
   @Test(arguments: [1, 2, 3] as [UInt64])
@@ -117,7 +132,9 @@ struct DifferentialFetchTests {
 
   @Test func edgeKeysAgree() throws {
     let engines = try FetchThreeWay(records: Self.edgeRecords)
-    var requests = try Self.sortedRequests().filter { r in r.sortDescriptors.allSatisfy { ["name", "x", "small"].contains($0.keyPath) } }
+    var requests = try Self.sortedRequests().filter { r in
+      r.sortDescriptors.allSatisfy { ["name", "x", "small"].contains($0.keyPath) }
+    }
     requests += try Self.shapedRequests().filter { r in
       if case .aggregates(_, let g) = r.resultType { return g.allSatisfy { ["name", "small"].contains($0) } }
       if case .distinct(let k) = r.resultType { return ["name", "x", "small"].contains(k) }
@@ -132,9 +149,13 @@ extension DifferentialFetchTests {
   /// Regressions: PostgreSQL sorted `.localizedStandard` by `und-x-icu` (file10 before file9)
   /// and refused a `.distinct` result (ORDER BY a collated expression not in the DISTINCT list).
   @Test func localizedOrderIsNumericAndDistinctRunsOnEveryEngine() throws {
-    let records: [SiftValue] = [["name": "file10"], ["name": "file9"], ["name": "File9"], ["name": "file1"], ["name": "file9"]]
+    let records: [SiftValue] = [
+      ["name": "file10"], ["name": "file9"], ["name": "File9"], ["name": "file1"], ["name": "file9"],
+    ]
     let engines = try FetchThreeWay(records: records)
-    let sorted = SiftFetchRequest(entity: "Thing", sortDescriptors: [SiftSortDescriptor("name", comparison: .localizedStandard)], resultType: .indices)
+    let sorted = SiftFetchRequest(
+      entity: "Thing", sortDescriptors: [SiftSortDescriptor("name", comparison: .localizedStandard)],
+      resultType: .indices)
     guard case .rows(let order) = engines.memoryOutcome(sorted) else { Issue.record("memory failed"); return }
     #expect(order == [[3], [1], [4], [2], [0]])
     let distinct = SiftFetchRequest(entity: "Thing", resultType: .distinct("name"))
@@ -155,7 +176,10 @@ extension DifferentialFetchTests {
   func aggregatesOverPagedFetchesAgree(seed: UInt64) throws {
     let engines = try FetchThreeWay(records: RandomData.records(seed: seed, count: 80))
     var failures: [String] = []
-    for format in ["sum:(small)", "sum:(x)", "average:(x)", "min:(name)", "max:(when)", "count:(x)", "count:(SELF)", "max:(place.city)"] {
+    for format in [
+      "sum:(small)", "sum:(x)", "average:(x)", "min:(name)", "max:(when)", "count:(x)", "count:(SELF)",
+      "max:(place.city)",
+    ] {
       let expression = try SiftExpression(format: format)
       for (limit, offset) in [(nil, nil), (10, nil), (7, 3), (nil, 70), (0, 0)] as [(Int?, Int?)] {
         let request = SiftFetchRequest(
@@ -163,13 +187,17 @@ extension DifferentialFetchTests {
           sortDescriptors: try SiftSortDescriptor.parseList("x desc, name [c]"), limit: limit, offset: offset)
         let page = try request.matchingIndices(in: engines.memory).map { engines.memory[$0] }
         let memory = FetchThreeWay.normalize(try expression.aggregateValue(over: page))
-        var sql: [(String, SQLCompiler, any SQLDatabase)] = [("sqlite", engines.engines.sqliteCompiler, engines.engines.sqlite)]
+        var sql: [(String, SQLCompiler, any SQLDatabase)] = [
+          ("sqlite", engines.engines.sqliteCompiler, engines.engines.sqlite)
+        ]
         if let pg = engines.engines.postgres { sql.append(("postgresql", engines.engines.postgresCompiler, pg)) }
         for (name, compiler, db) in sql {
           let st = try compiler.compile(expression, over: request)
           let value = try db.execute(st).first?.first.map(FetchThreeWay.normalize) ?? .null
           if !FetchThreeWay.same(memory, value) {
-            failures.append("\(format) limit \(limit.map(String.init) ?? "-") offset \(offset.map(String.init) ?? "-"): memory \(memory), \(name) \(value)\n  \(st.sql)")
+            failures.append(
+              "\(format) limit \(limit.map(String.init) ?? "-") offset \(offset.map(String.init) ?? "-"): memory \(memory), \(name) \(value)\n  \(st.sql)"
+            )
           }
         }
       }

@@ -112,11 +112,12 @@ struct DifferentialKnownGapTests {
 
   @Test(arguments: repros)
   func reproduces(_ r: Repro) throws {
-    let schema = try SQLSchema(json: """
-      {"entities": {"Thing": {"table": "thing", "attributes": {
-        "id": "integer", "name": "string", "n": "integer", "x": "double", "b": "boolean",
-        "tags": "stringArray"}}}}
-      """)
+    let schema = try SQLSchema(
+      json: """
+        {"entities": {"Thing": {"table": "thing", "attributes": {
+          "id": "integer", "name": "string", "n": "integer", "x": "double", "b": "boolean",
+          "tags": "stringArray"}}}}
+        """)
     let engines = try ThreeWay(schema: schema, entity: "Thing", records: Self.records)
     let p = try SiftPredicate(format: r.format, arguments: r.args)
     let found = engines.check(p, label: r.description)

@@ -50,6 +50,8 @@ struct DifferentialRandomTests {
     #expect(reports.count == 0, "seed \(seed): \(reports.count) of \(Self.predicatesPerSeed) predicates disagree")
     // The generator must produce predicates that select something, or the test proves little.
     #expect(matched > Self.predicatesPerSeed / 4, "only \(matched) predicates matched any record")
-    print("differential seed \(seed): \(Self.predicatesPerSeed) predicates, \(reports.count) disagreements, known gaps \(known.mapValues(\.count).sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\($0.value)" }), \(matched) non-empty, postgres \(engines.postgres == nil ? "skipped" : "included")")
+    print(
+      "differential seed \(seed): \(Self.predicatesPerSeed) predicates, \(reports.count) disagreements, known gaps \(known.mapValues(\.count).sorted { $0.key.rawValue < $1.key.rawValue }.map { "\($0.key.rawValue)=\($0.value)" }), \(matched) non-empty, postgres \(engines.postgres == nil ? "skipped" : "included")"
+    )
   }
 }

@@ -19,7 +19,10 @@ struct DifferentialRelationshipTests {
 
   static let records: [SiftValue] = [
     ["id": 1, "name": "no maker", "menu": [["item": "tea", "price": 2.0, "maker": nil]], "tags": ["é", "e\u{301}"]],
-    ["id": 2, "name": "one maker", "menu": [["item": "tea", "maker": ["name": "bob"]], ["item": "milk"]], "tags": ["é", "é"]],
+    [
+      "id": 2, "name": "one maker", "menu": [["item": "tea", "maker": ["name": "bob"]], ["item": "milk"]],
+      "tags": ["é", "é"],
+    ],
     ["id": 3, "name": "accents", "menu": [["item": "é"], ["item": "e\u{301}"], ["item": "é"]]],
     ["id": 4, "name": "empty", "menu": [], "tags": []],
     ["id": 5, "name": "nil"],
@@ -53,7 +56,8 @@ struct DifferentialRelationshipTests {
   /// The rules themselves, in memory: nil objects are not elements of a union, and distinct
   /// strings compare by scalars.
   @Test func memoryAnswers() throws {
-    let engines = try ThreeWay(schema: try SQLSchema(json: Self.schema), entity: "Venue", records: Self.records, usePostgres: false)
+    let engines = try ThreeWay(
+      schema: try SQLSchema(json: Self.schema), entity: "Venue", records: Self.records, usePostgres: false)
     let expected: [(String, [Int])] = [
       ("menu.@unionOfObjects.maker[SIZE] > 0", [1]),
       ("ALL menu.@unionOfObjects.maker != nil", [0, 1, 2, 3, 4]),  // ALL over nil is true

@@ -87,10 +87,12 @@ struct EvaluationOrderTests {
   @Test func plainConnectivesWhenNothingCanFail() throws {
     let schema = try #require(Self.schema)
     let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: schema)
-    let plain = try compiler.compileMatchingIndices(try SiftPredicate(format: "n == 3 AND n / 3 == 1 AND s == 'a'"), entity: "Row")
+    let plain = try compiler.compileMatchingIndices(
+      try SiftPredicate(format: "n == 3 AND n / 3 == 1 AND s == 'a'"), entity: "Row")
     #expect(!plain.sql.contains("CASE"), "\(plain.sql)")
     let ordered = try compiler.compileMatchingIndices(try SiftPredicate(format: "n == 3 AND n / n == 1"), entity: "Row")
     #expect(ordered.sql.contains("CASE WHEN"), "\(ordered.sql)")
-    #expect(!ordered.sql.unicodeScalars.contains { $0.properties.generalCategory == .control }, "no control character in SQL")
+    #expect(
+      !ordered.sql.unicodeScalars.contains { $0.properties.generalCategory == .control }, "no control character in SQL")
   }
 }

@@ -49,7 +49,8 @@ struct ExistingConformanceTests {
       postgres ? "ARRAY(SELECT CAST(jsonb_array_elements_text(CAST($\(n) AS jsonb)) AS \(type)))" : "?"
     }
     let location = "INSERT INTO location (id, city, distance, zip) VALUES (\(p(1)), \(p(2)), \(p(3)), \(p(4)))"
-    let venue = "INSERT INTO venue (id, name, price_category, special_count, distance, tip_count, favorite, created_at, rating, "
+    let venue =
+      "INSERT INTO venue (id, name, price_category, special_count, distance, tip_count, favorite, created_at, rating, "
       + "phone, code, tags, scores, location_id) VALUES (" + (1...11).map(p).joined(separator: ", ")
       + ", \(array(12, "text")), \(array(13, "integer")), \(p(14)))"
     let menu = "INSERT INTO menu_item (venue_id, item, price, vegan) VALUES (\(p(1)), \(p(2)), \(p(3)), \(p(4)))"
@@ -58,20 +59,30 @@ struct ExistingConformanceTests {
       let v = { (key: String) in sqlValue(field(r, key), postgres: postgres) }
       let loc = field(r, "location")
       if case .dictionary = loc {
-        _ = try db.execute(SQLStatement(sql: location, bindings: [v("id")] + ["city", "distance", "zip"].map {
-          sqlValue(field(loc, $0), postgres: postgres)
-        }))
+        _ = try db.execute(
+          SQLStatement(
+            sql: location,
+            bindings: [v("id")]
+              + ["city", "distance", "zip"].map {
+                sqlValue(field(loc, $0), postgres: postgres)
+              }))
       }
-      let keys = ["id", "name", "priceCategory", "specialCount", "distance", "tipCount", "favorite", "createdAt", "rating",
-                  "phone", "code", "tags", "scores"]
+      let keys = [
+        "id", "name", "priceCategory", "specialCount", "distance", "tipCount", "favorite", "createdAt", "rating",
+        "phone", "code", "tags", "scores",
+      ]
       var bindings = keys.map(v)
       if case .dictionary = loc { bindings.append(v("id")) } else { bindings.append(.null) }
       _ = try db.execute(SQLStatement(sql: venue, bindings: bindings))
       if case .array(let items) = field(r, "menu") {
         for item in items {
-          _ = try db.execute(SQLStatement(sql: menu, bindings: [v("id")] + ["item", "price", "vegan"].map {
-            sqlValue(field(item, $0), postgres: postgres)
-          }))
+          _ = try db.execute(
+            SQLStatement(
+              sql: menu,
+              bindings: [v("id")]
+                + ["item", "price", "vegan"].map {
+                  sqlValue(field(item, $0), postgres: postgres)
+                }))
         }
       }
     }
@@ -83,7 +94,8 @@ struct ExistingConformanceTests {
     do {
       let w = try compiler.compileWhere(p, entity: "venue")
       #expect(!w.sql.contains("__sift"), "\(w.sql)")
-      let st = SQLStatement(sql: "SELECT t0.\"id\" FROM \"venue\" t0 WHERE \(w.sql) ORDER BY t0.\"id\"", bindings: w.bindings)
+      let st = SQLStatement(
+        sql: "SELECT t0.\"id\" FROM \"venue\" t0 WHERE \(w.sql) ORDER BY t0.\"id\"", bindings: w.bindings)
       return "\(try db.execute(st).compactMap { $0.first?.intValue.map { Int($0) } })"
     } catch {
       return "error: \(error)"
@@ -128,7 +140,9 @@ struct ExistingConformanceTests {
       #expect(try p.compile().matchingIndices(records) == expected, "\(c.id): memory")
       for (name, compiler, db) in engines {
         let got = Self.ids(p, compiler, db)
-        if got != "\(expected)" { disagreements.append("\(c.id) [\(name)] \(c.format): expected \(expected), got \(got)") }
+        if got != "\(expected)" {
+          disagreements.append("\(c.id) [\(name)] \(c.format): expected \(expected), got \(got)")
+        }
       }
     }
     for d in disagreements { print(d) }

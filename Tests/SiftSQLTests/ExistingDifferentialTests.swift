@@ -38,7 +38,10 @@ struct ExistingDifferentialTests {
       out.append(("NOT (\(column) > %@)", [date(instants[1])]))
     }
     // Two columns of different encodings meet: both converted to seconds.
-    for (a, b) in [("at_iso", "at_tz"), ("at_unix", "at_2001"), ("at_sqlite", "at_ms"), ("on_day", "at_ts"), ("at_unix_int", "at_iso"), ("at_sqlite", "at_sqlite"), ("at_iso", "at_iso")] {
+    for (a, b) in [
+      ("at_iso", "at_tz"), ("at_unix", "at_2001"), ("at_sqlite", "at_ms"), ("on_day", "at_ts"),
+      ("at_unix_int", "at_iso"), ("at_sqlite", "at_sqlite"), ("at_iso", "at_iso"),
+    ] {
       for op in ["==", "<", ">="] { out.append(("\(a) \(op) \(b)", [])) }
     }
     return out
@@ -159,18 +162,34 @@ extension ExistingDifferentialTests {
           if r.next(4) == 0 {
             terms.append(("\(column) \(r.pick(ops)) \(other)", []))
           } else {
-            terms.append(("\(column) \(r.pick(ops)) %@", [ExistingDifferentialTests.date(r.pick(ExistingDifferentialTests.instants))]))
+            terms.append(
+              (
+                "\(column) \(r.pick(ops)) %@",
+                [ExistingDifferentialTests.date(r.pick(ExistingDifferentialTests.instants))]
+              ))
           }
         case 2:
           let a = r.pick(["tags", "jtags"])
-          terms.append((r.pick(["ANY \(a) == 'a'", "\(a).@count >= 1", "\(a) == nil", "\(a)[LAST] == 'c'", "ALL \(a) != 'b'"]), []))
+          terms.append(
+            (
+              r.pick(["ANY \(a) == 'a'", "\(a).@count >= 1", "\(a) == nil", "\(a)[LAST] == 'c'", "ALL \(a) != 'b'"]), []
+            ))
         case 3:
-          terms.append((r.pick(["scores.@sum > 5", "ANY weights < 1", "scores[FIRST] == 7", "weights.@max >= 3", "scores.@avg < 3"]), []))
+          terms.append(
+            (
+              r.pick([
+                "scores.@sum > 5", "ANY weights < 1", "scores[FIRST] == 7", "weights.@max >= 3", "scores.@avg < 3",
+              ]), []
+            ))
         default:
-          terms.append((r.pick([
-            "price \(r.pick(ops)) 19.99", "code \(r.pick(["==", "!="])) '7d3f0c2e-0000-4000-8000-000000000005'", "flag == YES",
-            "tickets.@count \(r.pick(ops)) 1", "venue.name \(r.pick(ops)) 'Hall'", "ANY performers.name == 'Bo'",
-          ]), []))
+          terms.append(
+            (
+              r.pick([
+                "price \(r.pick(ops)) 19.99", "code \(r.pick(["==", "!="])) '7d3f0c2e-0000-4000-8000-000000000005'",
+                "flag == YES",
+                "tickets.@count \(r.pick(ops)) 1", "venue.name \(r.pick(ops)) 'Hall'", "ANY performers.name == 'Bo'",
+              ]), []
+            ))
         }
       }
       var format = ""

@@ -22,13 +22,15 @@ struct ExistingFoldPlanTests {
   ]
 
   func count(_ db: any SQLDatabase, _ st: SQLStatement, _ postgres: Bool) throws -> Int64? {
-    try db.execute(SQLStatement(sql: "SELECT COUNT(*) FROM (\(st.sql))\(postgres ? " s" : "")", bindings: st.bindings)).first?.first?.intValue
+    try db.execute(SQLStatement(sql: "SELECT COUNT(*) FROM (\(st.sql))\(postgres ? " s" : "")", bindings: st.bindings))
+      .first?.first?.intValue
   }
 
   @Test func sqliteExpressionIndexServesFoldedComparisons() throws {
     let db = try SQLiteDatabase()
     try db.executeScript(ExistingPlanTests.sqliteScript)
-    try db.executeScript("""
+    try db.executeScript(
+      """
       CREATE INDEX reading_label_fold_idx ON reading (sift_fold(label, 1));
       CREATE INDEX reading_label_fold3_idx ON reading (sift_fold(label, 3)); ANALYZE
       """)
@@ -37,7 +39,8 @@ struct ExistingFoldPlanTests {
       let st = try ExistingPlanTests.statement(format, args, compiler)
       let plan = try db.explainQueryPlan(st)
       let index = format.contains("[cd]") ? "reading_label_fold3_idx" : "reading_label_fold_idx"
-      #expect(plan.contains { $0.hasPrefix("SEARCH") && $0.contains("INDEX \(index) ") }, "\(format): \(plan) \(st.sql)")
+      #expect(
+        plan.contains { $0.hasPrefix("SEARCH") && $0.contains("INDEX \(index) ") }, "\(format): \(plan) \(st.sql)")
       #expect(try count(db, st, false) == Int64(n), "\(format)")
     }
   }
@@ -48,7 +51,8 @@ struct ExistingFoldPlanTests {
     defer { db.close() }
     try db.run(ExistingPlanTests.postgresScript)
     // text_pattern_ops: one index for equality and for LIKE 'prefix%' in any database collation.
-    try db.run("""
+    try db.run(
+      """
       CREATE INDEX reading_label_fold_idx ON reading (sift.sift_fold(label, 1) text_pattern_ops);
       CREATE INDEX reading_label_fold3_idx ON reading (sift.sift_fold(label, 3) text_pattern_ops); ANALYZE reading;
       SET enable_seqscan = off
@@ -56,14 +60,17 @@ struct ExistingFoldPlanTests {
     let compiler = SQLCompiler(dialect: PostgreSQLDialect(), schema: try ExistingPlanTests.schema(postgres: true))
     for (format, args, n) in Self.cases {
       let st = try ExistingPlanTests.statement(format, args, compiler)
-      let plan = try db.execute(SQLStatement(sql: "EXPLAIN " + st.sql, bindings: st.bindings)).compactMap { row -> String? in
+      let plan = try db.execute(SQLStatement(sql: "EXPLAIN " + st.sql, bindings: st.bindings)).compactMap {
+        row -> String? in
         if case .text(let s)? = row.first { return s }
         return nil
       }
       let index = format.contains("[cd]") ? "reading_label_fold3_idx" : "reading_label_fold_idx"
       #expect(!plan.contains { $0.contains("Seq Scan") }, "\(format): \(plan.joined(separator: " | ")) \(st.sql)")
       #expect(!plan.contains { $0.contains("Filter") }, "\(format) rechecks rows: \(plan.joined(separator: " | "))")
-      #expect(plan.contains { $0.contains(index + " ") || $0.hasSuffix(index) }, "\(format): \(plan.joined(separator: " | ")) \(st.sql)")
+      #expect(
+        plan.contains { $0.contains(index + " ") || $0.hasSuffix(index) },
+        "\(format): \(plan.joined(separator: " | ")) \(st.sql)")
       #expect(try count(db, st, true) == Int64(n), "\(format)")
     }
   }

@@ -12,7 +12,8 @@ struct ExistingIntrospectedTests {
   static func date(_ iso: String) -> SiftValue { .date(SiftJSON.parseDate(iso) ?? Date(timeIntervalSince1970: 0)) }
 
   static func keys(
-    _ db: any SQLDatabase, _ compiler: SQLCompiler, _ entity: String, _ key: String, _ format: String, _ args: [SiftValue] = []
+    _ db: any SQLDatabase, _ compiler: SQLCompiler, _ entity: String, _ key: String, _ format: String,
+    _ args: [SiftValue] = []
   ) throws -> [String] {
     let w = try compiler.compileWhere(try SiftPredicate(format: format, arguments: args), entity: entity)
     let from = try compiler.fromClause(entity: entity)
@@ -32,7 +33,9 @@ struct ExistingIntrospectedTests {
     defer { try? FileManager.default.removeItem(at: dir) }
     let db = try SQLiteDatabase(readOnly: path)
     let c = SQLCompiler(dialect: SQLiteDialect(), schema: try db.introspectSchema().schema)
-    func note(_ format: String, _ args: SiftValue...) throws -> [String] { try Self.keys(db, c, "note", "id", format, args) }
+    func note(_ format: String, _ args: SiftValue...) throws -> [String] {
+      try Self.keys(db, c, "note", "id", format, args)
+    }
     // ISO-8601 text, INTEGER milliseconds and ISO date columns, each bound in its own form.
     #expect(try note("created_at > %@", Self.date("2024-01-05T12:00:00Z")) == ["2", "4"])
     #expect(try note("created_at == %@", Self.date("2024-01-06T09:00:00Z")) == ["2"])
@@ -87,8 +90,10 @@ struct ExistingIntrospectedTests {
     #expect(try keys("customer", "email", "is_vip == YES") == ["ada@example.com"])
     #expect(try keys("customer", "email", "order.@count > 0") == ["ada@example.com"])
     // bob signed up at 08:00+01, 07:00 UTC.
-    #expect(try keys("customer", "email", "signed_up_at < %@", Self.date("2024-02-01T06:30:00Z")) == ["ada@example.com"])
-    #expect(try keys("customer", "email", "signed_up_at == %@", Self.date("2024-02-01T07:00:00Z")) == ["bob@example.com"])
+    #expect(
+      try keys("customer", "email", "signed_up_at < %@", Self.date("2024-02-01T06:30:00Z")) == ["ada@example.com"])
+    #expect(
+      try keys("customer", "email", "signed_up_at == %@", Self.date("2024-02-01T07:00:00Z")) == ["bob@example.com"])
     // integer[], double precision[], jsonb arrays, timestamp, bytea, many-to-many.
     #expect(try keys("product", "sku", "ANY ratings > 4") == ["HAM-1"])
     #expect(try keys("product", "sku", "ratings == nil") == ["SEED-7"])

@@ -17,7 +17,9 @@ struct ExistingLayoutTests {
       ],
       relationships: [
         SQLRelationship(name: "menu", target: "Item", kind: .toMany(inverseForeignKey: "venue_id")),
-        SQLRelationship(name: "staff", target: "Person", kind: .manyToMany(joinTable: "venue_person", sourceColumn: "venue_id", targetColumn: "person_id")),
+        SQLRelationship(
+          name: "staff", target: "Person",
+          kind: .manyToMany(joinTable: "venue_person", sourceColumn: "venue_id", targetColumn: "person_id")),
       ])
     let item = SQLEntity(name: "Item", attributes: [SQLAttribute(name: "price", type: .double)])
     let person = SQLEntity(name: "Person", attributes: [SQLAttribute(name: "name", type: .string)])
@@ -42,7 +44,9 @@ struct ExistingLayoutTests {
         #expect(s.sql.contains("__sift_count_"), "\(format): layout .sift reads the stored count: \(s.sql)")
       }
     }
-    func sql(_ f: String) throws -> String { try existing.compileWhere(try SiftPredicate(format: f), entity: "Venue").sql }
+    func sql(_ f: String) throws -> String {
+      try existing.compileWhere(try SiftPredicate(format: f), entity: "Venue").sql
+    }
     #expect(try sql("menu == nil") == "1 = 0")
     #expect(try sql("menu != nil") == "1 = 1")
     #expect(try sql("staff == nil") == "1 = 0")
@@ -56,7 +60,8 @@ struct ExistingLayoutTests {
   /// Against a database laid out by hand: nil and empty to-manys both count 0.
   @Test func answersOnAHandMadeDatabase() throws {
     let db = try SQLiteDatabase()
-    try db.executeScript("""
+    try db.executeScript(
+      """
       CREATE TABLE venue (id INTEGER PRIMARY KEY, name TEXT);
       CREATE TABLE item (id INTEGER PRIMARY KEY, venue_id INTEGER, price REAL);
       CREATE TABLE person (id INTEGER PRIMARY KEY, name TEXT);
@@ -71,8 +76,10 @@ struct ExistingLayoutTests {
     let c = SQLCompiler(dialect: SQLiteDialect(), schema: try Self.schema(.existing))
     func ids(_ f: String) throws -> [Int64] {
       let w = try c.compileWhere(try SiftPredicate(format: f), entity: "Venue")
-      return try db.execute(SQLStatement(sql: "SELECT t0.id FROM venue t0 WHERE \(w.sql) ORDER BY 1", bindings: w.bindings))
-        .compactMap { $0.first?.intValue }
+      return try db.execute(
+        SQLStatement(sql: "SELECT t0.id FROM venue t0 WHERE \(w.sql) ORDER BY 1", bindings: w.bindings)
+      )
+      .compactMap { $0.first?.intValue }
     }
     #expect(try ids("menu.@count == 0") == [3])
     #expect(try ids("menu != nil") == [1, 2, 3])
@@ -88,16 +95,21 @@ struct ExistingLayoutTests {
     #expect(indices?.diagnostic.id == "no-record-positions")
   }
 
-  static func hierarchy(_ layout: SQLStorageLayout = .existing, novelFilter: SQLRowFilter? = SQLRowFilter(column: "Z_ENT", values: [5])) throws -> SQLSchema {
+  static func hierarchy(
+    _ layout: SQLStorageLayout = .existing, novelFilter: SQLRowFilter? = SQLRowFilter(column: "Z_ENT", values: [5])
+  ) throws -> SQLSchema {
     let book = SQLEntity(
-      name: "Book", table: "ZITEM", primaryKey: "Z_PK", attributes: [SQLAttribute(name: "title", column: "ZTITLE", type: .string)],
+      name: "Book", table: "ZITEM", primaryKey: "Z_PK",
+      attributes: [SQLAttribute(name: "title", column: "ZTITLE", type: .string)],
       relationships: [SQLRelationship(name: "notes", target: "Note", kind: .toMany(inverseForeignKey: "ZITEM"))])
     let novel = SQLEntity(
-      name: "Novel", table: "ZITEM", primaryKey: "Z_PK", attributes: [SQLAttribute(name: "title", column: "ZTITLE", type: .string)],
+      name: "Novel", table: "ZITEM", primaryKey: "Z_PK",
+      attributes: [SQLAttribute(name: "title", column: "ZTITLE", type: .string)],
       relationships: [SQLRelationship(name: "notes", target: "Note", kind: .toMany(inverseForeignKey: "ZITEM"))],
       rowFilter: novelFilter)
     let note = SQLEntity(
-      name: "Note", table: "ZNOTE", primaryKey: "Z_PK", attributes: [SQLAttribute(name: "text", column: "ZTEXT", type: .string)],
+      name: "Note", table: "ZNOTE", primaryKey: "Z_PK",
+      attributes: [SQLAttribute(name: "text", column: "ZTEXT", type: .string)],
       relationships: [SQLRelationship(name: "item", target: "Book", kind: .toOne(foreignKey: "ZITEM"))])
     let shelf = SQLEntity(
       name: "Shelf", table: "ZSHELF", primaryKey: "Z_PK", attributes: [],
@@ -121,7 +133,8 @@ struct ExistingLayoutTests {
     #expect(delete.diagnostic.message.contains("Novel.notes points at its rows"), "\(delete.diagnostic.message)")
     let update = try c.compile(BatchUpdateRequest(entity: "Novel", assignments: [("title", .value(.string("t")))]))
     #expect(
-      update.sql == "UPDATE \"ZITEM\" AS t0 SET \"ZTITLE\" = ?, \"Z_OPT\" = COALESCE(\"Z_OPT\", 0) + 1 WHERE t0.\"Z_ENT\" IN (?)",
+      update.sql
+        == "UPDATE \"ZITEM\" AS t0 SET \"ZTITLE\" = ?, \"Z_OPT\" = COALESCE(\"Z_OPT\", 0) + 1 WHERE t0.\"Z_ENT\" IN (?)",
       "\(update.sql)")
     let notes = try c.compile(BatchDeleteRequest(entity: "Note", predicate: try SiftPredicate(format: "text == 'x'")))
     #expect(notes.map(\.sql) == ["DELETE FROM \"ZNOTE\" AS t0 WHERE t0.\"ZTEXT\" = ?"], "\(notes.map(\.sql))")
@@ -136,10 +149,15 @@ struct ExistingLayoutTests {
   /// A page of rows without a key of their own cannot be re-selected by key: refused, not
   /// answered over every row sharing the page's first-column values.
   @Test func pagedAggregateNeedsASingleColumnKey() throws {
-    let s = try SQLSchema(json: #"{"layout": "existing", "entities": {"Line": {"table": "line", "primaryKey": ["order_id", "n"], "attributes": {"order_id": "integer", "n": "integer", "price": "double"}}}}"#)
+    let s = try SQLSchema(
+      json:
+        #"{"layout": "existing", "entities": {"Line": {"table": "line", "primaryKey": ["order_id", "n"], "attributes": {"order_id": "integer", "n": "integer", "price": "double"}}}}"#
+    )
     let c = SQLCompiler(dialect: SQLiteDialect(), schema: s)
     let sum = try SiftExpression(format: "sum:(price)")
-    let refused = #expect(throws: SiftError.self) { try c.compile(sum, over: SiftFetchRequest(entity: "Line", limit: 2)) }
+    let refused = #expect(throws: SiftError.self) {
+      try c.compile(sum, over: SiftFetchRequest(entity: "Line", limit: 2))
+    }
     #expect(refused?.diagnostic.id == "no-single-column-key", "\(String(describing: refused))")
     #expect(try c.compile(sum, over: SiftFetchRequest(entity: "Line")).sql.contains("FROM \"line\" t0"))
   }
@@ -168,23 +186,30 @@ extension ExistingLayoutTests {
     let c = SQLCompiler(dialect: SQLiteDialect(), schema: try ExistingEvents.schema(postgres: false))
     let d = Date(timeIntervalSince1970: 1_710_000_000.5)
     let columns = ["at_unix", "at_unix_int", "at_2001", "at_ms", "at_iso", "at_sqlite", "on_day"]
-    let update = try c.compile(BatchUpdateRequest(
-      entity: "event", predicate: try SiftPredicate(format: "id == 3"),
-      assignments: columns.map { ($0, SQLUpdateValue.value(.date(d))) }))
+    let update = try c.compile(
+      BatchUpdateRequest(
+        entity: "event", predicate: try SiftPredicate(format: "id == 3"),
+        assignments: columns.map { ($0, SQLUpdateValue.value(.date(d))) }))
     _ = try db.execute(update)
-    let row = try db.execute(SQLStatement(sql: "SELECT " + columns.joined(separator: ", ") + " FROM event WHERE id = 3")).first
-    #expect(row == [
-      // An INTEGER column keeps a fraction as SQLite does (REAL in an INTEGER column), as memory would.
-      .double(1_710_000_000.5), .double(1_710_000_000.5), .double(1_710_000_000.5 - 978_307_200), .integer(1_710_000_000_500),
-      .text("2024-03-09T16:00:00.500Z"), .text("2024-03-09 16:00:00.500"), .text("2024-03-09"),
-    ])
+    let row = try db.execute(
+      SQLStatement(sql: "SELECT " + columns.joined(separator: ", ") + " FROM event WHERE id = 3")
+    ).first
+    #expect(
+      row == [
+        // An INTEGER column keeps a fraction as SQLite does (REAL in an INTEGER column), as memory would.
+        .double(1_710_000_000.5), .double(1_710_000_000.5), .double(1_710_000_000.5 - 978_307_200),
+        .integer(1_710_000_000_500),
+        .text("2024-03-09T16:00:00.500Z"), .text("2024-03-09 16:00:00.500"), .text("2024-03-09"),
+      ])
     for column in ["at_unix", "at_2001", "at_ms", "at_iso", "at_sqlite"] {
       let w = try c.compileWhere(try SiftPredicate(format: "\(column) == %@", arguments: [.date(d)]), entity: "event")
       let ids = try db.execute(SQLStatement(sql: "SELECT id FROM event t0 WHERE \(w.sql)", bindings: w.bindings))
       #expect(ids == [[.integer(3)]], "\(column)")
     }
     #expect(throws: SiftError.self) {
-      try c.compile(BatchUpdateRequest(entity: "event", assignments: [("at_iso", .expression(.keyPath("at_unix"), source: "at_unix"))]))
+      try c.compile(
+        BatchUpdateRequest(
+          entity: "event", assignments: [("at_iso", .expression(.keyPath("at_unix"), source: "at_unix"))]))
     }
   }
 }

@@ -52,12 +52,15 @@ struct ExistingPlanTests {
       SQLAttribute(name: "label", type: .string, indexed: true),
       SQLAttribute(name: "value", type: .double, indexed: true),
       SQLAttribute(name: "sensor_id", type: .integer, indexed: true),
-      SQLAttribute(name: "amount", type: .double, indexed: true, nativeType: postgres ? "numeric(12,2)" : "NUMERIC(12, 2)"),
+      SQLAttribute(
+        name: "amount", type: .double, indexed: true, nativeType: postgres ? "numeric(12,2)" : "NUMERIC(12, 2)"),
       SQLAttribute(name: "taken_at", type: .date, indexed: true, nativeType: "TEXT", dateEncoding: .iso8601),
-      SQLAttribute(name: "taken_ms", type: .date, indexed: true, nativeType: "INTEGER", dateEncoding: .unixMilliseconds),
+      SQLAttribute(
+        name: "taken_ms", type: .date, indexed: true, nativeType: "INTEGER", dateEncoding: .unixMilliseconds),
     ]
     if postgres {
-      attributes.append(SQLAttribute(name: "taken_tz", type: .date, indexed: true, nativeType: "timestamptz", dateEncoding: .native))
+      attributes.append(
+        SQLAttribute(name: "taken_tz", type: .date, indexed: true, nativeType: "timestamptz", dateEncoding: .native))
       attributes.append(SQLAttribute(name: "ref", type: .string, indexed: true, nativeType: "uuid"))
     }
     let reading = SQLEntity(
@@ -135,7 +138,8 @@ struct ExistingPlanTests {
     // The same plan answers as memory would: spot checks of the text and millisecond dates.
     let count = { (format: String, args: [SiftValue]) throws -> Int64? in
       let st = try Self.statement(format, args, compiler)
-      return try db.execute(SQLStatement(sql: "SELECT COUNT(*) FROM (\(st.sql))", bindings: st.bindings)).first?.first?.intValue
+      return try db.execute(SQLStatement(sql: "SELECT COUNT(*) FROM (\(st.sql))", bindings: st.bindings)).first?.first?
+        .intValue
     }
     #expect(try count("taken_at > %@", [Self.at(99_990)]) == 10)
     #expect(try count("taken_at >= %@ AND taken_at < %@", [Self.at(500, plus: 0.5), Self.at(510)]) == 9)
@@ -162,7 +166,8 @@ struct ExistingPlanTests {
       }
       #expect(!plan.contains { $0.contains("Seq Scan") }, "\(format): \(plan.joined(separator: " | ")) \(st.sql)")
       for index in indexes {
-        #expect(plan.contains { $0.contains(index) }, "\(format) needs \(index): \(plan.joined(separator: " | ")) \(st.sql)")
+        #expect(
+          plan.contains { $0.contains(index) }, "\(format) needs \(index): \(plan.joined(separator: " | ")) \(st.sql)")
       }
       let n = try db.execute(SQLStatement(sql: "SELECT COUNT(*) FROM (\(st.sql)) s", bindings: st.bindings))
       #expect(n.first?.first?.intValue ?? 0 > 0, "\(format): no rows")

@@ -1,8 +1,9 @@
 import Foundation
 import SiftSQL
-@testable import SiftSQLite
 import SiftSyntax
 import Testing
+
+@testable import SiftSQLite
 
 /// Opening a user's file follows links to the real file, refuses what is not a regular file
 /// before reading a byte, and creates nothing beside it, whatever its journal mode.
@@ -14,7 +15,8 @@ struct FileSafetyTests {
   static func makeDatabase(_ dir: URL, _ journal: Journal) throws -> String {
     let path = dir.appendingPathComponent("real.sqlite").path
     let db = try SQLiteDatabase(path: path)
-    try db.executeScript("PRAGMA journal_mode = \(journal.rawValue); CREATE TABLE t (a); INSERT INTO t VALUES (1), (2), (3);")
+    try db.executeScript(
+      "PRAGMA journal_mode = \(journal.rawValue); CREATE TABLE t (a); INSERT INTO t VALUES (1), (2), (3);")
     return path
   }
 
@@ -79,7 +81,8 @@ struct FileSafetyTests {
       _ = try SQLiteDatabase(readOnly: real)
       Issue.record("opened in place")
     } catch {
-      #expect(error.diagnostic.message.contains("WAL-mode database whose real.sqlite-wal or real.sqlite-shm is missing"))
+      #expect(
+        error.diagnostic.message.contains("WAL-mode database whose real.sqlite-wal or real.sqlite-shm is missing"))
     }
     #expect(SQLiteDatabase.readingCreatesFiles(beside: real))
     let db = try SQLiteDatabase(untouched: real)

@@ -17,7 +17,9 @@ struct HostileSQLTests {
 
   static func engines(_ n: Int = 2000) throws -> ThreeWay {
     let records: [SiftValue] = (0..<n).map { i in
-      .dictionary(["id": .int(Int64(i)), "qty": .int(Int64(i % 997)), "name": .string("n\(i)"), "price": .double(Double(i) / 4)])
+      .dictionary([
+        "id": .int(Int64(i)), "qty": .int(Int64(i % 997)), "name": .string("n\(i)"), "price": .double(Double(i) / 4),
+      ])
     }
     return try ThreeWay(schema: try SQLSchema(json: schemaJSON), entity: "item", records: records)
   }
@@ -65,10 +67,15 @@ struct HostileSQLTests {
   }
 
   @Test func deeplyNestedSubqueriesAreRefusedUpFront() throws {
-    let schema = try SQLSchema(json: #"{"entities": {"t": {"table": "t", "primaryKey": "id", "attributes": {"id": "integer", "xs": "integerArray"}}}}"#)
+    let schema = try SQLSchema(
+      json:
+        #"{"entities": {"t": {"table": "t", "primaryKey": "id", "attributes": {"id": "integer", "xs": "integerArray"}}}}"#
+    )
     for levels in [8, 9, 20] {
       var format = "$x\(levels) == 1"
-      for level in stride(from: levels, through: 1, by: -1) { format = "SUBQUERY(xs, $x\(level), \(format)).@count > 0" }
+      for level in stride(from: levels, through: 1, by: -1) {
+        format = "SUBQUERY(xs, $x\(level), \(format)).@count > 0"
+      }
       let p = try SiftPredicate(format: format)
       do {
         _ = try SQLCompiler(dialect: PostgreSQLDialect(), schema: schema).compileMatchingIndices(p, entity: "t")
@@ -82,10 +89,13 @@ struct HostileSQLTests {
   @Test func nestedQuantifierPatternMatchesInSQLite() throws {
     let db = try SQLiteDatabase()
     let subject = String(repeating: "a", count: 50) + "123"
-    let rows = try db.execute(SQLStatement(sql: "SELECT ? REGEXP ?", bindings: [.text(subject), .text("(a+)+b|a+[0-9]+")]))
+    let rows = try db.execute(
+      SQLStatement(sql: "SELECT ? REGEXP ?", bindings: [.text(subject), .text("(a+)+b|a+[0-9]+")]))
     #expect(rows == [[.integer(1)]])
     do {
-      _ = try db.execute(SQLStatement(sql: "SELECT ? REGEXP ?", bindings: [.text(String(repeating: "a", count: 40) + "c"), .text(#"(a+)+\1b"#)]))
+      _ = try db.execute(
+        SQLStatement(
+          sql: "SELECT ? REGEXP ?", bindings: [.text(String(repeating: "a", count: 40) + "c"), .text(#"(a+)+\1b"#)]))
       Issue.record("no error")
     } catch {
       #expect(error.diagnostic.message.contains("matching steps"), "\(error)")
@@ -111,14 +121,18 @@ struct RegexDifferentialTests {
         pattern += atom + (atom == "^" ? "" : rng.pick(quantifiers))
       }
       let options = rng.pick(["", "", "[c]", "[d]"])
-      guard let regex = try? RegexPattern(pattern, options: options == "[c]" ? .caseInsensitive : options == "[d]" ? .diacriticInsensitive : []) else { continue }
+      guard
+        let regex = try? RegexPattern(
+          pattern, options: options == "[c]" ? .caseInsensitive : options == "[d]" ? .diacriticInsensitive : [])
+      else { continue }
       let matcher = try SiftPredicate(format: "s MATCHES\(options) %@", pattern).compile()
       for _ in 0..<6 {
         let s = String((0..<rng.int(in: 0...6)).map { _ in rng.pick(alphabet) })
         guard let icu = try? regex.backtrackingMatchForBench(s) else { continue }
         let memory = try matcher.matches(SiftValue.dictionary(["s": .string(s)]))
         let o = options == "[c]" ? 1 : options == "[d]" ? 2 : 0
-        let rows = try db.execute(SQLStatement(sql: "SELECT sift_matches(?, ?, ?)", bindings: [.text(s), .text(pattern), .integer(Int64(o))]))
+        let rows = try db.execute(
+          SQLStatement(sql: "SELECT sift_matches(?, ?, ?)", bindings: [.text(s), .text(pattern), .integer(Int64(o))]))
         #expect(memory == icu, "\(pattern) \(options) on \(s.debugDescription): memory \(memory), ICU \(icu)")
         #expect(rows == [[.integer(memory ? 1 : 0)]], "\(pattern) \(options) on \(s.debugDescription): SQLite \(rows)")
         compared += 1

@@ -29,7 +29,9 @@ struct InjectionTests {
       let reference = try compile("plain")
       for v in Self.hostile {
         let st = try compile(v)
-        if shape != "name BEGINSWITH %@" || compiler.dialect.name != "sqlite" || !v.unicodeScalars.allSatisfy({ $0.value == 0x10FFFF }) {
+        if shape != "name BEGINSWITH %@" || compiler.dialect.name != "sqlite"
+          || !v.unicodeScalars.allSatisfy({ $0.value == 0x10FFFF })
+        {
           #expect(st.sql == reference.sql, "\(shape) with \(v.debugDescription)")
         }
         #expect(placeholdersMatch(st, compiler.dialect))
@@ -55,10 +57,12 @@ struct InjectionTests {
 
   /// `%`, `_` and `\` in a CONTAINS/BEGINSWITH needle are literal on PostgreSQL's LIKE path.
   @Test func likeWildcardsAreEscapedForPostgres() throws {
-    let st = try SQLFixtures.postgres.compileWhere(try SiftPredicate(format: "name CONTAINS %@", "50%_\\"), entity: "Venue")
+    let st = try SQLFixtures.postgres.compileWhere(
+      try SiftPredicate(format: "name CONTAINS %@", "50%_\\"), entity: "Venue")
     #expect(st.sql == #"t0."name" LIKE $1 ESCAPE '\'"#)
     #expect(st.bindings == [.text(#"%50\%\_\\%"#)])
-    let like = try SQLFixtures.postgres.compileWhere(try SiftPredicate(format: "name LIKE %@", "a%*_?\\*"), entity: "Venue")
+    let like = try SQLFixtures.postgres.compileWhere(
+      try SiftPredicate(format: "name LIKE %@", "a%*_?\\*"), entity: "Venue")
     #expect(like.bindings == [.text(#"a\%%\__*"#)])
   }
 

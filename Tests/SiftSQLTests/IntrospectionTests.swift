@@ -44,21 +44,25 @@ struct IntrospectionTests {
     let result = try db.introspectSchema()
     let s = result.schema
     #expect(s.layout == .existing)
-    #expect(s.entityNames == ["author", "category", "comment", "note", "note_revision", "note_tag", "recent_note", "tag"])
+    #expect(
+      s.entityNames == ["author", "category", "comment", "note", "note_revision", "note_tag", "recent_note", "tag"])
 
     // Columns → attributes: types, nullability, native types, indexes.
     let note = try #require(s.entity("note"))
     #expect(note.table == "note" && note.primaryKey == "id" && note.hasSingleColumnKey)
-    #expect(note.attributes.map(\.name) == [
-      "id", "title", "body", "category_id", "author_id", "reviewer_id", "created_at", "due_on", "updated_at", "rating",
-      "word_count", "price", "attachment", "labels",
-    ])
+    #expect(
+      note.attributes.map(\.name) == [
+        "id", "title", "body", "category_id", "author_id", "reviewer_id", "created_at", "due_on", "updated_at",
+        "rating",
+        "word_count", "price", "attachment", "labels",
+      ])
     let types = Dictionary(uniqueKeysWithValues: note.attributes.map { ($0.name, $0.type) })
-    #expect(types == [
-      "id": .integer, "title": .string, "body": .string, "category_id": .integer, "author_id": .integer,
-      "reviewer_id": .integer, "created_at": .date, "due_on": .date, "updated_at": .date, "rating": .double,
-      "word_count": .integer, "price": .double, "attachment": .data, "labels": .stringArray,
-    ])
+    #expect(
+      types == [
+        "id": .integer, "title": .string, "body": .string, "category_id": .integer, "author_id": .integer,
+        "reviewer_id": .integer, "created_at": .date, "due_on": .date, "updated_at": .date, "rating": .double,
+        "word_count": .integer, "price": .double, "attachment": .data, "labels": .stringArray,
+      ])
     #expect(note.attribute("title")?.isNullable == false)
     #expect(note.attribute("body")?.isNullable == true)
     #expect(note.attribute("id")?.isNullable == false)
@@ -84,19 +88,22 @@ struct IntrospectionTests {
     #expect(s.entity("note_revision")?.attribute("saved_at")?.dateEncoding == .unixSeconds)
 
     // Foreign keys → to-ones (suffix dropped) and inverse to-manys; the join table → many-to-many.
-    #expect(IntrospectionTests.kinds(note) == [
-      "category": "toOne category via category_id", "author": "toOne author via author_id",
-      "reviewer": "toOne author via reviewer_id", "tag": "manyToMany tag via note_tag(note_id, tag_id)",
-      "comment": "toMany comment via note",
-    ])
-    #expect(IntrospectionTests.kinds(s.entity("category")) == [
-      "parent": "toOne category via parent_id", "category": "toMany category via parent_id",
-      "note": "toMany note via category_id",
-    ])
+    #expect(
+      IntrospectionTests.kinds(note) == [
+        "category": "toOne category via category_id", "author": "toOne author via author_id",
+        "reviewer": "toOne author via reviewer_id", "tag": "manyToMany tag via note_tag(note_id, tag_id)",
+        "comment": "toMany comment via note",
+      ])
+    #expect(
+      IntrospectionTests.kinds(s.entity("category")) == [
+        "parent": "toOne category via parent_id", "category": "toMany category via parent_id",
+        "note": "toMany note via category_id",
+      ])
     #expect(IntrospectionTests.kinds(s.entity("tag")) == ["note": "manyToMany note via note_tag(tag_id, note_id)"])
-    #expect(IntrospectionTests.kinds(s.entity("note_tag")) == [
-      "note": "toOne note via note_id", "tag": "toOne tag via tag_id",
-    ])
+    #expect(
+      IntrospectionTests.kinds(s.entity("note_tag")) == [
+        "note": "toOne note via note_id", "tag": "toOne tag via tag_id",
+      ])
     #expect(IntrospectionTests.kinds(author) == [:], "both inverses would be named 'note'")
     #expect(IntrospectionTests.kinds(s.entity("comment")) == [:], "the to-one would be named like its column")
 
@@ -132,19 +139,21 @@ struct IntrospectionTests {
     defer { try? FileManager.default.removeItem(at: dir) }
     let db = try SQLiteDatabase(readOnly: path)
     let read = try db.introspectSchema().schema
-    let s = try read.merging(json: #"""
-      {"entities": {
-        "author": {"relationships": {
-          "notes": {"toMany": "note", "inverseForeignKey": "author_id"},
-          "reviews": {"toMany": "note", "inverseForeignKey": "reviewer_id"}}},
-        "comment": {"relationships": {"on_note": {"toOne": "note", "foreignKey": "note"}}},
-        "note": {"exclude": ["word_count"], "attributes": {"due_on": {"dateEncoding": "iso8601"}, "summary": {"type": "string", "column": "body"}}},
-        "Draft": {"table": "note", "attributes": {"title": "string"}}}}
-      """#)
+    let s = try read.merging(
+      json: #"""
+        {"entities": {
+          "author": {"relationships": {
+            "notes": {"toMany": "note", "inverseForeignKey": "author_id"},
+            "reviews": {"toMany": "note", "inverseForeignKey": "reviewer_id"}}},
+          "comment": {"relationships": {"on_note": {"toOne": "note", "foreignKey": "note"}}},
+          "note": {"exclude": ["word_count"], "attributes": {"due_on": {"dateEncoding": "iso8601"}, "summary": {"type": "string", "column": "body"}}},
+          "Draft": {"table": "note", "attributes": {"title": "string"}}}}
+        """#)
     #expect(s.layout == .existing)
-    #expect(IntrospectionTests.kinds(s.entity("author")) == [
-      "notes": "toMany note via author_id", "reviews": "toMany note via reviewer_id",
-    ])
+    #expect(
+      IntrospectionTests.kinds(s.entity("author")) == [
+        "notes": "toMany note via author_id", "reviews": "toMany note via reviewer_id",
+      ])
     #expect(IntrospectionTests.kinds(s.entity("comment")) == ["on_note": "toOne note via note"])
     let note = try #require(s.entity("note"))
     #expect(note.attribute("word_count") == nil)
@@ -154,8 +163,11 @@ struct IntrospectionTests {
     #expect(note.attribute("body") == nil, "a new name on a column read under another name renames it")
     #expect(note.attribute("title") != nil && note.attribute("due_on")?.column == "due_on")
     // A second name on the primary key's column leaves the key as read.
-    let aliased = try read.merging(json: #"{"entities": {"note": {"attributes": {"identifier": {"column": "id", "type": "string"}}}}}"#)
-    #expect(aliased.entity("note")?.primaryKey == "id" && aliased.entity("note")?.attribute("id") == read.entity("note")?.attribute("id"))
+    let aliased = try read.merging(
+      json: #"{"entities": {"note": {"attributes": {"identifier": {"column": "id", "type": "string"}}}}}"#)
+    #expect(
+      aliased.entity("note")?.primaryKey == "id"
+        && aliased.entity("note")?.attribute("id") == read.entity("note")?.attribute("id"))
     #expect(s.entity("Draft")?.table == "note")
     #expect(s.entity("category") == read.entity("category"), "entities the file does not name are unchanged")
 
@@ -191,7 +203,8 @@ struct IntrospectionTests {
   @Test func introspectionWritesNothing() throws {
     let (dir, path) = try IntrospectionTests.notesFile()
     defer { try? FileManager.default.removeItem(at: dir) }
-    try FileManager.default.setAttributes([.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)], ofItemAtPath: path)
+    try FileManager.default.setAttributes(
+      [.modificationDate: Date(timeIntervalSince1970: 1_000_000_000)], ofItemAtPath: path)
     let before = try FileSnapshot(path)
     do {
       let db = try SQLiteDatabase(readOnly: path)
@@ -206,7 +219,8 @@ struct IntrospectionTests {
 
   @Test func dateEncodingsFromValues() throws {
     let db = try SQLiteDatabase()
-    try db.executeScript("""
+    try db.executeScript(
+      """
       CREATE TABLE ZNOTE (Z_PK INTEGER PRIMARY KEY, Z_ENT INTEGER, Z_OPT INTEGER, ZTITLE VARCHAR, ZCREATED TIMESTAMP);
       INSERT INTO ZNOTE VALUES (1, 1, 1, 'a', 726000000.5);
       CREATE TABLE event (id INTEGER PRIMARY KEY, starts DATETIME, ends DATETIME, due DATE, at_ms DATETIME, stamp TIMESTAMP);
@@ -215,7 +229,8 @@ struct IntrospectionTests {
       """)
     let result = try db.introspectSchema()
     let e = try #require(result.schema.entity("event"))
-    #expect(result.schema.entity("ZNOTE")?.attribute("ZCREATED")?.dateEncoding == .referenceDateSeconds, "Core Data store")
+    #expect(
+      result.schema.entity("ZNOTE")?.attribute("ZCREATED")?.dateEncoding == .referenceDateSeconds, "Core Data store")
     #expect(e.attribute("starts")?.dateEncoding == .sqliteDateTime)
     #expect(e.attribute("ends")?.dateEncoding == .iso8601)
     #expect(e.attribute("due")?.dateEncoding == .isoDate, "assumed from the declared DATE")
@@ -245,7 +260,9 @@ struct IntrospectionTests {
     for (text, shape) in cases { #expect(SQLDateEncoding.textEncoding(of: text) == shape, "\(text)") }
     let d = Date(timeIntervalSince1970: 1_704_450_600.25)
     #expect(try SQLDateEncoding.iso8601.sqlValue(d) == .text("2024-01-05T10:30:00.250Z"))
-    #expect(try SQLDateEncoding.sqliteDateTime.sqlValue(Date(timeIntervalSince1970: 1_704_450_600)) == .text("2024-01-05 10:30:00"))
+    #expect(
+      try SQLDateEncoding.sqliteDateTime.sqlValue(Date(timeIntervalSince1970: 1_704_450_600))
+        == .text("2024-01-05 10:30:00"))
     #expect(try SQLDateEncoding.isoDate.sqlValue(d) == .text("2024-01-05"))
     #expect(try SQLDateEncoding.iso8601.sqlValue(Date(timeIntervalSince1970: -1)) == .text("1969-12-31T23:59:59Z"))
     #expect(try SQLDateEncoding.unixMilliseconds.sqlValue(d) == .double(1_704_450_600_250))
@@ -257,8 +274,9 @@ struct IntrospectionTests {
       try SQLSchema(json: #"{"entities": {"A": {"attributes": {"n": {"type": "string", "dateEncoding": "iso8601"}}}}}"#)
     }
     #expect(throws: SiftError.self) {
-      try SQLSchema(json: #"{"entities": {"A": {"primaryKey": ["a", "b"], "attributes": {"a": "integer", "b": "integer"}}, "#
-        + #""B": {"relationships": {"a": {"toOne": "A"}}}}}"#)
+      try SQLSchema(
+        json: #"{"entities": {"A": {"primaryKey": ["a", "b"], "attributes": {"a": "integer", "b": "integer"}}, "#
+          + #""B": {"relationships": {"a": {"toOne": "A"}}}}}"#)
     }
   }
 
@@ -273,13 +291,16 @@ struct IntrospectionTests {
     let result = try db.introspectSchema(named: name)
     let s = result.schema
     #expect(s.layout == .existing)
-    #expect(s.entityNames == ["category", "customer", "order", "order_line", "product", "product_category", "vip_customer"])
+    #expect(
+      s.entityNames == ["category", "customer", "order", "order_line", "product", "product_category", "vip_customer"])
 
     let customer = try #require(s.entity("customer"))
     #expect(customer.primaryKey == "id" && customer.primaryKeyAttribute.type == .string)
     #expect(customer.primaryKeyAttribute.nativeType == "uuid")
     #expect(customer.attribute("is_vip")?.type == .boolean)
-    #expect(IntrospectionTests.describe(customer.attribute("signed_up_at")) == "date native timestamp with time zone not-null")
+    #expect(
+      IntrospectionTests.describe(customer.attribute("signed_up_at")) == "date native timestamp with time zone not-null"
+    )
     #expect(IntrospectionTests.describe(customer.attribute("birthday")) == "date native date null")
     #expect(IntrospectionTests.describe(customer.attribute("tags")) == "stringArray array text[] not-null")
     #expect(customer.attribute("display_name")?.nativeType == "character varying(100)")
@@ -291,17 +312,24 @@ struct IntrospectionTests {
     let product = try #require(s.entity("product"))
     #expect(product.primaryKeyAttribute.type == .string)
     let types = Dictionary(uniqueKeysWithValues: product.attributes.map { ($0.name, $0.type) })
-    #expect(types == [
-      "sku": .string, "title": .string, "price": .double, "weight_kg": .double, "stock": .integer,
-      "ratings": .integerArray, "dimensions": .doubleArray, "keywords": .stringArray, "created_at": .date,
-      "image": .data,
-    ])
+    #expect(
+      types == [
+        "sku": .string, "title": .string, "price": .double, "weight_kg": .double, "stock": .integer,
+        "ratings": .integerArray, "dimensions": .doubleArray, "keywords": .stringArray, "created_at": .date,
+        "image": .data,
+      ])
     #expect(product.attribute("price")?.nativeType == "numeric(10,2)")
     #expect(product.attribute("keywords")?.arrayStorage == .json)
     #expect(product.attribute("ratings")?.arrayStorage == .nativeArray)
     #expect(product.attribute("created_at")?.nativeType == "timestamp without time zone")
-    #expect(IntrospectionTests.kinds(product) == ["category": "manyToMany category via product_category(product_sku, category_id)"])
-    #expect(IntrospectionTests.kinds(s.entity("category")) == ["product": "manyToMany product via product_category(category_id, product_sku)"])
+    #expect(
+      IntrospectionTests.kinds(product) == [
+        "category": "manyToMany category via product_category(product_sku, category_id)"
+      ])
+    #expect(
+      IntrospectionTests.kinds(s.entity("category")) == [
+        "product": "manyToMany product via product_category(category_id, product_sku)"
+      ])
 
     let order = try #require(s.entity("order"))
     #expect(IntrospectionTests.describe(order.attribute("status")) == "string - order_status not-null")

@@ -97,7 +97,9 @@ struct NumericEdgeTests {
     let engines = try ThreeWay(schema: schema, entity: "Row", records: records)
     for format in ["ds.@avg == 2e300", "ds.@avg == nil", "ds.@avg < 2", "average(ds) > 1e299"] {
       let (memory, sqlite, postgres) = engines.outcomes(try SiftPredicate(format: format))
-      #expect(memory == sqlite && memory == postgres, "\(format): memory \(memory), SQLite \(sqlite), PostgreSQL \(String(describing: postgres))")
+      #expect(
+        memory == sqlite && memory == postgres,
+        "\(format): memory \(memory), SQLite \(sqlite), PostgreSQL \(String(describing: postgres))")
     }
   }
 

@@ -1,8 +1,9 @@
 import Foundation
-@testable import SiftSQL
 import SiftSQLite
 import SiftSyntax
 import Testing
+
+@testable import SiftSQL
 
 /// Deeply nested predicates either compile to SQL that SQLite prepares, or are refused at
 /// compile time with `too-deep-for-sql` — never "parser stack overflow" at prepare time
@@ -121,10 +122,13 @@ struct ParserDepthTests {
     #expect(throws: Never.self) { try SQLFixtures.postgres.compileMatchingIndices(p, entity: "Venue") }
   }
 
-  @Test("estimates", arguments: [
-    ("x = ?", 5), ("t0.\"x\" = ?", 5), ("(- (- ?))", 11), ("a AND b AND c AND d", 4), ("f(a, b, c, d, e)", 8),
-    ("\"a(b\" = ?", 5), ("CASE WHEN a THEN b ELSE c END", 9), ("CASE WHEN a THEN 0 WHEN b THEN 0 WHEN c THEN 0 ELSE d END", 11), ("EXISTS (SELECT 1 FROM t)", 13),
-  ])
+  @Test(
+    "estimates",
+    arguments: [
+      ("x = ?", 5), ("t0.\"x\" = ?", 5), ("(- (- ?))", 11), ("a AND b AND c AND d", 4), ("f(a, b, c, d, e)", 8),
+      ("\"a(b\" = ?", 5), ("CASE WHEN a THEN b ELSE c END", 9),
+      ("CASE WHEN a THEN 0 WHEN b THEN 0 WHEN c THEN 0 ELSE d END", 11), ("EXISTS (SELECT 1 FROM t)", 13),
+    ])
   func estimate(_ sql: String, _ expected: Int) {
     #expect(SQLParserDepth.estimate(sql) == expected, "\(sql)")
   }

@@ -32,13 +32,15 @@ struct PlanTests {
   /// SQLite's reason; the database is unchanged and still answers.
   @Test func checkPreparesWithoutRunning() throws {
     let good = try SQLFixtures.sqlite.compile(
-      SiftFetchRequest(entity: "Venue", predicate: try SiftPredicate(format: "name ==[cd] %@ AND ANY tags == 'wifi'", "Blue")))
+      SiftFetchRequest(
+        entity: "Venue", predicate: try SiftPredicate(format: "name ==[cd] %@ AND ANY tags == 'wifi'", "Blue")))
     let failures = try SQLFixtures.database.with { db -> [String] in
       try db.check(good)
       var messages: [String] = []
       for bad in [
         SQLStatement(sql: "SELECT \"nope\" FROM \"venue\""), SQLStatement(sql: "SELEC 1"),
-        SQLStatement(sql: "SELECT ?", bindings: []), SQLStatement(sql: "DELETE FROM \"venue\"", bindings: [.integer(1)]),
+        SQLStatement(sql: "SELECT ?", bindings: []),
+        SQLStatement(sql: "DELETE FROM \"venue\"", bindings: [.integer(1)]),
       ] {
         do throws(SiftError) { try db.check(bad) } catch { messages.append(error.diagnostic.message) }
       }
@@ -56,7 +58,8 @@ struct PlanTests {
 
   /// ANY over a to-many is an EXISTS probe on the child's foreign-key index, not a join.
   @Test func toManyUsesForeignKeyIndex() throws {
-    let st = try SQLFixtures.sqlite.compile(SiftFetchRequest(entity: "Venue", predicate: try SiftPredicate(format: "ANY menu.price < 3")))
+    let st = try SQLFixtures.sqlite.compile(
+      SiftFetchRequest(entity: "Venue", predicate: try SiftPredicate(format: "ANY menu.price < 3")))
     let plan = try SQLFixtures.database.with { db in try db.explainQueryPlan(st) }
     #expect(plan.contains { $0.contains("menu_item__venue_id__idx") }, "\(plan)")
   }

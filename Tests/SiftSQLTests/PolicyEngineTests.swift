@@ -36,12 +36,14 @@ struct PolicyEngineTests {
     let request = SiftFetchRequest(
       entity: "note", predicate: try SiftPredicate(format: "pinned == 1 OR title ENDSWITH '5'"),
       sortDescriptors: [SiftSortDescriptor("id")], resultType: .indices)
-    guard case .indices(let memory) = try request.execute(on: engines.memory, policy: policy, variables: ["USER": 1]) else {
+    guard case .indices(let memory) = try request.execute(on: engines.memory, policy: policy, variables: ["USER": 1])
+    else {
       Issue.record("no indices")
       return
     }
     #expect(memory == [3, 5, 9])  // odd owners, pinned or ending in 5, capped at 3 rows
-    let lite = try engines.sqlite.execute(request, policy: policy, variables: ["USER": 1], compiler: engines.sqliteCompiler)
+    let lite = try engines.sqlite.execute(
+      request, policy: policy, variables: ["USER": 1], compiler: engines.sqliteCompiler)
     #expect(lite.compactMap { $0.first?.intValue } == [3, 5, 9])
     if let pg = engines.postgres {
       let rows = try pg.execute(request, policy: policy, variables: ["USER": 1], compiler: engines.postgresCompiler)

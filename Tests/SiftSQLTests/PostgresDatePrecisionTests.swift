@@ -25,8 +25,9 @@ struct PostgresDatePrecisionTests {
       let micros = Self.base + Int64(i) * 137_001 + Int64(i % 3) * 86_400_000_000  // µs apart, over three days
       stored.append(micros)
       let seconds = Double(micros) / 1_000_000
-      values.append("(\(i), to_timestamp(\(micros)::numeric / 1000000), to_timestamp(\(micros)::numeric / 1000000) AT TIME ZONE 'UTC',"
-        + " (to_timestamp(\(Int64(seconds)))  AT TIME ZONE 'UTC')::date)")
+      values.append(
+        "(\(i), to_timestamp(\(micros)::numeric / 1000000), to_timestamp(\(micros)::numeric / 1000000) AT TIME ZONE 'UTC',"
+          + " (to_timestamp(\(Int64(seconds)))  AT TIME ZONE 'UTC')::date)")
     }
     try db.run("INSERT INTO t VALUES " + values.joined(separator: ", "))
     let schema = try db.introspectSchema(named: name).schema
@@ -42,7 +43,9 @@ struct PostgresDatePrecisionTests {
       let at = try #require(stored.randomElement(using: &random))
       let onDay = Bool.random(using: &random)
       let whole = onDay ? Double(at / 86_400_000_000 * 86_400) : Double(at) / 1_000_000
-      let parts: [Double] = [0, 0.000_000_1, 0.000_000_4, 0.000_000_5, 0.000_000_6, -0.000_000_4, 0.000_4, -0.000_6, 0.5]
+      let parts: [Double] = [
+        0, 0.000_000_1, 0.000_000_4, 0.000_000_5, 0.000_000_6, -0.000_000_4, 0.000_4, -0.000_6, 0.5,
+      ]
       let part = parts.randomElement(using: &random) ?? 0
       let date = Date(timeIntervalSince1970: whole + part)
       for key in ["tz", "ts", "d"] {

@@ -14,14 +14,18 @@ struct PostgresDistinctTests {
     SiftFetchRequest(entity: "Venue", resultType: .distinct("priceCategory")),
     SiftFetchRequest(entity: "Venue", resultType: .distinct("name")),
     SiftFetchRequest(entity: "Venue", resultType: .distinct("location.city")),
-    SiftFetchRequest(entity: "Venue", predicate: try? SiftPredicate(format: "distance < 5"), resultType: .distinct("name")),
+    SiftFetchRequest(
+      entity: "Venue", predicate: try? SiftPredicate(format: "distance < 5"), resultType: .distinct("name")),
     SiftFetchRequest(entity: "Venue", resultType: .distinct("rating")),
     SiftFetchRequest(entity: "Venue", resultType: .aggregates([SiftAggregate(.count)], groupBy: ["priceCategory"])),
   ]
 
   @Test func selectListHoldsTheOrderedExpression() throws {
     let st = try SQLFixtures.postgres.compile(SiftFetchRequest(entity: "Venue", resultType: .distinct("name")))
-    #expect(st.sql == "SELECT DISTINCT t0.\"name\" COLLATE \"C\" FROM \"venue\" t0 ORDER BY t0.\"name\" COLLATE \"C\" ASC NULLS FIRST")
+    #expect(
+      st.sql
+        == "SELECT DISTINCT t0.\"name\" COLLATE \"C\" FROM \"venue\" t0 ORDER BY t0.\"name\" COLLATE \"C\" ASC NULLS FIRST"
+    )
   }
 
   /// Sift's own tables: PostgreSQL answers as SQLite does, row for row.
@@ -44,7 +48,9 @@ struct PostgresDistinctTests {
     let db = try PostgresTestServer.open()
     defer { db.close() }
     let name = try #require(db.schemaName)
-    try db.run("CREATE TABLE word (id integer PRIMARY KEY, spelling text); INSERT INTO word VALUES (1, 'b'), (2, 'B'), (3, 'a'), (4, 'b'), (5, 'é'), (6, NULL), (7, 'Z')")
+    try db.run(
+      "CREATE TABLE word (id integer PRIMARY KEY, spelling text); INSERT INTO word VALUES (1, 'b'), (2, 'B'), (3, 'a'), (4, 'b'), (5, 'é'), (6, NULL), (7, 'Z')"
+    )
     let c = SQLCompiler(dialect: PostgreSQLDialect(), schema: try db.introspectSchema(named: name).schema)
     let rows = try db.execute(try c.compile(SiftFetchRequest(entity: "word", resultType: .distinct("spelling"))))
     #expect(rows == [[.null], [.text("B")], [.text("Z")], [.text("a")], [.text("b")], [.text("é")]])

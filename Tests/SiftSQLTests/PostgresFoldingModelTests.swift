@@ -1,14 +1,17 @@
 import Foundation
-@testable import SiftSQL
 import SiftSyntax
 import Testing
+
+@testable import SiftSQL
 
 /// The per-scalar model PostgreSQL's `sift_fold` runs (`PostgresFoldingTable.apply`) against
 /// `TextFolding.fold`, in Swift only (no server): every assigned scalar, base + mark pairs and
 /// seeded random strings must fold the same.
 @Suite("PostgreSQL folding model")
 struct PostgresFoldingModelTests {
-  static let options: [ComparisonOptions] = [[.caseInsensitive], [.diacriticInsensitive], [.caseInsensitive, .diacriticInsensitive]]
+  static let options: [ComparisonOptions] = [
+    [.caseInsensitive], [.diacriticInsensitive], [.caseInsensitive, .diacriticInsensitive],
+  ]
 
   /// Samples: each candidate scalar alone (decomposable ones included), every base in a set
   /// of letters followed by every combining candidate, and random strings of tricky scalars.
@@ -88,7 +91,9 @@ struct PostgresFoldingModelTests {
             + want.unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " "))
       }
     }
-    print("model \(o.rawValue): \(exceptions) documented exceptions skipped, built in \(built), deleted \(table.deleted.count), single \(table.single.count), multi \(table.multi.count), \(mismatches.count) mismatches")
+    print(
+      "model \(o.rawValue): \(exceptions) documented exceptions skipped, built in \(built), deleted \(table.deleted.count), single \(table.single.count), multi \(table.multi.count), \(mismatches.count) mismatches"
+    )
     for m in mismatches.prefix(60) { print("  \(m)") }
     #expect(mismatches.isEmpty)
   }

@@ -1,8 +1,9 @@
 import Foundation
 import SiftPostgres
-@testable import SiftSQL
 import SiftSyntax
 import Testing
+
+@testable import SiftSQL
 
 /// PostgreSQL's `sift_fold` (from `PostgreSQLDialect.setupSQL`) against `TextFolding.fold` on
 /// a live server: the sample strings one by one, and every assigned scalar, base + mark pairs
@@ -65,9 +66,13 @@ struct PostgresFoldingTests {
       if got.unicodeScalars.elementsEqual(expected.unicodeScalars) { continue }
       let g = got.split(separator: "\n", omittingEmptySubsequences: false)
       let e = expected.split(separator: "\n", omittingEmptySubsequences: false)
-      for (i, line) in chunk.enumerated() where i >= g.count || i >= e.count || !g[i].unicodeScalars.elementsEqual(e[i].unicodeScalars) {
-        let hex = { (x: Substring?) in (x ?? "").unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " ") }
-        mismatches.append(hex(Substring(line)) + " → pg " + hex(i < g.count ? g[i] : nil) + " / swift " + hex(i < e.count ? e[i] : nil))
+      for (i, line) in chunk.enumerated()
+      where i >= g.count || i >= e.count || !g[i].unicodeScalars.elementsEqual(e[i].unicodeScalars) {
+        let hex = { (x: Substring?) in
+          (x ?? "").unicodeScalars.map { String($0.value, radix: 16) }.joined(separator: " ")
+        }
+        mismatches.append(
+          hex(Substring(line)) + " → pg " + hex(i < g.count ? g[i] : nil) + " / swift " + hex(i < e.count ? e[i] : nil))
       }
     }
     print("sift_fold opts=\(options): \(lines.count) lines, \(mismatches.count) mismatches \(mismatches.prefix(20))")
@@ -79,7 +84,8 @@ struct PostgresFoldingTests {
     defer { db.close() }
     try db.prepareSiftFunctions()
     try db.prepareSiftFunctions()
-    let rows = try db.execute(SQLStatement(sql: "SELECT sift.sift_fold(NULL, 1), sift.sift_fold('ABC', 0), sift.sift_fold('Straße', 3)"))
+    let rows = try db.execute(
+      SQLStatement(sql: "SELECT sift.sift_fold(NULL, 1), sift.sift_fold('ABC', 0), sift.sift_fold('Straße', 3)"))
     #expect(rows.first == [.null, .text("ABC"), .text("strasse")])
   }
 }

@@ -12,9 +12,10 @@ struct PostgresFunctionSchemaTests {
   @Test func compiledSQLCallsThemQualified() throws {
     let schema = try SQLSchema(json: RequiredFunctionsTests.notes)
     let compiler = SQLCompiler(dialect: PostgreSQLDialect(), schema: schema)
-    let folded = try compiler.compile(SiftFetchRequest(
-      entity: "note", predicate: try SiftPredicate(format: "title ==[c] 'x' AND rating / 2 > 1 AND rating == words"),
-      sortDescriptors: [SiftSortDescriptor("title", comparison: .localizedStandard)]))
+    let folded = try compiler.compile(
+      SiftFetchRequest(
+        entity: "note", predicate: try SiftPredicate(format: "title ==[c] 'x' AND rating / 2 > 1 AND rating == words"),
+        sortDescriptors: [SiftSortDescriptor("title", comparison: .localizedStandard)]))
     #expect(folded.sql.contains("sift.sift_fold("), "\(folded.sql)")
     #expect(folded.sql.contains("sift.sift_fdiv("), "\(folded.sql)")
     #expect(folded.sql.contains("sift.sift_exact("), "\(folded.sql)")
@@ -52,9 +53,10 @@ struct PostgresFunctionSchemaTests {
       db.close()
       let left = try PostgresDatabase(conninfo: info)
       defer { left.close() }
-      let found = try left.execute(SQLStatement(
-        sql: "SELECT count(*) FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace"
-          + " WHERE n.nspname = 'sift' AND p.proname IN ('sift_fold', 'sift_fdiv', 'sift_exact')"))
+      let found = try left.execute(
+        SQLStatement(
+          sql: "SELECT count(*) FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace"
+            + " WHERE n.nspname = 'sift' AND p.proname IN ('sift_fold', 'sift_fdiv', 'sift_exact')"))
       #expect(found == [[.integer(3)]], "round \(round)")
     }
   }

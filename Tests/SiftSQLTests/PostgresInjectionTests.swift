@@ -21,12 +21,13 @@ struct PostgresInjectionTests {
     "$1", "$$; DROP TABLE venue; $$", "\\x00", "a'b\"c", "*", "?", "E'\\047'", ");--",
   ]
 
-  static let records: [SiftValue] = hostile.enumerated().map { i, s in
-    [
-      "name": .string(s), "a\"b": .string(s), "it's": .int(Int64(i)),
-      "x; DROP TABLE venue; --": .string(s), "tags": [.string(s), "plain"],
-    ]
-  } + [["name": "plain", "a\"b": "plain", "it's": 99, "tags": []]]
+  static let records: [SiftValue] =
+    hostile.enumerated().map { i, s in
+      [
+        "name": .string(s), "a\"b": .string(s), "it's": .int(Int64(i)),
+        "x; DROP TABLE venue; --": .string(s), "tags": [.string(s), "plain"],
+      ]
+    } + [["name": "plain", "a\"b": "plain", "it's": 99, "tags": []]]
 
   private func open() throws -> (PostgresDatabase, SQLCompiler) {
     let schema = try SQLSchema(json: Self.schemaJSON)

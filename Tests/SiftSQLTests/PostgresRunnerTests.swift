@@ -123,10 +123,12 @@ struct PostgresRunnerLiveTests {
       "SELECT 1::int2, 2::int4, 3::int8, 1.5::float4, 2.25::float8, 10::numeric, 2.5::numeric, "
         + "'v'::varchar, 'c'::char(2), true, '\\x00ff'::bytea, NULL::text", [])
     #expect(
-      rows == [[
-        .int(1), .int(2), .int(3), .double(1.5), .double(2.25), .int(10), .double(2.5),
-        .text("v"), .text("c "), .bool(true), .bytes(Data([0, 255])), .null,
-      ]])
+      rows == [
+        [
+          .int(1), .int(2), .int(3), .double(1.5), .double(2.25), .int(10), .double(2.5),
+          .text("v"), .text("c "), .bool(true), .bytes(Data([0, 255])), .null,
+        ]
+      ])
   }
 
   @Test func serverErrorsCarryMessageAndState() throws {

@@ -17,10 +17,14 @@ struct PostgresTimeoutTests {
     address.sin_port = 0
     address.sin_addr.s_addr = inet_addr("127.0.0.1")
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-    let bound = withUnsafePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) } }
+    let bound = withUnsafePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
+    }
     #expect(bound == 0)
     #expect(listen(fd, 8) == 0)
-    _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) } }
+    _ = withUnsafeMutablePointer(to: &address) {
+      $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+    }
     return (fd, UInt16(bigEndian: address.sin_port))
   }
 
@@ -65,7 +69,8 @@ struct PostgresTimeoutTests {
     try owner.run("BEGIN; LOCK TABLE t IN ACCESS EXCLUSIVE MODE")
     let conninfo = try #require(PostgresTestServer.conninfo)
     let reader = try PostgresDatabase(
-      conninfo: conninfo, schema: .named(schema), readOnly: true, timeouts: PostgresTimeouts(connect: 5, lock: 0.5, statement: 30))
+      conninfo: conninfo, schema: .named(schema), readOnly: true,
+      timeouts: PostgresTimeouts(connect: 5, lock: 0.5, statement: 30))
     defer { reader.close() }
     let start = Date()
     do {
@@ -92,7 +97,8 @@ struct PostgresTimeoutTests {
   @Test(.enabled(if: PostgresTestServer.isAvailable, Comment(rawValue: PostgresTestServer.skipMessage)))
   func longStatementTimesOut() throws {
     let conninfo = try #require(PostgresTestServer.conninfo)
-    let db = try PostgresDatabase(conninfo: conninfo, readOnly: true, timeouts: PostgresTimeouts(connect: 5, lock: 1, statement: 0.3))
+    let db = try PostgresDatabase(
+      conninfo: conninfo, readOnly: true, timeouts: PostgresTimeouts(connect: 5, lock: 1, statement: 0.3))
     defer { db.close() }
     do {
       try db.run("SELECT pg_sleep(5)")

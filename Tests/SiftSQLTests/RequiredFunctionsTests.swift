@@ -32,15 +32,17 @@ struct RequiredFunctionsTests {
 
   /// Qualified calls and collations keep their schema: PostgreSQL looks each up there.
   @Test func referencesKeepTheirSchema() {
-    let sql = "SELECT sift.sift_fold(t0.\"a\", 1), \"my schema\".sift_fdiv(a, b), sift_exact(c) FROM t0"
+    let sql =
+      "SELECT sift.sift_fold(t0.\"a\", 1), \"my schema\".sift_fdiv(a, b), sift_exact(c) FROM t0"
       + " ORDER BY t0.\"a\" COLLATE \"sift\".\"sift_localized\" ASC, t0.\"b\" COLLATE \"C\""
     let refs = SQLStatement(sql: sql).requiredFunctionReferences
-    #expect(refs == [
-      SQLFunctionReference(schema: nil, name: "sift_exact"),
-      SQLFunctionReference(schema: "my schema", name: "sift_fdiv"),
-      SQLFunctionReference(schema: "sift", name: "sift_fold"),
-      SQLFunctionReference(schema: "sift", name: "sift_localized"),
-    ])
+    #expect(
+      refs == [
+        SQLFunctionReference(schema: nil, name: "sift_exact"),
+        SQLFunctionReference(schema: "my schema", name: "sift_fdiv"),
+        SQLFunctionReference(schema: "sift", name: "sift_fold"),
+        SQLFunctionReference(schema: "sift", name: "sift_localized"),
+      ])
   }
 
   static let notes = """
@@ -92,7 +94,8 @@ struct RequiredFunctionsTests {
       _ = try db.execute(st)
     }
     #expect(used == ["sift_fold", "sift_search", "sift_like", "regexp", "sift_matches", "sift_div"])
-    let folded = try compiler.compile(SiftFetchRequest(entity: "note", predicate: try SiftPredicate(format: "title ==[cd] 'PLAN'")))
+    let folded = try compiler.compile(
+      SiftFetchRequest(entity: "note", predicate: try SiftPredicate(format: "title ==[cd] 'PLAN'")))
     #expect(try db.execute(folded).count == 2)
   }
 
@@ -125,7 +128,8 @@ struct RequiredFunctionsTests {
       try? db.run("DROP SCHEMA IF EXISTS \(functions) CASCADE")
       db.close()
     }
-    let compiler = SQLCompiler(dialect: PostgreSQLDialect(functionSchema: functions), schema: try SQLSchema(json: Self.notes))
+    let compiler = SQLCompiler(
+      dialect: PostgreSQLDialect(functionSchema: functions), schema: try SQLSchema(json: Self.notes))
     var statements: [(String, SQLStatement)] = []
     for (format, _, pg) in Self.predicates {
       let st = try compiler.compile(SiftFetchRequest(entity: "note", predicate: try SiftPredicate(format: format)))
@@ -151,7 +155,8 @@ struct RequiredFunctionsTests {
     for (format, st) in statements {
       #expect(throws: Never.self, "\(format)") { _ = try db.execute(st) }
     }
-    let folded = try compiler.compile(SiftFetchRequest(entity: "note", predicate: try SiftPredicate(format: "title ==[cd] 'PLAN'")))
+    let folded = try compiler.compile(
+      SiftFetchRequest(entity: "note", predicate: try SiftPredicate(format: "title ==[cd] 'PLAN'")))
     #expect(try db.execute(folded).count == 2)
   }
 
@@ -168,7 +173,8 @@ struct RequiredFunctionsTests {
     let functions = Self.freshFunctionSchema()
     let dialect = PostgreSQLDialect(functionSchema: functions)
     let compiler = SQLCompiler(dialect: dialect, schema: try db.introspectSchema(named: name).schema)
-    let st = try compiler.compile(SiftFetchRequest(entity: "note", predicate: try SiftPredicate(format: "title ==[c] 'plan'")))
+    let st = try compiler.compile(
+      SiftFetchRequest(entity: "note", predicate: try SiftPredicate(format: "title ==[c] 'plan'")))
     let error = try #require(throws: SiftError.self) { try db.execute(st) }
     #expect(error.kind == .missingSetup)
     #expect(error.message.contains("\(functions).sift_fold ([c]/[d] comparisons"), "\(error.message)")

@@ -2,12 +2,15 @@ import Foundation
 import SiftSQLite
 import SiftSyntax
 import Testing
+
 @testable import SiftSQL
 
 /// `SiftRow` decoding: each stored form a Swift type decodes from, and errors that name the
 /// row, the key, the column and what was found.
 @Suite struct RowDecodingTests {
-  static let schema = try! SQLSchema(entities: [SQLEntity(name: "E", attributes: [SQLAttribute(name: "x", type: .string)])])
+  static let schema = try! SQLSchema(entities: [
+    SQLEntity(name: "E", attributes: [SQLAttribute(name: "x", type: .string)])
+  ])
   static let d = Date(timeIntervalSince1970: 1_704_450_600.25)
 
   /// A one-column row whose attribute is stored as described.
@@ -15,7 +18,8 @@ import Testing
     _ stored: SQLValue, _ type: SQLAttributeType = .string, _ encoding: SQLDateEncoding? = nil, native: String? = nil,
     storage: SQLArrayStorage? = nil, postgres: Bool = false
   ) -> SiftRow {
-    let a = SQLAttribute(name: "v", column: "V_COL", type: type, nativeType: native, dateEncoding: encoding, arrayStorage: storage)
+    let a = SQLAttribute(
+      name: "v", column: "V_COL", type: type, nativeType: native, dateEncoding: encoding, arrayStorage: storage)
     let codec = SQLColumnCodec(a, schema: schema, dialect: postgres ? PostgreSQLDialect() : SQLiteDialect())
     return SiftRow(columns: SiftRowColumns(names: ["v"], codecs: [codec]), values: [stored], number: 4)
   }
@@ -32,7 +36,10 @@ import Testing
       (Self.row(.text("2024-01-05 10:30"), .date, .sqliteDateTime), Date(timeIntervalSince1970: 1_704_450_600)),
       (Self.row(.text("2024-01-05"), .date, .isoDate), Date(timeIntervalSince1970: 1_704_412_800)),
       (Self.row(.text("2024-01-05 11:30:00.25+01"), .date, .native, native: "timestamptz", postgres: true), Self.d),
-      (Self.row(.text("2024-01-05"), .date, .native, native: "date", postgres: true), Date(timeIntervalSince1970: 1_704_412_800)),
+      (
+        Self.row(.text("2024-01-05"), .date, .native, native: "date", postgres: true),
+        Date(timeIntervalSince1970: 1_704_412_800)
+      ),
       // A computed value with no date column: seconds since 1970, or ISO text.
       (Self.row(.double(1_704_450_600.25)), Self.d),
       (Self.row(.text("2024-01-05T10:30:00.250Z")), Self.d),
@@ -51,11 +58,20 @@ import Testing
     #expect(try Self.row(.integer(1), .integer).decode(Bool.self, "v") == true)
     let uuid = try #require(UUID(uuidString: "01234567-89AB-CDEF-0123-456789ABCDEF"))
     #expect(try Self.row(.text(uuid.uuidString.lowercased())).decode(UUID.self, "v") == uuid)
-    #expect(try Self.row(.blob(Data([0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF, 0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF])), .data)
+    #expect(
+      try Self.row(
+        .blob(Data([0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF, 0x01, 0x23, 0x45, 0x67, 0x89, 0xAB, 0xCD, 0xEF])),
+        .data
+      )
       .decode(UUID.self, "v") == uuid)
-    #expect(try Self.row(.text("[\"a\", \"b\"]"), .stringArray, storage: .json).decode([String].self, "v") == ["a", "b"])
-    #expect(try Self.row(.text("{x,\"y z\"}"), .stringArray, storage: .nativeArray).decode([String].self, "v") == ["x", "y z"])
-    #expect(try Self.row(.text("{1,2,NULL}"), .integerArray, storage: .nativeArray).decode([Int?].self, "v") == [1, 2, nil])
+    #expect(
+      try Self.row(.text("[\"a\", \"b\"]"), .stringArray, storage: .json).decode([String].self, "v") == ["a", "b"])
+    #expect(
+      try Self.row(.text("{x,\"y z\"}"), .stringArray, storage: .nativeArray).decode([String].self, "v") == [
+        "x", "y z",
+      ])
+    #expect(
+      try Self.row(.text("{1,2,NULL}"), .integerArray, storage: .nativeArray).decode([Int?].self, "v") == [1, 2, nil])
     #expect(try Self.row(.text("[1.5, 2]"), .doubleArray, storage: .json).decode([Double].self, "v") == [1.5, 2])
     #expect(try Self.row(.integer(300), .integer).decode(Int16.self, "v") == 300)
     #expect(try Self.row(.double(4), .double).decode(Int.self, "v") == 4)
@@ -72,20 +88,34 @@ import Testing
   /// A value that does not decode: the row, the key, the column, the expected type and the value.
   @Test func errorsNameRowKeyColumnAndValue() {
     let cases: [(SiftRow, (SiftRow) throws -> Void, String)] = [
-      (Self.row(.text("yesterday"), .date, .iso8601), { _ = try $0.decode(Date.self, "v") },
-       "row 4: key 'v' (column V_COL): expected Date, found text 'yesterday'"),
-      (Self.row(.integer(2), .boolean), { _ = try $0.decode(Bool.self, "v") },
-       "row 4: key 'v' (column V_COL): expected Bool, found integer 2"),
-      (Self.row(.integer(70_000), .integer), { _ = try $0.decode(Int16.self, "v") },
-       "row 4: key 'v' (column V_COL): expected Int16, found integer 70000"),
-      (Self.row(.null, .string), { _ = try $0.decode(String.self, "v") },
-       "row 4: key 'v' (column V_COL): expected String, found NULL"),
-      (Self.row(.text("not-a-uuid")), { _ = try $0.decode(UUID.self, "v") },
-       "row 4: key 'v' (column V_COL): expected UUID, found text 'not-a-uuid'"),
-      (Self.row(.text("[1, \"x\"]"), .integerArray, storage: .json), { _ = try $0.decode([Int].self, "v") },
-       "row 4: key 'v[1]' (column V_COL): expected Int, found string \"x\""),
-      (Self.row(.text("a")), { _ = try $0.decode(Int.self, "w") },
-       "row 4: no column for key 'w' (columns: v)"),
+      (
+        Self.row(.text("yesterday"), .date, .iso8601), { _ = try $0.decode(Date.self, "v") },
+        "row 4: key 'v' (column V_COL): expected Date, found text 'yesterday'"
+      ),
+      (
+        Self.row(.integer(2), .boolean), { _ = try $0.decode(Bool.self, "v") },
+        "row 4: key 'v' (column V_COL): expected Bool, found integer 2"
+      ),
+      (
+        Self.row(.integer(70_000), .integer), { _ = try $0.decode(Int16.self, "v") },
+        "row 4: key 'v' (column V_COL): expected Int16, found integer 70000"
+      ),
+      (
+        Self.row(.null, .string), { _ = try $0.decode(String.self, "v") },
+        "row 4: key 'v' (column V_COL): expected String, found NULL"
+      ),
+      (
+        Self.row(.text("not-a-uuid")), { _ = try $0.decode(UUID.self, "v") },
+        "row 4: key 'v' (column V_COL): expected UUID, found text 'not-a-uuid'"
+      ),
+      (
+        Self.row(.text("[1, \"x\"]"), .integerArray, storage: .json), { _ = try $0.decode([Int].self, "v") },
+        "row 4: key 'v[1]' (column V_COL): expected Int, found string \"x\""
+      ),
+      (
+        Self.row(.text("a")), { _ = try $0.decode(Int.self, "w") },
+        "row 4: no column for key 'w' (columns: v)"
+      ),
     ]
     for (row, decode, message) in cases {
       do {

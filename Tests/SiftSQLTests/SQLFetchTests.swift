@@ -34,19 +34,25 @@ struct SQLFetchTests {
     #expect(page == Array(all[100..<110]))
     let rest = try Self.run(SiftFetchRequest(entity: "Venue", sortDescriptors: sorts, offset: 995))
     #expect(rest == Array(all[995...]))
-    let nullsLast = try Self.run(SiftFetchRequest(entity: "Venue", sortDescriptors: [SiftSortDescriptor("rating", nulls: .last)], limit: 1))
+    let nullsLast = try Self.run(
+      SiftFetchRequest(entity: "Venue", sortDescriptors: [SiftSortDescriptor("rating", nulls: .last)], limit: 1))
     #expect(nullsLast.first?[ratingColumn] != .null)
-    let ci = try Self.run(SiftFetchRequest(
-      entity: "Venue", sortDescriptors: [SiftSortDescriptor("location.city", comparison: .localizedStandard)], limit: 5))
+    let ci = try Self.run(
+      SiftFetchRequest(
+        entity: "Venue", sortDescriptors: [SiftSortDescriptor("location.city", comparison: .localizedStandard)],
+        limit: 5))
     #expect(ci.count == 5)
   }
 
   @Test func caseInsensitiveSortFoldsUnicode() throws {
     let db = try SQLiteDatabase()
-    let records: [SiftValue] = [["id": 1, "name": "b"], ["id": 2, "name": "Á"], ["id": 3, "name": "a"], ["id": 4, "name": "B"]]
+    let records: [SiftValue] = [
+      ["id": 1, "name": "b"], ["id": 2, "name": "Á"], ["id": 3, "name": "a"], ["id": 4, "name": "B"],
+    ]
     try db.load(records, entity: "Venue", schema: SQLFixtures.schema, dialect: SQLiteDialect())
-    let st = try SQLFixtures.sqlite.compile(SiftFetchRequest(
-      entity: "Venue", sortDescriptors: [SiftSortDescriptor("name", comparison: .caseInsensitive)]))
+    let st = try SQLFixtures.sqlite.compile(
+      SiftFetchRequest(
+        entity: "Venue", sortDescriptors: [SiftSortDescriptor("name", comparison: .caseInsensitive)]))
     let ids = try db.execute(st).map { $0[0] }
     #expect(ids == [.integer(3), .integer(1), .integer(4), .integer(2)])  // a, b, B (pk tiebreak), á
   }
@@ -54,13 +60,17 @@ struct SQLFetchTests {
   @Test func distinctAndAggregates() throws {
     let distinct = try Self.run(SiftFetchRequest(entity: "Venue", resultType: .distinct("priceCategory")))
     #expect(distinct == [[.null], [.text("$")], [.text("$$")], [.text("$$$")]])
-    let aggregates = try Self.run(SiftFetchRequest(
-      entity: "Venue", predicate: try SiftPredicate(format: "specialCount < 0"),
-      resultType: .aggregates([SiftAggregate(.count), SiftAggregate(.sum, "tipCount"), SiftAggregate(.avg, "rating")], groupBy: [])))
+    let aggregates = try Self.run(
+      SiftFetchRequest(
+        entity: "Venue", predicate: try SiftPredicate(format: "specialCount < 0"),
+        resultType: .aggregates(
+          [SiftAggregate(.count), SiftAggregate(.sum, "tipCount"), SiftAggregate(.avg, "rating")], groupBy: [])))
     #expect(aggregates == [[.integer(0), .integer(0), .null]])
-    let grouped = try Self.run(SiftFetchRequest(
-      entity: "Venue",
-      resultType: .aggregates([SiftAggregate(.count), SiftAggregate(.max, "distance", name: "far")], groupBy: ["priceCategory"])))
+    let grouped = try Self.run(
+      SiftFetchRequest(
+        entity: "Venue",
+        resultType: .aggregates(
+          [SiftAggregate(.count), SiftAggregate(.max, "distance", name: "far")], groupBy: ["priceCategory"])))
     #expect(grouped.count == 4)
     let total = grouped.compactMap { $0[1].intValue }.reduce(0, +)
     #expect(total == 1000)
@@ -76,7 +86,8 @@ struct SQLFetchTests {
       entity: "Venue", predicate: noRating,
       assignments: [("favorite", .value(true)), ("tipCount", try .expression("tipCount + %@", 1000))])
     _ = try db.execute(try c.compile(update))
-    let after = try db.matchingIndices(of: try SiftPredicate(format: "favorite == YES AND tipCount >= 1000"), entity: "Venue", compiler: c)
+    let after = try db.matchingIndices(
+      of: try SiftPredicate(format: "favorite == YES AND tipCount >= 1000"), entity: "Venue", compiler: c)
     #expect(after == before)
 
     let delete = BatchDeleteRequest(entity: "Venue", predicate: try SiftPredicate(format: "ANY tags == 'wifi'"))
@@ -84,12 +95,17 @@ struct SQLFetchTests {
     for st in try c.compile(delete) { _ = try db.execute(st) }
     let left = try db.execute(SQLStatement(sql: "SELECT COUNT(*) FROM \"venue\""))
     #expect(left == [[.integer(Int64(1000 - wifi.count))]])
-    let orphans = try db.execute(SQLStatement(
-      sql: "SELECT COUNT(*) FROM \"venue__tags\" WHERE \"owner\" NOT IN (SELECT \"id\" FROM \"venue\")"))
+    let orphans = try db.execute(
+      SQLStatement(
+        sql: "SELECT COUNT(*) FROM \"venue__tags\" WHERE \"owner\" NOT IN (SELECT \"id\" FROM \"venue\")"))
     #expect(orphans == [[.integer(0)]])
 
-    #expect(throws: SiftError.self) { try c.compile(BatchUpdateRequest(entity: "Venue", assignments: [("tags", .value("x"))])) }
-    #expect(throws: SiftError.self) { try c.compile(BatchUpdateRequest(entity: "Venue", assignments: [("name", .value(5))])) }
+    #expect(throws: SiftError.self) {
+      try c.compile(BatchUpdateRequest(entity: "Venue", assignments: [("tags", .value("x"))]))
+    }
+    #expect(throws: SiftError.self) {
+      try c.compile(BatchUpdateRequest(entity: "Venue", assignments: [("name", .value(5))]))
+    }
     #expect(throws: SiftError.self) { try c.compile(SiftFetchRequest(entity: "Venue", limit: -1)) }
   }
 

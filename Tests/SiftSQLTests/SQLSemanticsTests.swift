@@ -11,33 +11,33 @@ import Testing
 @Suite("SQL semantics vs memory")
 struct SQLSemanticsTests {
   static let json = #"""
-  [
-    {"id": 1, "name": "Café Noir", "priceCategory": "$", "specialCount": 3, "distance": 1.5, "tipCount": 10,
-     "favorite": true, "rating": 4.5, "phone": "+1-555-0123", "code": "a%b",
-     "tags": ["wifi", "vegan"], "scores": [10, 20, 30],
-     "location": {"city": "Zürich", "distance": 2.0, "zip": "8000"},
-     "menu": [{"item": "taco", "price": 3.5, "vegan": true}, {"item": "pie", "price": 10.0, "vegan": false}]},
-    {"id": 2, "name": "cafe noir", "priceCategory": null, "specialCount": 0, "distance": 7.25, "tipCount": 7,
-     "favorite": false, "rating": null, "code": "a_b",
-     "tags": [], "scores": [],
-     "location": {"city": null, "distance": 9.0, "zip": "1"},
-     "menu": []},
-    {"id": 3, "name": "STRASSE", "specialCount": 9, "distance": 0.0, "tipCount": 100, "favorite": false,
-     "code": "100%", "tags": ["WiFi", "ß"], "scores": [5],
-     "menu": [{"item": "Taco", "price": 2.0, "vegan": false}]},
-    {"id": 4, "name": "straße", "priceCategory": "$$", "specialCount": 1, "distance": 3.0, "tipCount": 0,
-     "favorite": true, "rating": 1.0, "phone": null, "code": "x\\y",
-     "tags": ["Σ"], "scores": [100, 0],
-     "location": {"city": "Montréal", "distance": 1.0, "zip": "H2X"},
-     "menu": [{"item": "crème", "price": 5.0, "vegan": true}, {"item": "creme", "price": null, "vegan": null}]},
-    {"id": 5, "name": null, "specialCount": 2, "distance": 12.0, "tipCount": 3, "favorite": false,
-     "code": "", "tags": ["σ", "wifi", "wifi"], "scores": [1, 2]},
-    {"id": 6, "name": "Red ?ar*", "priceCategory": "$", "specialCount": 5, "distance": 5.0, "tipCount": 55,
-     "favorite": true, "rating": 3.0, "phone": "+1-555-9999", "code": "Red",
-     "location": {"city": "Paris", "distance": 5.0, "zip": "75"},
-     "menu": [{"item": "ramen", "price": 8.0, "vegan": false}]}
-  ]
-  """#
+    [
+      {"id": 1, "name": "Café Noir", "priceCategory": "$", "specialCount": 3, "distance": 1.5, "tipCount": 10,
+       "favorite": true, "rating": 4.5, "phone": "+1-555-0123", "code": "a%b",
+       "tags": ["wifi", "vegan"], "scores": [10, 20, 30],
+       "location": {"city": "Zürich", "distance": 2.0, "zip": "8000"},
+       "menu": [{"item": "taco", "price": 3.5, "vegan": true}, {"item": "pie", "price": 10.0, "vegan": false}]},
+      {"id": 2, "name": "cafe noir", "priceCategory": null, "specialCount": 0, "distance": 7.25, "tipCount": 7,
+       "favorite": false, "rating": null, "code": "a_b",
+       "tags": [], "scores": [],
+       "location": {"city": null, "distance": 9.0, "zip": "1"},
+       "menu": []},
+      {"id": 3, "name": "STRASSE", "specialCount": 9, "distance": 0.0, "tipCount": 100, "favorite": false,
+       "code": "100%", "tags": ["WiFi", "ß"], "scores": [5],
+       "menu": [{"item": "Taco", "price": 2.0, "vegan": false}]},
+      {"id": 4, "name": "straße", "priceCategory": "$$", "specialCount": 1, "distance": 3.0, "tipCount": 0,
+       "favorite": true, "rating": 1.0, "phone": null, "code": "x\\y",
+       "tags": ["Σ"], "scores": [100, 0],
+       "location": {"city": "Montréal", "distance": 1.0, "zip": "H2X"},
+       "menu": [{"item": "crème", "price": 5.0, "vegan": true}, {"item": "creme", "price": null, "vegan": null}]},
+      {"id": 5, "name": null, "specialCount": 2, "distance": 12.0, "tipCount": 3, "favorite": false,
+       "code": "", "tags": ["σ", "wifi", "wifi"], "scores": [1, 2]},
+      {"id": 6, "name": "Red ?ar*", "priceCategory": "$", "specialCount": 5, "distance": 5.0, "tipCount": 55,
+       "favorite": true, "rating": 3.0, "phone": "+1-555-9999", "code": "Red",
+       "location": {"city": "Paris", "distance": 5.0, "zip": "75"},
+       "menu": [{"item": "ramen", "price": 8.0, "vegan": false}]}
+    ]
+    """#
 
   static let records: [SiftValue] = {
     guard case .array(let a)? = try? SiftJSON.parse(json) else { return [] }
@@ -67,7 +67,8 @@ struct SQLSemanticsTests {
     // numbers, booleans, arithmetic
     "favorite == 1", "favorite == YES", "favorite != NO", "favorite == 2", "specialCount == YES",
     "specialCount == '3'", "specialCount != '3'", "distance BETWEEN {1, 5}", "tipCount / 10 == 1",
-    "tipCount / 2.0 > 3", "distance / 0 > 1000", "modulus:by:(tipCount, 7) == 3", "distance * 2 > tipCount", "-specialCount < -2", "specialCount ** 2 > 20",
+    "tipCount / 2.0 > 3", "distance / 0 > 1000", "modulus:by:(tipCount, 7) == 3", "distance * 2 > tipCount",
+    "-specialCount < -2", "specialCount ** 2 > 20",
     "TERNARY(favorite == YES, specialCount, 0) >= 3", "abs(-specialCount) == 3",
     // collections
     "ANY tags == 'wifi'", "ALL tags == 'wifi'", "NONE tags == 'wifi'", "ANY tags ==[c] 'WIFI'",
@@ -83,7 +84,8 @@ struct SQLSemanticsTests {
     // a SUBQUERY variable hidden by an inner one of the same name, and visible again after it
     "SUBQUERY(menu, $m, SUBQUERY(tags, $m, $m == 'wifi').@count > 0 AND $m.vegan == YES).@count > 0",
     "SUBQUERY(menu, $m, $m.price < 9 AND SUBQUERY(tags, $t, $t == 'wifi' AND $m.vegan == YES).@count > 0).@count > 0",
-    "menu.@sum.price == nil", "menu.@count == nil", "scores.@avg == nil", "count(menu.@distinctUnionOfObjects.item) == 2", "NOT (ANY tags == 'wifi')", "NOT (ALL scores > 4)",
+    "menu.@sum.price == nil", "menu.@count == nil", "scores.@avg == nil",
+    "count(menu.@distinctUnionOfObjects.item) == 2", "NOT (ANY tags == 'wifi')", "NOT (ALL scores > 4)",
   ]
 
   @Test(arguments: predicates)
@@ -92,7 +94,9 @@ struct SQLSemanticsTests {
     let memory = try p.compile().matchingIndices(Self.records)
     let st = try SQLFixtures.sqlite.compileMatchingIndices(p, entity: "Venue")
     #expect(placeholdersMatch(st, SQLiteDialect()))
-    let sql = try Self.database.with { db in try db.matchingIndices(of: p, entity: "Venue", compiler: SQLFixtures.sqlite) }
+    let sql = try Self.database.with { db in
+      try db.matchingIndices(of: p, entity: "Venue", compiler: SQLFixtures.sqlite)
+    }
     #expect(sql == memory, "\(format)\n  \(st)")
     let pg = try SQLFixtures.postgres.compileMatchingIndices(p, entity: "Venue")
     #expect(placeholdersMatch(pg, PostgreSQLDialect()), "\(pg)")

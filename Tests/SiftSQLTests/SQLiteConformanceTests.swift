@@ -24,7 +24,9 @@ struct SQLiteConformanceTests {
         return (id, d)
       }, uniquingKeysWith: { a, _ in a })
     return SQLFixtures.jsonLines("conformance/venues-cases.jsonl").compactMap { d in
-      guard case .string(let id)? = d["id"], case .string(let format)? = d["format"], let e = expected[id] else { return nil }
+      guard case .string(let id)? = d["id"], case .string(let format)? = d["format"], let e = expected[id] else {
+        return nil
+      }
       var args: [SiftValue] = []
       if case .array(let a)? = d["args"] { args = a }
       var matches: [Int] = []
@@ -55,7 +57,9 @@ struct SQLiteConformanceTests {
     #expect(c.ok, "\(c.id) compiled but is expected to fail: \(statement.sql)")
     guard c.ok else { return }
     #expect(placeholdersMatch(statement, SQLiteDialect()))
-    let got = try SQLFixtures.database.with { db in try db.matchingIndices(of: predicate, entity: "Venue", compiler: SQLFixtures.sqlite) }
+    let got = try SQLFixtures.database.with { db in
+      try db.matchingIndices(of: predicate, entity: "Venue", compiler: SQLFixtures.sqlite)
+    }
     #expect(got == c.matches, "\(c.id): \(statement)")
   }
 

@@ -11,13 +11,15 @@ import Testing
 /// optional fields, keys out of column order, missing keys and other Swift types.
 @Suite struct SQLiteRowDecoderTests {
   static let schema = try! SQLSchema(entities: [
-    SQLEntity(name: "T", table: "t", attributes: [
-      SQLAttribute(name: "s", type: .string), SQLAttribute(name: "i", type: .integer),
-      SQLAttribute(name: "d", type: .double), SQLAttribute(name: "b", type: .boolean),
-      SQLAttribute(name: "u", type: .date), SQLAttribute(name: "iso", type: .date, dateEncoding: .iso8601),
-      SQLAttribute(name: "ms", type: .date, dateEncoding: .unixMilliseconds),
-      SQLAttribute(name: "ref", type: .date, dateEncoding: .referenceDateSeconds),
-    ])
+    SQLEntity(
+      name: "T", table: "t",
+      attributes: [
+        SQLAttribute(name: "s", type: .string), SQLAttribute(name: "i", type: .integer),
+        SQLAttribute(name: "d", type: .double), SQLAttribute(name: "b", type: .boolean),
+        SQLAttribute(name: "u", type: .date), SQLAttribute(name: "iso", type: .date, dateEncoding: .iso8601),
+        SQLAttribute(name: "ms", type: .date, dateEncoding: .unixMilliseconds),
+        SQLAttribute(name: "ref", type: .date, dateEncoding: .referenceDateSeconds),
+      ])
   ])
 
   /// Columns without a declared type keep each value's storage class.
@@ -44,14 +46,18 @@ import Testing
   }
 
   struct Required: Decodable, Equatable {
-    var id: Int; var s: String; var i: Int; var d: Double; var b: Bool; var u: Date; var iso: Date; var ms: Date; var ref: Date
+    var id: Int; var s: String; var i: Int; var d: Double; var b: Bool; var u: Date; var iso: Date; var ms: Date;
+    var ref: Date
   }
   struct Optionals: Decodable, Equatable {
-    var id: Int64?; var s: String?; var i: Int?; var d: Double?; var b: Bool?; var u: Date?; var iso: Date?; var ms: Date?
+    var id: Int64?; var s: String?; var i: Int?; var d: Double?; var b: Bool?; var u: Date?; var iso: Date?;
+    var ms: Date?
     var ref: Date?
   }
   /// Keys in another order than the columns, and a key no column has.
-  struct Reordered: Decodable, Equatable { var ref: Date?; var b: Bool?; var nope: String?; var s: String?; var id: Int }
+  struct Reordered: Decodable, Equatable {
+    var ref: Date?; var b: Bool?; var nope: String?; var s: String?; var id: Int
+  }
   struct Missing: Decodable, Equatable { var id: Int; var nope: Int }
   /// Types the fast path leaves to the general decoder, and columns read as another type.
   struct Others: Decodable, Equatable {
@@ -78,7 +84,9 @@ import Testing
     }
   }
 
-  func fast<T: Decodable>(_ db: SQLiteDatabase, _ request: SiftFetchRequest, _ type: T.Type, schema: SQLSchema?) -> Outcome<T> {
+  func fast<T: Decodable>(_ db: SQLiteDatabase, _ request: SiftFetchRequest, _ type: T.Type, schema: SQLSchema?)
+    -> Outcome<T>
+  {
     do { return .values(try db.fetch(request, as: type, schema: schema)) } catch { return .failed("\(error)") }
   }
 
@@ -92,7 +100,8 @@ import Testing
     for (entity, schema, given) in [("T", Self.schema, Self.schema as SQLSchema?), ("t", introspected, nil)] {
       // Each row alone (row 0), then the whole table (the first failing row's number).
       var requests = (1...Self.rows.count).map {
-        SiftFetchRequest(entity: entity, predicate: try! SiftPredicate(format: "id == %@", arguments: [.int(Int64($0))]))
+        SiftFetchRequest(
+          entity: entity, predicate: try! SiftPredicate(format: "id == %@", arguments: [.int(Int64($0))]))
       }
       requests.append(SiftFetchRequest(entity: entity, sortDescriptors: [SiftSortDescriptor("id")]))
       for request in requests {
@@ -124,10 +133,15 @@ import Testing
   /// The first row, by hand: what the fast path reads for each type.
   @Test func readsEachCommonType() throws {
     let db = try Self.database()
-    let first = try db.fetch(SiftFetchRequest(entity: "T", predicate: try SiftPredicate(format: "id == 1")), as: Required.self, schema: Self.schema)
+    let first = try db.fetch(
+      SiftFetchRequest(entity: "T", predicate: try SiftPredicate(format: "id == 1")), as: Required.self,
+      schema: Self.schema)
     let d = Date(timeIntervalSince1970: 1_704_450_600.25)
-    #expect(first == [Required(
-      id: 1, s: "a", i: 1, d: 1.5, b: true, u: Date(timeIntervalSince1970: 1_700_000_000.25), iso: d, ms: d,
-      ref: Date(timeIntervalSinceReferenceDate: 725_000_000.5))])
+    #expect(
+      first == [
+        Required(
+          id: 1, s: "a", i: 1, d: 1.5, b: true, u: Date(timeIntervalSince1970: 1_700_000_000.25), iso: d, ms: d,
+          ref: Date(timeIntervalSinceReferenceDate: 725_000_000.5))
+      ])
   }
 }

@@ -7,24 +7,25 @@ import Testing
 /// memory and SQL used to disagree on before they shared one list (`DiagnosticID`).
 @Suite("Same refusal, same id in every engine")
 struct SameRefusalIDTests {
-  @Test(arguments: [
-    // SQL said string-operator-needs-strings
-    ("specialCount BEGINSWITH '1'", "not-a-string"),
-    ("name CONTAINS 5", "not-a-string"),
-    // SQL said string-function-needs-string
-    ("uppercase(specialCount) == 'A'", "not-a-string"),
-    // SQL said arithmetic-needs-numbers, memory type-mismatch
-    ("name + 1 > 0", "not-a-number"),
-    // SQL said aggregate-needs-numbers
-    ("menu.@sum.item > 0", "not-a-number"),
-    // SQL said type-mismatch
-    ("name > 5", "incomparable-values"),
-    // SQL said in-needs-collection
-    ("5 IN specialCount", "not-a-collection"),
-    // SQL said collection-operator-needs-collection
-    ("name.@count > 1", "not-a-collection"),
-    ("ANY name == 'x'", "quantifier-needs-collection"),
-  ] as [(String, String)])
+  @Test(
+    arguments: [
+      // SQL said string-operator-needs-strings
+      ("specialCount BEGINSWITH '1'", "not-a-string"),
+      ("name CONTAINS 5", "not-a-string"),
+      // SQL said string-function-needs-string
+      ("uppercase(specialCount) == 'A'", "not-a-string"),
+      // SQL said arithmetic-needs-numbers, memory type-mismatch
+      ("name + 1 > 0", "not-a-number"),
+      // SQL said aggregate-needs-numbers
+      ("menu.@sum.item > 0", "not-a-number"),
+      // SQL said type-mismatch
+      ("name > 5", "incomparable-values"),
+      // SQL said in-needs-collection
+      ("5 IN specialCount", "not-a-collection"),
+      // SQL said collection-operator-needs-collection
+      ("name.@count > 1", "not-a-collection"),
+      ("ANY name == 'x'", "quantifier-needs-collection"),
+    ] as [(String, String)])
   func bothEnginesNameTheConditionAlike(_ format: String, _ id: String) throws {
     let engines = try ThreeWay(
       schema: try DifferentialSchemas.venue(), entity: "Venue", records: try DifferentialSchemas.venueRecords())

@@ -27,7 +27,9 @@ struct SchemaStorageCheckTests {
 
   @Test func mismatchesNameTheColumnAndTheFix() throws {
     let cases: [(String, [String])] = [
-      (#""created": {"type": "date", "dateEncoding": "secondsSince1970"}"#, ["note.created", "\"created\"", "iso8601"]),
+      (
+        #""created": {"type": "date", "dateEncoding": "secondsSince1970"}"#, ["note.created", "\"created\"", "iso8601"]
+      ),
       (#""created": "date""#, ["note.created", "iso8601"]),  // the schema's default: seconds since 1970
       (#""stamp": {"type": "date", "dateEncoding": "secondsSince2001"}"#, ["note.stamp", "millisecondsSince1970"]),
       (#""stamp": {"type": "date", "dateEncoding": "iso8601"}"#, ["note.stamp", "the number 1709285400000"]),
@@ -51,7 +53,8 @@ struct SchemaStorageCheckTests {
       #""created": {"type": "date", "dateEncoding": "iso8601"}, "stamp": {"type": "date", "dateEncoding": "millisecondsSince1970"},"#
         + #" "day": {"type": "date", "dateEncoding": "isoDate"}, "flag": "string", "done": "boolean""#)
     let rows = try db.fetch(
-      SiftFetchRequest(entity: "note", predicate: try SiftPredicate(format: "created < stamp OR done == YES")), as: SiftRow.self,
+      SiftFetchRequest(entity: "note", predicate: try SiftPredicate(format: "created < stamp OR done == YES")),
+      as: SiftRow.self,
       schema: schema)
     #expect(rows.count == 1)
     // Checked on first use only: a later bad value is not looked for again on this connection.
@@ -67,7 +70,9 @@ struct SchemaStorageCheckTests {
     defer { db.close() }
     try db.run("CREATE TABLE note (id int8 PRIMARY KEY, created timestamptz); INSERT INTO note VALUES (1, now())")
     let schema = try Self.schema(#""created": {"type": "date", "dateEncoding": "secondsSince1970"}"#)
-    let error = try #require(throws: SiftError.self) { try db.fetch(SiftFetchRequest(entity: "note"), as: SiftRow.self, schema: schema) }
+    let error = try #require(throws: SiftError.self) {
+      try db.fetch(SiftFetchRequest(entity: "note"), as: SiftRow.self, schema: schema)
+    }
     #expect(error.diagnostic.id == "schema-mismatch" && error.diagnostic.message.contains("note.created"), "\(error)")
   }
 }

@@ -21,17 +21,20 @@ struct SchemaTests {
   }
 
   @Test func defaultsAndManyToMany() throws {
-    let s = try SQLSchema(json: #"""
-      {"dateEncoding": "secondsSince2001", "entities": {
-        "Post": {"attributes": {"title": "string", "at": "date"},
-                 "relationships": {"author": {"toOne": "Person"}, "tags": {"toMany": "Tag", "joinTable": "post_tag"}}},
-        "Person": {"table": "people", "primaryKey": "handle", "attributes": {"handle": "string"}},
-        "Tag": {"attributes": {"label": "string"}}}}
-      """#)
+    let s = try SQLSchema(
+      json: #"""
+        {"dateEncoding": "secondsSince2001", "entities": {
+          "Post": {"attributes": {"title": "string", "at": "date"},
+                   "relationships": {"author": {"toOne": "Person"}, "tags": {"toMany": "Tag", "joinTable": "post_tag"}}},
+          "Person": {"table": "people", "primaryKey": "handle", "attributes": {"handle": "string"}},
+          "Tag": {"attributes": {"label": "string"}}}}
+        """#)
     let post = try #require(s.entity("Post"))
     #expect(post.table == "post")
     #expect(post.relationship("author")?.kind == .toOne(foreignKey: "author_id"))
-    #expect(post.relationship("tags")?.kind == .manyToMany(joinTable: "post_tag", sourceColumn: "post_id", targetColumn: "tag_id"))
+    #expect(
+      post.relationship("tags")?.kind
+        == .manyToMany(joinTable: "post_tag", sourceColumn: "post_id", targetColumn: "tag_id"))
     #expect(s.entity("Person")?.primaryKeyAttribute.type == .string)
     #expect(s.dateEncoding == .referenceDateSeconds)
 
@@ -46,7 +49,8 @@ struct SchemaTests {
     try db.load(records, entity: "Post", schema: s, dialect: SQLiteDialect())
     let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: s)
     for (format, args, expected) in [
-      ("ANY tags.label == 'y'", [SiftValue](), [0]), ("tags.@count == 0", [], [1]), ("author.handle BEGINSWITH 'b'", [], [1]),
+      ("ANY tags.label == 'y'", [SiftValue](), [0]), ("tags.@count == 0", [], [1]),
+      ("author.handle BEGINSWITH 'b'", [], [1]),
       ("at == %@", [.date(at)], [0]), ("at > %@", [.date(Date(timeIntervalSinceReferenceDate: 999))], [0]),
       ("tags.@count == nil", [], [2]), ("author == nil", [], [2]),
     ] {
@@ -69,27 +73,38 @@ struct SchemaTests {
     ("not json", "not valid JSON"),
     // One meaning per column: two to-manys to one entity default to the same inverse key, an
     // attribute in a foreign key's column, two attributes in one column.
-    (#"{"entities": {"V": {"relationships": {"menu": {"toMany": "I"}, "specials": {"toMany": "I"}}}, "I": {}}}"#,
-     "column 'v_id' of table 'i' holds both"),
-    (#"{"entities": {"V": {"attributes": {"best_id": "integer"}, "relationships": {"best": {"toOne": "I"}}}, "I": {}}}"#,
-     "column 'best_id' of table 'v'"),
-    (#"{"entities": {"V": {"relationships": {"menu": {"toMany": "I"}}}, "I": {"attributes": {"v_id": "integer"}}}}"#,
-     "holds both the attribute I.v_id and the inverse foreign key of V.menu"),
-    (#"{"entities": {"V": {"attributes": {"a": "string", "b": {"type": "string", "column": "a"}}}}}"#,
-     "column 'a' of table 'v'"),
-    (#"{"entities": {"V": {"relationships": {"x": {"toOne": "I", "foreignKey": "k"}, "y": {"toOne": "I", "foreignKey": "k"}}}, "I": {}}}"#,
-     "column 'k' of table 'v'"),
+    (
+      #"{"entities": {"V": {"relationships": {"menu": {"toMany": "I"}, "specials": {"toMany": "I"}}}, "I": {}}}"#,
+      "column 'v_id' of table 'i' holds both"
+    ),
+    (
+      #"{"entities": {"V": {"attributes": {"best_id": "integer"}, "relationships": {"best": {"toOne": "I"}}}, "I": {}}}"#,
+      "column 'best_id' of table 'v'"
+    ),
+    (
+      #"{"entities": {"V": {"relationships": {"menu": {"toMany": "I"}}}, "I": {"attributes": {"v_id": "integer"}}}}"#,
+      "holds both the attribute I.v_id and the inverse foreign key of V.menu"
+    ),
+    (
+      #"{"entities": {"V": {"attributes": {"a": "string", "b": {"type": "string", "column": "a"}}}}}"#,
+      "column 'a' of table 'v'"
+    ),
+    (
+      #"{"entities": {"V": {"relationships": {"x": {"toOne": "I", "foreignKey": "k"}, "y": {"toOne": "I", "foreignKey": "k"}}}, "I": {}}}"#,
+      "column 'k' of table 'v'"
+    ),
   ]
 
   /// A to-one and the to-many that is its inverse share their key column; so do a
   /// self-referential parent and its children.
   @Test func inverseRelationshipsShareTheirKey() throws {
-    _ = try SQLSchema(json: #"""
-      {"entities": {"Venue": {"relationships": {"location": {"toOne": "Location"}}},
-                    "Location": {"relationships": {"venues": {"toMany": "Venue", "inverseForeignKey": "location_id"}}},
-                    "Person": {"relationships": {"parent": {"toOne": "Person"},
-                                                 "children": {"toMany": "Person", "inverseForeignKey": "parent_id"}}}}}
-      """#)
+    _ = try SQLSchema(
+      json: #"""
+        {"entities": {"Venue": {"relationships": {"location": {"toOne": "Location"}}},
+                      "Location": {"relationships": {"venues": {"toMany": "Venue", "inverseForeignKey": "location_id"}}},
+                      "Person": {"relationships": {"parent": {"toOne": "Person"},
+                                                   "children": {"toMany": "Person", "inverseForeignKey": "parent_id"}}}}}
+        """#)
   }
 
   @Test(arguments: 0..<badSchemas.count)
@@ -122,15 +137,20 @@ struct SchemaTests {
       #expect(error.diagnostic.message == "keypath 'citty' not found in entity Location; did you mean 'city'?")
       #expect(error.diagnostic.range == SiftSourceRange(start: 0, end: 14))
     }
-    #expect(throws: SiftError.self) { try SQLFixtures.sqlite.compileWhere(try SiftPredicate(format: "TRUEPREDICATE"), entity: "Venu") }
+    #expect(throws: SiftError.self) {
+      try SQLFixtures.sqlite.compileWhere(try SiftPredicate(format: "TRUEPREDICATE"), entity: "Venu")
+    }
   }
 
   @Test func loaderRejectsWrongTypes() throws {
     let loader = SQLDataLoader(schema: SQLFixtures.schema, dialect: SQLiteDialect())
-    for bad: SiftValue in [["name": 5], ["specialCount": 1.5], ["tags": "wifi"], ["tags": [1]], ["location": 3], "x", ["menu": [1]]] {
+    for bad: SiftValue in [
+      ["name": 5], ["specialCount": 1.5], ["tags": "wifi"], ["tags": [1]], ["location": 3], "x", ["menu": [1]],
+    ] {
       #expect(throws: SiftError.self) { try loader.insertStatements(for: [bad], entity: "Venue") }
     }
-    let ok = try loader.insertStatements(for: [["id": 1, "favorite": 1, "distance": 2, "specialCount": true]], entity: "Venue")
+    let ok = try loader.insertStatements(
+      for: [["id": 1, "favorite": 1, "distance": 2, "specialCount": true]], entity: "Venue")
     #expect(ok.count == 1)
     #expect(ok[0].bindings.count == placeholders(ok[0].sql).questionMarks)
   }
@@ -143,7 +163,9 @@ struct SchemaTests {
     #expect(pg.contains(#""favorite" BOOLEAN"#))
     #expect(pg.contains(#""id" BIGINT PRIMARY KEY"#))
     #expect(pg.contains(#""distance" DOUBLE PRECISION"#))
-    for sql in SQLDDL(schema: SQLFixtures.schema, dialect: SQLiteDialect()).dropStatements() { try db.executeScript(sql) }
+    for sql in SQLDDL(schema: SQLFixtures.schema, dialect: SQLiteDialect()).dropStatements() {
+      try db.executeScript(sql)
+    }
     #expect(throws: SiftError.self) { try db.execute(SQLStatement(sql: "SELECT 1 FROM \"venue\"")) }
   }
 }

@@ -11,7 +11,8 @@ import Testing
 struct StrictAnyColumnTests {
   @Test func anyColumnTakesItsValuesKind() throws {
     let db = try SQLiteDatabase()
-    try db.executeScript("""
+    try db.executeScript(
+      """
       CREATE TABLE t (id INTEGER PRIMARY KEY, a ANY, n ANY, mixed ANY) STRICT;
       INSERT INTO t VALUES (1, 'a', 1, 'x'), (2, 'b', 2, 2);
       """)
@@ -22,7 +23,8 @@ struct StrictAnyColumnTests {
     #expect(entity.attribute("mixed") == nil)
     #expect(read.warnings.contains { $0.message.contains("mixed is declared ANY and its values mix integer, string") })
     let rows = try db.fetch(
-      SiftFetchRequest(entity: "t", predicate: try SiftPredicate(format: "a == %@ AND n < %@", "a", 2)), as: SiftRow.self)
+      SiftFetchRequest(entity: "t", predicate: try SiftPredicate(format: "a == %@ AND n < %@", "a", 2)),
+      as: SiftRow.self)
     #expect(rows.map { $0["id"] } == [.int(1)])
   }
 }

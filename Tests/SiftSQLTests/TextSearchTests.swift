@@ -23,7 +23,9 @@ struct TextSearchTests {
     Case(needle: "é", subject: "Cafe\u{301}", position: .suffix, options: [], expected: false),
     Case(needle: "e\u{301}", subject: "Cafe\u{301}", position: .suffix, options: [], expected: true),
     Case(needle: "cafe", subject: "Cafe\u{301}", position: .prefix, options: [.caseInsensitive], expected: false),
-    Case(needle: "cafe", subject: "Cafe\u{301}", position: .prefix, options: [.diacriticInsensitive, .caseInsensitive], expected: true),
+    Case(
+      needle: "cafe", subject: "Cafe\u{301}", position: .prefix, options: [.diacriticInsensitive, .caseInsensitive],
+      expected: true),
     Case(needle: "e", subject: "Cafe\u{301}", position: .anywhere, options: [], expected: true),
     Case(needle: "caf", subject: "CAFÉ", position: .prefix, options: [.caseInsensitive], expected: true),
     Case(needle: "STRASSE", subject: "Straße", position: .anywhere, options: [.caseInsensitive], expected: true),
@@ -48,9 +50,10 @@ struct TextSearchTests {
   func sqliteSearchAgrees(_ c: Case) throws {
     let db = try SQLiteDatabase()
     let kind = Int64(c.position.rawValue), opts = Int64(TextFoldCode(c.options).rawValue)
-    let rows = try db.execute(SQLStatement(
-      sql: "SELECT sift_search(?, ?, ?, ?)",
-      bindings: [.text(c.subject), .text(c.needle), .integer(kind), .integer(opts)]))
+    let rows = try db.execute(
+      SQLStatement(
+        sql: "SELECT sift_search(?, ?, ?, ?)",
+        bindings: [.text(c.subject), .text(c.needle), .integer(kind), .integer(opts)]))
     #expect(rows.first?.first == .integer(c.expected ? 1 : 0))
   }
 

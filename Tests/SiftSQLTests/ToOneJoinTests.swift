@@ -13,8 +13,10 @@ struct ToOneJoinTests {
     ["id": 1, "name": "a", "distance": 1.0, "location": ["id": 11, "city": "Oslo", "distance": 2.0]],
     ["id": 2, "name": "b", "distance": 3.0, "location": ["id": 12, "city": nil, "distance": 1.0]],
     ["id": 3, "name": "c", "distance": 2.0, "location": nil],
-    ["id": 4, "name": "d", "distance": 5.0, "location": ["id": 14, "city": "Bergen", "distance": 9.0],
-     "menu": [["id": 41, "item": "soup", "price": 4.0], ["id": 42, "item": "tea", "price": 12.0]]],
+    [
+      "id": 4, "name": "d", "distance": 5.0, "location": ["id": 14, "city": "Bergen", "distance": 9.0],
+      "menu": [["id": 41, "item": "soup", "price": 4.0], ["id": 42, "item": "tea", "price": 12.0]],
+    ],
     ["id": 5, "name": "e", "distance": 0.5, "location": ["id": 15, "city": "Oslo", "distance": 0.1]],
   ]
 
@@ -50,9 +52,10 @@ struct ToOneJoinTests {
     let count = try w.sqliteCompiler.compile(SiftFetchRequest(entity: "Venue", predicate: p, resultType: .count))
     #expect(count.sql.components(separatedBy: "LEFT JOIN").count == 2, "\(count.sql)")
     #expect(try w.sqlite.execute(count).first?.first == .integer(5))
-    let grouped = try w.sqliteCompiler.compile(SiftFetchRequest(
-      entity: "Venue", predicate: try SiftPredicate(format: "location.city == nil OR location.distance < 100"),
-      resultType: .aggregates([SiftAggregate(.count)], groupBy: ["location.city"])))
+    let grouped = try w.sqliteCompiler.compile(
+      SiftFetchRequest(
+        entity: "Venue", predicate: try SiftPredicate(format: "location.city == nil OR location.distance < 100"),
+        resultType: .aggregates([SiftAggregate(.count)], groupBy: ["location.city"])))
     let rows = try w.sqlite.execute(grouped)
     #expect(rows.map { $0[1] } == [.integer(2), .integer(1), .integer(2)], "\(rows)")
   }

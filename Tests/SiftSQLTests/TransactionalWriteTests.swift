@@ -15,7 +15,8 @@ struct TransactionalWriteTests {
     let db = try SQLiteDatabase()
     try db.load(SQLFixtures.records, entity: "Venue", schema: SQLFixtures.schema, dialect: SQLiteDialect())
     try db.executeScript("DROP TABLE \"venue__tags\"")
-    let statements = try SQLFixtures.sqlite.compile(BatchDeleteRequest(entity: "Venue", predicate: try SiftPredicate(format: "rating == nil")))
+    let statements = try SQLFixtures.sqlite.compile(
+      BatchDeleteRequest(entity: "Venue", predicate: try SiftPredicate(format: "rating == nil")))
     #expect(statements.count > 1)
     #expect(throws: (any Error).self) { try db.executeTransaction(statements) }
     #expect(try db.execute(SQLStatement(sql: "SELECT COUNT(*) FROM \"venue\"")) == [[.integer(1000)]])

@@ -2,19 +2,24 @@ import Foundation
 import SiftSQLite
 import SiftSyntax
 import Testing
+
 @testable import SiftSQL
 
 /// `SQLColumnCodec`: one rule for storing and reading each attribute's values, and no date,
 /// however far, traps.
 @Suite struct ValueCodecTests {
-  static let schema = try! SQLSchema(entities: [SQLEntity(name: "E", attributes: [SQLAttribute(name: "x", type: .string)])])
+  static let schema = try! SQLSchema(entities: [
+    SQLEntity(name: "E", attributes: [SQLAttribute(name: "x", type: .string)])
+  ])
   static let d = Date(timeIntervalSince1970: 1_704_450_600.25)  // 2024-01-05T10:30:00.250Z
 
   static func codec(
-    _ type: SQLAttributeType, _ encoding: SQLDateEncoding? = nil, native: String? = nil, storage: SQLArrayStorage? = nil,
+    _ type: SQLAttributeType, _ encoding: SQLDateEncoding? = nil, native: String? = nil,
+    storage: SQLArrayStorage? = nil,
     postgres: Bool = false
   ) -> SQLColumnCodec {
-    let a = SQLAttribute(name: "v", column: "V", type: type, nativeType: native, dateEncoding: encoding, arrayStorage: storage)
+    let a = SQLAttribute(
+      name: "v", column: "V", type: type, nativeType: native, dateEncoding: encoding, arrayStorage: storage)
     return SQLColumnCodec(a, schema: schema, dialect: postgres ? PostgreSQLDialect() : SQLiteDialect())
   }
 
@@ -55,13 +60,21 @@ import Testing
     for encoding in SQLDateEncoding.allCases {
       for postgres in [false, true] {
         let schema = try SQLSchema(
-          entities: [SQLEntity(name: "E", attributes: [
-            SQLAttribute(name: "at", type: .date, nativeType: encoding == .native ? "timestamptz" : nil, dateEncoding: encoding)
-          ])], layout: .existing)
+          entities: [
+            SQLEntity(
+              name: "E",
+              attributes: [
+                SQLAttribute(
+                  name: "at", type: .date, nativeType: encoding == .native ? "timestamptz" : nil, dateEncoding: encoding
+                )
+              ])
+          ], layout: .existing)
         let compiler = SQLCompiler(dialect: postgres ? PostgreSQLDialect() : SQLiteDialect(), schema: schema)
         for seconds in [1e300, -1e300, Double.nan] {
           for format in ["at > %@", "at == %@", "at IN %@", "%@ < at"] {
-            let arg: SiftValue = format.contains("IN") ? .array([.date(Date(timeIntervalSince1970: seconds))]) : .date(Date(timeIntervalSince1970: seconds))
+            let arg: SiftValue =
+              format.contains("IN")
+              ? .array([.date(Date(timeIntervalSince1970: seconds))]) : .date(Date(timeIntervalSince1970: seconds))
             let p = try SiftPredicate(format: format, arguments: [arg])
             do {
               _ = try compiler.compileWhere(p, entity: "E")
@@ -73,28 +86,38 @@ import Testing
       }
     }
     let text = try SQLSchema(
-      entities: [SQLEntity(name: "E", attributes: [SQLAttribute(name: "at", type: .date, dateEncoding: .iso8601)])], layout: .existing)
+      entities: [SQLEntity(name: "E", attributes: [SQLAttribute(name: "at", type: .date, dateEncoding: .iso8601)])],
+      layout: .existing)
     #expect(throws: SiftError.self) {
       try SQLCompiler(dialect: SQLiteDialect(), schema: text)
-        .compileWhere(try SiftPredicate(format: "at > %@", arguments: [.date(Date(timeIntervalSince1970: 1e300))]), entity: "E")
+        .compileWhere(
+          try SiftPredicate(format: "at > %@", arguments: [.date(Date(timeIntervalSince1970: 1e300))]), entity: "E")
     }
   }
 
   /// A batch update writes a date in the column's own form, and a far one is a clear error.
   @Test func batchUpdatesUseTheColumnsForm() throws {
     let schema = try SQLSchema(
-      entities: [SQLEntity(name: "E", attributes: [
-        SQLAttribute(name: "iso", type: .date, dateEncoding: .iso8601),
-        SQLAttribute(name: "core", type: .date, dateEncoding: .referenceDateSeconds),
-      ])], layout: .existing)
+      entities: [
+        SQLEntity(
+          name: "E",
+          attributes: [
+            SQLAttribute(name: "iso", type: .date, dateEncoding: .iso8601),
+            SQLAttribute(name: "core", type: .date, dateEncoding: .referenceDateSeconds),
+          ])
+      ], layout: .existing)
     let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: schema)
-    let st = try compiler.compile(BatchUpdateRequest(entity: "E", assignments: [
-      ("iso", .value(.date(Self.d))), ("core", .value(.date(Date(timeIntervalSinceReferenceDate: 60)))),
-    ]))
+    let st = try compiler.compile(
+      BatchUpdateRequest(
+        entity: "E",
+        assignments: [
+          ("iso", .value(.date(Self.d))), ("core", .value(.date(Date(timeIntervalSinceReferenceDate: 60)))),
+        ]))
     #expect(st.bindings == [.text("2024-01-05T10:30:00.250Z"), .double(60)])
     for seconds in [1e300, -1e300, Double.nan] {
       do {
-        _ = try compiler.compile(BatchUpdateRequest(entity: "E", assignments: [("iso", .value(.date(Date(timeIntervalSince1970: seconds))))]))
+        _ = try compiler.compile(
+          BatchUpdateRequest(entity: "E", assignments: [("iso", .value(.date(Date(timeIntervalSince1970: seconds))))]))
         Issue.record("\(seconds) was written")
       } catch {
         #expect(error.diagnostic.id == "date-out-of-range", "\(error)")
@@ -114,7 +137,10 @@ import Testing
       (Self.codec(.date, .iso8601), .date(Date(timeIntervalSince1970: 1_704_450_600)), .text("2024-01-05T10:30:00Z")),
       (Self.codec(.date, .sqliteDateTime), .date(Self.d), .text("2024-01-05 10:30:00.250")),
       (Self.codec(.date, .isoDate), .date(Self.d), .text("2024-01-05")),
-      (Self.codec(.date, .native, native: "timestamptz", postgres: true), .date(Self.d), .text("2024-01-05T10:30:00.250Z")),
+      (
+        Self.codec(.date, .native, native: "timestamptz", postgres: true), .date(Self.d),
+        .text("2024-01-05T10:30:00.250Z")
+      ),
       (Self.codec(.date), .date(Date(timeIntervalSince1970: 7)), .double(7)),  // the schema's encoding
       (Self.codec(.boolean), .bool(true), .integer(1)),
       (Self.codec(.boolean), .int(0), .integer(0)),
@@ -123,7 +149,10 @@ import Testing
       (Self.codec(.integer), .bool(true), .integer(1)),
       (Self.codec(.double), .int(3), .double(3)),
       (Self.codec(.string), .null, .null),
-      (Self.codec(.stringArray, storage: .json), .array([.string("a"), .string("b")]), .text(SiftJSON.serialize(.array([.string("a"), .string("b")])))),
+      (
+        Self.codec(.stringArray, storage: .json), .array([.string("a"), .string("b")]),
+        .text(SiftJSON.serialize(.array([.string("a"), .string("b")])))
+      ),
     ]
     for (codec, value, stored) in cases {
       #expect(try codec.encode(value) == stored, "\(codec.dateEncoding?.rawValue ?? codec.type.rawValue) \(value)")
@@ -144,7 +173,10 @@ import Testing
   @Test func decodeTable() {
     let cases: [(SQLColumnCodec, SQLValue, SiftValue)] = [
       (Self.codec(.date, .referenceDateSeconds), .double(60), .date(Date(timeIntervalSinceReferenceDate: 60))),
-      (Self.codec(.date, .referenceDateSeconds), .integer(-86_400), .date(Date(timeIntervalSinceReferenceDate: -86_400))),
+      (
+        Self.codec(.date, .referenceDateSeconds), .integer(-86_400),
+        .date(Date(timeIntervalSinceReferenceDate: -86_400))
+      ),
       (Self.codec(.date, .unixSeconds), .double(1_704_450_600.25), .date(Self.d)),
       (Self.codec(.date, .unixMilliseconds), .integer(1_704_450_600_250), .date(Self.d)),
       (Self.codec(.date, .iso8601), .text("2024-01-05T10:30:00.250Z"), .date(Self.d)),
@@ -152,19 +184,29 @@ import Testing
       (Self.codec(.date, .iso8601), .text("2024-01-05T10:30Z"), .date(Date(timeIntervalSince1970: 1_704_450_600))),
       (Self.codec(.date, .iso8601), .text("2024-01-05T12:30:00.25+02:00"), .date(Self.d)),
       (Self.codec(.date, .sqliteDateTime), .text("2024-01-05 10:30:00.250"), .date(Self.d)),
-      (Self.codec(.date, .sqliteDateTime), .text("2024-01-05 10:30:00"), .date(Date(timeIntervalSince1970: 1_704_450_600))),
+      (
+        Self.codec(.date, .sqliteDateTime), .text("2024-01-05 10:30:00"),
+        .date(Date(timeIntervalSince1970: 1_704_450_600))
+      ),
       (Self.codec(.date, .isoDate), .text("2024-01-05"), .date(Date(timeIntervalSince1970: 1_704_412_800))),
       (Self.codec(.date, .native, native: "timestamptz"), .text("2024-01-05 10:30:00.25+00"), .date(Self.d)),
       (Self.codec(.date, .native, native: "timestamptz"), .text("2024-01-05 16:00:00.25+0530"), .date(Self.d)),
       (Self.codec(.date, .native, native: "timestamp"), .text("2024-01-05 10:30:00.25"), .date(Self.d)),
-      (Self.codec(.date, .native, native: "date"), .text("2024-01-05"), .date(Date(timeIntervalSince1970: 1_704_412_800))),
-      (Self.codec(.date, .native, native: "timestamptz"), .text("infinity"), .string("infinity")),  // no date: as stored
+      (
+        Self.codec(.date, .native, native: "date"), .text("2024-01-05"),
+        .date(Date(timeIntervalSince1970: 1_704_412_800))
+      ),
+      // No date: as stored.
+      (Self.codec(.date, .native, native: "timestamptz"), .text("infinity"), .string("infinity")),
       (Self.codec(.date, .iso8601), .null, .null),
       (Self.codec(.boolean), .integer(1), .bool(true)),
       (Self.codec(.boolean), .integer(0), .bool(false)),
       (Self.codec(.boolean, postgres: true), .bool(false), .bool(false)),
       (Self.codec(.boolean), .integer(2), .int(2)),
-      (Self.codec(.stringArray, storage: .nativeArray), .text("{a,\"b c\",NULL,\"q\\\"d\"}"), .array([.string("a"), .string("b c"), .null, .string("q\"d")])),
+      (
+        Self.codec(.stringArray, storage: .nativeArray), .text("{a,\"b c\",NULL,\"q\\\"d\"}"),
+        .array([.string("a"), .string("b c"), .null, .string("q\"d")])
+      ),
       (Self.codec(.integerArray, storage: .nativeArray), .text("{1,-2}"), .array([.int(1), .int(-2)])),
       (Self.codec(.doubleArray, storage: .json), .text("[1, 2.5]"), .array([.double(1), .double(2.5)])),
       (Self.codec(.stringArray, storage: .json), .text("[]"), .array([])),
@@ -178,12 +220,20 @@ import Testing
 
   /// The loader stores dates in each attribute's encoding (not always the schema's).
   @Test func loaderUsesTheCodec() throws {
-    let schema = try SQLSchema(entities: [SQLEntity(name: "E", attributes: [
-      SQLAttribute(name: "at", type: .date), SQLAttribute(name: "ms", type: .date, dateEncoding: .unixMilliseconds),
-      SQLAttribute(name: "flag", type: .boolean),
-    ])], dateEncoding: .referenceDateSeconds)
+    let schema = try SQLSchema(
+      entities: [
+        SQLEntity(
+          name: "E",
+          attributes: [
+            SQLAttribute(name: "at", type: .date),
+            SQLAttribute(name: "ms", type: .date, dateEncoding: .unixMilliseconds),
+            SQLAttribute(name: "flag", type: .boolean),
+          ])
+      ], dateEncoding: .referenceDateSeconds)
     let loader = SQLDataLoader(schema: schema, dialect: SQLiteDialect())
-    let record: SiftValue = .dictionary(["id": .int(1), "at": .date(Date(timeIntervalSinceReferenceDate: 9)), "ms": .date(Self.d), "flag": .bool(true)])
+    let record: SiftValue = .dictionary([
+      "id": .int(1), "at": .date(Date(timeIntervalSinceReferenceDate: 9)), "ms": .date(Self.d), "flag": .bool(true),
+    ])
     let st = try loader.insertStatements(for: [record], entity: "E")
     #expect(st.first?.bindings.prefix(4) == [.integer(1), .double(9), .double(1_704_450_600_250), .integer(1)])
     do {

@@ -9,7 +9,8 @@ struct ArgumentTests {
     let date = Date(timeIntervalSinceReferenceDate: 726_148_800)
     let p = try SiftPredicate(
       format: "%K == %@ AND createdAt >= %@", "priceInfo.priceCategory", "$", SiftValue(date))
-    #expect(p.predicateFormat == #"priceInfo.priceCategory == "$" AND createdAt >= CAST("2024-01-05T12:00:00Z", "NSDate")"#)
+    #expect(
+      p.predicateFormat == #"priceInfo.priceCategory == "$" AND createdAt >= CAST("2024-01-05T12:00:00Z", "NSDate")"#)
     assertRoundTrips(p)
   }
 

@@ -230,13 +230,16 @@ struct BindCaseGenerator {
         "FUNCTION(%@, %@)", "FUNCTION(SELF, 'f:g:', %@, %K)",
       ])
     case 8:
-      return "CAST(\(expression(d)), \(pick(["\"NSDate\"", "'NSDate'", "'NSNumber'", "\"NSString\"", "'NSArray'", "'NSBogus'", "%@"])))"
+      return
+        "CAST(\(expression(d)), \(pick(["\"NSDate\"", "'NSDate'", "'NSNumber'", "\"NSString\"", "'NSArray'", "'NSBogus'", "%@"])))"
     case 9: return "TERNARY(\(predicate(d)), \(expression(d)), \(expression(d)))"
     case 10:
-      return "SUBQUERY(\(pick(["%K", "%@", "a.b", expression(d)])), $x, \(pick(["$x.a == \(expression(d))", predicate(d), "$x[%@] == 1", "$x.%K == 2"]))).@count"
+      return
+        "SUBQUERY(\(pick(["%K", "%@", "a.b", expression(d)])), $x, \(pick(["$x.a == \(expression(d))", predicate(d), "$x[%@] == 1", "$x.%K == 2"]))).@count"
     case 11: return "$v := \(expression(d))"
     case 12: return "\(expression(d))\(pick([".x", ".@count", "[0]", "[%@]", "[FIRST]", ".@sum.y", "['k']"]))"
-    default: return pick(["CAST(%@, \"NSDate\")", "CAST(%d, 'NSDate')", "CAST(%f, \"NSDate\")", "TERNARY(%@ == 1, %K, %@)"])
+    default:
+      return pick(["CAST(%@, \"NSDate\")", "CAST(%d, 'NSDate')", "CAST(%f, \"NSDate\")", "TERNARY(%@ == 1, %K, %@)"])
     }
   }
 
@@ -335,7 +338,8 @@ struct BindCaseGenerator {
     case .keyPath: return pick(Self.keyPaths)
     case .integer: return pick([0, 1, -1, 42, .int(.max), .int(.min), true, false, .int(Int64(int(-99...99)))])
     case .unsignedInteger: return pick([0, 7, .int(.max), true, .int(Int64(int(0...999)))])
-    case .floatingPoint: return pick([0.5, -2.25, 1e300, .double(.infinity), -0.0, 3, .int(.min), .double(.leastNonzeroMagnitude)])
+    case .floatingPoint:
+      return pick([0.5, -2.25, 1e300, .double(.infinity), -0.0, 3, .int(.min), .double(.leastNonzeroMagnitude)])
     case .string: return pick(Self.strings)
     case .character: return pick(["x", "é", "😀", "e\u{301}", 65, 0x1F600, 0])
     }
@@ -363,7 +367,11 @@ struct BindCaseGenerator {
     switch int(0...5) {
     case 0, 1: return pick(Self.badKeyPaths)
     case 2: return pick([5, 2.5, .null, true, "7", "xy", .int(.max), .int(.min), -1, 0xD800, 0x110000, -0.0])
-    case 3: return pick([.array([1, 2]), .array([]), .dictionary(["k": 1]), .data(Data()), .date(Date(timeIntervalSinceReferenceDate: 0))])
+    case 3:
+      return pick([
+        .array([1, 2]), .array([]), .dictionary(["k": 1]), .data(Data()),
+        .date(Date(timeIntervalSinceReferenceDate: 0)),
+      ])
     default: return anyValue(0)
     }
   }

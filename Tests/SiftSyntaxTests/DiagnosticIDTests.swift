@@ -31,7 +31,8 @@ struct DiagnosticIDTests {
   /// `(file, id)` for every id literal in `Sources/`.
   static func idLiterals() throws -> [(file: String, id: String)] {
     let sources = Repo.url("Sources")
-    let files = FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
+    let files =
+      FileManager.default.enumerator(at: sources, includingPropertiesForKeys: nil)?
       .compactMap { $0 as? URL }.filter { $0.pathExtension == "swift" } ?? []
     var found: [(String, String)] = []
     for file in files {

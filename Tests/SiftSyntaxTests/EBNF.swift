@@ -25,7 +25,9 @@ struct EBNFGrammar {
     var rest = Substring(text)
     while let open = rest.range(of: "/*") {
       clean += rest[..<open.lowerBound]
-      guard let close = rest[open.upperBound...].range(of: "*/") else { throw ParseError(description: "unclosed comment") }
+      guard let close = rest[open.upperBound...].range(of: "*/") else {
+        throw ParseError(description: "unclosed comment")
+      }
       rest = rest[close.upperBound...]
     }
     clean += rest
@@ -134,7 +136,9 @@ struct EBNFGrammar {
         return .charClass(ranges, negated: negated)
       }
       let start = i
-      while i < chars.count, chars[i].properties.isAlphabetic || chars[i] == "_" || ("0"..."9").contains(chars[i]) { i += 1 }
+      while i < chars.count, chars[i].properties.isAlphabetic || chars[i] == "_" || ("0"..."9").contains(chars[i]) {
+        i += 1
+      }
       guard i > start else { throw ParseError(description: "unexpected \(c)") }
       return .ref(String(String.UnicodeScalarView(chars[start..<i])))
     }
@@ -184,7 +188,9 @@ struct SentenceGenerator {
       let choice = depth >= maxDepth ? items[shallowest(items)] : items[Int.random(in: 0..<items.count, using: &rng)]
       emit(choice, depth: depth, into: &out, lexical: lexical)
     case .opt(let inner):
-      if depth < maxDepth, Int.random(in: 0..<3, using: &rng) == 0 { emit(inner, depth: depth, into: &out, lexical: lexical) }
+      if depth < maxDepth, Int.random(in: 0..<3, using: &rng) == 0 {
+        emit(inner, depth: depth, into: &out, lexical: lexical)
+      }
     case .star(let inner):
       // Mostly zero repetitions, so sentences stay small while depth allows variety.
       let roll = Int.random(in: 0..<10, using: &rng)

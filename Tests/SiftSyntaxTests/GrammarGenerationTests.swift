@@ -14,8 +14,10 @@ struct GrammarGenerationTests {
       .map { try Repo.text("Sources/SiftSyntax/Parser/\($0).swift") }.joined()
     let syntaxRules = g.rules.keys.filter { $0.first?.isLowercase ?? false }
     // Rules that describe shapes without a function of their own.
-    let descriptive: Set<String> = ["quantifier", "literal", "functionName",
-      "nullaryFunction", "unaryFunction", "binaryFunction", "index", "keyComponent"]
+    let descriptive: Set<String> = [
+      "quantifier", "literal", "functionName",
+      "nullaryFunction", "unaryFunction", "binaryFunction", "index", "keyComponent",
+    ]
     for rule in syntaxRules where !descriptive.contains(rule) {
       let function = "func parse" + rule.prefix(1).uppercased() + rule.dropFirst() + "("
       #expect(parserSource.contains(function), "no \(function) for rule \(rule)")
@@ -50,7 +52,10 @@ extension GrammarGenerationTests {
     var gen = SentenceGenerator(grammar: try Self.grammar(), rng: SeededRandom(seed: 7))
     gen.accept = { rule, text in rule != "Identifier" || text.hasPrefix("#") || Keyword.lookup(text) == nil }
     let sentences = (0..<600).map { _ in gen.generate("format") }
-    for feature in ["SUBQUERY", "BETWEEN", "TERNARY", "CAST", "FUNCTION", "ANY", "NOT", " OR ", " AND ", "**", "%@", "$", "@", "[", "{", "\"", "'", "\\", "0X", ":="] {
+    for feature in [
+      "SUBQUERY", "BETWEEN", "TERNARY", "CAST", "FUNCTION", "ANY", "NOT", " OR ", " AND ", "**", "%@", "$", "@", "[",
+      "{", "\"", "'", "\\", "0X", ":=",
+    ] {
       #expect(sentences.contains { $0.uppercased().contains(feature) }, "no sentence uses \(feature)")
     }
     let average = sentences.map(\.count).reduce(0, +) / sentences.count

@@ -44,12 +44,15 @@ struct JSONDatesTests {
     #expect(r["n"] == 1_700_000_000)
   }
 
-  @Test(arguments: [
-    (["at": .iso8601], #"[{"at": "yesterday"}]"#, #"record 0, key "at": "yesterday" is not an ISO-8601 date"#),
-    (["at": .seconds], #"[{"x": 1}, {"at": "2024-03-01T00:00:00Z"}]"#,
-     #"record 1, key "at": "2024-03-01T00:00:00Z" is not a number of seconds since 1970"#),
-    (["at": .iso8601], #"[{"at": 5}]"#, #"record 0, key "at": 5 is not an ISO-8601 date"#),
-  ] as [([String: SiftJSONDates.Format], String, String)])
+  @Test(
+    arguments: [
+      (["at": .iso8601], #"[{"at": "yesterday"}]"#, #"record 0, key "at": "yesterday" is not an ISO-8601 date"#),
+      (
+        ["at": .seconds], #"[{"x": 1}, {"at": "2024-03-01T00:00:00Z"}]"#,
+        #"record 1, key "at": "2024-03-01T00:00:00Z" is not a number of seconds since 1970"#
+      ),
+      (["at": .iso8601], #"[{"at": 5}]"#, #"record 0, key "at": 5 is not an ISO-8601 date"#),
+    ] as [([String: SiftJSONDates.Format], String, String)])
   func namedKeysRefuseWhatDoesNotFit(_ keys: [String: SiftJSONDates.Format], _ json: String, _ message: String) throws {
     let error = #expect(throws: SiftError.self) { try SiftJSONDates(keys: keys).apply(to: try SiftJSON.parse(json)) }
     #expect(error?.message == message && error?.stage == .data && error?.id == "invalid-date")

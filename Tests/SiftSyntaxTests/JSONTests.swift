@@ -6,7 +6,9 @@ import Testing
 @Suite("SiftJSON typing rules")
 struct JSONTests {
   @Test func typesNumbersAndDates() throws {
-    let v = try SiftJSON.parse(#"{"i": 1, "d": 1.0, "e": 1e2, "neg": -5, "big": 12345678901234567890, "s": "é\n\u00e9", "n": null, "b": true, "when": {"$date": "2024-03-01T00:00:00Z"}, "a": [1, "x"]}"#)
+    let v = try SiftJSON.parse(
+      #"{"i": 1, "d": 1.0, "e": 1e2, "neg": -5, "big": 12345678901234567890, "s": "é\n\u00e9", "n": null, "b": true, "when": {"$date": "2024-03-01T00:00:00Z"}, "a": [1, "x"]}"#
+    )
     guard case .dictionary(let d) = v else {
       Issue.record("not an object")
       return

@@ -14,15 +14,21 @@ struct LexerTests {
     ("$VAR $#in", [.variable("VAR"), .variable("in")]),
     ("@count", [.atKey("count")]),
     ("uti-conforms-to UTI-EQUALS uti", [.keyword(.utiConformsTo), .keyword(.utiEquals), .identifier("uti")]),
-    ("= == != <> < <= =< > >= =>", [
-      .punct(.equal), .punct(.equal), .punct(.notEqual), .punct(.notEqual), .punct(.less), .punct(.lessEqual),
-      .punct(.lessEqual), .punct(.greater), .punct(.greaterEqual), .punct(.greaterEqual),
-    ]),
-    ("+ - * / ** & | ^ ~ << >> && || ! := :", [
-      .punct(.plus), .punct(.minus), .punct(.star), .punct(.slash), .punct(.power), .punct(.ampersand),
-      .punct(.pipe), .punct(.caret), .punct(.tilde), .punct(.shiftLeft), .punct(.shiftRight),
-      .punct(.andAnd), .punct(.orOr), .punct(.bang), .punct(.assign), .punct(.colon),
-    ]),
+    (
+      "= == != <> < <= =< > >= =>",
+      [
+        .punct(.equal), .punct(.equal), .punct(.notEqual), .punct(.notEqual), .punct(.less), .punct(.lessEqual),
+        .punct(.lessEqual), .punct(.greater), .punct(.greaterEqual), .punct(.greaterEqual),
+      ]
+    ),
+    (
+      "+ - * / ** & | ^ ~ << >> && || ! := :",
+      [
+        .punct(.plus), .punct(.minus), .punct(.star), .punct(.slash), .punct(.power), .punct(.ampersand),
+        .punct(.pipe), .punct(.caret), .punct(.tilde), .punct(.shiftLeft), .punct(.shiftRight),
+        .punct(.andAnd), .punct(.orOr), .punct(.bang), .punct(.assign), .punct(.colon),
+      ]
+    ),
     ("42 0x2A 0o52 0b101010 0XFF", [.integer(42), .integer(42), .integer(42), .integer(42), .integer(255)]),
     ("1.5 9.2e-5 1E3 2e+2", [.double(1.5), .double(9.2e-5), .double(1000), .double(200)]),
     ("1.foo", [.integer(1), .punct(.dot), .identifier("foo")]),
@@ -34,11 +40,14 @@ struct LexerTests {
     (#""\uD83D\uDE00""#, [.string("😀")]),
     (#""\d\*\?\.""#, [.string(#"\d\*\?\."#)]),
     ("\"multi\nline\"", [.string("multi\nline")]),
-    ("%@ %K %d %lld %hu %f %lf %s %c %x %%", [
-      .formatSpecifier("%@"), .formatSpecifier("%K"), .formatSpecifier("%d"), .formatSpecifier("%lld"),
-      .formatSpecifier("%hu"), .formatSpecifier("%f"), .formatSpecifier("%lf"), .formatSpecifier("%s"),
-      .formatSpecifier("%c"), .formatSpecifier("%x"), .formatSpecifier("%%"),
-    ]),
+    (
+      "%@ %K %d %lld %hu %f %lf %s %c %x %%",
+      [
+        .formatSpecifier("%@"), .formatSpecifier("%K"), .formatSpecifier("%d"), .formatSpecifier("%lld"),
+        .formatSpecifier("%hu"), .formatSpecifier("%f"), .formatSpecifier("%lf"), .formatSpecifier("%s"),
+        .formatSpecifier("%c"), .formatSpecifier("%x"), .formatSpecifier("%%"),
+      ]
+    ),
     ("café naïve 名前", [.identifier("café"), .identifier("naïve"), .identifier("名前")]),
     ("\u{00A0}a\u{2003}", [.identifier("a")]),
   ]
@@ -75,7 +84,9 @@ struct LexerTests {
     }
   }
 
-  @Test(arguments: ["?", "\\", "`", "\u{0}", "\"open", "0x", "0b2", "1e", "12ab", "%q", "%", "$", "@", "#", "===", "//", "/*"])
+  @Test(arguments: [
+    "?", "\\", "`", "\u{0}", "\"open", "0x", "0b2", "1e", "12ab", "%q", "%", "$", "@", "#", "===", "//", "/*",
+  ])
   func invalidInputBecomesInvalidTokenOrSplits(_ s: String) {
     let tokens = Lexer.tokenize(s)
     #expect(tokens.last?.kind == .end)

@@ -8,7 +8,8 @@ import Testing
 @Suite("Node heights")
 struct NodeHeightTests {
   @Test func parsedHeightsMatchComputedHeights() throws {
-    let lines = try Repo.lines("Grammar/examples/valid.txt").filter { !$0.isEmpty }
+    let lines =
+      try Repo.lines("Grammar/examples/valid.txt").filter { !$0.isEmpty }
       + ["a.b.c == 1", "a[\"k\"].b == 2", "SELF.x == 1", "(a + b) * -c ** 2 == d", "{1, a} CONTAINS 1"]
     var checked = 0
     for line in lines {

@@ -26,7 +26,10 @@ struct QueryPolicyTests {
     #expect(policy.keys.contains("author.display_name"))
     #expect(policy.sortKeys == ["title", "created_at"])
     #expect(policy.deny == ["MATCHES", "SUBQUERY", "FUNCTION", "CAST"])
-    #expect(policy.limits == SiftQueryPolicy.Limits(nodes: 200, depth: 16, inList: 1000, stringBytes: 10000, rows: 1000, milliseconds: 2000))
+    #expect(
+      policy.limits
+        == SiftQueryPolicy.Limits(
+          nodes: 200, depth: 16, inList: 1000, stringBytes: 10000, rows: 1000, milliseconds: 2000))
     let decoded = try JSONDecoder().decode(SiftQueryPolicy.self, from: Data(contractPolicyJSON.utf8))
     #expect(decoded == policy)
   }
@@ -54,9 +57,15 @@ struct QueryPolicyTests {
     ("title == $SECRET", [], "variable-not-allowed", "$SECRET"),
     ("title IN %@", [SiftValue.array((0..<1001).map { .int(Int64($0)) })], "list-too-long", "%@"),
     ("title == %@", [.string(String(repeating: "x", count: 10_001))], "string-too-long", "%@"),
-    ("title == " + String(repeating: "(", count: 0) + "'x' AND " + (0..<70).map { _ in "pinned == 1" }.joined(separator: " AND "), [],
-     "too-many-nodes", "pinned"),
-    (String(repeating: "NOT (", count: 16) + "pinned == 1" + String(repeating: ")", count: 16), [], "too-deep", "(pinned == 1)"),
+    (
+      "title == " + String(repeating: "(", count: 0) + "'x' AND "
+        + (0..<70).map { _ in "pinned == 1" }.joined(separator: " AND "), [],
+      "too-many-nodes", "pinned"
+    ),
+    (
+      String(repeating: "NOT (", count: 16) + "pinned == 1" + String(repeating: ")", count: 16), [], "too-deep",
+      "(pinned == 1)"
+    ),
   ]
 
   @Test(arguments: cases.indices)
@@ -94,8 +103,12 @@ struct QueryPolicyTests {
   @Test func subqueryVariablesResolveToTheirCollection() throws {
     let open = try SiftQueryPolicy(keys: ["tags", "tags.label"])
     try open.check(try SiftPredicate(format: "SUBQUERY(tags, $t, $t.label == 'x').@count > 0"))
-    #expect(throws: SiftError.self) { try open.check(try SiftPredicate(format: "SUBQUERY(tags, $t, $t.secret == 'x').@count > 0")) }
-    #expect(throws: SiftError.self) { try open.check(try SiftPredicate(format: "SUBQUERY({tags}, $t, $t.secret == 'x').@count > 0")) }
+    #expect(throws: SiftError.self) {
+      try open.check(try SiftPredicate(format: "SUBQUERY(tags, $t, $t.secret == 'x').@count > 0"))
+    }
+    #expect(throws: SiftError.self) {
+      try open.check(try SiftPredicate(format: "SUBQUERY({tags}, $t, $t.secret == 'x').@count > 0"))
+    }
     try open.check(try SiftPredicate(format: "tags.@sum.label > 0 AND ALL tags.label == 'x'"))
   }
 

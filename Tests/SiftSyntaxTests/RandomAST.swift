@@ -14,9 +14,14 @@ struct RandomAST {
   mutating func chance(_ percent: Int) -> Bool { int(0...99) < percent }
   mutating func pick<T>(_ items: [T]) -> T { items[int(0...(items.count - 1))] }
 
-  static let keys = ["name", "a", "b_2", "café", "size", "in", "first", "self", "first name", "a\"b", "", "@foo", "1abc", "UTI", "ANDx"]
+  static let keys = [
+    "name", "a", "b_2", "café", "size", "in", "first", "self", "first name", "a\"b", "", "@foo", "1abc", "UTI", "ANDx",
+  ]
   static let names = ["x", "m", "NAME", "in", "size", "café"]
-  static let strings = ["", "x", "Red bar", "it's", "say \"hi\"", "back\\slash", "tab\tnew\nline\r", "é", "e\u{301}", "名前", "😀", "%@", "$x", "\u{1}\u{7F}"]
+  static let strings = [
+    "", "x", "Red bar", "it's", "say \"hi\"", "back\\slash", "tab\tnew\nline\r", "é", "e\u{301}", "名前", "😀", "%@", "$x",
+    "\u{1}\u{7F}",
+  ]
 
   mutating func predicate(_ depth: Int = 0) -> PredicateNode {
     if depth >= maxDepth { return PredicateNode(.comparison(comparison(depth))) }
@@ -32,12 +37,14 @@ struct RandomAST {
   mutating func comparison(_ depth: Int) -> SiftComparison {
     let op = pick(ComparisonOperator.allCases)
     var options: ComparisonOptions = []
-    for o in [ComparisonOptions.caseInsensitive, .diacriticInsensitive, .normalized, .localeSensitive] where chance(20) {
+    for o in [ComparisonOptions.caseInsensitive, .diacriticInsensitive, .normalized, .localeSensitive] where chance(20)
+    {
       options.insert(o)
     }
     let rhs: ExpressionNode
     if op == .between {
-      rhs = chance(50)
+      rhs =
+        chance(50)
         ? ExpressionNode(.constant(.array([constant(), constant()])))
         : ExpressionNode(.keyPath(base: nil, keyPath()))
     } else {
@@ -48,9 +55,10 @@ struct RandomAST {
   }
 
   mutating func keyPath() -> SiftKeyPath {
-    SiftKeyPath((0..<int(1...3)).map { _ in
-      chance(25) ? .operator(pick(CollectionOperator.allCases)) : .key(pick(Self.keys))
-    })
+    SiftKeyPath(
+      (0..<int(1...3)).map { _ in
+        chance(25) ? .operator(pick(CollectionOperator.allCases)) : .key(pick(Self.keys))
+      })
   }
 
   mutating func constant(_ depth: Int = 0) -> SiftValue {
@@ -97,8 +105,11 @@ struct RandomAST {
       let f = pick(BuiltinFunction.allCases)
       return ExpressionNode(.function(f, (0..<f.arity.lowerBound).map { _ in expression(d) }))
     case 15:
-      return ExpressionNode(.customFunction(receiver: expression(d), selector: pick(Self.strings), arguments: chance(50) ? [expression(d)] : []))
-    case 16: return ExpressionNode(.subquery(collection: expression(d), variable: pick(Self.names), predicate: predicate(d)))
+      return ExpressionNode(
+        .customFunction(
+          receiver: expression(d), selector: pick(Self.strings), arguments: chance(50) ? [expression(d)] : []))
+    case 16:
+      return ExpressionNode(.subquery(collection: expression(d), variable: pick(Self.names), predicate: predicate(d)))
     case 17:
       let x = expression(d)
       let t = pick(CastType.allCases)
@@ -106,7 +117,8 @@ struct RandomAST {
       return ExpressionNode(.cast(x, t))
     case 18: return ExpressionNode(.ternary(predicate(d), expression(d), expression(d)))
     default:
-      return chance(50) ? ExpressionNode(.assignment(variable: pick(Self.names), expression(d))) : ExpressionNode(.anyKey)
+      return chance(50)
+        ? ExpressionNode(.assignment(variable: pick(Self.names), expression(d))) : ExpressionNode(.anyKey)
     }
   }
 }

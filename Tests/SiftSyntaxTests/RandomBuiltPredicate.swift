@@ -20,7 +20,9 @@ struct RandomBuiltPredicate {
     "", "d", "Do", "Red bar", "it's", "say \"hi\"", "back\\slash", "tab\tnew\nline\r", "é", "e\u{301}", "名前",
     "😀", "%@", "%K", "$x", "\u{1}\u{7F}", "'", "*?", "nil", "TRUEPREDICATE", "(a OR b)",
   ]
-  static let options: [ComparisonOptions] = [[], .caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive]]
+  static let options: [ComparisonOptions] = [
+    [], .caseInsensitive, .diacriticInsensitive, [.caseInsensitive, .diacriticInsensitive],
+  ]
   static let templates = ["x == %@", "%K BEGINSWITH %@", "a == 1 OR b == %@", "ANY tags IN %@", "v BETWEEN %@"]
 
   mutating func int(_ range: ClosedRange<Int>) -> Int { rng.int(in: range) }
@@ -68,7 +70,9 @@ struct RandomBuiltPredicate {
     case 1: return .bool(chance(50))
     case 2: return .int(pick([0, 1, -1, 42, Int64.max, Int64.min, -7]))
     case 3: return .int(Int64(int(-1000...1000)))
-    case 4: return .double(pick([0.5, -2.25, 1e20, .leastNonzeroMagnitude, -0.0, 0.0, 1e300, .infinity, -.infinity, 3.0, 0.1]))
+    case 4:
+      return .double(
+        pick([0.5, -2.25, 1e20, .leastNonzeroMagnitude, -0.0, 0.0, 1e300, .infinity, -.infinity, 3.0, 0.1]))
     case 5, 6: return .string(pick(Self.strings))
     case 7: return .date(Date(timeIntervalSinceReferenceDate: pick([0, -1.5, 726_148_800, 1e9, 0.1])))
     default:

@@ -9,7 +9,10 @@ import Testing
 struct RegexAutomatonTests {
   /// (pattern, case-insensitive, subjects)
   static let fixed: [(String, Bool, [String])] = [
-    ("(a+)+b|a+[0-9]+", false, [String(repeating: "a", count: 40) + "123", String(repeating: "a", count: 40) + "b", "ab", "a1"]),
+    (
+      "(a+)+b|a+[0-9]+", false,
+      [String(repeating: "a", count: 40) + "123", String(repeating: "a", count: 40) + "b", "ab", "a1"]
+    ),
     (#"\s"#, false, [" ", "\t", "\n", "\u{0B}", "\u{0C}", "\r", "\u{85}", "\u{A0}", "\u{2028}", "\u{3000}", "x"]),
     (#"\w+"#, false, ["abc_9", "é", "e\u{301}", "٣", "a-b", "\u{200C}", "ǅ", "Ⅻ"]),
     (#"\d"#, false, ["7", "٣", "Ⅻ", "x", "²"]),
@@ -35,7 +38,10 @@ struct RegexAutomatonTests {
     ("", false, ["", "a"]),
     ("a|", false, ["", "a", "b"]),
     // Too large for the DFA: state sets all the way.
-    ("(a|b){0,300}c", false, ["abc", "c", "ab", String(repeating: "ab", count: 150) + "c", String(repeating: "ab", count: 151) + "c", "éc"]),
+    (
+      "(a|b){0,300}c", false,
+      ["abc", "c", "ab", String(repeating: "ab", count: 150) + "c", String(repeating: "ab", count: 151) + "c", "éc"]
+    ),
     ("[ab]{2,250}é?", false, ["ab", "aé", "abé", String(repeating: "a", count: 251)]),
   ]
 
@@ -51,7 +57,9 @@ struct RegexAutomatonTests {
     }
   }
 
-  @Test(arguments: [#"(a)\1"#, "a(?=b)", "(?i)a", #"\bword"#, #"\p{L}"#, "a++", "(?>a)", "[[a]]", "[a&&b]", "a$b", #"\Qa\E"#])
+  @Test(arguments: [
+    #"(a)\1"#, "a(?=b)", "(?i)a", #"\bword"#, #"\p{L}"#, "a++", "(?>a)", "[[a]]", "[a&&b]", "a$b", #"\Qa\E"#,
+  ])
   func outsideTheSubsetICUDecides(_ pattern: String) throws {
     let r = try RegexPattern(pattern)
     #expect(r.automaton == nil, "\(pattern)")
@@ -74,7 +82,10 @@ struct RegexAutomatonTests {
 
   @Test func randomPatternsAgreeWithICU() throws {
     var rng = SeededRandom(seed: 23)
-    let atoms = ["a", "b", "1", " ", ".", #"\d"#, #"\w"#, #"\s"#, "[ab]", "[^a]", "[a-c1]", #"[\d\s]"#, "é", #"\."#, "(a|b)", "(?:ab|a)", "^", "x"]
+    let atoms = [
+      "a", "b", "1", " ", ".", #"\d"#, #"\w"#, #"\s"#, "[ab]", "[^a]", "[a-c1]", #"[\d\s]"#, "é", #"\."#, "(a|b)",
+      "(?:ab|a)", "^", "x",
+    ]
     let quantifiers = ["", "", "", "*", "+", "?", "{2}", "{1,2}", "{0,}", "*?"]
     let alphabet: [Character] = ["a", "b", "c", "1", " ", "\n", "é", ".", "x", "A"]
     var compared = 0
@@ -87,7 +98,9 @@ struct RegexAutomatonTests {
       }
       if rng.chance(0.1) { pattern += "$" }
       let ci = rng.chance(0.2)
-      guard let r = try? RegexPattern(pattern, options: ci ? .caseInsensitive : []), let a = r.automaton else { continue }
+      guard let r = try? RegexPattern(pattern, options: ci ? .caseInsensitive : []), let a = r.automaton else {
+        continue
+      }
       for _ in 0..<8 {
         let s = String((0..<rng.int(in: 0...7)).map { _ in rng.pick(alphabet) })
         guard let icu = try? r.backtrackingMatch(s) else { continue }

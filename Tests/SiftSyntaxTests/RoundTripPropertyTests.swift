@@ -12,7 +12,9 @@ struct RoundTripPropertyTests {
       let printed = CanonicalPrinter().print(tree)
       do {
         let reparsed = try SiftPredicate.parse(printed)
-        #expect(reparsed.root == tree, "\(printed)\n→ \(ASTJSON.encode(reparsed.root) == ASTJSON.encode(tree) ? "" : "different tree")")
+        #expect(
+          reparsed.root == tree,
+          "\(printed)\n→ \(ASTJSON.encode(reparsed.root) == ASTJSON.encode(tree) ? "" : "different tree")")
         #expect(reparsed.predicateFormat == printed)
       } catch {
         Issue.record("printed form does not parse:\n\(printed)\n\(error)")

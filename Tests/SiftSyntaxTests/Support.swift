@@ -37,7 +37,9 @@ func assertRoundTrips(_ p: SiftPredicate, sourceLocation: SourceLocation = #_sou
   let printed = p.predicateFormat
   do {
     let reparsed = try SiftPredicate.parse(printed)
-    #expect(reparsed == p, "round trip changed the tree: \(printed) → \(reparsed.predicateFormat)", sourceLocation: sourceLocation)
+    #expect(
+      reparsed == p, "round trip changed the tree: \(printed) → \(reparsed.predicateFormat)",
+      sourceLocation: sourceLocation)
     #expect(reparsed.predicateFormat == printed, "printing is not stable", sourceLocation: sourceLocation)
   } catch {
     Issue.record("canonical form does not re-parse: \(printed)\n\(error)", sourceLocation: sourceLocation)
@@ -75,4 +77,3 @@ func extractMarkers(_ marked: String) -> (String, [String: Int]) {
   }
   return (clean, offsets)
 }
-

@@ -18,46 +18,51 @@ struct SwiftArgumentTests {
   static let uuid = UUID(uuidString: "E621E1F8-C36C-495A-93FC-0C247A3E6E5F")!
 
   /// Each Swift value, passed as a variable (not a literal), and the SiftValue it binds.
-  static var conversions: [(String, Any?, SiftValue)] { [
-    ("String", "Buy milk" as String, .string("Buy milk")),
-    ("Substring", "Buy milk".prefix(3), .string("Buy")),
-    ("Character", Character("x"), .string("x")),
-    ("Int", 7 as Int, .int(7)),
-    ("Int8", Int8(-8), .int(-8)),
-    ("Int16", Int16(16), .int(16)),
-    ("Int32", Int32(32), .int(32)),
-    ("Int64", Int64.min, .int(.min)),
-    ("UInt8", UInt8(255), .int(255)),
-    ("UInt16", UInt16(16), .int(16)),
-    ("UInt32", UInt32.max, .int(Int64(UInt32.max))),
-    ("UInt", UInt(5), .int(5)),
-    ("UInt64 small", UInt64(9), .int(9)),
-    ("UInt64 huge", UInt64.max, .double(Double(UInt64.max))),
-    ("Double", 2.5, .double(2.5)),
-    ("Float", Float(0.1), .double(0.1)),
-    ("Decimal whole", Decimal(42), .int(42)),
-    ("Decimal fraction", Decimal(string: "12.75")!, .double(12.75)),
-    ("Bool", true, .bool(true)),
-    ("Date", date, .date(date)),
-    ("Data", Data([1, 2]), .data(Data([1, 2]))),
-    ("UUID", uuid, .string("E621E1F8-C36C-495A-93FC-0C247A3E6E5F")),
-    ("URL", URL(string: "https://example.com/a?b=1")!, .string("https://example.com/a?b=1")),
-    ("[String]", ["a", "b"], .array(["a", "b"])),
-    ("Set<Int>", Set([3]), .array([3])),
-    ("[String: Int]", ["k": 1], .dictionary(["k": 1])),
-    ("String? some", Optional("x"), .string("x")),
-    ("String? none", Optional<String>.none, .null),
-    ("nil", nil, .null),
-    ("NSNull", NSNull(), .null),
-    ("RawRepresentable", Status.open, .string("open")),
-    ("RawRepresentable?", Optional(Status.done), .string("done")),
-    ("[RawRepresentable]", [Status.open, .done], .array(["open", "done"])),
-    ("SiftValueConvertible enum", Level.high, .int(3)),
-    ("SiftValueConvertible struct", Money(cents: 250), .double(2.5)),
-    ("SiftValue", SiftValue.string("v"), .string("v")),
-    ("[Any]", ["a", 1, true] as [Any], .array(["a", 1, true])),
-    ("[String: Any]", ["d": date, "n": Optional<Int>.none as Any] as [String: Any], .dictionary(["d": .date(date), "n": .null])),
-  ] }
+  static var conversions: [(String, Any?, SiftValue)] {
+    [
+      ("String", "Buy milk" as String, .string("Buy milk")),
+      ("Substring", "Buy milk".prefix(3), .string("Buy")),
+      ("Character", Character("x"), .string("x")),
+      ("Int", 7 as Int, .int(7)),
+      ("Int8", Int8(-8), .int(-8)),
+      ("Int16", Int16(16), .int(16)),
+      ("Int32", Int32(32), .int(32)),
+      ("Int64", Int64.min, .int(.min)),
+      ("UInt8", UInt8(255), .int(255)),
+      ("UInt16", UInt16(16), .int(16)),
+      ("UInt32", UInt32.max, .int(Int64(UInt32.max))),
+      ("UInt", UInt(5), .int(5)),
+      ("UInt64 small", UInt64(9), .int(9)),
+      ("UInt64 huge", UInt64.max, .double(Double(UInt64.max))),
+      ("Double", 2.5, .double(2.5)),
+      ("Float", Float(0.1), .double(0.1)),
+      ("Decimal whole", Decimal(42), .int(42)),
+      ("Decimal fraction", Decimal(string: "12.75")!, .double(12.75)),
+      ("Bool", true, .bool(true)),
+      ("Date", date, .date(date)),
+      ("Data", Data([1, 2]), .data(Data([1, 2]))),
+      ("UUID", uuid, .string("E621E1F8-C36C-495A-93FC-0C247A3E6E5F")),
+      ("URL", URL(string: "https://example.com/a?b=1")!, .string("https://example.com/a?b=1")),
+      ("[String]", ["a", "b"], .array(["a", "b"])),
+      ("Set<Int>", Set([3]), .array([3])),
+      ("[String: Int]", ["k": 1], .dictionary(["k": 1])),
+      ("String? some", Optional("x"), .string("x")),
+      ("String? none", Optional<String>.none, .null),
+      ("nil", nil, .null),
+      ("NSNull", NSNull(), .null),
+      ("RawRepresentable", Status.open, .string("open")),
+      ("RawRepresentable?", Optional(Status.done), .string("done")),
+      ("[RawRepresentable]", [Status.open, .done], .array(["open", "done"])),
+      ("SiftValueConvertible enum", Level.high, .int(3)),
+      ("SiftValueConvertible struct", Money(cents: 250), .double(2.5)),
+      ("SiftValue", SiftValue.string("v"), .string("v")),
+      ("[Any]", ["a", 1, true] as [Any], .array(["a", 1, true])),
+      (
+        "[String: Any]", ["d": date, "n": Optional<Int>.none as Any] as [String: Any],
+        .dictionary(["d": .date(date), "n": .null])
+      ),
+    ]
+  }
 
   @Test func eachValueConverts() throws {
     for (name, swift, expected) in Self.conversions {
@@ -85,7 +90,8 @@ struct SwiftArgumentTests {
     #expect(SiftValue(tags) == ["home", "urgent"])
     #expect(try SiftPredicate(format: "status == %@", Status.open).predicateFormat == #"status == "open""#)
     // The SiftValue spellings keep working: implicit members, nil, mixed literals.
-    #expect(try SiftPredicate(format: "a == %@ AND b == %@", .string("x"), nil).predicateFormat == #"a == "x" AND b == nil"#)
+    #expect(
+      try SiftPredicate(format: "a == %@ AND b == %@", .string("x"), nil).predicateFormat == #"a == "x" AND b == nil"#)
     #expect(try SiftPredicate(format: "a IN %@", [1, "a"]).predicateFormat == #"a IN {1, "a"}"#)
   }
 
@@ -122,15 +128,19 @@ struct SwiftArgumentTests {
 
   /// `%K` after a dot, in both binding routes, against the spelled-out key path.
   @Test(arguments: [
-    ("ANY %K.%K == %@", ["recipientsRaw.teamRaw", "keyRaw", "frc7332"] as [SiftValue],
-     #"ANY recipientsRaw.teamRaw.keyRaw == "frc7332""#),
+    (
+      "ANY %K.%K == %@", ["recipientsRaw.teamRaw", "keyRaw", "frc7332"] as [SiftValue],
+      #"ANY recipientsRaw.teamRaw.keyRaw == "frc7332""#
+    ),
     ("a.%K == 1", ["b.c"], "a.b.c == 1"),
     ("a.%K.d == 1", ["b"], "a.b.d == 1"),
     ("a[%K] == 1", ["b"], "a.b == 1"),
     ("a.%K == 1", ["SELF"], "a == 1"),
     ("SELF.%K == 1", ["b"], "b == 1"),
-    ("SUBQUERY(items, $i, $i.%K > %@).@count > 0", ["price", 5],
-     "SUBQUERY(items, $i, $i.price > 5).@count > 0"),
+    (
+      "SUBQUERY(items, $i, $i.%K > %@).@count > 0", ["price", 5],
+      "SUBQUERY(items, $i, $i.price > 5).@count > 0"
+    ),
     ("%K.@count > 2", ["tags"], "tags.@count > 2"),
     ("a.%K.@sum.x > 2", ["b"], "a.b.@sum.x > 2"),
   ])

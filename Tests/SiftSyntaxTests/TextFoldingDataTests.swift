@@ -77,21 +77,22 @@ struct TextFoldingDataTests {
   }
 
   /// Small hand-written inputs: what each token means, and malformed text refused.
-  @Test(arguments: [
-    // Covers U+0080…U+FFFF exactly: 0x80 identity, 0x81 → "a", 0x82 → "ss", rest without entry.
-    ("=1 61 73,73 -ff7d", true),
-    ("=1\n  61 73,73\n  -ff7d", true),
-    ("-ff80", true),
-    ("=ff80", false),  // would give surrogates entries
-    ("-ff7f", false),  // stops short of U+FFFF
-    ("-ff81", false),  // runs past U+FFFF
-    ("-0 -ff80", false),
-    ("=1 61 -ff7e x", false),
-    ("=1 61, -ff7e", false),
-    ("=1 d800 -ff7e", false),  // a surrogate is not a scalar
-    ("=1 1234567 -ff7e", false),
-    ("", false),
-  ] as [(String, Bool)])
+  @Test(
+    arguments: [
+      // Covers U+0080…U+FFFF exactly: 0x80 identity, 0x81 → "a", 0x82 → "ss", rest without entry.
+      ("=1 61 73,73 -ff7d", true),
+      ("=1\n  61 73,73\n  -ff7d", true),
+      ("-ff80", true),
+      ("=ff80", false),  // would give surrogates entries
+      ("-ff7f", false),  // stops short of U+FFFF
+      ("-ff81", false),  // runs past U+FFFF
+      ("-0 -ff80", false),
+      ("=1 61 -ff7e x", false),
+      ("=1 61, -ff7e", false),
+      ("=1 d800 -ff7e", false),  // a surrogate is not a scalar
+      ("=1 1234567 -ff7e", false),
+      ("", false),
+    ] as [(String, Bool)])
   func decodeSmallInputs(data: String, valid: Bool) throws {
     let decoded = FoldTable.decodeData(data)
     #expect((decoded != nil) == valid)

@@ -62,11 +62,12 @@ struct TextFoldingTests {
     }
   }
 
-  @Test(arguments: [
-    ("Straße", ComparisonOptions.caseInsensitive, "strasse"),
-    ("Crème BRÛLÉE", [.caseInsensitive, .diacriticInsensitive], "creme brulee"),
-    ("Zürich", .diacriticInsensitive, "Zurich"),
-  ] as [(String, ComparisonOptions, String)])
+  @Test(
+    arguments: [
+      ("Straße", ComparisonOptions.caseInsensitive, "strasse"),
+      ("Crème BRÛLÉE", [.caseInsensitive, .diacriticInsensitive], "creme brulee"),
+      ("Zürich", .diacriticInsensitive, "Zurich"),
+    ] as [(String, ComparisonOptions, String)])
   func knownFolds(text: String, options: ComparisonOptions, expected: String) {
     #expect(TextFoldingTests.same(TextFolding.fold(text, options), expected))
   }

@@ -16,7 +16,10 @@ enum BatchCommand {
     let parsed: CLIArguments
     do {
       parsed = try CLIArguments(
-        args, valued: ["--data", "--schema", "--entity", "--postgres", "--db", "--pg-schema", "--model", "--dates", "--policy"],
+        args,
+        valued: [
+          "--data", "--schema", "--entity", "--postgres", "--db", "--pg-schema", "--model", "--dates", "--policy",
+        ],
         switches: ["--lenient"])
     } catch {
       return CLIOutput.usageError(error.message, command: "batch")
@@ -34,7 +37,9 @@ enum BatchCommand {
     var context = BatchContext(lenient: parsed.flags.contains("--lenient"))
     do {
       if let path = parsed.value("--policy") { context.policy = try CommandInputs.policy(path) }
-      if let path = parsed.value("--data") { context.data = try CommandInputs.data(path, dates: CommandInputs.dates(parsed.all("--dates"))) }
+      if let path = parsed.value("--data") {
+        context.data = try CommandInputs.data(path, dates: CommandInputs.dates(parsed.all("--dates")))
+      }
       if source.namesDatabase {
         try context.configureDatabase(source, entity: parsed.value("--entity"))
       } else {
@@ -79,35 +84,60 @@ struct BatchContext {
     } catch {
       // Name the problem (a bad {"$date": …} included) and keep the case's id when plain JSON
       // can still read it.
-      return ["id": Self.plainID(line), "ok": false, "stage": "input",
-              "error": ["id": .string(DiagnosticID.invalidCase.rawValue), "message": .string("line \(lineNumber), column \(error.column): \(error.message)"),
-                        "line": .int(Int64(lineNumber)), "column": .int(Int64(error.column)), "offset": .int(Int64(error.offset))]]
+      return [
+        "id": Self.plainID(line), "ok": false, "stage": "input",
+        "error": [
+          "id": .string(DiagnosticID.invalidCase.rawValue),
+          "message": .string("line \(lineNumber), column \(error.column): \(error.message)"),
+          "line": .int(Int64(lineNumber)), "column": .int(Int64(error.column)), "offset": .int(Int64(error.offset)),
+        ],
+      ]
     }
     guard case .dictionary(let c) = parsed else {
-      return ["id": .null, "ok": false, "stage": "input",
-              "error": ["id": .string(DiagnosticID.invalidCase.rawValue), "message": .string("line \(lineNumber) is not a JSON object"),
-                        "line": .int(Int64(lineNumber)), "column": 1, "offset": 0]]
+      return [
+        "id": .null, "ok": false, "stage": "input",
+        "error": [
+          "id": .string(DiagnosticID.invalidCase.rawValue),
+          "message": .string("line \(lineNumber) is not a JSON object"),
+          "line": .int(Int64(lineNumber)), "column": 1, "offset": 0,
+        ],
+      ]
     }
     let id = c["id"] ?? .null
     func failure(_ stage: String, _ error: SiftValue) -> SiftValue {
       ["id": id, "ok": false, "stage": .string(stage), "error": error]
     }
     guard case .string(let format)? = c["format"] else {
-      return failure("input", ["id": .string(DiagnosticID.invalidCase.rawValue), "message": "the case has no \"format\" string", "line": 1, "column": 1, "offset": 0])
+      return failure(
+        "input",
+        [
+          "id": .string(DiagnosticID.invalidCase.rawValue), "message": "the case has no \"format\" string", "line": 1,
+          "column": 1, "offset": 0,
+        ])
     }
     var arguments: [SiftValue] = []
     switch c["args"] {
     case .array(let a)?: arguments = a
     case nil, .null?: break
     default:
-      return failure("input", ["id": .string(DiagnosticID.invalidCase.rawValue), "message": "\"args\" must be an array of JSON values, one per %@", "line": 1, "column": 1, "offset": 0])
+      return failure(
+        "input",
+        [
+          "id": .string(DiagnosticID.invalidCase.rawValue),
+          "message": "\"args\" must be an array of JSON values, one per %@", "line": 1, "column": 1, "offset": 0,
+        ])
     }
     var variables: [String: SiftValue] = [:]
     switch c["variables"] {
     case .dictionary(let v)?: variables = v
     case nil, .null?: break
     default:
-      return failure("input", ["id": .string(DiagnosticID.invalidCase.rawValue), "message": "\"variables\" must be an object of NAME: JSON value", "line": 1, "column": 1, "offset": 0])
+      return failure(
+        "input",
+        [
+          "id": .string(DiagnosticID.invalidCase.rawValue),
+          "message": "\"variables\" must be an object of NAME: JSON value", "line": 1, "column": 1, "offset": 0,
+        ])
     }
     var fetch: BatchFetch
     do {
@@ -128,7 +158,8 @@ struct BatchContext {
       // with the case's "variables" (the server's), its limit capped.
       do {
         let safe = try policy.applying(
-          to: SiftFetchRequest(entity: "", predicate: predicate, sortDescriptors: fetch.sortDescriptors, limit: fetch.limit),
+          to: SiftFetchRequest(
+            entity: "", predicate: predicate, sortDescriptors: fetch.sortDescriptors, limit: fetch.limit),
           variables: variables)
         evaluated = safe.predicate ?? evaluated
         fetch.limit = safe.limit
@@ -137,18 +168,22 @@ struct BatchContext {
       }
     }
     let timeLimit = policy?.limits.milliseconds
-    func stage(_ error: SiftError) -> String { error.diagnostic.id == DiagnosticID.timeLimit.rawValue ? "policy" : error.stage.rawValue }
+    func stage(_ error: SiftError) -> String {
+      error.diagnostic.id == DiagnosticID.timeLimit.rawValue ? "policy" : error.stage.rawValue
+    }
     var out: [String: SiftValue] = ["id": id, "ok": true, "canonical": .string(evaluated.predicateFormat)]
     if !predicate.warnings.isEmpty {
-      out["warnings"] = .array(predicate.warnings.map { w in
-        .dictionary(["id": .string(w.id), "message": .string(w.message), "offset": .int(Int64(w.range.start))])
-      })
+      out["warnings"] = .array(
+        predicate.warnings.map { w in
+          .dictionary(["id": .string(w.id), "message": .string(w.message), "offset": .int(Int64(w.range.start))])
+        })
     }
     if let data {
       do {
         var options = EvaluationOptions(policy: lenient ? .treatAsNoMatch : .strict)
         options.timeLimit = timeLimit
-        let indices = fetch.isDefault
+        let indices =
+          fetch.isDefault
           ? try data.matchingIndices(try evaluated.compile(options), variables: variables)
           : try fetch.matchingIndices(evaluated, in: data, variables: variables, options: options)
         out["matches"] = .array(indices.map { .int(Int64($0)) })
@@ -176,7 +211,8 @@ struct BatchContext {
   /// The `"id"` of a line SiftJSON refused (a bad `$date` or `$data`), read with those keys
   /// renamed so they stay plain objects; null when the line is no JSON object at all.
   static func plainID(_ line: String) -> SiftValue {
-    let plain = line.replacingOccurrences(of: "\"$date\"", with: "\"$date \"").replacingOccurrences(of: "\"$data\"", with: "\"$data \"")
+    let plain = line.replacingOccurrences(of: "\"$date\"", with: "\"$date \"").replacingOccurrences(
+      of: "\"$data\"", with: "\"$data \"")
     guard case .dictionary(let object)? = try? SiftJSON.parse(plain) else { return .null }
     return object["id"] ?? .null
   }

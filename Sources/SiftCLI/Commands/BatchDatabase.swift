@@ -23,7 +23,8 @@ struct BatchDatabase {
   /// Adds `"sql"`, `"bindings"` and `"rows"` to a case's output; a case's `"sort"`, `"limit"`
   /// and `"offset"` order and page the rows (ties by primary key).
   func process(
-    _ predicate: SiftPredicate, _ fetch: BatchFetch = BatchFetch(), timeLimit: Int? = nil, into out: inout [String: SiftValue]
+    _ predicate: SiftPredicate, _ fetch: BatchFetch = BatchFetch(), timeLimit: Int? = nil,
+    into out: inout [String: SiftValue]
   ) throws(SiftError) {
     let statement = try database.rowsStatement(predicate, entity: entity, fetch: fetch)
     out["sql"] = .string(statement.sql)

@@ -24,7 +24,9 @@ struct BatchFetch {
   /// Reads the options from a case object; errors are `input`-stage JSON for the case's output.
   init(_ c: [String: SiftValue]) throws(BatchFetchError) {
     if let s = c["sort"] {
-      guard case .string(let text) = s else { throw BatchFetchError.input("\"sort\" must be a string such as \"name asc, rating desc\"") }
+      guard case .string(let text) = s else {
+        throw BatchFetchError.input("\"sort\" must be a string such as \"name asc, rating desc\"")
+      }
       do {
         sortDescriptors = try SiftSortDescriptor.parseList(text)
       } catch {
@@ -45,7 +47,9 @@ struct BatchFetch {
   }
 
   /// The request for `predicate` over `entity` with these options.
-  func request(_ entity: String, _ predicate: SiftPredicate, _ resultType: SiftFetchRequest.ResultType) -> SiftFetchRequest {
+  func request(_ entity: String, _ predicate: SiftPredicate, _ resultType: SiftFetchRequest.ResultType)
+    -> SiftFetchRequest
+  {
     SiftFetchRequest(
       entity: entity, predicate: predicate, sortDescriptors: sortDescriptors, limit: limit, offset: offset,
       resultType: resultType)
@@ -53,7 +57,8 @@ struct BatchFetch {
 
   /// The positions of the matching records of `data`, in the fetch's order.
   func matchingIndices(
-    _ predicate: SiftPredicate, in data: CommandInputs.DataSet, variables: [String: SiftValue], options: EvaluationOptions
+    _ predicate: SiftPredicate, in data: CommandInputs.DataSet, variables: [String: SiftValue],
+    options: EvaluationOptions
   ) throws(SiftError) -> [Int] {
     let r = request("records", predicate, .indices)
     if let records = data.records { return try r.matchingIndices(in: records, variables: variables, options: options) }
@@ -73,7 +78,10 @@ enum BatchFetchError: Error {
   var batchJSON: SiftValue {
     switch self {
     case .input(let message):
-      return ["id": .string(DiagnosticID.invalidCase.rawValue), "message": .string(message), "line": 1, "column": 1, "offset": 0]
+      return [
+        "id": .string(DiagnosticID.invalidCase.rawValue), "message": .string(message), "line": 1, "column": 1,
+        "offset": 0,
+      ]
     case .sort(let e):
       var json = e.batchJSON
       if case .dictionary(var d) = json {

@@ -54,7 +54,8 @@ final class BatchSQL {
   /// Adds `"sql"` (the records' SELECT, sorted and paged as the case asks), `"bindings"`,
   /// `"sqlMatches"` (and `"pgMatches"`): record indices in the fetch's order.
   func process(
-    _ predicate: SiftPredicate, _ fetch: BatchFetch = BatchFetch(), timeLimit: Int? = nil, into out: inout [String: SiftValue]
+    _ predicate: SiftPredicate, _ fetch: BatchFetch = BatchFetch(), timeLimit: Int? = nil,
+    into out: inout [String: SiftValue]
   ) throws(SiftError) {
     let statement = try compiler.compile(fetch.request(entity, predicate, .records))
     out["sql"] = .string(statement.sql)
@@ -63,17 +64,22 @@ final class BatchSQL {
     let indices = fetch.request(entity, predicate, .indices)
     if let sqlite {
       let st = try compiler.compile(indices)
-      out["sqlMatches"] = .array(try run {
-        let rows = try timeLimit.map { ms throws(SiftError) in try sqlite.execute(st, timeLimit: ms) } ?? sqlite.execute(st)
-        return rows.compactMap { $0.first?.intValue.map { Int($0) } }
-      })
+      out["sqlMatches"] = .array(
+        try run {
+          let rows =
+            try timeLimit.map { ms throws(SiftError) in try sqlite.execute(st, timeLimit: ms) } ?? sqlite.execute(st)
+          return rows.compactMap { $0.first?.intValue.map { Int($0) } }
+        })
     }
     if let postgres, let postgresCompiler {
       let st = try postgresCompiler.compile(indices)
-      out["pgMatches"] = .array(try run {
-        let rows = try timeLimit.map { ms throws(SiftError) in try postgres.execute(st, timeLimit: ms) } ?? postgres.execute(st)
-        return rows.compactMap { $0.first?.intValue.map { Int($0) } }
-      })
+      out["pgMatches"] = .array(
+        try run {
+          let rows =
+            try timeLimit.map { ms throws(SiftError) in try postgres.execute(st, timeLimit: ms) }
+            ?? postgres.execute(st)
+          return rows.compactMap { $0.first?.intValue.map { Int($0) } }
+        })
     }
   }
 

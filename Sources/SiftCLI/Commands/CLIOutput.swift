@@ -16,8 +16,10 @@ enum CLIOutput {
     }
     let functions = statement.requiredFunctions
     if !functions.isEmpty {
-      let setup = dialect is PostgreSQLDialect
-        ? "create them once per database, in schema sift: sift setup-sql --dialect postgres" : "register them on the connection: sift setup-sql --dialect sqlite"
+      let setup =
+        dialect is PostgreSQLDialect
+        ? "create them once per database, in schema sift: sift setup-sql --dialect postgres"
+        : "register them on the connection: sift setup-sql --dialect sqlite"
       print("-- calls Sift's SQL functions \(functions.joined(separator: ", ")) (\(setup))")
     }
   }

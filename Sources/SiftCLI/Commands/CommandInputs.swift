@@ -62,9 +62,12 @@ enum CommandInputs {
     /// Indices of the records `matcher` matches, in order, scanned on `workers` threads
     /// (default every core).
     func matchingIndices(
-      _ matcher: SiftMatcher, variables: [String: SiftValue], workers: Int = ProcessInfo.processInfo.activeProcessorCount
+      _ matcher: SiftMatcher, variables: [String: SiftValue],
+      workers: Int = ProcessInfo.processInfo.activeProcessorCount
     ) throws(SiftError) -> [Int] {
-      if let columns, let found = matcher.kernelIndices(columns, in: 0..<columns.count, variables: variables, workers: workers) {
+      if let columns,
+        let found = matcher.kernelIndices(columns, in: 0..<columns.count, variables: variables, workers: workers)
+      {
         return found
       }
       if let records {
@@ -141,7 +144,8 @@ enum CommandInputs {
       }
     }
     do { return try SiftJSONDates(specifications: texts) } catch {
-      throw Failure(description: "--dates: \(error.message) (use iso8601, seconds, milliseconds, KEY=FORMAT or FILE.json)")
+      throw Failure(
+        description: "--dates: \(error.message) (use iso8601, seconds, milliseconds, KEY=FORMAT or FILE.json)")
     }
   }
 }

@@ -12,7 +12,9 @@ extension ExistingDatabase {
   /// Reads a Core Data model file, bundle or `contents` XML, or fails naming it.
   static func loadModel(_ path: String) throws(Failure) -> CoreDataModel {
     let full = (path as NSString).expandingTildeInPath
-    guard FileManager.default.fileExists(atPath: full) else { throw Failure("cannot read model \(path): no such file or folder") }
+    guard FileManager.default.fileExists(atPath: full) else {
+      throw Failure("cannot read model \(path): no such file or folder")
+    }
     do {
       return try CoreDataModel(contentsOf: URL(fileURLWithPath: full))
     } catch {
@@ -21,12 +23,14 @@ extension ExistingDatabase {
   }
 
   /// The database on a Core Data store opened read-only as `db`.
-  static func openCoreData(_ db: SQLiteDatabase, label: String, model modelPath: String?, schemaFile: String?) throws(Failure)
+  static func openCoreData(_ db: SQLiteDatabase, label: String, model modelPath: String?, schemaFile: String?)
+    throws(Failure)
     -> ExistingDatabase
   {
     let model = try modelPath.map { p throws(Failure) in try loadModel(p) }
     guard CoreDataStore.isStore(db) else {
-      throw Failure("\(label) is not a Core Data store (no Z_PRIMARYKEY and Z_METADATA tables); --model goes with a store")
+      throw Failure(
+        "\(label) is not a Core Data store (no Z_PRIMARYKEY and Z_METADATA tables); --model goes with a store")
     }
     let store: CoreDataStore
     do {

@@ -8,7 +8,8 @@ enum EvalCommand {
   static func run(_ args: [String]) -> Int32 {
     let parsed: CLIArguments
     do {
-      parsed = try CLIArguments(args, valued: ["--data", "--arg", "--var", "--dates"], switches: ["--count", "--lenient"])
+      parsed = try CLIArguments(
+        args, valued: ["--data", "--arg", "--var", "--dates"], switches: ["--count", "--lenient"])
     } catch {
       return CLIOutput.usageError(error.message, command: "eval")
     }

@@ -56,7 +56,9 @@ final class ExistingDatabase {
 
   /// Opens an SQLite file read-only and reads its schema; `schemaFile` (JSON) overrides or adds.
   /// A Core Data store (or any file given with `model`) is read by SiftCoreData instead.
-  static func open(sqlite path: String, schemaFile: String? = nil, model: String? = nil) throws(Failure) -> ExistingDatabase {
+  static func open(sqlite path: String, schemaFile: String? = nil, model: String? = nil) throws(Failure)
+    -> ExistingDatabase
+  {
     let full = (path as NSString).expandingTildeInPath
     let db: SQLiteDatabase
     let read: SQLIntrospection
@@ -81,8 +83,12 @@ final class ExistingDatabase {
   }
 
   /// Connects to PostgreSQL read-only and reads schema `name` (never created).
-  static func open(postgres conninfo: String, schema name: String, schemaFile: String? = nil) throws(Failure) -> ExistingDatabase {
-    guard !name.isEmpty else { throw Failure("--pg-schema is empty: name an existing schema, for example --pg-schema public") }
+  static func open(postgres conninfo: String, schema name: String, schemaFile: String? = nil) throws(Failure)
+    -> ExistingDatabase
+  {
+    guard !name.isEmpty else {
+      throw Failure("--pg-schema is empty: name an existing schema, for example --pg-schema public")
+    }
     let pg: PostgresDatabase
     do {
       pg = try PostgresDatabase(conninfo: conninfo, schema: .named(name), readOnly: true)
@@ -115,7 +121,9 @@ final class ExistingDatabase {
 
   /// A schema file's descriptions checked against the stored values (`SQLSchema.checkStorage`):
   /// a date described as numbers over text, say, is an error naming the column and the fix.
-  static func check(_ schema: SQLSchema, schemaFile: String?, in db: any SQLDatabase, dialect: any SQLDialect) throws(Failure) {
+  static func check(_ schema: SQLSchema, schemaFile: String?, in db: any SQLDatabase, dialect: any SQLDialect)
+    throws(Failure)
+  {
     guard let schemaFile else { return }
     do {
       try schema.checkStorage(in: db, dialect: dialect)
@@ -158,11 +166,15 @@ final class ExistingDatabase {
   /// fetch's order (ascending by key unless `fetch` sorts; ties by key), paged as it says.
   /// - Throws: `SiftError` (stage `sql`): compile errors, or `no-single-column-key` for an
   ///   entity with a composite key, no key, or a view.
-  func rowsStatement(_ predicate: SiftPredicate, entity: SQLEntity, fetch: BatchFetch) throws(SiftError) -> SQLStatement {
+  func rowsStatement(_ predicate: SiftPredicate, entity: SQLEntity, fetch: BatchFetch) throws(SiftError) -> SQLStatement
+  {
     guard entity.hasSingleColumnKey else {
-      let why = entity.isView ? "is a view (no primary key)"
-        : entity.primaryKeyColumns.isEmpty ? "has no primary key"
-        : "has a composite primary key (\(entity.primaryKeyColumns.joined(separator: ", ")))"
+      let why =
+        entity.isView
+        ? "is a view (no primary key)"
+        : entity.primaryKeyColumns.isEmpty
+          ? "has no primary key"
+          : "has a composite primary key (\(entity.primaryKeyColumns.joined(separator: ", ")))"
       throw SiftError(
         stage: .sql,
         diagnostic: SiftDiagnostic(
@@ -179,8 +191,12 @@ final class ExistingDatabase {
   func run(_ statement: SQLStatement, timeLimit: Int? = nil) throws(SiftError) -> [[SQLValue]] {
     do {
       // Under a time limit (a query policy), each driver's own way of stopping a statement.
-      if let timeLimit, let sqlite = database as? SQLiteDatabase { return try sqlite.execute(statement, timeLimit: timeLimit) }
-      if let timeLimit, let pg = database as? PostgresDatabase { return try pg.execute(statement, timeLimit: timeLimit) }
+      if let timeLimit, let sqlite = database as? SQLiteDatabase {
+        return try sqlite.execute(statement, timeLimit: timeLimit)
+      }
+      if let timeLimit, let pg = database as? PostgresDatabase {
+        return try pg.execute(statement, timeLimit: timeLimit)
+      }
       return try database.execute(statement)
     } catch let e as SiftError {
       // PostgreSQL's errors keep their ids (missing-sift-functions: the statement was not run).
@@ -225,7 +241,9 @@ struct DatabaseOptions {
   /// Opens the database the options name (check `namesDatabase` first).
   func open() throws(ExistingDatabase.Failure) -> ExistingDatabase {
     if let sqlitePath { return try ExistingDatabase.open(sqlite: sqlitePath, schemaFile: schemaFile, model: modelPath) }
-    guard let conninfo, let pgSchema else { throw ExistingDatabase.Failure("no database given: use --db FILE or --postgres CONNINFO --pg-schema NAME") }
+    guard let conninfo, let pgSchema else {
+      throw ExistingDatabase.Failure("no database given: use --db FILE or --postgres CONNINFO --pg-schema NAME")
+    }
     return try ExistingDatabase.open(postgres: conninfo, schema: pgSchema, schemaFile: schemaFile)
   }
 }

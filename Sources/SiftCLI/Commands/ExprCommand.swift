@@ -17,7 +17,10 @@ enum ExprCommand {
     do {
       parsed = try CLIArguments(
         args,
-        valued: ["--data", "--schema", "--entity", "--dialect", "--arg", "--var", "--where", "--sort", "--limit", "--offset", "--dates"],
+        valued: [
+          "--data", "--schema", "--entity", "--dialect", "--arg", "--var", "--where", "--sort", "--limit", "--offset",
+          "--dates",
+        ],
         switches: ["--aggregate"])
     } catch {
       return CLIOutput.usageError(error.message, command: "expr")
@@ -28,7 +31,8 @@ enum ExprCommand {
     let dataPath = parsed.value("--data"), schemaPath = parsed.value("--schema"), entity = parsed.value("--entity")
     guard (dataPath != nil) != (schemaPath != nil || entity != nil) else {
       return CLIOutput.usageError(
-        "expr needs --data FILE.json (evaluate) or --schema S.json --entity E (print the SQL), not both", command: "expr")
+        "expr needs --data FILE.json (evaluate) or --schema S.json --entity E (print the SQL), not both",
+        command: "expr")
     }
     if dataPath == nil && (schemaPath == nil || entity == nil) {
       return CLIOutput.usageError("--schema and --entity go together", command: "expr")
@@ -39,7 +43,8 @@ enum ExprCommand {
     do {
       let arguments = try CommandInputs.arguments(parsed.all("--arg"))
       variables = try CommandInputs.variables(parsed.all("--var"))
-      let limit = try count(parsed.value("--limit"), "--limit"), offset = try count(parsed.value("--offset"), "--offset")
+      let limit = try count(parsed.value("--limit"), "--limit"),
+        offset = try count(parsed.value("--offset"), "--offset")
       // The expression's specifiers take the first --arg values, --where's the rest.
       let unbound = try SiftExpression.parse(format)
       let own = min(unbound.unboundArgumentCount, arguments.count)
@@ -48,7 +53,8 @@ enum ExprCommand {
       if let w = parsed.value("--where") {
         predicate = try SiftPredicate(format: w, arguments: Array(arguments.dropFirst(own))).substituting(variables)
       }
-      let sorts = try parsed.value("--sort").map { text throws(SiftError) in try SiftSortDescriptor.parseList(text) } ?? []
+      let sorts =
+        try parsed.value("--sort").map { text throws(SiftError) in try SiftSortDescriptor.parseList(text) } ?? []
       request = SiftFetchRequest(
         entity: entity ?? "records", predicate: predicate, sortDescriptors: sorts, limit: limit, offset: offset)
     } catch let e as CommandInputs.Failure {
@@ -62,20 +68,24 @@ enum ExprCommand {
     }
     let aggregate = parsed.flags.contains("--aggregate")
     if let dataPath {
-      return evaluate(expression, request, dataPath, aggregate: aggregate, variables: variables, dates: parsed.all("--dates"))
+      return evaluate(
+        expression, request, dataPath, aggregate: aggregate, variables: variables, dates: parsed.all("--dates"))
     }
     return printSQL(expression, request, schemaPath ?? "", dialect: parsed.value("--dialect"), aggregate: aggregate)
   }
 
   static func count(_ text: String?, _ name: String) throws(CommandInputs.Failure) -> Int? {
     guard let text else { return nil }
-    guard let n = Int(text), n >= 0 else { throw CommandInputs.Failure(description: "\(name) needs a whole number ≥ 0, not '\(text)'") }
+    guard let n = Int(text), n >= 0 else {
+      throw CommandInputs.Failure(description: "\(name) needs a whole number ≥ 0, not '\(text)'")
+    }
     return n
   }
 
   /// One JSON value per record of the fetch, or one over all of them.
   static func evaluate(
-    _ expression: SiftExpression, _ request: SiftFetchRequest, _ path: String, aggregate: Bool, variables: [String: SiftValue],
+    _ expression: SiftExpression, _ request: SiftFetchRequest, _ path: String, aggregate: Bool,
+    variables: [String: SiftValue],
     dates: [String]
   ) -> Int32 {
     let data: CommandInputs.DataSet
@@ -119,7 +129,8 @@ enum ExprCommand {
   /// The request compiled for the schema's entity: one SELECT expression per record, or the
   /// aggregate (`SUM`, `AVG`, …) over the fetch with `--aggregate`.
   static func printSQL(
-    _ expression: SiftExpression, _ request: SiftFetchRequest, _ schemaPath: String, dialect name: String?, aggregate: Bool
+    _ expression: SiftExpression, _ request: SiftFetchRequest, _ schemaPath: String, dialect name: String?,
+    aggregate: Bool
   ) -> Int32 {
     let dialect: any SQLDialect
     switch name ?? "sqlite" {

@@ -55,163 +55,163 @@ enum HelpCommand {
 
   static let pages: [String: String] = [
     "expr": """
-      sift expr 'EXPR' --data FILE.json [--aggregate] [--where 'P'] [--sort 'k asc, …'] [--limit N]
-                [--offset N] [--arg JSON]... [--var NAME=JSON]... [--dates FORMAT]...
-      sift expr 'EXPR' --schema S.json --entity E [--dialect sqlite|postgres] [same fetch options]
+    sift expr 'EXPR' --data FILE.json [--aggregate] [--where 'P'] [--sort 'k asc, …'] [--limit N]
+              [--offset N] [--arg JSON]... [--var NAME=JSON]... [--dates FORMAT]...
+    sift expr 'EXPR' --schema S.json --entity E [--dialect sqlite|postgres] [same fetch options]
 
-      Evaluates an expression (NSExpression format: key paths, arithmetic, functions, sum:, …)
-      for each record the fetch selects (--where filters, --sort orders, then --offset and
-      --limit page) and prints one JSON value per line. --aggregate evaluates it once over the
-      whole fetch, SELF being the array of records, as Core Data's NSExpressionDescription:
-      sum:(specialCount) prints the total. With --schema/--entity instead of --data, prints the
-      same request compiled to SQL and its bindings. The expression's %@ take the first --arg
-      values, --where's the rest.
+    Evaluates an expression (NSExpression format: key paths, arithmetic, functions, sum:, …)
+    for each record the fetch selects (--where filters, --sort orders, then --offset and
+    --limit page) and prints one JSON value per line. --aggregate evaluates it once over the
+    whole fetch, SELF being the array of records, as Core Data's NSExpressionDescription:
+    sum:(specialCount) prints the total. With --schema/--entity instead of --data, prints the
+    same request compiled to SQL and its bindings. The expression's %@ take the first --arg
+    values, --where's the rest.
 
-      EXAMPLES
-        sift expr 'name' --data venues.json --sort 'rating desc, name' --limit 3
-        sift expr 'sum:(specialCount)' --data venues.json --aggregate
-        sift expr 'sum:(specialCount)' --schema schema.json --entity Venue --aggregate
-      """,
+    EXAMPLES
+      sift expr 'name' --data venues.json --sort 'rating desc, name' --limit 3
+      sift expr 'sum:(specialCount)' --data venues.json --aggregate
+      sift expr 'sum:(specialCount)' --schema schema.json --entity Venue --aggregate
+    """,
     "schema": SchemaCommand.help,
     "watch": WatchCommand.help,
     "check": CheckCommand.help,
     "parse": """
-      sift parse 'FORMAT' [--arg JSON]... [--json]
+    sift parse 'FORMAT' [--arg JSON]... [--json]
 
-      Parses a predicate, binds %@/%K/%d… arguments in order, and prints the canonical form
-      (Apple's predicateFormat style). On an error prints the diagnostic with a caret under the
-      spot and exits 1. Warnings (such as an unparenthesised AND/OR mix) go to standard error.
+    Parses a predicate, binds %@/%K/%d… arguments in order, and prints the canonical form
+    (Apple's predicateFormat style). On an error prints the diagnostic with a caret under the
+    spot and exits 1. Warnings (such as an unparenthesised AND/OR mix) go to standard error.
 
-        --arg JSON   an argument for the next format specifier, as JSON: '"text"', 42, 2.5,
-                     true, null, '[1, 2]', '{"$date": "2024-03-01T00:00:00Z"}'
-        --json       print the syntax tree as JSON instead
+      --arg JSON   an argument for the next format specifier, as JSON: '"text"', 42, 2.5,
+                   true, null, '[1, 2]', '{"$date": "2024-03-01T00:00:00Z"}'
+      --json       print the syntax tree as JSON instead
 
-      EXAMPLES
-        sift parse "a = 1 and b like[c] 'x*'"          # a == 1 AND b LIKE[c] "x*"
-        sift parse "%K > %@" --arg '"tipCount"' --arg 100
-        sift parse "tags.@count > 2" --json
-      """,
+    EXAMPLES
+      sift parse "a = 1 and b like[c] 'x*'"          # a == 1 AND b LIKE[c] "x*"
+      sift parse "%K > %@" --arg '"tipCount"' --arg 100
+      sift parse "tags.@count > 2" --json
+    """,
     "eval": """
-      sift eval 'FORMAT' --data FILE.json [--arg JSON]... [--var NAME=JSON]... [--dates FORMAT]...
-                [--count] [--lenient]
+    sift eval 'FORMAT' --data FILE.json [--arg JSON]... [--var NAME=JSON]... [--dates FORMAT]...
+              [--count] [--lenient]
 
-      Evaluates a predicate over every record of FILE.json (an array of objects or plain values,
-      or JSON Lines) and prints the matching records as JSON lines, or their number with --count.
-      A plain value ("Do", 42, true, null) is evaluated as SELF.
+    Evaluates a predicate over every record of FILE.json (an array of objects or plain values,
+    or JSON Lines) and prints the matching records as JSON lines, or their number with --count.
+    A plain value ("Do", 42, true, null) is evaluated as SELF.
 
-        --data FILE    the records; numbers without a fraction are integers,
-                       {"$date": "ISO 8601"} is a date
-        --arg JSON     an argument for the next format specifier
-        --var N=JSON   a value for $N
-        --dates F      which other values are dates, like JSONDecoder's date strategy:
-                       iso8601 (every ISO-8601 date-time string), seconds or milliseconds
-                       (since 1970: every number), KEY=FORMAT for one key path (repeat it;
-                       then a value that does not fit is an error), or FILE.json holding
-                       {"createdAt": "iso8601", "*": "seconds"}; also on expr, batch, watch,
-                       load and the REPL's .load
-        --count        print only how many records match
-        --lenient      a record whose evaluation fails does not match (default: the run fails)
+      --data FILE    the records; numbers without a fraction are integers,
+                     {"$date": "ISO 8601"} is a date
+      --arg JSON     an argument for the next format specifier
+      --var N=JSON   a value for $N
+      --dates F      which other values are dates, like JSONDecoder's date strategy:
+                     iso8601 (every ISO-8601 date-time string), seconds or milliseconds
+                     (since 1970: every number), KEY=FORMAT for one key path (repeat it;
+                     then a value that does not fit is an error), or FILE.json holding
+                     {"createdAt": "iso8601", "*": "seconds"}; also on expr, batch, watch,
+                     load and the REPL's .load
+      --count        print only how many records match
+      --lenient      a record whose evaluation fails does not match (default: the run fails)
 
-      EXAMPLES
-        sift eval "name BEGINSWITH[c] 'blue'" --data venues.json
-        sift eval "SUBQUERY(menu, $m, $m.vegan == YES).@count > 1" --data venues.json --count
-        sift eval "distance < $MAX" --var MAX=2.5 --data venues.json
-        sift eval "at > CAST('2024-03-01T00:00:00Z', 'NSDate')" --data api.json --dates iso8601
-        sift eval 'at > %@' --arg '{"$date": "2024-03-01T00:00:00Z"}' --data log.json --dates at=milliseconds
-        sift eval "SELF BEGINSWITH[c] 'd'" --data notes.json     # notes.json: ["Do", "Re", "Mi"]
-      """,
+    EXAMPLES
+      sift eval "name BEGINSWITH[c] 'blue'" --data venues.json
+      sift eval "SUBQUERY(menu, $m, $m.vegan == YES).@count > 1" --data venues.json --count
+      sift eval "distance < $MAX" --var MAX=2.5 --data venues.json
+      sift eval "at > CAST('2024-03-01T00:00:00Z', 'NSDate')" --data api.json --dates iso8601
+      sift eval 'at > %@' --arg '{"$date": "2024-03-01T00:00:00Z"}' --data log.json --dates at=milliseconds
+      sift eval "SELF BEGINSWITH[c] 'd'" --data notes.json     # notes.json: ["Do", "Re", "Mi"]
+    """,
     "sql": """
-      sift sql 'FORMAT' --schema S.json --entity E [--dialect sqlite|postgres] [--arg JSON]...
-      sift sql 'FORMAT' --db FILE.sqlite --entity TABLE [--schema S.json] [--arg JSON]...
-      sift sql 'FORMAT' --postgres CONNINFO --pg-schema NAME --entity TABLE [--arg JSON]...
+    sift sql 'FORMAT' --schema S.json --entity E [--dialect sqlite|postgres] [--arg JSON]...
+    sift sql 'FORMAT' --db FILE.sqlite --entity TABLE [--schema S.json] [--arg JSON]...
+    sift sql 'FORMAT' --postgres CONNINFO --pg-schema NAME --entity TABLE [--arg JSON]...
 
-      Compiles a predicate into a parameterized SELECT for one entity of a schema and prints the
-      SQL and its bindings. No value ever appears in the SQL text. With --db or --pg-schema the
-      schema is read from that database (read-only; --schema then overrides or adds) and the
-      dialect is the database's.
+    Compiles a predicate into a parameterized SELECT for one entity of a schema and prints the
+    SQL and its bindings. No value ever appears in the SQL text. With --db or --pg-schema the
+    schema is read from that database (read-only; --schema then overrides or adds) and the
+    dialect is the database's.
 
-        --schema S.json   entities, tables, attributes, relationships (format in README.md)
-        --entity E        the entity to select
-        --db FILE         read the schema from an SQLite file
-        --postgres C      with --pg-schema NAME: read the schema from that PostgreSQL schema
-        --dialect D       sqlite (default, '?' placeholders) or postgres ('$1' placeholders)
-        --arg JSON        an argument for the next format specifier
+      --schema S.json   entities, tables, attributes, relationships (format in README.md)
+      --entity E        the entity to select
+      --db FILE         read the schema from an SQLite file
+      --postgres C      with --pg-schema NAME: read the schema from that PostgreSQL schema
+      --dialect D       sqlite (default, '?' placeholders) or postgres ('$1' placeholders)
+      --arg JSON        an argument for the next format specifier
 
-      EXAMPLE
-        sift sql "name BEGINSWITH %@ AND ANY menu.price < 5" --arg '"Blue"' \\
-          --schema venues.schema.json --entity Venue --dialect postgres
-      """,
+    EXAMPLE
+      sift sql "name BEGINSWITH %@ AND ANY menu.price < 5" --arg '"Blue"' \\
+        --schema venues.schema.json --entity Venue --dialect postgres
+    """,
     "batch": """
-      sift batch [--data D.json [--dates FORMAT]...] [--schema S.json --entity E] [--postgres CONNINFO] [--lenient]
-                 [--policy POLICY.json]
-      sift batch --db FILE.sqlite --entity TABLE [--schema S.json]
-      sift batch --db STORE.sqlite [--model MODEL.xcdatamodeld] --entity ENTITY
-      sift batch --postgres CONNINFO --pg-schema NAME --entity TABLE [--schema S.json]
+    sift batch [--data D.json [--dates FORMAT]...] [--schema S.json --entity E] [--postgres CONNINFO] [--lenient]
+               [--policy POLICY.json]
+    sift batch --db FILE.sqlite --entity TABLE [--schema S.json]
+    sift batch --db STORE.sqlite [--model MODEL.xcdatamodeld] --entity ENTITY
+    sift batch --postgres CONNINFO --pg-schema NAME --entity TABLE [--schema S.json]
 
-      Reads one JSON case per line from standard input and writes one JSON result per line:
-        in:  {"id": …, "format": "…", "args": [JSON…], "variables": {"NAME": JSON}}
-        out: {"id": …, "ok": true, "canonical": "…"}
-             {"id": …, "ok": false, "stage": "parse"|"arguments"|"policy"|"evaluate"|"sql",
-              "error": {"id", "message", "line", "column", "offset"}}
-      With --policy POLICY.json each case's format is a client's filter: checked against the
-      policy (sift help check), the policy's "require" ANDed around it with the case's
-      "variables" as the server's, its limit capped and its time limited; refusals have
-      "stage": "policy".
-      With --data, ok lines add "matches": [record indices]. With --schema and --entity they add
-      "sql", "bindings" and "sqlMatches" (from an in-memory SQLite database loaded with D); with
-      --postgres CONNINFO also "pgMatches". With --db or --pg-schema the cases run on that
-      database, read-only, and ok lines add "rows" (the matching rows' primary-key values,
-      ascending), "sql" and "bindings"; a table without a one-column primary key answers each
-      case with an error at stage "sql". On a Core Data store (see 'sift help schema') "rows" are
-      the matching objects' Z_PK values, ascending.
-      A case may add "sort": "key asc, key2 desc" ([c], [l], nulls first|last as well), "limit"
-      and "offset": then matches, sqlMatches, pgMatches (and rows) come in the fetch's order.
+    Reads one JSON case per line from standard input and writes one JSON result per line:
+      in:  {"id": …, "format": "…", "args": [JSON…], "variables": {"NAME": JSON}}
+      out: {"id": …, "ok": true, "canonical": "…"}
+           {"id": …, "ok": false, "stage": "parse"|"arguments"|"policy"|"evaluate"|"sql",
+            "error": {"id", "message", "line", "column", "offset"}}
+    With --policy POLICY.json each case's format is a client's filter: checked against the
+    policy (sift help check), the policy's "require" ANDed around it with the case's
+    "variables" as the server's, its limit capped and its time limited; refusals have
+    "stage": "policy".
+    With --data, ok lines add "matches": [record indices]. With --schema and --entity they add
+    "sql", "bindings" and "sqlMatches" (from an in-memory SQLite database loaded with D); with
+    --postgres CONNINFO also "pgMatches". With --db or --pg-schema the cases run on that
+    database, read-only, and ok lines add "rows" (the matching rows' primary-key values,
+    ascending), "sql" and "bindings"; a table without a one-column primary key answers each
+    case with an error at stage "sql". On a Core Data store (see 'sift help schema') "rows" are
+    the matching objects' Z_PK values, ascending.
+    A case may add "sort": "key asc, key2 desc" ([c], [l], nulls first|last as well), "limit"
+    and "offset": then matches, sqlMatches, pgMatches (and rows) come in the fetch's order.
 
-      EXAMPLES
-        sift batch --data venues.json < cases.jsonl
-        echo '{"id": 1, "format": "rating > 4", "sort": "rating desc, name", "limit": 3}' | sift batch --data venues.json
-        echo '{"id": 1, "format": "ANY tag.label == %@", "args": ["urgent"]}' | sift batch --db notes.sqlite --entity note
-      """,
+    EXAMPLES
+      sift batch --data venues.json < cases.jsonl
+      echo '{"id": 1, "format": "rating > 4", "sort": "rating desc, name", "limit": 3}' | sift batch --data venues.json
+      echo '{"id": 1, "format": "ANY tag.label == %@", "args": ["urgent"]}' | sift batch --db notes.sqlite --entity note
+    """,
     "load": """
-      sift load --data D.json --schema S.json --into NEW.sqlite [--entity E] [--replace]
+    sift load --data D.json --schema S.json --into NEW.sqlite [--entity E] [--replace]
 
-      Copies JSON records into a new SQLite file that Sift creates with the schema's tables (its
-      own layout), the only command that writes a database. It refuses a file that exists; with
-      --replace it deletes and recreates it. The file appears only once every record is in.
-      --entity names the records' entity (needed when the schema has several).
+    Copies JSON records into a new SQLite file that Sift creates with the schema's tables (its
+    own layout), the only command that writes a database. It refuses a file that exists; with
+    --replace it deletes and recreates it. The file appears only once every record is in.
+    --entity names the records' entity (needed when the schema has several).
 
-      The file has Sift's own layout (side tables for arrays, __sift_ columns): query it with the
-      same schema file, --db venues.sqlite --schema venues.schema.json.
+    The file has Sift's own layout (side tables for arrays, __sift_ columns): query it with the
+    same schema file, --db venues.sqlite --schema venues.schema.json.
 
-      EXAMPLE
-        sift load --data venues.json --schema venues.schema.json --entity Venue --into venues.sqlite
-        sift --db venues.sqlite --schema venues.schema.json --entity Venue -c ".count ANY tags == 'wifi'"
-      """,
+    EXAMPLE
+      sift load --data venues.json --schema venues.schema.json --entity Venue --into venues.sqlite
+      sift --db venues.sqlite --schema venues.schema.json --entity Venue -c ".count ANY tags == 'wifi'"
+    """,
     "index": """
-      sift index --db FILE.sqlite --fold TABLE.COLUMN [--options c|d|cd]
+    sift index --db FILE.sqlite --fold TABLE.COLUMN [--options c|d|cd]
 
-      Creates the expression index [c]/[d] comparisons use, sift_fold(COLUMN, 1|2|3), on a table
-      of your SQLite file (an explicit write, one transaction; default --options c). ==, IN and
-      BEGINSWITH with those options are then served by it. Refuses a file that is missing,
-      read-only or a Core Data store, and a table or column the file does not have. Every program
-      that later writes the table needs Sift's SQL functions (SQLite computes the index on each
-      write): SiftSQLite registers them; see sift help setup-sql.
+    Creates the expression index [c]/[d] comparisons use, sift_fold(COLUMN, 1|2|3), on a table
+    of your SQLite file (an explicit write, one transaction; default --options c). ==, IN and
+    BEGINSWITH with those options are then served by it. Refuses a file that is missing,
+    read-only or a Core Data store, and a table or column the file does not have. Every program
+    that later writes the table needs Sift's SQL functions (SQLite computes the index on each
+    write): SiftSQLite registers them; see sift help setup-sql.
 
-      EXAMPLE
-        sift index --db notes.sqlite --fold note.title --options c
-        sift --db notes.sqlite -c ".plan title BEGINSWITH[c] 'meet'"
-      """,
+    EXAMPLE
+      sift index --db notes.sqlite --fold note.title --options c
+      sift --db notes.sqlite -c ".plan title BEGINSWITH[c] 'meet'"
+    """,
     "setup-sql": """
-      sift setup-sql --dialect postgres|sqlite [--postgres CONNINFO]
+    sift setup-sql --dialect postgres|sqlite [--postgres CONNINFO]
 
-      postgres: prints the idempotent migration (CREATE SCHEMA sift, CREATE OR REPLACE FUNCTION
-      sift.sift_fold, …) that statements using [c]/[d], division and localized sorts need; run it
-      once per database (the functions live in schema sift, whatever your search_path):
-        sift setup-sql --dialect postgres | psql "$DATABASE_URL"
-      or let sift run it (creates schema sift only; nothing when it is current):
-        sift setup-sql --dialect postgres --postgres "$DATABASE_URL"
-      sqlite: SQLite keeps functions in the connection, so there is nothing to run; prints how
-      to call SQLiteFunctions.register(on:) on a connection from any SQLite library.
-      """,
+    postgres: prints the idempotent migration (CREATE SCHEMA sift, CREATE OR REPLACE FUNCTION
+    sift.sift_fold, …) that statements using [c]/[d], division and localized sorts need; run it
+    once per database (the functions live in schema sift, whatever your search_path):
+      sift setup-sql --dialect postgres | psql "$DATABASE_URL"
+    or let sift run it (creates schema sift only; nothing when it is current):
+      sift setup-sql --dialect postgres --postgres "$DATABASE_URL"
+    sqlite: SQLite keeps functions in the connection, so there is nothing to run; prints how
+    to call SQLiteFunctions.register(on:) on a connection from any SQLite library.
+    """,
   ]
 }

@@ -70,7 +70,7 @@ enum IndexCommand {
           SQLStatement(
             sql:
               "SELECT name FROM sqlite_master WHERE type = 'table'"
-                + " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
+              + " AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name"
           ))
         let names = all.compactMap { row -> String? in
           if case .text(let s)? = row.first { return s } else { return nil }

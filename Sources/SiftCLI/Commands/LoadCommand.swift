@@ -12,7 +12,8 @@ enum LoadCommand {
   static func run(_ args: [String]) -> Int32 {
     let parsed: CLIArguments
     do {
-      parsed = try CLIArguments(args, valued: ["--data", "--schema", "--into", "--entity", "--dates"], switches: ["--replace"])
+      parsed = try CLIArguments(
+        args, valued: ["--data", "--schema", "--into", "--entity", "--dates"], switches: ["--replace"])
     } catch {
       return CLIOutput.usageError(error.message, command: "load")
     }
@@ -26,7 +27,8 @@ enum LoadCommand {
       let entity = try entityName(parsed.value("--entity"), schema: schema, schemaPath: schemaPath)
       let data = try CommandInputs.data(dataPath, dates: CommandInputs.dates(parsed.all("--dates")))
       if let why = data.notRowsReason { throw CommandInputs.Failure(description: "\(dataPath): \(why)") }
-      let count = try load(data.values, entity: entity, schema: schema, into: target, replace: parsed.flags.contains("--replace"))
+      let count = try load(
+        data.values, entity: entity, schema: schema, into: target, replace: parsed.flags.contains("--replace"))
       print("loaded \(count) records of '\(entity)' into \(target) (\(schema.entityNames.count) entities)")
       return 0
     } catch {
@@ -39,19 +41,23 @@ enum LoadCommand {
     if let given {
       guard schema.entity(given) != nil else {
         throw CommandInputs.Failure(
-          description: "entity '\(given)' is not in \(schemaPath) (entities: \(schema.entityNames.joined(separator: ", ")))")
+          description:
+            "entity '\(given)' is not in \(schemaPath) (entities: \(schema.entityNames.joined(separator: ", ")))")
       }
       return given
     }
     guard schema.entityNames.count == 1, let only = schema.entityNames.first else {
       throw CommandInputs.Failure(
-        description: "\(schemaPath) has \(schema.entityNames.count) entities; say which the records are with --entity NAME")
+        description:
+          "\(schemaPath) has \(schema.entityNames.count) entities; say which the records are with --entity NAME")
     }
     return only
   }
 
   /// Creates `path` (refusing an existing file unless `replace`) with the records in it.
-  static func load(_ records: [SiftValue], entity: String, schema: SQLSchema, into path: String, replace: Bool) throws -> Int {
+  static func load(_ records: [SiftValue], entity: String, schema: SQLSchema, into path: String, replace: Bool) throws
+    -> Int
+  {
     let fm = FileManager.default
     let target = (path as NSString).expandingTildeInPath
     if fm.fileExists(atPath: target) && !replace {
@@ -59,7 +65,9 @@ enum LoadCommand {
         description: "\(path) exists; sift load only writes a database it creates (--replace deletes and recreates it)")
     }
     let directory = (target as NSString).deletingLastPathComponent
-    let temporary = (directory.isEmpty ? "." : directory) + "/.\((target as NSString).lastPathComponent).sift-load-\(UInt32.random(in: 0...UInt32.max))"
+    let temporary =
+      (directory.isEmpty ? "." : directory)
+      + "/.\((target as NSString).lastPathComponent).sift-load-\(UInt32.random(in: 0...UInt32.max))"
     defer {
       for suffix in ["", "-journal"] { try? fm.removeItem(atPath: temporary + suffix) }
     }

@@ -12,7 +12,10 @@ enum SQLCommand {
     let parsed: CLIArguments
     do {
       parsed = try CLIArguments(
-        args, valued: ["--schema", "--entity", "--dialect", "--arg", "--var", "--db", "--postgres", "--pg-schema", "--model"], switches: ["--json"])
+        args,
+        valued: [
+          "--schema", "--entity", "--dialect", "--arg", "--var", "--db", "--postgres", "--pg-schema", "--model",
+        ], switches: ["--json"])
     } catch {
       return CLIOutput.usageError(error.message, command: "sql")
     }
@@ -32,7 +35,8 @@ enum SQLCommand {
         command: "sql")
     }
     if source.namesDatabase && parsed.value("--dialect") != nil {
-      return CLIOutput.usageError("--dialect does not go with --db or --pg-schema: the SQL is that database's", command: "sql")
+      return CLIOutput.usageError(
+        "--dialect does not go with --db or --pg-schema: the SQL is that database's", command: "sql")
     }
     var dialect: any SQLDialect
     switch parsed.value("--dialect") ?? "sqlite" {
@@ -66,7 +70,9 @@ enum SQLCommand {
       let statement = try SQLCompiler(dialect: dialect, schema: schema)
         .compile(SiftFetchRequest(entity: entity, predicate: predicate))
       if parsed.flags.contains("--json") {
-        var out: [String: SiftValue] = ["sql": .string(statement.sql), "bindings": .array(statement.bindings.map(\.siftValue))]
+        var out: [String: SiftValue] = [
+          "sql": .string(statement.sql), "bindings": .array(statement.bindings.map(\.siftValue)),
+        ]
         let functions = statement.requiredFunctions
         if !functions.isEmpty { out["functions"] = .array(functions.map { .string($0) }) }
         print(SiftJSON.serialize(.dictionary(out)))

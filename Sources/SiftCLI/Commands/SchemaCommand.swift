@@ -46,7 +46,8 @@ enum SchemaCommand {
       return CLIOutput.usageError("--postgres needs --pg-schema NAME (the schema to read)", command: "schema")
     }
     if source.pgSchema != nil && modelPath != nil {
-      return CLIOutput.usageError("--model goes with --db STORE.sqlite (a Core Data store), not --pg-schema", command: "schema")
+      return CLIOutput.usageError(
+        "--model goes with --db STORE.sqlite (a Core Data store), not --pg-schema", command: "schema")
     }
     do {
       let schema: SQLSchema
@@ -58,7 +59,8 @@ enum SchemaCommand {
         schema = try ExistingDatabase.merge(
           try ExistingDatabase.loadModel(modelPath).sqlSchema(), schemaFile: source.schemaFile)
       } else {
-        return CLIOutput.usageError("schema needs --model MODEL or --db FILE (or --postgres … --pg-schema NAME)", command: "schema")
+        return CLIOutput.usageError(
+          "schema needs --model MODEL or --db FILE (or --postgres … --pg-schema NAME)", command: "schema")
       }
       print(schema.jsonText)
       return 0

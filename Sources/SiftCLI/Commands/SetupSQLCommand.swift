@@ -42,7 +42,9 @@ enum SetupSQLCommand {
     case "postgres", "postgresql":
       if let conninfo = parsed.value("--postgres") { return install(conninfo) }
       print("-- Sift's SQL functions for PostgreSQL (idempotent: CREATE OR REPLACE; re-run after upgrading Sift).")
-      print("-- Run once per database (creates the schema sift): sift setup-sql --dialect postgres | psql \"$DATABASE_URL\"")
+      print(
+        "-- Run once per database (creates the schema sift): sift setup-sql --dialect postgres | psql \"$DATABASE_URL\""
+      )
       // One transaction under the lock `prepareSiftFunctions()` takes: setups at once do not collide.
       print("BEGIN;")
       print("SELECT pg_advisory_xact_lock(hashtext('sift setup-sql'));")

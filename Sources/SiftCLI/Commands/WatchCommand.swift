@@ -1,7 +1,7 @@
 import Foundation
+import SiftCoreData
 import SiftEvaluation
 import SiftLive
-import SiftCoreData
 import SiftLiveSQLite
 import SiftSQL
 import SiftSQLite
@@ -60,7 +60,8 @@ enum WatchCommand {
     let parsed: CLIArguments
     do {
       parsed = try CLIArguments(
-        args, valued: ["--data", "--sort", "--section", "--id", "--db", "--entity", "--dates", "--model"], switches: ["--write"])
+        args, valued: ["--data", "--sort", "--section", "--id", "--db", "--entity", "--dates", "--model"],
+        switches: ["--write"])
     } catch {
       return CLIOutput.usageError(error.message, command: "watch")
     }
@@ -83,7 +84,10 @@ enum WatchCommand {
       for w in predicate.warnings { CLIOutput.error(SiftDiagnosticRenderer().render(w, in: format)) }
       let sorts = try parsed.value("--sort").map { try SiftSortDescriptor.parseList($0) } ?? []
       if let dataPath {
-        source = .memory(try memory(dataPath, idKey: parsed.value("--id") ?? "id", predicate: predicate, sorts: sorts, section: parsed.value("--section"), dates: CommandInputs.dates(parsed.all("--dates"))))
+        source = .memory(
+          try memory(
+            dataPath, idKey: parsed.value("--id") ?? "id", predicate: predicate, sorts: sorts,
+            section: parsed.value("--section"), dates: CommandInputs.dates(parsed.all("--dates"))))
       } else if let dbPath, let entity = parsed.value("--entity") {
         let writable = parsed.flags.contains("--write")
         source = .sqlite(
@@ -140,7 +144,8 @@ enum WatchCommand {
       unreadable = nil
     } catch {
       guard unreadable == nil else { return }
-      let why = "\(table.table) cannot be read again since another program changed it (\(error)); edits are refused until "
+      let why =
+        "\(table.table) cannot be read again since another program changed it (\(error)); edits are refused until "
         + "it can be: undo that change (the watch resumes on its own), or restart sift watch to follow the table as it is now"
       unreadable = why
       emit(WatchProtocol.error(why, line: line))
@@ -148,7 +153,8 @@ enum WatchCommand {
   }
 
   static func memory(
-    _ path: String, idKey: String, predicate: SiftPredicate, sorts: [SiftSortDescriptor], section: String?, dates: SiftJSONDates
+    _ path: String, idKey: String, predicate: SiftPredicate, sorts: [SiftSortDescriptor], section: String?,
+    dates: SiftJSONDates
   ) throws -> WatchProtocol.Live {
     let data = try CommandInputs.data(path, dates: dates)
     var records: [[String: SiftValue]] = []
@@ -158,12 +164,14 @@ enum WatchCommand {
         throw CommandInputs.Failure(description: "\(path): record \(i) is \(v.kindName), not an object")
       }
       guard let id = d[idKey], id != .null else {
-        throw CommandInputs.Failure(description: "\(path): record \(i) has no '\(idKey)' (name the id key with --id KEY)")
+        throw CommandInputs.Failure(
+          description: "\(path): record \(i) has no '\(idKey)' (name the id key with --id KEY)")
       }
       records.append(d)
       ids.append(id)
     }
-    return try WatchProtocol.Live(records: records, ids: ids, predicate: predicate, sortDescriptors: sorts, sectionKeyPath: section)
+    return try WatchProtocol.Live(
+      records: records, ids: ids, predicate: predicate, sortDescriptors: sorts, sectionKeyPath: section)
   }
 
   /// Opens the table: read-only unless `--write` (then the file must exist: watch never creates one).
@@ -182,7 +190,10 @@ enum WatchCommand {
         // Watching must see other programs' commits, so it cannot read a private copy (as
         // `sift --db` does); reading the live file would create -wal/-shm beside it.
         guard !SQLiteDatabase.readingCreatesFiles(beside: path) else {
-          throw CommandInputs.Failure(description: "\(path) is a WAL-mode database no other program has open: watching it read-only would create \(path)-wal and -shm beside it; pass --write to allow that (edits are then written too), or query it with sift --db")
+          throw CommandInputs.Failure(
+            description:
+              "\(path) is a WAL-mode database no other program has open: watching it read-only would create \(path)-wal and -shm beside it; pass --write to allow that (edits are then written too), or query it with sift --db"
+          )
         }
         db = try SQLiteDatabase(readOnly: path)
       }

@@ -72,7 +72,8 @@ enum WatchProtocol {
     func paths(_ ps: [SiftIndexPath]) -> String { "[" + ps.map(path).joined(separator: ", ") + "]" }
     func ints(_ xs: [Int]) -> String { "[" + xs.map(String.init).joined(separator: ", ") + "]" }
     let moves = "[" + cs.moved.map { "[\(path($0.from)), \(path($0.to))]" }.joined(separator: ", ") + "]"
-    return (external ? #"{"external": true, "# : "{") + #""sections": {"deleted": "# + ints(cs.sectionDeletes) + #", "inserted": "# + ints(cs.sectionInserts)
+    return (external ? #"{"external": true, "# : "{") + #""sections": {"deleted": "# + ints(cs.sectionDeletes)
+      + #", "inserted": "# + ints(cs.sectionInserts)
       + #"}, "deleted": "# + paths(cs.deleted) + #", "inserted": "# + paths(cs.inserted) + #", "moved": "# + moves
       + #", "updated": "# + paths(cs.updated) + #", "snapshot": "# + snapshot(live) + "}"
   }

@@ -25,7 +25,8 @@ func runREPL(arguments: [String]) -> Int32 {
   do {
     session = try REPLStartup.makeSession(options, style: REPLStyle(colors: colors))
   } catch {
-    FileHandle.standardError.write(Data((TerminalText.escaped("sift repl: \(error)", keeping: ["\n", "\t"]) + "\n").utf8))
+    FileHandle.standardError.write(
+      Data((TerminalText.escaped("sift repl: \(error)", keeping: ["\n", "\t"]) + "\n").utf8))
     return 1
   }
   let stdout = FileHandle.standardOutput
@@ -45,7 +46,8 @@ func runREPL(arguments: [String]) -> Int32 {
   session.progress = { line in stderr.write(Data(("\r\u{1B}[K" + line).utf8)) }
   session.stream = { text in stdout.write(Data(("\r\u{1B}[K" + text).utf8)) }
   stdout.write(Data(session.banner.utf8))
-  let historyPath = options.noHistory
+  let historyPath =
+    options.noHistory
     ? nil : (options.historyPath ?? (NSHomeDirectory() as NSString).appendingPathComponent(".sift_history"))
   let editor = LineEditor(history: REPLHistory(path: historyPath), style: session.style)
   let loop = REPLLoop(session: session, source: editor, options: .init()) { text, _ in
@@ -59,7 +61,8 @@ func runREPL(arguments: [String]) -> Int32 {
 enum REPLStartup {
   static func makeSession(_ options: REPLOptions, style: REPLStyle) throws -> REPLSession {
     let onDatabase = options.db != nil || options.pgSchema != nil
-    let session = options.noSample || onDatabase ? REPLSession(style: style) : try REPLSession.withSampleData(style: style)
+    let session =
+      options.noSample || onDatabase ? REPLSession(style: style) : try REPLSession.withSampleData(style: style)
     for file in options.loads {
       let r = session.execute(".load " + quoted(file))
       if r.status != .ok { throw REPLDataError(r.text.trimmingCharacters(in: .whitespacesAndNewlines)) }

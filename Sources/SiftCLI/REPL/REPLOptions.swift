@@ -95,7 +95,9 @@ struct REPLOptions: Sendable, Equatable {
     "--load", "--generate", "--entity", "--engine", "--postgres", "--history", "--command", "-c", "--db", "--pg-schema",
     "--schema", "--model",
   ]
-  static let switches = ["--keep-going", "--no-color", "--no-sample", "--no-history", "--echo", "--write", "--help", "-h"]
+  static let switches = [
+    "--keep-going", "--no-color", "--no-sample", "--no-history", "--echo", "--write", "--help", "-h",
+  ]
 
   /// Parses REPL flags.
   static func parse(_ args: [String]) throws(UsageError) -> REPLOptions {
@@ -155,10 +157,16 @@ struct REPLOptions: Sendable, Equatable {
       }
       i += 1
     }
-    if o.db != nil && o.pgSchema != nil { throw UsageError(message: "--db and --pg-schema name two databases; give one") }
+    if o.db != nil && o.pgSchema != nil {
+      throw UsageError(message: "--db and --pg-schema name two databases; give one")
+    }
     if o.pgSchema != nil && o.postgres == nil { throw UsageError(message: "--pg-schema needs --postgres CONNINFO") }
-    if o.model != nil && o.db == nil { throw UsageError(message: "--model goes with --db STORE.sqlite (a Core Data store)") }
-    if o.write && o.db == nil { throw UsageError(message: "--write goes with --db FILE.sqlite (edits under .watch are written to it)") }
+    if o.model != nil && o.db == nil {
+      throw UsageError(message: "--model goes with --db STORE.sqlite (a Core Data store)")
+    }
+    if o.write && o.db == nil {
+      throw UsageError(message: "--write goes with --db FILE.sqlite (edits under .watch are written to it)")
+    }
     if o.schemaFile != nil && o.db == nil && o.pgSchema == nil {
       throw UsageError(message: "--schema goes with --db or --pg-schema (for JSON files: .load FILE --schema S.json)")
     }

@@ -233,7 +233,9 @@ extension Compiler {
 
   /// `base[index]`: an array position (integers; out of range or negative is nil) or a
   /// dictionary key (strings). Nil base or index gives nil; anything else is `invalid-index`.
-  static func subscripted(_ base: EvalValue, _ index: EvalValue, at range: SiftSourceRange) throws(EvalFailure) -> EvalValue {
+  static func subscripted(_ base: EvalValue, _ index: EvalValue, at range: SiftSourceRange) throws(EvalFailure)
+    -> EvalValue
+  {
     if base.isNull || index.isNull { return .null }
     if let l = base.list, case .int(let i)? = index.number {
       guard i >= 0, i < Int64(l.count) else { return .null }

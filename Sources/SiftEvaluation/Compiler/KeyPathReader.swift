@@ -62,7 +62,8 @@ struct KeyPathReader: Sendable {
     while i < steps.count {
       switch steps[i] {
       case .identity: break
-      case .key(let name, let id): cur = try KeyPathReader.lookup(cur, name, id, depth: EvalLimits.maxDataDepth, at: range)
+      case .key(let name, let id):
+        cur = try KeyPathReader.lookup(cur, name, id, depth: EvalLimits.maxDataDepth, at: range)
       case .op(let op): return try collectionOperator(op, cur, restFrom: i + 1)
       }
       i += 1
@@ -72,7 +73,9 @@ struct KeyPathReader: Sendable {
 
   /// `value.key`, mapping over arrays.
   @inline(__always)
-  static func lookup(_ v: EvalValue, _ name: String, _ id: Int, depth: Int, at r: SiftSourceRange) throws(EvalFailure) -> EvalValue {
+  static func lookup(_ v: EvalValue, _ name: String, _ id: Int, depth: Int, at r: SiftSourceRange) throws(EvalFailure)
+    -> EvalValue
+  {
     switch v {
     case .object(let o): return o.value(id: id)
     case .dict(let d): return EvalValue(d[name])
@@ -88,11 +91,16 @@ struct KeyPathReader: Sendable {
     }
   }
 
-  func collectionOperator(_ op: CollectionOperator, _ value: EvalValue, restFrom: Int) throws(EvalFailure) -> EvalValue {
+  func collectionOperator(_ op: CollectionOperator, _ value: EvalValue, restFrom: Int) throws(EvalFailure) -> EvalValue
+  {
     if value.isNull { return .null }
     if op == .count {
       let n: Int
-      if let l = value.list { n = l.count } else if let k = Keyed(value) { n = k.count } else {
+      if let l = value.list {
+        n = l.count
+      } else if let k = Keyed(value) {
+        n = k.count
+      } else {
         throw EvalDiagnostics.needsCollection(op.spelling, value, at: range)
       }
       return try apply(.int(Int64(n)), from: restFrom)
@@ -138,7 +146,8 @@ struct KeyPathReader: Sendable {
       }
       switch steps[i] {
       case .identity: break
-      case .key(let name, let id): cur = try KeyPathReader.lookup(cur, name, id, depth: EvalLimits.maxDataDepth, at: range)
+      case .key(let name, let id):
+        cur = try KeyPathReader.lookup(cur, name, id, depth: EvalLimits.maxDataDepth, at: range)
       case .op(let op):
         cur = try collectionOperator(op, cur, restFrom: i + 1)
         i = steps.count

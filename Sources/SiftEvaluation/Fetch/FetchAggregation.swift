@@ -12,7 +12,8 @@ struct FetchAggregation {
     // Group keys.
     var keyColumns: [[EvalValue]] = []
     for g in groupBy {
-      keyColumns.append(try FetchColumn(keyPath: g, options: options).read(records, at: positions, variables: variables) { $0 })
+      keyColumns.append(
+        try FetchColumn(keyPath: g, options: options).read(records, at: positions, variables: variables) { $0 })
     }
     var groups: [[Int]] = []  // offsets into positions
     var groupKeys: [[EvalValue]] = []
@@ -62,7 +63,9 @@ struct FetchAggregation {
     var valueColumns: [String: [EvalValue]] = [:]
     for a in aggregates {
       guard let kp = a.keyPath, valueColumns[kp] == nil else { continue }
-      valueColumns[kp] = try FetchColumn(keyPath: kp, options: options).read(records, at: positions, variables: variables) { $0 }
+      valueColumns[kp] = try FetchColumn(keyPath: kp, options: options).read(
+        records, at: positions, variables: variables
+      ) { $0 }
     }
     var rows: [[SiftValue]] = []
     rows.reserveCapacity(groups.count)
@@ -105,7 +108,8 @@ struct FetchAggregation {
   static func distinct<R: SiftRecord>(
     _ keyPath: String, positions: [Int], of records: [R], variables: [String: SiftValue], options: EvaluationOptions
   ) throws(SiftError) -> [SiftValue] {
-    let values = try FetchColumn(keyPath: keyPath, options: options).read(records, at: positions, variables: variables) { $0 }
+    let values = try FetchColumn(keyPath: keyPath, options: options).read(records, at: positions, variables: variables)
+    { $0 }
     var seen: Set<Aggregates.Key> = []
     var out: [SiftValue] = []
     for v in values where seen.insert(Aggregates.hashKey(v)).inserted { out.append(v.siftValue()) }

@@ -37,7 +37,9 @@ extension SiftFetchRequest {
   ) throws(SiftError) -> [Int] {
     var r = self
     r.resultType = .indices
-    guard case .indices(let positions) = try r.execute(on: records, variables: variables, options: options) else { return [] }
+    guard case .indices(let positions) = try r.execute(on: records, variables: variables, options: options) else {
+      return []
+    }
     return positions
   }
 
@@ -64,7 +66,9 @@ extension SiftFetchRequest {
       let page = try ordered()
       var columns: [[SiftValue]] = []
       for k in keyPaths {
-        columns.append(try FetchColumn(keyPath: k, options: options).read(records, at: page, variables: variables) { $0.siftValue() })
+        columns.append(
+          try FetchColumn(keyPath: k, options: options).read(records, at: page, variables: variables) { $0.siftValue() }
+        )
       }
       return .rows(columns: keyPaths, (0..<page.count).map { r in columns.map { $0[r] } })
     case .expressions(let descriptions):
@@ -72,7 +76,9 @@ extension SiftFetchRequest {
       var columns: [[SiftValue]] = []
       for d in descriptions {
         columns.append(
-          try FetchColumn(expression: d.expression, options: options).read(records, at: page, variables: variables) { $0.siftValue() })
+          try FetchColumn(expression: d.expression, options: options).read(records, at: page, variables: variables) {
+            $0.siftValue()
+          })
       }
       return .rows(columns: descriptions.map(\.name), (0..<page.count).map { r in columns.map { $0[r] } })
     case .aggregates(let aggregates, let groupBy):

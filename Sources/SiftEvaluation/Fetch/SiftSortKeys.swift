@@ -37,7 +37,8 @@ public struct SiftSortKeyReader: Sendable {
   /// let keys = try order.keys(of: record)
   /// ```
   /// - Throws: `SiftError` at stage `.evaluate` when a key path cannot be read.
-  public func keys<R: SiftRecord>(of record: R, variables: [String: SiftValue] = [:]) throws(SiftError) -> SiftSortKeys {
+  public func keys<R: SiftRecord>(of record: R, variables: [String: SiftValue] = [:]) throws(SiftError) -> SiftSortKeys
+  {
     var keys: [SortKey] = []
     keys.reserveCapacity(columns.count)
     for (p, column) in zip(plan, columns) {

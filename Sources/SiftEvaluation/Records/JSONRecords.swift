@@ -97,7 +97,8 @@ public enum JSONRecords {
       // Otherwise the document is broken where the whole-text error (line:column) says.
       let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
       func blank(_ line: ArraySlice<UInt8>) -> Bool { line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
-      guard lines.count > 1, let first = lines.first(where: { !blank($0) }), (try? SiftJSON.parse(bytes: Array(first))) != nil
+      guard lines.count > 1, let first = lines.first(where: { !blank($0) }),
+        (try? SiftJSON.parse(bytes: Array(first))) != nil
       else { throw DataDiagnostics.invalidJSON(error) }
       var items: [SiftValue] = []
       for (n, line) in lines.enumerated() where !blank(line) {

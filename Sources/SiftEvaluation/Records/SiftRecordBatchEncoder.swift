@@ -159,7 +159,9 @@ struct BatchKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
   mutating func encode(_ value: UInt64, forKey key: Key) throws {
     slots.put(EvalValue(SiftValueEncoder.unsigned(value)), key.stringValue)
   }
-  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws { try slots.putEncodable(value, key.stringValue) }
+  mutating func encode<T: Encodable>(_ value: T, forKey key: Key) throws {
+    try slots.putEncodable(value, key.stringValue)
+  }
 
   mutating func nestedContainer<NestedKey: CodingKey>(keyedBy keyType: NestedKey.Type, forKey key: Key)
     -> KeyedEncodingContainer<NestedKey>

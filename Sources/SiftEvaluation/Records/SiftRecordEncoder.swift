@@ -71,7 +71,8 @@ public enum SiftRecordEncoder {
     do {
       return try JSONRecords.records(from: .array(items))
     } catch {
-      throw failure(EncodingFailure(message: "\(S.Element.self) does not encode as keyed records"), encoding: S.Element.self)
+      throw failure(
+        EncodingFailure(message: "\(S.Element.self) does not encode as keyed records"), encoding: S.Element.self)
     }
   }
 }
@@ -124,7 +125,9 @@ struct SiftValueEncoder: Encoder, SingleValueEncodingContainer {
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
     let store: KeyedStore
-    if case .keyed(let s) = ref.content { store = s } else {
+    if case .keyed(let s) = ref.content {
+      store = s
+    } else {
       store = KeyedStore()
       ref.content = .keyed(store)
     }
@@ -133,7 +136,9 @@ struct SiftValueEncoder: Encoder, SingleValueEncodingContainer {
 
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
     let store: UnkeyedStore
-    if case .unkeyed(let s) = ref.content { store = s } else {
+    if case .unkeyed(let s) = ref.content {
+      store = s
+    } else {
       store = UnkeyedStore()
       ref.content = .unkeyed(store)
     }

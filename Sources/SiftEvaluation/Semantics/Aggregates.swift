@@ -78,7 +78,9 @@ enum Aggregates {
       let v = items[i]
       if v.isNull { continue }
       let k = hashKey(v)
-      if let c = counts[k] { counts[k] = c + 1 } else {
+      if let c = counts[k] {
+        counts[k] = c + 1
+      } else {
         counts[k] = 1
         order.append((k, v))
       }

@@ -40,7 +40,9 @@ enum Arithmetic {
     return try numeric(op, x, y, at: r)
   }
 
-  static func numeric(_ op: BinaryOperator, _ a: Number, _ b: Number, at r: SiftSourceRange) throws(EvalFailure) -> EvalValue {
+  static func numeric(_ op: BinaryOperator, _ a: Number, _ b: Number, at r: SiftSourceRange) throws(EvalFailure)
+    -> EvalValue
+  {
     if case .int(let x) = a, case .int(let y) = b {
       switch op {
       case .add:

@@ -41,9 +41,12 @@ enum Functions {
     switch f {
     case .sum: return try list("sum:").map { l throws(EvalFailure) in try Aggregates.sum(l, at: r) } ?? .null
     case .count: return try list("count:").map { .int(Int64($0.count)) } ?? .null
-    case .min: return try list("min:").map { l throws(EvalFailure) in try Aggregates.extreme(l, max: false, at: r) } ?? .null
-    case .max: return try list("max:").map { l throws(EvalFailure) in try Aggregates.extreme(l, max: true, at: r) } ?? .null
-    case .average: return try list("average:").map { l throws(EvalFailure) in try Aggregates.average(l, at: r) } ?? .null
+    case .min:
+      return try list("min:").map { l throws(EvalFailure) in try Aggregates.extreme(l, max: false, at: r) } ?? .null
+    case .max:
+      return try list("max:").map { l throws(EvalFailure) in try Aggregates.extreme(l, max: true, at: r) } ?? .null
+    case .average:
+      return try list("average:").map { l throws(EvalFailure) in try Aggregates.average(l, at: r) } ?? .null
     case .median: return try list("median:").map { l throws(EvalFailure) in try Aggregates.median(l, at: r) } ?? .null
     case .mode: return try list("mode:").map { Aggregates.mode($0) } ?? .null
     case .stddev: return try list("stddev:").map { l throws(EvalFailure) in try Aggregates.stddev(l, at: r) } ?? .null

@@ -148,8 +148,10 @@ struct SimpleRegex: Sendable {
     if x < 0xF0 {
       return ((x & 0x0F) << 12 | UInt32(t[i &+ 1] & 0x3F) << 6 | UInt32(t[i &+ 2] & 0x3F), 3)
     }
-    return ((x & 0x07) << 18 | UInt32(t[i &+ 1] & 0x3F) << 12 | UInt32(t[i &+ 2] & 0x3F) << 6
-      | UInt32(t[i &+ 3] & 0x3F), 4)
+    return (
+      (x & 0x07) << 18 | UInt32(t[i &+ 1] & 0x3F) << 12 | UInt32(t[i &+ 2] & 0x3F) << 6
+        | UInt32(t[i &+ 3] & 0x3F), 4
+    )
   }
 
   // MARK: Glushkov construction

@@ -53,7 +53,8 @@ struct TextRule: Sendable {
     if !folds { return Bytes.find(needle.folded, in: subject, where_, caseless: false) }
     // An ASCII prefix is decided by the subject's first characters alone (exact whenever
     // `asciiPrefix` answers), without scanning the whole subject first.
-    if where_ == .prefix, needle.isASCII, let answer = Bytes.asciiPrefix(needle.folded, of: subject, caseless: caseless) {
+    if where_ == .prefix, needle.isASCII, let answer = Bytes.asciiPrefix(needle.folded, of: subject, caseless: caseless)
+    {
       return answer
     }
     if needle.isASCII && TextFolding.isASCII(subject) {

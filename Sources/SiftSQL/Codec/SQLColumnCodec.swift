@@ -132,7 +132,8 @@ public struct SQLColumnCodec: Sendable, Hashable {
       if lenient { return try SQLColumnCodec.plainValue(v, booleansAreIntegers: booleansAreIntegers) }
       throw SiftError(
         stage: .sql,
-        diagnostic: SiftDiagnostic(id: .valueNotStorable, message: "expected \(type.elementType.rawValue), found \(v.kindName)", range: .at(0)),
+        diagnostic: SiftDiagnostic(
+          id: .valueNotStorable, message: "expected \(type.elementType.rawValue), found \(v.kindName)", range: .at(0)),
         source: "")
     }
   }
@@ -140,7 +141,9 @@ public struct SQLColumnCodec: Sendable, Hashable {
   /// A date in this column's encoding (a whole number stays an integer in an integer column).
   func encodeDate(_ d: Date) throws(SiftError) -> SQLValue {
     var value = try (dateEncoding ?? .unixSeconds).sqlValue(d)
-    if storesWholeNumbers, case .double(let n) = value, n == n.rounded(), let i = Int64(exactly: n) { value = .integer(i) }
+    if storesWholeNumbers, case .double(let n) = value, n == n.rounded(), let i = Int64(exactly: n) {
+      value = .integer(i)
+    }
     return value
   }
 
@@ -214,10 +217,11 @@ package enum SQLValueReading: Sendable, Hashable {
     case .array(let element):
       guard case .text(let s) = v else { return SQLColumnCodec.plain(v) }
       guard let items = SQLArrayText.parse(s, elementType: element) else { return nil }
-      return .array(items.map { item in
-        if case .bool(let b) = item { return .bool(b) }
-        return SQLColumnCodec.plain(item)
-      })
+      return .array(
+        items.map { item in
+          if case .bool(let b) = item { return .bool(b) }
+          return SQLColumnCodec.plain(item)
+        })
     }
   }
 }

@@ -13,7 +13,9 @@ extension SQLCompilation {
     return numeric(v)
   }
 
-  mutating func binary(_ op: BinaryOperator, _ a: ExpressionNode, _ b: ExpressionNode, _ range: SiftSourceRange) throws(SiftError) -> SQLExpr {
+  mutating func binary(_ op: BinaryOperator, _ a: ExpressionNode, _ b: ExpressionNode, _ range: SiftSourceRange)
+    throws(SiftError) -> SQLExpr
+  {
     var x = try numericScalar(a, op.symbol)
     var y = try numericScalar(b, op.symbol)
     let bothInt = (x.type == .integer || x.type == .boolean) && (y.type == .integer || y.type == .boolean)
@@ -74,7 +76,9 @@ extension SQLCompilation {
     }
   }
 
-  mutating func function(_ f: BuiltinFunction, _ args: [ExpressionNode], _ range: SiftSourceRange) throws(SiftError) -> Operand {
+  mutating func function(_ f: BuiltinFunction, _ args: [ExpressionNode], _ range: SiftSourceRange) throws(SiftError)
+    -> Operand
+  {
     func arg(_ i: Int) -> ExpressionNode { args[min(i, args.count - 1)] }
     guard f.arity.contains(args.count) else {
       throw fail(.wrongArgumentCount(f.printedName, takes: f.arity.lowerBound), range)
@@ -101,7 +105,8 @@ extension SQLCompilation {
       let bothInt = x.type == .integer && y.type == .integer
       let raises = mayBeZero(y)
       if let f = dialect.modulusFunction {
-        let e = SQLExpr(raising(raises, SQLFragment("\(sql: f)(\(x), \(y))")), type: bothInt ? .integer : .double, nullable: true)
+        let e = SQLExpr(
+          raising(raises, SQLFragment("\(sql: f)(\(x), \(y))")), type: bothInt ? .integer : .double, nullable: true)
         return .value(mayBeNaN(e, from: [x, y]))  // fmod(x, 0.0), fmod(inf, 2) are NaN
       }
       guard bothInt else {
@@ -124,7 +129,9 @@ extension SQLCompilation {
       // there, maybe a fraction after a division); elsewhere an integer type is an integer.
       if dialect.roundingKeepsIntegers {
         let t: SQLType = isInteger ? .integer : x.type == .double ? .double : .unknown
-        return .value(propagatingNaN(SQLExpr(SQLFragment("\(sql: name)(\(x))"), type: t, nullable: x.nullable || !isInteger), from: [x]))
+        return .value(
+          propagatingNaN(
+            SQLExpr(SQLFragment("\(sql: name)(\(x))"), type: t, nullable: x.nullable || !isInteger), from: [x]))
       }
       if isInteger { return .value(x.typed(.integer, nullable: x.nullable)) }
       let sql = SQLFragment("\(sql: name)(CAST(\(x) AS \(sql: dialect.doubleTypeName)))")

@@ -174,7 +174,9 @@ extension SQLCompilation {
 
   /// Where booleans are not numbers (PostgreSQL): a 0/1 constant meeting a boolean binds as a
   /// boolean; another number makes `==` false and `!=` true; ordering casts to integer.
-  func coerceBoolean(_ op: ComparisonOperator, _ x: inout SQLExpr, _ y: inout SQLExpr, _ range: SiftSourceRange) throws(SiftError) -> SQLExpr? {
+  func coerceBoolean(_ op: ComparisonOperator, _ x: inout SQLExpr, _ y: inout SQLExpr, _ range: SiftSourceRange)
+    throws(SiftError) -> SQLExpr?
+  {
     let xIsBool = x.type == .boolean
     let other = xIsBool ? y : x
     if let v = constant(other), op == .equal || op == .notEqual {

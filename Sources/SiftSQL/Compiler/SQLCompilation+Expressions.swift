@@ -84,7 +84,9 @@ extension SQLCompilation {
       var (x, y) = (try expression(a), try expression(b))
       let vx = try scalar(&x, hint: nil, a.range)
       let vy = try scalar(&y, hint: vx.type, b.range)
-      let vx2 = try constant(vx).map { (c: SiftValue) throws(SiftError) -> SQLExpr in try bind(c, hint: vy.type, a.range) } ?? vx
+      let vx2 =
+        try constant(vx).map { (c: SiftValue) throws(SiftError) -> SQLExpr in try bind(c, hint: vy.type, a.range) }
+        ?? vx
       // Branches of different kinds would give a value of no static type, which SQL orders,
       // searches and adds dynamically where memory reports the type error it meets.
       if vx2.type.family != 0, vy.type.family != 0, vx2.type.family != vy.type.family {

@@ -33,15 +33,19 @@ extension SQLCompilation {
       let type: String
       switch x.type {
       case .integer where values.allSatisfy({ if case .integer = $0 { true } else { false } }): type = "BIGINT[]"
-      case .double where values.allSatisfy({ if case .double = $0 { true } else { false } }): type = "DOUBLE PRECISION[]"
+      case .double where values.allSatisfy({ if case .double = $0 { true } else { false } }):
+        type = "DOUBLE PRECISION[]"
       case .string where values.allSatisfy({ if case .text = $0 { true } else { false } }): type = "TEXT[]"
       default: return nil
       }
       // A hashed subplan (`= ANY(array)` scans the array for every row).
-      return condition(SQLFragment("\(x) IN (SELECT unnest(CAST(\(bind: .text(SQLCompilation.arrayLiteral(values))) AS \(sql: type))))"))
+      return condition(
+        SQLFragment(
+          "\(x) IN (SELECT unnest(CAST(\(bind: .text(SQLCompilation.arrayLiteral(values))) AS \(sql: type))))"))
     default:
       guard dialect.name == "sqlite" else { return nil }
-      return condition(SQLFragment("\(x) IN (SELECT value FROM json_each(\(bind: .text(SQLCompilation.jsonArray(values)))))"))
+      return condition(
+        SQLFragment("\(x) IN (SELECT value FROM json_each(\(bind: .text(SQLCompilation.jsonArray(values)))))"))
     }
   }
 

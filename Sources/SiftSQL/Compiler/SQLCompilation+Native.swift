@@ -26,13 +26,16 @@ extension SQLCompilation {
       position = SQLFragment("\(alias).\(sql: q("key"))")
       length = SQLFragment("json_array_length(\(col))")
     case (.postgres, .nativeArray):
-      from = SQLFragment("unnest(\(col)) WITH ORDINALITY AS \(alias)(\(sql: q(SQLSchema.valueColumn)), \(sql: q(SQLSchema.positionColumn)))")
+      from = SQLFragment(
+        "unnest(\(col)) WITH ORDINALITY AS \(alias)(\(sql: q(SQLSchema.valueColumn)), \(sql: q(SQLSchema.positionColumn)))"
+      )
       position = SQLFragment("(\(alias).\(sql: q(SQLSchema.positionColumn)) - 1)")
       length = SQLFragment("cardinality(\(col))")
     case (.postgres, .json):
       let json = (a.nativeType?.lowercased() ?? "jsonb") == "json" ? "json" : "jsonb"
       from = SQLFragment(
-        "\(sql: json)_array_elements_text(\(col)) WITH ORDINALITY AS \(alias)(\(sql: q(SQLSchema.valueColumn)), \(sql: q(SQLSchema.positionColumn)))")
+        "\(sql: json)_array_elements_text(\(col)) WITH ORDINALITY AS \(alias)(\(sql: q(SQLSchema.valueColumn)), \(sql: q(SQLSchema.positionColumn)))"
+      )
       position = SQLFragment("(\(alias).\(sql: q(SQLSchema.positionColumn)) - 1)")
       length = SQLFragment("\(sql: json)_array_length(\(col))")
       switch elementType {
@@ -93,7 +96,9 @@ extension SQLCompilation {
   /// the date it meets (`op` may change: a calendar-date column against a time of day), and
   /// two dates of different forms (or both text) are both converted to seconds since 2001. Returns a folded
   /// result when the answer is known.
-  mutating func alignDates(_ op: inout ComparisonOperator, _ x: inout SQLExpr, _ y: inout SQLExpr) throws(SiftError) -> SQLExpr? {
+  mutating func alignDates(_ op: inout ComparisonOperator, _ x: inout SQLExpr, _ y: inout SQLExpr) throws(SiftError)
+    -> SQLExpr?
+  {
     guard x.type == .date, y.type == .date else { return nil }
     if case .date(let d)? = constant(y), constant(x) == nil {
       return try rebindDate(d, against: x, &op, &y)
@@ -212,9 +217,12 @@ extension SQLCompilation {
   /// form (an `isoDate` column keeps the day); a computed date only into a column of the
   /// form it already has (else `unsupported-in-sql`). Other values unchanged.
   func assigned(_ v: SQLExpr, to a: SQLAttribute, _ range: SiftSourceRange) throws(SiftError) -> SQLExpr {
-    guard a.type == .date, case .date(let form, let integer) = SQLValueForm(a, schemaDates: schema.dateEncoding, dialect: dialect)
+    guard a.type == .date,
+      case .date(let form, let integer) = SQLValueForm(a, schemaDates: schema.dateEncoding, dialect: dialect)
     else { return v }
-    if case .date(let d)? = constant(v) { return SQLExpr(try boundDate(d, form, integer: integer), type: .date, nullable: false) }
+    if case .date(let d)? = constant(v) {
+      return SQLExpr(try boundDate(d, form, integer: integer), type: .date, nullable: false)
+    }
     if v.type != .date || dateForm(v).form == form { return v }
     throw fail(.computedDateNotWritable(to: a.name, encoding: form.encoding.rawValue), range)
   }

@@ -161,7 +161,8 @@ extension SQLCompilation {
 
   /// `needle IN haystack` (and `haystack CONTAINS needle` for collections).
   mutating func membership(
-    needle: Operand, haystack: Operand, _ c: SiftComparison, needleRange: SiftSourceRange, haystackRange: SiftSourceRange
+    needle: Operand, haystack: Operand, _ c: SiftComparison, needleRange: SiftSourceRange,
+    haystackRange: SiftSourceRange
   ) throws(SiftError) -> SQLExpr {
     var n = needle
     switch haystack {
@@ -180,7 +181,8 @@ extension SQLCompilation {
       // not-a-collection (not the string search's not-a-string).
       throw fail(.inNeedsCollection(not: "\(v.type)"), haystackRange)
     case .constant(.string), .value:
-      return try stringOperator(.contains, haystack: haystack, needle: n, c, haystackRange: haystackRange, needleRange: needleRange)
+      return try stringOperator(
+        .contains, haystack: haystack, needle: n, c, haystackRange: haystackRange, needleRange: needleRange)
     case .list(let ops):
       var terms: [SQLExpr] = []
       for op in ops {
@@ -221,7 +223,9 @@ extension SQLCompilation {
 
   /// `x IN (?, ?, …)`: NULL elements become `OR x IS NULL`, elements of another type are
   /// dropped (never equal), an empty list is `1 = 0` (PostgreSQL rejects `IN ()`).
-  mutating func inList(_ n: inout Operand, _ items: [SiftValue], _ c: SiftComparison, needleRange: SiftSourceRange) throws(SiftError) -> SQLExpr {
+  mutating func inList(_ n: inout Operand, _ items: [SiftValue], _ c: SiftComparison, needleRange: SiftSourceRange)
+    throws(SiftError) -> SQLExpr
+  {
     if case .row(let r) = n {
       // An object IN a list of primary keys is not NSPredicate; compare keys only for nil.
       return items.contains(.null) ? isNull(r.key) : .alwaysFalse
@@ -344,6 +348,7 @@ extension SQLCompilation {
       let folded = code.fold(s)
       return withConstant(bound(.text(folded), type: .string), .string(folded))
     }
-    return SQLExpr(SQLFragment("\(sql: dialect.foldFunction)(\(e), \(sql: code.sql))"), type: .string, nullable: e.nullable)
+    return SQLExpr(
+      SQLFragment("\(sql: dialect.foldFunction)(\(e), \(sql: code.sql))"), type: .string, nullable: e.nullable)
   }
 }

@@ -27,7 +27,9 @@ extension SQLCompilation {
     var entity = root
     var steps: [(foreignKey: SQLColumnRef, target: SQLEntityRef)] = []
     for k in keys.dropLast() {
-      guard case .toOne(let position, let fk)? = entity.members[k], let target = schema.entity(at: position) else { return nil }
+      guard case .toOne(let position, let fk)? = entity.members[k], let target = schema.entity(at: position) else {
+        return nil
+      }
       steps.append((fk, target))
       entity = target
     }
@@ -36,7 +38,8 @@ extension SQLCompilation {
     for _ in steps { aliases.append(newAlias()) }
     guard let last = aliases.last else { return nil }
     let saved = selfRow
-    let key = SQLExpr(SQLFragment("\(last).\(sql: entity.primaryKeyColumn.quoted)"), type: entity.primaryKeyType, nullable: false)
+    let key = SQLExpr(
+      SQLFragment("\(last).\(sql: entity.primaryKeyColumn.quoted)"), type: entity.primaryKeyType, nullable: false)
     selfRow = RowRef(entity: entity, key: key, alias: last)
     defer { selfRow = saved }
     var inner = c
@@ -46,8 +49,10 @@ extension SQLCompilation {
       let (fk, target) = steps[i]
       let a = aliases[i]
       let owner = i == 0 ? SQLFragment("\(sql: fk.root)") : SQLFragment("\(aliases[i - 1]).\(sql: fk.quoted)")
-      cond = condition(SQLFragment(
-        "\(owner) IN (SELECT \(a).\(sql: target.primaryKeyColumn.quoted) FROM \(sql: target.quotedTable) \(a) WHERE \(cond))"))
+      cond = condition(
+        SQLFragment(
+          "\(owner) IN (SELECT \(a).\(sql: target.primaryKeyColumn.quoted) FROM \(sql: target.quotedTable) \(a) WHERE \(cond))"
+        ))
     }
     return cond
   }

@@ -98,7 +98,9 @@ extension SQLCompilation {
 
   /// LIKE: the registered `sift_like` (SQLite), or the pattern translated to SQL LIKE with
   /// `ESCAPE '\'` (`*` → `%`, `?` → `_`, literal `%`/`_`/`\` escaped).
-  func like(_ x: SQLExpr, _ y: SQLExpr, _ pattern: String?, _ o: TextFoldCode, _ range: SiftSourceRange) throws(SiftError) -> SQLExpr {
+  func like(_ x: SQLExpr, _ y: SQLExpr, _ pattern: String?, _ o: TextFoldCode, _ range: SiftSourceRange)
+    throws(SiftError) -> SQLExpr
+  {
     if let name = dialect.likeFunction {
       return condition(SQLFragment("\(sql: name)(\(x), \(y), \(sql: o.sql))"))
     }
@@ -114,7 +116,9 @@ extension SQLCompilation {
   /// MATCHES: whole-string ICU regex through a registered function (SQLite), or an anchored
   /// `~`/`~*` (PostgreSQL). A constant pattern was checked by `stringOperator`, so a bad one
   /// is a compile error with its range rather than a failure at run time.
-  func regex(_ x: SQLExpr, _ y: SQLExpr, _ pattern: String?, _ o: TextFoldCode, _ range: SiftSourceRange) throws(SiftError) -> SQLExpr {
+  func regex(_ x: SQLExpr, _ y: SQLExpr, _ pattern: String?, _ o: TextFoldCode, _ range: SiftSourceRange)
+    throws(SiftError) -> SQLExpr
+  {
     // A computed pattern may be invalid: an error at run time, as in memory.
     let raises = pattern == nil
     switch dialect.regex {

@@ -46,7 +46,8 @@ extension SQLCompilation {
   /// absorbing one ends the list), and the rest keep their order. When a kept term may
   /// raise, the terms are evaluated strictly in order (`ordered`).
   func connective(_ terms: [SQLExpr], and: Bool) -> SQLExpr {
-    let (identity, absorbing): (SQLExpr.Shape, SQLExpr.Shape) = and ? (.alwaysTrue, .alwaysFalse) : (.alwaysFalse, .alwaysTrue)
+    let (identity, absorbing): (SQLExpr.Shape, SQLExpr.Shape) =
+      and ? (.alwaysTrue, .alwaysFalse) : (.alwaysFalse, .alwaysTrue)
     // Most lists hold no constant term: kept as they are, without copying each term.
     var kept: [SQLExpr]
     if terms.allSatisfy({ $0.shape != identity && $0.shape != absorbing }) {

@@ -37,10 +37,10 @@ struct SQLCompilation {
     self.source = source
     self.root = entity
     self.selfRow = RowRef(
-      entity: entity, key: SQLExpr(SQLFragment(utf8: entity.primaryKeyColumn.rootUTF8), type: entity.primaryKeyType, nullable: false),
+      entity: entity,
+      key: SQLExpr(SQLFragment(utf8: entity.primaryKeyColumn.rootUTF8), type: entity.primaryKeyType, nullable: false),
       alias: .root)
   }
-
 
   /// The catalog's diagnostic `d` (`SQLDiagnostic`) at `range` of the predicate being compiled.
   func fail(_ d: SQLDiagnostic, _ range: SiftSourceRange) -> SiftError { d.error(range, source: source) }
@@ -58,9 +58,13 @@ struct SQLCompilation {
   /// A column of a row: `alias."col"`, or a correlated subselect through the row's key.
   mutating func column(_ row: RowRef, _ column: SQLColumnRef, type: SQLType, nullable: Bool = true) -> SQLExpr {
     if row.isRoot { return SQLExpr(SQLFragment(utf8: column.rootUTF8), type: type, nullable: nullable) }
-    if let alias = row.alias { return SQLExpr(SQLFragment("\(alias).\(sql: column.quoted)"), type: type, nullable: nullable) }
+    if let alias = row.alias {
+      return SQLExpr(SQLFragment("\(alias).\(sql: column.quoted)"), type: type, nullable: nullable)
+    }
     let a = newAlias()
-    let sql = SQLFragment("(SELECT \(a).\(sql: column.quoted) FROM \(sql: row.entity.quotedTable) \(a) WHERE \(a).\(sql: row.entity.primaryKeyColumn.quoted) = \(row.key))")
+    let sql = SQLFragment(
+      "(SELECT \(a).\(sql: column.quoted) FROM \(sql: row.entity.quotedTable) \(a) WHERE \(a).\(sql: row.entity.primaryKeyColumn.quoted) = \(row.key))"
+    )
     return SQLExpr(sql, type: type, nullable: true)
   }
 
@@ -107,24 +111,31 @@ struct SQLCompilation {
       guard let target = schema.entity(at: targetPosition) else { break }
       let a = newAlias()
       let owner = primaryKey(row)
-      let cond = and([condition(SQLFragment("\(a).\(sql: inverse) = \(owner)"))] + (rowFilter(target, a).map { [$0] } ?? []))
+      let cond = and(
+        [condition(SQLFragment("\(a).\(sql: inverse) = \(owner)"))] + (rowFilter(target, a).map { [$0] } ?? []))
       let elementKey = SQLExpr(
         SQLFragment("\(a).\(sql: target.primaryKeyColumn.quoted)"), type: target.primaryKeyType, nullable: false)
-      return .collection(SQLCollection(
-        from: SQLFragment("\(sql: target.quotedTable) \(a)"), condition: cond,
-        element: .row(RowRef(entity: target, key: elementKey, alias: a)),
-        presence: count.map { column(row, $0, type: .integer) }))
+      return .collection(
+        SQLCollection(
+          from: SQLFragment("\(sql: target.quotedTable) \(a)"), condition: cond,
+          element: .row(RowRef(entity: target, key: elementKey, alias: a)),
+          presence: count.map { column(row, $0, type: .integer) }))
     case .manyToMany(let targetPosition, let table, let sourceColumn, let targetColumn, let count):
       guard let target = schema.entity(at: targetPosition) else { break }
       let j = newAlias("j")
       let a = newAlias()
       let owner = primaryKey(row)
-      let from = SQLFragment("\(sql: table) \(j) JOIN \(sql: target.quotedTable) \(a) ON \(a).\(sql: target.primaryKeyColumn.quoted) = \(j).\(sql: targetColumn)")
-      let cond = and([condition(SQLFragment("\(j).\(sql: sourceColumn) = \(owner)"))] + (rowFilter(target, a).map { [$0] } ?? []))
-      let elementKey = SQLExpr(SQLFragment("\(a).\(sql: target.primaryKeyColumn.quoted)"), type: target.primaryKeyType, nullable: false)
-      return .collection(SQLCollection(
-        from: from, condition: cond, element: .row(RowRef(entity: target, key: elementKey, alias: a)),
-        presence: count.map { column(row, $0, type: .integer) }))
+      let from = SQLFragment(
+        "\(sql: table) \(j) JOIN \(sql: target.quotedTable) \(a) ON \(a).\(sql: target.primaryKeyColumn.quoted) = \(j).\(sql: targetColumn)"
+      )
+      let cond = and(
+        [condition(SQLFragment("\(j).\(sql: sourceColumn) = \(owner)"))] + (rowFilter(target, a).map { [$0] } ?? []))
+      let elementKey = SQLExpr(
+        SQLFragment("\(a).\(sql: target.primaryKeyColumn.quoted)"), type: target.primaryKeyType, nullable: false)
+      return .collection(
+        SQLCollection(
+          from: from, condition: cond, element: .row(RowRef(entity: target, key: elementKey, alias: a)),
+          presence: count.map { column(row, $0, type: .integer) }))
     }
     if key == "self" { return .row(row) }
     throw SQLDiagnostic.unknownKey(key, entity: e.entity, range, source: source)
@@ -136,7 +147,8 @@ struct SQLCompilation {
     let cond = condition(SQLFragment("\(alias).\(sql: schema.quotedOwner) = \(owner)"))
     return SQLCollection(
       from: SQLFragment("\(sql: table) \(alias)"), condition: cond,
-      element: .value(SQLExpr(SQLFragment("\(alias).\(sql: schema.quotedValue)"), type: SQLType(a.type), nullable: true)),
+      element: .value(
+        SQLExpr(SQLFragment("\(alias).\(sql: schema.quotedValue)"), type: SQLType(a.type), nullable: true)),
       position: SQLFragment("\(alias).\(sql: schema.quotedPosition)"),
       presence: count.map { column(row, $0, type: .integer) })
   }
@@ -245,7 +257,8 @@ struct SQLCompilation {
         let sql = SQLFragment("(SELECT COUNT(DISTINCT \(e)) \(fw))")
         return .value(guardPresence(SQLExpr(sql, type: .integer, nullable: false), mapped))
       }
-      return .value(guardPresence(SQLExpr(SQLFragment("(SELECT COUNT(*) \(fw))"), type: .integer, nullable: false), mapped))
+      return .value(
+        guardPresence(SQLExpr(SQLFragment("(SELECT COUNT(*) \(fw))"), type: .integer, nullable: false), mapped))
     case .sum, .avg, .min, .max:
       guard case .value(var e) = mapped.element else {
         throw fail(.aggregateNeedsValues(op.spelling), range)

@@ -52,7 +52,8 @@ final class SQLEntityRef: Sendable {
       if a.type.isArray {
         let storage = a.effectiveArrayStorage
         if storage == .sideTable {
-          members[a.name] = .array(a, sideTable: dialect.quoteIdentifier(entity.sideTable(for: a)), count: count(a.column))
+          members[a.name] = .array(
+            a, sideTable: dialect.quoteIdentifier(entity.sideTable(for: a)), count: count(a.column))
         } else {
           members[a.name] = .arrayColumn(a, column(a.column), storage)
         }
@@ -71,7 +72,8 @@ final class SQLEntityRef: Sendable {
           target: targets[r.target], inverse: dialect.quoteIdentifier(inverse), count: count(r.name))
       case .manyToMany(let table, let sourceColumn, let targetColumn):
         members[r.name] = .manyToMany(
-          target: targets[r.target], joinTable: dialect.quoteIdentifier(table), sourceColumn: dialect.quoteIdentifier(sourceColumn),
+          target: targets[r.target], joinTable: dialect.quoteIdentifier(table),
+          sourceColumn: dialect.quoteIdentifier(sourceColumn),
           targetColumn: dialect.quoteIdentifier(targetColumn), count: count(r.name))
       }
     }

@@ -123,7 +123,8 @@ enum SQLParserDepth {
   /// Letters, digits, `_`, `$` and every byte of a non-ASCII character.
   static func isWordByte(_ b: UInt8) -> Bool {
     switch b {
-    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
+    case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+      UInt8(ascii: "0")...UInt8(ascii: "9"),
       UInt8(ascii: "_"), UInt8(ascii: "$"), 0x80...:
       return true
     default:

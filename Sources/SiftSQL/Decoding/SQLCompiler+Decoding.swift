@@ -61,7 +61,9 @@ extension SQLCompiler {
   /// let notes = try SQLCompiler(dialect: SQLiteDialect(), schema: schema).fetch(request, as: Note.self, in: db)
   /// ```
   /// - Throws: the compiler's `SiftError`, the database's error, or a decoding error.
-  public func fetch<T: Decodable>(_ request: SiftFetchRequest, as type: T.Type, in database: any SQLDatabase) throws -> [T] {
+  public func fetch<T: Decodable>(_ request: SiftFetchRequest, as type: T.Type, in database: any SQLDatabase) throws
+    -> [T]
+  {
     let columns = try resultColumns(for: request)
     return try columns.decode(try database.execute(try compileForDecoding(request)), as: type)
   }

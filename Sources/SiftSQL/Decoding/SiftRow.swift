@@ -72,7 +72,8 @@ public struct SiftRow: Sendable, Decodable, CustomStringConvertible {
   package func decoder(cursor: SiftRowCursor?) -> any Decoder { SiftRowDecoder(row: self, cursor: cursor) }
 
   /// The keyed container `decoder(cursor:)` gives.
-  package func container<Key: CodingKey>(keyedBy type: Key.Type, cursor: SiftRowCursor?) -> KeyedDecodingContainer<Key> {
+  package func container<Key: CodingKey>(keyedBy type: Key.Type, cursor: SiftRowCursor?) -> KeyedDecodingContainer<Key>
+  {
     KeyedDecodingContainer(SiftRowContainer<Key>(row: self, cursor: cursor))
   }
 
@@ -80,14 +81,17 @@ public struct SiftRow: Sendable, Decodable, CustomStringConvertible {
   public init(from decoder: any Decoder) throws {
     guard let d = decoder as? SiftRowDecoder else {
       throw DecodingError.typeMismatch(
-        SiftRow.self, .init(codingPath: decoder.codingPath, debugDescription: "a SiftRow decodes only from a fetched row"))
+        SiftRow.self,
+        .init(codingPath: decoder.codingPath, debugDescription: "a SiftRow decodes only from a fetched row"))
     }
     self = d.row
   }
 
   /// `name: value` pairs: `{id: 1, title: "Buy milk"}`.
   public var description: String {
-    "{" + columns.names.indices.map { "\(columns.names[$0]): \(SiftJSON.serialize(value(at: $0)))" }.joined(separator: ", ") + "}"
+    "{"
+      + columns.names.indices.map { "\(columns.names[$0]): \(SiftJSON.serialize(value(at: $0)))" }.joined(
+        separator: ", ") + "}"
   }
 
   /// The value at position `i`, through the column's codec.

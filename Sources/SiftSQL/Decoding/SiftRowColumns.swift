@@ -57,7 +57,8 @@ extension SQLCompiler {
     case .properties(let keys): return SiftRowColumns(names: keys, codecs: keys.map(resolved))
     case .expressions(let descriptions):
       return SiftRowColumns(
-        names: descriptions.map(\.name), codecs: descriptions.map { resolved($0.expression.source.trimmingCharacters(in: .whitespaces)) })
+        names: descriptions.map(\.name),
+        codecs: descriptions.map { resolved($0.expression.source.trimmingCharacters(in: .whitespaces)) })
     case .aggregates(let aggregates, let groupBy):
       let values = aggregates.map { a -> SQLColumnCodec? in
         guard a.function == .min || a.function == .max, let k = a.keyPath else { return nil }

@@ -107,7 +107,9 @@ struct SiftRowContainer<Key: CodingKey>: KeyedDecodingContainerProtocol {
   func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try cell(key).decode(type) }
   func decode<T: Decodable>(_ type: T.Type, forKey key: Key) throws -> T {
     let i = try position(key)
-    if T.self == Date.self, case .date(let encoding) = row.columns.readings[i], let d = encoding.date(from: row.values[i]) {
+    if T.self == Date.self, case .date(let encoding) = row.columns.readings[i],
+      let d = encoding.date(from: row.values[i])
+    {
       return unsafeBitCast(d, to: T.self)  // T is Date
     }
     return try SiftCellDecoder(row: row, index: i, key: key).decode(type)
@@ -260,7 +262,8 @@ struct SiftCellDecoder: Decoder, SingleValueDecodingContainer {
     case .string(let s): return UUID(uuidString: s)
     case .data(let d) where d.count == 16:
       let b = [UInt8](d)
-      return UUID(uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
+      return UUID(
+        uuid: (b[0], b[1], b[2], b[3], b[4], b[5], b[6], b[7], b[8], b[9], b[10], b[11], b[12], b[13], b[14], b[15]))
     default: return nil
     }
   }

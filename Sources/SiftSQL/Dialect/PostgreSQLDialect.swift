@@ -39,7 +39,9 @@ public struct PostgreSQLDialect: SQLDialect {
   /// `setupSQL` for functions in schema `schema` (a dialect made with `functionSchema: schema`
   /// calls them there).
   public static func setupSQL(schema: String) -> [String] {
-    functionsSQL(schema: schema) + ["COMMENT ON SCHEMA \(qualifier(schema)) IS 'Sift SQL functions, setup \(setupVersion)'"]
+    functionsSQL(schema: schema) + [
+      "COMMENT ON SCHEMA \(qualifier(schema)) IS 'Sift SQL functions, setup \(setupVersion)'"
+    ]
   }
 
   /// The setup's statements without the schema's comment.
@@ -91,7 +93,8 @@ public struct PostgreSQLDialect: SQLDialect {
   /// `schema` as it is written before a function's name: bare when it is a plain lower-case
   /// identifier (`sift`), else quoted.
   static func qualifier(_ schema: String) -> String {
-    let plain = !schema.isEmpty && schema.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || $0 == 95 || ($0 >= 48 && $0 <= 57) }
+    let plain =
+      !schema.isEmpty && schema.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || $0 == 95 || ($0 >= 48 && $0 <= 57) }
       && !(schema.utf8.first.map { $0 >= 48 && $0 <= 57 } ?? true)
     return plain ? schema : "\"" + schema.replacingOccurrences(of: "\"", with: "\"\"") + "\""
   }

@@ -52,10 +52,13 @@ enum PostgresFoldingSQL {
       let lowMarks = marks.filter { $0 < 0x510 }
       let highMarks = marks.filter { $0 >= 0x510 }
       out += "    IF t ~ " + charClass(marks) + " THEN\n"
-      out += "      t := regexp_replace(t, '(^" + bracket(lowMarks) + "|" + bracket(table.dropAllBases) + ")"
+      out +=
+        "      t := regexp_replace(t, '(^" + bracket(lowMarks) + "|" + bracket(table.dropAllBases) + ")"
         + bracket(marks) + "+', '\\1', 'g');\n"
       // One low mark goes after any other non-mark but the keep bases (unprobed scalars too).
-      out += "      t := regexp_replace(t, '(^" + bracket(highMarks) + "|" + bracket((marks + table.keepBases).sorted(), negated: true)
+      out +=
+        "      t := regexp_replace(t, '(^" + bracket(highMarks) + "|"
+        + bracket((marks + table.keepBases).sorted(), negated: true)
         + ")" + bracket(lowMarks) + "', '\\1', 'g');\n"
       out += "    END IF;\n"
     }
@@ -66,7 +69,8 @@ enum PostgresFoldingSQL {
       let pairs = table.single.filter { range.contains($0.from) }.sorted { $0.from < $1.from }
       if pairs.isEmpty { continue }
       let from = pairs.map(\.from), to = pairs.map(\.to)
-      out += "    IF t ~ " + charClass([range.lowerBound, range.upperBound], isRange: true) + " THEN t := translate(t, "
+      out +=
+        "    IF t ~ " + charClass([range.lowerBound, range.upperBound], isRange: true) + " THEN t := translate(t, "
         + literal(from) + ", " + literal(to) + "); END IF;\n"
     }
     if !table.multi.isEmpty {

@@ -259,7 +259,8 @@ struct PostgresFoldingTable: Sendable {
       let c = a[i]
       b.append(c)
       i += 1
-      if (i == 1 && isMark(c) && !isLowMark(c)) || (!isMark(c) && !keep.contains(c.value)), i < a.count, isLowMark(a[i]) {
+      if (i == 1 && isMark(c) && !isLowMark(c)) || (!isMark(c) && !keep.contains(c.value)), i < a.count, isLowMark(a[i])
+      {
         i += 1
       }
     }

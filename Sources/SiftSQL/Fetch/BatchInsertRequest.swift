@@ -53,7 +53,9 @@ extension SQLCompiler {
         if name == e.primaryKey, let key = e.attribute(name) {
           var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: name)
           c.nextAlias = nextAlias
-          (a, written) = (key, try c.bind(value, hint: SQLType(key.type), SiftSourceRange(start: 0, end: name.utf8.count)))
+          (a, written) = (
+            key, try c.bind(value, hint: SQLType(key.type), SiftSourceRange(start: 0, end: name.utf8.count))
+          )
         } else {
           (a, written) = try assignment(name, .value(value), of: e, nextAlias: &nextAlias)
         }

@@ -41,7 +41,9 @@ public struct BatchUpdateRequest: Sendable {
   public var assignments: [(attribute: String, value: SQLUpdateValue)]
 
   /// Creates a request.
-  public init(entity: String, predicate: SiftPredicate? = nil, assignments: [(attribute: String, value: SQLUpdateValue)]) {
+  public init(
+    entity: String, predicate: SiftPredicate? = nil, assignments: [(attribute: String, value: SQLUpdateValue)]
+  ) {
     self.entity = entity
     self.predicate = predicate
     self.assignments = assignments
@@ -132,8 +134,10 @@ extension SQLCompiler {
       nextAlias = c.nextAlias
     }
     let target = SQLType(a.type)
-    let ok = v.type == target || v.type == .null || v.type == .unknown || (target == .double && v.type == .integer)
-      || (target == .integer && v.type == .boolean) || (target == .boolean && v.type == .integer && dialect.booleansAreIntegers)
+    let ok =
+      v.type == target || v.type == .null || v.type == .unknown || (target == .double && v.type == .integer)
+      || (target == .integer && v.type == .boolean)
+      || (target == .boolean && v.type == .integer && dialect.booleansAreIntegers)
     guard ok else {
       throw SQLDiagnostic.assignmentType(entity: e.name, attribute: name, is: a.type.rawValue, value: v.type)
         .error(spanning: name)
@@ -193,8 +197,10 @@ extension SQLCompiler {
       switch r.kind {
       case .toMany(let fk):
         let t = q(target.table)
-        out.append(SQLStatement(
-          sql: "UPDATE " + t + " SET " + q(fk) + " = NULL WHERE " + t + "." + q(fk) + " IS NOT NULL AND " + orphan(t + "." + q(fk))))
+        out.append(
+          SQLStatement(
+            sql: "UPDATE " + t + " SET " + q(fk) + " = NULL WHERE " + t + "." + q(fk) + " IS NOT NULL AND "
+              + orphan(t + "." + q(fk))))
       case .manyToMany(let table, let s, _):
         out.append(SQLStatement(sql: "DELETE FROM " + q(table) + " WHERE " + orphan(q(table) + "." + q(s))))
       case .toOne:

@@ -32,7 +32,9 @@ extension SQLCompiler {
     }
     switch request.resultType {
     case .records:
-      columns = (decoding ? SQLCompiler.decodedAttributes(of: e) : e.columnAttributes).map { SQLFragment("t0.\(sql: q($0.column))") }
+      columns = (decoding ? SQLCompiler.decodedAttributes(of: e) : e.columnAttributes).map {
+        SQLFragment("t0.\(sql: q($0.column))")
+      }
       order = try sorted(pk)
     case .count:
       columns = [SQLFragment("\(sql: wrapCount ? "1" : "COUNT(*)")")]
@@ -55,7 +57,9 @@ extension SQLCompiler {
       for k in keyPaths { columns.append(SQLFragment("\(try keyPathValue(k, &c, entity: e)) AS \(sql: q(k))")) }
       order = try sorted(pk)
     case .expressions(let descriptions):
-      for d in descriptions { columns.append(SQLFragment("\(try selectExpression(d.expression, &c, entity: e)) AS \(sql: q(d.name))")) }
+      for d in descriptions {
+        columns.append(SQLFragment("\(try selectExpression(d.expression, &c, entity: e)) AS \(sql: q(d.name))"))
+      }
       order = try sorted(pk)
     case .aggregates(let aggregates, let groupBy):
       for g in groupBy {
@@ -111,7 +115,9 @@ extension SQLCompiler {
     var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: a.keyPath ?? a.name)
     let q = dialect.quoteIdentifier
     let value = try aggregate(a, &c, entity: e)
-    var sql = SQLFragment("SELECT \(value) AS \(sql: q(a.name)) FROM \(sql: q(e.table)) t0 WHERE t0.\(sql: q(e.primaryKeyAttribute.column)) IN (")
+    var sql = SQLFragment(
+      "SELECT \(value) AS \(sql: q(a.name)) FROM \(sql: q(e.table)) t0 WHERE t0.\(sql: q(e.primaryKeyAttribute.column)) IN ("
+    )
     sql.append(page)
     sql.append(")")
     return sql.statement(dialect)
@@ -127,11 +133,15 @@ extension SQLCompiler {
     case .last: nullsFirst = false
     }
     let dir = ascending ? " ASC" : " DESC"
-    if dialect.supportsNullsOrdering { return SQLFragment("\(expr)\(sql: dir)\(sql: nullsFirst ? " NULLS FIRST" : " NULLS LAST")") }
+    if dialect.supportsNullsOrdering {
+      return SQLFragment("\(expr)\(sql: dir)\(sql: nullsFirst ? " NULLS FIRST" : " NULLS LAST")")
+    }
     return SQLFragment("(\(expr) IS NULL) \(sql: nullsFirst ? "DESC" : "ASC"), \(expr)\(sql: dir)")
   }
 
-  func orderBy(_ sorts: [SiftSortDescriptor], _ c: inout SQLCompilation, entity: SQLEntity) throws(SiftError) -> [SQLFragment] {
+  func orderBy(_ sorts: [SiftSortDescriptor], _ c: inout SQLCompilation, entity: SQLEntity) throws(SiftError)
+    -> [SQLFragment]
+  {
     var terms: [SQLFragment] = []
     for s in sorts {
       let v = c.sortable(try keyPathValue(s.keyPath, &c, entity: entity))
@@ -146,7 +156,8 @@ extension SQLCompiler {
         case .localizedStandard:
           if let coll = dialect.localizedCollation {
             // `schema.name` (PostgreSQL's `sift.sift_localized`): each part quoted.
-            let name = coll.split(separator: ".", maxSplits: 1).map { dialect.quoteIdentifier(String($0)) }.joined(separator: ".")
+            let name = coll.split(separator: ".", maxSplits: 1).map { dialect.quoteIdentifier(String($0)) }.joined(
+              separator: ".")
             expr = SQLFragment("\(v) COLLATE \(sql: name)")
           }
         }

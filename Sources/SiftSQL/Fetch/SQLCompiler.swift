@@ -74,7 +74,8 @@ public struct SQLCompiler: Sendable {
   /// ```swift
   /// let st = try compiler.compileMatchingIndices(p, entity: "Venue")
   /// ```
-  public func compileMatchingIndices(_ predicate: SiftPredicate, entity name: String) throws(SiftError) -> SQLStatement {
+  public func compileMatchingIndices(_ predicate: SiftPredicate, entity name: String) throws(SiftError) -> SQLStatement
+  {
     try compile(SiftFetchRequest(entity: name, predicate: predicate, resultType: .indices))
   }
 

@@ -64,7 +64,8 @@ extension IntrospectedColumn {
       default: other += 1
       }
     }
-    guard let best = counts.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key.rawValue > $1.key.rawValue) })
+    guard
+      let best = counts.max(by: { $0.value < $1.value || ($0.value == $1.value && $0.key.rawValue > $1.key.rawValue) })
     else {
       let assumed: SQLDateEncoding =
         coreData ? .referenceDateSeconds : declared.uppercased() == "DATE" ? .isoDate : .sqliteDateTime
@@ -73,7 +74,9 @@ extension IntrospectedColumn {
         assumed,
         SQLIntrospectionWarning(
           kind: .dateEncodingAssumed, table: table, columns: [column], member: column,
-          message: "\(column) (\(declared)) \(why); assumed \"\(assumed.rawValue)\" (set \"dateEncoding\" in a schema file)"))
+          message:
+            "\(column) (\(declared)) \(why); assumed \"\(assumed.rawValue)\" (set \"dateEncoding\" in a schema file)")
+      )
     }
     let total = counts.values.reduce(0, +) + other
     if best.value < total {
@@ -82,7 +85,8 @@ extension IntrospectedColumn {
         SQLIntrospectionWarning(
           kind: .mixedDateValues, table: table, columns: [column], member: column,
           message: "\(column): \(best.value) of \(total) sampled values are \"\(best.key.rawValue)\"; using that, "
-            + "so the others compare wrongly (fix the data or set \"dateEncoding\")"))
+            + "so the others compare wrongly (fix the data or set \"dateEncoding\")")
+      )
     }
     if best.key.isText && textLengths.count > 1 {
       return (
@@ -90,7 +94,8 @@ extension IntrospectedColumn {
         SQLIntrospectionWarning(
           kind: .mixedDateValues, table: table, columns: [column], member: column,
           message: "\(column): \"\(best.key.rawValue)\" text of differing lengths (fractional seconds on some values), "
-            + "so text comparison may misorder values within one second"))
+            + "so text comparison may misorder values within one second")
+      )
     }
     return (best.key, nil)
   }
@@ -104,7 +109,9 @@ extension IntrospectedColumn {
     }
     guard b.count >= 10, digits(0..<4), b[4] == 0x2D, digits(5..<7), b[7] == 0x2D, digits(8..<10) else { return nil }
     if b.count == 10 { return .isoDate }
-    guard b.count >= 16, b[10] == 0x20 || b[10] == 0x54, digits(11..<13), b[13] == 0x3A, digits(14..<16) else { return nil }
+    guard b.count >= 16, b[10] == 0x20 || b[10] == 0x54, digits(11..<13), b[13] == 0x3A, digits(14..<16) else {
+      return nil
+    }
     var i = 16
     if i < b.count, b[i] == 0x3A {
       guard digits(i + 1..<i + 3) else { return nil }

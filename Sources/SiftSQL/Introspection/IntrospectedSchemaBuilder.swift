@@ -109,7 +109,9 @@ struct IntrospectedSchemaBuilder {
           warnings.append(
             SQLIntrospectionWarning(
               kind: kind, table: t.name, columns: fk.columns,
-              message: "foreign key (\(fk.columns.joined(separator: ", "))) → \(fk.targetDescription): \(why); no relationship made"))
+              message:
+                "foreign key (\(fk.columns.joined(separator: ", "))) → \(fk.targetDescription): \(why); no relationship made"
+            ))
         }
         guard fk.columns.count == 1 else {
           skip(.compositeForeignKey, "several columns")
@@ -133,7 +135,9 @@ struct IntrospectedSchemaBuilder {
           continue
         }
         guard fk.referencedColumns.isEmpty || fk.referencedColumns == [targetKey] else {
-          skip(.unsupportedForeignKey, "it references \(fk.referencedColumns.joined(separator: ", ")), not the primary key \(targetKey)")
+          skip(
+            .unsupportedForeignKey,
+            "it references \(fk.referencedColumns.joined(separator: ", ")), not the primary key \(targetKey)")
           continue
         }
         links[t.name, default: []].append(Link(table: t.name, column: column, target: targetName))
@@ -172,7 +176,9 @@ struct IntrospectedSchemaBuilder {
           warnings.append(
             SQLIntrospectionWarning(
               kind: .noSingleColumnKey, table: t.name, columns: [l.column], member: t.name, entity: l.target,
-              message: "no to-many \(l.target).\(t.name) (inverse of \(t.name).\(l.column)): \(t.name) has no single-column primary key"))
+              message:
+                "no to-many \(l.target).\(t.name) (inverse of \(t.name).\(l.column)): \(t.name) has no single-column primary key"
+            ))
           continue
         }
         let rel = SQLRelationship(name: t.name, target: t.name, kind: .toMany(inverseForeignKey: l.column))
@@ -207,7 +213,8 @@ struct IntrospectedSchemaBuilder {
             kind: .nameCollision, table: t.name, columns: group.flatMap(\.columns), member: name, entity: t.name,
             message: "name collision: \(t.name).\(name) would be " + clash.joined(separator: " and ")
               + "; \(group.count == 1 ? "the relationship was" : "the relationships were") left out — name "
-              + "\(group.count == 1 ? "it" : "them") in a schema file's \"relationships\": " + fixes.joined(separator: ", ")))
+              + "\(group.count == 1 ? "it" : "them") in a schema file's \"relationships\": "
+              + fixes.joined(separator: ", ")))
       }
       let indexedColumns = Set(t.indexes.compactMap(\.columns.first)).union(t.primaryKey.prefix(1))
       let attributes = t.columns.map { c in
@@ -241,7 +248,9 @@ struct IntrospectedSchemaBuilder {
     case .toOne(let fk): value = ["toOne": .string(r.target), "foreignKey": .string(fk)]
     case .toMany(let fk): value = ["toMany": .string(r.target), "inverseForeignKey": .string(fk)]
     case .manyToMany(let join, let s, let d):
-      value = ["toMany": .string(r.target), "joinTable": .string(join), "sourceColumn": .string(s), "targetColumn": .string(d)]
+      value = [
+        "toMany": .string(r.target), "joinTable": .string(join), "sourceColumn": .string(s), "targetColumn": .string(d),
+      ]
     }
     return SiftJSON.serialize(value)
   }

@@ -72,7 +72,9 @@ struct PostgresCatalogReader {
       var c = IntrospectedColumn(
         name: column, nativeType: format, isNullable: r[7] != .bool(true) && r[7].intValue != 1, type: nil,
         dateEncoding: nil, arrayStorage: nil)
-      try classify(&c, base: base, typtype: Self.text(r[5]) ?? "b", element: Self.text(r[6]), table: table, warnings: &catalog.warnings)
+      try classify(
+        &c, base: base, typtype: Self.text(r[5]) ?? "b", element: Self.text(r[6]), table: table,
+        warnings: &catalog.warnings)
       tables[table]?.columns.append(c)
     }
     // Constraints: one row per key column.
@@ -90,10 +92,13 @@ struct PostgresCatalogReader {
       var list = foreignKeys[table] ?? []
       if list.last?.name != name {
         list.append(
-          (name,
-           IntrospectedForeignKey(
-            columns: [], table: targetSchema == schema ? targetTable : nil,
-            targetDescription: targetSchema == schema ? targetTable : "\(targetSchema).\(targetTable)", referencedColumns: [])))
+          (
+            name,
+            IntrospectedForeignKey(
+              columns: [], table: targetSchema == schema ? targetTable : nil,
+              targetDescription: targetSchema == schema ? targetTable : "\(targetSchema).\(targetTable)",
+              referencedColumns: [])
+          ))
       }
       list[list.count - 1].fk.columns.append(column)
       if let to = Self.text(r[7]) { list[list.count - 1].fk.referencedColumns.append(to) }
@@ -103,7 +108,9 @@ struct PostgresCatalogReader {
     // Indexes: one row per key column (NULL name: an expression).
     var indexes: [String: [SQLIndex]] = [:]
     for r in try rows(PostgresCatalogReader.indexesSQL, [.text(schema)]) {
-      guard r.count == 6, let table = Self.text(r[0]), let name = Self.text(r[1]), tables[table] != nil else { continue }
+      guard r.count == 6, let table = Self.text(r[0]), let name = Self.text(r[1]), tables[table] != nil else {
+        continue
+      }
       var list = indexes[table] ?? []
       if list.last?.name != name {
         list.append(SQLIndex(name: name, columns: [], isUnique: r[2] == .bool(true), isPartial: r[3] == .bool(true)))
@@ -164,9 +171,11 @@ struct PostgresCatalogReader {
   }
 
   /// A `json`/`jsonb` column: sampled here, typed by `IntrospectedColumn.adoptJSONArray`.
-  private func jsonArray(_ c: inout IntrospectedColumn, table: String, warnings: inout [SQLIntrospectionWarning]) throws {
+  private func jsonArray(_ c: inout IntrospectedColumn, table: String, warnings: inout [SQLIntrospectionWarning]) throws
+  {
     let q = "\"" + c.name.replacingOccurrences(of: "\"", with: "\"\"") + "\""
-    let t = "\"" + schema.replacingOccurrences(of: "\"", with: "\"\"") + "\".\""
+    let t =
+      "\"" + schema.replacingOccurrences(of: "\"", with: "\"\"") + "\".\""
       + table.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     let sql = """
       SELECT (SELECT string_agg(DISTINCT jsonb_typeof(s.v), ',') FROM s), \

@@ -74,7 +74,8 @@ public struct SQLSchemaReader: Sendable, Hashable {
     let catalog: IntrospectedCatalog
     switch source {
     case .sqlite: catalog = try SQLiteCatalogReader(db: db, sampleLimit: sampleLimit).read()
-    case .postgres(let schema): catalog = try PostgresCatalogReader(db: db, schema: schema, sampleLimit: sampleLimit).read()
+    case .postgres(let schema):
+      catalog = try PostgresCatalogReader(db: db, schema: schema, sampleLimit: sampleLimit).read()
     }
     return try IntrospectedSchemaBuilder(catalog: catalog).build()
   }

@@ -49,7 +49,9 @@ struct SQLiteCatalogReader {
     return catalog
   }
 
-  private func table(_ name: String, isView: Bool, warnings: inout [SQLIntrospectionWarning]) throws -> IntrospectedTable {
+  private func table(_ name: String, isView: Bool, warnings: inout [SQLIntrospectionWarning]) throws
+    -> IntrospectedTable
+  {
     let info = try rows(
       "SELECT name, type, \"notnull\", pk, hidden FROM pragma_table_xinfo(?) ORDER BY cid", [.text(name)])
     let names = Set(info.compactMap { if case .text(let n)? = $0.first { return n } else { return nil } })
@@ -64,7 +66,8 @@ struct SQLiteCatalogReader {
       if case .text(let d) = r[1] { declared = d } else { declared = "" }
       if let pk = r[3].intValue, pk > 0 { keyed.append((pk, column)) }
       var c = IntrospectedColumn(
-        name: column, nativeType: declared, isNullable: r[2].intValue != 1, type: nil, dateEncoding: nil, arrayStorage: nil)
+        name: column, nativeType: declared, isNullable: r[2].intValue != 1, type: nil, dateEncoding: nil,
+        arrayStorage: nil)
       try classify(&c, table: name, coreData: coreData, warnings: &warnings)
       columns.append(c)
     }
@@ -73,10 +76,14 @@ struct SQLiteCatalogReader {
     for r in try rows(
       "SELECT id, seq, \"table\", \"from\", \"to\" FROM pragma_foreign_key_list(?) ORDER BY id, seq", [.text(name)])
     {
-      guard r.count == 5, let id = r[0].intValue, case .text(let target) = r[2], case .text(let from) = r[3] else { continue }
+      guard r.count == 5, let id = r[0].intValue, case .text(let target) = r[2], case .text(let from) = r[3] else {
+        continue
+      }
       if current?.id != id {
         if let done = current?.fk { foreignKeys.append(done) }
-        current = (id, IntrospectedForeignKey(columns: [], table: target, targetDescription: target, referencedColumns: []))
+        current = (
+          id, IntrospectedForeignKey(columns: [], table: target, targetDescription: target, referencedColumns: [])
+        )
       }
       current?.fk.columns.append(from)
       if case .text(let to) = r[4] { current?.fk.referencedColumns.append(to) }
@@ -96,7 +103,9 @@ struct SQLiteCatalogReader {
           if case .text(let n)? = k.last { cols.append(n) } else { expressions = true }
         }
         indexes.append(
-          SQLIndex(name: index, columns: cols, isUnique: r[1].intValue == 1, hasExpressions: expressions, isPartial: r[2].intValue == 1))
+          SQLIndex(
+            name: index, columns: cols, isUnique: r[1].intValue == 1, hasExpressions: expressions,
+            isPartial: r[2].intValue == 1))
       }
     }
     // Tables without a declared key are rowid tables; the rowid is not a column, so they are keyless here.
@@ -132,22 +141,24 @@ struct SQLiteCatalogReader {
     } else if has("BLOB") {
       c.type = .data
     } else if t.isEmpty || t == "ANY" {
-      let kinds = Set(try sample(table, c.name).map { v -> String in
-        switch v {
-        case .integer: return "integer"
-        case .double: return "double"
-        case .text: return "string"
-        case .blob: return "data"
-        default: return "other"
-        }
-      })
+      let kinds = Set(
+        try sample(table, c.name).map { v -> String in
+          switch v {
+          case .integer: return "integer"
+          case .double: return "double"
+          case .text: return "string"
+          case .blob: return "data"
+          default: return "other"
+          }
+        })
       if kinds.count == 1, let k = kinds.first, let type = SQLAttributeType(rawValue: k) {
         c.type = type
       } else {
         warnings.append(
           SQLIntrospectionWarning(
             kind: .unsupportedColumn, table: table, columns: [c.name], member: c.name,
-            message: "\(c.name) \(t.isEmpty ? "has no declared type" : "is declared ANY") and its values \(kinds.isEmpty ? "are all NULL" : "mix " + kinds.sorted().joined(separator: ", ")); "
+            message:
+              "\(c.name) \(t.isEmpty ? "has no declared type" : "is declared ANY") and its values \(kinds.isEmpty ? "are all NULL" : "mix " + kinds.sorted().joined(separator: ", ")); "
               + "left out (give it a type in a schema file)"))
       }
     } else {
@@ -158,13 +169,15 @@ struct SQLiteCatalogReader {
   private func sample(_ table: String, _ column: String) throws -> [SQLValue] {
     let q = SQLiteCatalogReader.quote(column)
     return try rows(
-      "SELECT \(q) FROM \(SQLiteCatalogReader.quote(table)) WHERE \(q) IS NOT NULL LIMIT ?", [.integer(Int64(sampleLimit))]
+      "SELECT \(q) FROM \(SQLiteCatalogReader.quote(table)) WHERE \(q) IS NOT NULL LIMIT ?",
+      [.integer(Int64(sampleLimit))]
     ).compactMap(\.first)
   }
 
   /// A column declared JSON: an array attribute read with `json_each` when every sampled
   /// value is a JSON array of one element kind (`IntrospectedColumn.adoptJSONArray`).
-  private func jsonArray(_ c: inout IntrospectedColumn, table: String, warnings: inout [SQLIntrospectionWarning]) throws {
+  private func jsonArray(_ c: inout IntrospectedColumn, table: String, warnings: inout [SQLIntrospectionWarning]) throws
+  {
     let q = SQLiteCatalogReader.quote(c.name)
     let sql = """
       SELECT CASE WHEN json_valid(v) AND json_type(v) = 'array' THEN 'array' ELSE 'other' END, \

@@ -68,7 +68,9 @@ package struct SQLDDL: Sendable {
         if a.indexed && a.name != e.primaryKey { index(e.table, a.column) }
       }
       for r in e.relationships {
-        guard case .toOne(let fk) = r.kind, let target = schema.entity(r.target), seen.insert(fk).inserted else { continue }
+        guard case .toOne(let fk) = r.kind, let target = schema.entity(r.target), seen.insert(fk).inserted else {
+          continue
+        }
         columns.append(q(fk) + " " + dialect.columnType(target.primaryKeyAttribute.type))
         index(e.table, fk)
       }

@@ -168,7 +168,8 @@ public struct SQLDataLoader: Sendable {
       let q = loader.dialect.quoteIdentifier
       func add(_ table: String, _ columns: [String]) -> Int {
         let marks = (0..<columns.count).map { loader.dialect.placeholder($0 + 1) }
-        let sql = "INSERT INTO " + q(table) + " (" + columns.map(q).joined(separator: ", ") + ") VALUES ("
+        let sql =
+          "INSERT INTO " + q(table) + " (" + columns.map(q).joined(separator: ", ") + ") VALUES ("
           + marks.joined(separator: ", ") + ")"
         tables.append(SQLLoadTable(index: tables.count, name: table, columns: columns, insertSQL: sql))
         return tables.count - 1
@@ -197,7 +198,8 @@ public struct SQLDataLoader: Sendable {
         for a in e.attributes where a.type.isArray {
           let side = add(e.sideTable(for: a), [SQLSchema.ownerColumn, SQLSchema.positionColumn, SQLSchema.valueColumn])
           layout.arrays.append(
-            .init(key: a.name, codec: codec(a).elementCodec, count: position[SQLSchema.countColumn(a.column)], side: side))
+            .init(
+              key: a.name, codec: codec(a).elementCodec, count: position[SQLSchema.countColumn(a.column)], side: side))
         }
         for r in e.relationships where r.isToMany {
           guard let t = entityIndex[r.target] else { continue }
@@ -258,7 +260,9 @@ public struct SQLDataLoader: Sendable {
       _ row: (_ table: Int, _ values: [SQLValue]) throws -> Void
     ) throws -> SQLValue {
       let layout = plan.entities[entity]
-      guard depth <= SQLDataLoader.maxDepth else { throw SQLDataLoader.error("\(path()): nested deeper than \(SQLDataLoader.maxDepth)") }
+      guard depth <= SQLDataLoader.maxDepth else {
+        throw SQLDataLoader.error("\(path()): nested deeper than \(SQLDataLoader.maxDepth)")
+      }
       if let kind {
         throw SQLDataLoader.error("\(path()): expected an object for entity \(layout.name), found \(kind)")
       }
@@ -278,7 +282,8 @@ public struct SQLDataLoader: Sendable {
       }
       for r in layout.toOne {
         guard let v = record(r.key), !v.isNull else { continue }
-        let key = try insert(v, entity: r.target, index: nil, parent: nil, depth: depth + 1, path: { path() + "." + r.key }, row)
+        let key = try insert(
+          v, entity: r.target, index: nil, parent: nil, depth: depth + 1, path: { path() + "." + r.key }, row)
         if let p = r.position { values[p] = key }
       }
       if let parent, let p = layout.position[parent.column] { values[p] = parent.key }
@@ -321,7 +326,8 @@ public struct SQLDataLoader: Sendable {
               path: { "\(path()).\(r.key)[\(i)]" }, row)
           } else {
             let key = try insert(
-              item, entity: r.target, index: nil, parent: nil, depth: depth + 1, path: { "\(path()).\(r.key)[\(i)]" }, row)
+              item, entity: r.target, index: nil, parent: nil, depth: depth + 1, path: { "\(path()).\(r.key)[\(i)]" },
+              row)
             if let join = r.join { try row(join, [pk, key]) }
           }
         }

@@ -15,7 +15,9 @@ final class SQLLoadRun {
       throw SQLDataLoader.error("entity '\(name)' not found in the schema")
     }
     let plan = SQLDataLoader.Plan(loader: loader)
-    guard let root = plan.entityIndex[e.name] else { throw SQLDataLoader.error("entity '\(name)' not found in the schema") }
+    guard let root = plan.entityIndex[e.name] else {
+      throw SQLDataLoader.error("entity '\(name)' not found in the schema")
+    }
     self.root = root
     state = SQLDataLoader.State(plan: plan)
     integerPrimaryKey = e.primaryKeyAttribute.type == .integer ? e.primaryKey : nil
@@ -30,7 +32,8 @@ final class SQLLoadRun {
   func insertRecord(
     _ i: Int, kind: String?, value: (String) -> SiftValue?, _ row: (_ table: Int, _ values: [SQLValue]) throws -> Void
   ) throws {
-    _ = try state.insert(kind: kind, value: value, entity: root, index: i, parent: nil, depth: 0, path: { "record \(i)" }, row)
+    _ = try state.insert(
+      kind: kind, value: value, entity: root, index: i, parent: nil, depth: 0, path: { "record \(i)" }, row)
   }
 }
 

@@ -82,7 +82,8 @@ public enum SQLDateEncoding: String, Sendable, Hashable, CaseIterable {
     case .iso8601, .native, .sqliteDateTime, .isoDate:
       let separator = self == .sqliteDateTime ? " " : "T"
       let zone = self == .iso8601 || self == .native ? "Z" : ""
-      guard let text = SQLDateEncoding.text(date, separator: separator, zone: zone, microseconds: self == .native) else {
+      guard let text = SQLDateEncoding.text(date, separator: separator, zone: zone, microseconds: self == .native)
+      else {
         throw SQLDateEncoding.outOfRange(seconds, self)
       }
       return .text(self == .isoDate ? String(text.prefix(10)) : text)

@@ -20,7 +20,9 @@ public struct SQLIndex: Sendable, Hashable {
   public var isPartial: Bool
 
   /// Creates an index description.
-  public init(name: String, columns: [String], isUnique: Bool = false, hasExpressions: Bool = false, isPartial: Bool = false) {
+  public init(
+    name: String, columns: [String], isUnique: Bool = false, hasExpressions: Bool = false, isPartial: Bool = false
+  ) {
     self.name = name
     self.columns = columns
     self.isUnique = isUnique

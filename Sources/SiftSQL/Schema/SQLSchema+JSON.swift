@@ -183,7 +183,9 @@ extension SQLSchema {
           // mention is a rename (a model's `createdAt` over a store's `createdat`).
           // The primary key stays (the file renames it with "primaryKey").
           let key = base?.primaryKey
-          attributes.removeAll { $0.column == added.column && attrs[$0.name] == nil && !$0.type.isArray && $0.name != key }
+          attributes.removeAll {
+            $0.column == added.column && attrs[$0.name] == nil && !$0.type.isArray && $0.name != key
+          }
           attributes.append(added)
         }
       }
@@ -309,13 +311,15 @@ extension SQLSchema {
       if let n = try string(d["nativeType"], "\(what).nativeType") { a.nativeType = n }
       if let e = try string(d["dateEncoding"], "\(what).dateEncoding") {
         guard let enc = SQLDateEncoding(rawValue: e) else {
-          throw invalid("\(what).dateEncoding must be one of " + SQLDateEncoding.allCases.map(\.rawValue).joined(separator: ", "))
+          throw invalid(
+            "\(what).dateEncoding must be one of " + SQLDateEncoding.allCases.map(\.rawValue).joined(separator: ", "))
         }
         a.dateEncoding = enc
       }
       if let e = try string(d["arrayStorage"], "\(what).arrayStorage") {
         guard let storage = SQLArrayStorage(rawValue: e) else {
-          throw invalid("\(what).arrayStorage must be one of " + SQLArrayStorage.allCases.map(\.rawValue).joined(separator: ", "))
+          throw invalid(
+            "\(what).arrayStorage must be one of " + SQLArrayStorage.allCases.map(\.rawValue).joined(separator: ", "))
         }
         a.arrayStorage = storage
       }

@@ -25,7 +25,9 @@ extension SQLSchema {
   /// try schema.jsonText.write(toFile: "notes.schema.json", atomically: true, encoding: .utf8)
   /// ```
   public var jsonText: String {
-    guard case .dictionary(let top) = jsonValue, case .dictionary(let entitiesJSON)? = top["entities"] else { return "{}" }
+    guard case .dictionary(let top) = jsonValue, case .dictionary(let entitiesJSON)? = top["entities"] else {
+      return "{}"
+    }
     var out = "{\"dateEncoding\": " + SiftJSON.serialize(top["dateEncoding"] ?? .null)
     out += ", \"layout\": " + SiftJSON.serialize(top["layout"] ?? .null) + ", \"entities\": {"
     for (i, name) in entitiesJSON.keys.sorted().enumerated() {
@@ -41,9 +43,10 @@ extension SQLSchema {
     if e.hasSingleColumnKey {
       d["primaryKey"] = .string(e.primaryKey)
     } else {
-      d["primaryKey"] = .array(e.primaryKeyColumns.map { column in
-        .string(e.attributes.first(where: { $0.column == column })?.name ?? column)
-      })
+      d["primaryKey"] = .array(
+        e.primaryKeyColumns.map { column in
+          .string(e.attributes.first(where: { $0.column == column })?.name ?? column)
+        })
     }
     if e.isView { d["view"] = .bool(true) }
     if let f = e.rowFilter {
@@ -78,13 +81,16 @@ extension SQLSchema {
     }
     if !rels.isEmpty { d["relationships"] = .dictionary(rels) }
     if !e.indexes.isEmpty {
-      d["indexes"] = .array(e.indexes.map { index in
-        var spec: [String: SiftValue] = ["name": .string(index.name), "columns": .array(index.columns.map { .string($0) })]
-        if index.isUnique { spec["unique"] = .bool(true) }
-        if index.hasExpressions { spec["expressions"] = .bool(true) }
-        if index.isPartial { spec["partial"] = .bool(true) }
-        return .dictionary(spec)
-      })
+      d["indexes"] = .array(
+        e.indexes.map { index in
+          var spec: [String: SiftValue] = [
+            "name": .string(index.name), "columns": .array(index.columns.map { .string($0) }),
+          ]
+          if index.isUnique { spec["unique"] = .bool(true) }
+          if index.hasExpressions { spec["expressions"] = .bool(true) }
+          if index.isPartial { spec["partial"] = .bool(true) }
+          return .dictionary(spec)
+        })
     }
     return .dictionary(d)
   }

@@ -21,7 +21,8 @@ extension SQLSchema {
     for name in entityNames {
       guard let e = entity(name) else { continue }
       for a in e.attributes where a.type == .date || a.type == .boolean {
-        let sql = "SELECT " + q(a.column) + " FROM " + q(e.table) + " WHERE " + q(a.column) + " IS NOT NULL LIMIT "
+        let sql =
+          "SELECT " + q(a.column) + " FROM " + q(e.table) + " WHERE " + q(a.column) + " IS NOT NULL LIMIT "
           + dialect.placeholder(1)
         let rows: [[SQLValue]]
         do {
@@ -49,7 +50,8 @@ extension SQLSchema {
     let encoding = a.dateEncoding(in: self)
     switch (encoding.isNumeric, value) {
     case (true, .text(let s)):
-      let shape = SQLDateEncoding.textEncoding(of: s).map { "\"dateEncoding\": \"\($0.rawValue)\"" } ?? "a text date encoding"
+      let shape =
+        SQLDateEncoding.textEncoding(of: s).map { "\"dateEncoding\": \"\($0.rawValue)\"" } ?? "a text date encoding"
       return "is described as dates in \(encoding.rawValue), but the column holds text such as "
         + "\(SiftJSON.serialize(.string(s))): describe it with \(shape) (or leave the attribute out of the schema file "
         + "and let Sift read the database)"

@@ -66,7 +66,8 @@ public struct SQLSchema: Sendable, Hashable {
     self.layout = layout
     guard dateEncoding == .unixSeconds || dateEncoding == .referenceDateSeconds else {
       throw SQLSchema.invalid(
-        "a schema's dateEncoding must be \"secondsSince1970\" or \"secondsSince2001\"; give other encodings per attribute")
+        "a schema's dateEncoding must be \"secondsSince1970\" or \"secondsSince2001\"; give other encodings per attribute"
+      )
     }
     try validate()
   }
@@ -87,7 +88,9 @@ public struct SQLSchema: Sendable, Hashable {
       if identifier.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) {
         throw SQLSchema.invalid("\(what) '\(identifier)' contains a control character")
       }
-      if identifier.hasPrefix("__sift") { throw SQLSchema.invalid("\(what) '\(identifier)' uses the reserved prefix __sift") }
+      if identifier.hasPrefix("__sift") {
+        throw SQLSchema.invalid("\(what) '\(identifier)' uses the reserved prefix __sift")
+      }
     }
     for name in entityNames {
       guard let e = entities[name] else { continue }
@@ -106,12 +109,16 @@ public struct SQLSchema: Sendable, Hashable {
           throw SQLSchema.invalid("attribute \(e.name).\(a.name) has a dateEncoding but is not a date")
         }
         if let storage = a.arrayStorage, storage != .sideTable {
-          if !a.type.isArray { throw SQLSchema.invalid("attribute \(e.name).\(a.name) has an arrayStorage but is not an array") }
+          if !a.type.isArray {
+            throw SQLSchema.invalid("attribute \(e.name).\(a.name) has an arrayStorage but is not an array")
+          }
         }
       }
       if let f = e.rowFilter {
         try check(f.column, "row-filter column of \(e.name)")
-        if layout == .sift { throw SQLSchema.invalid("\(e.name) has a row filter, which only a schema of layout \"existing\" may have") }
+        if layout == .sift {
+          throw SQLSchema.invalid("\(e.name) has a row filter, which only a schema of layout \"existing\" may have")
+        }
         if f.values.isEmpty { throw SQLSchema.invalid("the row filter of \(e.name) lists no values") }
       }
       for column in e.primaryKeyColumns where !e.attributes.contains(where: { $0.column == column }) {
@@ -196,7 +203,9 @@ public struct SQLSchema: Sendable, Hashable {
         case .toOne(let fk):
           try claim(e.table, fk, Use(what: "the foreign key of \(e.name).\(r.name)", link: (e.name, target.name, true)))
         case .toMany(let fk):
-          try claim(target.table, fk, Use(what: "the inverse foreign key of \(e.name).\(r.name)", link: (target.name, e.name, false)))
+          try claim(
+            target.table, fk,
+            Use(what: "the inverse foreign key of \(e.name).\(r.name)", link: (target.name, e.name, false)))
         case .manyToMany: break
         }
       }

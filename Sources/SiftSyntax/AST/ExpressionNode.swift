@@ -166,7 +166,9 @@ public struct SiftKeyPath: Sendable, Hashable, CustomStringConvertible {
       }
       if dots == 0, bytes.first != 0x40 { return nil }  // one plain key: no "." and no "@"
       // By Characters: a "." followed by a combining mark is not a separator.
-      guard ascii else { return dotted.split(separator: ".", omittingEmptySubsequences: false).map(SiftKeyPath.component) }
+      guard ascii else {
+        return dotted.split(separator: ".", omittingEmptySubsequences: false).map(SiftKeyPath.component)
+      }
       // ASCII: split by bytes (the same pieces as by Characters, much cheaper).
       var parts: [Component] = []
       parts.reserveCapacity(dots + 1)
@@ -174,7 +176,8 @@ public struct SiftKeyPath: Sendable, Hashable, CustomStringConvertible {
       for i in 0...bytes.count where i == bytes.count || bytes[i] == 0x2E {
         let piece = UnsafeBufferPointer(rebasing: bytes[start..<i])
         if piece.first == 0x40,
-          let op = CollectionOperator(name: String(decoding: UnsafeBufferPointer(rebasing: piece.dropFirst()), as: UTF8.self))
+          let op = CollectionOperator(
+            name: String(decoding: UnsafeBufferPointer(rebasing: piece.dropFirst()), as: UTF8.self))
         {
           parts.append(.operator(op))
         } else {

@@ -28,7 +28,8 @@ package enum SiftOrMerging {
       }
       var values = [first.value]
       var j = i + 1
-      while j < terms.count, let next = equality(terms[j]), next.c.lhs == first.c.lhs, next.c.options == first.c.options {
+      while j < terms.count, let next = equality(terms[j]), next.c.lhs == first.c.lhs, next.c.options == first.c.options
+      {
         values.append(next.value)
         j += 1
       }
@@ -57,7 +58,9 @@ package enum SiftOrMerging {
     var order: [Key] = []
     var groups: [Key: (first: SiftComparison, values: [SiftValue], terms: [PredicateNode])] = [:]
     for t in terms {
-      guard let (c, v) = equality(t), case .keyPath(nil, let kp) = c.lhs.kind, kp.components.count == 1 else { return nil }
+      guard let (c, v) = equality(t), case .keyPath(nil, let kp) = c.lhs.kind, kp.components.count == 1 else {
+        return nil
+      }
       let key = Key(lhs: c.lhs, options: c.options)
       if groups[key] == nil {
         order.append(key)
@@ -85,7 +88,8 @@ package enum SiftOrMerging {
   /// `operand == constant` with a pure operand (a key path of the record or of a variable).
   static func equality(_ p: PredicateNode) -> (c: SiftComparison, value: SiftValue)? {
     guard case .comparison(let c) = p.kind, c.quantifier == nil, c.op == .equal, case .constant(let v) = c.rhs.kind,
-      case .keyPath(let base, let kp) = c.lhs.kind, kp.components.allSatisfy({ if case .key = $0 { true } else { false } })
+      case .keyPath(let base, let kp) = c.lhs.kind,
+      kp.components.allSatisfy({ if case .key = $0 { true } else { false } })
     else { return nil }
     if let base, case .variable = base.kind {} else if base != nil { return nil }
     return (c, v)

@@ -28,7 +28,8 @@ extension ArgumentBinder {
     }
   }
 
-  static func bindTrees(_ terms: [PredicateNode], _ arguments: [SiftValue]) throws(ArgumentFailure) -> [PredicateNode]? {
+  static func bindTrees(_ terms: [PredicateNode], _ arguments: [SiftValue]) throws(ArgumentFailure) -> [PredicateNode]?
+  {
     var out: [PredicateNode] = []
     for i in terms.indices {
       let t = try bindTree(terms[i], arguments)

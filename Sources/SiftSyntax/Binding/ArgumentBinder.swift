@@ -70,10 +70,12 @@ enum ArgumentBinder {
     throws(ArgumentFailure) -> ExpressionNode
   {
     guard position < arguments.count else {
-      throw ArgumentFailure(diagnostic: SiftDiagnostic(
-        id: .missingArgument,
-        message: "no argument for '\(spec.text)' (argument \(position + 1)); \(arguments.count) \(arguments.count == 1 ? "was" : "were") given",
-        range: range))
+      throw ArgumentFailure(
+        diagnostic: SiftDiagnostic(
+          id: .missingArgument,
+          message:
+            "no argument for '\(spec.text)' (argument \(position + 1)); \(arguments.count) \(arguments.count == 1 ? "was" : "were") given",
+          range: range))
     }
     return try value(for: spec, arguments[position], position: position, range: range)
   }
@@ -116,7 +118,9 @@ enum ArgumentBinder {
       return ExpressionNode(.constant(.array(constants)), range: e.range)
     case .cast(let x, .date):
       guard case .constant(let v) = x.kind else { return nil }
-      if let seconds = v.numericSeconds { return ExpressionNode(.constant(.date(referenceDate(seconds))), range: e.range) }
+      if let seconds = v.numericSeconds {
+        return ExpressionNode(.constant(.date(referenceDate(seconds))), range: e.range)
+      }
       guard case .string(let text) = v, let date = SiftDateText.parse(text) else { return nil }
       return ExpressionNode(.constant(.date(date)), range: e.range)
     default:
@@ -128,10 +132,11 @@ enum ArgumentBinder {
     throws(ArgumentFailure) -> ExpressionNode
   {
     func wrong(_ expected: String) -> ArgumentFailure {
-      ArgumentFailure(diagnostic: SiftDiagnostic(
-        id: .wrongArgumentKind,
-        message: "'\(spec.text)' needs \(expected), but argument \(position + 1) is \(article(arg.kindName))",
-        range: range))
+      ArgumentFailure(
+        diagnostic: SiftDiagnostic(
+          id: .wrongArgumentKind,
+          message: "'\(spec.text)' needs \(expected), but argument \(position + 1) is \(article(arg.kindName))",
+          range: range))
     }
     switch spec.expects {
     case .object:
@@ -179,12 +184,15 @@ enum ArgumentBinder {
     let kp = SiftKeyPath(dotted: path)
     for c in kp.components {
       if case .key(let k) = c, k.isEmpty {
-        throw ArgumentFailure(diagnostic: SiftDiagnostic(
-          id: .invalidKeyPath, message: "key path \"\(path)\"\(what) has an empty component", range: range))
+        throw ArgumentFailure(
+          diagnostic: SiftDiagnostic(
+            id: .invalidKeyPath, message: "key path \"\(path)\"\(what) has an empty component", range: range))
       }
       if case .key(let k) = c, k.hasPrefix("@") {
-        throw ArgumentFailure(diagnostic: SiftDiagnostic(
-          id: .unknownCollectionOperator, message: "unknown collection operator '\(k)' in key path \"\(path)\"", range: range))
+        throw ArgumentFailure(
+          diagnostic: SiftDiagnostic(
+            id: .unknownCollectionOperator, message: "unknown collection operator '\(k)' in key path \"\(path)\"",
+            range: range))
       }
     }
     if path == "SELF" || path == "self" { return ExpressionNode(.evaluatedObject, range: range) }

@@ -45,7 +45,8 @@ extension SiftPredicate {
   @_disfavoredOverload
   public func binding(_ arguments: [Any?]) throws(SiftError) -> SiftPredicate {
     let root = self.root
-    return try binding(ArgumentBinder.convert(arguments, source: source) { i in ArgumentBinder.range(ofArgument: i, in: root) })
+    return try binding(
+      ArgumentBinder.convert(arguments, source: source) { i in ArgumentBinder.range(ofArgument: i, in: root) })
   }
 
   /// `substituting(_:)` with plain Swift values.
@@ -72,7 +73,8 @@ extension SiftPredicate {
     options: ComparisonOptions = [], modifier: SiftQuantifier? = nil
   ) throws(SiftError) -> SiftPredicate {
     guard let converted = SiftValue(converting: value) else {
-      throw ArgumentBinder.unconvertible(value, argument: nil, range: SiftSourceRange(start: 0, end: keyPath.utf8.count), source: keyPath)
+      throw ArgumentBinder.unconvertible(
+        value, argument: nil, range: SiftSourceRange(start: 0, end: keyPath.utf8.count), source: keyPath)
     }
     return try comparison(keyPath, op, converted, options: options, modifier: modifier)
   }
@@ -151,7 +153,8 @@ extension ArgumentBinder {
           stage: .arguments,
           diagnostic: SiftDiagnostic(
             id: .unsupportedArgumentType,
-            message: "$\(name) is \(SiftValue.typeName(of: value)), which Sift cannot use as a value; conform it to SiftValueConvertible",
+            message:
+              "$\(name) is \(SiftValue.typeName(of: value)), which Sift cannot use as a value; conform it to SiftValueConvertible",
             range: SiftSourceRange(start: 0, end: source.utf8.count)),
           source: source)
       }
@@ -167,7 +170,8 @@ extension ArgumentBinder {
       stage: .arguments,
       diagnostic: SiftDiagnostic(
         id: .unsupportedArgumentType,
-        message: "\(which) is \(SiftValue.typeName(of: value)), which Sift cannot use as a value; conform it to SiftValueConvertible",
+        message:
+          "\(which) is \(SiftValue.typeName(of: value)), which Sift cannot use as a value; conform it to SiftValueConvertible",
         range: range),
       source: source)
   }

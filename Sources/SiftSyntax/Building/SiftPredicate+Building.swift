@@ -109,7 +109,8 @@ extension SiftPredicate {
   ) throws(SiftError) -> SiftPredicate {
     let lhs: ExpressionNode
     do {
-      lhs = try ArgumentBinder.keyPathExpression(keyPath, for: "", range: SiftSourceRange(start: 0, end: keyPath.utf8.count))
+      lhs = try ArgumentBinder.keyPathExpression(
+        keyPath, for: "", range: SiftSourceRange(start: 0, end: keyPath.utf8.count))
     } catch {
       throw SiftError(stage: .arguments, diagnostic: error.diagnostic, source: keyPath)
     }

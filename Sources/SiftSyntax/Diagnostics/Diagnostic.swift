@@ -137,7 +137,8 @@ public struct SiftError: Error, Sendable, Hashable, CustomStringConvertible {
   /// ```
   public init(stage: Stage, id: String, message: String, underlying: (any Error & Sendable)? = nil) {
     self.init(
-      stage: stage, diagnostic: SiftDiagnostic(id: id, message: message, range: .at(0)), source: "", underlying: underlying)
+      stage: stage, diagnostic: SiftDiagnostic(id: id, message: message, range: .at(0)), source: "",
+      underlying: underlying)
   }
 
   /// The stable identifier of the problem (`diagnostic.id`): safe to match on.
@@ -165,7 +166,9 @@ public struct SiftError: Error, Sendable, Hashable, CustomStringConvertible {
   /// The rendered diagnostic (plain text, no colors): with a caret under the spot when there
   /// is text to point into, else the message alone (it names its file, table or server).
   public var description: String {
-    if source.isEmpty && diagnostic.range.start == diagnostic.range.end && diagnostic.notes.isEmpty && diagnostic.fixIts.isEmpty {
+    if source.isEmpty && diagnostic.range.start == diagnostic.range.end && diagnostic.notes.isEmpty
+      && diagnostic.fixIts.isEmpty
+    {
       return diagnostic.message
     }
     return SiftDiagnosticRenderer().render(diagnostic, in: source)

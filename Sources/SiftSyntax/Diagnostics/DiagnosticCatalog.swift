@@ -179,7 +179,9 @@ enum DiagnosticCatalog {
       range: range, fixIts: suggestionFix(suggestion, range, quoted: true))
   }
 
-  static func unknownCollectionOperator(_ name: String, suggestion: String?, at range: SiftSourceRange) -> SiftDiagnostic {
+  static func unknownCollectionOperator(_ name: String, suggestion: String?, at range: SiftSourceRange)
+    -> SiftDiagnostic
+  {
     SiftDiagnostic(
       id: .unknownCollectionOperator, message: "unknown collection operator '@\(name)'",
       range: range, fixIts: suggestionFix(suggestion.map { "@" + $0 }, range, quoted: false))
@@ -220,11 +222,16 @@ enum DiagnosticCatalog {
       fixIts: [.init("insert the closing \(quote)", range: .at(range.end), replacement: String(quote))])
   }
 
-  static func wrongArgumentCount(function: String, expected: ClosedRange<Int>, found: Int, at range: SiftSourceRange) -> SiftDiagnostic {
-    let want = expected.lowerBound == expected.upperBound ? "\(expected.lowerBound)" : "\(expected.lowerBound) to \(expected.upperBound)"
+  static func wrongArgumentCount(function: String, expected: ClosedRange<Int>, found: Int, at range: SiftSourceRange)
+    -> SiftDiagnostic
+  {
+    let want =
+      expected.lowerBound == expected.upperBound
+      ? "\(expected.lowerBound)" : "\(expected.lowerBound) to \(expected.upperBound)"
     return SiftDiagnostic(
       id: .wrongArgumentCount,
-      message: "\(function) takes \(want) argument\(want == "1" ? "" : "s"), but \(found) \(found == 1 ? "was" : "were") given",
+      message:
+        "\(function) takes \(want) argument\(want == "1" ? "" : "s"), but \(found) \(found == 1 ? "was" : "were") given",
       range: range)
   }
 

@@ -53,7 +53,8 @@ public struct SiftAggregate: Sendable, Hashable {
         source: expression.source)
     }
     guard case .function(let f, let args) = root.kind, args.count == 1 else {
-      throw fail("an aggregate over the fetch is sum:, count:, min:, max:, average:, median: or stddev: of one key path")
+      throw fail(
+        "an aggregate over the fetch is sum:, count:, min:, max:, average:, median: or stddev: of one key path")
     }
     let function: Function
     switch f {
@@ -69,7 +70,8 @@ public struct SiftAggregate: Sendable, Hashable {
     switch args[0].kind {
     case .evaluatedObject where function == .count:
       self.init(.count, nil, name: name ?? expression.expressionFormat)
-    case .keyPath(.none, let kp) where kp.components.allSatisfy({ if case .key = $0 { return true } else { return false } }):
+    case .keyPath(.none, let kp)
+    where kp.components.allSatisfy({ if case .key = $0 { return true } else { return false } }):
       self.init(function, kp.description, name: name ?? expression.expressionFormat)
     default:
       throw fail("the argument of \(f.rawValue) must be a key path of the entity")

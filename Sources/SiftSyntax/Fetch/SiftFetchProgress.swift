@@ -34,6 +34,7 @@ extension SiftError {
   /// ```
   public static func cancelled(stage: SiftError.Stage) -> SiftError {
     SiftError(
-      stage: stage, diagnostic: SiftDiagnostic(id: .cancelled, message: "the fetch was cancelled", range: .at(0)), source: "")
+      stage: stage, diagnostic: SiftDiagnostic(id: .cancelled, message: "the fetch was cancelled", range: .at(0)),
+      source: "")
   }
 }

@@ -47,7 +47,9 @@ public struct SiftSortDescriptor: Sendable, Hashable, CustomStringConvertible {
   /// ```swift
   /// SiftSortDescriptor("name", comparison: .caseInsensitive)
   /// ```
-  public init(_ keyPath: String, ascending: Bool = true, comparison: Comparison = .binary, nulls: NullPlacement = .automatic) {
+  public init(
+    _ keyPath: String, ascending: Bool = true, comparison: Comparison = .binary, nulls: NullPlacement = .automatic
+  ) {
     self.keyPath = keyPath
     self.ascending = ascending
     self.comparison = comparison

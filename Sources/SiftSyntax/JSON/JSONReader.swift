@@ -102,7 +102,9 @@ package struct JSONReader {
     }
     if dict.count == 1 {
       if case .string(let s)? = dict["$date"] {
-        guard let date = SiftJSON.parseDate(s) else { throw error("invalid $date \"\(s)\"; expected ISO 8601 such as 2024-03-01T00:00:00Z") }
+        guard let date = SiftJSON.parseDate(s) else {
+          throw error("invalid $date \"\(s)\"; expected ISO 8601 such as 2024-03-01T00:00:00Z")
+        }
         return .date(date)
       }
       if case .int(let n)? = dict["$date"] { return .date(Date(timeIntervalSince1970: Double(n))) }
@@ -153,7 +155,9 @@ package struct JSONReader {
         case UInt8(ascii: "t"): scalars.append("\t")
         case UInt8(ascii: "u"):
           var code = try hex4()
-          if (0xD800...0xDBFF).contains(code), i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"), bytes[i + 1] == UInt8(ascii: "u") {
+          if (0xD800...0xDBFF).contains(code), i + 1 < bytes.count, bytes[i] == UInt8(ascii: "\\"),
+            bytes[i + 1] == UInt8(ascii: "u")
+          {
             i += 2
             let low = try hex4()
             if (0xDC00...0xDFFF).contains(low) { code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00) }

@@ -180,11 +180,13 @@ extension SiftJSONDates {
           throw Failure(record: nil, key: "*", message: "the date formats are not valid JSON (\(error))")
         }
         guard case .dictionary(let d) = object else {
-          throw Failure(record: nil, key: "*", message: "the date formats must be a JSON object of key paths and formats")
+          throw Failure(
+            record: nil, key: "*", message: "the date formats must be a JSON object of key paths and formats")
         }
         for (key, v) in d {
           guard case .string(let name) = v, let format = Format(rawValue: name) else {
-            throw Failure(record: nil, key: key, message: "\(SiftJSON.serialize(v)) is not a date format (\(Self.formatNames))")
+            throw Failure(
+              record: nil, key: key, message: "\(SiftJSON.serialize(v)) is not a date format (\(Self.formatNames))")
           }
           if key == "*" { defaultFormat = format } else { keys[key] = format }
         }

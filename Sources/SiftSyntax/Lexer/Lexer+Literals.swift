@@ -72,9 +72,12 @@ extension Lexer {
   /// A letter glued to a number (`12abc`, `0x1G`) makes the whole run invalid.
   mutating func trailingIdentifierCharacter() -> ((Int) -> TokenKind)? {
     guard let b = peek() else { return nil }
-    let glued = Lexer.isIdentifierStart(b) || (b >= 0x80 && scalar(at: position).map {
-      Lexer.isUnicodeIdentifierStart($0.0)
-    } ?? false)
+    let glued =
+      Lexer.isIdentifierStart(b)
+      || (b >= 0x80
+        && scalar(at: position).map {
+          Lexer.isUnicodeIdentifierStart($0.0)
+        } ?? false)
     guard glued else { return nil }
     _ = readIdentifierText()
     let end = position

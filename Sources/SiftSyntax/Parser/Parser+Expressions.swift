@@ -13,7 +13,8 @@ extension Parser {
     let e = try parseExpression()
     if case .end = currentKind { return e }
     try failOnInvalidToken()
-    throw ParseFailure(DiagnosticCatalog.unexpectedAfterExpression(current, isPredicate: isAtComparisonOperator() || atAnd() || atOr()))
+    throw ParseFailure(
+      DiagnosticCatalog.unexpectedAfterExpression(current, isPredicate: isAtComparisonOperator() || atAnd() || atOr()))
   }
 
   /// `expression ::= assignment | bitwise`

@@ -21,7 +21,8 @@ extension Parser {
     let nameRange = range(from: start)
     guard at(.leftParen) else {
       try failOnInvalidToken()
-      throw ParseFailure(DiagnosticCatalog.expectedPunctuation(.leftParen, "after function name", found: current, opening: nil))
+      throw ParseFailure(
+        DiagnosticCatalog.expectedPunctuation(.leftParen, "after function name", found: current, opening: nil))
     }
     let open = current
     let args = try nested(at: open) { (p: inout Parser) throws(ParseFailure) in
@@ -35,7 +36,8 @@ extension Parser {
     }
     if !function.arity.contains(args.count) {
       throw ParseFailure(
-        DiagnosticCatalog.wrongArgumentCount(function: spelling, expected: function.arity, found: args.count, at: range(from: start)))
+        DiagnosticCatalog.wrongArgumentCount(
+          function: spelling, expected: function.arity, found: args.count, at: range(from: start)))
     }
     return try make(.function(function, args), from: start)
   }
@@ -55,7 +57,8 @@ extension Parser {
       var args: [ExpressionNode] = []
       while p.eat(.comma) != nil { args.append(try p.parseExpression()) }
       _ = try p.expect(.rightParen, "to close FUNCTION(", opening: open)
-      return try p.make(.customFunction(receiver: receiver, selector: selector, arguments: args), from: keyword.range.start)
+      return try p.make(
+        .customFunction(receiver: receiver, selector: selector, arguments: args), from: keyword.range.start)
     }
   }
 
@@ -68,13 +71,15 @@ extension Parser {
       _ = try p.expect(.comma, "after the SUBQUERY collection")
       guard case .variable(let name) = p.currentKind else {
         try p.failOnInvalidToken()
-        throw ParseFailure(DiagnosticCatalog.expectedSubqueryVariable(found: p.current, text: p.text(of: p.current.range)))
+        throw ParseFailure(
+          DiagnosticCatalog.expectedSubqueryVariable(found: p.current, text: p.text(of: p.current.range)))
       }
       p.skip()
       _ = try p.expect(.comma, "after the SUBQUERY variable")
       let predicate = try p.requirePredicate(try p.parseOrPredicate(allowBareExpression: false))
       _ = try p.expect(.rightParen, "to close SUBQUERY(", opening: open)
-      return try p.make(.subquery(collection: collection, variable: name, predicate: predicate), from: keyword.range.start)
+      return try p.make(
+        .subquery(collection: collection, variable: name, predicate: predicate), from: keyword.range.start)
     }
   }
 

@@ -15,8 +15,11 @@ struct PolicyCheck {
     self.source = source
   }
 
-  func refuse(_ id: DiagnosticID, _ message: String, at range: SiftSourceRange, notes: [SiftDiagnostic.Note] = []) -> SiftError {
-    SiftError(stage: .policy, diagnostic: SiftDiagnostic(id: id, message: message, range: range, notes: notes), source: source)
+  func refuse(_ id: DiagnosticID, _ message: String, at range: SiftSourceRange, notes: [SiftDiagnostic.Note] = [])
+    -> SiftError
+  {
+    SiftError(
+      stage: .policy, diagnostic: SiftDiagnostic(id: id, message: message, range: range, notes: notes), source: source)
   }
 
   /// Counts a node and checks its depth.
@@ -72,7 +75,8 @@ struct PolicyCheck {
     case .variable(let name):
       guard let bound = scope[name] else {
         throw refuse(
-          .variableNotAllowed, "variables such as '$\(name)' are not allowed in this filter; write the value", at: e.range)
+          .variableNotAllowed, "variables such as '$\(name)' are not allowed in this filter; write the value",
+          at: e.range)
       }
       return bound  // the collection's path, already checked
     case .keyPath(let base, let kp):
@@ -100,7 +104,8 @@ struct PolicyCheck {
         if case .constant(.string(let k)) = x.kind {
           try enter(x.range, depth: depth + 1)
           guard let b else {
-            throw refuse(.keyNotAllowed, "keys may only be read from the record, not from a computed value", at: x.range)
+            throw refuse(
+              .keyNotAllowed, "keys may only be read from the record, not from a computed value", at: x.range)
           }
           path = b + [k]
         } else if case .constant(.int) = x.kind {

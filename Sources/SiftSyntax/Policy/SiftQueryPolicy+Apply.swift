@@ -49,7 +49,9 @@ extension SiftQueryPolicy {
   /// ```swift
   /// try policy.requirement(["USER": 7])?.root   // owner_id == 7
   /// ```
-  public func requirement(_ variables: [String: SiftValue], allowingMissing: Bool = false) throws(SiftError) -> PredicateNode? {
+  public func requirement(_ variables: [String: SiftValue], allowingMissing: Bool = false) throws(SiftError)
+    -> PredicateNode?
+  {
     guard let require else { return nil }
     let bound = require.substituting(variables)
     if !allowingMissing, let missing = bound.variables.sorted().first {
@@ -71,7 +73,9 @@ extension SiftQueryPolicy {
   /// ```swift
   /// let safe = try policy.applying(to: clientRequest, variables: ["USER": 7])
   /// ```
-  public func applying(to request: SiftFetchRequest, variables: [String: SiftValue] = [:]) throws(SiftError) -> SiftFetchRequest {
+  public func applying(to request: SiftFetchRequest, variables: [String: SiftValue] = [:]) throws(SiftError)
+    -> SiftFetchRequest
+  {
     var out = request
     if let p = request.predicate {
       out.predicate = try applying(to: p, variables: variables)
@@ -115,9 +119,10 @@ extension SiftQueryPolicy {
   /// Checks a dotted key path given outside a predicate (properties to fetch, group-by).
   func checkKeyPath(_ dotted: String) throws(SiftError) {
     let walk = PolicyCheck(self, source: dotted)
-    try walk.allow(SiftKeyPath(dotted: SiftQueryPolicy.plainPath(dotted)).components.compactMap {
-      if case .key(let k) = $0 { return k } else { return nil }
-    }, at: SiftSourceRange(start: 0, end: dotted.utf8.count))
+    try walk.allow(
+      SiftKeyPath(dotted: SiftQueryPolicy.plainPath(dotted)).components.compactMap {
+        if case .key(let k) = $0 { return k } else { return nil }
+      }, at: SiftSourceRange(start: 0, end: dotted.utf8.count))
   }
 
   /// A dotted path without its collection operators (`tags.@count` → `tags`).

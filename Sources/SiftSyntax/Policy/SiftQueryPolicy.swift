@@ -93,7 +93,8 @@ public struct SiftQueryPolicy: Sendable, Hashable {
     var names: Set<String> = []
     for name in deny {
       guard let canonical = SiftQueryPolicy.canonicalConstruct(name) else {
-        throw SiftQueryPolicy.invalid("unknown name '\(name)' in deny (known: \(SiftQueryPolicy.constructNames.joined(separator: ", ")))")
+        throw SiftQueryPolicy.invalid(
+          "unknown name '\(name)' in deny (known: \(SiftQueryPolicy.constructNames.joined(separator: ", ")))")
       }
       names.insert(canonical)
     }
@@ -131,7 +132,9 @@ public struct SiftQueryPolicy: Sendable, Hashable {
       guard case .array(let items) = v else { throw SiftQueryPolicy.invalid("'\(field)' must be an array of strings") }
       var out: [String] = []
       for item in items {
-        guard case .string(let s) = item else { throw SiftQueryPolicy.invalid("'\(field)' must be an array of strings") }
+        guard case .string(let s) = item else {
+          throw SiftQueryPolicy.invalid("'\(field)' must be an array of strings")
+        }
         out.append(s)
       }
       return out
@@ -141,10 +144,14 @@ public struct SiftQueryPolicy: Sendable, Hashable {
       guard case .string(let s) = e else { throw SiftQueryPolicy.invalid("'entity' must be a string") }
       entity = s
     }
-    guard let keys = try strings("keys") else { throw SiftQueryPolicy.invalid("'keys' is required: the key paths clients may name") }
+    guard let keys = try strings("keys") else {
+      throw SiftQueryPolicy.invalid("'keys' is required: the key paths clients may name")
+    }
     var require: SiftPredicate?
     if let r = d["require"], !r.isNull {
-      guard case .string(let text) = r else { throw SiftQueryPolicy.invalid("'require' must be a predicate format string") }
+      guard case .string(let text) = r else {
+        throw SiftQueryPolicy.invalid("'require' must be a predicate format string")
+      }
       do {
         require = try SiftPredicate.parse(text)
       } catch {
@@ -173,7 +180,8 @@ public struct SiftQueryPolicy: Sendable, Hashable {
       }
     }
     try self.init(
-      entity: entity, keys: Set(keys), sortKeys: try strings("sortKeys").map(Set.init), deny: Set(try strings("deny") ?? []),
+      entity: entity, keys: Set(keys), sortKeys: try strings("sortKeys").map(Set.init),
+      deny: Set(try strings("deny") ?? []),
       require: require, limits: limits)
   }
 
@@ -188,7 +196,8 @@ public struct SiftQueryPolicy: Sendable, Hashable {
   ].map(\.rawValue)
 
   static func invalid(_ message: String) -> SiftError {
-    SiftError(stage: .policy, diagnostic: SiftDiagnostic(id: .invalidPolicy, message: message, range: .at(0)), source: "")
+    SiftError(
+      stage: .policy, diagnostic: SiftDiagnostic(id: .invalidPolicy, message: message, range: .at(0)), source: "")
   }
 }
 
@@ -206,7 +215,8 @@ extension SiftQueryPolicy: Decodable {
       require = try SiftPredicate.parse(text)
     }
     try self.init(
-      entity: try c.decodeIfPresent(String.self, forKey: .entity), keys: Set(try c.decode([String].self, forKey: .keys)),
+      entity: try c.decodeIfPresent(String.self, forKey: .entity),
+      keys: Set(try c.decode([String].self, forKey: .keys)),
       sortKeys: try c.decodeIfPresent([String].self, forKey: .sortKeys).map(Set.init),
       deny: Set(try c.decodeIfPresent([String].self, forKey: .deny) ?? []), require: require,
       limits: Limits(

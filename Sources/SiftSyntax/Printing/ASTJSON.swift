@@ -45,12 +45,15 @@ package enum ASTJSON {
     case .evaluatedObject: set("self", [:])
     case .variable(let n): set("variable", ["name": .string(n)])
     case .keyPath(let base, let kp):
-      var f: [String: SiftValue] = ["keyPath": .array(kp.components.map { c in
-        switch c {
-        case .key(let k): return .string(k)
-        case .operator(let op): return .string(op.spelling)
-        }
-      })]
+      var f: [String: SiftValue] = [
+        "keyPath": .array(
+          kp.components.map { c in
+            switch c {
+            case .key(let k): return .string(k)
+            case .operator(let op): return .string(op.spelling)
+            }
+          })
+      ]
       if let base { f["base"] = encode(base) }
       set("keyPath", f)
     case .index(let b, let i):
@@ -65,13 +68,15 @@ package enum ASTJSON {
     case .aggregate(let items): set("aggregate", ["items": .array(items.map(encode))])
     case .unary(let op, let x): set("unary", ["op": .string(op.symbol), "operand": encode(x)])
     case .binary(let op, let a, let b): set("binary", ["op": .string(op.symbol), "lhs": encode(a), "rhs": encode(b)])
-    case .function(let f, let args): set("function", ["name": .string(f.selector), "arguments": .array(args.map(encode))])
+    case .function(let f, let args):
+      set("function", ["name": .string(f.selector), "arguments": .array(args.map(encode))])
     case .customFunction(let r, let s, let args):
       set("customFunction", ["receiver": encode(r), "selector": .string(s), "arguments": .array(args.map(encode))])
     case .subquery(let c, let v, let p):
       set("subquery", ["collection": encode(c), "variable": .string(v), "predicate": encode(p)])
     case .cast(let x, let t): set("cast", ["value": encode(x), "type": .string(t.className)])
-    case .ternary(let p, let a, let b): set("ternary", ["condition": encode(p), "whenTrue": encode(a), "whenFalse": encode(b)])
+    case .ternary(let p, let a, let b):
+      set("ternary", ["condition": encode(p), "whenTrue": encode(a), "whenFalse": encode(b)])
     case .assignment(let v, let x): set("assignment", ["variable": .string(v), "value": encode(x)])
     case .anyKey: set("anyKey", [:])
     case .argument(let s, let pos): set("argument", ["specifier": .string(s.text), "position": .int(Int64(pos))])

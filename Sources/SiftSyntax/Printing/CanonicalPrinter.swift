@@ -250,12 +250,14 @@ package struct CanonicalPrinter: Sendable {
   /// True when `key` lexes as one identifier token.
   static func isPlainIdentifier(_ key: String) -> Bool {
     guard let firstScalar = key.unicodeScalars.first else { return false }
-    let startOK = firstScalar.isASCII
+    let startOK =
+      firstScalar.isASCII
       ? (firstScalar.properties.isAlphabetic || firstScalar == "_")
       : Lexer.isUnicodeIdentifierStart(firstScalar)
     guard startOK else { return false }
     return key.unicodeScalars.allSatisfy { s in
-      s.isASCII ? (s.properties.isAlphabetic || s == "_" || ("0"..."9").contains(s))
+      s.isASCII
+        ? (s.properties.isAlphabetic || s == "_" || ("0"..."9").contains(s))
         : Lexer.isUnicodeIdentifierContinue(s)
     }
   }

@@ -17,8 +17,8 @@
 package struct LikePattern: Sendable, Hashable {
   enum Element: Sendable, Hashable {
     case literal(Unicode.Scalar)
-    case any      // ?
-    case anyRun   // *
+    case any  // ?
+    case anyRun  // *
   }
 
   let elements: [Element]

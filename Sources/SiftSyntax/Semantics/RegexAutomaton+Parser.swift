@@ -142,7 +142,8 @@ extension RegexAutomaton {
       case "^": return .atStart
       case "[":
         guard let n = bracket() else { return nil }
-        if caseInsensitive, case .set(let k) = n, sets[k].negated { return nil }  // ICU closes [^…] under case its own way
+        // ICU closes [^…] under case its own way.
+        if caseInsensitive, case .set(let k) = n, sets[k].negated { return nil }
         return n
       case "\\":
         guard let e = peek() else { return nil }

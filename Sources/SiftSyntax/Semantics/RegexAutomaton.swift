@@ -140,7 +140,9 @@ struct RegexAutomaton: Sendable {
   }
 
   /// The consuming instructions reached after `v` from the alive ones.
-  static func step(_ alive: [Int32], _ v: UInt32, _ program: [Instruction], _ sets: [ScalarSet]) -> (alive: [Int32], accepts: Bool) {
+  static func step(_ alive: [Int32], _ v: UInt32, _ program: [Instruction], _ sets: [ScalarSet]) -> (
+    alive: [Int32], accepts: Bool
+  ) {
     var seeds: [Int32] = []
     for pc in alive {
       if case .set(let s, let next) = program[Int(pc)], sets[s].contains(v) { seeds.append(Int32(next)) }
@@ -198,7 +200,9 @@ struct RegexAutomaton: Sendable {
     if x < 0x80 { return (x, 1) }
     if x < 0xE0 { return ((x & 0x1F) << 6 | UInt32(t[i &+ 1] & 0x3F), 2) }
     if x < 0xF0 { return ((x & 0x0F) << 12 | UInt32(t[i &+ 1] & 0x3F) << 6 | UInt32(t[i &+ 2] & 0x3F), 3) }
-    return ((x & 0x07) << 18 | UInt32(t[i &+ 1] & 0x3F) << 12 | UInt32(t[i &+ 2] & 0x3F) << 6 | UInt32(t[i &+ 3] & 0x3F), 4)
+    return (
+      (x & 0x07) << 18 | UInt32(t[i &+ 1] & 0x3F) << 12 | UInt32(t[i &+ 2] & 0x3F) << 6 | UInt32(t[i &+ 3] & 0x3F), 4
+    )
   }
 
   /// Emits Thompson code for a tree, back to front: each piece is given where to go next.

@@ -42,7 +42,8 @@ package struct RegexPattern: @unchecked Sendable {
   package init(_ pattern: String, options: ComparisonOptions = []) throws(InvalidPattern) {
     self.pattern = pattern
     self.options = options
-    let source = options.contains(.diacriticInsensitive)
+    let source =
+      options.contains(.diacriticInsensitive)
       ? TextFolding.fold(pattern, [.diacriticInsensitive]) : pattern
     var nsOptions: NSRegularExpression.Options = []
     if options.contains(.caseInsensitive) { nsOptions.insert(.caseInsensitive) }
@@ -109,7 +110,8 @@ package struct RegexPattern: @unchecked Sendable {
   /// try RegexPattern("(a+)+\\1").match(String(repeating: "a", count: 40) + "b")   // throws LimitExceeded
   /// ```
   package func match(_ text: String) throws(LimitExceeded) -> Bool {
-    let subject = options.contains(.diacriticInsensitive)
+    let subject =
+      options.contains(.diacriticInsensitive)
       ? TextFolding.fold(text, [.diacriticInsensitive]) : text
     if let automaton, let answer = automaton.matches(subject) { return answer }
     return try backtrackingMatch(subject)
@@ -118,7 +120,8 @@ package struct RegexPattern: @unchecked Sendable {
   /// ICU's answer under the step budget, whatever the pattern (the matcher before
   /// `RegexAutomaton`), for `sift-bench --suite hostile` to compare against.
   package func backtrackingMatchForBench(_ text: String) throws(LimitExceeded) -> Bool {
-    try backtrackingMatch(options.contains(.diacriticInsensitive) ? TextFolding.fold(text, [.diacriticInsensitive]) : text)
+    try backtrackingMatch(
+      options.contains(.diacriticInsensitive) ? TextFolding.fold(text, [.diacriticInsensitive]) : text)
   }
 
   /// Whether the linear-time automaton decides this pattern.

@@ -24,12 +24,16 @@ final class ExistingEvents: @unchecked Sendable {
   /// arrays as JSON text; PostgreSQL has native `date`/`timestamptz`/`timestamp`, arrays and
   /// `jsonb`, `numeric` and `uuid`.
   static func schema(postgres: Bool) throws -> SQLSchema {
-    func date(_ name: String, _ lite: SQLDateEncoding, _ pg: SQLDateEncoding, liteType: String, pgType: String) -> SQLAttribute {
-      SQLAttribute(name: name, type: .date, nativeType: postgres ? pgType : liteType, dateEncoding: postgres ? pg : lite)
+    func date(_ name: String, _ lite: SQLDateEncoding, _ pg: SQLDateEncoding, liteType: String, pgType: String)
+      -> SQLAttribute
+    {
+      SQLAttribute(
+        name: name, type: .date, nativeType: postgres ? pgType : liteType, dateEncoding: postgres ? pg : lite)
     }
     func array(_ name: String, _ type: SQLAttributeType, pgType: String, json: Bool = false) -> SQLAttribute {
       SQLAttribute(
-        name: name, type: type, nativeType: postgres ? pgType : "JSON", arrayStorage: postgres && !json ? .nativeArray : .json)
+        name: name, type: type, nativeType: postgres ? pgType : "JSON",
+        arrayStorage: postgres && !json ? .nativeArray : .json)
     }
     let event = SQLEntity(
       name: "event", table: "event",
@@ -64,7 +68,8 @@ final class ExistingEvents: @unchecked Sendable {
       ])
     let venue = SQLEntity(name: "venue", attributes: [SQLAttribute(name: "name", type: .string)])
     let ticket = SQLEntity(
-      name: "ticket", attributes: [SQLAttribute(name: "seat", type: .string), SQLAttribute(name: "event_id", type: .integer)],
+      name: "ticket",
+      attributes: [SQLAttribute(name: "seat", type: .string), SQLAttribute(name: "event_id", type: .integer)],
       relationships: [SQLRelationship(name: "event", target: "event", kind: .toOne(foreignKey: "event_id"))])
     let performer = SQLEntity(name: "performer", attributes: [SQLAttribute(name: "name", type: .string)])
     return try SQLSchema(entities: [event, venue, ticket, performer], layout: .existing)
@@ -116,7 +121,8 @@ final class ExistingEvents: @unchecked Sendable {
   /// `SELECT t0."id" FROM "event" t0 WHERE … ORDER BY t0."id"` for `p`.
   static func statement(_ p: SiftPredicate, _ compiler: SQLCompiler) throws -> SQLStatement {
     let w = try compiler.compileWhere(p, entity: "event")
-    return SQLStatement(sql: "SELECT t0.\"id\" FROM \"event\" t0 WHERE \(w.sql) ORDER BY t0.\"id\"", bindings: w.bindings)
+    return SQLStatement(
+      sql: "SELECT t0.\"id\" FROM \"event\" t0 WHERE \(w.sql) ORDER BY t0.\"id\"", bindings: w.bindings)
   }
 
   /// Memory, SQLite and PostgreSQL (nil without a server) answers for `p`.

@@ -26,7 +26,9 @@ final class FetchThreeWay {
 
     var description: String {
       switch self {
-      case .rows(let r): return "\(r.count) rows: " + r.prefix(12).map { "[" + $0.map(SiftJSON.serialize).joined(separator: ", ") + "]" }.joined(separator: " ")
+      case .rows(let r):
+        return "\(r.count) rows: "
+          + r.prefix(12).map { "[" + $0.map(SiftJSON.serialize).joined(separator: ", ") + "]" }.joined(separator: " ")
       case .failed(let m): return "error: \(m)"
       }
     }
@@ -106,8 +108,12 @@ final class FetchThreeWay {
   /// disagreement is the known gap `postgres-localized-order` (see `KnownGap`).
   func check(_ r: SiftFetchRequest) -> (report: String, knownGap: Bool)? {
     let mem = memoryOutcome(r)
-    var others: [(String, Outcome, SQLCompiler)] = [("sqlite", sqlOutcome(r, engines.sqliteCompiler, engines.sqlite), engines.sqliteCompiler)]
-    if let pg = engines.postgres { others.append(("postgresql", sqlOutcome(r, engines.postgresCompiler, pg), engines.postgresCompiler)) }
+    var others: [(String, Outcome, SQLCompiler)] = [
+      ("sqlite", sqlOutcome(r, engines.sqliteCompiler, engines.sqlite), engines.sqliteCompiler)
+    ]
+    if let pg = engines.postgres {
+      others.append(("postgresql", sqlOutcome(r, engines.postgresCompiler, pg), engines.postgresCompiler))
+    }
     let bad = others.filter { !Self.agree(mem, $0.1) }
     guard !bad.isEmpty else { return nil }
     return (report(r, mem, bad), bad.allSatisfy { $0.0 == "postgresql" && isLocalizedOrderGap(r, mem, $0.1) })
@@ -157,9 +163,12 @@ final class FetchThreeWay {
       lines.append("  \(name): \(outcome)")
       if let st = try? compiler.compile(r) { lines.append("  \(name) SQL: \(st.sql)  bindings: \(st.bindings)") }
       if case .rows(let x) = mem, case .rows(let y) = outcome,
-        let i = (0..<min(x.count, y.count)).first(where: { k in !(x[k].count == y[k].count && zip(x[k], y[k]).allSatisfy(Self.same)) })
+        let i = (0..<min(x.count, y.count)).first(where: { k in
+          !(x[k].count == y[k].count && zip(x[k], y[k]).allSatisfy(Self.same))
+        })
       {
-        lines.append("  first difference at row \(i): memory \(x[i].map(SiftJSON.serialize)) vs \(y[i].map(SiftJSON.serialize))")
+        lines.append(
+          "  first difference at row \(i): memory \(x[i].map(SiftJSON.serialize)) vs \(y[i].map(SiftJSON.serialize))")
         for row in [x[i], y[i]] {
           if case .int(let k)? = row.first, k >= 0, k < engines.records.count, case .indices = r.resultType {
             lines.append("    record \(k): \(SiftJSON.serialize(engines.records[Int(k)]))")

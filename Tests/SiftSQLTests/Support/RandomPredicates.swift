@@ -193,7 +193,8 @@ struct RandomPredicates {
     case 1: inner = "$i.vegan == \(rng.pick(["YES", "NO"])) AND $i.qty \(op()) \(bind(.int(Int64(rng.int(in: 0...6)))))"
     case 2: inner = "$i.label \(rng.pick(["==", "BEGINSWITH", "CONTAINS"]))\(options()) \(bind(.string(needle())))"
     default:
-      return "SUBQUERY(tags, $t, $t \(rng.pick(["==", "BEGINSWITH", "!="]))\(options()) \(bind(.string(needle())))).@count \(op()) \(rng.int(in: 0...2))"
+      return
+        "SUBQUERY(tags, $t, $t \(rng.pick(["==", "BEGINSWITH", "!="]))\(options()) \(bind(.string(needle())))).@count \(op()) \(rng.int(in: 0...2))"
     }
     return "SUBQUERY(items, $i, \(inner)).@count \(op()) \(rng.int(in: 0...3))"
   }
@@ -215,7 +216,8 @@ struct RandomPredicates {
     case 1: return "flag \(rng.pick(["==", "!="])) \(bind(.bool(rng.chance(0.5))))"
     case 2: return "when \(op()) \(bind(.date(Date(timeIntervalSince1970: rng.pick(RandomData.dates)))))"
     default:
-      return "when BETWEEN \(bind(.array([.date(Date(timeIntervalSince1970: 0)), .date(Date(timeIntervalSince1970: rng.pick(RandomData.dates)))])))"
+      return
+        "when BETWEEN \(bind(.array([.date(Date(timeIntervalSince1970: 0)), .date(Date(timeIntervalSince1970: rng.pick(RandomData.dates)))])))"
     }
   }
 

@@ -18,7 +18,9 @@ enum GeneratedData {
 
   static let adjectives = ["quiet", "Happy", "new", "Red", "golden", "Ñandú", "little", "old", "Blue", "late"]
   static let kinds = ["Noodle House", "bar", "Tea Room", "Diner", "Pizzeria", "Taquería", "Deli", "Café", "Bakery"]
-  static let cities = ["Tokyo", "Montréal", "berlin", "São Paulo", "Zürich", "Boston", "Lagos", "Taipei", "Lima", "Oslo"]
+  static let cities = [
+    "Tokyo", "Montréal", "berlin", "São Paulo", "Zürich", "Boston", "Lagos", "Taipei", "Lima", "Oslo",
+  ]
   static let tagNames = ["wifi", "vegan", "cheap", "pet-friendly", "late-night", "outdoor", "rooftop", "brunch"]
 
   /// The default columns of a generated entity's tables.

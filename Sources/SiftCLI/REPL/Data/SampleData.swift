@@ -56,7 +56,9 @@ enum JSONDataLoader {
     if let columns = RecordFile.columns(bytes, dates: dates) {
       return REPLDataSet(name: name, columns: columns, defaultColumns: nil, origin: url.lastPathComponent)
     }
-    guard !dates.isNone else { return try dataSet(bytes: bytes, path: url.path, name: name, origin: url.lastPathComponent) }
+    guard !dates.isNone else {
+      return try dataSet(bytes: bytes, path: url.path, name: name, origin: url.lastPathComponent)
+    }
     let values: [SiftValue]
     do { values = try JSONRecords.values(bytes: bytes, dates: dates) } catch {
       throw REPLDataError("\(url.path): \(error)")

@@ -54,7 +54,9 @@ struct DatabaseRecordReader {
   }
 
   /// Adds the array attributes stored in a column and the relationships worth following.
-  private func complete(_ records: inout [SiftValue: [String: SiftValue]], of e: SQLEntity, keys: [SiftValue], depth: Int) throws {
+  private func complete(
+    _ records: inout [SiftValue: [String: SiftValue]], of e: SQLEntity, keys: [SiftValue], depth: Int
+  ) throws {
     guard !keys.isEmpty else { return }
     let key = e.primaryKeyAttribute.column
     for a in e.attributes where a.type.isArray && a.effectiveArrayStorage != .sideTable {
@@ -71,15 +73,20 @@ struct DatabaseRecordReader {
       switch r.kind {
       case .toOne(let fk):
         for row in try select([key, fk], from: e, where: key, in: keys) where row.count == 2 && row[1] != .null {
-          links[DatabaseValues.value(row[0], e.primaryKeyAttribute, db.schema), default: []].append(DatabaseValues.value(row[1], targetKey, db.schema))
+          links[DatabaseValues.value(row[0], e.primaryKeyAttribute, db.schema), default: []].append(
+            DatabaseValues.value(row[1], targetKey, db.schema))
         }
       case .toMany(let fk):
-        for row in try select([fk, targetKey.column], from: target, where: fk, in: keys, orderBy: targetKey.column) where row.count == 2 {
-          links[DatabaseValues.value(row[0], e.primaryKeyAttribute, db.schema), default: []].append(DatabaseValues.value(row[1], targetKey, db.schema))
+        for row in try select([fk, targetKey.column], from: target, where: fk, in: keys, orderBy: targetKey.column)
+        where row.count == 2 {
+          links[DatabaseValues.value(row[0], e.primaryKeyAttribute, db.schema), default: []].append(
+            DatabaseValues.value(row[1], targetKey, db.schema))
         }
       case .manyToMany(let join, let source, let other):
-        for row in try select([source, other], fromTable: join, where: source, in: keys, orderBy: other) where row.count == 2 {
-          links[DatabaseValues.value(row[0], e.primaryKeyAttribute, db.schema), default: []].append(DatabaseValues.value(row[1], targetKey, db.schema))
+        for row in try select([source, other], fromTable: join, where: source, in: keys, orderBy: other)
+        where row.count == 2 {
+          links[DatabaseValues.value(row[0], e.primaryKeyAttribute, db.schema), default: []].append(
+            DatabaseValues.value(row[1], targetKey, db.schema))
         }
       }
       var wanted: [SiftValue] = []

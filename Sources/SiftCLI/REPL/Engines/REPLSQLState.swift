@@ -78,7 +78,9 @@ extension REPLSession {
     if kind == .postgres ? sql.inPostgres.contains(set.name) : sql.inSQLite.contains(set.name) { return }
     let db = try database(kind)
     if set.count >= 50_000, let progress {
-      progress("copying \(set.count) records of '\(set.name)' into \(kind == .postgres ? "PostgreSQL" : "SQLite") (first use)…")
+      progress(
+        "copying \(set.count) records of '\(set.name)' into \(kind == .postgres ? "PostgreSQL" : "SQLite") (first use)…"
+      )
     }
     do {
       let dialect: any SQLDialect = kind == .postgres ? PostgreSQLDialect() : SQLiteDialect()
@@ -128,7 +130,8 @@ extension REPLSession {
 
   func compiler(_ dialect: REPLDialect, for set: REPLDataSet) throws -> SQLCompiler {
     guard let schema = sql.schemas[set.name] else {
-      throw REPLDataError(sql.problems[set.name].map { "'\(set.name)' is not in SQL: \($0)" } ?? "'\(set.name)' has no SQL schema")
+      throw REPLDataError(
+        sql.problems[set.name].map { "'\(set.name)' is not in SQL: \($0)" } ?? "'\(set.name)' has no SQL schema")
     }
     return SQLCompiler(dialect: dialect == .postgres ? PostgreSQLDialect() : SQLiteDialect(), schema: schema)
   }
@@ -141,7 +144,9 @@ extension REPLSession {
   }
 
   /// The fetch request for the session's sort, limit and offset.
-  func request(_ predicate: SiftPredicate, _ set: REPLDataSet, _ type: SiftFetchRequest.ResultType, paged: Bool) -> SiftFetchRequest {
+  func request(_ predicate: SiftPredicate, _ set: REPLDataSet, _ type: SiftFetchRequest.ResultType, paged: Bool)
+    -> SiftFetchRequest
+  {
     SiftFetchRequest(
       entity: set.name, predicate: predicate,
       sortDescriptors: type == .count ? [] : sort,

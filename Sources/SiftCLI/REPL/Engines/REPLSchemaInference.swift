@@ -17,7 +17,9 @@ enum REPLSchemaInference {
       let text = try String(contentsOf: url, encoding: .utf8)
       let schema = try SQLSchema(json: text)
       guard schema.entity(set.name) != nil else {
-        throw REPLDataError("schema \(url.lastPathComponent) has no entity '\(set.name)' (it has \(schema.entityNames.joined(separator: ", ")))")
+        throw REPLDataError(
+          "schema \(url.lastPathComponent) has no entity '\(set.name)' (it has \(schema.entityNames.joined(separator: ", ")))"
+        )
       }
       return schema
     }
@@ -28,8 +30,12 @@ enum REPLSchemaInference {
   }
 
   static func infer(_ set: REPLDataSet) throws -> SQLSchema {
-    if set.objects == nil, let i = (0..<set.count).first(where: { if case .dictionary = set.record(at: $0) { false } else { true } }) {
-      throw REPLDataError("record \(i) is \(set.record(at: i).kindName), not an object: plain values have no SQL rows (memory engine only)")
+    if set.objects == nil,
+      let i = (0..<set.count).first(where: { if case .dictionary = set.record(at: $0) { false } else { true } })
+    {
+      throw REPLDataError(
+        "record \(i) is \(set.record(at: i).kindName), not an object: plain values have no SQL rows (memory engine only)"
+      )
     }
     var attributes: [SQLAttribute] = []
     for a in set.attributes where !a.name.contains(".") && !a.name.hasPrefix("__sift") {
@@ -55,7 +61,8 @@ enum REPLSchemaInference {
       if let type { attributes.append(SQLAttribute(name: a.name, type: type)) }
     }
     guard attributes.contains(where: { $0.name == "id" && ($0.type == .integer || $0.type == .string) }) else {
-      throw REPLDataError("records need an integer or string 'id' attribute for SQL (or use .load FILE --schema SCHEMA)")
+      throw REPLDataError(
+        "records need an integer or string 'id' attribute for SQL (or use .load FILE --schema SCHEMA)")
     }
     let entity = SQLEntity(name: set.name, table: set.name, primaryKey: "id", attributes: attributes, relationships: [])
     return try SQLSchema(entities: [entity])

@@ -29,8 +29,10 @@ struct TableRenderer: Sendable {
     let cells = rows.map { row in
       columns.indices.map { i -> (String, Bool, Bool) in
         let v = i < row.count ? row[i] : .null
-        return (TextWidth.truncate(CellFormatter.text(v), to: maxCellWidth),
-                CellFormatter.isNumeric(v), v.isNull)
+        return (
+          TextWidth.truncate(CellFormatter.text(v), to: maxCellWidth),
+          CellFormatter.isNumeric(v), v.isNull
+        )
       }
     }
     var widths = columns.map { TextWidth.of(TextWidth.truncate($0, to: maxCellWidth)) }

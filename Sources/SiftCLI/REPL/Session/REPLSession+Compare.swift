@@ -15,7 +15,8 @@ extension REPLSession {
     do {
       let scan = try memoryMatches(predicate, in: set)
       if scan.interrupted {
-        return .failure(style.yellow("interrupted") + " after \(scan.scanned) of \(set.count) records; nothing compared\n")
+        return .failure(
+          style.yellow("interrupted") + " after \(scan.scanned) of \(set.count) records; nothing compared\n")
       }
       results.append(("memory", .success(Set(scan.indices))))
     } catch let e as SiftError {

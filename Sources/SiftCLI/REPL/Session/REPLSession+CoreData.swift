@@ -10,12 +10,17 @@ import SiftSyntax
 extension REPLSession {
   func fetchTemplate(_ arg: String) -> REPLResponse {
     guard let db = sql.existing, let store = db.coreData else {
-      return .refusal(errorLine(".fetch runs a Core Data model's fetch request template: open a store with sift --db STORE.sqlite --model MODEL.xcdatamodeld"))
+      return .refusal(
+        errorLine(
+          ".fetch runs a Core Data model's fetch request template: open a store with sift --db STORE.sqlite --model MODEL.xcdatamodeld"
+        ))
     }
     let model = store.model
     let templates = model.fetchRequests.map(\.name)
     guard !store.isModelInferred else {
-      return .refusal(errorLine("\(db.label) was opened without its model, which holds the templates; start with --model MODEL.xcdatamodeld"))
+      return .refusal(
+        errorLine(
+          "\(db.label) was opened without its model, which holds the templates; start with --model MODEL.xcdatamodeld"))
     }
     let words = Self.templateWords(arg)
     guard let name = words.first else {
@@ -35,17 +40,26 @@ extension REPLSession {
       let count = Int(try db.run(try compiler.compile(request)).first?.first?.intValue ?? 0)
       request.resultType = .records
       request.sortDescriptors = sort
-      if let limit = request.limit { request.limit = min(limit, max(0, displayRows)) } else { request.limit = max(0, displayRows) }
-      guard let entity = db.schema.entity(request.entity) else { return .failure(errorLine("no entity '\(request.entity)'")) }
+      if let limit = request.limit {
+        request.limit = min(limit, max(0, displayRows))
+      } else {
+        request.limit = max(0, displayRows)
+      }
+      guard let entity = db.schema.entity(request.entity) else {
+        return .failure(errorLine("no entity '\(request.entity)'"))
+      }
       let rows = try db.run(try compiler.compile(request)).map { displayRow($0.prefix(8), entity, db) }
       let columns = entity.columnAttributes.prefix(8).map(\.name)
       var out = style.dim("\(request.entity) where \(request.predicate?.predicateFormat ?? "TRUEPREDICATE")") + "\n"
       if !rows.isEmpty { out += TableRenderer(style: style).render(columns: Array(columns), rows: rows) }
-      let footer = rows.count < count ? "(first \(rows.count) of \(count) rows)" : "(\(count) row\(count == 1 ? "" : "s"))"
+      let footer =
+        rows.count < count ? "(first \(rows.count) of \(count) rows)" : "(\(count) row\(count == 1 ? "" : "s"))"
       return .ok(out + style.dim(footer) + "\n")
     } catch {
       // A template that does not fit: the model error's own words, without the file prefix.
-      if error.stage == .model { return .failure(errorLine((error.underlying as? CoreDataModelError)?.message ?? error.message)) }
+      if error.stage == .model {
+        return .failure(errorLine((error.underlying as? CoreDataModelError)?.message ?? error.message))
+      }
       return .failure(render(error))
     }
   }
@@ -80,7 +94,13 @@ extension REPLSession {
         continue
       }
       current.append(ch)
-      if ch == "\"" { inString = true } else if ch == "[" || ch == "{" { depth += 1 } else if ch == "]" || ch == "}" { depth = max(0, depth - 1) }
+      if ch == "\"" {
+        inString = true
+      } else if ch == "[" || ch == "{" {
+        depth += 1
+      } else if ch == "]" || ch == "}" {
+        depth = max(0, depth - 1)
+      }
     }
     if !current.isEmpty { words.append(current) }
     return words

@@ -5,8 +5,10 @@ extension REPLSession {
   func listEntities() -> REPLResponse {
     guard !dataSets.isEmpty else { return .ok("no entities; load one with .load FILE.json\n") }
     let rows: [[SiftValue]] = dataSets.map { set in
-      [.string((set.name == entity ? "* " : "  ") + set.name), .int(Int64(set.count)),
-       .int(Int64(set.attributes.filter { !$0.name.contains(".") }.count)), .string(set.origin)]
+      [
+        .string((set.name == entity ? "* " : "  ") + set.name), .int(Int64(set.count)),
+        .int(Int64(set.attributes.filter { !$0.name.contains(".") }.count)), .string(set.origin),
+      ]
     }
     return .ok(TableRenderer(style: style).render(columns: ["entity", "records", "attributes", "origin"], rows: rows))
   }
@@ -17,7 +19,8 @@ extension REPLSession {
     let rows: [[SiftValue]] = set.attributes.map { a in
       [.string(a.name), .string(a.typeDescription), .string(example(a.name, in: set))]
     }
-    let out = "\(set.name): \(set.count) records\n"
+    let out =
+      "\(set.name): \(set.count) records\n"
       + TableRenderer(style: style, maxCellWidth: 40).render(columns: ["attribute", "type", "example"], rows: rows)
     return .ok(out)
   }
@@ -80,7 +83,8 @@ extension REPLSession {
       let note = add(set, schemaPath: schema)
       entity = set.name
       lastPredicate = nil
-      var out = "loaded \(set.count) records as '\(set.name)' (\(set.attributes.filter { !$0.name.contains(".") }.count) attributes)\n"
+      var out =
+        "loaded \(set.count) records as '\(set.name)' (\(set.attributes.filter { !$0.name.contains(".") }.count) attributes)\n"
       if let note { out += style.dim(note) + "\n" }
       return .ok(out)
     } catch {

@@ -22,7 +22,9 @@ extension REPLSession {
     let names = TerminalText.escaped(db.schema.entityNames.joined(separator: ", "))
     var out = "opened \(TerminalText.escaped(db.label)) read-only: \(db.schema.entityNames.count) tables (\(names))\n"
     if !db.warnings.isEmpty {
-      out += style.dim("\(db.warnings.count) note\(db.warnings.count == 1 ? "" : "s") on what was read; .tables shows them") + "\n"
+      out +=
+        style.dim("\(db.warnings.count) note\(db.warnings.count == 1 ? "" : "s") on what was read; .tables shows them")
+        + "\n"
     }
     return .ok(out)
   }
@@ -70,7 +72,8 @@ extension REPLSession {
       rest.removeSubrange(s...(s + 1))
     }
     do {
-      return attach(try ExistingDatabase.open(postgres: rest.joined(separator: " "), schema: name, schemaFile: schemaFile))
+      return attach(
+        try ExistingDatabase.open(postgres: rest.joined(separator: " "), schema: name, schemaFile: schemaFile))
     } catch {
       return .failure(errorLine(error.description))
     }
@@ -110,15 +113,19 @@ extension REPLSession {
   /// `.tables` with a database open: its tables, keys and relationships, then the warnings.
   func listTables(_ db: ExistingDatabase) -> REPLResponse {
     let rows: [[SiftValue]] = db.schema.entityNames.compactMap { db.schema.entity($0) }.map { e in
-      [.string((e.name == entity ? "* " : "  ") + e.name), .string(e.isView ? "view" : "table"),
-       .string(keyText(e)), .int(Int64(e.attributes.count)),
-       .string(e.relationships.map(\.name).joined(separator: ", "))]
+      [
+        .string((e.name == entity ? "* " : "  ") + e.name), .string(e.isView ? "view" : "table"),
+        .string(keyText(e)), .int(Int64(e.attributes.count)),
+        .string(e.relationships.map(\.name).joined(separator: ", ")),
+      ]
     }
     var out = "\(TerminalText.escaped(db.label)) (read-only)\n"
     out += TableRenderer(style: style, maxCellWidth: 50).render(
       columns: ["entity", "kind", "primary key", "attributes", "relationships"], rows: rows)
     let memory = dataSets.filter { db.schema.entity($0.name) == nil }
-    if !memory.isEmpty { out += "JSON data sets: " + TerminalText.escaped(memory.map(\.name).joined(separator: ", ")) + "\n" }
+    if !memory.isEmpty {
+      out += "JSON data sets: " + TerminalText.escaped(memory.map(\.name).joined(separator: ", ")) + "\n"
+    }
     out += warningLines(db.warnings)
     return .ok(out)
   }
@@ -126,12 +133,17 @@ extension REPLSession {
   /// `.schema TABLE`: attributes (column, type, date encoding, nullability), relationships
   /// with their keys, and the warnings about this table.
   func describeTable(_ e: SQLEntity, _ db: ExistingDatabase) -> REPLResponse {
-    var out = TerminalText.escaped("entity \(e.name): \(e.isView ? "view" : "table") \(e.table), primary key \(keyText(e))") + "\n"
+    var out =
+      TerminalText.escaped("entity \(e.name): \(e.isView ? "view" : "table") \(e.table), primary key \(keyText(e))")
+      + "\n"
     let attributes: [[SiftValue]] = e.attributes.map { a in
       var type = a.type.rawValue
       if a.type == .date { type += " (\(a.dateEncoding(in: db.schema).rawValue))" }
       if let storage = a.arrayStorage { type += " (\(storage.rawValue))" }
-      return [.string(a.name), .string(a.column), .string(type), .string(a.nativeType ?? ""), .string(a.isNullable ? "yes" : "no")]
+      return [
+        .string(a.name), .string(a.column), .string(type), .string(a.nativeType ?? ""),
+        .string(a.isNullable ? "yes" : "no"),
+      ]
     }
     out += TableRenderer(style: style, maxCellWidth: 40).render(
       columns: ["attribute", "column", "type", "declared", "null"], rows: attributes)
@@ -146,7 +158,8 @@ extension REPLSession {
         }
         return [.string(r.name), .string(kind), .string(r.target), .string(key)]
       }
-      out += TableRenderer(style: style, maxCellWidth: 60).render(columns: ["relationship", "kind", "target", "keys"], rows: rels)
+      out += TableRenderer(style: style, maxCellWidth: 60).render(
+        columns: ["relationship", "kind", "target", "keys"], rows: rels)
     }
     out += warningLines(db.warnings.filter { $0.table == e.table || $0.entity == e.name })
     return .ok(out)
@@ -158,7 +171,9 @@ extension REPLSession {
     return e.primaryKeyColumns.joined(separator: ", ") + (e.hasSingleColumnKey ? "" : " (composite)")
   }
 
-  private func target(_ r: SQLRelationship, _ db: ExistingDatabase) -> String { db.schema.entity(r.target)?.table ?? r.target }
+  private func target(_ r: SQLRelationship, _ db: ExistingDatabase) -> String {
+    db.schema.entity(r.target)?.table ?? r.target
+  }
   private func targetKey(_ r: SQLRelationship, _ db: ExistingDatabase) -> String {
     db.schema.entity(r.target)?.primaryKeyAttribute.column ?? "?"
   }
@@ -181,7 +196,8 @@ extension REPLSession {
     lastPredicate = text
     do {
       let compiler = db.compiler
-      let counted = try db.run(try compiler.compile(SiftFetchRequest(entity: e.name, predicate: predicate, resultType: .count)))
+      let counted = try db.run(
+        try compiler.compile(SiftFetchRequest(entity: e.name, predicate: predicate, resultType: .count)))
       let total = Int(counted.first?.first?.intValue ?? 0)
       let selected = max(0, min(limit ?? Int.max, total - offset))
       if countOnly { return .ok(warnings(predicate) + "\(selected)\n") }
@@ -189,9 +205,11 @@ extension REPLSession {
       var out = warnings(predicate)
       if shown > 0 {
         // The first eight columns, like a JSON data set's default table, or those of .columns.
-        out += TableRenderer(style: style).render(columns: displayColumns(e), rows: try displayRows(e, predicate, db, limit: shown))
+        out += TableRenderer(style: style).render(
+          columns: displayColumns(e), rows: try displayRows(e, predicate, db, limit: shown))
       }
-      var footer = shown < selected ? "(first \(shown) of \(selected) rows" : "(\(selected) row\(selected == 1 ? "" : "s")"
+      var footer =
+        shown < selected ? "(first \(shown) of \(selected) rows" : "(\(selected) row\(selected == 1 ? "" : "s")"
       if total != selected { footer += "; \(total) match before offset/limit" }
       return .ok(out + style.dim(footer + ")") + "\n")
     } catch {
@@ -221,12 +239,16 @@ extension REPLSession {
       var out = warnings(predicate) + style.cyan(st.sql) + "\n"
       if !st.bindings.isEmpty {
         let pg = db.kind == .postgres
-        out += style.dim("bindings:") + " "
-          + st.bindings.enumerated().map { "\(pg ? "$" : "?")\($0.offset + 1)=\($0.element)" }.joined(separator: ", ") + "\n"
+        out +=
+          style.dim("bindings:") + " "
+          + st.bindings.enumerated().map { "\(pg ? "$" : "?")\($0.offset + 1)=\($0.element)" }.joined(separator: ", ")
+          + "\n"
       }
       let functions = st.requiredFunctions
       if !functions.isEmpty {
-        let setup = db.kind == .postgres ? "created once per database by sift setup-sql --dialect postgres" : "registered on this connection"
+        let setup =
+          db.kind == .postgres
+          ? "created once per database by sift setup-sql --dialect postgres" : "registered on this connection"
         out += style.dim("functions:") + " " + functions.joined(separator: ", ") + " (Sift's SQL functions, \(setup))\n"
       }
       return .ok(out)

@@ -14,7 +14,9 @@ extension REPLSession {
   }
 
   /// The first `limit` rows of the session's fetch on a table, as display rows.
-  func displayRows(_ e: SQLEntity, _ predicate: SiftPredicate, _ db: ExistingDatabase, limit: Int) throws(SiftError) -> [[SiftValue]] {
+  func displayRows(_ e: SQLEntity, _ predicate: SiftPredicate, _ db: ExistingDatabase, limit: Int) throws(SiftError)
+    -> [[SiftValue]]
+  {
     var request = SiftFetchRequest(
       entity: e.name, predicate: predicate, sortDescriptors: sort, limit: limit, offset: offset > 0 ? offset : nil,
       resultType: .records)
@@ -65,10 +67,14 @@ extension REPLSession {
     let own = db.kind == .postgres ? REPLDialect.postgres : .sqlite
     let line = "dialect: \(own.rawValue) (the dialect of \(db.label); .dialect chooses for JSON data sets)\n"
     guard !arg.isEmpty, REPLDialect(rawValue: arg.lowercased()) != own else { return .ok(line) }
-    guard REPLDialect(rawValue: arg.lowercased()) != nil else { return .failure(errorLine("dialect must be sqlite or postgres")) }
-    return .refusal(errorLine(
-      "\(db.label) is \(own == .postgres ? "a PostgreSQL" : "an SQLite") database: .sql shows the statement it runs, in its dialect; "
-        + ".dialect \(arg.lowercased()) applies to JSON data sets (.use one), or use sift sql --schema S.json --dialect \(arg.lowercased())"))
+    guard REPLDialect(rawValue: arg.lowercased()) != nil else {
+      return .failure(errorLine("dialect must be sqlite or postgres"))
+    }
+    return .refusal(
+      errorLine(
+        "\(db.label) is \(own == .postgres ? "a PostgreSQL" : "an SQLite") database: .sql shows the statement it runs, in its dialect; "
+          + ".dialect \(arg.lowercased()) applies to JSON data sets (.use one), or use sift sql --schema S.json --dialect \(arg.lowercased())"
+      ))
   }
 
   /// `.engine` on a table: typed predicates run in the database; another engine is refused.
@@ -76,10 +82,13 @@ extension REPLSession {
     let line = "engine: \(db.label) (read-only; its tables are queried there — .engine chooses for JSON data sets)\n"
     let own = db.kind == .postgres ? REPLEngineKind.postgres : .sqlite
     guard !arg.isEmpty, REPLEngineKind(rawValue: arg.lowercased()) != own else { return .ok(line) }
-    guard REPLEngineKind(rawValue: arg.lowercased()) != nil else { return .failure(errorLine("engine must be memory, sqlite or postgres")) }
-    return .refusal(errorLine(
-      "typed predicates on \(db.label)'s tables run in that database; .compare evaluates them in memory too, "
-        + "and .engine \(arg.lowercased()) applies to JSON data sets (.use one)"))
+    guard REPLEngineKind(rawValue: arg.lowercased()) != nil else {
+      return .failure(errorLine("engine must be memory, sqlite or postgres"))
+    }
+    return .refusal(
+      errorLine(
+        "typed predicates on \(db.label)'s tables run in that database; .compare evaluates them in memory too, "
+          + "and .engine \(arg.lowercased()) applies to JSON data sets (.use one)"))
   }
 
   /// `.agg KEYPATH [PREDICATE]` on a table: count, sum, avg, min and max in SQL, over the
@@ -90,7 +99,10 @@ extension REPLSession {
     guard let keyPath = parts.first else { return .failure(errorLine("usage: .agg KEYPATH [PREDICATE]")) }
     // The key path goes into `count:(…)` and friends: only a key path, never an expression.
     guard keyPath.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "_" || $0 == "." || $0 == "@" }) else {
-      return .failure(errorLine("'\(keyPath)' is not a key path; usage: .agg KEYPATH [PREDICATE], e.g. .agg rating or .agg author.display_name"))
+      return .failure(
+        errorLine(
+          "'\(keyPath)' is not a key path; usage: .agg KEYPATH [PREDICATE], e.g. .agg rating or .agg author.display_name"
+        ))
     }
     let text = parts.count > 1 ? parts[1] : (lastPredicate ?? "TRUEPREDICATE")
     let predicate: SiftPredicate
@@ -113,15 +125,17 @@ extension REPLSession {
           let value = try db.run(try db.compiler.compile(expression, over: request)).first?.first ?? .null
           // min and max are stored values (a date in its column's encoding); the others numbers.
           let decoded = function == "min" || function == "max"
-          let cell = decoded ? attribute.map { DatabaseValues.value(value, $0, db.schema) } ?? value.siftValue : value.siftValue
+          let cell =
+            decoded ? attribute.map { DatabaseValues.value(value, $0, db.schema) } ?? value.siftValue : value.siftValue
           cells.append(function == "average" ? cell.rounded(places: 4) : cell)
-        } catch where error.diagnostic.id == DiagnosticID.notANumber.rawValue {
+        } catch  where error.diagnostic.id == DiagnosticID.notANumber.rawValue {
           cells.append(.string("–"))
           notes.append(error.diagnostic.message)
         }
       }
       var out = warnings(predicate)
-      out += TableRenderer(style: style).render(columns: ["key", "records", "values", "sum", "avg", "min", "max"], rows: [cells])
+      out += TableRenderer(style: style).render(
+        columns: ["key", "records", "values", "sum", "avg", "min", "max"], rows: [cells])
       if !notes.isEmpty { out += style.dim("sum, avg: \(keyPath) is not numeric") + "\n" }
       return .ok(out)
     } catch {
@@ -155,12 +169,14 @@ extension REPLSession {
         lines = try sqlite.explainQueryPlan(statement)
         verdict = DatabasePlanVerdict.sqlite(lines, table: e.table, entity: e.name, predicate: predicate) {
           // The same rows unsorted, as .count asks for them.
-          try sqlite.explainQueryPlan(try db.compiler.compile(SiftFetchRequest(entity: e.name, predicate: predicate, resultType: .count)))
+          try sqlite.explainQueryPlan(
+            try db.compiler.compile(SiftFetchRequest(entity: e.name, predicate: predicate, resultType: .count)))
         }
       }
       var hint = ""
       if db.kind != .postgres, verdict.hasPrefix("no index"), let f = DatabasePlanVerdict.foldedColumn(statement.sql) {
-        hint = "an index on sift_fold(\(f.column), …) would serve [\(f.options)]: "
+        hint =
+          "an index on sift_fold(\(f.column), …) would serve [\(f.options)]: "
           + "sift index --db FILE --fold \(e.table).\(f.column)\(f.options == "c" ? "" : " --options " + f.options)\n"
       }
       return .ok(warnings(predicate) + lines.map { "  " + $0 }.joined(separator: "\n") + "\n" + verdict + "\n" + hint)
@@ -174,7 +190,8 @@ extension REPLSession {
   /// PostgreSQL's `EXPLAIN` lines; with `discourageScans`, the plan it would pick with
   /// sequential scans discouraged (`SET enable_seqscan = off` for this one statement; the
   /// setting is reset whatever happens).
-  func postgresPlan(_ statement: SQLStatement, _ db: ExistingDatabase, discourageScans: Bool = false) throws -> [String] {
+  func postgresPlan(_ statement: SQLStatement, _ db: ExistingDatabase, discourageScans: Bool = false) throws -> [String]
+  {
     if discourageScans { try db.database.executeScript("SET enable_seqscan = off") }
     defer { if discourageScans { try? db.database.executeScript("RESET enable_seqscan") } }
     let rows = try db.run(SQLStatement(sql: "EXPLAIN (COSTS OFF) " + statement.sql, bindings: statement.bindings))
@@ -199,8 +216,11 @@ enum DatabasePlanVerdict {
     if let scan = own.first, let name = indexName(in: scan) { line += " (in the order of index \(name))" }
     // SQLite may scan in key order rather than search an index and sort: say when the rows
     // without the order (as .count reads them) are found by an index.
-    if let search = ((try? unsorted()) ?? []).first(where: { $0.hasPrefix("SEARCH t0 ") }), let name = indexName(in: search) {
-      line = "every row of \(table) is read in the fetch's order rather than searched and sorted; index \(name) serves the predicate without the order (.count)"
+    if let search = ((try? unsorted()) ?? []).first(where: { $0.hasPrefix("SEARCH t0 ") }),
+      let name = indexName(in: search)
+    {
+      line =
+        "every row of \(table) is read in the fetch's order rather than searched and sorted; index \(name) serves the predicate without the order (.count)"
     }
     // Related tables searched for each row (to-many, many-to-many, subqueries).
     let related = lines.filter { $0.hasPrefix("SEARCH ") && !$0.hasPrefix("SEARCH t0 ") }.compactMap(indexName)
@@ -225,7 +245,8 @@ enum DatabasePlanVerdict {
       return "no index serves the predicate on \(shown)"
     }
     if let index = postgresIndex(try discouraged(), table: table) {
-      return "the planner reads every row of \(shown) (a sequential scan is cheaper for its size); index \(index) would serve the predicate"
+      return
+        "the planner reads every row of \(shown) (a sequential scan is cheaper for its size); index \(index) would serve the predicate"
     }
     return "no index narrows the rows of \(shown): every row is read"
   }
@@ -243,14 +264,19 @@ enum DatabasePlanVerdict {
   }
 
   /// `note`, or `Book (table ZITEM)` when the entity is named apart from its table.
-  static func name(_ table: String, _ entity: String) -> String { table == entity ? table : "\(entity) (table \(table))" }
+  static func name(_ table: String, _ entity: String) -> String {
+    table == entity ? table : "\(entity) (table \(table))"
+  }
 
   static func postgresIndex(_ lines: [String], table: String) -> String? {
     for (i, line) in lines.enumerated() {
       let t = line.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "->  ", with: "")
       // An index scan serves the predicate when it has an Index Cond (else it only orders).
-      let condition = lines.indices.contains(i + 1) && lines[i + 1].trimmingCharacters(in: .whitespaces).hasPrefix("Index Cond:")
-      for prefix in ["Index Scan using ", "Index Only Scan using ", "Index Scan Backward using ", "Index Only Scan Backward using "]
+      let condition =
+        lines.indices.contains(i + 1) && lines[i + 1].trimmingCharacters(in: .whitespaces).hasPrefix("Index Cond:")
+      for prefix in [
+        "Index Scan using ", "Index Only Scan using ", "Index Scan Backward using ", "Index Only Scan Backward using ",
+      ]
       where t.hasPrefix(prefix) && condition {
         let rest = t.dropFirst(prefix.count)
         if rest.contains(" on \(table) t0") { return rest.components(separatedBy: " on ").first }
@@ -259,7 +285,9 @@ enum DatabasePlanVerdict {
       if t.hasPrefix("Bitmap Heap Scan on \(table) t0") {
         for below in lines[(i + 1)...] {
           let b = below.trimmingCharacters(in: .whitespaces).replacingOccurrences(of: "->  ", with: "")
-          if b.hasPrefix("Bitmap Index Scan on ") { return b.dropFirst("Bitmap Index Scan on ".count).components(separatedBy: " ").first }
+          if b.hasPrefix("Bitmap Index Scan on ") {
+            return b.dropFirst("Bitmap Index Scan on ".count).components(separatedBy: " ").first
+          }
         }
       }
     }

@@ -13,16 +13,20 @@ extension REPLSession {
   /// Why `.watch` (and so `.insert`, `.update`, `.delete`) does not apply to `e`, or nil.
   func watchRefusal(_ e: SQLEntity, _ db: ExistingDatabase) -> String? {
     if db.kind == .postgres {
-      return ".watch keeps a fetch current on an SQLite table (SiftLiveSQLite); \(db.label) has no live table in Sift: run the predicate again, or .watch a JSON data set"
+      return
+        ".watch keeps a fetch current on an SQLite table (SiftLiveSQLite); \(db.label) has no live table in Sift: run the predicate again, or .watch a JSON data set"
     }
     if db.coreData != nil {
-      return ".watch reads a table's columns as stored, and a Core Data store (\(db.label)) is written only with Core Data's bookkeeping: use a predicate, .count or .compare on \(e.name)"
+      return
+        ".watch reads a table's columns as stored, and a Core Data store (\(db.label)) is written only with Core Data's bookkeeping: use a predicate, .count or .compare on \(e.name)"
     }
     if e.isView { return ".watch follows a table by its key; \(e.name) is a view: use a predicate or .count" }
     return nil
   }
 
-  func watchTable(_ text: String, section: String?, idKey: String?, _ e: SQLEntity, _ db: ExistingDatabase) -> REPLResponse {
+  func watchTable(_ text: String, section: String?, idKey: String?, _ e: SQLEntity, _ db: ExistingDatabase)
+    -> REPLResponse
+  {
     if let why = watchRefusal(e, db) { return .refusal(errorLine(why)) }
     let format = text.isEmpty ? (lastPredicate ?? "TRUEPREDICATE") : text
     let predicate: SiftPredicate
@@ -33,7 +37,8 @@ extension REPLSession {
     let path = (db.label as NSString).expandingTildeInPath
     do {
       let table = try WatchCommand.sqlite(
-        path, entity: e.table, writable: sql.writable, key: idKey.map { e.attribute($0)?.column ?? $0 }, predicate: predicate,
+        path, entity: e.table, writable: sql.writable, key: idKey.map { e.attribute($0)?.column ?? $0 },
+        predicate: predicate,
         sorts: sort, section: section)
       let w = REPLWatch(live: table.results, idKey: table.key, entity: e.name, table: table, writable: sql.writable)
       watching = w

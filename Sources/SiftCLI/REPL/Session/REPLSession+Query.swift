@@ -175,7 +175,11 @@ extension REPLSession {
       var rows: [SiftValue] = []
       for i in fetched.indices {
         let v = set.value(of: keyPath, at: i)
-        if case .array(let items) = v { rows += items.map { .dictionary(["v": $0]) } } else { rows.append(.dictionary(["v": v])) }
+        if case .array(let items) = v {
+          rows += items.map { .dictionary(["v": $0]) }
+        } else {
+          rows.append(.dictionary(["v": v]))
+        }
       }
       let table = try REPLAggregates(rows: rows, records: fetched.indices.count).render(keyPath, style: style)
       guard fetched.interrupted else { return .ok(table) }
@@ -199,7 +203,9 @@ struct REPLAggregates {
   func render(_ keyPath: String, style: REPLStyle) throws -> String {
     let aggregates = [SiftAggregate.Function.count, .sum, .avg, .min, .max].map { SiftAggregate($0, "v") }
     let request = SiftFetchRequest(entity: keyPath, resultType: .aggregates(aggregates, groupBy: []))
-    guard case .rows(_, let result) = try request.execute(on: rows), let r = result.first, r.count == 5 else { return "" }
+    guard case .rows(_, let result) = try request.execute(on: rows), let r = result.first, r.count == 5 else {
+      return ""
+    }
     let row: [SiftValue] = [.string(keyPath), .int(Int64(records)), r[0], r[1], r[2].rounded(places: 4), r[3], r[4]]
     return TableRenderer(style: style).render(
       columns: ["key", "records", "values", "sum", "avg", "min", "max"], rows: [row])

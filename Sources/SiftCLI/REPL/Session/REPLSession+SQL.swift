@@ -27,7 +27,11 @@ extension REPLSession {
       let st = try compiler(dialect, for: inputs.1).compile(request(inputs.0, inputs.1, .records, paged: true))
       var out = warnings(inputs.0) + style.cyan(st.sql) + "\n"
       if !st.bindings.isEmpty {
-        out += style.dim("bindings:") + " " + st.bindings.enumerated().map { "\(dialect == .postgres ? "$\($0.offset + 1)" : "?\($0.offset + 1)")=\($0.element)" }.joined(separator: ", ") + "\n"
+        out +=
+          style.dim("bindings:") + " "
+          + st.bindings.enumerated().map {
+            "\(dialect == .postgres ? "$\($0.offset + 1)" : "?\($0.offset + 1)")=\($0.element)"
+          }.joined(separator: ", ") + "\n"
       }
       return .ok(out)
     } catch let e as SiftError {
@@ -56,7 +60,10 @@ extension REPLSession {
   }
 
   func connect(_ arg: String) -> REPLResponse {
-    guard !arg.isEmpty else { return .failure(errorLine("usage: .connect CONNINFO [--pg-schema NAME]   e.g. .connect host=127.0.0.1 dbname=sift user=sift")) }
+    guard !arg.isEmpty else {
+      return .failure(
+        errorLine("usage: .connect CONNINFO [--pg-schema NAME]   e.g. .connect host=127.0.0.1 dbname=sift user=sift"))
+    }
     if let existing = connectExisting(arg) { return existing }
     do {
       sql.postgres?.close()
@@ -64,7 +71,8 @@ extension REPLSession {
       sql.inPostgres = []
       let pg = try PostgresDatabase.prepared(conninfo: arg, schema: .temporary(prefix: "sift_repl"))
       sql.postgres = pg
-      return .ok("connected to PostgreSQL (schema \(pg.schemaName ?? "public")); entities are copied there when first queried\n")
+      return .ok(
+        "connected to PostgreSQL (schema \(pg.schemaName ?? "public")); entities are copied there when first queried\n")
     } catch {
       return .failure(errorLine("cannot connect to PostgreSQL: \(error)"))
     }

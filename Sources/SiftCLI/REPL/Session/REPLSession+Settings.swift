@@ -4,7 +4,8 @@ import SiftSyntax
 extension REPLSession {
   func setSort(_ arg: String) -> REPLResponse {
     if arg.isEmpty {
-      return .ok("sort: " + (sort.isEmpty ? "none (record order)" : sort.map(\.description).joined(separator: ", ")) + "\n")
+      return .ok(
+        "sort: " + (sort.isEmpty ? "none (record order)" : sort.map(\.description).joined(separator: ", ")) + "\n")
     }
     if arg.lowercased() == "none" || arg.lowercased() == "off" {
       sort = []
@@ -38,7 +39,9 @@ extension REPLSession {
 
   func setRows(_ arg: String) -> REPLResponse {
     if arg.isEmpty { return .ok("rows: \(displayRows)\n") }
-    guard let n = Int(arg), n >= 0, n <= 100_000 else { return .failure(errorLine("rows must be an integer from 0 to 100000")) }
+    guard let n = Int(arg), n >= 0, n <= 100_000 else {
+      return .failure(errorLine("rows must be an integer from 0 to 100000"))
+    }
     displayRows = n
     return .ok("rows: \(n)\n")
   }
@@ -64,11 +67,14 @@ extension REPLSession {
       return .ok("arguments: none\n")
     }
     do {
-      guard case .array(let values) = try SiftJSON.parse("[" + arg + "]") else { return .failure(errorLine("bad arguments")) }
+      guard case .array(let values) = try SiftJSON.parse("[" + arg + "]") else {
+        return .failure(errorLine("bad arguments"))
+      }
       arguments = values
       return listArguments()
     } catch {
-      return .failure(errorLine("arguments are JSON values separated by commas, e.g. .args \"tipCount\", 100 (\(error))"))
+      return .failure(
+        errorLine("arguments are JSON values separated by commas, e.g. .args \"tipCount\", 100 (\(error))"))
     }
   }
 
@@ -164,7 +170,8 @@ extension REPLSession {
     let items = history.suffix(n)
     let first = history.count - items.count
     let lines = items.enumerated().map { i, line in
-      TextWidth.pad(String(first + i + 1), to: 5, alignRight: true) + "  " + line.replacingOccurrences(of: "\n", with: "\n       ")
+      TextWidth.pad(String(first + i + 1), to: 5, alignRight: true) + "  "
+        + line.replacingOccurrences(of: "\n", with: "\n       ")
     }
     return .ok(lines.isEmpty ? "history is empty\n" : lines.joined(separator: "\n") + "\n")
   }
@@ -184,7 +191,8 @@ extension REPLSession {
     var out = "Type a predicate to run it against the current entity, e.g.\n"
     out += "  distance < 5 AND ANY tags == 'wifi'\n  name BEGINSWITH[c] %@      (after .args \"red\")\n"
     out += "  location.city == $CITY     (after .let CITY = \"Tokyo\")\n"
-    out += "Commands start with '.' ('\\' and ':' work too). Open ( { [ or quotes continue the input on the next line.\n"
+    out +=
+      "Commands start with '.' ('\\' and ':' work too). Open ( { [ or quotes continue the input on the next line.\n"
     var group = ""
     for spec in REPLCommandSpec.all {
       if spec.group != group {

@@ -37,7 +37,8 @@ extension REPLSession {
     if arg.isEmpty, let w = watching { return .ok(externalChanges(w) + sectionSummary(w)) }
     var text = arg
     func option(_ name: String) -> String? {
-      guard let r = text.range(of: " " + name + " ") ?? (text.hasPrefix(name + " ") ? text.range(of: name + " ") : nil) else { return nil }
+      guard let r = text.range(of: " " + name + " ") ?? (text.hasPrefix(name + " ") ? text.range(of: name + " ") : nil)
+      else { return nil }
       let rest = text[r.upperBound...].trimmingCharacters(in: .whitespaces)
       let value = String(rest.prefix { !$0.isWhitespace })
       text = String(text[..<r.lowerBound]) + " " + String(rest.dropFirst(value.count))
@@ -68,7 +69,8 @@ extension REPLSession {
     }
     do {
       let live = try SiftLiveResults(
-        records: records, ids: ids, predicate: predicate, sortDescriptors: sort, sectionKeyPath: section, variables: variables)
+        records: records, ids: ids, predicate: predicate, sortDescriptors: sort, sectionKeyPath: section,
+        variables: variables)
       let w = REPLWatch(live: live, idKey: idKey, entity: set.name)
       watching = w
       var out = "watching \(set.name) where \(predicate.predicateFormat)"
@@ -83,7 +85,9 @@ extension REPLSession {
   /// `.insert {RECORD}`
   func watchInsert(_ arg: String) -> REPLResponse {
     watchEdit { w in
-      guard case .dictionary(let r) = try SiftJSON.parse(arg) else { throw SiftError.live("insert takes a JSON object") }
+      guard case .dictionary(let r) = try SiftJSON.parse(arg) else {
+        throw SiftError.live("insert takes a JSON object")
+      }
       return .insert(r)
     }
   }
@@ -109,13 +113,17 @@ extension REPLSession {
   /// database table written in one transaction (only when the session may write).
   func watchEdit(_ parse: (REPLWatch) throws -> SQLiteLiveTable.Edit) -> REPLResponse {
     guard let w = watching else {
-      if let db = sql.existing, let e = databaseEntity, let why = watchRefusal(e, db) { return .refusal(errorLine(why)) }
+      if let db = sql.existing, let e = databaseEntity, let why = watchRefusal(e, db) {
+        return .refusal(errorLine(why))
+      }
       return .failure(errorLine("nothing is watched; start with .watch [PREDICATE]"))
     }
     if let table = w.table {
       guard w.writable else {
-        return .refusal(errorLine(
-          "\(table.table) is watched read-only: start the REPL with sift --db FILE --write to write edits to the database (as sift watch --write does)"))
+        return .refusal(
+          errorLine(
+            "\(table.table) is watched read-only: start the REPL with sift --db FILE --write to write edits to the database (as sift watch --write does)"
+          ))
       }
       do {
         let edit = try parse(w)
@@ -149,9 +157,12 @@ extension REPLSession {
   ) -> String {
     if cs.isEmpty { return "no changes\n" }
     func id(_ p: SiftIndexPath, _ s: [SiftLiveSection<SiftValue>]) -> String {
-      s.indices.contains(p.section) && s[p.section].ids.indices.contains(p.item) ? SiftJSON.serialize(s[p.section].ids[p.item]) : "?"
+      s.indices.contains(p.section) && s[p.section].ids.indices.contains(p.item)
+        ? SiftJSON.serialize(s[p.section].ids[p.item]) : "?"
     }
-    func name(_ i: Int, _ s: [SiftLiveSection<SiftValue>]) -> String { s.indices.contains(i) ? " \"\(s[i].name)\"" : "" }
+    func name(_ i: Int, _ s: [SiftLiveSection<SiftValue>]) -> String {
+      s.indices.contains(i) ? " \"\(s[i].name)\"" : ""
+    }
     var out = "controllerWillChangeContent\n"
     for i in cs.sectionDeletes { out += "  section \(i)\(name(i, before)): delete\n" }
     for i in cs.sectionInserts { out += "  section \(i)\(name(i, after)): insert\n" }
@@ -177,7 +188,9 @@ extension REPLSession {
     var end = t.startIndex
     if t.first == "\"" {
       var i = t.index(after: t.startIndex)
-      while i < t.endIndex, t[i] != "\"" { i = t[i] == "\\" ? t.index(i, offsetBy: 2, limitedBy: t.endIndex) ?? t.endIndex : t.index(after: i) }
+      while i < t.endIndex, t[i] != "\"" {
+        i = t[i] == "\\" ? t.index(i, offsetBy: 2, limitedBy: t.endIndex) ?? t.endIndex : t.index(after: i)
+      }
       end = i < t.endIndex ? t.index(after: i) : t.endIndex
     } else {
       end = t.firstIndex { $0.isWhitespace || $0 == "{" } ?? t.endIndex

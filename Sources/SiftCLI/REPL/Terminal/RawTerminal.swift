@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+  import Glibc
 #elseif canImport(Darwin)
-import Darwin
+  import Darwin
 #endif
 
 /// The controlling terminal: raw mode on/off (termios), byte reads, writes and the width.
@@ -67,9 +67,9 @@ final class RawTerminal {
       let n = bytes.withUnsafeMutableBytes { buf -> Int in
         guard let base = buf.baseAddress else { return -1 }
         #if canImport(Glibc)
-        return Glibc.write(output, base + offset, buf.count - offset)
+          return Glibc.write(output, base + offset, buf.count - offset)
         #else
-        return Darwin.write(output, base + offset, buf.count - offset)
+          return Darwin.write(output, base + offset, buf.count - offset)
         #endif
       }
       if n < 0 && errno == EINTR { continue }
