@@ -39,7 +39,8 @@ public final class SiftColumnarRecords: @unchecked Sendable {
     let bytes: [UInt8]
     do { bytes = [UInt8](try Data(contentsOf: url)) } catch {
       throw SiftError(
-        stage: .data, id: "cannot-read", message: "cannot read \(url.path): \(error.localizedDescription)",
+        stage: .data, id: DiagnosticID.cannotRead.rawValue,
+        message: "cannot read \(url.path): \(error.localizedDescription)",
         underlying: error)
     }
     try self.init(bytes: bytes, dates: dates)
@@ -72,10 +73,11 @@ public final class SiftColumnarRecords: @unchecked Sendable {
     for (i, v) in values.enumerated() {
       guard case .dictionary = v else {
         throw SiftError(
-          stage: .data, id: "invalid-records", message: "record \(i) is \(v.kindName), not an object")
+          stage: .data, id: DiagnosticID.invalidRecords.rawValue, message: "record \(i) is \(v.kindName), not an object"
+        )
       }
       do { try root.append(v, i) } catch {
-        throw SiftError(stage: .data, id: "invalid-records", message: "record \(i) cannot be stored")
+        throw SiftError(stage: .data, id: DiagnosticID.invalidRecords.rawValue, message: "record \(i) cannot be stored")
       }
     }
     self.init(root: root, count: values.count)
