@@ -58,4 +58,17 @@ import Testing
         bytes: Array("[{\"a\": 1},\n {\"a\": }]".utf8), path: "bad.json", name: "b", origin: "b")
     }
   }
+
+  @Test("a JSON Lines file that does not parse names file:line:column, the line counted in the file")
+  func jsonLinesErrorsNameTheFilesLine() throws {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("sift-bad-\(UUID().uuidString).jsonl")
+    defer { try? FileManager.default.removeItem(at: url) }
+    try Data("{\"a\": 1}\n{\"a\": 2\n".utf8).write(to: url)
+    do {
+      _ = try CommandInputs.data(url.path)
+      Issue.record("a broken line was read")
+    } catch {
+      #expect(error.description == "\(url.path):2:8: unterminated object")
+    }
+  }
 }

@@ -105,7 +105,8 @@ enum CommandInputs {
       for (n, line) in bytes.split(separator: UInt8(ascii: "\n")).enumerated() {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
         do { items.append(try SiftJSON.parse(bytes: Array(line))) } catch {
-          throw Failure(description: "\(path): line \(n + 1): \(error)")
+          // file:line:column, the line counted in the file (the parser counts within the line).
+          throw Failure(description: "\(path):\(n + 1):\(error.column): \(error.message)")
         }
       }
       if items.isEmpty { throw Failure(description: "\(path): \(error)") }
