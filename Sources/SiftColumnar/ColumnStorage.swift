@@ -3,6 +3,11 @@ import SiftSyntax
 
 /// A column's values while it is built and read (see `Column`).
 struct ColumnStorage {
+  /// The most text one column holds (1 GiB): ends are `UInt32`, and the `[c]`/`[d]` folded copy
+  /// (`Column.folded`) can be up to three times longer than the text (a scalar folds to at most
+  /// three), so it stays below 4 GiB too. A column past it makes the file take the general path.
+  static let maxTextBytes = Int(UInt32.max) / 4
+
   /// `.object`, for the loader: the key bytes seen at each position of the previous record
   /// and their columns, so a key is matched by its bytes without a `String` or a hash.
   var keySlots: [(key: [UInt8], column: Column)] = []
@@ -160,7 +165,7 @@ struct ColumnStorage {
     try start(row)
     become(.string)
     if kind == .mixed { return appendMixed(.string(String(decoding: p, as: UTF8.self))) }
-    guard bytes.count + p.count < Int(UInt32.max) else { throw Column.Unsupported() }
+    guard bytes.count + p.count <= ColumnStorage.maxTextBytes else { throw Column.Unsupported() }
     state.append(ascii ? Column.value : Column.marked)
     bytes.append(contentsOf: p)
     ends.append(UInt32(truncatingIfNeeded: bytes.count))
