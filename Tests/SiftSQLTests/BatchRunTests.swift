@@ -79,6 +79,32 @@ struct BatchRunTests {
     #expect(try db.run(request, compiler: compiler).keys == nil)
   }
 
+  /// Plain Swift values in a batch insert and an update expression, stored in the columns' forms.
+  @Test func plainSwiftValuesInsertAndUpdate() throws {
+    let (db, compiler) = try Self.shop()
+    let name = "d"
+    let opened = Date(timeIntervalSince1970: 86_400)
+    let open: Bool? = nil
+    let insert = try BatchInsertRequest(
+      entity: "shop", objects: [["id": 4, "name": name, "opened": opened, "open": open]])
+    #expect(try db.run(insert, compiler: compiler).count == 1)
+    let newName: Substring = "e"
+    let rename = BatchUpdateRequest(
+      entity: "shop", predicate: try SiftPredicate(format: "id == %@", 4),
+      assignments: [("name", try SQLUpdateValue.expression("%@", newName))])
+    #expect(try db.run(rename, compiler: compiler).count == 1)
+    let rows = try db.execute(SQLStatement(sql: "SELECT name, opened, open FROM shop WHERE id = 4"))
+    #expect(rows == [[.text("e"), .text("1970-01-02T00:00:00Z"), .null]])
+    struct Unstorable {}
+    #expect {
+      _ = try BatchInsertRequest(entity: "shop", objects: [["id": 5, "name": Unstorable()]])
+    } throws: { error in
+      (error as? SiftError)?.id == "unsupported-argument-type"
+        && "\(error)".contains("object 0, 'name'")
+    }
+    #expect(try Self.count(db, "shop") == [[.integer(4)]])
+  }
+
   /// The second object breaks the key: neither is inserted.
   @Test func insertIsAllOrNothing() throws {
     let (db, compiler) = try Self.shop()

@@ -74,3 +74,35 @@ extension SQLCompiler {
     return out
   }
 }
+
+extension BatchInsertRequest {
+  /// Creates a request from plain Swift values: `String`, every integer width, `Double`, `Bool`,
+  /// `Date`, `UUID`, `Data`, optionals (`nil` stores NULL), `RawRepresentable` enums and any
+  /// `SiftValueConvertible`.
+  ///
+  /// ```swift
+  /// let name = "Blue Cafe"
+  /// let r = try BatchInsertRequest(entity: "Venue", objects: [["id": 7, "name": name, "rating": nil]])
+  /// ```
+  /// - Throws: `SiftError` (stage `.arguments`, id `unsupported-argument-type`) naming the object
+  ///   and the attribute whose value Sift cannot store.
+  @_disfavoredOverload
+  public init(entity: String, objects: [[String: Any?]]) throws(SiftError) {
+    var converted: [[String: SiftValue]] = []
+    for (n, object) in objects.enumerated() {
+      var row: [String: SiftValue] = [:]
+      for name in object.keys.sorted() {
+        let value = object[name] ?? nil
+        guard let v = SiftValue(converting: value) else {
+          throw SiftError(
+            stage: .arguments, id: .unsupportedArgumentType,
+            message: "object \(n), '\(name)': \(SiftValue.typeName(of: value)) is not a value Sift can store; "
+              + "conform it to SiftValueConvertible")
+        }
+        row[name] = v
+      }
+      converted.append(row)
+    }
+    self.init(entity: entity, objects: converted)
+  }
+}

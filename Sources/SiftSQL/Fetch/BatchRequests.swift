@@ -15,7 +15,11 @@ public enum SQLUpdateValue: Sendable, Hashable {
   /// Parses an expression in the predicate language (with `%@` arguments).
   /// - Throws: `SiftError` at stage `.parse` or `.arguments`.
   public static func expression(_ format: String, _ arguments: SiftValue...) throws(SiftError) -> SQLUpdateValue {
-    // Parsed as the left side of a comparison so the expression grammar is reused exactly.
+    try parsedExpression(format, arguments)
+  }
+
+  /// `format` parsed as the left side of a comparison, so the expression grammar is reused exactly.
+  static func parsedExpression(_ format: String, _ arguments: [SiftValue]) throws(SiftError) -> SQLUpdateValue {
     let p = try SiftPredicate(format: format + " == nil", arguments: arguments)
     guard case .comparison(let c) = p.root.kind, c.quantifier == nil, c.op == .equal,
       c.lhs.range.end <= format.utf8.count
@@ -23,6 +27,29 @@ public enum SQLUpdateValue: Sendable, Hashable {
       throw SQLDiagnostic.expectedUpdateExpression.error(spanning: format)
     }
     return .expression(c.lhs, source: format)
+  }
+
+  /// ``expression(_:_:)`` with plain Swift values as the `%@` arguments.
+  ///
+  /// ```swift
+  /// let step = 2
+  /// let bump = try SQLUpdateValue.expression("tipCount + %@", step)
+  /// ```
+  /// - Throws: `SiftError` at stage `.parse` or `.arguments` (`unsupported-argument-type` for a
+  ///   value Sift cannot use).
+  @_disfavoredOverload
+  public static func expression(_ format: String, _ arguments: Any?...) throws(SiftError) -> SQLUpdateValue {
+    var values: [SiftValue] = []
+    for (n, argument) in arguments.enumerated() {
+      guard let v = SiftValue(converting: argument) else {
+        throw SiftError(
+          stage: .arguments, id: .unsupportedArgumentType,
+          message: "argument \(n + 1) of \"\(format)\" is \(SiftValue.typeName(of: argument)), which Sift cannot use "
+            + "as a value; conform it to SiftValueConvertible")
+      }
+      values.append(v)
+    }
+    return try parsedExpression(format, values)
   }
 }
 
@@ -50,8 +77,10 @@ public struct BatchUpdateRequest: Sendable {
   }
 }
 
-/// `DELETE … WHERE predicate`, followed by clean-up of the deleted rows' array side tables
-/// and join-table rows, and nullifying to-many children's foreign keys.
+/// `DELETE … WHERE predicate` (Core Data's NSBatchDeleteRequest). On a layout Sift made, the
+/// deleted rows' array side tables and join-table rows go too and to-many children get a NULL
+/// foreign key; in a database Sift did not create it is the DELETE alone, and the database's
+/// own foreign-key rules act (see `SQLCompiler.compile(_:)` for a delete).
 ///
 /// ```swift
 /// let r = BatchDeleteRequest(entity: "Venue", predicate: try SiftPredicate(format: "tipCount < 10"))

@@ -57,7 +57,7 @@ extension SiftValue: SiftValueConvertible {
   }
 
   /// The name of a run-time value's type, for messages ("Foo", "Optional<Foo>").
-  static func typeName(of value: Any?) -> String {
+  package static func typeName(of value: Any?) -> String {
     guard let value else { return "nil" }
     return String(describing: type(of: value))
   }
