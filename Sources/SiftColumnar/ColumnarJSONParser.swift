@@ -93,15 +93,12 @@ struct ColumnarJSONParser {
     guard i < p.count, p[i] == UInt8(ascii: "{"), depth <= ColumnarJSONParser.maxDepth else { throw Unsupported() }
     guard try column.beginObject(row) else { throw Unsupported() }
     i += 1
-    skipSpace()
-    guard i < p.count else { throw Unsupported() }
-    if p[i] == UInt8(ascii: "}") {
-      i += 1
+    if try closesAtOnce(UInt8(ascii: "}")) {
       column.endObject()
       return
     }
     var position = 0
-    while true {
+    repeat {
       guard i < p.count, p[i] == UInt8(ascii: "\"") else { throw Unsupported() }
       let child = try key(of: column, position: position)
       position += 1
@@ -110,18 +107,34 @@ struct ColumnarJSONParser {
       i += 1
       skipSpace()
       try value(into: child, row: row, depth: depth)
-      skipSpace()
-      guard i < p.count else { throw Unsupported() }
-      if p[i] == UInt8(ascii: ",") {
-        i += 1
-        skipSpace()
-        continue
-      }
-      guard p[i] == UInt8(ascii: "}") else { throw Unsupported() }
+    } while try !closesAfterMember(UInt8(ascii: "}"))
+    column.endObject()
+  }
+
+  /// After `{` or `[`: skips space; true, with `close` consumed, when the container is empty.
+  @inline(__always)
+  mutating func closesAtOnce(_ close: UInt8) throws(Unsupported) -> Bool {
+    skipSpace()
+    guard i < p.count else { throw Unsupported() }
+    guard p[i] == close else { return false }
+    i += 1
+    return true
+  }
+
+  /// After a member: `,` and space consumed (false: another member follows), or `close`
+  /// consumed (true); anything else is not JSON this parser reads.
+  @inline(__always)
+  mutating func closesAfterMember(_ close: UInt8) throws(Unsupported) -> Bool {
+    skipSpace()
+    guard i < p.count else { throw Unsupported() }
+    if p[i] == UInt8(ascii: ",") {
       i += 1
-      column.endObject()
-      return
+      skipSpace()
+      return false
     }
+    guard p[i] == close else { throw Unsupported() }
+    i += 1
+    return true
   }
 
   /// Reads a key and finds its column: the key at the same position in the previous record
@@ -164,27 +177,14 @@ struct ColumnarJSONParser {
   mutating func array(into column: Column, row: Int, depth: Int) throws(Unsupported) {
     guard depth <= ColumnarJSONParser.maxDepth, let elements = try column.beginArray(row) else { throw Unsupported() }
     i += 1
-    skipSpace()
-    guard i < p.count else { throw Unsupported() }
-    if p[i] == UInt8(ascii: "]") {
-      i += 1
+    if try closesAtOnce(UInt8(ascii: "]")) {
       column.endArray()
       return
     }
-    while true {
+    repeat {
       try value(into: elements, row: elements.count, depth: depth)
-      skipSpace()
-      guard i < p.count else { throw Unsupported() }
-      if p[i] == UInt8(ascii: ",") {
-        i += 1
-        skipSpace()
-        continue
-      }
-      guard p[i] == UInt8(ascii: "]") else { throw Unsupported() }
-      i += 1
-      column.endArray()
-      return
-    }
+    } while try !closesAfterMember(UInt8(ascii: "]"))
+    column.endArray()
   }
 
   mutating func literal(_ word: StaticString) throws(Unsupported) {
