@@ -3,27 +3,14 @@ import SiftColumnar
 import SiftEvaluation
 import SiftSyntax
 
-/// `sift eval --data` over columns: a file of JSON objects is read straight into columns
-/// (`SiftColumnar`) and a predicate with kernels for every comparison is scanned there; JSON
-/// Lines counted with `--count` are read a part at a time, so memory stays bounded whatever
-/// the file's size. Anything else — plain values, invalid JSON, a predicate that needs the row
-/// evaluator — returns nil, and the command reads the file the general way
-/// (`CommandInputs.data`), which gives today's answers and errors.
+/// `sift eval --count` over JSON Lines: the file is read a part at a time into columns
+/// (`SiftColumnar`) and counted with kernels, so memory stays bounded whatever the file's size.
+/// Anything else — plain values, invalid JSON, a predicate that needs the row evaluator —
+/// returns nil, and the command reads the whole file (`CommandInputs.data`, into columns too
+/// when it can), which gives the same answers and every error.
 enum ColumnarInput {
   /// Bytes of JSON Lines read at a time when streaming.
   static let streamPart = 16 << 20
-
-  /// The matching positions and the records, or nil for the general way.
-  static func matches(
-    _ path: String, dates: SiftJSONDates, matcher: SiftMatcher, variables: [String: SiftValue]
-  ) -> (SiftColumnarRecords, [Int])? {
-    guard let data = FileManager.default.contents(atPath: path),
-      let records = RecordFile.columns([UInt8](data), dates: dates),
-      matcher.columnarFallback(for: records, variables: variables) == nil,
-      let found = try? matcher.matchingIndices(records, variables: variables, workers: workers)
-    else { return nil }
-    return (records, found)
-  }
 
   /// The number of matching records of a JSON Lines file, read `streamPart` bytes at a time
   /// (whole lines); nil for the general way.

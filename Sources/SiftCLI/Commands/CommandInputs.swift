@@ -37,27 +37,32 @@ enum CommandInputs {
 
   /// A data file: the JSON values (for printing) and, when every record is an object, fast
   /// records (for evaluation), same order. Records may be plain values (`["Do", "Re"]`): they
-  /// are evaluated as themselves, `SELF`.
+  /// are evaluated as themselves, `SELF`. A file the columnar loader read is held as columns;
+  /// its rows are built only when a command asks for them (printing a match reads one record).
   struct DataSet {
-    var values: [SiftValue]
-    /// The records as `SiftObject`s; nil when some record is not an object.
-    var records: [SiftObject]?
     /// The records as columns, when the columnar loader read the file (every record an
     /// object): filters scan them with kernels.
-    var columns: SiftColumnarRecords?
+    let columns: SiftColumnarRecords?
+    private let rows: Rows
 
     init(values: [SiftValue]) {
-      self.values = values
-      records = try? JSONRecords.records(from: .array(values))
+      columns = nil
+      rows = Rows(values: values)
     }
 
-    /// Records read by the columnar loader; the rows (printing, row evaluator) come from the
-    /// columns, so the file is parsed once.
+    /// Records read by the columnar loader: the file is parsed once, into columns.
     init(columns: SiftColumnarRecords) {
       self.columns = columns
-      values = (0..<columns.count).map(columns.record(at:))
-      records = (0..<columns.count).map(columns.object(at:))
+      rows = Rows(columns: columns)
     }
+
+    /// Every record as a JSON value.
+    var values: [SiftValue] { rows.values }
+    /// The records as `SiftObject`s; nil when some record is not an object.
+    var records: [SiftObject]? { rows.records }
+
+    /// Record `i` as a JSON value, without building the others.
+    func value(at i: Int) -> SiftValue { columns?.record(at: i) ?? rows.values[i] }
 
     /// Indices of the records `matcher` matches, in order, scanned on `workers` threads
     /// (default every core).
@@ -82,6 +87,42 @@ enum CommandInputs {
       guard records == nil, let i = values.firstIndex(where: { if case .dictionary = $0 { false } else { true } })
       else { return nil }
       return "record \(i) is \(values[i].kindName), not an object"
+    }
+  }
+
+  /// A data set's rows, built once on first use (`DataSet` is a value; the cache is shared by
+  /// its copies). Commands run on one thread.
+  private final class Rows {
+    private let columns: SiftColumnarRecords?
+    private var builtValues: [SiftValue]?
+    private var builtRecords: [SiftObject]??
+
+    init(values: [SiftValue]) {
+      columns = nil
+      builtValues = values
+    }
+
+    init(columns: SiftColumnarRecords) {
+      self.columns = columns
+    }
+
+    var values: [SiftValue] {
+      if let builtValues { return builtValues }
+      let v = columns.map { c in (0..<c.count).map(c.record(at:)) } ?? []
+      builtValues = v
+      return v
+    }
+
+    var records: [SiftObject]? {
+      if let builtRecords { return builtRecords }
+      let r: [SiftObject]?
+      if let columns {
+        r = (0..<columns.count).map(columns.object(at:))
+      } else {
+        r = try? JSONRecords.records(from: .array(values))
+      }
+      builtRecords = .some(r)
+      return r
     }
   }
 

@@ -26,7 +26,13 @@ enum EvalCommand {
       arguments = try CommandInputs.arguments(parsed.all("--arg"))
       variables = try CommandInputs.variables(parsed.all("--var"))
       let dates = try CommandInputs.dates(parsed.all("--dates"))
-      if let code = columnar(format, arguments, variables, dataPath, dates, parsed) { return code }
+      if parsed.flags.contains("--count"),
+        let n = streamedCount(
+          format, arguments, variables, dataPath, dates, lenient: parsed.flags.contains("--lenient"))
+      {
+        print(n)
+        return 0
+      }
       data = try CommandInputs.data(dataPath, dates: dates)
     } catch {
       CLIOutput.error(TerminalText.escaped("sift eval: \(error)", keeping: ["\n", "\t"]))
@@ -43,7 +49,7 @@ enum EvalCommand {
       } else {
         var out = ""
         for i in indices {
-          out += SiftJSON.serialize(data.values[i])
+          out += SiftJSON.serialize(data.value(at: i))
           out += "\n"
           if out.utf8.count > 1 << 16 {
             FileHandle.standardOutput.write(Data(out.utf8))
@@ -59,38 +65,16 @@ enum EvalCommand {
     }
   }
 
-  /// Records of JSON objects scanned as columns (`ColumnarInput`); nil when the file or the
-  /// predicate needs the general way (which also reports every error).
-  static func columnar(
+  /// `--count` over a JSON Lines file read a part at a time (`ColumnarInput.streamedCount`), so
+  /// memory stays bounded; nil when the file or the predicate needs the whole file read
+  /// (`CommandInputs.data`, which also reports every error and warning).
+  static func streamedCount(
     _ format: String, _ arguments: [SiftValue], _ variables: [String: SiftValue], _ path: String,
-    _ dates: SiftJSONDates, _ parsed: CLIArguments
-  ) -> Int32? {
+    _ dates: SiftJSONDates, lenient: Bool
+  ) -> Int? {
     guard let predicate = try? SiftPredicate(format: format, arguments: arguments), predicate.warnings.isEmpty,
-      let matcher = try? predicate.compile(
-        EvaluationOptions(policy: parsed.flags.contains("--lenient") ? .treatAsNoMatch : .strict))
+      let matcher = try? predicate.compile(EvaluationOptions(policy: lenient ? .treatAsNoMatch : .strict))
     else { return nil }
-    if parsed.flags.contains("--count") {
-      if let n = ColumnarInput.streamedCount(path, dates: dates, matcher: matcher, variables: variables) {
-        print(n)
-        return 0
-      }
-    }
-    guard let (records, found) = ColumnarInput.matches(path, dates: dates, matcher: matcher, variables: variables)
-    else { return nil }
-    if parsed.flags.contains("--count") {
-      print(found.count)
-      return 0
-    }
-    var out = ""
-    for i in found {
-      out += SiftJSON.serialize(records.record(at: i))
-      out += "\n"
-      if out.utf8.count > 1 << 16 {
-        FileHandle.standardOutput.write(Data(out.utf8))
-        out = ""
-      }
-    }
-    FileHandle.standardOutput.write(Data(out.utf8))
-    return 0
+    return ColumnarInput.streamedCount(path, dates: dates, matcher: matcher, variables: variables)
   }
 }

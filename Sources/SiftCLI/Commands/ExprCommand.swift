@@ -100,7 +100,7 @@ enum ExprCommand {
       if aggregate {
         let selected: [SiftValue]
         if let records = data.records {
-          selected = try request.matchingIndices(in: records, variables: variables).map { data.values[$0] }
+          selected = try request.matchingIndices(in: records, variables: variables).map(data.value(at:))
         } else {
           selected = try request.matchingIndices(in: data.values, variables: variables).map { data.values[$0] }
         }
