@@ -23,7 +23,7 @@ extension SiftMatcher {
     guard let plan = columnarPlan(records, variables).plan else {
       return try matchingIndices(ColumnarRows(records: records), variables: variables)
     }
-    return ColumnarScan.indices(plan, count: records.count, workers: workers)
+    return try ColumnarScan.indices(plan, range: 0..<records.count, workers: workers, deadline: scanDeadline())
   }
 
   /// Positions (ascending, into the whole set) of the records in `range` that match, scanned
@@ -36,9 +36,10 @@ extension SiftMatcher {
   /// ```
   package func kernelIndices(
     _ records: SiftColumnarRecords, in range: Range<Int>, variables: [String: SiftValue] = [:], workers: Int = 1
-  ) -> [Int]? {
+  ) throws(SiftError) -> [Int]? {
     guard let plan = columnarPlan(records, variables).plan else { return nil }
-    return ColumnarScan.indices(plan, range: range.clamped(to: 0..<records.count), workers: workers)
+    return try ColumnarScan.indices(
+      plan, range: range.clamped(to: 0..<records.count), workers: workers, deadline: scanDeadline())
   }
 
   /// How many records of `records` match (`matchingIndices(_:).count`, without the list).
@@ -52,7 +53,7 @@ extension SiftMatcher {
     guard let plan = columnarPlan(records, variables).plan else {
       return try matchingIndices(ColumnarRows(records: records), variables: variables).count
     }
-    return ColumnarScan.count(plan, count: records.count, workers: workers)
+    return try ColumnarScan.count(plan, count: records.count, workers: workers, deadline: scanDeadline())
   }
 
   /// Why this predicate runs on the row evaluator over `records` (the first comparison with
@@ -96,20 +97,20 @@ enum ColumnarScan {
   /// threads on a busy machine finish together and a part's masks stay in cache.
   static let part = 16_384
 
-  static func indices(_ plan: ColumnarPlan, count: Int, workers: Int) -> [Int] {
-    indices(plan, range: 0..<count, workers: workers)
-  }
-
-  static func indices(_ plan: ColumnarPlan, range: Range<Int>, workers: Int) -> [Int] {
-    each(plan, range: range, workers: workers) { lo, mask, n in
+  static func indices(
+    _ plan: ColumnarPlan, range: Range<Int>, workers: Int, deadline: ScanDeadline? = nil
+  ) throws(SiftError) -> [Int] {
+    try each(plan, range: range, workers: workers, deadline: deadline) { lo, mask, n in
       var found: [Int] = []
       for k in 0..<n where mask[k] != 0 { found.append(lo + k) }
       return found
     }.flatMap { $0 }
   }
 
-  static func count(_ plan: ColumnarPlan, count: Int, workers: Int) -> Int {
-    each(plan, range: 0..<count, workers: workers) { _, mask, n in
+  static func count(_ plan: ColumnarPlan, count: Int, workers: Int, deadline: ScanDeadline? = nil) throws(SiftError)
+    -> Int
+  {
+    try each(plan, range: 0..<count, workers: workers, deadline: deadline) { _, mask, n in
       var c = 0
       for k in 0..<n { c &+= Int(mask[k]) }
       return [c]
@@ -117,11 +118,13 @@ enum ColumnarScan {
   }
 
   /// Runs `plan` over every part (threads take the next part as they finish one) and hands
-  /// each part's first row, mask and size to `body`; the results by part.
+  /// each part's first row, mask and size to `body`; the results by part. Past `deadline`
+  /// (the matcher's `EvaluationOptions.timeLimit`, read between parts) no part is started and
+  /// the scan throws the evaluator's `time-limit` error.
   static func each(
-    _ plan: ColumnarPlan, range: Range<Int>, workers: Int,
+    _ plan: ColumnarPlan, range: Range<Int>, workers: Int, deadline: ScanDeadline?,
     _ body: @escaping @Sendable (Int, UnsafeMutablePointer<UInt8>, Int) -> [Int]
-  ) -> [[Int]] {
+  ) throws(SiftError) -> [[Int]] {
     let base = range.lowerBound
     let count = range.count
     let parts = (count + part - 1) / part
@@ -135,6 +138,7 @@ enum ColumnarScan {
         let n = min(part, range.upperBound - lo)
         ColumnarKernels.run(plan, lo, n, mask)
         queue.set(p, body(lo, mask, n))
+        if let deadline, deadline.passed { queue.stop() }
       }
     }
     // Helpers take parts when they get to run; the caller scans too, and when no part is left
@@ -144,6 +148,7 @@ enum ColumnarScan {
     // one on the loaded 2-core machine (`parallel_speedup` 0.27, `sift-bench --suite columnar`).
     for _ in 1..<threads { DispatchQueue.global().async { work(false) } }
     work(true)
+    if let deadline, queue.stopped { throw deadline.error }
     return queue.results
   }
 
@@ -155,6 +160,8 @@ enum ColumnarScan {
     private var slots: [[Int]?]
     /// The first part that may not be done yet (for stealing).
     private var firstOpen = 0
+    /// Set when the scan ran out of time: no part is handed out after it.
+    private var isStopped = false
 
     init(parts: Int) { slots = Array(repeating: nil, count: parts) }
 
@@ -162,6 +169,7 @@ enum ColumnarScan {
     func next(steal: Bool) -> Int? {
       lock.lock()
       defer { lock.unlock() }
+      if isStopped { return nil }
       if following < slots.count {
         following += 1
         return following - 1
@@ -169,6 +177,18 @@ enum ColumnarScan {
       guard steal else { return nil }
       while firstOpen < slots.count, slots[firstOpen] != nil { firstOpen += 1 }
       return firstOpen < slots.count ? firstOpen : nil
+    }
+
+    func stop() {
+      lock.lock()
+      isStopped = true
+      lock.unlock()
+    }
+
+    var stopped: Bool {
+      lock.lock()
+      defer { lock.unlock() }
+      return isStopped
     }
 
     func set(_ p: Int, _ r: [Int]) {

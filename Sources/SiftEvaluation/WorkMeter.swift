@@ -70,3 +70,28 @@ extension EvalDiagnostics {
       notes: [.init("patterns without backreferences or lookaround run in linear time; this one backtracks")])
   }
 }
+
+/// The time limit of one scan that runs outside the evaluator (the columnar kernels), read
+/// between its parts: the same deadline and the same `time-limit` error as the evaluator's.
+package struct ScanDeadline: Sendable {
+  let deadline: UInt64
+  let milliseconds: Int
+  let source: String
+
+  /// True once the deadline has passed.
+  package var passed: Bool { DispatchTime.now().uptimeNanoseconds > deadline }
+
+  /// The evaluator's `time-limit` error, over the whole predicate.
+  package var error: SiftError {
+    EvalDiagnostics.timeLimit(milliseconds, at: SiftSourceRange(start: 0, end: source.utf8.count))
+      .error(source: source)
+  }
+}
+
+extension SiftMatcher {
+  /// This matcher's `EvaluationOptions.timeLimit` as a deadline starting now; nil for none.
+  package func scanDeadline() -> ScanDeadline? {
+    guard let m = program.deadlineFromNow() else { return nil }
+    return ScanDeadline(deadline: m.deadline, milliseconds: m.milliseconds, source: program.source)
+  }
+}

@@ -71,7 +71,7 @@ enum CommandInputs {
       workers: Int = ProcessInfo.processInfo.activeProcessorCount
     ) throws(SiftError) -> [Int] {
       if let columns,
-        let found = matcher.kernelIndices(columns, in: 0..<columns.count, variables: variables, workers: workers)
+        let found = try matcher.kernelIndices(columns, in: 0..<columns.count, variables: variables, workers: workers)
       {
         return found
       }

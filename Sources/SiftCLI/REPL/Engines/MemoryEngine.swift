@@ -34,7 +34,7 @@ enum MemoryEngine {
     _ matcher: SiftMatcher, in set: REPLDataSet, range: Range<Int>, variables: [String: SiftValue], workers: Int
   ) throws(SiftError) -> [Int] {
     if let columns = set.columns,
-      let found = matcher.kernelIndices(columns, in: range, variables: variables, workers: workers)
+      let found = try matcher.kernelIndices(columns, in: range, variables: variables, workers: workers)
     {
       return found
     }
