@@ -10,7 +10,7 @@ import SiftSyntax
 /// | function | meaning |
 /// | --- | --- |
 /// | `sift_fold(text, opts)` | `TextFolding.fold` (opts: the `TextFoldCode`, 1 = `[c]`, 2 = `[d]`, 3 = both) |
-/// | `sift_search(h, n, kind, opts)` | `TextSearch.find` (kind: `TextSearch.Position`, 0/1/2 = CONTAINS/BEGINS/ENDS) |
+/// | `sift_search(h, n, kind, opts)` | `TextSearch.find` (kind: a `TextSearch.Position`'s wire code, its `rawValue`) |
 /// | `sift_like(text, pattern, opts)` | `LikePattern(pattern, options).matches(text)` |
 /// | `sift_matches(text, pattern, opts)` / `regexp(pattern, text)` | whole-string ICU regex |
 /// | `sift_int(x)` | `x` when an integer or NULL, else an error (bitwise operands) |
@@ -208,7 +208,7 @@ public enum SQLiteFunctions {
       return sqlite3_result_null(ctx)
     }
     guard let position = TextSearch.Position(wire: sqlite3_value_int64(value(argv, 2))) else {
-      return sqlite3_result_error(ctx, "sift_search: the kind must be 0 (contains), 1 (begins) or 2 (ends)", -1)
+      return sqlite3_result_error(ctx, searchKindError, -1)
     }
     let o = options(argv, 3)
     let found: Bool
@@ -225,6 +225,9 @@ public enum SQLiteFunctions {
     }
     sqlite3_result_int64(ctx, found ? 1 : 0)
   }
+
+  /// `sift_search`'s error for a kind no compiler writes, naming every position's code.
+  static let searchKindError = "sift_search: the kind must be " + TextSearch.Position.wireCodes
 
   /// Compiled patterns live in SQLite's auxiliary data for the pattern argument, so a
   /// pattern bound once is compiled once per statement run.

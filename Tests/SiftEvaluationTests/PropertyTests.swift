@@ -19,7 +19,7 @@ struct PredicateGenerator {
     switch Int.random(in: 0..<14, using: &rng) {
     case 0: return "a \(pick(["==", "!=", "<", "<=", ">", ">="])) \(int())"
     case 1: return "b \(pick(["<", ">=", "=="])) \(Double(int()) / 2)"
-    case 2: return "s \(pick(["==", "!=", "BEGINSWITH", "ENDSWITH", "CONTAINS", "LIKE"]))\(options()) \(quoted())"
+    case 2: return stringComparison()
     case 3: return "ANY t ==\(options()) \(quoted())"
     case 4: return "ALL t \(pick(["BEGINSWITH", "!="]))\(options()) \(quoted())"
     case 5: return "a BETWEEN {\(int()), \(int())}"
@@ -32,6 +32,19 @@ struct PredicateGenerator {
     case 12: return "s MATCHES\(options()) \"\(pick(["c.*", ".*s", "x?"]))\""
     default: return pick(["TRUEPREDICATE", "FALSEPREDICATE"])
     }
+  }
+
+  /// Equality, order and every text operator, drawn from `ComparisonOperator.allCases` by
+  /// shape (a new operator is drawn without an edit; `everyOperatorIsDrawn` checks it).
+  static let stringOperators = ComparisonOperator.allCases.filter {
+    $0.rightOperand == .value || $0.rightOperand.isText
+  }
+
+  /// `s op "word"` (a regular expression for MATCHES-shaped operators).
+  mutating func stringComparison() -> String {
+    let op = pick(Self.stringOperators)
+    let rhs = op.rightOperand == .regularExpression ? "\"\(pick(["c.*", ".*s", "x?"]))\"" : quoted()
+    return "s \(op.keyword)\(options()) \(rhs)"
   }
 
   mutating func predicate(depth: Int = 3) -> String {
@@ -99,6 +112,23 @@ struct PredicateGenerator {
       #expect(Set(try SiftPredicate(format: p).compile().matchingIndices(fast)) == P, "fast: \(p)")
     }
     #expect(nonTrivial > 5, "the generator should produce selective predicates")
+  }
+
+  /// Every operator but the UTI pair (which have their own tests) is drawn by the generator.
+  @Test func everyOperatorIsDrawn() throws {
+    var g = PredicateGenerator(rng: SeededRandom(seed: 5))
+    var drawn: Set<ComparisonOperator> = []
+    func collect(_ p: PredicateNode) {
+      switch p.kind {
+      case .constant: break
+      case .and(let terms), .or(let terms): terms.forEach(collect)
+      case .not(let inner): collect(inner)
+      case .comparison(let c): drawn.insert(c.op)
+      }
+    }
+    for _ in 0..<2000 { collect(try SiftPredicate(format: g.predicate()).root) }
+    let expected = Set(ComparisonOperator.allCases.filter { $0.rightOperand != .typeIdentifier })
+    #expect(expected.subtracting(drawn).isEmpty, "never drawn: \(expected.subtracting(drawn))")
   }
 
   /// NOT and the lenient policy: a record that fails matches neither p nor NOT p.

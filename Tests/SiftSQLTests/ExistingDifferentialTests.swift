@@ -96,7 +96,20 @@ struct ExistingDifferentialTests {
     "venue.name ENDSWITH 'b' OR venue.id == 1", "venue.id > 1",
   ]
 
-  static let cases: [(String, [SiftValue])] = dateCases + (arrayCases + otherCases).map { ($0, []) }
+  /// Every text operator on a to-one key path (a semi-join, `SemiJoinRuleTests`), each with a
+  /// right side made for its shape: a new operator is compared without an edit here.
+  static let toOneTextCases: [String] = ComparisonOperator.allCases.filter { $0.rightOperand.isText }.flatMap { op in
+    let rights: [String]
+    switch op.rightOperand {
+    case .wildcardPattern: rights = ["'*a*'", "'C?ub'"]
+    case .regularExpression: rights = ["'C.*'", "'[A-Z]a.*'"]
+    default: rights = ["'a'", "'Cl'", "'b'"]
+    }
+    return rights.flatMap { ["venue.name \(op.keyword) \($0)", "venue.name \(op.keyword)[c] \($0)"] }
+  }
+
+  static let cases: [(String, [SiftValue])] =
+    dateCases + (arrayCases + otherCases + toOneTextCases).map { ($0, []) }
 
   @Test(arguments: 0..<cases.count)
   func sameAnswers(_ i: Int) throws {

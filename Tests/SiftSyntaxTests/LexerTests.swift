@@ -75,6 +75,21 @@ struct LexerTests {
     }
   }
 
+  /// A word operator (`BEGINSWITH`, `UTI-EQUALS`, …) is a `Keyword` of the same spelling whose
+  /// `comparisonOperator` is that operator, and no other keyword names an operator: a new
+  /// operator missing its keyword, or its line in `comparisonOperator`, fails here by name.
+  @Test(arguments: ComparisonOperator.allCases)
+  func everyWordOperatorIsAKeyword(_ op: ComparisonOperator) {
+    guard op.keyword.contains(where: \.isLetter) else { return }
+    #expect(Keyword(rawValue: op.keyword)?.comparisonOperator == op, "\(op.keyword)")
+    #expect(Self.kinds(op.keyword.lowercased()) == [.keyword(Keyword(rawValue: op.keyword) ?? .and)])
+  }
+
+  @Test(arguments: Keyword.allCases)
+  func keywordsNameOnlyTheirOwnOperator(_ k: Keyword) {
+    #expect(k.comparisonOperator == ComparisonOperator(rawValue: k.spelling), "\(k.spelling)")
+  }
+
   @Test func rangesCoverTheSourceBytes() {
     let source = "name BEGINSWITH[c] 'é' AND $x == %@"
     let bytes = Array(source.utf8)

@@ -54,11 +54,8 @@ struct RandomBuiltPredicate {
   }
 
   mutating func comparison() throws -> SiftPredicate {
-    let ops: [ComparisonOperator] = [
-      .equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual, .beginsWith, .endsWith,
-      .contains, .like, .matches, .in, .between,
-    ]
-    let op = pick(ops)
+    // Every operator, so a new one is built and round-tripped without an edit here.
+    let op = pick(ComparisonOperator.allCases)
     let value: SiftValue = op == .between ? .array([constant(1), constant(1)]) : constant()
     let modifier: SiftQuantifier? = chance(30) ? pick(SiftQuantifier.allCases) : nil
     return try .comparison(pick(Self.keyPaths), op, value, options: pick(Self.options), modifier: modifier)

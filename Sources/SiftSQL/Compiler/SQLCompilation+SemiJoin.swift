@@ -11,8 +11,8 @@ extension SQLCompilation {
   ///
   /// Only where the two forms are true for exactly the same rows: an unquantified
   /// comparison of a key path of to-one steps ending on a column with a constant that makes
-  /// it false for nil (`==`, ordering, BETWEEN, IN, BEGINSWITH/ENDSWITH/CONTAINS/LIKE against
-  /// non-nil constants), so a missing target and a nil column both fail as they do in memory.
+  /// it false for nil (`==`, ordering, BETWEEN, IN, the text operators against non-nil
+  /// constants; `rejectsNil`), so a missing target and a nil column both fail as they do in memory.
   /// Negation wraps the result as any comparison (`(c) IS NOT TRUE`). Nil otherwise.
   mutating func toOneSemiJoin(_ c: SiftComparison) throws(SiftError) -> SQLExpr? {
     guard c.quantifier == nil, case .keyPath(nil, let kp) = c.lhs.kind, kp.components.count >= 2,
@@ -57,7 +57,10 @@ extension SQLCompilation {
     return cond
   }
 
-  /// True when `x op v` is false (or NULL) for a nil `x` and `v` is a plain constant.
+  /// True when `x op v` is false (or NULL) for a nil `x` and `v` is a plain constant, read
+  /// from the operator's shape (`ComparisonOperator.rightOperand`), so a new operator needs
+  /// no line here: equality and order with a scalar (`!=` alone holds for nil), any text
+  /// operator with a string, `IN`/`BETWEEN` with a non-empty list of scalars.
   static func rejectsNil(_ op: ComparisonOperator, _ v: SiftValue) -> Bool {
     func scalar(_ v: SiftValue) -> Bool {
       switch v {
@@ -65,16 +68,16 @@ extension SQLCompilation {
       default: return true
       }
     }
-    switch op {
-    case .equal, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
-      return scalar(v)
-    case .beginsWith, .endsWith, .contains, .like:
+    switch op.rightOperand {
+    case .value:
+      return op != .notEqual && scalar(v)
+    case .needle, .needleOrElement, .wildcardPattern, .regularExpression:
       if case .string = v { return true }
       return false
-    case .in, .between:
+    case .container, .bounds:
       if case .array(let items) = v { return !items.isEmpty && items.allSatisfy(scalar) }
       return false
-    default:
+    case .typeIdentifier:
       return false
     }
   }

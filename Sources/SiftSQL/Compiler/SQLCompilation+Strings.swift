@@ -51,7 +51,8 @@ extension SQLCompilation {
     return condition(SQLFragment("(\(x) \(sql: ge) \(lower) AND \(x) \(sql: lt) \(upper))"))
   }
 
-  /// CONTAINS (`.anywhere`), BEGINSWITH (`.prefix`) or ENDSWITH (`.suffix`) of `y` in `x`.
+  /// CONTAINS (`.anywhere`), BEGINSWITH (`.prefix`), ENDSWITH (`.suffix`) — any
+  /// `TextSearch.Position`, told apart by its wire code and its anchors only — of `y` in `x`.
   func search(
     _ kind: TextSearch.Position, _ x: SQLExpr, _ y: SQLExpr, _ needle: String?, _ o: TextFoldCode
   ) -> SQLExpr {
@@ -81,16 +82,18 @@ extension SQLCompilation {
         // its wildcards in SQL could fold differently: a lone mark after '%' would go).
         let folded = o.fold(needle)
         let escaped = SQLText.escapeLike(folded)
-        let pattern = kind == .anywhere ? "%" + escaped + "%" : kind == .prefix ? escaped + "%" : "%" + escaped
+        let pattern = (kind.isAnchoredAtStart ? "" : "%") + escaped + (kind.isAnchoredAtEnd ? "" : "%")
         return condition(SQLFragment("\(fx) LIKE \(bind: .text(pattern)) ESCAPE '\\'"))
       }
       let fy = o.isEmpty ? y : fold(y, o)
       let len = SQLFragment("length(\(fy))")
       let test: SQLFragment
-      switch kind {
-      case .anywhere: test = SQLFragment("\(sql: dialect.positionFunction)(\(fx), \(fy)) > 0")
-      case .prefix: test = SQLFragment("left(\(fx), \(len)) = \(fy)")
-      case .suffix: test = SQLFragment("right(\(fx), \(len)) = \(fy)")
+      // The position's anchors decide the test, so a new `TextSearch.Position` needs no case here.
+      switch (kind.isAnchoredAtStart, kind.isAnchoredAtEnd) {
+      case (false, false): test = SQLFragment("\(sql: dialect.positionFunction)(\(fx), \(fy)) > 0")
+      case (true, false): test = SQLFragment("left(\(fx), \(len)) = \(fy)")
+      case (false, true): test = SQLFragment("right(\(fx), \(len)) = \(fy)")
+      case (true, true): test = SQLFragment("\(fx) = \(fy)")
       }
       return condition(SQLFragment("(\(test) AND \(len) > 0)"))
     }

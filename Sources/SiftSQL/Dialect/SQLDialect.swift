@@ -187,7 +187,7 @@ extension SQLDialect {
 /// SQLiteDialect().stringSearch   // .registeredFunction("sift_search")
 /// ```
 public enum SQLStringSearchStyle: Sendable, Hashable {
-  /// `name(haystack, needle, kind, options)` with kind 0 = contains, 1 = begins, 2 = ends;
+  /// `name(haystack, needle, kind, options)` with kind a `TextSearch.Position`'s wire code;
   /// used when options are present (unoptioned CONTAINS uses the position function).
   case registeredFunction(String)
   /// `haystack LIKE pattern ESCAPE '\'` with the needle's `\ % _` escaped in Swift.

@@ -39,20 +39,71 @@ public enum ComparisonOperator: String, Sendable, Hashable, CaseIterable {
   public var keyword: String { rawValue }
 
   /// True for `==`, `!=`, `<`, `<=`, `>`, `>=`.
-  public var isOrdering: Bool {
-    switch self {
-    case .equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
-      return true
-    default:
-      return false
-    }
-  }
+  public var isOrdering: Bool { rightOperand == .value }
 
   /// True for the operators that take a string on both sides (`BEGINSWITH`, `LIKE`, …).
   public var isStringOperator: Bool {
+    switch rightOperand {
+    case .needle, .wildcardPattern, .regularExpression: return true
+    case .value, .needleOrElement, .container, .bounds, .typeIdentifier: return false
+    }
+  }
+
+  /// What the operator takes on its right: the one table of operator shapes. The SQL
+  /// compiler's to-one semi-joins, `isOrdering`, `isStringOperator` and the random-predicate
+  /// generators of the tests read it, so a new operator reaches them through this switch alone.
+  ///
+  /// ```swift
+  /// ComparisonOperator.like.rightOperand        // .wildcardPattern
+  /// ComparisonOperator.beginsWith.rightOperand  // .needle
+  /// ```
+  package var rightOperand: RightOperand {
     switch self {
-    case .beginsWith, .endsWith, .like, .matches: return true
-    default: return false
+    case .equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual: return .value
+    case .beginsWith, .endsWith: return .needle
+    case .contains: return .needleOrElement
+    case .in: return .container
+    case .between: return .bounds
+    case .like: return .wildcardPattern
+    case .matches: return .regularExpression
+    case .utiConformsTo, .utiEquals: return .typeIdentifier
+    }
+  }
+
+  /// The kinds of right operand (see `rightOperand`).
+  ///
+  /// ```swift
+  /// ComparisonOperator.allCases.filter { $0.rightOperand == .needle }   // [.beginsWith, .endsWith]
+  /// ```
+  package enum RightOperand: Sendable, Hashable, CaseIterable {
+    /// A value of the left side's kind, compared by equality or order (`==`, `<`, …).
+    case value
+    /// A string searched for in the left string (`BEGINSWITH`, `ENDSWITH`; `TextSearch`).
+    case needle
+    /// A string searched for in a left string, or an element of a left collection (`CONTAINS`).
+    case needleOrElement
+    /// The collection (or string) the left side is looked for in (`IN`).
+    case container
+    /// Two bounds, `{low, high}` (`BETWEEN`).
+    case bounds
+    /// A wildcard pattern, `?` and `*` (`LIKE`).
+    case wildcardPattern
+    /// A regular expression matching the whole left string (`MATCHES`).
+    case regularExpression
+    /// A uniform type identifier (`UTI-CONFORMS-TO`, `UTI-EQUALS`).
+    case typeIdentifier
+
+    /// True when the right side is a string that a left string is tested against (every
+    /// kind but `value`, `container`, `bounds` and `typeIdentifier`).
+    ///
+    /// ```swift
+    /// ComparisonOperator.RightOperand.needleOrElement.isText   // true
+    /// ```
+    package var isText: Bool {
+      switch self {
+      case .needle, .needleOrElement, .wildcardPattern, .regularExpression: return true
+      case .value, .container, .bounds, .typeIdentifier: return false
+      }
     }
   }
 }

@@ -160,10 +160,10 @@ extension Parser {
   }
 
   /// ```
-  /// comparisonOperator ::= ( "==" | "=" | "!=" | "<>" | "<" | "<=" | "=<" | ">" | ">=" | "=>"
-  ///                        | "IN" | "CONTAINS" | "BEGINSWITH" | "ENDSWITH" | "LIKE" | "MATCHES"
-  ///                        | "BETWEEN" | "UTI-CONFORMS-TO" | "UTI-EQUALS" ) [ comparisonOptions ]
+  /// comparisonOperator ::= ( "==" | "=" | "!=" | … | "BEGINSWITH" | … ) [ comparisonOptions ]
   /// ```
+  /// (every spelling in Grammar/Predicate.ebnf; the words are the `Keyword`s whose
+  /// `comparisonOperator` is set).
   mutating func parseComparisonOperator() throws(ParseFailure)
     -> (ComparisonOperator, ComparisonOptions, SiftSourceRange)?
   {

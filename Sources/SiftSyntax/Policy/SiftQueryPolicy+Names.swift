@@ -4,8 +4,8 @@ extension SiftQueryPolicy {
   /// The names `deny` accepts, canonical spelling (matched without regard to case; `=`, `<>`,
   /// `=<`, `=>` and `SOME` are read as `==`, `!=`, `<=`, `>=` and `ANY`):
   ///
-  /// - comparison operators: `==`, `!=`, `<`, `<=`, `>`, `>=`, `BETWEEN`, `IN`, `CONTAINS`,
-  ///   `BEGINSWITH`, `ENDSWITH`, `LIKE`, `MATCHES`, `UTI-CONFORMS-TO`, `UTI-EQUALS`;
+  /// - comparison operators: every `ComparisonOperator`'s `keyword` (`==`, `<`, `BETWEEN`,
+  ///   `IN`, `CONTAINS`, `BEGINSWITH`, `LIKE`, `MATCHES`, `UTI-EQUALS`, …);
   /// - quantifiers and connectives: `ANY`, `ALL`, `NONE`, `NOT`, `OR`;
   /// - constructs: `SUBQUERY`, `FUNCTION` (registered functions), `CAST`, `TERNARY`;
   /// - `AGGREGATES`: every collection operator (`@count`, `@sum`, …) and the aggregate

@@ -20,17 +20,60 @@ package enum TextSearch {
   /// the `kind` argument of SQLite's `sift_search(haystack, needle, kind, opts)`, written by
   /// the SQL compiler and read back by the function SiftSQLite registers.
   ///
+  /// Everything else about a position is derived here: its operator, its anchors (which the
+  /// SQL compiler turns into a LIKE pattern or a `left`/`right`/`strpos` test) and the list
+  /// of wire codes in `sift_search`'s error. A new position is a case, a wire code, and a
+  /// line in each switch below, in this file only.
+  ///
   /// ```swift
   /// TextSearch.Position.suffix            // ENDSWITH
   /// TextSearch.Position.suffix.rawValue   // 2, as in sift_search(h, n, 2, 0)
   /// ```
-  package enum Position: Int, Sendable, Hashable {
+  package enum Position: Int, Sendable, Hashable, CaseIterable {
     /// `CONTAINS`, and `IN` with a string on the right (wire code 0).
     case anywhere = 0
     /// `BEGINSWITH` (wire code 1).
     case prefix = 1
     /// `ENDSWITH` (wire code 2).
     case suffix = 2
+
+    /// The operator that searches this way (`IN` with a string on the right searches
+    /// `.anywhere` too, with its sides swapped).
+    ///
+    /// ```swift
+    /// TextSearch.Position.prefix.comparisonOperator   // .beginsWith
+    /// ```
+    package var comparisonOperator: ComparisonOperator {
+      switch self {
+      case .anywhere: return .contains
+      case .prefix: return .beginsWith
+      case .suffix: return .endsWith
+      }
+    }
+
+    /// True when the needle must start the subject.
+    ///
+    /// ```swift
+    /// TextSearch.Position.prefix.isAnchoredAtStart   // true
+    /// ```
+    package var isAnchoredAtStart: Bool {
+      switch self {
+      case .prefix: return true
+      case .anywhere, .suffix: return false
+      }
+    }
+
+    /// True when the needle must end the subject.
+    ///
+    /// ```swift
+    /// TextSearch.Position.suffix.isAnchoredAtEnd   // true
+    /// ```
+    package var isAnchoredAtEnd: Bool {
+      switch self {
+      case .suffix: return true
+      case .anywhere, .prefix: return false
+      }
+    }
 
     /// The search an operator makes: `BEGINSWITH` `.prefix`, `ENDSWITH` `.suffix`, `CONTAINS`
     /// and `IN` (on a string) `.anywhere`; nil for the other operators.
@@ -39,12 +82,12 @@ package enum TextSearch {
     /// TextSearch.Position(.endsWith)   // .suffix
     /// ```
     package init?(_ op: ComparisonOperator) {
-      switch op {
-      case .beginsWith: self = .prefix
-      case .endsWith: self = .suffix
-      case .contains, .in: self = .anywhere
-      default: return nil
+      if op == .in {
+        self = .anywhere
+        return
       }
+      guard let p = Position.allCases.first(where: { $0.comparisonOperator == op }) else { return nil }
+      self = p
     }
 
     /// The wire code as SQL text, for the compiler (`sift_search(x, y, 1, 0)`).
@@ -55,6 +98,17 @@ package enum TextSearch {
       guard let p = Position(rawValue: Int(truncatingIfNeeded: code)), Int64(p.rawValue) == code else { return nil }
       self = p
     }
+
+    /// Every wire code with its operator, for an error about an unknown one.
+    ///
+    /// ```swift
+    /// TextSearch.Position.wireCodes   // "0 (CONTAINS), 1 (BEGINSWITH) or 2 (ENDSWITH)"
+    /// ```
+    package static let wireCodes: String = {
+      let named = allCases.map { "\($0.rawValue) (\($0.comparisonOperator.keyword))" }
+      guard let last = named.last else { return "" }
+      return named.count == 1 ? last : named.dropLast().joined(separator: ", ") + " or " + last
+    }()
   }
 
   /// Does `subject` contain `needle` at `position`, after folding both by `options`?

@@ -57,7 +57,12 @@ struct RandomPredicates {
     }
   }
 
-  private mutating func op() -> String { rng.pick(["==", "!=", "<", "<=", ">", ">="]) }
+  /// The operators of each shape, from `ComparisonOperator.allCases` (a new operator is
+  /// drawn without an edit here; `everyOperatorIsDrawn` checks none is left out).
+  static let valueOperators = ComparisonOperator.allCases.filter { $0.rightOperand == .value }
+  static let textOperators = ComparisonOperator.allCases.filter { $0.rightOperand.isText }
+
+  private mutating func op() -> String { rng.pick(Self.valueOperators).keyword }
 
   private mutating func options() -> String { rng.pick(["", "", "[c]", "[d]", "[cd]"]) }
 
@@ -133,15 +138,16 @@ struct RandomPredicates {
     }
   }
 
+  /// `key op needle` for an equality/order operator (two shares in seven) or any text
+  /// operator, its right side made for its shape.
   private mutating func stringComparison(key: String) -> String {
     let o = options()
-    switch rng.int(in: 0...6) {
-    case 0, 1: return "\(key) \(op())\(o) \(bind(.string(needle())))"
-    case 2: return "\(key) BEGINSWITH\(o) \(bind(.string(needle())))"
-    case 3: return "\(key) ENDSWITH\(o) \(bind(.string(needle())))"
-    case 4: return "\(key) CONTAINS\(o) \(bind(.string(needle())))"
-    case 5: return "\(key) LIKE\(o) \(bind(.string(likePattern())))"
-    default: return "\(key) MATCHES\(rng.pick(["", "[c]"])) \(bind(.string(regexPattern())))"
+    if rng.int(in: 0...6) < 2 { return "\(key) \(op())\(o) \(bind(.string(needle())))" }
+    let textOp = rng.pick(Self.textOperators)
+    switch textOp.rightOperand {
+    case .wildcardPattern: return "\(key) \(textOp.keyword)\(o) \(bind(.string(likePattern())))"
+    case .regularExpression: return "\(key) \(textOp.keyword)\(rng.pick(["", "[c]"])) \(bind(.string(regexPattern())))"
+    default: return "\(key) \(textOp.keyword)\(o) \(bind(.string(needle())))"
     }
   }
 
