@@ -1,8 +1,9 @@
 import SiftSyntax
 
-// Specialized closures for the most common predicate shapes. Each one decides the usual
-// inputs inline and hands everything else — including every error — to the generic code, so
-// the answer is always the generic one (tests compile with and without them and compare).
+// Building blocks of the specialized closures `Specializer` chooses: a plain key path read by
+// slot, and `value op constant` with the common cases inline. Each decides the usual inputs
+// inline and hands everything else — including every error — to the generic code, so the
+// answer is always the generic one (tests lower plans with and without the pass and compare).
 
 /// A key path of plain keys (no `self`, no operators), read with slot lookups on fast records
 /// and hash lookups on dictionaries. Other values go through `KeyPathReader` — same result.
@@ -107,15 +108,11 @@ struct ConstantTest: Sendable {
   let test: PreparedComparison
   let k: EvalValue
 
-  init(_ test: PreparedComparison, _ k: EvalValue, fastPaths: Bool = true) {
+  init(_ test: PreparedComparison, _ k: EvalValue) {
     self.test = test
     self.k = k
     op = test.op
     negate = op == .notEqual
-    guard fastPaths else {
-      kind = .generic
-      return
-    }
     switch (op, k) {
     case (.equal, .string(let s)), (.notEqual, .string(let s)):
       if !test.rule.folds {
@@ -175,47 +172,6 @@ struct ConstantTest: Sendable {
       return try test.test(v, k)
     case .generic:
       return try test.test(v, k)
-    }
-  }
-}
-
-extension Compiler {
-  /// `key op c1 AND key op c2 …` (one plain key path, constants): reads the key once per
-  /// record and runs the tests in order, stopping at the first false. Reading is pure on
-  /// records and dictionaries, so this is the chain's answer (and error) exactly; other roots
-  /// go to `generic`.
-  static func sameKeyConjunction(_ terms: [PredicateNode], _ generic: @escaping PredicateFn) throws(EvalFailure)
-    -> PredicateFn?
-  {
-    guard terms.count >= 2, terms.count <= 8 else { return nil }
-    var path: PlainPath?
-    var keyPath: SiftKeyPath?
-    var tests: [ConstantTest] = []
-    for t in terms {
-      guard case .comparison(let c) = t.kind, c.quantifier == nil, case .keyPath(nil, let kp) = c.lhs.kind,
-        case .constant(let k) = c.rhs.kind
-      else { return nil }
-      if let keyPath {
-        guard keyPath == kp else { return nil }
-      } else {
-        keyPath = kp
-        path = PlainPath(kp, range: c.lhs.range)
-      }
-      let value = EvalValue(k)
-      tests.append(ConstantTest(try PreparedComparison(c, constantRHS: value), value))
-    }
-    guard let path else { return nil }
-    if tests.count == 2 {
-      return tests[0].specialized(and: tests[1], KeyTestBuilder(path: path, generic: generic))
-    }
-    let all = tests
-    return { ctx throws(EvalFailure) in
-      guard ctx.isKeyed else { return try generic(ctx) }
-      let v = try path.read(ctx)
-      for t in all {
-        if try !t.run(v) { return false }
-      }
-      return true
     }
   }
 }
