@@ -13,7 +13,7 @@ extension SiftExpression {
   public func compile(_ options: EvaluationOptions = EvaluationOptions()) throws(SiftError) -> SiftExpressionEvaluator {
     var compiler = Compiler(functions: options.functions)
     do {
-      let f = try compiler.expression(root).function
+      let f = Specializer().expression(try compiler.expression(root))
       let free = compiler.freeVariables.map {
         (name: $0.key, slot: $0.value, range: compiler.freeVariableRanges[$0.key] ?? .at(0))
       }

@@ -15,11 +15,13 @@ extension SiftPredicate {
     try compile(options, fastPaths: true)
   }
 
-  /// `compile(_:)`, optionally without the specialized closures (tests compare both).
+  /// `compile(_:)`, optionally without the pass that chooses fast paths (`Specializer`): every
+  /// node's generic closure (tests compare both).
   func compile(_ options: EvaluationOptions, fastPaths: Bool) throws(SiftError) -> SiftMatcher {
-    var compiler = Compiler(functions: options.functions, fastPaths: fastPaths)
+    var compiler = Compiler(functions: options.functions)
     do {
-      let root = try compiler.predicate(self.root)
+      let plan = try compiler.predicate(self.root)
+      let root = fastPaths ? Specializer().predicate(plan) : GenericLowering().predicate(plan)
       let free = compiler.freeVariables.map {
         (name: $0.key, slot: $0.value, range: compiler.freeVariableRanges[$0.key] ?? .at(0))
       }

@@ -1,9 +1,103 @@
 import SiftSyntax
 
-// `value op constant`, one concrete type per comparison kind, so that the closures built from
-// them (`KeyPathClosures.swift`) are specialized per kind: no switch on the kind per record, and the
+// `value op constant` as `Specializer` builds it: `ConstantTest` with the common cases inline,
+// and one concrete type per comparison kind, so that the closures built from them
+// (`KeyPathClosures.swift`) are specialized per kind: no switch on the kind per record, and the
 // test inlined where the value is read. Each one is exactly `ConstantTest.run` for its kind,
-// and hands every input it does not decide inline (and so every error) to `ConstantTest`.
+// and hands every input it does not decide inline (and so every error) to `ConstantTest`, which
+// hands what it does not decide to `PreparedComparison.test` — the generic code.
+
+/// `value op constant` with the common cases inline; all others through `PreparedComparison.test`.
+struct ConstantTest: Sendable {
+  enum Kind: Sendable {
+    /// `==`/`!=` a string, no folding.
+    case stringEqual(String)
+    /// `==`/`!=` a string under `[c]`/`[d]`.
+    case foldedEqual(PreparedText)
+    /// `==`/`!=` a number or boolean.
+    case numberEqual(Number)
+    /// `<`, `<=`, `>`, `>=` a number.
+    case numberOrder(Number)
+    /// `BEGINSWITH`, `ENDSWITH`, `CONTAINS` a string (a string subject).
+    case text(PreparedText, TextSearch.Position)
+    /// `MATCHES` a pattern `SimpleRegex` handles.
+    case regex(SimpleRegex)
+    case generic
+  }
+
+  let kind: Kind
+  let negate: Bool
+  let op: ComparisonOperator
+  let test: PreparedComparison
+  let k: EvalValue
+
+  init(_ test: PreparedComparison, _ k: EvalValue) {
+    self.test = test
+    self.k = k
+    op = test.op
+    negate = op == .notEqual
+    switch (op, k) {
+    case (.equal, .string(let s)), (.notEqual, .string(let s)):
+      if !test.rule.folds {
+        kind = .stringEqual(s)
+      } else if let n = test.needle {
+        kind = .foldedEqual(n)
+      } else {
+        kind = .generic
+      }
+    case (.equal, _), (.notEqual, _):
+      if let n = k.number { kind = .numberEqual(n) } else { kind = .generic }
+    case (.lessThan, _), (.lessThanOrEqual, _), (.greaterThan, _), (.greaterThanOrEqual, _):
+      if let n = k.number { kind = .numberOrder(n) } else { kind = .generic }
+    case (.beginsWith, .string), (.endsWith, .string), (.contains, .string):
+      if let n = test.needle, let position = TextSearch.Position(op) {
+        kind = .text(n, position)
+      } else {
+        kind = .generic
+      }
+    case (.matches, .string):
+      if let r = test.simpleRegex { kind = .regex(r) } else { kind = .generic }
+    default:
+      kind = .generic
+    }
+  }
+
+  /// `test.test(v, k)`.
+  @inline(__always)
+  func run(_ v: EvalValue) throws(EvalFailure) -> Bool {
+    switch kind {
+    case .stringEqual(let s):
+      // A non-string never equals a string.
+      if case .string(let x) = v { return Bytes.equal(x, s) != negate }
+      return negate
+    case .foldedEqual(let n):
+      if case .string(let x) = v { return test.rule.equal(x, n) != negate }
+      return negate
+    case .numberEqual(let n):
+      // Nil, strings, dates, data and collections never equal a number.
+      guard let x = v.number else { return negate }
+      return (NumericOrder.compare(x, n) == 0) != negate
+    case .numberOrder(let n):
+      if let x = v.number, let c = NumericOrder.compare(x, n) {
+        switch op {
+        case .lessThan: return c < 0
+        case .lessThanOrEqual: return c <= 0
+        case .greaterThan: return c > 0
+        default: return c >= 0
+        }
+      }
+      return try test.test(v, k)
+    case .text(let n, let position):
+      if case .string(let s) = v { return test.rule.find(n, in: s, position) }
+      return try test.test(v, k)
+    case .regex(let r):
+      if case .string(let s) = v, let answer = r.matches(s) { return answer }
+      return try test.test(v, k)
+    case .generic:
+      return try test.test(v, k)
+    }
+  }
+}
 
 /// A compiled `value op constant`.
 protocol ValueTest: Sendable {

@@ -242,32 +242,6 @@ struct VariablePairBuilder: ValueTestPairConsumer {
   }
 }
 
-extension Compiler {
-  /// `VariablePairBuilder`'s shape, or nil.
-  mutating func variablePair(_ terms: [PredicateNode], _ generic: @escaping PredicateFn) throws(EvalFailure)
-    -> PredicateFn?
-  {
-    guard terms.count == 2 else { return nil }
-    var variable: String?
-    var paths: [PlainPath] = []
-    var tests: [ConstantTest] = []
-    for t in terms {
-      guard case .comparison(let c) = t.kind, c.quantifier == nil, case .keyPath(let base?, let kp) = c.lhs.kind,
-        case .variable(let name) = base.kind, variable == nil || variable == name, kp.components.count == 1,
-        let path = PlainPath(kp, range: c.lhs.range), case .constant(let k) = c.rhs.kind
-      else { return nil }
-      variable = name
-      paths.append(path)
-      let value = EvalValue(k)
-      tests.append(ConstantTest(try PreparedComparison(c, constantRHS: value), value))
-    }
-    guard let variable, let range = terms.first?.range else { return nil }
-    let builder = VariablePairBuilder(
-      first: paths[0], second: paths[1], slot: variableSlot(variable, at: range), generic: generic)
-    return tests[0].specialized(pair: tests[1], builder)
-  }
-}
-
 /// `key.@count op constant`: counts the record's array in place and tests the count in the
 /// same closure; anything else (and every error) through `generic`, the compiled left side.
 struct CountTestBuilder: ValueTestConsumer {

@@ -23,12 +23,30 @@ struct PreparedComparison: Sendable {
   let needle: PreparedText?
   let like: LikePattern?
   let regex: RegexPattern?
-  /// The constant pattern again, when `SimpleRegex` decides it without ICU (no `[c]`/`[d]`).
-  let simpleRegex: SimpleRegex?
-  /// `IN` a constant list of at least `ConstantSet.minimumCount` elements, hashed.
-  let constantSet: ConstantSet?
+  /// The constant pattern again, when `SimpleRegex` decides it without ICU (set by `Specializer`).
+  var simpleRegex: SimpleRegex?
+  /// `IN` a constant list of at least `ConstantSet.minimumCount` elements, hashed (set by
+  /// `Specializer`).
+  var constantSet: ConstantSet?
 
-  init(_ c: SiftComparison, constantRHS: EvalValue?, fastPaths: Bool = true) throws(EvalFailure) {
+  /// Prepares `c`, reporting what can never evaluate: a UTI operator, an invalid literal
+  /// MATCHES pattern.
+  init(_ c: SiftComparison, constantRHS: EvalValue?) throws(EvalFailure) {
+    self.init(preparing: c, constantRHS: constantRHS)
+    if op == .matches, regex == nil, case .string(let s)? = constantRHS, case .constant = c.rhs.kind {
+      // A literal (or bound) pattern fails compile(); one folded from an expression
+      // (`uppercase("(")`) fails when evaluated, like every other folded error.
+      do { _ = try RegexPattern(s, options: rule.options) } catch {
+        throw EvalDiagnostics.invalidRegex(error.description, at: c.rhs.range)
+      }
+    }
+    if op == .utiConformsTo || op == .utiEquals {
+      throw EvalDiagnostics.unsupported("the \(op.keyword) operator", at: c.operatorRange)
+    }
+  }
+
+  /// Prepares `c`; a constant pattern that does not compile is left to fail when evaluated.
+  init(preparing c: SiftComparison, constantRHS: EvalValue?) {
     op = c.op
     rule = TextRule(c.options)
     range = c.operatorRange
@@ -37,31 +55,14 @@ struct PreparedComparison: Sendable {
     var needle: PreparedText?
     var like: LikePattern?
     var regex: RegexPattern?
-    var simpleRegex: SimpleRegex?
     if case .string(let s)? = constantRHS {
       needle = rule.prepare(s)
       if op == .like { like = LikePattern(s, options: rule.options) }
-      if op == .matches {
-        do { regex = try RegexPattern(s, options: rule.options) } catch {
-          // A literal (or bound) pattern fails compile(); one folded from an expression
-          // (`uppercase("(")`) fails when evaluated, like every other folded error.
-          if case .constant = c.rhs.kind { throw EvalDiagnostics.invalidRegex(error.description, at: c.rhs.range) }
-        }
-        if regex != nil && fastPaths && rule.options.isEmpty { simpleRegex = SimpleRegex(s) }
-      }
-    }
-    if op == .utiConformsTo || op == .utiEquals {
-      throw EvalDiagnostics.unsupported("the \(op.keyword) operator", at: c.operatorRange)
+      if op == .matches { regex = try? RegexPattern(s, options: rule.options) }
     }
     self.needle = needle
     self.like = like
     self.regex = regex
-    self.simpleRegex = simpleRegex
-    if fastPaths, op == .in, let list = constantRHS?.list, list.count >= ConstantSet.minimumCount {
-      constantSet = ConstantSet(list, rule: rule)
-    } else {
-      constantSet = nil
-    }
   }
 
   /// Applies the operator to evaluated operands.

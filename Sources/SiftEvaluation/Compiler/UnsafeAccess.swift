@@ -327,11 +327,12 @@ enum InPlace {
 
 // MARK: - SUBQUERY's loop
 
-/// Per element, `Compiler.subquery`'s loop binds the iterator variable without copying: a fast
+/// Per element, SUBQUERY's loop (`SubqueryPlan.loop`) binds the iterator variable without copying: a fast
 /// record or a `SiftValue` element is lent to the slot (`Frame.lent`), read in place while
 /// `items` keeps it alive. (Written inline: the same loop behind a helper taking a closure cost
 /// evaluate.subquery 548 → 605 instructions per record, passing the element to it 754.)
 extension Compiler {
+  @inline(never)  // one creation site for the loop (see `PlanLowering`)
   static func subqueryLoop(
     _ coll: @escaping ExpressionFn, range: SiftSourceRange, slot: Int, outermost: Bool, test: @escaping PredicateFn
   ) -> @Sendable (Ctx, Bool, (EvalValue) -> Void) throws(EvalFailure) -> Void {

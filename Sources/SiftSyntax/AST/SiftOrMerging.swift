@@ -16,13 +16,32 @@ package enum SiftOrMerging {
 
   /// `terms` with each run of at least `minimumRun` mergeable equalities replaced by one IN.
   public static func merged(_ terms: [PredicateNode]) -> [PredicateNode] {
-    guard terms.count >= minimumRun else { return terms }
+    parts(terms).map { part in
+      switch part {
+      case .term(let i): return terms[i]
+      case .merged(let node, _): return node
+      }
+    }
+  }
+
+  /// One term of `merged(_:)`'s result.
+  package enum Part: Equatable {
+    /// `terms[i]`, as it is.
+    case term(Int)
+    /// An IN comparison standing for equalities whose operand is that of `terms[first]`.
+    case merged(PredicateNode, first: Int)
+  }
+
+  /// `merged(_:)`, saying which of `terms` each result stands for (so an engine that has
+  /// prepared the terms can keep what it prepared).
+  package static func parts(_ terms: [PredicateNode]) -> [Part] {
+    guard terms.count >= minimumRun else { return terms.indices.map { .term($0) } }
     if let grouped = grouped(terms) { return grouped }
-    var out: [PredicateNode] = []
+    var out: [Part] = []
     var i = 0
     while i < terms.count {
       guard let first = equality(terms[i]) else {
-        out.append(terms[i])
+        out.append(.term(i))
         i += 1
         continue
       }
@@ -38,9 +57,9 @@ package enum SiftOrMerging {
         var c = first.c
         c.op = .in
         c.rhs = ExpressionNode(.constant(.array(values)), range: range)
-        out.append(PredicateNode(.comparison(c), range: range))
+        out.append(.merged(PredicateNode(.comparison(c), range: range), first: i))
       } else {
-        out.append(contentsOf: terms[i..<j])
+        out += (i..<j).map { .term($0) }
       }
       i = j
     }
@@ -50,14 +69,14 @@ package enum SiftOrMerging {
   /// An OR made only of equalities of plain keys (`a == 1 OR b == 'x' OR a == 2 …`): no term
   /// can raise, so their order does not matter; the equalities of each key (and options)
   /// gather into one IN, keys in order of first appearance. Nil for any other OR.
-  static func grouped(_ terms: [PredicateNode]) -> [PredicateNode]? {
+  static func grouped(_ terms: [PredicateNode]) -> [Part]? {
     struct Key: Hashable {
       let lhs: ExpressionNode
       let options: ComparisonOptions
     }
     var order: [Key] = []
-    var groups: [Key: (first: SiftComparison, values: [SiftValue], terms: [PredicateNode])] = [:]
-    for t in terms {
+    var groups: [Key: (first: SiftComparison, values: [SiftValue], terms: [Int])] = [:]
+    for (i, t) in terms.enumerated() {
       guard let (c, v) = equality(t), case .keyPath(nil, let kp) = c.lhs.kind, kp.components.count == 1 else {
         return nil
       }
@@ -67,20 +86,20 @@ package enum SiftOrMerging {
         groups[key] = (c, [], [])
       }
       groups[key]?.values.append(v)
-      groups[key]?.terms.append(t)
+      groups[key]?.terms.append(i)
     }
     guard order.count > 1 else { return nil }  // one key: the contiguous run below
-    var out: [PredicateNode] = []
+    var out: [Part] = []
     for key in order {
-      guard let g = groups[key] else { continue }
+      guard let g = groups[key], let first = g.terms.first else { continue }
       if g.values.count < minimumRun {
-        out += g.terms
+        out += g.terms.map { .term($0) }
         continue
       }
       var c = g.first
       c.op = .in
       c.rhs = ExpressionNode(.constant(.array(g.values)), range: g.first.rhs.range)
-      out.append(PredicateNode(.comparison(c), range: g.terms[0].range))
+      out.append(.merged(PredicateNode(.comparison(c), range: terms[first].range), first: first))
     }
     return out
   }
