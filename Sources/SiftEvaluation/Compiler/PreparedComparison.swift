@@ -21,6 +21,8 @@ struct PreparedComparison: Sendable {
   let rhsRange: SiftSourceRange
   /// Prepared constant right side, when there is one.
   let needle: PreparedText?
+  /// Where BEGINSWITH/ENDSWITH look for the needle (`TextSearch.Position(op)`); nil for others.
+  let position: TextSearch.Position?
   let like: LikePattern?
   let regex: RegexPattern?
   /// The constant pattern again, when `SimpleRegex` decides it without ICU (set by `Specializer`).
@@ -52,6 +54,7 @@ struct PreparedComparison: Sendable {
     range = c.operatorRange
     lhsRange = c.lhs.range
     rhsRange = c.rhs.range
+    position = c.op == .contains ? nil : TextSearch.Position(c.op)
     var needle: PreparedText?
     var like: LikePattern?
     var regex: RegexPattern?
@@ -87,8 +90,8 @@ struct PreparedComparison: Sendable {
     case .in: return try membership(l, in: r, needlePrepared: false)
     case .contains: return try membership(r, in: l, needlePrepared: true)
     case .beginsWith, .endsWith:
-      guard let (s, n) = try strings(l, r) else { return false }
-      return rule.find(n, in: s, op == .beginsWith ? .prefix : .suffix)
+      guard let (s, n) = try strings(l, r), let position else { return false }
+      return rule.find(n, in: s, position)
     case .like:
       guard case .string(let s)? = try checkedString(l, lhsRange) else { return false }
       if let like, case .string = r { return like.matches(s) }
