@@ -149,6 +149,14 @@ struct NoCasePrefixTests {
       #expect(!sql.contains("NOCASE"), "\(index) \(format) \(needle): \(sql)")
       #expect(plan.contains { $0.hasPrefix("SCAN") }, "\(plan)")
     }
+    // With sift's own fold index beside it, the exact test alone is served by that index.
+    let both = """
+      CREATE INDEX venue_name_nocase ON venue (name COLLATE NOCASE);
+      CREATE INDEX venue_name_fold ON venue (sift_fold(name, 1))
+      """
+    let (plan, sql) = try Self.plan(both, "name BEGINSWITH[c] %@", "venue b")
+    #expect(!sql.contains("NOCASE"), "\(sql)")
+    #expect(plan.contains { $0.contains("INDEX venue_name_fold ") }, "\(plan)")
   }
 
   /// A schema file keeps the collations it was written with.

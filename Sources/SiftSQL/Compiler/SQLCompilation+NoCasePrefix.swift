@@ -20,7 +20,9 @@ import SiftSyntax
 /// the NFC of the folds' concatenation, and composing only ever yields non-ASCII). So its
 /// NOCASE form starts with the needle: it is in the range.
 ///
-/// Only for a column with TEXT affinity (a blob is not text, and sorts after every text).
+/// Only for a column with TEXT affinity (a blob is not text, and sorts after every text), and
+/// not when the table has an expression index (it may be `sift_fold`'s, which serves the exact
+/// test alone faster: `SQLEntityRef.caselessIndexedColumns`).
 extension SQLCompilation {
   /// The `[c]` folds (`TextFolding.fold`) of non-ASCII scalars that are all ASCII, and the
   /// ASCII runs leading the ones that are not. Pinned by
