@@ -171,7 +171,8 @@ package struct SiftColumnarBuilder {
         message: "record \(count) is \(record.kindName), not an object")
     }
     do { try root.append(record, count) } catch {
-      throw SiftError(stage: .data, id: DiagnosticID.invalidRecords.rawValue, message: "record \(count) cannot be stored")
+      throw SiftError(
+        stage: .data, id: DiagnosticID.invalidRecords.rawValue, message: "record \(count) cannot be stored")
     }
     count += 1
   }

@@ -35,7 +35,8 @@ func runExistingBenchmarks(_ options: BenchOptions) throws {
     // The same with the exact test alone (what BEGINSWITH[c] compiled to before the NOCASE
     // range): the sift_fold index serves it.
     let exactOnly = SQLCompiler(dialect: SQLiteDialect(), schema: try withoutCollations(db.introspectSchema().schema))
-    try compareWithHand("sqlite-exact-only", db, exactOnly, nocaseOnlyCases, seconds: options.seconds, clock: .threadCPU)
+    try compareWithHand(
+      "sqlite-exact-only", db, exactOnly, nocaseOnlyCases, seconds: options.seconds, clock: .threadCPU)
   }
   // Only the user's NOCASE index (no sift_fold index): BEGINSWITH[c] of a constant uses it
   // through the NOCASE range in front of the exact test (`sqlite-nocase-only`); the same
@@ -45,7 +46,8 @@ func runExistingBenchmarks(_ options: BenchOptions) throws {
     let db = try SQLiteDatabase(readOnly: path)
     let schema = try db.introspectSchema().schema
     let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: schema)
-    try compareWithHand("sqlite-nocase-only", db, compiler, nocaseOnlyCases, seconds: options.seconds, clock: .threadCPU)
+    try compareWithHand(
+      "sqlite-nocase-only", db, compiler, nocaseOnlyCases, seconds: options.seconds, clock: .threadCPU)
     let before = SQLCompiler(dialect: SQLiteDialect(), schema: try withoutCollations(schema))
     var scans = nocaseOnlyCases
     for i in scans.indices { scans[i].indexable = false }

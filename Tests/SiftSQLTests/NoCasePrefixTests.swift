@@ -1,9 +1,10 @@
 import Foundation
 import SiftEvaluation
-@testable import SiftSQL
 import SiftSQLite
 import SiftSyntax
 import Testing
+
+@testable import SiftSQL
 
 /// `BEGINSWITH[c]` of a constant on SQLite with only the user's `COLLATE NOCASE` index on the
 /// column (`SQLCompilation+NoCasePrefix.swift`): a NOCASE range goes in front of the exact
@@ -79,13 +80,15 @@ struct NoCasePrefixTests {
     if let index { try db.executeScript(index) }
     for (i, s) in subjects.enumerated() {
       _ = try db.execute(
-        SQLStatement(sql: "INSERT INTO venue VALUES (?, ?)", bindings: [.integer(Int64(i)), i % 97 == 0 ? .null : .text(s)]))
+        SQLStatement(
+          sql: "INSERT INTO venue VALUES (?, ?)", bindings: [.integer(Int64(i)), i % 97 == 0 ? .null : .text(s)]))
     }
     return (db, SQLCompiler(dialect: SQLiteDialect(), schema: try db.introspectSchema().schema))
   }
 
   static func ids(_ db: SQLiteDatabase, _ c: SQLCompiler, _ needle: String) throws -> ([Int], String) {
-    let w = try c.compileWhere(try SiftPredicate(format: "name BEGINSWITH[c] %@", arguments: [.string(needle)]), entity: "venue")
+    let w = try c.compileWhere(
+      try SiftPredicate(format: "name BEGINSWITH[c] %@", arguments: [.string(needle)]), entity: "venue")
     let st = SQLStatement(sql: "SELECT t0.\"id\" FROM \"venue\" t0 WHERE \(w.sql) ORDER BY 1", bindings: w.bindings)
     return (try db.execute(st).compactMap { $0.first?.intValue.map(Int.init) }, st.sql)
   }
@@ -142,7 +145,9 @@ struct NoCasePrefixTests {
       ("CREATE INDEX venue_name_nocase ON venue (name COLLATE NOCASE)", "name BEGINSWITH[c] %@", "venue k"),
       ("CREATE INDEX venue_name_nocase ON venue (name COLLATE NOCASE)", "name BEGINSWITH[cd] %@", "venue b"),
       ("CREATE INDEX venue_name_binary ON venue (name)", "name BEGINSWITH[c] %@", "venue b"),
-      ("CREATE INDEX venue_name_nocase ON venue (name COLLATE NOCASE) WHERE id > 5", "name BEGINSWITH[c] %@", "venue b"),
+      (
+        "CREATE INDEX venue_name_nocase ON venue (name COLLATE NOCASE) WHERE id > 5", "name BEGINSWITH[c] %@", "venue b"
+      ),
     ]
     for (index, format, needle) in refused {
       let (plan, sql) = try Self.plan(index, format, needle)
