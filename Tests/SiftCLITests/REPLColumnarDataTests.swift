@@ -1,5 +1,4 @@
 import Foundation
-import SiftColumnar
 import SiftEvaluation
 import SiftSyntax
 import Testing

@@ -6,9 +6,12 @@ import SiftSyntax
 /// A data set's rows, built once on first use and shared by the data set's copies: the one
 /// mechanism by which `sift eval` (`CommandInputs.DataSet`) and the REPL (`REPLDataSet`) keep
 /// records read as columns without rows until a command needs them (the row evaluator for a
-/// predicate the kernels do not cover, a `.watch`), and then build them once. Records held as
-/// values or objects from the start are handed in built. Safe to share between threads (the
-/// REPL scans and watches on others): a lock guards the build.
+/// predicate the kernels do not cover, a `.watch`), and then build them once. Rows from
+/// columns are built in record order and may be built a part at a time (`records(through:)`):
+/// the REPL's scan builds each round's rows as it reaches them, so the first rows still show
+/// early and Ctrl-C still stops it. Records held as values or objects from the start are
+/// handed in built. Safe to share between threads (the REPL scans and watches on others): a
+/// lock guards the build.
 ///
 /// ```swift
 /// let rows = LazyRows(columns: columns)
@@ -20,7 +23,11 @@ final class LazyRows: @unchecked Sendable {
   private let lock = NSLock()
   private let columns: SiftColumnarRecords?
   private var builtValues: [SiftValue]?
+  /// Records handed in as values or objects: nil until asked for, then the objects, or nil
+  /// inside when some record is not an object.
   private var builtRecords: [SiftObject]??
+  /// The rows built from `columns` so far: records `0..<prefix.count`.
+  private var prefix: [SiftObject] = []
 
   init(values: [SiftValue]) {
     columns = nil
@@ -54,17 +61,27 @@ final class LazyRows: @unchecked Sendable {
 
   /// The records as `SiftObject`s (built on first use); nil when some record is not an object.
   var records: [SiftObject]? {
+    if let columns { return records(through: columns.count) }
     lock.lock()
     defer { lock.unlock() }
     if let builtRecords { return builtRecords }
-    let r: [SiftObject]?
-    if let columns {
-      r = (0..<columns.count).map(columns.object(at:))
-    } else {
-      r = try? JSONRecords.records(from: .array(builtValues ?? []))
-    }
+    let r = try? JSONRecords.records(from: .array(builtValues ?? []))
     builtRecords = .some(r)
     return r
+  }
+
+  /// Rows built from the columns for at least records `0..<end` (more if built before): the
+  /// ones not yet built are built now and kept. Only for records held as columns.
+  func records(through end: Int) -> [SiftObject] {
+    lock.lock()
+    defer { lock.unlock() }
+    guard let columns else { return [] }
+    let end = min(end, columns.count)
+    if prefix.count < end {
+      if prefix.isEmpty { prefix.reserveCapacity(columns.count) }
+      for i in prefix.count..<end { prefix.append(columns.object(at: i)) }
+    }
+    return prefix
   }
 
   /// True once rows were built from columns (always false for records handed in as rows):
@@ -72,6 +89,6 @@ final class LazyRows: @unchecked Sendable {
   var rowsBuilt: Bool {
     lock.lock()
     defer { lock.unlock() }
-    return columns != nil && (builtRecords != nil || builtValues != nil)
+    return columns != nil && (!prefix.isEmpty || builtValues != nil)
   }
 }

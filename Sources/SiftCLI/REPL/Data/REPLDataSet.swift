@@ -90,6 +90,12 @@ struct REPLDataSet: Sendable {
   /// for showing a few records (`record(at:)`, `object(at:)` read the columns).
   var objects: [SiftObject]? { values.isEmpty || count == 0 ? rows.records : nil }
 
+  /// The rows the row evaluator scans for `range`: held as columns, only the rows up to the
+  /// range's end are built (and kept), so a scan builds each round's rows as it reaches them.
+  func objects(covering range: Range<Int>) -> [SiftObject]? {
+    columns == nil ? objects : rows.records(through: range.upperBound)
+  }
+
   /// True when every record is a dictionary (rows of a table), without building rows.
   var isAllDictionaries: Bool { columns != nil || values.isEmpty }
 
