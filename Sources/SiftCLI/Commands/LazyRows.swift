@@ -70,19 +70,32 @@ final class LazyRows: @unchecked Sendable {
     return r
   }
 
-  /// Rows built from the columns for at least records `0..<end` (more if built before): the
-  /// ones not yet built are built now and kept. Only for records held as columns.
+  /// Rows built from the columns for at least records `0..<end` (more if built before, up to a
+  /// batch more now): the ones not yet built are built now and kept. Only for records held as
+  /// columns.
   func records(through end: Int) -> [SiftObject] {
     lock.lock()
     defer { lock.unlock() }
     guard let columns else { return [] }
     let end = min(end, columns.count)
-    if prefix.count < end {
-      if prefix.isEmpty { prefix.reserveCapacity(columns.count) }
-      for i in prefix.count..<end { prefix.append(columns.object(at: i)) }
+    if prefix.count < end, prefix.isEmpty { prefix.reserveCapacity(columns.count) }
+    while prefix.count < end {
+      // A batch at a time through JSONRecords, so the batch's records share their shapes (the
+      // evaluator's key lookups are cached per shape): rows built one by one
+      // (`SiftColumnarRecords.object(at:)`, a shape each) scanned 500,000 generated venues
+      // with `name MATCHES 'Red.*' AND rating > 2` in 0.10-0.12 s against 0.03-0.09 s.
+      let batch = prefix.count..<min(columns.count, prefix.count + LazyRows.batch)
+      if let objects = try? JSONRecords.records(from: .array(batch.map(columns.record(at:)))) {
+        prefix += objects
+      } else {
+        prefix += batch.map(columns.object(at:))
+      }
     }
     return prefix
   }
+
+  /// Rows built together, sharing their shapes (`records(through:)`).
+  static let batch = 4096
 
   /// True once rows were built from columns (always false for records handed in as rows):
   /// what tests check to see that a command did not build them.
