@@ -120,6 +120,16 @@ public final class SiftColumnarRecords: @unchecked Sendable {
     root.value(at: i) ?? .null
   }
 
+  /// The value of record `i`'s top-level `key` (nil when the record has none), read from its
+  /// column without building the record (the REPL's result tables).
+  ///
+  /// ```swift
+  /// rows.value(forKey: "a", at: 0)   // 1
+  /// ```
+  package func value(forKey key: String, at i: Int) -> SiftValue? {
+    root.column(at: [key])?.value(at: i)
+  }
+
   /// Record `i` in the evaluator's fast layout (what the row evaluator scans).
   ///
   /// ```swift
@@ -136,6 +146,39 @@ public final class SiftColumnarRecords: @unchecked Sendable {
   /// Double(rows.heldBytes) / Double(rows.count)   // bytes per record
   /// ```
   public var heldBytes: Int { root.heldBytes }
+}
+
+/// Builds columns one record at a time, so a producer (the REPL's `.generate`) never holds
+/// all its records as values: each is stored into the columns as it comes.
+///
+/// ```swift
+/// var b = SiftColumnarBuilder()
+/// try b.append(["a": 1])
+/// b.build().count   // 1
+/// ```
+package struct SiftColumnarBuilder {
+  private let root = Column()
+  private var count = 0
+
+  package init() {}
+
+  /// Stores `record` as the next record.
+  /// - Throws: `SiftError` (stage `.data`, id `invalid-records`) for a value that is no object.
+  package mutating func append(_ record: SiftValue) throws(SiftError) {
+    guard case .dictionary = record else {
+      throw SiftError(
+        stage: .data, id: DiagnosticID.invalidRecords.rawValue,
+        message: "record \(count) is \(record.kindName), not an object")
+    }
+    do { try root.append(record, count) } catch {
+      throw SiftError(
+        stage: .data, id: DiagnosticID.invalidRecords.rawValue, message: "record \(count) cannot be stored")
+    }
+    count += 1
+  }
+
+  /// The records appended so far, as columns (the builder is not used afterwards).
+  package func build() -> SiftColumnarRecords { SiftColumnarRecords(root: root, count: count) }
 }
 
 extension Column {

@@ -32,6 +32,26 @@ func runExistingBenchmarks(_ options: BenchOptions) throws {
     let db = try SQLiteDatabase(readOnly: path)
     let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: try db.introspectSchema().schema)
     try compareWithHand("sqlite", db, compiler, existingCases, seconds: options.seconds, clock: .threadCPU)
+    // The same with the exact test alone (what BEGINSWITH[c] compiled to before the NOCASE
+    // range): the sift_fold index serves it.
+    let exactOnly = SQLCompiler(dialect: SQLiteDialect(), schema: try withoutCollations(db.introspectSchema().schema))
+    try compareWithHand(
+      "sqlite-exact-only", db, exactOnly, nocaseOnlyCases, seconds: options.seconds, clock: .threadCPU)
+  }
+  // Only the user's NOCASE index (no sift_fold index): BEGINSWITH[c] of a constant uses it
+  // through the NOCASE range in front of the exact test (`sqlite-nocase-only`); the same
+  // schema without index collations compiles the exact test alone, a scan (`…-before`).
+  do {
+    try SQLiteDatabase(path: path).executeScript("DROP INDEX reading_label_fold_idx")
+    let db = try SQLiteDatabase(readOnly: path)
+    let schema = try db.introspectSchema().schema
+    let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: schema)
+    try compareWithHand(
+      "sqlite-nocase-only", db, compiler, nocaseOnlyCases, seconds: options.seconds, clock: .threadCPU)
+    let before = SQLCompiler(dialect: SQLiteDialect(), schema: try withoutCollations(schema))
+    var scans = nocaseOnlyCases
+    for i in scans.indices { scans[i].indexable = false }
+    try compareWithHand("sqlite-nocase-only-before", db, before, scans, seconds: options.seconds, clock: .threadCPU)
   }
   try runExistingPostgresBenchmarks(options, rows: rows)
 }
@@ -152,6 +172,26 @@ let existingCases: [ExistingBenchCase] = [
   ExistingBenchCase(
     format: "value != %@", args: [10.0],
     hand: "SELECT id FROM reading WHERE value IS NOT ? ORDER BY id", handBindings: [.double(10)], indexable: false),
+]
+
+/// `schema` with no index collations known: BEGINSWITH[c] compiles to the exact test alone.
+func withoutCollations(_ schema: SQLSchema) throws -> SQLSchema {
+  let entities = schema.entityNames.compactMap { name in
+    schema.entity(name).map { e in
+      var e = e
+      for i in e.indexes.indices { e.indexes[i].collations = [] }
+      return e
+    }
+  }
+  return try SQLSchema(entities: entities, dateEncoding: schema.dateEncoding, layout: schema.layout)
+}
+
+/// `BEGINSWITH[c]` where the table has the user's `label COLLATE NOCASE` index and no
+/// `sift_fold` index (`runExistingBenchmarks` drops it first).
+let nocaseOnlyCases: [ExistingBenchCase] = [
+  ExistingBenchCase(
+    format: "label BEGINSWITH[c] %@", args: ["l012345"],
+    hand: "SELECT id FROM reading WHERE label LIKE ? ORDER BY id", handBindings: [.text("l012345%")])
 ]
 
 /// `2023-11-14T22:13:20Z`: reading n's `taken_at`.

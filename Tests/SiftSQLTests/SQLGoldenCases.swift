@@ -279,5 +279,9 @@ enum SQLGoldenCases {
     ("ANY tags == 'wifi' AND flag == YES", []),
     ("scores.@max > 5", []),
     ("price BETWEEN {10, 20}", []),
+    // event_title_nocase (COLLATE NOCASE): a NOCASE range in front of the exact test, where exact
+    ("title BEGINSWITH[c] 'STAND'", []),
+    ("title BEGINSWITH[c] 'part'", []),
+    ("title BEGINSWITH[cd] 'STAND'", []),
   ]
 }

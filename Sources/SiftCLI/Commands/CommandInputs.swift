@@ -43,17 +43,17 @@ enum CommandInputs {
     /// The records as columns, when the columnar loader read the file (every record an
     /// object): filters scan them with kernels.
     let columns: SiftColumnarRecords?
-    private let rows: Rows
+    private let rows: LazyRows
 
     init(values: [SiftValue]) {
       columns = nil
-      rows = Rows(values: values)
+      rows = LazyRows(values: values)
     }
 
     /// Records read by the columnar loader: the file is parsed once, into columns.
     init(columns: SiftColumnarRecords) {
       self.columns = columns
-      rows = Rows(columns: columns)
+      rows = LazyRows(columns: columns)
     }
 
     /// Every record as a JSON value.
@@ -87,42 +87,6 @@ enum CommandInputs {
       guard records == nil, let i = values.firstIndex(where: { if case .dictionary = $0 { false } else { true } })
       else { return nil }
       return "record \(i) is \(values[i].kindName), not an object"
-    }
-  }
-
-  /// A data set's rows, built once on first use (`DataSet` is a value; the cache is shared by
-  /// its copies). Commands run on one thread.
-  private final class Rows {
-    private let columns: SiftColumnarRecords?
-    private var builtValues: [SiftValue]?
-    private var builtRecords: [SiftObject]??
-
-    init(values: [SiftValue]) {
-      columns = nil
-      builtValues = values
-    }
-
-    init(columns: SiftColumnarRecords) {
-      self.columns = columns
-    }
-
-    var values: [SiftValue] {
-      if let builtValues { return builtValues }
-      let v = columns.map { c in (0..<c.count).map(c.record(at:)) } ?? []
-      builtValues = v
-      return v
-    }
-
-    var records: [SiftObject]? {
-      if let builtRecords { return builtRecords }
-      let r: [SiftObject]?
-      if let columns {
-        r = (0..<columns.count).map(columns.object(at:))
-      } else {
-        r = try? JSONRecords.records(from: .array(values))
-      }
-      builtRecords = .some(r)
-      return r
     }
   }
 

@@ -29,8 +29,13 @@ import SiftSyntax
   @discardableResult
   public func execute(_ input: String) -> String { session.execute(input).text }
 
-  /// The records in the evaluator's form (what the REPL scans).
-  public var objects: [SiftObject] { session.current?.objects ?? [] }
+  /// The records in the evaluator's form (what the row evaluator scans), built here: the
+  /// session itself keeps generated records as columns only.
+  public var objects: [SiftObject] {
+    guard let set = session.current else { return [] }
+    if let columns = set.columns { return (0..<columns.count).map(columns.object(at:)) }
+    return set.objects ?? []
+  }
 
   /// The SQL schema the REPL uses for the records.
   public var schema: SQLSchema? { session.sql.schemas["venues"] }
@@ -57,10 +62,12 @@ import SiftSyntax
   /// Streams the rows a copy inserts without a database (the loader's share of a copy);
   /// returns how many there are.
   public func streamRows() throws -> Int {
-    guard let set = session.current, let objects = set.objects, let schema else { return 0 }
+    guard let set = session.current, set.isAllDictionaries, let schema else { return 0 }
     var n = 0
-    try SQLDataLoader(schema: schema, dialect: SQLiteDialect())
-      .forEachRow(in: objects.lazy.map(ObjectLoadRecord.init), entity: set.name) { _, _ in n += 1 }
+    let records = (0..<set.count).lazy.compactMap { set.object(at: $0) }.map(ObjectLoadRecord.init)
+    try SQLDataLoader(schema: schema, dialect: SQLiteDialect()).forEachRow(in: records, entity: set.name) { _, _ in
+      n += 1
+    }
     return n
   }
 

@@ -66,8 +66,10 @@ extension SQLCompilation {
       }
       if !o.isEmpty, kind == .prefix, dialect.prefixRangeScan, let needle {
         // A range on the folded column (the needle folded in Swift, never empty here), so an
-        // expression index on sift_fold(column, o) serves BEGINSWITH[c]/[d]/[cd] as it does ==[c].
-        return prefixRange(fold(x, o), o.fold(needle))
+        // expression index on sift_fold(column, o) serves BEGINSWITH[c]/[d]/[cd] as it does ==[c];
+        // a NOCASE index on the column may serve a range in front of it (+NoCasePrefix).
+        let folded = o.fold(needle)
+        return caselessIndexPrefilter(x, foldedNeedle: folded, o, exact: prefixRange(fold(x, o), folded))
       }
       return condition(SQLFragment("\(sql: name)(\(x), \(y), \(sql: kind.sql), \(sql: o.sql))"))
     case .likePatterns:

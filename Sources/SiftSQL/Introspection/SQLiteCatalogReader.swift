@@ -2,7 +2,7 @@ import SiftSyntax
 
 /// Reads the `main` database of an SQLite connection: `pragma_table_list` (or `sqlite_master`
 /// before SQLite 3.37), `pragma_table_xinfo`, `pragma_foreign_key_list`, `pragma_index_list`
-/// and `pragma_index_info`, each with the table name bound; then bounded samples of date and
+/// and `pragma_index_xinfo`, each with the table name bound; then bounded samples of date and
 /// JSON columns (identifiers quoted).
 struct SQLiteCatalogReader {
   var db: any SQLDatabase
@@ -98,14 +98,23 @@ struct SQLiteCatalogReader {
       for r in try rows("SELECT name, \"unique\", partial FROM pragma_index_list(?) ORDER BY name", [.text(name)]) {
         guard r.count == 3, case .text(let index) = r[0] else { continue }
         var cols: [String] = []
+        var collations: [String] = []
         var expressions = false
-        for k in try rows("SELECT cid, name FROM pragma_index_info(?) ORDER BY seqno", [.text(index)]) {
-          if case .text(let n)? = k.last { cols.append(n) } else { expressions = true }
+        // The key columns (key = 1; the rest are the rowid or a WITHOUT ROWID table's key)
+        // with their collating sequence, which decides what comparisons the index serves.
+        let keys = "SELECT name, coll FROM pragma_index_xinfo(?) WHERE key = 1 ORDER BY seqno"
+        for k in try rows(keys, [.text(index)]) {
+          guard k.count == 2, case .text(let n) = k[0] else {
+            expressions = true
+            continue
+          }
+          cols.append(n)
+          if case .text(let c) = k[1] { collations.append(c) } else { collations.append("BINARY") }
         }
         indexes.append(
           SQLIndex(
             name: index, columns: cols, isUnique: r[1].intValue == 1, hasExpressions: expressions,
-            isPartial: r[2].intValue == 1))
+            isPartial: r[2].intValue == 1, collations: collations))
       }
     }
     // Tables without a declared key are rowid tables; the rowid is not a column, so they are keyless here.

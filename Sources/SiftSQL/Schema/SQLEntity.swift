@@ -18,16 +18,30 @@ public struct SQLIndex: Sendable, Hashable {
   public var hasExpressions: Bool
   /// Whether the index is partial (`WHERE …`).
   public var isPartial: Bool
+  /// The collating sequence of each of `columns`, in the same order, as SQLite reports it
+  /// (`pragma_index_xinfo`: `"BINARY"`, `"NOCASE"`, `"RTRIM"` or a custom name); empty when
+  /// not known (PostgreSQL, a schema file that gives none). A non-partial SQLite index led by a
+  /// `NOCASE` column lets `BEGINSWITH[c]` of some constants use it (see ExistingDatabases).
+  public var collations: [String]
 
   /// Creates an index description.
   public init(
-    name: String, columns: [String], isUnique: Bool = false, hasExpressions: Bool = false, isPartial: Bool = false
+    name: String, columns: [String], isUnique: Bool = false, hasExpressions: Bool = false, isPartial: Bool = false,
+    collations: [String] = []
   ) {
     self.name = name
     self.columns = columns
     self.isUnique = isUnique
     self.hasExpressions = hasExpressions
     self.isPartial = isPartial
+    self.collations = collations
+  }
+
+  /// True when this index orders by `column` under SQLite's `NOCASE` first and covers every
+  /// row (not partial, no expression key that could come first).
+  func leadsCaseless(_ column: String) -> Bool {
+    !isPartial && !hasExpressions && columns.first == column
+      && collations.first?.uppercased() == "NOCASE"
   }
 }
 

@@ -13,7 +13,7 @@ extension SQLSchema {
   /// Further keys, for a database Sift did not create (what `jsonText` writes for an
   /// introspected schema): top-level `"layout": "existing"`; per entity `"primaryKey"` as a
   /// list of attribute names (composite, or `[]` for none), `"view": true`, `"indexes"`
-  /// (`[{"name", "columns", "unique"}]`), `"entityColumn"` and `"entityValues"` (a row
+  /// (`[{"name", "columns", "unique", "collations"}]`), `"entityColumn"` and `"entityValues"` (a row
   /// filter, `SQLRowFilter`: `"entityColumn": "Z_ENT", "entityValues": [3, 4]`); per attribute `"nullable"`, `"nativeType"`,
   /// `"dateEncoding"` (any `SQLDateEncoding` name) and `"arrayStorage"` (`sideTable`,
   /// `array`, `json`).
@@ -246,7 +246,8 @@ extension SQLSchema {
             name: n, columns: try strings(spec["columns"], "\(name).indexes[].columns") ?? [],
             isUnique: try bool(spec["unique"], "\(name).indexes[].unique") ?? false,
             hasExpressions: try bool(spec["expressions"], "\(name).indexes[].expressions") ?? false,
-            isPartial: try bool(spec["partial"], "\(name).indexes[].partial") ?? false))
+            isPartial: try bool(spec["partial"], "\(name).indexes[].partial") ?? false,
+            collations: try strings(spec["collations"], "\(name).indexes[].collations") ?? []))
       }
     }
     let isView = try bool(d["view"], "\(name).view") ?? base?.isView ?? false

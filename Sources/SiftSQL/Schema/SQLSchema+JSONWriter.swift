@@ -89,6 +89,7 @@ extension SQLSchema {
           if index.isUnique { spec["unique"] = .bool(true) }
           if index.hasExpressions { spec["expressions"] = .bool(true) }
           if index.isPartial { spec["partial"] = .bool(true) }
+          if !index.collations.isEmpty { spec["collations"] = .array(index.collations.map { .string($0) }) }
           return .dictionary(spec)
         })
     }

@@ -43,3 +43,5 @@ INSERT INTO event (id, title, venue_id, at_unix, at_unix_int, at_2001, at_ms, at
 INSERT INTO ticket (id, event_id, seat) VALUES (1, 1, 'A1'), (2, 1, 'A2'), (3, 2, 'B1'), (4, 5, 'C1');
 INSERT INTO performer (id, name) VALUES (1, 'Ann'), (2, 'Bo'), (3, 'Cy');
 INSERT INTO event_performer (event_id, performer_id) VALUES (1, 1), (1, 2), (2, 2), (5, 1), (6, 3);
+-- A user's case-insensitive index: BEGINSWITH[c] of a constant uses it where exact (sql.md).
+CREATE INDEX event_title_nocase ON event (title COLLATE NOCASE);

@@ -1,4 +1,5 @@
 import Foundation
+import SiftColumnar
 import SiftSyntax
 
 /// Synthetic venue-like records for trying the REPL at scale (`.generate 1000000`,
@@ -26,12 +27,13 @@ enum GeneratedData {
   /// The default columns of a generated entity's tables.
   static let columns = ["id", "name", "city", "distance", "rating", "tipCount", "favorite", "tags"]
 
-  /// `count` records as a data set named `name`.
-  /// The records are converted for evaluation a batch at a time, never all held as values.
+  /// `count` records as a data set named `name`, held as columns (as `.load` holds a file):
+  /// each record goes into the columns as it is made, never all held as values or rows.
   static func dataSet(name: String, count: Int, seed: UInt64 = 1) -> REPLDataSet {
-    var builder = REPLDataSetBuilder()
-    generate(count: count, seed: seed) { builder.append($0) }
-    return builder.build(name: name, defaultColumns: columns, origin: "generated")
+    var builder = SiftColumnarBuilder()
+    // Every generated record is a dictionary of storable values: append cannot fail here.
+    generate(count: count, seed: seed) { try? builder.append($0) }
+    return REPLDataSet(name: name, columns: builder.build(), defaultColumns: columns, origin: "generated")
   }
 
   /// `count` records (none when `count` is not positive).

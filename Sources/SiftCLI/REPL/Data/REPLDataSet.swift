@@ -6,10 +6,13 @@ import SiftSyntax
 /// One entity the REPL can query: a name, its records (dictionaries), the attributes seen in
 /// them, and the columns a result table shows by default.
 ///
-/// The records are held once: in SiftEvaluation's fast `SiftObject` form when every record is
-/// a dictionary (the usual case; rows are converted back to values only when shown, sorted or
-/// copied into SQL), else as `SiftValue`s. Records may be plain values (`["Do", "Re"]`): they
-/// are evaluated as `SELF` and described and shown as a `SELF` attribute.
+/// The records are held once. Records the columnar loader read (`.load`, `--data`) and
+/// generated ones (`.generate`) are held as columns only: kernels scan them, a shown record is
+/// read out of them, and the `SiftObject` rows the row evaluator needs are built on first need
+/// and then kept (`LazyRows`, the mechanism `sift eval` uses). Other records are held in
+/// SiftEvaluation's fast `SiftObject` form when every record is a dictionary, else as
+/// `SiftValue`s. Records may be plain values (`["Do", "Re"]`): they are evaluated as `SELF`
+/// and described and shown as a `SELF` attribute.
 ///
 /// ```swift
 /// let people = REPLDataSet(name: "people", records: [["name": "Ana", "age": 31]])
@@ -24,80 +27,117 @@ struct REPLDataSet: Sendable {
   var defaultColumns: [String]
   /// Where the data came from, for the banner and `.entities`.
   var origin: String
-  /// The records in SiftEvaluation's fast form (nil when some record is not a dictionary).
-  let objects: [SiftObject]?
-  /// The records as values, kept only when `objects` is nil.
-  private let values: [SiftValue]
-  /// The records as columns, when the columnar loader read them (`RecordFile`): filters
-  /// with kernels for every comparison scan these (`MemoryEngine.matches`).
+  /// The records as columns, when the columnar loader read them or `.generate` made them:
+  /// filters with kernels for every comparison scan these (`MemoryEngine.matches`).
   let columns: SiftColumnarRecords?
+  /// The rows: built from `columns` on first need, or the records as given.
+  private let rows: LazyRows
+  /// The records as values, kept only when some record is not a dictionary.
+  private let values: [SiftValue]
+  /// The number of records.
+  let count: Int
 
   /// Creates a data set; attributes are inferred from the records.
   init(
     name: String, records: [SiftValue], defaultColumns: [String]? = nil, origin: String = "memory"
   ) {
-    let objects = MemoryEngine.objects(for: records)
-    self.init(
-      name: name, objects: objects, values: objects == nil ? records : [],
-      attributes: REPLAttribute.infer(from: records), defaultColumns: defaultColumns, origin: origin)
+    let attributes = REPLAttribute.infer(from: records)
+    if let objects = MemoryEngine.objects(for: records) {
+      self.init(
+        name: name, rows: LazyRows(objects: objects), values: [], count: objects.count, attributes: attributes,
+        defaultColumns: defaultColumns, origin: origin)
+    } else {
+      self.init(
+        name: name, rows: LazyRows(values: records), values: records, count: records.count, attributes: attributes,
+        defaultColumns: defaultColumns, origin: origin)
+    }
   }
 
   /// Creates a data set from converted records; `sample` (the first records as values) is
   /// what the attributes are inferred from.
   init(name: String, objects: [SiftObject], sample: [SiftValue], defaultColumns: [String]?, origin: String) {
     self.init(
-      name: name, objects: objects, values: [], attributes: REPLAttribute.infer(from: sample),
-      defaultColumns: defaultColumns, origin: origin)
+      name: name, rows: LazyRows(objects: objects), values: [], count: objects.count,
+      attributes: REPLAttribute.infer(from: sample), defaultColumns: defaultColumns, origin: origin)
   }
 
-  /// Creates a data set from records the columnar loader read: the rows (display, sorting,
-  /// the row evaluator) are taken from the columns, the attributes from the first records.
+  /// Creates a data set from records held as columns (the columnar loader, `.generate`): no
+  /// row is built until a command needs one; the attributes come from the first records.
   init(name: String, columns: SiftColumnarRecords, defaultColumns: [String]?, origin: String) {
     let sample = (0..<min(columns.count, REPLDataSetBuilder.sampleSize)).map(columns.record(at:))
     self.init(
-      name: name, objects: (0..<columns.count).map(columns.object(at:)), values: [],
+      name: name, rows: LazyRows(columns: columns), values: [], count: columns.count,
       attributes: REPLAttribute.infer(from: sample), defaultColumns: defaultColumns, origin: origin,
       columns: columns)
   }
 
   private init(
-    name: String, objects: [SiftObject]?, values: [SiftValue], attributes: [REPLAttribute],
+    name: String, rows: LazyRows, values: [SiftValue], count: Int, attributes: [REPLAttribute],
     defaultColumns: [String]?, origin: String, columns: SiftColumnarRecords? = nil
   ) {
     self.name = name
     self.columns = columns
-    self.objects = objects
+    self.rows = rows
     self.values = values
+    self.count = count
     self.attributes = attributes
     self.origin = origin
     self.defaultColumns = defaultColumns ?? REPLDataSet.pickColumns(attributes)
   }
 
-  /// The number of records.
-  var count: Int { objects?.count ?? values.count }
+  /// The records in SiftEvaluation's fast form (nil when some record is not a dictionary).
+  /// Held as columns, they are built here on first use and kept: for the row evaluator, not
+  /// for showing a few records (`record(at:)`, `object(at:)` read the columns).
+  var objects: [SiftObject]? { values.isEmpty || count == 0 ? rows.records : nil }
 
-  /// Record `i` as a value (converted when held as an object).
+  /// The rows the row evaluator scans for `range`: held as columns, only the rows up to the
+  /// range's end are built (and kept), so a scan builds each round's rows as it reaches them.
+  func objects(covering range: Range<Int>) -> [SiftObject]? {
+    columns == nil ? objects : rows.records(through: range.upperBound)
+  }
+
+  /// True when every record is a dictionary (rows of a table), without building rows.
+  var isAllDictionaries: Bool { columns != nil || values.isEmpty }
+
+  /// True once rows were built from the columns (tests check commands that need none).
+  var rowsBuilt: Bool { rows.rowsBuilt }
+
+  /// Record `i` as a value (read from the columns, or converted from its object).
   func record(at i: Int) -> SiftValue {
-    if let objects { return objects[i].siftValue }
+    if let columns { return columns.record(at: i) }
+    if values.isEmpty, let objects = rows.records { return objects[i].siftValue }
     return values[i]
   }
 
-  /// Every record as a value. With objects this converts them all: O(n) time and memory, for
-  /// copies into SQL and tests, not for per-row use.
-  var records: [SiftValue] {
-    objects?.map(\.siftValue) ?? values
+  /// Record `i` in the evaluator's form, when every record is a dictionary; read from the
+  /// columns without building the others.
+  func object(at i: Int) -> SiftObject? {
+    if let columns { return columns.object(at: i) }
+    return objects?[i]
   }
 
-  /// The records as values when they are held as values (empty when held as objects).
+  /// Every record as a value. This converts them all: O(n) time and memory, for copies into
+  /// SQL, `.watch` and tests, not for per-row use.
+  var records: [SiftValue] {
+    if let columns { return (0..<columns.count).map(columns.record(at:)) }
+    return objects?.map(\.siftValue) ?? values
+  }
+
+  /// The records as values when they are held as values (empty otherwise).
   var plainValues: [SiftValue] { values }
 
   /// The value at a dotted key path of record `i` (`location.city`, `tags.@count`), reading
   /// only the first key's value out of an object; `SELF` is the record itself.
   func value(of path: String, at i: Int) -> SiftValue {
     if path == "SELF" { return record(at: i) }
-    guard let objects else { return RecordPath.value(of: path, in: values[i]) }
+    if !values.isEmpty { return RecordPath.value(of: path, in: values[i]) }
     let first = path.prefix { $0 != "." }
-    let head = objects[i].value(forKey: String(first)) ?? .null
+    let head: SiftValue
+    if let columns {
+      head = columns.value(forKey: String(first), at: i) ?? .null
+    } else {
+      head = objects?[i].value(forKey: String(first)) ?? .null
+    }
     guard first.endIndex < path.endIndex else { return head }
     return RecordPath.value(of: String(path[path.index(after: first.endIndex)...]), in: head)
   }

@@ -38,7 +38,8 @@ enum MemoryEngine {
     {
       return found
     }
-    if let objects = set.objects {
+    // Held as columns, the rows are built as the rounds reach them (LazyRows), then kept.
+    if let objects = set.objects(covering: range) {
       return try matcher.matchingIndices(objects, in: range, variables: variables, workers: workers)
     }
     return try matcher.matchingIndices(set.plainValues, in: range, variables: variables, workers: workers)

@@ -86,7 +86,10 @@ extension REPLSession {
       let dialect: any SQLDialect = kind == .postgres ? PostgreSQLDialect() : SQLiteDialect()
       // The records stream into SQL as they are read, one key at a time from the objects:
       // none is converted back to a whole dictionary.
-      if let objects = set.objects {
+      if let columns = set.columns {
+        let records = (0..<columns.count).lazy.map { ObjectLoadRecord(object: columns.object(at: $0)) }
+        try db.load(records, entity: set.name, schema: schema, dialect: dialect)
+      } else if let objects = set.objects {
         try db.load(objects.lazy.map(ObjectLoadRecord.init), entity: set.name, schema: schema, dialect: dialect)
       } else {
         try db.load(set.records, entity: set.name, schema: schema, dialect: dialect)

@@ -30,7 +30,7 @@ enum REPLSchemaInference {
   }
 
   static func infer(_ set: REPLDataSet) throws -> SQLSchema {
-    if set.objects == nil,
+    if !set.isAllDictionaries,
       let i = (0..<set.count).first(where: { if case .dictionary = set.record(at: $0) { false } else { true } })
     {
       throw REPLDataError(

@@ -89,7 +89,12 @@ extension REPLSession {
     // follows too), so an interrupted scan's matches so far are sorted the same way.
     if !sort.isEmpty {
       let request = SiftFetchRequest(entity: set.name, sortDescriptors: sort)
-      if let objects = set.objects {
+      if set.columns != nil {
+        // Only the matches are read out of the columns (no row of the others is built).
+        let matched = result.indices.compactMap(set.object(at:))
+        let order = try request.sort(Array(matched.indices), of: matched, variables: variables)
+        result.indices = order.map { result.indices[$0] }
+      } else if let objects = set.objects {
         result.indices = try request.sort(result.indices, of: objects, variables: variables)
       } else {
         result.indices = try request.sort(result.indices, of: set.records, variables: variables)

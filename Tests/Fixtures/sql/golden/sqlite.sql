@@ -738,6 +738,18 @@ CASE WHEN t0."scores" IS NULL THEN NULL ELSE (SELECT MAX(t1."value") FROM json_e
 (t0."price" >= ? AND t0."price" <= ?)
 -- bindings: [10, 20]
 
+-- title BEGINSWITH[c] 'STAND'
+(sift_fold(t0."title", 1) >= ? AND sift_fold(t0."title", 1) < ?)
+-- bindings: ['stand', 'stane']
+
+-- title BEGINSWITH[c] 'part'
+((t0."title" >= ? COLLATE NOCASE AND t0."title" < ? COLLATE NOCASE) AND (sift_fold(t0."title", 1) >= ? AND sift_fold(t0."title", 1) < ?))
+-- bindings: ['part', 'paru', 'part', 'paru']
+
+-- title BEGINSWITH[cd] 'STAND'
+(sift_fold(t0."title", 3) >= ? AND sift_fold(t0."title", 3) < ?)
+-- bindings: ['stand', 'stane']
+
 -- DDL
 CREATE TABLE IF NOT EXISTS "location" ("id" INTEGER PRIMARY KEY, "city" TEXT, "distance" REAL, "zip" TEXT, "__sift_index" INTEGER);
 CREATE TABLE IF NOT EXISTS "menu_item" ("id" INTEGER PRIMARY KEY, "item" TEXT, "price" REAL, "vegan" INTEGER, "venue_id" INTEGER, "__sift_index" INTEGER);
