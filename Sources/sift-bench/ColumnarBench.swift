@@ -63,33 +63,11 @@ func runColumnarBenchmarks(_ options: BenchOptions) throws {
     ("json_bytes_per_record", .double(r2(Double(json.count) / Double(n)))),
   ])
 
-  if ProcessInfo.processInfo.environment["SIFT_BENCH_CASE"] == "load" { return }  // for profiling
+  let environment = ProcessInfo.processInfo.environment
+  if environment["SIFT_BENCH_CASE"] == "load" { return }  // for profiling
+  let scans = environment["SIFT_BENCH_SCANS"].flatMap(Int.init)
 
-  // Sift's BETWEEN against a plain loop over the same numbers.
-  let between = try SiftPredicate(format: "distance BETWEEN {1.0, 5.0}").compile()
-  let expected = distances.reduce(0) { $0 + ($1 >= 1 && $1 <= 5 ? 1 : 0) }
-  guard try between.count(data) == expected else {
-    throw BenchOptions.Failure(description: "BETWEEN count differs from the loop")
-  }
-  let loop = InterleavedTiming(
-    seconds: options.seconds,
-    [
-      { blackHole(try? between.count(data)) },
-      { blackHole(ColumnarVenues.loop(distances)) },
-    ])
-  // The same ratio in CPU time (one thread each): what a machine shared with other work hides.
-  var loopCPU: [Double] = []
-  for body in [{ blackHole(try? between.count(data)) }, { blackHole(ColumnarVenues.loop(distances)) }] {
-    let c0 = columnarCPU()
-    for _ in 0..<20 { body() }
-    loopCPU.append(columnarCPU() - c0)
-  }
-  emit([
-    ("name", "columnar.loop"), ("scan_vs_loop_cpu", .double(r2(loopCPU[0] / loopCPU[1]))), ("records", .int(Int64(n))),
-    ("matches", .int(Int64(expected))),
-    ("ns_per_record", .double(r2(loop.nsPerOp[0] / Double(n)))),
-    ("loop_ns_per_record", .double(r2(loop.nsPerOp[1] / Double(n)))), ("scan_vs_loop", .double(r2(loop.ratio(0, 1)))),
-  ])
+  if scans == nil { try loopBenchmark(data, distances, options) }
 
   let day = 86_400.0
   let questions: [(String, [SiftValue])] = [
@@ -110,13 +88,19 @@ func runColumnarBenchmarks(_ options: BenchOptions) throws {
     ("(rating >= 4 OR favorite == YES) AND city != \"Tokyo\"", []),
   ]
   // SIFT_BENCH_CASE=TEXT: only the questions whose format contains TEXT (for profiling).
-  let only = ProcessInfo.processInfo.environment["SIFT_BENCH_CASE"]
+  let only = environment["SIFT_BENCH_CASE"]
   for (format, arguments) in questions where only.map({ format.contains($0) }) ?? true {
     let matcher = try SiftPredicate(format: format, arguments: arguments).compile()
     let rows = try matcher.matchingIndices(objects)
     let found = try matcher.matchingIndices(data)
     guard rows == found, try matcher.matchingIndices(data, workers: 2) == rows else {
       throw BenchOptions.Failure(description: "\(format): columns found \(found.count), rows \(rows.count)")
+    }
+    // SIFT_BENCH_SCANS=K: only K one-thread counts, no timing (for `valgrind --tool=callgrind
+    // --toggle-collect='*ColumnarScan*count*'`: instructions per record are Ir / (K × records)).
+    if let k = scans {
+      for _ in 0..<k { blackHole(try? matcher.count(data)) }
+      continue
     }
     let t = InterleavedTiming(
       seconds: options.seconds,
@@ -144,6 +128,36 @@ func runColumnarBenchmarks(_ options: BenchOptions) throws {
     if let why = matcher.columnarFallback(for: data) { line.append(("fallback", .string(why))) }
     emit(line)
   }
+}
+
+/// `columnar.loop`: Sift's count of `distance BETWEEN {1, 5}` against a hand-written loop over
+/// the same numbers (`scan_vs_loop`), interleaved, and the same ratio in CPU time.
+private func loopBenchmark(_ data: SiftColumnarRecords, _ distances: [Double], _ options: BenchOptions) throws {
+  let n = data.count
+  let between = try SiftPredicate(format: "distance BETWEEN {1.0, 5.0}").compile()
+  let expected = distances.reduce(0) { $0 + ($1 >= 1 && $1 <= 5 ? 1 : 0) }
+  guard try between.count(data) == expected else {
+    throw BenchOptions.Failure(description: "BETWEEN count differs from the loop")
+  }
+  let loop = InterleavedTiming(
+    seconds: options.seconds,
+    [
+      { blackHole(try? between.count(data)) },
+      { blackHole(ColumnarVenues.loop(distances)) },
+    ])
+  // The same ratio in CPU time (one thread each): what a machine shared with other work hides.
+  var loopCPU: [Double] = []
+  for body in [{ blackHole(try? between.count(data)) }, { blackHole(ColumnarVenues.loop(distances)) }] {
+    let c0 = columnarCPU()
+    for _ in 0..<20 { body() }
+    loopCPU.append(columnarCPU() - c0)
+  }
+  emit([
+    ("name", "columnar.loop"), ("scan_vs_loop_cpu", .double(r2(loopCPU[0] / loopCPU[1]))), ("records", .int(Int64(n))),
+    ("matches", .int(Int64(expected))),
+    ("ns_per_record", .double(r2(loop.nsPerOp[0] / Double(n)))),
+    ("loop_ns_per_record", .double(r2(loop.nsPerOp[1] / Double(n)))), ("scan_vs_loop", .double(r2(loop.ratio(0, 1)))),
+  ])
 }
 
 private func columnarClock() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
