@@ -55,7 +55,7 @@ func runColumnarBenchmarks(_ options: BenchOptions) throws {
     ("name", "columnar.load"), ("records", .int(Int64(n))), ("mb", .double(r2(mb))),
     ("load_mb_per_s", .double(r2(mb / median(loadTimes)))), ("load_cpu_mb_per_s", .double(r2(mb / median(loadCPU)))),
     ("rows_load_mb_per_s", .double(r2(mb / median(rowTimes)))),
-    ("load_vs_rows", .double(r2(median(rowTimes) / median(loadTimes)))),
+    ("load_vs_rows", .double(r2(median(rowTimes) / median(loadTimes)))), ("load_average", .double(r2(loadAverage()))),
   ])
   emit([
     ("name", "columnar.memory"), ("records", .int(Int64(n))),
@@ -152,11 +152,24 @@ private func loopBenchmark(_ data: SiftColumnarRecords, _ distances: [Double], _
     for _ in 0..<20 { body() }
     loopCPU.append(columnarCPU() - c0)
   }
+  // The ceiling for `parallel_speedup`: the same loop with a Dispatch helper taking half (as a
+  // two-thread scan starts one), one thread over two. Below 2 where two cores share memory
+  // bandwidth (the loop reads 8 bytes a record) or the helper starts late.
+  guard ColumnarVenues.loop(distances, workers: 2) == expected else {
+    throw BenchOptions.Failure(description: "the two-thread loop counts differently")
+  }
+  let split = InterleavedTiming(
+    seconds: options.seconds,
+    [
+      { blackHole(ColumnarVenues.loop(distances)) },
+      { blackHole(ColumnarVenues.loop(distances, workers: 2)) },
+    ])
   emit([
     ("name", "columnar.loop"), ("scan_vs_loop_cpu", .double(r2(loopCPU[0] / loopCPU[1]))), ("records", .int(Int64(n))),
     ("matches", .int(Int64(expected))),
     ("ns_per_record", .double(r2(loop.nsPerOp[0] / Double(n)))),
     ("loop_ns_per_record", .double(r2(loop.nsPerOp[1] / Double(n)))), ("scan_vs_loop", .double(r2(loop.ratio(0, 1)))),
+    ("loop_parallel_speedup", .double(r2(split.ratio(0, 1)))), ("load_average", .double(r2(loadAverage()))),
   ])
 }
 
@@ -167,6 +180,11 @@ private func columnarCPU() -> Double {
   return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
 }
 private func r2(_ x: Double) -> Double { (x * 100).rounded() / 100 }
+/// The one-minute load average (other work on the machine makes every timing here noise).
+private func loadAverage() -> Double {
+  var loads = [0.0, 0.0, 0.0]
+  return getloadavg(&loads, 3) > 0 ? loads[0] : -1
+}
 
 /// The generated venues of `--suite columnar`, as JSON text (the same for the same count).
 enum ColumnarVenues {
@@ -218,9 +236,30 @@ enum ColumnarVenues {
 
   /// The hand-written baseline: how many of `values` lie in 1...5.
   @inline(never)
-  static func loop(_ values: [Double]) -> Int {
+  static func loop(_ values: [Double]) -> Int { loop(values, values.indices) }
+
+  @inline(never)
+  static func loop(_ values: [Double], _ range: Range<Int>) -> Int {
     var n = 0
-    for v in values where v >= 1 && v <= 5 { n += 1 }
+    for i in range where values[i] >= 1 && values[i] <= 5 { n += 1 }
     return n
+  }
+
+  /// The same count with a helper thread (Dispatch) taking the second half.
+  static func loop(_ values: [Double], workers: Int) -> Int {
+    let half = values.count / 2
+    let helper = HalfResult()
+    DispatchQueue.global().async {
+      helper.value = loop(values, half..<values.count)
+      helper.done.signal()
+    }
+    let mine = loop(values, 0..<half)
+    helper.done.wait()  // the helper always signals
+    return mine + helper.value
+  }
+
+  final class HalfResult: @unchecked Sendable {
+    var value = 0
+    let done = DispatchSemaphore(value: 0)
   }
 }
