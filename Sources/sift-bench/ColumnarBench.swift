@@ -15,10 +15,16 @@ import SiftSyntax
 /// `scan_vs_loop_cpu`, `load_cpu_mb_per_s`) are steadier than the wall-clock ones.
 ///
 /// - `columnar.loop`: `scan_vs_loop`, Sift's count of `distance BETWEEN {1, 5}` over a
-///   hand-written loop over a `[Double]` of the same values, interleaved;
+///   hand-written loop over a `[Double]` of the same values, interleaved, and
+///   `loop_parallel_speedup`, that loop on one thread over two (the ceiling for
+///   `parallel_speedup` on the machine);
 /// - `columnar.load`: `load_mb_per_s` from the file (read and parse), and `load_vs_rows`
 ///   (`JSONRecords.load` time over the columnar load, > 1: columns load faster);
 /// - `columnar.memory`: `bytes_per_record` (what the columns hold) and `json_bytes_per_record`.
+///
+/// Every line with timings gives `load_average`. For instruction counts (callgrind):
+/// `SIFT_BENCH_CASE=load` stops after loading, `SIFT_BENCH_CASE=TEXT` keeps the questions
+/// containing TEXT, `SIFT_BENCH_SCANS=K` runs only K one-thread counts of each (no timing).
 func runColumnarBenchmarks(_ options: BenchOptions) throws {
   let n = options.records
   let (json, distances) = ColumnarVenues.json(count: n)
@@ -123,7 +129,7 @@ func runColumnarBenchmarks(_ options: BenchOptions) throws {
       ("cpu_ns_per_record", .double(r2(cpu[0] / 20 / Double(n) * 1e9))),
       ("parallel_speedup", .double(r2(t.ratio(0, 1)))), ("parallel_cpu_ratio", .double(r2(cpu[1] / cpu[0]))),
       ("row_ns_per_record", .double(r2(t.nsPerOp[2] / Double(n)))),
-      ("vs_rows", .double(r2(t.ratio(2, 0)))),
+      ("vs_rows", .double(r2(t.ratio(2, 0)))), ("load_average", .double(r2(loadAverage()))),
     ]
     if let why = matcher.columnarFallback(for: data) { line.append(("fallback", .string(why))) }
     emit(line)
