@@ -80,13 +80,18 @@ struct ColumnarJSONParser {
     return j < p.count
   }
 
+  /// (A local index and one test for the usual byte past 0x20: 6.5% of loading was here with
+  /// `i` itself stepped and four comparisons first, callgrind.)
   @inline(__always)
   mutating func skipSpace() {
-    while i < p.count {
-      let b = p[i]
-      guard b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09 else { return }
-      i += 1
+    var j = i
+    let end = p.count
+    while j < end {
+      let b = p[j]
+      if b > 0x20 || !(b == 0x20 || b == 0x0A || b == 0x0D || b == 0x09) { break }
+      j += 1
     }
+    i = j
   }
 
   mutating func object(into column: Column, row: Int, depth: Int) throws(Unsupported) {
