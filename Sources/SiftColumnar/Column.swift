@@ -24,8 +24,10 @@ final class Column: @unchecked Sendable {
   static let marked: UInt8 = 3
 
   /// `.object`, for the loader: the column of the key at `position` in the previous record,
-  /// when `key` (its bytes) is that key again.
-  func keySlot(_ position: Int, _ key: UnsafeBufferPointer<UInt8>) -> Column? { s.keySlot(position, key) }
+  /// when the text at `start` is that key again and its closing quote; and where the key ends.
+  func keySlot(_ position: Int, _ p: UnsafeBufferPointer<UInt8>, _ start: Int) -> (Column, Int)? {
+    s.keySlot(position, p, start)
+  }
   func rememberKey(_ position: Int, _ key: UnsafeBufferPointer<UInt8>, _ column: Column) {
     s.rememberKey(position, key, column)
   }

@@ -8,24 +8,41 @@ struct ColumnStorage {
   /// three), so it stays below 4 GiB too. A column past it makes the file take the general path.
   static let maxTextBytes = Int(UInt32.max) / 4
 
-  /// `.object`, for the loader: the key bytes seen at each position of the previous record
-  /// and their columns, so a key is matched by its bytes without a `String` or a hash.
-  var keySlots: [(key: [UInt8], column: Column)] = []
+  /// `.object`, for the loader: the keys seen at each position of the previous record — their
+  /// bytes one after another (key `k` ends at `slotEnds[k]`) and their columns — so a key is
+  /// matched by its bytes in the text itself, without a `String`, a hash or a second pass. One
+  /// flat array rather than an array of `[UInt8]` per key: copying a slot out retained and
+  /// released its key and column, and with `memcmp` the lookup was 9.6% of loading (callgrind,
+  /// `SIFT_BENCH_CASE=load sift-bench --suite columnar`).
+  var slotBytes: [UInt8] = []
+  var slotEnds: [Int] = []
+  var slotColumns: [Column] = []
 
-  func keySlot(_ position: Int, _ key: UnsafeBufferPointer<UInt8>) -> Column? {
-    guard position < keySlots.count else { return nil }
-    let slot = keySlots[position]
-    guard slot.key.count == key.count else { return nil }
-    let same =
-      slot.key.isEmpty || slot.key.withUnsafeBufferPointer { memcmp($0.baseAddress!, key.baseAddress!, key.count) == 0 }
-    return same ? slot.column : nil
+  /// The column of the key at `position` of the previous record, when the text at `start` (just
+  /// past a key's opening quote) is that key and its closing quote; and where the key ends.
+  func keySlot(_ position: Int, _ p: UnsafeBufferPointer<UInt8>, _ start: Int) -> (Column, Int)? {
+    guard position < slotColumns.count else { return nil }
+    let a = position == 0 ? 0 : slotEnds[position - 1]
+    let n = slotEnds[position] - a
+    let end = start + n
+    guard end < p.count, p[end] == UInt8(ascii: "\"") else { return nil }
+    // `memcmp`: a loop of byte comparisons cost twice its instructions here.
+    guard n == 0 || slotBytes.withUnsafeBufferPointer({ memcmp($0.baseAddress! + a, p.baseAddress! + start, n) == 0 })
+    else { return nil }
+    return (slotColumns[position], end)
   }
 
   mutating func rememberKey(_ position: Int, _ key: UnsafeBufferPointer<UInt8>, _ column: Column) {
-    if position < keySlots.count {
-      keySlots[position] = (Array(key), column)
-    } else if position == keySlots.count {
-      keySlots.append((Array(key), column))
+    if position < slotColumns.count {
+      let a = position == 0 ? 0 : slotEnds[position - 1]
+      let delta = key.count - (slotEnds[position] - a)
+      slotBytes.replaceSubrange(a..<slotEnds[position], with: key)
+      for k in position..<slotEnds.count { slotEnds[k] += delta }
+      slotColumns[position] = column
+    } else if position == slotColumns.count {
+      slotBytes.append(contentsOf: key)
+      slotEnds.append(slotBytes.count)
+      slotColumns.append(column)
     }
   }
 
@@ -271,12 +288,20 @@ struct ColumnStorage {
     case .empty, .date: return true
     case .array: return elements?.convertToDates(format) ?? true
     case .string where format == .iso8601:
+      // Read from the stored bytes (what `SiftJSON.parseDate` reads of the same text): making a
+      // `String` of each first was half the conversion's cost (callgrind, loading venues).
       var out = [Double](repeating: 0, count: count)
-      for r in 0..<count where state[r] >= Column.value {
-        guard let d = SiftJSON.parseDate(string(at: r)) else { return false }
-        out[r] = d.timeIntervalSinceReferenceDate
-        state[r] = Column.value
+      let parsed = bytes.withUnsafeBufferPointer { all in
+        for r in 0..<count where state[r] >= Column.value {
+          guard let d = SiftDateParser.parse(bytes: UnsafeBufferPointer(rebasing: all[range(of: r)])) else {
+            return false
+          }
+          out[r] = d.timeIntervalSinceReferenceDate
+          state[r] = Column.value
+        }
+        return true
       }
+      guard parsed else { return false }
       bytes = []
       ends = []
       doubles = out

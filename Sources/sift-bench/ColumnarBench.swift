@@ -15,10 +15,16 @@ import SiftSyntax
 /// `scan_vs_loop_cpu`, `load_cpu_mb_per_s`) are steadier than the wall-clock ones.
 ///
 /// - `columnar.loop`: `scan_vs_loop`, Sift's count of `distance BETWEEN {1, 5}` over a
-///   hand-written loop over a `[Double]` of the same values, interleaved;
+///   hand-written loop over a `[Double]` of the same values, interleaved, and
+///   `loop_parallel_speedup`, that loop on one thread over two (the ceiling for
+///   `parallel_speedup` on the machine);
 /// - `columnar.load`: `load_mb_per_s` from the file (read and parse), and `load_vs_rows`
 ///   (`JSONRecords.load` time over the columnar load, > 1: columns load faster);
 /// - `columnar.memory`: `bytes_per_record` (what the columns hold) and `json_bytes_per_record`.
+///
+/// Every line with timings gives `load_average`. For instruction counts (callgrind):
+/// `SIFT_BENCH_CASE=load` stops after loading, `SIFT_BENCH_CASE=TEXT` keeps the questions
+/// containing TEXT, `SIFT_BENCH_SCANS=K` runs only K one-thread counts of each (no timing).
 func runColumnarBenchmarks(_ options: BenchOptions) throws {
   let n = options.records
   let (json, distances) = ColumnarVenues.json(count: n)
@@ -55,7 +61,7 @@ func runColumnarBenchmarks(_ options: BenchOptions) throws {
     ("name", "columnar.load"), ("records", .int(Int64(n))), ("mb", .double(r2(mb))),
     ("load_mb_per_s", .double(r2(mb / median(loadTimes)))), ("load_cpu_mb_per_s", .double(r2(mb / median(loadCPU)))),
     ("rows_load_mb_per_s", .double(r2(mb / median(rowTimes)))),
-    ("load_vs_rows", .double(r2(median(rowTimes) / median(loadTimes)))),
+    ("load_vs_rows", .double(r2(median(rowTimes) / median(loadTimes)))), ("load_average", .double(r2(loadAverage()))),
   ])
   emit([
     ("name", "columnar.memory"), ("records", .int(Int64(n))),
@@ -63,33 +69,11 @@ func runColumnarBenchmarks(_ options: BenchOptions) throws {
     ("json_bytes_per_record", .double(r2(Double(json.count) / Double(n)))),
   ])
 
-  if ProcessInfo.processInfo.environment["SIFT_BENCH_CASE"] == "load" { return }  // for profiling
+  let environment = ProcessInfo.processInfo.environment
+  if environment["SIFT_BENCH_CASE"] == "load" { return }  // for profiling
+  let scans = environment["SIFT_BENCH_SCANS"].flatMap(Int.init)
 
-  // Sift's BETWEEN against a plain loop over the same numbers.
-  let between = try SiftPredicate(format: "distance BETWEEN {1.0, 5.0}").compile()
-  let expected = distances.reduce(0) { $0 + ($1 >= 1 && $1 <= 5 ? 1 : 0) }
-  guard try between.count(data) == expected else {
-    throw BenchOptions.Failure(description: "BETWEEN count differs from the loop")
-  }
-  let loop = InterleavedTiming(
-    seconds: options.seconds,
-    [
-      { blackHole(try? between.count(data)) },
-      { blackHole(ColumnarVenues.loop(distances)) },
-    ])
-  // The same ratio in CPU time (one thread each): what a machine shared with other work hides.
-  var loopCPU: [Double] = []
-  for body in [{ blackHole(try? between.count(data)) }, { blackHole(ColumnarVenues.loop(distances)) }] {
-    let c0 = columnarCPU()
-    for _ in 0..<20 { body() }
-    loopCPU.append(columnarCPU() - c0)
-  }
-  emit([
-    ("name", "columnar.loop"), ("scan_vs_loop_cpu", .double(r2(loopCPU[0] / loopCPU[1]))), ("records", .int(Int64(n))),
-    ("matches", .int(Int64(expected))),
-    ("ns_per_record", .double(r2(loop.nsPerOp[0] / Double(n)))),
-    ("loop_ns_per_record", .double(r2(loop.nsPerOp[1] / Double(n)))), ("scan_vs_loop", .double(r2(loop.ratio(0, 1)))),
-  ])
+  if scans == nil { try loopBenchmark(data, distances, options) }
 
   let day = 86_400.0
   let questions: [(String, [SiftValue])] = [
@@ -110,13 +94,19 @@ func runColumnarBenchmarks(_ options: BenchOptions) throws {
     ("(rating >= 4 OR favorite == YES) AND city != \"Tokyo\"", []),
   ]
   // SIFT_BENCH_CASE=TEXT: only the questions whose format contains TEXT (for profiling).
-  let only = ProcessInfo.processInfo.environment["SIFT_BENCH_CASE"]
+  let only = environment["SIFT_BENCH_CASE"]
   for (format, arguments) in questions where only.map({ format.contains($0) }) ?? true {
     let matcher = try SiftPredicate(format: format, arguments: arguments).compile()
     let rows = try matcher.matchingIndices(objects)
     let found = try matcher.matchingIndices(data)
     guard rows == found, try matcher.matchingIndices(data, workers: 2) == rows else {
       throw BenchOptions.Failure(description: "\(format): columns found \(found.count), rows \(rows.count)")
+    }
+    // SIFT_BENCH_SCANS=K: only K one-thread counts, no timing (for `valgrind --tool=callgrind
+    // --toggle-collect='*ColumnarScan*count*'`: instructions per record are Ir / (K × records)).
+    if let k = scans {
+      for _ in 0..<k { blackHole(try? matcher.count(data)) }
+      continue
     }
     let t = InterleavedTiming(
       seconds: options.seconds,
@@ -139,11 +129,54 @@ func runColumnarBenchmarks(_ options: BenchOptions) throws {
       ("cpu_ns_per_record", .double(r2(cpu[0] / 20 / Double(n) * 1e9))),
       ("parallel_speedup", .double(r2(t.ratio(0, 1)))), ("parallel_cpu_ratio", .double(r2(cpu[1] / cpu[0]))),
       ("row_ns_per_record", .double(r2(t.nsPerOp[2] / Double(n)))),
-      ("vs_rows", .double(r2(t.ratio(2, 0)))),
+      ("vs_rows", .double(r2(t.ratio(2, 0)))), ("load_average", .double(r2(loadAverage()))),
     ]
     if let why = matcher.columnarFallback(for: data) { line.append(("fallback", .string(why))) }
     emit(line)
   }
+}
+
+/// `columnar.loop`: Sift's count of `distance BETWEEN {1, 5}` against a hand-written loop over
+/// the same numbers (`scan_vs_loop`), interleaved, and the same ratio in CPU time.
+private func loopBenchmark(_ data: SiftColumnarRecords, _ distances: [Double], _ options: BenchOptions) throws {
+  let n = data.count
+  let between = try SiftPredicate(format: "distance BETWEEN {1.0, 5.0}").compile()
+  let expected = distances.reduce(0) { $0 + ($1 >= 1 && $1 <= 5 ? 1 : 0) }
+  guard try between.count(data) == expected else {
+    throw BenchOptions.Failure(description: "BETWEEN count differs from the loop")
+  }
+  let loop = InterleavedTiming(
+    seconds: options.seconds,
+    [
+      { blackHole(try? between.count(data)) },
+      { blackHole(ColumnarVenues.loop(distances)) },
+    ])
+  // The same ratio in CPU time (one thread each): what a machine shared with other work hides.
+  var loopCPU: [Double] = []
+  for body in [{ blackHole(try? between.count(data)) }, { blackHole(ColumnarVenues.loop(distances)) }] {
+    let c0 = columnarCPU()
+    for _ in 0..<20 { body() }
+    loopCPU.append(columnarCPU() - c0)
+  }
+  // The ceiling for `parallel_speedup`: the same loop with a Dispatch helper taking half (as a
+  // two-thread scan starts one), one thread over two. Below 2 where two cores share memory
+  // bandwidth (the loop reads 8 bytes a record) or the helper starts late.
+  guard ColumnarVenues.loop(distances, workers: 2) == expected else {
+    throw BenchOptions.Failure(description: "the two-thread loop counts differently")
+  }
+  let split = InterleavedTiming(
+    seconds: options.seconds,
+    [
+      { blackHole(ColumnarVenues.loop(distances)) },
+      { blackHole(ColumnarVenues.loop(distances, workers: 2)) },
+    ])
+  emit([
+    ("name", "columnar.loop"), ("scan_vs_loop_cpu", .double(r2(loopCPU[0] / loopCPU[1]))), ("records", .int(Int64(n))),
+    ("matches", .int(Int64(expected))),
+    ("ns_per_record", .double(r2(loop.nsPerOp[0] / Double(n)))),
+    ("loop_ns_per_record", .double(r2(loop.nsPerOp[1] / Double(n)))), ("scan_vs_loop", .double(r2(loop.ratio(0, 1)))),
+    ("loop_parallel_speedup", .double(r2(split.ratio(0, 1)))), ("load_average", .double(r2(loadAverage()))),
+  ])
 }
 
 private func columnarClock() -> Double { Double(DispatchTime.now().uptimeNanoseconds) / 1e9 }
@@ -153,6 +186,11 @@ private func columnarCPU() -> Double {
   return Double(t.tv_sec) + Double(t.tv_nsec) / 1e9
 }
 private func r2(_ x: Double) -> Double { (x * 100).rounded() / 100 }
+/// The one-minute load average (other work on the machine makes every timing here noise).
+private func loadAverage() -> Double {
+  var loads = [0.0, 0.0, 0.0]
+  return getloadavg(&loads, 3) > 0 ? loads[0] : -1
+}
 
 /// The generated venues of `--suite columnar`, as JSON text (the same for the same count).
 enum ColumnarVenues {
@@ -204,9 +242,30 @@ enum ColumnarVenues {
 
   /// The hand-written baseline: how many of `values` lie in 1...5.
   @inline(never)
-  static func loop(_ values: [Double]) -> Int {
+  static func loop(_ values: [Double]) -> Int { loop(values, values.indices) }
+
+  @inline(never)
+  static func loop(_ values: [Double], _ range: Range<Int>) -> Int {
     var n = 0
-    for v in values where v >= 1 && v <= 5 { n += 1 }
+    for i in range where values[i] >= 1 && values[i] <= 5 { n += 1 }
     return n
+  }
+
+  /// The same count with a helper thread (Dispatch) taking the second half.
+  static func loop(_ values: [Double], workers: Int) -> Int {
+    let half = values.count / 2
+    let helper = HalfResult()
+    DispatchQueue.global().async {
+      helper.value = loop(values, half..<values.count)
+      helper.done.signal()
+    }
+    let mine = loop(values, 0..<half)
+    helper.done.wait()  // the helper always signals
+    return mine + helper.value
+  }
+
+  final class HalfResult: @unchecked Sendable {
+    var value = 0
+    let done = DispatchSemaphore(value: 0)
   }
 }
