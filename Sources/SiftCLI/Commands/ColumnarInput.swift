@@ -3,24 +3,25 @@ import SiftColumnar
 import SiftEvaluation
 import SiftSyntax
 
-/// `sift eval --count` over JSON Lines: the file is read a part at a time into columns
+/// `sift eval --count` over JSON Lines or a JSON array: the file is read a part at a time into columns
 /// (`SiftColumnar`) and counted with kernels, so memory stays bounded whatever the file's size.
 /// Anything else — plain values, invalid JSON, a predicate that needs the row evaluator —
 /// returns nil, and the command reads the whole file (`CommandInputs.data`, into columns too
 /// when it can), which gives the same answers and every error.
 enum ColumnarInput {
-  /// Bytes of JSON Lines read at a time when streaming.
+  /// Bytes read at a time when streaming.
   static let streamPart = 16 << 20
 
-  /// The number of matching records of a JSON Lines file, read `streamPart` bytes at a time
-  /// (whole lines); nil for the general way.
+  /// The number of matching records of a JSON Lines file or a file holding a JSON array, read
+  /// `part` bytes at a time and cut at whole lines or whole elements (`PartSplitter`); nil for
+  /// the general way (which then reports any error with its place in the whole file).
   static func streamedCount(
     _ path: String, dates: SiftJSONDates, matcher: SiftMatcher, variables: [String: SiftValue], part: Int = streamPart
   ) -> Int? {
-    guard path.hasSuffix(".jsonl") || path.hasSuffix(".ndjson"), let file = FileHandle(forReadingAtPath: path) else {
-      return nil
-    }
+    guard let file = FileHandle(forReadingAtPath: path) else { return nil }
     defer { try? file.close() }
+    let jsonLines = path.hasSuffix(".jsonl") || path.hasSuffix(".ndjson")
+    var splitter: PartSplitter? = jsonLines ? PartSplitter(.lines) : nil
     var pending: [UInt8] = []
     var total = 0
     var records = 0
@@ -28,23 +29,38 @@ enum ColumnarInput {
     while !atEnd {
       let chunk = (try? file.read(upToCount: part)) ?? nil
       if let chunk, !chunk.isEmpty { pending += chunk } else { atEnd = true }
-      // Whole lines only; the rest waits for the next part.
-      let cut = atEnd ? pending.count : (pending.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0)
-      guard cut > 0 else { continue }
-      let part = Array(pending[..<cut])
-      pending.removeFirst(cut)
-      if part.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { continue }
-      // One record a line, as the general way reads JSON Lines (a record spanning lines is
-      // an error there).
-      // (The parser checks that itself when a part holds more than one record.)
-      guard let columns = SiftColumnarRecords.direct(part, dates: dates), columns.count > 1 || lines(part) == 1,
-        matcher.columnarFallback(for: columns, variables: variables) == nil,
-        let n = try? matcher.count(columns, variables: variables, workers: workers)
-      else { return nil }
-      total += n
-      records += columns.count
+      if splitter == nil {
+        // Anything but JSON Lines streams only when it is one JSON array.
+        switch PartSplitter.opensArray(pending) {
+        case true?: splitter = PartSplitter(.arrayElements)
+        case nil where !atEnd: continue
+        default: return nil
+        }
+      }
+      guard let piece = splitter?.take(&pending, atEnd: atEnd) else { continue }
+      guard let n = count(piece, lines: jsonLines, dates: dates, matcher: matcher, variables: variables) else {
+        return nil
+      }
+      total += n.matches
+      records += n.records
     }
     return records > 0 ? total : nil
+  }
+
+  /// The records and matches of one piece; nil when the piece needs the general way.
+  private static func count(
+    _ piece: [UInt8], lines: Bool, dates: SiftJSONDates, matcher: SiftMatcher, variables: [String: SiftValue]
+  ) -> (records: Int, matches: Int)? {
+    if lines && piece.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return (0, 0) }
+    guard let columns = SiftColumnarRecords.direct(piece, dates: dates) else { return nil }
+    // JSON Lines: one record a line, as the general way reads them (a record spanning lines
+    // is an error there; the parser checks that itself when a piece holds more than one).
+    // An array: every piece holds at least one element (`[1,,2]` and `[1,]` are errors).
+    guard lines ? (columns.count > 1 || Self.lines(piece) == 1) : columns.count > 0,
+      matcher.columnarFallback(for: columns, variables: variables) == nil,
+      let n = try? matcher.count(columns, variables: variables, workers: workers)
+    else { return nil }
+    return (columns.count, n)
   }
 
   /// The lines of `bytes` holding more than white space.

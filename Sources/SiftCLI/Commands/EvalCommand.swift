@@ -65,7 +65,7 @@ enum EvalCommand {
     }
   }
 
-  /// `--count` over a JSON Lines file read a part at a time (`ColumnarInput.streamedCount`), so
+  /// `--count` over JSON Lines or a JSON array read a part at a time (`ColumnarInput.streamedCount`), so
   /// memory stays bounded; nil when the file or the predicate needs the whole file read
   /// (`CommandInputs.data`, which also reports every error and warning).
   static func streamedCount(
