@@ -71,4 +71,35 @@ import Testing
       #expect(error.description == "\(url.path):2:8: unterminated object")
     }
   }
+
+  /// Review regression: a JSON array broken on a later line was read as JSON Lines (its first line
+  /// `[{…},` is no value) and reported as `file:1:11: unexpected end of JSON`; blank lines were
+  /// not counted. One rule now (`SiftJSON.records`) for the CLI and `JSONRecords`.
+  @Test(
+    "a broken file names the line and column where it breaks, counted in the file",
+    arguments: [
+      ("[{\"a\": 1},\n{\"a\": 2},\n{\"a\": 3,}\n]", "3:9: expected a string key in object"),
+      ("[\n{\"a\": 1},\n{\"a\": }\n]", "3:7: unexpected character in JSON"),
+      ("[{\"a\": 1}, {\"a\": 3,}]", "1:20: expected a string key in object"),
+      ("{\"a\": 1}\n\n\n{\"a\": 2\n", "4:8: unterminated object"),
+      ("{\"a\": 1}\n\n{\"a\": x}\n", "3:7: unexpected character in JSON"),
+    ])
+  func brokenFilesNameTheirLine(text: String, expected: String) throws {
+    let url = FileManager.default.temporaryDirectory.appendingPathComponent("sift-bad-\(UUID().uuidString).json")
+    defer { try? FileManager.default.removeItem(at: url) }
+    try Data(text.utf8).write(to: url)
+    do {
+      _ = try CommandInputs.data(url.path)
+      Issue.record("a broken file was read: \(text)")
+    } catch {
+      #expect(error.description == "\(url.path):\(expected)")
+    }
+    let general: SiftError? = {
+      do {
+        _ = try JSONRecords.values(bytes: Array(text.utf8))
+        return nil
+      } catch { return error as? SiftError }
+    }()
+    #expect(general.map { $0.message.hasSuffix(String(expected.drop { $0 != " " }.dropFirst())) } == true, "\(text)")
+  }
 }

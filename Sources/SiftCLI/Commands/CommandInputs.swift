@@ -102,23 +102,14 @@ enum CommandInputs {
       throw Failure(description: "cannot read \(path): \(error.localizedDescription)")
     }
     if let columns = RecordFile.columns(bytes, dates: dates) { return DataSet(columns: columns) }
-    let value: SiftValue
-    do {
-      value = try SiftJSON.parse(bytes: bytes)
-    } catch {
-      var items: [SiftValue] = []
-      for (n, line) in bytes.split(separator: UInt8(ascii: "\n")).enumerated() {
-        if line.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { continue }
-        do { items.append(try SiftJSON.parse(bytes: Array(line))) } catch {
-          // file:line:column, the line counted in the file (the parser counts within the line).
-          throw Failure(description: "\(path):\(n + 1):\(error.column): \(error.message)")
-        }
-      }
-      if items.isEmpty { throw Failure(description: "\(path): \(error)") }
-      value = .array(items)
-    }
     let items: [SiftValue]
-    if case .array(let all) = value { items = all } else { items = [value] }
+    do { items = try SiftJSON.records(bytes: bytes) } catch {
+      // file:line:column, the line counted in the file.
+      switch error {
+      case .document(let e): throw Failure(description: "\(path):\(e.line):\(e.column): \(e.message)")
+      case .line(let n, let e): throw Failure(description: "\(path):\(n):\(e.column): \(e.message)")
+      }
+    }
     if dates.isNone { return DataSet(values: items) }
     do {
       guard case .array(let converted) = try dates.apply(to: .array(items)) else { return DataSet(values: items) }

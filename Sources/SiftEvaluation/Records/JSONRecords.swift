@@ -88,30 +88,15 @@ public enum JSONRecords {
     }
   }
 
+  /// The values of a records file (`SiftJSON.records`: the one rule for arrays, single values
+  /// and JSON Lines), its errors as data errors.
   static func values(bytes: [UInt8]) throws(SiftError) -> [SiftValue] {
-    let value: SiftValue
-    do {
-      value = try SiftJSON.parse(bytes: bytes)
-    } catch {
-      // Maybe JSON Lines: one value per line — when the first line is a value on its own.
-      // Otherwise the document is broken where the whole-text error (line:column) says.
-      let lines = bytes.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false)
-      func blank(_ line: ArraySlice<UInt8>) -> Bool { line.allSatisfy { $0 == 0x20 || $0 == 0x09 || $0 == 0x0D } }
-      guard lines.count > 1, let first = lines.first(where: { !blank($0) }),
-        (try? SiftJSON.parse(bytes: Array(first))) != nil
-      else { throw DataDiagnostics.invalidJSON(error) }
-      var items: [SiftValue] = []
-      for (n, line) in lines.enumerated() where !blank(line) {
-        do {
-          items.append(try SiftJSON.parse(bytes: Array(line)))
-        } catch {
-          throw DataDiagnostics.invalidJSON(line: n + 1, error)
-        }
+    do { return try SiftJSON.records(bytes: bytes) } catch {
+      switch error {
+      case .document(let e): throw DataDiagnostics.invalidJSON(e)
+      case .line(let n, let e): throw DataDiagnostics.invalidJSON(line: n, e)
       }
-      return items
     }
-    if case .array(let items) = value { return items }
-    return [value]
   }
 
   /// Converts parsed values: an array of dictionaries, or one dictionary.
