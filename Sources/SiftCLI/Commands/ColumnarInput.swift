@@ -23,10 +23,14 @@ enum ColumnarInput {
     let jsonLines = path.hasSuffix(".jsonl") || path.hasSuffix(".ndjson")
     var splitter: PartSplitter? = jsonLines ? PartSplitter(.lines) : nil
     var pending: [UInt8] = []
-    var total = 0
-    var records = 0
     var atEnd = false
-    while !atEnd {
+    // Pieces are parsed and counted on every core while the next part is read and cut (one
+    // core parsed at 0.87 s for 268 MB of JSON Lines); at most `workers` pieces are in flight,
+    // so memory stays bounded. A piece that needs the general way stops the rest.
+    let tally = PieceTally()
+    let inFlight = DispatchSemaphore(value: max(1, workers))
+    let group = DispatchGroup()
+    while !atEnd, !tally.failed {
       let chunk = (try? file.read(upToCount: part)) ?? nil
       if let chunk, !chunk.isEmpty { pending += chunk } else { atEnd = true }
       if splitter == nil {
@@ -38,13 +42,50 @@ enum ColumnarInput {
         }
       }
       guard let piece = splitter?.take(&pending, atEnd: atEnd) else { continue }
-      guard let n = count(piece, lines: jsonLines, dates: dates, matcher: matcher, variables: variables) else {
-        return nil
+      inFlight.wait()  // a piece in flight always ends: parsing and counting are bounded work
+      group.enter()
+      DispatchQueue.global().async {
+        defer {
+          inFlight.signal()
+          group.leave()
+        }
+        tally.add(count(piece, lines: jsonLines, dates: dates, matcher: matcher, variables: variables))
       }
-      total += n.matches
+    }
+    group.wait()
+    return tally.answer
+  }
+
+  /// The pieces' records and matches, added up from the threads counting them.
+  private final class PieceTally: @unchecked Sendable {
+    private let lock = NSLock()
+    private var matches = 0
+    private var records = 0
+    private var isFailed = false
+
+    func add(_ n: (records: Int, matches: Int)?) {
+      lock.lock()
+      defer { lock.unlock() }
+      guard let n else {
+        isFailed = true
+        return
+      }
+      matches += n.matches
       records += n.records
     }
-    return records > 0 ? total : nil
+
+    var failed: Bool {
+      lock.lock()
+      defer { lock.unlock() }
+      return isFailed
+    }
+
+    /// The count, or nil for the general way (a piece needed it, or there was no record).
+    var answer: Int? {
+      lock.lock()
+      defer { lock.unlock() }
+      return isFailed || records == 0 ? nil : matches
+    }
   }
 
   /// The records and matches of one piece; nil when the piece needs the general way.
