@@ -1,0 +1,80 @@
+import SiftSyntax
+
+/// The numeric bounds a comparison with constants becomes: every kernel over numbers, booleans
+/// and dates tests a value against one inclusive range.
+extension ColumnarPlanner {
+  /// Inclusive `Double` bounds for a numeric comparison; nil when a bound is an integer a
+  /// `Double` does not hold exactly.
+  func doubleBounds(_ op: ComparisonOperator, _ bounds: [SiftValue]) -> (Double, Double)? {
+    var ds: [Double] = []
+    for b in bounds {
+      switch b {
+      case .double(let d): ds.append(d)
+      case .int(let i):
+        guard i.magnitude <= Column.exactDoubleLimit else { return nil }
+        ds.append(Double(i))
+      case .bool(let x): ds.append(x ? 1 : 0)
+      default: return nil
+      }
+    }
+    if ds.contains(where: \.isNaN) { return (1, 0) }
+    let c = ds[0]
+    switch op {
+    case .equal: return (c, c)
+    case .lessThan: return c == -.infinity ? (1, 0) : (-.infinity, c.nextDown)
+    case .lessThanOrEqual: return (-.infinity, c)
+    case .greaterThan: return c == .infinity ? (1, 0) : (c.nextUp, .infinity)
+    case .greaterThanOrEqual: return (c, .infinity)
+    case .between: return (ds[0], ds[1])
+    default: return nil
+    }
+  }
+
+  /// Inclusive integer bounds for a comparison of integers with `rhs` (a number, or two for
+  /// BETWEEN); an empty range when nothing can match.
+  func intBounds(_ op: ComparisonOperator, _ rhs: SiftValue) -> (Int64, Int64)? {
+    func lower(_ v: SiftValue, strict: Bool) -> Int64? {
+      switch v {
+      case .int(let i): return strict ? (i == .max ? nil : i + 1) : i
+      case .bool(let b): return strict ? (b ? 2 : 1) : (b ? 1 : 0)
+      case .double(let d):
+        if d.isNaN { return nil }
+        let x = (strict ? d.nextUp : d).rounded(.up)
+        if x >= 9_223_372_036_854_775_808.0 { return nil }
+        return x <= -9_223_372_036_854_775_808.0 ? .min : Int64(x)
+      default: return nil
+      }
+    }
+    func upper(_ v: SiftValue, strict: Bool) -> Int64? {
+      switch v {
+      case .int(let i): return strict ? (i == .min ? nil : i - 1) : i
+      case .bool(let b): return strict ? (b ? 0 : -1) : (b ? 1 : 0)
+      case .double(let d):
+        if d.isNaN { return nil }
+        let x = (strict ? d.nextDown : d).rounded(.down)
+        if x < -9_223_372_036_854_775_808.0 { return nil }
+        return x >= 9_223_372_036_854_775_808.0 ? .max : Int64(x)
+      default: return nil
+      }
+    }
+    let empty: (Int64, Int64) = (1, 0)
+    switch op {
+    case .between:
+      guard case .array(let b) = rhs, b.count == 2, b.allSatisfy(\.isNumeric) else { return nil }
+      guard let lo = lower(b[0], strict: false), let hi = upper(b[1], strict: false) else { return empty }
+      return (lo, hi)
+    default:
+      guard rhs.isNumeric else { return nil }
+      switch op {
+      case .equal:
+        guard let lo = lower(rhs, strict: false), let hi = upper(rhs, strict: false) else { return empty }
+        return (lo, hi)
+      case .lessThan: return upper(rhs, strict: true).map { (.min, $0) } ?? empty
+      case .lessThanOrEqual: return upper(rhs, strict: false).map { (.min, $0) } ?? empty
+      case .greaterThan: return lower(rhs, strict: true).map { ($0, .max) } ?? empty
+      case .greaterThanOrEqual: return lower(rhs, strict: false).map { ($0, .max) } ?? empty
+      default: return nil
+      }
+    }
+  }
+}
