@@ -89,6 +89,26 @@ public struct SiftPredicate: Sendable, Hashable, CustomStringConvertible {
   /// Names of the `$VARIABLES` still free in the predicate (subquery iterators excluded).
   public var variables: Set<String> { VariableCollector.freeVariables(of: root) }
 
+  /// False when the predicate calls a function whose answer changes from call to call
+  /// (`random()`, `random:`, `randomn:`, `now()`) or a `FUNCTION(…)` Sift cannot see into: two
+  /// runs over the same records may then match different ones, so do not cache its results.
+  ///
+  /// ```swift
+  /// try SiftPredicate(format: "price < 5").isDeterministic        // true
+  /// try SiftPredicate(format: "random:(8) > 1").isDeterministic   // false
+  /// ```
+  public var isDeterministic: Bool {
+    var deterministic = true
+    ASTWalker.forEachExpression(in: root) { e in
+      switch e.kind {
+      case .function(let f, _) where !f.isDeterministic: deterministic = false
+      case .customFunction: deterministic = false
+      default: break
+      }
+    }
+    return deterministic
+  }
+
   /// Two SiftPredicate values are equal when their trees are (source positions aside).
   public static func == (a: SiftPredicate, b: SiftPredicate) -> Bool { a.root == b.root }
   /// Hashes what `==` compares.

@@ -34,8 +34,7 @@ extension Compiler {
         return { ctx throws(EvalFailure) in try Arithmetic.binary(op, fa(ctx), fb(ctx), at: range) }
       }
     case .function(let f, let args):
-      let impure: Set<BuiltinFunction> = [.random, .randomBelow, .randomn, .now]
-      return try composite(e, args, pure: !impure.contains(f)) { fs in
+      return try composite(e, args, pure: f.isDeterministic) { fs in
         { ctx throws(EvalFailure) in
           var values: [EvalValue] = []
           values.reserveCapacity(fs.count)

@@ -91,6 +91,21 @@ public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
   /// True when the selector has more than one part (`add:to:`).
   public var isMultiPart: Bool { rawValue.filter { $0 == ":" }.count > 1 }
 
+  /// False for the functions whose answer changes from call to call: `random()`, `random:`,
+  /// `randomn:` and `now()`. The evaluator never folds them into a constant, and two runs of a
+  /// predicate that calls one may answer differently.
+  ///
+  /// ```swift
+  /// BuiltinFunction.sqrt.isDeterministic     // true
+  /// BuiltinFunction.random.isDeterministic   // false
+  /// ```
+  public var isDeterministic: Bool {
+    switch self {
+    case .random, .randomBelow, .randomn, .now: return false
+    default: return true
+    }
+  }
+
   /// How many arguments the function takes.
   public var arity: ClosedRange<Int> {
     switch self {
