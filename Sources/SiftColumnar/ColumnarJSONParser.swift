@@ -19,10 +19,16 @@ struct ColumnarJSONParser {
   /// The general reader over the same bytes, for escaped strings and long numbers.
   var reader: JSONReader
   static let maxDepth = 48
+  /// The top-level keys to store; nil for all. The values of the others are checked and
+  /// stepped over (`skipValue`), and their keys get no column.
+  let keep: Set<String>?
+  /// Stands, in the root's key slots, for a key whose values are stepped over.
+  let skipped = Column()
 
-  init(_ p: UnsafeBufferPointer<UInt8>, bytes: [UInt8]) {
+  init(_ p: UnsafeBufferPointer<UInt8>, bytes: [UInt8], keep: Set<String>? = nil) {
     self.p = p
     reader = JSONReader(bytes: bytes)
+    self.keep = keep
   }
 
   /// Parses every record into `root` (an object column, one row per record); the count.
@@ -105,13 +111,17 @@ struct ColumnarJSONParser {
     var position = 0
     repeat {
       guard i < p.count, p[i] == UInt8(ascii: "\"") else { throw Unsupported() }
-      let child = try key(of: column, position: position)
+      let child = try key(of: column, position: position, record: depth == 1)
       position += 1
       skipSpace()
       guard i < p.count, p[i] == UInt8(ascii: ":") else { throw Unsupported() }
       i += 1
       skipSpace()
-      try value(into: child, row: row, depth: depth)
+      if child === skipped {
+        try skipValue(depth: depth)
+      } else {
+        try value(into: child, row: row, depth: depth)
+      }
     } while try !closesAfterMember(UInt8(ascii: "}"))
     column.endObject()
   }
@@ -143,8 +153,9 @@ struct ColumnarJSONParser {
   }
 
   /// Reads a key and finds its column: the key at the same position in the previous record
-  /// of this object column, compared byte for byte with the text, else by name.
-  mutating func key(of column: Column, position: Int) throws(Unsupported) -> Column {
+  /// of this object column, compared byte for byte with the text, else by name. A key of a
+  /// `record` (top level) not in `keep` gets `skipped`.
+  mutating func key(of column: Column, position: Int, record: Bool) throws(Unsupported) -> Column {
     let start = i + 1
     if let (known, end) = column.keySlot(position, p, start) {
       i = end + 1
@@ -157,7 +168,7 @@ struct ColumnarJSONParser {
     i = j + 1
     if keyBytes.first == UInt8(ascii: "$") { throw Unsupported() }  // `$date`, `$data`: general way
     let name = String(decoding: keyBytes, as: UTF8.self)
-    let child = column.field(name)
+    let child = record && keep.map({ !$0.contains(name) }) == true ? skipped : column.field(name)
     column.rememberKey(position, keyBytes, child)
     return child
   }

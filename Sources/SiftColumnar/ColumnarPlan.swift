@@ -69,6 +69,8 @@ struct ColumnarPlanner {
   let options: EvaluationOptions
   /// Why the last plan fell back (for `--explain`-style reports and the bench).
   var reason: String?
+  /// The top-level keys the plan's comparisons read.
+  var keysRead: Set<String> = []
 
   mutating func plan(_ p: PredicateNode) -> ColumnarPlan? {
     switch p.kind {
@@ -109,6 +111,7 @@ struct ColumnarPlanner {
       }
     }
     guard let nullAnswer = evaluatorAnswer(c, record: [:]) else { return nil }
+    if let first = keys.first { keysRead.insert(first) }
     guard let column = resolve(keys) else {
       return resolvedNothing(keys) ? .constant(nullAnswer) : nil
     }

@@ -94,16 +94,23 @@ public final class SiftColumnarRecords: @unchecked Sendable {
   /// ```swift
   /// SiftColumnarRecords.direct(Array(#"[{"a": 1}]"#.utf8))?.count   // 1
   /// ```
-  package static func direct(_ bytes: [UInt8], dates: SiftJSONDates = .none) -> SiftColumnarRecords? {
-    guard let (root, n) = fast(bytes, dates: dates) else { return nil }
+  ///
+  /// With `keeping`, only those top-level keys get columns (the dates' keys too); the other
+  /// values are checked as the general way would and stepped over (`sift eval --count`).
+  package static func direct(
+    _ bytes: [UInt8], dates: SiftJSONDates = .none, keeping keys: Set<String>? = nil
+  ) -> SiftColumnarRecords? {
+    guard let (root, n) = fast(bytes, dates: dates, keeping: keys) else { return nil }
     return SiftColumnarRecords(root: root, count: n)
   }
 
-  static func fast(_ bytes: [UInt8], dates: SiftJSONDates) -> (Column, Int)? {
+  static func fast(_ bytes: [UInt8], dates: SiftJSONDates, keeping keys: Set<String>? = nil) -> (Column, Int)? {
     guard dates.defaultFormat == nil else { return nil }
     let root = Column()
+    // A date key's values are always read: converting them is where a bad one is refused.
+    let keep = keys.map { $0.union(dates.keys.keys.compactMap { $0.split(separator: ".").first.map(String.init) }) }
     let n: Int? = bytes.withUnsafeBufferPointer { p in
-      var parser = ColumnarJSONParser(p, bytes: bytes)
+      var parser = ColumnarJSONParser(p, bytes: bytes, keep: keep)
       return try? parser.records(into: root)
     }
     guard let n else { return nil }

@@ -68,17 +68,33 @@ extension SiftMatcher {
     return r.plan == nil ? (r.reason ?? "the predicate") : nil
   }
 
+  /// The top-level keys the predicate reads when it runs as column kernels; nil when it reads
+  /// records some other way (`name == SELF`, a comparison of two keys). Loading only these
+  /// keys gives the same count whenever the predicate then runs as kernels over them
+  /// (`columnarFallback` nil), which `sift eval --count` checks for each piece it loads.
+  ///
+  /// ```swift
+  /// try SiftPredicate(format: "location.city == 'Oslo' OR rating > 4").compile().columnarKeys()
+  /// // ["location", "rating"]
+  /// ```
+  package func columnarKeys(variables: [String: SiftValue] = [:]) -> Set<String>? {
+    // Planning reads the same key paths whatever the data; over no records every comparison
+    // is visited (each reads null), so the keys it notes are all the kernels will read.
+    let r = columnarPlan(SiftColumnarRecords(root: Column(), count: 0), variables)
+    return r.plan == nil ? nil : r.keysRead
+  }
+
   func columnarPlan(_ records: SiftColumnarRecords, _ variables: [String: SiftValue]) -> (
-    plan: ColumnarPlan?, reason: String?
+    plan: ColumnarPlan?, reason: String?, keysRead: Set<String>
   ) {
     var predicate = self.predicate
     if !self.variables.isEmpty {
-      guard self.variables.allSatisfy({ variables[$0] != nil }) else { return (nil, "a variable without a value") }
+      guard self.variables.allSatisfy({ variables[$0] != nil }) else { return (nil, "a variable without a value", []) }
       predicate = predicate.substituting(variables)
     }
     var planner = ColumnarPlanner(root: records.root, options: EvaluationOptions(), reason: nil)
     let plan = planner.plan(predicate.root)
-    return (plan, planner.reason)
+    return (plan, planner.reason, planner.keysRead)
   }
 }
 

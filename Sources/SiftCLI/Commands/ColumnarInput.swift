@@ -27,12 +27,15 @@ enum ColumnarInput {
     // Pieces are parsed and counted on every core while the next part is read and cut (one
     // core parsed at 0.87 s for 268 MB of JSON Lines); at most `workers` pieces are in flight,
     // so memory stays bounded. A piece that needs the general way stops the rest.
+    // Only the keys the predicate reads are stored; the rest are checked and stepped over.
+    let keys = matcher.columnarKeys(variables: variables)
     let tally = PieceTally()
     let inFlight = DispatchSemaphore(value: max(1, workers))
     let group = DispatchGroup()
     while !atEnd, !tally.failed {
-      let chunk = (try? file.read(upToCount: part)) ?? nil
-      if let chunk, !chunk.isEmpty { pending += chunk } else { atEnd = true }
+      // A read error: the general way reads the file again and reports it.
+      guard let n = read(file.fileDescriptor, after: &pending, upTo: part) else { return nil }
+      atEnd = n == 0
       if splitter == nil {
         // Anything but JSON Lines streams only when it is one JSON array.
         switch PartSplitter.opensArray(pending) {
@@ -49,7 +52,7 @@ enum ColumnarInput {
           inFlight.signal()
           group.leave()
         }
-        tally.add(count(piece, lines: jsonLines, dates: dates, matcher: matcher, variables: variables))
+        tally.add(count(piece, lines: jsonLines, keys: keys, dates: dates, matcher: matcher, variables: variables))
       }
     }
     group.wait()
@@ -90,10 +93,11 @@ enum ColumnarInput {
 
   /// The records and matches of one piece; nil when the piece needs the general way.
   private static func count(
-    _ piece: [UInt8], lines: Bool, dates: SiftJSONDates, matcher: SiftMatcher, variables: [String: SiftValue]
+    _ piece: [UInt8], lines: Bool, keys: Set<String>?, dates: SiftJSONDates, matcher: SiftMatcher,
+    variables: [String: SiftValue]
   ) -> (records: Int, matches: Int)? {
     if lines && piece.allSatisfy({ $0 == 0x20 || $0 == 0x0A || $0 == 0x0D || $0 == 0x09 }) { return (0, 0) }
-    guard let columns = SiftColumnarRecords.direct(piece, dates: dates) else { return nil }
+    guard let columns = SiftColumnarRecords.direct(piece, dates: dates, keeping: keys) else { return nil }
     // JSON Lines: one record a line, as the general way reads them (a record spanning lines
     // is an error there; the parser checks that itself when a piece holds more than one).
     // An array: every piece holds at least one element (`[1,,2]` and `[1,]` are errors).
@@ -102,6 +106,30 @@ enum ColumnarInput {
       let n = try? matcher.count(columns, variables: variables, workers: workers)
     else { return nil }
     return (columns.count, n)
+  }
+
+  /// Reads up to `part` more bytes of `fd` onto the end of `pending`, straight into the
+  /// array (a part read into `Data` and then appended was written twice); the number read,
+  /// 0 at the end of the file, nil on an error.
+  static func read(_ fd: Int32, after pending: inout [UInt8], upTo part: Int) -> Int? {
+    var n = 0
+    var failed = false
+    let old = pending
+    let kept = old.count
+    pending = [UInt8](unsafeUninitializedCapacity: kept + part) { buffer, initialized in
+      guard let base = buffer.baseAddress else { return }
+      old.withUnsafeBufferPointer { o in
+        if let from = o.baseAddress { base.initialize(from: from, count: kept) }
+      }
+      while true {
+        let r = Foundation.read(fd, base + kept, part)
+        if r < 0 && errno == EINTR { continue }
+        if r < 0 { failed = true } else { n = r }
+        break
+      }
+      initialized = kept + n
+    }
+    return failed ? nil : n
   }
 
   /// The lines of `bytes` holding more than white space.

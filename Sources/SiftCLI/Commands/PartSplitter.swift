@@ -11,9 +11,9 @@ import Foundation
 /// ```
 ///
 /// A cut in the array is a comma at depth 1 outside strings, found by a scanner that keeps
-/// its state (in a string or not, depth) from part to part, so each byte is scanned once. Every
-/// piece after the first gets a `[` in front and every piece before the last a `]` behind,
-/// so each is an array the parser reads. Correctness does not rest on the scanner: when every
+/// its state (in a string or not, depth) from part to part, so each byte is scanned once. The
+/// comma at a cut becomes the `[` in front of the next piece, and every piece before the last
+/// gets a `]` behind, so each is an array the parser reads. Correctness does not rest on the scanner: when every
 /// piece parses as an array of at least one object, the file is such an array and its records
 /// are the pieces' records (the cuts are commas between them); anything else makes a piece fail,
 /// and the caller then reads the whole file the general way, which reports the error.
@@ -26,8 +26,6 @@ struct PartSplitter {
   private var inString = false
   /// The last comma at depth 1 outside strings in `pending`.
   private var lastComma: Int?
-  /// No piece taken yet (the first piece keeps the file's own start: BOM, space and `[`).
-  private var first = true
 
   init(_ kind: Kind) { self.kind = kind }
 
@@ -48,26 +46,29 @@ struct PartSplitter {
     case .lines:
       let cut = atEnd ? pending.count : (pending.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0)
       guard cut > 0 else { return nil }
-      let piece = Array(pending[..<cut])
-      pending.removeFirst(cut)
-      return piece
+      return Self.split(&pending, at: cut)
     case .arrayElements:
       scan(pending)
       if !atEnd && lastComma == nil { return nil }
-      if atEnd && pending.isEmpty && first { return nil }
-      let cut = atEnd ? pending.count : (lastComma ?? 0)
-      var piece: [UInt8] = []
-      piece.reserveCapacity(cut + 2)
-      if !first { piece.append(UInt8(ascii: "[")) }
-      piece += pending[..<cut]
-      if !atEnd { piece.append(UInt8(ascii: "]")) }
-      let drop = atEnd ? pending.count : cut + 1  // the comma goes too
-      pending.removeFirst(drop)
-      scanned -= drop
+      if atEnd && pending.isEmpty { return nil }
+      guard !atEnd, let cut = lastComma else { return Self.split(&pending, at: pending.count) }
+      // The comma between the elements becomes the `[` of the next piece.
+      var piece = Self.split(&pending, at: cut)
+      pending[0] = UInt8(ascii: "[")
+      piece.append(UInt8(ascii: "]"))
+      scanned -= cut
       lastComma = nil
-      first = false
       return piece
     }
+  }
+
+  /// The first `cut` bytes of `pending`, which keeps the rest. The piece keeps the storage
+  /// (a part is 16 MB, the rest at most one line or element), so only the rest is copied.
+  private static func split(_ pending: inout [UInt8], at cut: Int) -> [UInt8] {
+    var piece = pending
+    pending = Array(piece[cut...])
+    piece.removeSubrange(cut...)
+    return piece
   }
 
   /// 1 for the bytes the array scanner stops at outside strings: `"`, `[`, `]`, `{`, `}`, `,`.

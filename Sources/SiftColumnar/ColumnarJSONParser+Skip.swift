@@ -1,0 +1,92 @@
+import Foundation
+
+/// Reading past a value nobody asked for: `sift eval --count` keeps only the top-level keys its
+/// predicate reads (`SiftMatcher.columnarKeys`), and the parser steps over the others' values
+/// without storing them. Stepping over still checks the text the way `JSONReader` (the general
+/// way) would, so a file the general way refuses is refused here too (`Unsupported`, and the
+/// caller reads the file the general way, which reports the error): strings with escapes or
+/// control characters go through `JSONReader.parseString`, numbers follow its grammar, and a
+/// nested key that starts with `$` or holds an escape (`{"$date": …}`, which the general way
+/// converts and may refuse) stops the skip.
+///
+/// Why: a count over 267 MB of JSON Lines spent most of its time storing values of keys the
+/// predicate never reads (Benchmarks.md has the figures).
+extension ColumnarJSONParser {
+  mutating func skipValue(depth: Int) throws(Unsupported) {
+    guard i < p.count else { throw Unsupported() }
+    switch p[i] {
+    case UInt8(ascii: "\""): try skipString()
+    case UInt8(ascii: "{"): try skipObject(depth: depth + 1)
+    case UInt8(ascii: "["): try skipArray(depth: depth + 1)
+    case UInt8(ascii: "t"): try literal("true")
+    case UInt8(ascii: "f"): try literal("false")
+    case UInt8(ascii: "n"): try literal("null")
+    case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): try skipNumber()
+    default: throw Unsupported()
+    }
+  }
+
+  mutating func skipString() throws(Unsupported) {
+    var j = i + 1
+    ColumnarJSONParser.stops.withUnsafeBufferPointer { stops in
+      while j < p.count, stops[Int(p[j])] == 0 { j += 1 }
+    }
+    if j < p.count, p[j] == UInt8(ascii: "\"") {
+      i = j + 1
+      return
+    }
+    reader.i = i
+    do { _ = try reader.parseString() } catch { throw Unsupported() }
+    i = reader.i
+  }
+
+  mutating func skipObject(depth: Int) throws(Unsupported) {
+    guard depth <= ColumnarJSONParser.maxDepth else { throw Unsupported() }
+    i += 1
+    if try closesAtOnce(UInt8(ascii: "}")) { return }
+    repeat {
+      guard i + 1 < p.count, p[i] == UInt8(ascii: "\""), p[i + 1] != UInt8(ascii: "$") else { throw Unsupported() }
+      let start = i
+      try skipString()
+      // An escaped key may spell `$date`: the general way decides.
+      guard !UnsafeBufferPointer(rebasing: p[start..<i]).contains(0x5C) else { throw Unsupported() }
+      skipSpace()
+      guard i < p.count, p[i] == UInt8(ascii: ":") else { throw Unsupported() }
+      i += 1
+      skipSpace()
+      try skipValue(depth: depth)
+    } while try !closesAfterMember(UInt8(ascii: "}"))
+  }
+
+  mutating func skipArray(depth: Int) throws(Unsupported) {
+    guard depth <= ColumnarJSONParser.maxDepth else { throw Unsupported() }
+    i += 1
+    if try closesAtOnce(UInt8(ascii: "]")) { return }
+    repeat {
+      try skipValue(depth: depth)
+    } while try !closesAfterMember(UInt8(ascii: "]"))
+  }
+
+  /// JSON's number grammar, as `number()` and `JSONReader.parseNumber` read it:
+  /// `-? digits (. digits)? ([eE] [+-]? digits)?`.
+  mutating func skipNumber() throws(Unsupported) {
+    var j = i
+    if p[j] == UInt8(ascii: "-") { j += 1 }
+    func digits(_ j: inout Int) -> Bool {
+      let from = j
+      while j < p.count, p[j] &- 0x30 < 10 { j += 1 }
+      return j > from
+    }
+    guard digits(&j) else { throw Unsupported() }
+    if j < p.count, p[j] == UInt8(ascii: ".") {
+      j += 1
+      guard digits(&j) else { throw Unsupported() }
+    }
+    if j < p.count, p[j] | 0x20 == UInt8(ascii: "e") {
+      j += 1
+      if j < p.count, p[j] == UInt8(ascii: "+") || p[j] == UInt8(ascii: "-") { j += 1 }
+      guard digits(&j) else { throw Unsupported() }
+    }
+    i = j
+  }
+}

@@ -1,0 +1,125 @@
+import Foundation
+import SiftColumnar
+import SiftEvaluation
+import SiftSyntax
+import Testing
+
+@testable import SiftColumnar
+
+/// `sift eval --count` loads only the top-level keys its predicate reads
+/// (`SiftMatcher.columnarKeys`) and steps over the other values (`ColumnarJSONParser.skipValue`):
+/// the keys are exactly those the kernels read, the count is the count over every key, and a
+/// skipped value the general way refuses makes the projected load refuse too.
+@Suite struct ColumnarProjectionTests {
+  static let keyCases: [(format: String, keys: Set<String>?)] = [
+    ("distance BETWEEN {1, 5}", ["distance"]),
+    ("location.city == 'Oslo' OR rating > 4", ["location", "rating"]),
+    ("'wifi' IN tags", ["tags"]),
+    ("tags.@count > 2 AND NOT (city == 'Tokyo')", ["tags", "city"]),
+    ("ANY tags == 'x' AND name BEGINSWITH[c] 'b'", ["tags", "name"]),
+    ("TRUEPREDICATE", []),
+    ("SELF.name == 'x'", ["name"]),
+    // Planning over no records: LIKE reads `name` (over real records it may still fall back).
+    ("name LIKE 'b*'", ["name"]),
+    ("a == b", nil),
+    ("name == SELF", nil),
+    ("SUBQUERY(tags, $t, $t == 'x').@count > 0", nil),
+  ]
+
+  @Test(arguments: keyCases)
+  func keysAreTheKernelsKeys(_ c: (format: String, keys: Set<String>?)) throws {
+    #expect(try SiftPredicate(format: c.format).compile().columnarKeys() == c.keys, "\(c.format)")
+  }
+
+  @Test func variablesAreSubstitutedFirst() throws {
+    let m = try SiftPredicate(format: "rating > $least").compile()
+    #expect(m.columnarKeys() == nil)
+    #expect(m.columnarKeys(variables: ["least": 3]) == ["rating"])
+  }
+
+  /// Records whose keys hold every kind of value (nested, escaped, empty); `other` and `more`
+  /// mix kinds the columnar loader does not store (so a predicate reading them goes the general way).
+  static func records(seed: UInt64, count: Int) -> [UInt8] {
+    var rng = SeededRandom(seed: seed)
+    let strings = [#""plain""#, #""esc\"aped\\ \u00e9""#, #""Ñandú""#, #""""#, "null"]
+    let values = [
+      "1", "-2.5", "3e2", "true", "false", "null", "[]", "{}", #"[1, "two", [3, {"four": 4}]]"#,
+      #"{"x": {"y": [null, 1.25e-3]}, "z": "\n\t"}"#,
+    ]
+    var lines: [String] = []
+    for i in 0..<count {
+      var members = [
+        #""id": \#(i)"#, #""name": \#(rng.pick(strings))"#, #""n": \#(rng.int(in: -3...9))"#,
+        #""tags": [\#(rng.pick(strings)), \#(rng.pick(strings))]"#,
+        #""loc": {"city": \#(rng.pick(strings)), "deep": \#(rng.pick(["1", "2.5", "null"]))}"#,
+        #""other": \#(rng.pick(values))"#, #""more": \#(rng.pick(values))"#,
+      ]
+      if rng.chance(0.3) { members.removeLast() }
+      if rng.chance(0.3) { members.swapAt(0, members.count - 1) }
+      lines.append("{" + members.joined(separator: rng.pick([", ", ","])) + "}")
+    }
+    return Array(lines.joined(separator: "\n").utf8)
+  }
+
+  static let formats = [
+    "n BETWEEN {0, 4}", "name == 'plain' OR n > 7", "ANY tags == 'Ñandú'", "loc.city BEGINSWITH[c] 'ñ'",
+    "tags.@count == 2 AND NOT name == nil", "TRUEPREDICATE", "other == 1",
+  ]
+
+  @Test(arguments: [1 as UInt64, 2, 3])
+  func countsMatchTheWholeRecords(seed: UInt64) throws {
+    let bytes = Self.records(seed: seed, count: 300)
+    let rows = try JSONRecords.load(bytes: bytes)
+    var projectedLoads = 0
+    defer { #expect(projectedLoads == Self.formats.count - 1) }
+    for format in Self.formats {
+      let m = try SiftPredicate(format: format).compile()
+      let keys = try #require(m.columnarKeys(), "\(format)")
+      guard let projected = SiftColumnarRecords.direct(bytes, keeping: keys) else {
+        #expect(keys.contains("other"), "only the mixed keys stop the loader: \(format)")
+        continue
+      }
+      projectedLoads += 1
+      #expect(projected.count == rows.count)
+      #expect(
+        projected.root.fieldOrder.sorted()
+          == keys.intersection(["id", "name", "n", "tags", "loc", "other", "more"]).sorted())
+      #expect(try m.count(projected) == m.matchingIndices(rows).count, "\(format)")
+    }
+  }
+
+  /// A skipped value the general way refuses: the projected load refuses it too. A few it
+  /// accepts are left to it as well (`$` keys, escaped keys: the general way may convert them).
+  static let skippedValues: [(value: String, generalRefuses: Bool)] = [
+    (#""bad \q escape""#, true), ("\"raw \u{01} control\"", true), (#""cut \u12""#, true), (#""open"#, true),
+    ("1.", true), ("-", true), ("1e", true), ("1e+", true), ("tru", true), ("nul", true), ("[1,]", true),
+    (#"{"a": 1,}"#, true), (#"{"a" 1}"#, true), (#"{a: 1}"#, true), ("[1 2]", true), ("{", true), ("]", true),
+    (#"{"$date": "nonsense"}"#, true), (#"{"$data": "%%%"}"#, true),
+    (#"{"$date": 0}"#, false), (#"{"\u0024date": "x"}"#, true), (#"{"\u0041": 1}"#, false),
+    (String(repeating: "[", count: 60) + String(repeating: "]", count: 60), false),
+    ("01", false), ("-0.0e-0", false), ("123456789012345678901234567890", false), (#""\u00e9\ud83d\ude00""#, false),
+  ]
+
+  @Test(arguments: skippedValues)
+  func refusedSkippedValuesAreRefused(_ c: (value: String, generalRefuses: Bool)) throws {
+    let bytes = Array(#"{"keep": 1, "skip": 2}"#.utf8) + [0x0A] + Array(#"{"keep": 2, "skip": \#(c.value)}"#.utf8)
+    let general = try? JSONRecords.load(bytes: bytes)
+    #expect((general == nil) == c.generalRefuses, "\(c.value)")
+    let projected = SiftColumnarRecords.direct(bytes, keeping: ["keep"])
+    if general == nil { #expect(projected == nil, "\(c.value)") }
+    if let projected {
+      #expect(projected.count == 2)
+      #expect(projected.root.fieldOrder == ["keep"])
+    }
+  }
+
+  /// A date key is read even when the predicate does not name it: converting is where a value
+  /// that is no date is refused.
+  @Test func dateKeysAreAlwaysRead() throws {
+    let good = Array(#"{"n": 1, "at": "2024-01-02T03:04:05Z"}"#.utf8)
+    let bad = Array(#"{"n": 1, "at": "yesterday"}"#.utf8)
+    let dates = SiftJSONDates(keys: ["at": .iso8601])
+    #expect(SiftColumnarRecords.direct(good, dates: dates, keeping: ["n"])?.root.fieldOrder.sorted() == ["at", "n"])
+    #expect(SiftColumnarRecords.direct(bad, dates: dates, keeping: ["n"]) == nil)
+  }
+}
