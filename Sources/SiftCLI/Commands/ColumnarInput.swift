@@ -30,11 +30,15 @@ enum ColumnarInput {
     // Only the keys the predicate reads are stored; the rest are checked and stepped over.
     let keys = matcher.columnarKeys(variables: variables)
     let tally = PieceTally()
+    let buffers = PartBuffers()
     let inFlight = DispatchSemaphore(value: max(1, workers))
     let group = DispatchGroup()
     while !atEnd, !tally.failed {
       // A read error: the general way reads the file again and reports it.
-      guard let n = read(file.fileDescriptor, after: &pending, upTo: part) else { return nil }
+      guard let n = read(file.fileDescriptor, after: &pending, upTo: part, into: buffers.take()) else {
+        group.wait()
+        return nil
+      }
       atEnd = n == 0
       if splitter == nil {
         // Anything but JSON Lines streams only when it is one JSON array.
@@ -47,12 +51,15 @@ enum ColumnarInput {
       guard let piece = splitter?.take(&pending, atEnd: atEnd) else { continue }
       inFlight.wait()  // a piece in flight always ends: parsing and counting are bounded work
       group.enter()
+      let handed = PartBuffers.Handed(piece)
       DispatchQueue.global().async {
         defer {
           inFlight.signal()
           group.leave()
         }
-        tally.add(count(piece, lines: jsonLines, keys: keys, dates: dates, matcher: matcher, variables: variables))
+        let bytes = handed.take()
+        tally.add(count(bytes, lines: jsonLines, keys: keys, dates: dates, matcher: matcher, variables: variables))
+        buffers.give(consume bytes)
       }
     }
     group.wait()
@@ -108,28 +115,62 @@ enum ColumnarInput {
     return (columns.count, n)
   }
 
-  /// Reads up to `part` more bytes of `fd` onto the end of `pending`, straight into the
-  /// array (a part read into `Data` and then appended was written twice); the number read,
-  /// 0 at the end of the file, nil on an error.
-  static func read(_ fd: Int32, after pending: inout [UInt8], upTo part: Int) -> Int? {
+  /// Reads up to `part` more bytes of `fd` onto the end of `pending`, straight into `buffer`
+  /// (a part read into `Data` and then appended was written twice), which becomes `pending`;
+  /// the number read, 0 at the end of the file, nil on an error.
+  static func read(_ fd: Int32, after pending: inout [UInt8], upTo part: Int, into buffer: consuming [UInt8]) -> Int? {
+    var next = consume buffer
+    next.removeAll(keepingCapacity: true)
+    next.reserveCapacity(pending.count + part)
+    next += pending
+    let kept = next.count
+    next += repeatElement(0, count: part)
     var n = 0
     var failed = false
-    let old = pending
-    let kept = old.count
-    pending = [UInt8](unsafeUninitializedCapacity: kept + part) { buffer, initialized in
-      guard let base = buffer.baseAddress else { return }
-      old.withUnsafeBufferPointer { o in
-        if let from = o.baseAddress { base.initialize(from: from, count: kept) }
-      }
+    next.withUnsafeMutableBufferPointer { b in
+      guard let base = b.baseAddress else { return }
       while true {
         let r = Foundation.read(fd, base + kept, part)
         if r < 0 && errno == EINTR { continue }
         if r < 0 { failed = true } else { n = r }
         break
       }
-      initialized = kept + n
     }
+    next.removeLast(part - n)
+    pending = next
     return failed ? nil : n
+  }
+
+  /// Part buffers, given back once their piece is counted and used again for the next part: a
+  /// new 16 MB array for every part was fresh memory, and the kernel's work of mapping it in
+  /// was a fifth of the count's CPU time (0.14 of 0.67 s over 267 MB of JSON Lines).
+  final class PartBuffers: @unchecked Sendable {
+    private let lock = NSLock()
+    private var free: [[UInt8]] = []
+
+    /// A buffer given back, or an empty array.
+    func take() -> [UInt8] {
+      lock.lock()
+      defer { lock.unlock() }
+      return free.popLast() ?? []
+    }
+
+    func give(_ buffer: consuming [UInt8]) {
+      lock.lock()
+      defer { lock.unlock() }
+      free.append(buffer)
+    }
+
+    /// A piece on its way to the thread that counts it, which takes it out (so that, given
+    /// back, the buffer has no other owner and is reused, not copied).
+    final class Handed: @unchecked Sendable {
+      private var bytes: [UInt8]
+      init(_ bytes: [UInt8]) { self.bytes = bytes }
+      func take() -> [UInt8] {
+        defer { bytes = [] }
+        return bytes
+      }
+    }
   }
 
   /// The lines of `bytes` holding more than white space.
