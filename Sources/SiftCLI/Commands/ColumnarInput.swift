@@ -120,25 +120,36 @@ enum ColumnarInput {
   /// the number read, 0 at the end of the file, nil on an error.
   static func read(_ fd: Int32, after pending: inout [UInt8], upTo part: Int, into buffer: consuming [UInt8]) -> Int? {
     var next = consume buffer
-    next.removeAll(keepingCapacity: true)
-    next.reserveCapacity(pending.count + part)
-    next += pending
-    let kept = next.count
-    next += repeatElement(0, count: part)
-    var n = 0
-    var failed = false
-    next.withUnsafeMutableBufferPointer { b in
-      guard let base = b.baseAddress else { return }
-      while true {
-        let r = Foundation.read(fd, base + kept, part)
-        if r < 0 && errno == EINTR { continue }
-        if r < 0 { failed = true } else { n = r }
-        break
+    let kept = pending.count
+    var got: Int? = 0
+    func fill(_ base: UnsafeMutablePointer<UInt8>) {
+      pending.withUnsafeBufferPointer { old in
+        if let from = old.baseAddress { base.update(from: from, count: kept) }
+      }
+      got = readOnce(fd, base + kept, part)
+    }
+    if next.capacity >= kept + part {
+      // A buffer given back: its old bytes are written over; only what its count lacks is added.
+      if next.count < kept + part { next.append(contentsOf: [UInt8](repeating: 0, count: kept + part - next.count)) }
+      next.withUnsafeMutableBufferPointer { b in b.baseAddress.map(fill) }
+      next.removeLast(next.count - kept - (got ?? 0))
+    } else {
+      next = [UInt8](unsafeUninitializedCapacity: kept + part) { b, initialized in
+        b.baseAddress.map(fill)
+        initialized = kept + (got ?? 0)
       }
     }
-    next.removeLast(part - n)
     pending = next
-    return failed ? nil : n
+    return got
+  }
+
+  /// One `read(2)` of up to `count` bytes (again when a signal interrupts it); nil on an error.
+  private static func readOnce(_ fd: Int32, _ into: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int? {
+    while true {
+      let r = Foundation.read(fd, into, count)
+      if r >= 0 { return r }
+      if errno != EINTR { return nil }
+    }
   }
 
   /// Part buffers, given back once their piece is counted and used again for the next part: a
