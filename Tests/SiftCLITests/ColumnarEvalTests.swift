@@ -34,6 +34,27 @@ import Testing
     #expect(ColumnarInput.streamedCount(path, dates: .none, matcher: like, variables: [:], part: 1000) == nil)
   }
 
+  /// Regression (#24): JSON Lines were streamed only from a `.jsonl`/`.ndjson` file and an array
+  /// only from another; now the contents tell them apart, as `SiftJSON.records` does.
+  @Test func theContentsNotTheNameTellJSONLinesFromAnArray() throws {
+    let m = try SiftPredicate(format: "name BEGINSWITH[cd] 'nandu' AND ANY tags == 'wifi'").compile()
+    let array = "[" + Self.lines.split(separator: "\n").joined(separator: ",\n") + "]\n"
+    for (text, ext) in [(Self.lines, "json"), (Self.lines, "txt"), (array, "jsonl"), (array, "ndjson")] {
+      let path = try Self.file(text, ext)
+      defer { try? FileManager.default.removeItem(atPath: path) }
+      let whole = try CommandInputs.data(path).matchingIndices(m, variables: [:]).count
+      #expect(whole > 0)
+      for part in [64, 1000, 1 << 20] {
+        #expect(
+          ColumnarInput.streamedCount(path, dates: .none, matcher: m, variables: [:], part: part) == whole,
+          "\(ext) \(part)")
+      }
+    }
+    let one = try Self.file(#"{"id": 1, "name": "Ñandú", "tags": ["wifi"]}"#, "json")
+    defer { try? FileManager.default.removeItem(atPath: one) }
+    #expect(ColumnarInput.streamedCount(one, dates: .none, matcher: m, variables: [:], part: 8) == 1)
+  }
+
   @Test func recordsSpanningLinesAndBlankFilesGoTheGeneralWay() throws {
     let m = try SiftPredicate(format: "a == 1").compile()
     for text in ["{\"a\":\n1}\n{\"a\": 1}\n", "\n\n", "{\"a\": 1}\n{\"a\": }\n", "[1, 2]\n"] {

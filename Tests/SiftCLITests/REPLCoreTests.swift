@@ -157,11 +157,11 @@ struct REPLCoreTests {
 
   @Test("JSON Lines and arrays load")
   func loading() throws {
-    let lines = try JSONDataLoader.parse(bytes: Array("{\"a\": 1}\n\n{\"a\": 2}\n".utf8), path: "x.json")
+    let lines = try REPLScaleTests.records("{\"a\": 1}\n\n{\"a\": 2}\n", "x.json")
     #expect(lines == [["a": 1], ["a": 2]])
-    let array = try JSONDataLoader.parse(bytes: Array("[{\"a\": 1}]".utf8), path: "x.json")
+    let array = try REPLScaleTests.records("[{\"a\": 1}]", "x.json")
     #expect(array == [["a": 1]])
-    #expect(throws: REPLDataError.self) { try JSONDataLoader.parse(bytes: Array("[{".utf8), path: "x.json") }
+    #expect(throws: REPLDataError.self) { try REPLScaleTests.records("[{", "x.json") }
   }
 
   @Test("sample data is shipped")

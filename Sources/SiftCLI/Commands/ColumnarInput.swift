@@ -3,11 +3,12 @@ import SiftColumnar
 import SiftEvaluation
 import SiftSyntax
 
-/// `sift eval --count` over JSON Lines or a JSON array: the file is read a part at a time into columns
-/// (`SiftColumnar`) and counted with kernels, so memory stays bounded whatever the file's size.
-/// Anything else — plain values, invalid JSON, a predicate that needs the row evaluator —
-/// returns nil, and the command reads the whole file (`CommandInputs.data`, into columns too
-/// when it can), which gives the same answers and every error.
+/// `sift eval --count` over JSON Lines or a JSON array (told by the contents, whatever the file's
+/// name): the file is read a part at a time into columns (`SiftColumnar`) and counted with
+/// kernels, so memory stays bounded whatever the file's size. Anything else — plain values,
+/// invalid JSON, a predicate that needs the row evaluator — returns nil, and the command reads
+/// the whole file (`CommandInputs.data`, into columns too when it can), which gives the same
+/// answers and every error.
 enum ColumnarInput {
   /// Bytes read at a time when streaming.
   static let streamPart = 16 << 20
@@ -20,8 +21,9 @@ enum ColumnarInput {
   ) -> Int? {
     guard let file = FileHandle(forReadingAtPath: path) else { return nil }
     defer { try? file.close() }
-    let jsonLines = path.hasSuffix(".jsonl") || path.hasSuffix(".ndjson")
-    var splitter: PartSplitter? = jsonLines ? PartSplitter(.lines) : nil
+    // Cut into whole elements when the file opens an array, else into whole lines: told by the
+    // contents, never the file's name, as `SiftJSON.records` and the columnar parser tell them.
+    var splitter: PartSplitter?
     var pending: [UInt8] = []
     var atEnd = false
     // Pieces are parsed and counted on every core while the next part is read and cut (one
@@ -41,14 +43,15 @@ enum ColumnarInput {
       }
       atEnd = n == 0
       if splitter == nil {
-        // Anything but JSON Lines streams only when it is one JSON array.
         switch PartSplitter.opensArray(pending) {
         case true?: splitter = PartSplitter(.arrayElements)
+        case false?: splitter = PartSplitter(.lines)
         case nil where !atEnd: continue
         default: return nil
         }
       }
       guard let piece = splitter?.take(&pending, atEnd: atEnd) else { continue }
+      let jsonLines = splitter?.kind == .lines
       inFlight.wait()  // a piece in flight always ends: parsing and counting are bounded work
       group.enter()
       let handed = PartBuffers.Handed(piece)

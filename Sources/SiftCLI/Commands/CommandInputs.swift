@@ -93,7 +93,7 @@ enum CommandInputs {
   /// Loads a JSON array of records (or one record, or JSON Lines) from `path`; a record is an
   /// object or a plain value. Records that are all objects are read by the columnar loader
   /// (`RecordFile.columns`, as every command and the REPL read them); anything else, and every
-  /// error, the general way.
+  /// error, the general way (`RecordFile.values`).
   static func data(_ path: String, dates: SiftJSONDates = .none) throws(Failure) -> DataSet {
     let bytes: [UInt8]
     do {
@@ -102,21 +102,7 @@ enum CommandInputs {
       throw Failure(description: "cannot read \(path): \(error.localizedDescription)")
     }
     if let columns = RecordFile.columns(bytes, dates: dates) { return DataSet(columns: columns) }
-    let items: [SiftValue]
-    do { items = try SiftJSON.records(bytes: bytes) } catch {
-      // file:line:column, the line counted in the file.
-      switch error {
-      case .document(let e): throw Failure(description: "\(path):\(e.line):\(e.column): \(e.message)")
-      case .line(let n, let e): throw Failure(description: "\(path):\(n):\(e.column): \(e.message)")
-      }
-    }
-    if dates.isNone { return DataSet(values: items) }
-    do {
-      guard case .array(let converted) = try dates.apply(to: .array(items)) else { return DataSet(values: items) }
-      return DataSet(values: converted)
-    } catch {
-      throw Failure(description: "\(path): \(error)")
-    }
+    return DataSet(values: try RecordFile.values(bytes, path: path, dates: dates))
   }
 
   /// A text file a command names (schema, policy, date formats): its contents, or a failure
