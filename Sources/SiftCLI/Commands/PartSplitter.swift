@@ -63,7 +63,7 @@ struct PartSplitter {
   }
 
   /// The first `cut` bytes of `pending`, which keeps the rest. The piece keeps the storage
-  /// (a part is 16 MB, the rest at most one line or element), so only the rest is copied.
+  /// (a part is megabytes, the rest at most one line or element), so only the rest is copied.
   private static func split(_ pending: inout [UInt8], at cut: Int) -> [UInt8] {
     var piece = pending
     pending = Array(piece[cut...])
