@@ -36,18 +36,7 @@ public final class SiftColumnarRecords: @unchecked Sendable {
   /// - Throws: `SiftError` (stage `.data`): an unreadable file (naming it), invalid JSON (with
   ///   its line and column), a record that is not an object.
   public convenience init(contentsOf url: URL, dates: SiftJSONDates = .none) throws(SiftError) {
-    if let bytes = ColumnarFile.bytes(url) {
-      try self.init(bytes: bytes, dates: dates)
-      return
-    }
-    let bytes: [UInt8]
-    do { bytes = [UInt8](try Data(contentsOf: url)) } catch {
-      throw SiftError(
-        stage: .data, id: DiagnosticID.cannotRead.rawValue,
-        message: "cannot read \(url.path): \(error.localizedDescription)",
-        underlying: error)
-    }
-    try self.init(bytes: bytes, dates: dates)
+    try self.init(bytes: SiftJSON.fileBytes(url), dates: dates)
   }
 
   /// Parses UTF-8 JSON records (an array of objects, one object, or JSON Lines).

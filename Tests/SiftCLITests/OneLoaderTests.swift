@@ -1,4 +1,5 @@
 import Foundation
+import SiftColumnar
 import SiftEvaluation
 import SiftSyntax
 import Testing
@@ -101,5 +102,36 @@ import Testing
       } catch { return error as? SiftError }
     }()
     #expect(general.map { $0.message.hasSuffix(String(expected.drop { $0 != " " }.dropFirst())) } == true, "\(text)")
+  }
+
+  /// One reader of a file's bytes (`SiftJSON.fileBytes`): a missing file and a directory give the
+  /// same "cannot read PATH: why" in the library's two loaders, `--data` and `.load`.
+  @Test(arguments: ["missing", "directory"])
+  func unreadableFilesSayTheSame(_ kind: String) throws {
+    let dir = FileManager.default.temporaryDirectory
+    let url =
+      kind == "missing"
+      ? dir.appendingPathComponent("one-reader-missing-\(getpid()).json")
+      : dir.appendingPathComponent("one-reader-dir-\(getpid())")
+    if kind == "directory" { try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true) }
+    defer { try? FileManager.default.removeItem(at: url) }
+    func message(_ body: () throws -> Void) -> String {
+      do {
+        try body()
+        return "no error"
+      } catch let e as SiftError {
+        return e.message
+      } catch {
+        return "\(error)"
+      }
+    }
+    let messages = [
+      message { _ = try JSONRecords.load(contentsOf: url) },
+      message { _ = try SiftColumnarRecords(contentsOf: url) },
+      message { _ = try CommandInputs.data(url.path) },
+      message { _ = try JSONDataLoader.load(url: url, name: "x") },
+    ]
+    #expect(messages[0].hasPrefix("cannot read \(url.path): "), "\(messages[0])")
+    #expect(Set(messages).count == 1, "\(messages)")
   }
 }

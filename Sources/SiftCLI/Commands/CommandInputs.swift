@@ -97,9 +97,9 @@ enum CommandInputs {
   static func data(_ path: String, dates: SiftJSONDates = .none) throws(Failure) -> DataSet {
     let bytes: [UInt8]
     do {
-      bytes = [UInt8](try Data(contentsOf: URL(fileURLWithPath: path)))
+      bytes = try SiftJSON.fileBytes(URL(fileURLWithPath: path), name: path)
     } catch {
-      throw Failure(description: "cannot read \(path): \(error.localizedDescription)")
+      throw Failure(description: error.message)
     }
     if let columns = RecordFile.columns(bytes, dates: dates) { return DataSet(columns: columns) }
     return DataSet(values: try RecordFile.values(bytes, path: path, dates: dates))

@@ -13,10 +13,11 @@ import Foundation
 /// A cut in the array is a comma at depth 1 outside strings, found by a scanner that keeps
 /// its state (in a string or not, depth) from part to part, so each byte is scanned once. The
 /// comma at a cut becomes the `[` in front of the next piece, and every piece before the last
-/// gets a `]` behind, so each is an array the parser reads. Correctness does not rest on the scanner: when every
-/// piece parses as an array of at least one object, the file is such an array and its records
-/// are the pieces' records (the cuts are commas between them); anything else makes a piece fail,
-/// and the caller then reads the whole file the general way, which reports the error.
+/// gets a `]` behind, so each is an array the parser reads. Correctness does not rest on the
+/// scanner: when every piece parses as an array of at least one object, the file is such an
+/// array and its records are the pieces' records (the cuts are commas between them); anything
+/// else makes a piece fail, and the caller then reads the whole file the general way, which
+/// reports the error.
 struct PartSplitter {
   enum Kind { case lines, arrayElements }
   let kind: Kind

@@ -9,12 +9,6 @@ import SiftSyntax
 /// throw DataDiagnostics.notAnArray(found: "a number")
 /// ```
 enum DataDiagnostics {
-  static func cannotRead(_ url: URL, _ error: any Error & Sendable) -> SiftError {
-    SiftError(
-      stage: .data, id: .cannotRead, message: "cannot read \(url.path): \(error.localizedDescription)",
-      underlying: error)
-  }
-
   /// The records parsed, but the date strategy refused one of their values.
   static func datesFailed(_ error: any Error) -> SiftError {
     SiftError(stage: .data, id: .invalidRecords, message: "\(error)")

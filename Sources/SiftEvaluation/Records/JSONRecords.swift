@@ -23,9 +23,7 @@ public enum JSONRecords {
 
   /// The bytes of `url`; a file that cannot be read is an error naming it.
   static func read(_ url: URL) throws(SiftError) -> [UInt8] {
-    do { return [UInt8](try Data(contentsOf: url)) } catch {
-      throw DataDiagnostics.cannotRead(url, error)
-    }
+    try SiftJSON.fileBytes(url)
   }
 
   /// Parses UTF-8 JSON: an array of objects, a single object, or one object per line. `dates`

@@ -44,27 +44,9 @@ enum JSONDataLoader {
     return builder.build(name: name, defaultColumns: nil, origin: origin)
   }
 
-  /// The bytes of a file, read straight into an array (no intermediate `Data` copy).
+  /// The bytes of a file (`SiftJSON.fileBytes`, as every command reads `--data`).
   static func readBytes(_ url: URL) throws -> [UInt8] {
-    let handle: FileHandle
-    do {
-      handle = try FileHandle(forReadingFrom: url)
-    } catch {
-      throw REPLDataError("cannot read \(url.path): \(error.localizedDescription)")
-    }
-    defer { try? handle.close() }
-    var bytes: [UInt8] = []
-    while true {
-      let chunk: Data?
-      do {
-        chunk = try handle.read(upToCount: 1 << 22)
-      } catch {
-        throw REPLDataError("cannot read \(url.path): \(error.localizedDescription)")
-      }
-      guard let chunk, !chunk.isEmpty else { break }
-      bytes.append(contentsOf: chunk)
-    }
-    return bytes
+    do { return try SiftJSON.fileBytes(url) } catch { throw REPLDataError(error.message) }
   }
 }
 
