@@ -72,6 +72,7 @@ let package = Package(
       name: "SiftCLITests",
       dependencies: [
         "SiftCLI", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftCoreData",
+        "SiftColumnar",
       ],
       exclude: ["Transcripts"]),
 
