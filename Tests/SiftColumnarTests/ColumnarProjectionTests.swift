@@ -122,4 +122,46 @@ import Testing
     #expect(SiftColumnarRecords.direct(good, dates: dates, keeping: ["n"])?.root.fieldOrder.sorted() == ["at", "n"])
     #expect(SiftColumnarRecords.direct(bad, dates: dates, keeping: ["n"]) == nil)
   }
+
+  /// Seeded byte mutations of JSON Lines (a JSON character put in, a byte dropped or changed):
+  /// whenever the general way refuses the text, the projected load refuses it too; whenever the
+  /// projected load reads it, it reads the general way's records and the kept keys' values.
+  @Test(arguments: [11 as UInt64, 12, 13, 14])
+  func mutatedTextNeverReadsWhatTheGeneralWayRefuses(seed: UInt64) throws {
+    var rng = SeededRandom(seed: seed)
+    let base = Self.records(seed: seed, count: 6)
+    let alphabet = Array(#"{}[]",:\ 0123456789.eE+-truefalsn$u"#.utf8) + [0x0A, 0x01, 0xC3]
+    var refused = 0
+    var read = 0
+    for _ in 0..<400 {
+      var bytes = base
+      for _ in 0..<rng.int(in: 1...3) {
+        let at = rng.int(in: 0...(bytes.count - 1))
+        switch rng.int(in: 0...2) {
+        case 0: bytes.insert(rng.pick(alphabet), at: at)
+        case 1: bytes.remove(at: at)
+        default: bytes[at] = rng.pick(alphabet)
+        }
+      }
+      let general = try? JSONRecords.values(bytes: bytes)
+      guard let projected = SiftColumnarRecords.direct(bytes, keeping: ["n", "loc"]) else {
+        refused += 1
+        continue
+      }
+      read += 1
+      let records = try #require(
+        general, "projected read what the general way refuses: \(String(decoding: bytes, as: UTF8.self))")
+      #expect(projected.count == records.count)
+      for (i, record) in records.enumerated() {
+        guard case .dictionary(let d) = record else {
+          Issue.record("record \(i) is no object")
+          continue
+        }
+        #expect(projected.value(forKey: "n", at: i) == d["n"], "\(String(decoding: bytes, as: UTF8.self))")
+        #expect(projected.value(forKey: "loc", at: i) == d["loc"], "\(String(decoding: bytes, as: UTF8.self))")
+      }
+    }
+    // Both outcomes happen (the test would pass vacuously otherwise).
+    #expect(refused > 20 && read > 20, "refused \(refused), read \(read)")
+  }
 }
