@@ -20,7 +20,7 @@ struct ColumnStorage {
 
   /// The column of the key at `position` of the previous record, when the text at `start` (just
   /// past a key's opening quote) is that key and its closing quote; and where the key ends.
-  func keySlot(_ position: Int, _ p: UnsafeBufferPointer<UInt8>, _ start: Int) -> (Column, Int)? {
+  @inline(__always) func keySlot(_ position: Int, _ p: UnsafeBufferPointer<UInt8>, _ start: Int) -> (Column, Int)? {
     guard position < slotColumns.count else { return nil }
     let a = position == 0 ? 0 : slotEnds[position - 1]
     let n = slotEnds[position] - a

@@ -155,7 +155,7 @@ struct ColumnarJSONParser {
   /// Reads a key and finds its column: the key at the same position in the previous record
   /// of this object column, compared byte for byte with the text, else by name. A key of a
   /// `record` (top level) not in `keep` gets `skipped`.
-  mutating func key(of column: Column, position: Int, record: Bool) throws(Unsupported) -> Column {
+  @inline(__always) mutating func key(of column: Column, position: Int, record: Bool) throws(Unsupported) -> Column {
     let start = i + 1
     if let (known, end) = column.keySlot(position, p, start) {
       i = end + 1
