@@ -62,18 +62,10 @@ public final class SiftColumnarRecords: @unchecked Sendable {
   /// ```
   /// - Throws: `SiftError` (stage `.data`, id `invalid-records`) for a value that is no object.
   public convenience init(values: [SiftValue]) throws(SiftError) {
-    let root = Column()
-    for (i, v) in values.enumerated() {
-      guard case .dictionary = v else {
-        throw SiftError(
-          stage: .data, id: DiagnosticID.invalidRecords.rawValue, message: "record \(i) is \(v.kindName), not an object"
-        )
-      }
-      do { try root.append(v, i) } catch {
-        throw SiftError(stage: .data, id: DiagnosticID.invalidRecords.rawValue, message: "record \(i) cannot be stored")
-      }
-    }
-    self.init(root: root, count: values.count)
+    var builder = SiftColumnarBuilder()
+    for v in values { try builder.append(v) }
+    let built = builder.build()
+    self.init(root: built.root, count: built.count)
   }
 
   /// The records of `bytes` when the columnar parser reads them all itself (objects only, no
