@@ -77,6 +77,24 @@ import Testing
     #expect(columns == rows)
   }
 
+  /// A key is matched against the previous record's key a word at a time: keys of every
+  /// length up to 20 that differ from it in one byte, at every position, get their own column.
+  @Test func keysDifferingInOneByteAtEveryPosition() {
+    var failures: [String] = []
+    for n in 1...20 {
+      let key = (0..<n).map { Character(UnicodeScalar(UInt8(0x61 + $0 % 26))) }
+      for position in 0..<n {
+        var other = key
+        other[position] = "Z"
+        let a = String(key), b = String(other)
+        let text = #"[{"\#(a)": 1}, {"\#(b)": 2}, {"\#(a)": 3, "\#(b)": 4}, {"\#(b)": 5, "\#(a)": 6}]"#
+        let (columns, rows) = Self.sameAsRows(Array(text.utf8))
+        if rows == nil || columns != rows { failures.append("\(a) / \(b)") }
+      }
+    }
+    #expect(failures.isEmpty, "\(failures)")
+  }
+
   @Test func readsFilesAsBytesReadThem() throws {
     let dir = FileManager.default.temporaryDirectory
     let url = dir.appendingPathComponent("sift-columnar-file-\(getpid()).json")

@@ -18,7 +18,9 @@ package enum SiftDateParser {
   }
 
   package static func parse(bytes b: UnsafeBufferPointer<UInt8>) -> Date? {
-    func num(_ from: Int, _ count: Int) -> Int? {
+    // Inlined: as a call, reading the fields was half of the 385 instructions a date took
+    // (callgrind, `sift eval --count --dates opened=iso8601` over 100,000 venues).
+    @inline(__always) func num(_ from: Int, _ count: Int) -> Int? {
       guard from >= 0, count > 0, from + count <= b.count else { return nil }
       var v = 0
       for i in from..<(from + count) {

@@ -154,8 +154,13 @@ package enum SiftJSON {
   /// The number of days of `month` (1–12) in the proleptic Gregorian `year`: `2023-02-29` and
   /// `2024-04-31` are not dates (they are refused, not rolled into the next month).
   package static func daysIn(month: Int, year: Int) -> Int {
-    let leap = year % 4 == 0 && (year % 100 != 0 || year % 400 == 0)
-    return [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month - 1]
+    // A switch, not an array literal: the literal was built on the heap at every call (every
+    // date `--dates` reads, perf over `sift eval --count`).
+    switch month {
+    case 2: return year % 4 == 0 && (year % 100 != 0 || year % 400 == 0) ? 29 : 28
+    case 4, 6, 9, 11: return 30
+    default: return 31
+    }
   }
 
   /// Days since 1970-01-01 for a proleptic Gregorian date (Howard Hinnant's algorithm).

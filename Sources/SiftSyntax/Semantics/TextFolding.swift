@@ -33,6 +33,24 @@ package enum TextFolding {
     return referenceFold(text, options)
   }
 
+  /// Appends to `out` the UTF-8 of `fold(text, options)`, where `text` is the string the valid
+  /// UTF-8 `bytes` spell (a `String`'s bytes, or a column's text, stored only when valid):
+  /// without making a `String` when the table folds every scalar. (Columns of
+  /// text fold a row at a time this way: making a `String` of each non-ASCII row and of its
+  /// fold was most of a `[c]` count over the bench's venues, perf over `sift eval --count`.)
+  ///
+  /// ```swift
+  /// var out: [UInt8] = []
+  /// TextFolding.fold(utf8: bytes, [.caseInsensitive], into: &out)   // "zürich" for "ZÜRICH"
+  /// ```
+  package static func fold(
+    utf8 bytes: UnsafeBufferPointer<UInt8>, _ options: ComparisonOptions, into out: inout [UInt8]
+  ) {
+    guard let table = FoldTable.table(for: options) else { return out.append(contentsOf: bytes) }
+    if table.fold(bytes: bytes, into: &out) { return }
+    out.append(contentsOf: referenceFold(String(decoding: bytes, as: UTF8.self), options).utf8)
+  }
+
   /// Does the fold of `text` begin with `foldedNeedle` (a string that is already folded)?
   /// Same answer as `fold(text, options).utf8.starts(with: foldedNeedle.utf8)`, but on text
   /// of stable base characters it folds only as much of `text` as the needle needs.

@@ -110,6 +110,33 @@ final class FoldTable: Sendable {
     }
   }
 
+  /// Appends the fold of the UTF-8 text `t` to `out`, as `fold(_:)` folds it; false, with
+  /// `out` as it was, when a scalar has no entry.
+  func fold(bytes t: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) -> Bool {
+    let mark = out.count
+    return entries.withUnsafeBufferPointer { e in
+      bytes.withUnsafeBufferPointer { b in
+        var i = 0
+        while i < t.count {
+          let x = t[i]
+          if x < 0x80 {
+            out.append(caseless && x &- 0x41 < 26 ? x | 0x20 : x)
+            i &+= 1
+            continue
+          }
+          guard let (v, w) = FoldTable.decode(t, i), e[v] != 0 else {
+            out.removeSubrange(mark...)
+            return false
+          }
+          let start = Int(e[v] >> 8)
+          out.append(contentsOf: b[start..<(start + Int(e[v] & 0xFF))])
+          i &+= w
+        }
+        return true
+      }
+    }
+  }
+
   /// Compares the fold of the UTF-8 text `t` with the folded needle `n` (see
   /// `TextFolding.streamCompare`). Nil when the table cannot decide.
   func compare(_ t: UnsafeBufferPointer<UInt8>, _ n: UnsafeBufferPointer<UInt8>, wholeText: Bool) -> Bool? {
