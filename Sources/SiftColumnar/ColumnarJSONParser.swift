@@ -24,14 +24,25 @@ struct ColumnarJSONParser {
   let keep: Set<String>?
   /// Stands, in the root's key slots, for a key whose values are stepped over.
   let skipped = Column()
+  /// Top-level keys not kept whose values are dates (`--dates KEY=FORMAT`): each value is
+  /// checked as a date in its format while it is stepped over (`skipDate`).
+  let dateKeys: [String: SiftJSONDates.Format]
+  /// Stand, in the root's key slots, for a date key stepped over, one per format.
+  let skippedISO = Column()
+  let skippedSeconds = Column()
+  let skippedMilliseconds = Column()
   /// `ColumnarJSONParser.stops`, held here: reading the static table costs a `swift_once`
   /// call per string (1.8% of counting 267 MB of JSON Lines, perf).
   let stops = ColumnarJSONParser.stops
 
-  init(_ p: UnsafeBufferPointer<UInt8>, bytes: [UInt8], keep: Set<String>? = nil) {
+  init(
+    _ p: UnsafeBufferPointer<UInt8>, bytes: [UInt8], keep: Set<String>? = nil,
+    dateKeys: [String: SiftJSONDates.Format] = [:]
+  ) {
     self.p = p
     reader = JSONReader(bytes: bytes)
     self.keep = keep
+    self.dateKeys = dateKeys
   }
 
   /// Parses every record into `root` (an object column, one row per record); the count.
@@ -122,6 +133,8 @@ struct ColumnarJSONParser {
       skipSpace()
       if child.toOpaque() == Unmanaged.passUnretained(skipped).toOpaque() {
         try skipValue(depth: depth)
+      } else if depth == 1, let format = skippedDateFormat(child) {
+        try skipDate(format, depth: depth)
       } else {
         // `column`'s key slot holds `child` until the next key of this object is read.
         let read = child._withUnsafeGuaranteedRef { child in
@@ -182,7 +195,11 @@ struct ColumnarJSONParser {
     i = j + 1
     if keyBytes.first == UInt8(ascii: "$") { throw Unsupported() }  // `$date`, `$data`: general way
     let name = String(decoding: keyBytes, as: UTF8.self)
-    let child = record && keep.map({ !$0.contains(name) }) == true ? skipped : column.field(name)
+    let child =
+      record && keep.map({ !$0.contains(name) }) == true
+      ? dateKeys[name].map { $0 == .iso8601 ? skippedISO : $0 == .seconds ? skippedSeconds : skippedMilliseconds }
+        ?? skipped
+      : column.field(name)
     column.rememberKey(position, keyBytes, child)
     return Unmanaged.passUnretained(child)
   }

@@ -88,10 +88,15 @@ public final class SiftColumnarRecords: @unchecked Sendable {
   static func fast(_ bytes: [UInt8], dates: SiftJSONDates, keeping keys: Set<String>? = nil) -> (Column, Int)? {
     guard dates.defaultFormat == nil else { return nil }
     let root = Column()
-    // A date key's values are always read: converting them is where a bad one is refused.
-    let keep = keys.map { $0.union(dates.keys.keys.compactMap { $0.split(separator: ".").first.map(String.init) }) }
+    // A nested date key's record key is kept whole (converting is where a bad date is
+    // refused); a top-level date key not kept is checked as a date while stepped over.
+    let keep = keys.map {
+      $0.union(
+        dates.keys.keys.filter { $0.contains(".") }.compactMap { $0.split(separator: ".").first.map(String.init) })
+    }
+    let dateKeys = dates.keys.filter { !$0.key.contains(".") && keep?.contains($0.key) == false }
     let n: Int? = bytes.withUnsafeBufferPointer { p in
-      var parser = ColumnarJSONParser(p, bytes: bytes, keep: keep)
+      var parser = ColumnarJSONParser(p, bytes: bytes, keep: keep, dateKeys: dateKeys)
       return try? parser.records(into: root)
     }
     guard let n else { return nil }

@@ -113,14 +113,53 @@ import Testing
     }
   }
 
-  /// A date key is read even when the predicate does not name it: converting is where a value
-  /// that is no date is refused.
-  @Test func dateKeysAreAlwaysRead() throws {
-    let good = Array(#"{"n": 1, "at": "2024-01-02T03:04:05Z"}"#.utf8)
+  /// A top-level date key the predicate does not name gets no column, but each value is
+  /// checked as a date while it is stepped over; a nested date key's record key is read.
+  @Test func dateKeysAreCheckedOrRead() throws {
+    let good = Array(#"{"n": 1, "at": "2024-01-02T03:04:05Z", "o": {"at": 5}}"#.utf8)
     let bad = Array(#"{"n": 1, "at": "yesterday"}"#.utf8)
-    let dates = SiftJSONDates(keys: ["at": .iso8601])
-    #expect(SiftColumnarRecords.direct(good, dates: dates, keeping: ["n"])?.root.fieldOrder.sorted() == ["at", "n"])
+    let dates = SiftJSONDates(keys: ["at": .iso8601, "o.at": .seconds])
+    #expect(SiftColumnarRecords.direct(good, dates: dates, keeping: ["n"])?.root.fieldOrder.sorted() == ["n", "o"])
+    #expect(SiftColumnarRecords.direct(good, dates: dates, keeping: ["at"])?.root.fieldOrder.sorted() == ["at", "o"])
     #expect(SiftColumnarRecords.direct(bad, dates: dates, keeping: ["n"]) == nil)
+  }
+
+  /// Values of a date key stepped over, in each format: whatever the general way refuses, the
+  /// projected load refuses too; what it leaves to the general way (escapes, exponents, deep
+  /// nesting) has `projectedReads` false.
+  static let skippedDates: [(value: String, format: SiftJSONDates.Format, generalRefuses: Bool, projectedReads: Bool)] =
+    [
+      (#""2024-01-02T03:04:05Z""#, .iso8601, false, true), (#""2024-01-02""#, .iso8601, false, true),
+      (#""2024-01-02 03:04:05.25+05:30""#, .iso8601, false, true), ("null", .iso8601, false, true),
+      (#"["2024-01-02", null, ["2024-02-29T00:00:00Z"]]"#, .iso8601, false, true), ("[]", .iso8601, false, true),
+      (#""2023-02-29""#, .iso8601, true, false), (#""yesterday""#, .iso8601, true, false),
+      (#""""#, .iso8601, true, false),
+      ("5", .iso8601, true, false), ("true", .iso8601, true, false), (#"{"a": 1}"#, .iso8601, true, false),
+      (#"["2024-01-02", 7]"#, .iso8601, true, false), (#""2024-01-0\u0032""#, .iso8601, false, false),
+      (#""2024-01-02"#, .iso8601, true, false), (#"["2024-01-02""#, .iso8601, true, false),
+      ("1700000000", .seconds, false, true), ("-1.5", .seconds, false, true),
+      ("1700000000123", .milliseconds, false, true),
+      ("[1, null, 2.5]", .seconds, false, true), ("null", .milliseconds, false, true), ("1e3", .seconds, false, false),
+      (#""1700000000""#, .seconds, true, false), ("false", .seconds, true, false),
+      (#"[1, "x"]"#, .milliseconds, true, false),
+      ("1.", .seconds, true, false), ("-", .seconds, true, false), (#"{"$date": 1}"#, .seconds, false, false),
+      (String(repeating: "[", count: 60) + String(repeating: "]", count: 60), .seconds, false, false),
+    ]
+
+  @Test(arguments: skippedDates)
+  func skippedDatesAreChecked(
+    _ c: (value: String, format: SiftJSONDates.Format, generalRefuses: Bool, projectedReads: Bool)
+  ) throws {
+    let bytes = Array(#"{"keep": 1, "at": null}"#.utf8) + [0x0A] + Array(#"{"keep": 2, "at": \#(c.value)}"#.utf8)
+    let dates = SiftJSONDates(keys: ["at": c.format])
+    let general = try? JSONRecords.load(bytes: bytes, dates: dates)
+    #expect((general == nil) == c.generalRefuses, "\(c.value)")
+    let projected = SiftColumnarRecords.direct(bytes, dates: dates, keeping: ["keep"])
+    #expect((projected != nil) == c.projectedReads, "\(c.value)")
+    if let projected {
+      #expect(projected.count == 2)
+      #expect(projected.root.fieldOrder == ["keep"])
+    }
   }
 
   /// Seeded byte mutations of JSON Lines (a JSON character put in, a byte dropped or changed):
