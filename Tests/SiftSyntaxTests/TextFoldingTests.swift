@@ -146,6 +146,19 @@ struct TextFoldingTests {
     #expect(failures.isEmpty, "\(failures)")
   }
 
+  /// Columns lower-case ASCII capitals over a whole folded column at once (`Column.folded`),
+  /// folded rows included: no scalar's `[c]` fold may hold one.
+  @Test(arguments: [[.caseInsensitive], [.caseInsensitive, .diacriticInsensitive]] as [ComparisonOptions])
+  func caseFoldsHoldNoASCIICapital(options: ComparisonOptions) {
+    var capitals: [String] = []
+    for v in UInt32(0x80)...0xFFFF {
+      guard let s = Unicode.Scalar(v) else { continue }
+      let folded = TextFolding.fold(String(Character(s)), options)
+      if folded.utf8.contains(where: { $0 &- 0x41 < 26 }) { capitals.append(String(v, radix: 16)) }
+    }
+    #expect(capitals.isEmpty, "\(capitals)")
+  }
+
   @Test func noOptionsLeavesTextAlone() {
     #expect(TextFolding.fold("ÀB", []) == "ÀB")
     #expect(TextFolding.fold("ÀB", [.normalized, .localeSensitive]) == "ÀB")

@@ -70,69 +70,66 @@ final class FoldTable: Sendable {
   func fold(_ text: String) -> String? {
     var text = text
     return text.withUTF8 { t -> String? in
-      entries.withUnsafeBufferPointer { e -> String? in
-        var total = 0
-        var i = 0
-        while i < t.count {
-          if t[i] < 0x80 {
-            total &+= 1
-            i &+= 1
-            continue
-          }
-          guard let (v, w) = FoldTable.decode(t, i) else { return nil }
-          let entry = e[v]
-          if entry == 0 { return nil }
-          total &+= Int(entry & 0xFF)
-          i &+= w
-        }
-        return bytes.withUnsafeBufferPointer { b in
-          String(unsafeUninitializedCapacity: total) { out in
-            var i = 0, o = 0
-            while i < t.count {
-              let x = t[i]
-              if x < 0x80 {
-                out[o] = caseless && x &- 0x41 < 26 ? x | 0x20 : x
-                o &+= 1
-                i &+= 1
-                continue
-              }
-              guard let (v, w) = FoldTable.decode(t, i) else { return o }
-              let entry = e[v]
-              let start = Int(entry >> 8), len = Int(entry & 0xFF)
-              for k in 0..<len { out[o &+ k] = b[start &+ k] }
-              o &+= len
-              i &+= w
-            }
-            return o
-          }
-        }
-      }
+      guard let total = foldedCount(t) else { return nil }
+      return String(unsafeUninitializedCapacity: total) { out in write(t, into: out) }
     }
   }
 
   /// Appends the fold of the UTF-8 text `t` to `out`, as `fold(_:)` folds it; false, with
-  /// `out` as it was, when a scalar has no entry.
+  /// `out` as it was, when a scalar has no entry. Measured, then written in place by the
+  /// same loop as `fold(_:)`.
   func fold(bytes t: UnsafeBufferPointer<UInt8>, into out: inout [UInt8]) -> Bool {
+    guard let total = foldedCount(t) else { return false }
     let mark = out.count
-    return entries.withUnsafeBufferPointer { e in
+    out.append(contentsOf: repeatElement(0, count: total))
+    out.withUnsafeMutableBufferPointer { o in
+      _ = write(t, into: UnsafeMutableBufferPointer(rebasing: o[mark...]))
+    }
+    return true
+  }
+
+  /// The length of the fold of the UTF-8 text `t`; nil when a scalar has no entry.
+  private func foldedCount(_ t: UnsafeBufferPointer<UInt8>) -> Int? {
+    entries.withUnsafeBufferPointer { e -> Int? in
+      var total = 0
+      var i = 0
+      while i < t.count {
+        if t[i] < 0x80 {
+          total &+= 1
+          i &+= 1
+          continue
+        }
+        guard let (v, w) = FoldTable.decode(t, i) else { return nil }
+        let entry = e[v]
+        if entry == 0 { return nil }
+        total &+= Int(entry & 0xFF)
+        i &+= w
+      }
+      return total
+    }
+  }
+
+  /// Writes the fold of `t` (whose `foldedCount` fits `out`) into `out`; the bytes written.
+  private func write(_ t: UnsafeBufferPointer<UInt8>, into out: UnsafeMutableBufferPointer<UInt8>) -> Int {
+    entries.withUnsafeBufferPointer { e in
       bytes.withUnsafeBufferPointer { b in
-        var i = 0
+        var i = 0, o = 0
         while i < t.count {
           let x = t[i]
           if x < 0x80 {
-            out.append(caseless && x &- 0x41 < 26 ? x | 0x20 : x)
+            out[o] = caseless && x &- 0x41 < 26 ? x | 0x20 : x
+            o &+= 1
             i &+= 1
             continue
           }
-          guard let (v, w) = FoldTable.decode(t, i), e[v] != 0 else {
-            out.removeSubrange(mark...)
-            return false
-          }
-          let start = Int(e[v] >> 8)
-          out.append(contentsOf: b[start..<(start + Int(e[v] & 0xFF))])
+          guard let (v, w) = FoldTable.decode(t, i) else { return o }
+          let entry = e[v]
+          let start = Int(entry >> 8), len = Int(entry & 0xFF)
+          for k in 0..<len { out[o &+ k] = b[start &+ k] }
+          o &+= len
           i &+= w
         }
-        return true
+        return o
       }
     }
   }
