@@ -122,7 +122,12 @@ struct ConsistentReadTests {
     process.standardOutput = FileHandle.nullDevice
     process.standardError = FileHandle.nullDevice
     try process.run()
-    defer { if process.isRunning { process.terminate() } }
+    // SIGKILL, then a wait: the child inherits the test thread's blocked signals, and a
+    // `terminate()` (SIGTERM) left the writer running its script for minutes after the test.
+    defer {
+      if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+      process.waitUntilExit()
+    }
     Thread.sleep(forTimeInterval: 0.2)
     let result = Self.read(path, budget: 8, limit: 20_000)
     #expect(process.isRunning, "the writer ran for the whole test")
