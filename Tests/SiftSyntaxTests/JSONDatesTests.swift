@@ -52,6 +52,10 @@ struct JSONDatesTests {
         #"record 1, key "at": "2024-03-01T00:00:00Z" is not a number of seconds since 1970"#
       ),
       (["at": .iso8601], #"[{"at": 5}]"#, #"record 0, key "at": 5 is not an ISO-8601 date"#),
+      (
+        ["at": .milliseconds], #"[{"at": [1, -2e400]}]"#,
+        #"record 0, key "at": a number too large for a Double is not a number of milliseconds since 1970"#
+      ),
     ] as [([String: SiftJSONDates.Format], String, String)])
   func namedKeysRefuseWhatDoesNotFit(_ keys: [String: SiftJSONDates.Format], _ json: String, _ message: String) throws {
     let error = #expect(throws: SiftError.self) { try SiftJSONDates(keys: keys).apply(to: try SiftJSON.parse(json)) }

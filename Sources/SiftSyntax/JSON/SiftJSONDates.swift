@@ -114,7 +114,10 @@ public struct SiftJSONDates: Sendable, Hashable {
     -> SiftValue
   {
     func fail(_ what: String) -> Failure {
-      Failure(record: record, key: key, message: "\(SiftJSON.serialize(value)) is not \(what)")
+      // A number past Double's range (`2e400`) reads as infinity, which JSON prints as `null`.
+      var shown = SiftJSON.serialize(value)
+      if case .double(let d) = value, !d.isFinite { shown = "a number too large for a Double" }
+      return Failure(record: record, key: key, message: "\(shown) is not \(what)")
     }
     switch (value, format) {
     case (.null, _), (.date, _):
