@@ -203,4 +203,50 @@ import Testing
     // Both outcomes happen (the test would pass vacuously otherwise).
     #expect(refused > 20 && read > 20, "refused \(refused), read \(read)")
   }
+
+  /// The same with date keys the predicate does not read: seeded mutations of their text (digits,
+  /// separators, quotes, exponents) never make the projected load read what the general way,
+  /// with the same `--dates`, refuses.
+  @Test(arguments: [21 as UInt64, 22, 23])
+  func mutatedDatesNeverReadWhatTheGeneralWayRefuses(seed: UInt64) throws {
+    var rng = SeededRandom(seed: seed)
+    let dates = SiftJSONDates(keys: ["at": .iso8601, "ms": .milliseconds])
+    var lines: [String] = []
+    for i in 0..<6 {
+      let at = rng.pick([
+        #""2024-02-29T23:59:59Z""#, #""2023-12-31""#, "null", #"["2024-01-02 03:04:05.5+01:00", null]"#,
+      ])
+      let ms = rng.pick(["1700000000123", "-12.5", "null", "[1, [2, null]]"])
+      lines.append(#"{"n": \#(i), "at": \#(at), "ms": \#(ms)}"#)
+    }
+    let base = Array(lines.joined(separator: "\n").utf8)
+    let alphabet = Array(#"0123456789-+:.TZeE"[]{},\ n"#.utf8) + [0x0A]
+    var refused = 0
+    var read = 0
+    for _ in 0..<600 {
+      var bytes = base
+      for _ in 0..<rng.int(in: 1...2) {
+        let at = rng.int(in: 0...(bytes.count - 1))
+        switch rng.int(in: 0...2) {
+        case 0: bytes.insert(rng.pick(alphabet), at: at)
+        case 1: bytes.remove(at: at)
+        default: bytes[at] = rng.pick(alphabet)
+        }
+      }
+      let general = try? JSONRecords.values(bytes: bytes, dates: dates)
+      guard let projected = SiftColumnarRecords.direct(bytes, dates: dates, keeping: ["n"]) else {
+        refused += 1
+        continue
+      }
+      read += 1
+      let records = try #require(
+        general, "projected read what the general way refuses: \(String(decoding: bytes, as: UTF8.self))")
+      #expect(projected.count == records.count)
+      for (i, record) in records.enumerated() {
+        guard case .dictionary(let d) = record else { continue }
+        #expect(projected.value(forKey: "n", at: i) == d["n"], "\(String(decoding: bytes, as: UTF8.self))")
+      }
+    }
+    #expect(refused > 20 && read > 20, "refused \(refused), read \(read)")
+  }
 }
