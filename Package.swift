@@ -84,7 +84,7 @@ let package = Package(
       path: "Fuzz/Oracles"),
     .testTarget(
       name: "SiftFuzzRegressionTests",
-      dependencies: ["SiftFuzzOracles", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite"]),
+      dependencies: ["SiftFuzzOracles", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftColumnar"]),
   ],
   swiftLanguageModes: [.v6]
 )

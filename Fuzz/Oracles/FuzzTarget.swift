@@ -17,11 +17,15 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   /// In-memory results equal SQL results on a table Sift did not create, read through its
   /// introspected native encodings (`NativeOracle`).
   case native
+  /// JSON bytes read by the columnar loader and the general reader: the same records, or both
+  /// refused (`LoadOracle`).
+  case load
 
   /// Inputs longer than this are cut (libFuzzer runs with the same `-max_len`).
   public static let maxInputBytes = 4096
 
-  /// Runs the oracle on raw bytes (decoded as UTF-8 with replacement); nil means it held.
+  /// Runs the oracle on raw bytes (decoded as UTF-8 with replacement, but for `load`, which
+  /// reads the bytes themselves); nil means it held.
   public func check(_ bytes: [UInt8]) -> FuzzFailure? {
     let text = FuzzTarget.decode(bytes)
     switch self {
@@ -30,6 +34,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .sql: return SQLOracle.check(text)
     case .differential: return DifferentialOracle.check(text)
     case .native: return NativeOracle.check(text)
+    case .load: return LoadOracle.check(bytes)
     }
   }
 

@@ -1,3 +1,6 @@
+import Foundation
+import SiftColumnar
+import SiftEvaluation
 import SiftFuzzOracles
 import SiftSQL
 import SiftSyntax
@@ -23,6 +26,21 @@ struct OracleTests {
     for target in FuzzTarget.allCases {
       let failure = target.check(Array(text.utf8))
       #expect(failure == nil, "\(target): \(failure?.description ?? "")")
+    }
+  }
+
+  /// The load target's saved seeds are JSON both readers read (else they would seed nothing).
+  @Test func loadSeedsAreReadBothWays() throws {
+    let dir = RegressionFile.root.appendingPathComponent("load")
+    let seeds = try FileManager.default.contentsOfDirectory(atPath: dir.path).filter { $0.hasPrefix("seed-") }
+    #expect(seeds.count >= 3)
+    for name in seeds {
+      let bytes = try [UInt8](Data(contentsOf: dir.appendingPathComponent(name)))
+      for dates in LoadOracle.dateStrategies {
+        #expect(throws: Never.self, "\(name)") { _ = try JSONRecords.values(bytes: bytes, dates: dates) }
+        #expect(throws: Never.self, "\(name)") { _ = try SiftColumnarRecords(bytes: bytes, dates: dates) }
+      }
+      #expect(FuzzTarget.load.check(bytes) == nil, "\(name)")
     }
   }
 
