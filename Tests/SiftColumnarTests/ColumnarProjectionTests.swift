@@ -165,6 +165,22 @@ import Testing
   /// Seeded byte mutations of JSON Lines (a JSON character put in, a byte dropped or changed):
   /// whenever the general way refuses the text, the projected load refuses it too; whenever the
   /// projected load reads it, it reads the general way's records and the kept keys' values.
+  /// `base` after a few one-byte edits: a byte of `alphabet` put in, a byte dropped or changed.
+  static func mutated(_ base: [UInt8], edits: ClosedRange<Int>, alphabet: [UInt8], _ rng: inout SeededRandom)
+    -> [UInt8]
+  {
+    var bytes = base
+    for _ in 0..<rng.int(in: edits) {
+      let at = rng.int(in: 0...(bytes.count - 1))
+      switch rng.int(in: 0...2) {
+      case 0: bytes.insert(rng.pick(alphabet), at: at)
+      case 1: bytes.remove(at: at)
+      default: bytes[at] = rng.pick(alphabet)
+      }
+    }
+    return bytes
+  }
+
   @Test(arguments: [11 as UInt64, 12, 13, 14])
   func mutatedTextNeverReadsWhatTheGeneralWayRefuses(seed: UInt64) throws {
     var rng = SeededRandom(seed: seed)
@@ -173,15 +189,7 @@ import Testing
     var refused = 0
     var read = 0
     for _ in 0..<400 {
-      var bytes = base
-      for _ in 0..<rng.int(in: 1...3) {
-        let at = rng.int(in: 0...(bytes.count - 1))
-        switch rng.int(in: 0...2) {
-        case 0: bytes.insert(rng.pick(alphabet), at: at)
-        case 1: bytes.remove(at: at)
-        default: bytes[at] = rng.pick(alphabet)
-        }
-      }
+      let bytes = Self.mutated(base, edits: 1...3, alphabet: alphabet, &rng)
       let general = try? JSONRecords.values(bytes: bytes)
       guard let projected = SiftColumnarRecords.direct(bytes, keeping: ["n", "loc"]) else {
         refused += 1
@@ -224,15 +232,7 @@ import Testing
     var refused = 0
     var read = 0
     for _ in 0..<600 {
-      var bytes = base
-      for _ in 0..<rng.int(in: 1...2) {
-        let at = rng.int(in: 0...(bytes.count - 1))
-        switch rng.int(in: 0...2) {
-        case 0: bytes.insert(rng.pick(alphabet), at: at)
-        case 1: bytes.remove(at: at)
-        default: bytes[at] = rng.pick(alphabet)
-        }
-      }
+      let bytes = Self.mutated(base, edits: 1...2, alphabet: alphabet, &rng)
       let general = try? JSONRecords.values(bytes: bytes, dates: dates)
       guard let projected = SiftColumnarRecords.direct(bytes, dates: dates, keeping: ["n"]) else {
         refused += 1
