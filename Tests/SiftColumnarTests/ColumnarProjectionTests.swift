@@ -165,51 +165,13 @@ import Testing
   /// Seeded byte mutations of JSON Lines (a JSON character put in, a byte dropped or changed):
   /// whenever the general way refuses the text, the projected load refuses it too; whenever the
   /// projected load reads it, it reads the general way's records and the kept keys' values.
-  /// `base` after a few one-byte edits: a byte of `alphabet` put in, a byte dropped or changed.
-  static func mutated(_ base: [UInt8], edits: ClosedRange<Int>, alphabet: [UInt8], _ rng: inout SeededRandom)
-    -> [UInt8]
-  {
-    var bytes = base
-    for _ in 0..<rng.int(in: edits) {
-      let at = rng.int(in: 0...(bytes.count - 1))
-      switch rng.int(in: 0...2) {
-      case 0: bytes.insert(rng.pick(alphabet), at: at)
-      case 1: bytes.remove(at: at)
-      default: bytes[at] = rng.pick(alphabet)
-      }
-    }
-    return bytes
-  }
-
   @Test(arguments: [11 as UInt64, 12, 13, 14])
   func mutatedTextNeverReadsWhatTheGeneralWayRefuses(seed: UInt64) throws {
     var rng = SeededRandom(seed: seed)
-    let base = Self.records(seed: seed, count: 6)
     let alphabet = Array(#"{}[]",:\ 0123456789.eE+-truefalsn$u"#.utf8) + [0x0A, 0x01, 0xC3]
-    var refused = 0
-    var read = 0
-    for _ in 0..<400 {
-      let bytes = Self.mutated(base, edits: 1...3, alphabet: alphabet, &rng)
-      let general = try? JSONRecords.values(bytes: bytes)
-      guard let projected = SiftColumnarRecords.direct(bytes, keeping: ["n", "loc"]) else {
-        refused += 1
-        continue
-      }
-      read += 1
-      let records = try #require(
-        general, "projected read what the general way refuses: \(String(decoding: bytes, as: UTF8.self))")
-      #expect(projected.count == records.count)
-      for (i, record) in records.enumerated() {
-        guard case .dictionary(let d) = record else {
-          Issue.record("record \(i) is no object")
-          continue
-        }
-        #expect(projected.value(forKey: "n", at: i) == d["n"], "\(String(decoding: bytes, as: UTF8.self))")
-        #expect(projected.value(forKey: "loc", at: i) == d["loc"], "\(String(decoding: bytes, as: UTF8.self))")
-      }
-    }
-    // Both outcomes happen (the test would pass vacuously otherwise).
-    #expect(refused > 20 && read > 20, "refused \(refused), read \(read)")
+    try Self.checkMutations(
+      of: Self.records(seed: seed, count: 6), alphabet: alphabet, edits: 1...3, runs: 400, keeping: ["n", "loc"],
+      &rng)
   }
 
   /// The same with date keys the predicate does not read: seeded mutations of their text (digits,
@@ -218,7 +180,6 @@ import Testing
   @Test(arguments: [21 as UInt64, 22, 23])
   func mutatedDatesNeverReadWhatTheGeneralWayRefuses(seed: UInt64) throws {
     var rng = SeededRandom(seed: seed)
-    let dates = SiftJSONDates(keys: ["at": .iso8601, "ms": .milliseconds])
     var lines: [String] = []
     for i in 0..<6 {
       let at = rng.pick([
@@ -227,24 +188,46 @@ import Testing
       let ms = rng.pick(["1700000000123", "-12.5", "null", "[1, [2, null]]"])
       lines.append(#"{"n": \#(i), "at": \#(at), "ms": \#(ms)}"#)
     }
-    let base = Array(lines.joined(separator: "\n").utf8)
     let alphabet = Array(#"0123456789-+:.TZeE"[]{},\ n"#.utf8) + [0x0A]
+    try Self.checkMutations(
+      of: Array(lines.joined(separator: "\n").utf8), alphabet: alphabet, edits: 1...2, runs: 600, keeping: ["n"],
+      dates: SiftJSONDates(keys: ["at": .iso8601, "ms": .milliseconds]), &rng)
+  }
+
+  /// Loads `runs` mutations of `base` (each a few one-byte edits: a byte of `alphabet` put in,
+  /// a byte dropped or changed) keeping only `keeping`, and checks each against the general way
+  /// with the same `dates`; both outcomes must happen (else the check passed vacuously).
+  static func checkMutations(
+    of base: [UInt8], alphabet: [UInt8], edits: ClosedRange<Int>, runs: Int, keeping: Set<String>,
+    dates: SiftJSONDates = .none, _ rng: inout SeededRandom
+  ) throws {
     var refused = 0
     var read = 0
-    for _ in 0..<600 {
-      let bytes = Self.mutated(base, edits: 1...2, alphabet: alphabet, &rng)
+    for _ in 0..<runs {
+      var bytes = base
+      for _ in 0..<rng.int(in: edits) {
+        let at = rng.int(in: 0...(bytes.count - 1))
+        switch rng.int(in: 0...2) {
+        case 0: bytes.insert(rng.pick(alphabet), at: at)
+        case 1: bytes.remove(at: at)
+        default: bytes[at] = rng.pick(alphabet)
+        }
+      }
+      let text = String(decoding: bytes, as: UTF8.self)
       let general = try? JSONRecords.values(bytes: bytes, dates: dates)
-      guard let projected = SiftColumnarRecords.direct(bytes, dates: dates, keeping: ["n"]) else {
+      guard let projected = SiftColumnarRecords.direct(bytes, dates: dates, keeping: keeping) else {
         refused += 1
         continue
       }
       read += 1
-      let records = try #require(
-        general, "projected read what the general way refuses: \(String(decoding: bytes, as: UTF8.self))")
+      let records = try #require(general, "projected read what the general way refuses: \(text)")
       #expect(projected.count == records.count)
       for (i, record) in records.enumerated() {
-        guard case .dictionary(let d) = record else { continue }
-        #expect(projected.value(forKey: "n", at: i) == d["n"], "\(String(decoding: bytes, as: UTF8.self))")
+        guard case .dictionary(let d) = record else {
+          Issue.record("record \(i) is no object")
+          continue
+        }
+        for key in keeping { #expect(projected.value(forKey: key, at: i) == d[key], "\(text)") }
       }
     }
     #expect(refused > 20 && read > 20, "refused \(refused), read \(read)")
