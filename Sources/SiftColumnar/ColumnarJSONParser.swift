@@ -195,13 +195,20 @@ struct ColumnarJSONParser {
     i = j + 1
     if keyBytes.first == UInt8(ascii: "$") { throw Unsupported() }  // `$date`, `$data`: general way
     let name = String(decoding: keyBytes, as: UTF8.self)
-    let child =
-      record && keep.map({ !$0.contains(name) }) == true
-      ? dateKeys[name].map { $0 == .iso8601 ? skippedISO : $0 == .seconds ? skippedSeconds : skippedMilliseconds }
-        ?? skipped
-      : column.field(name)
+    let child = record && keep.map({ !$0.contains(name) }) == true ? stepOverColumn(name) : column.field(name)
     column.rememberKey(position, keyBytes, child)
     return Unmanaged.passUnretained(child)
+  }
+
+  /// The column standing for a top-level key whose values are stepped over: `skipped`, or the
+  /// marker of a date key's format (its values are checked as dates, `skipDate`).
+  func stepOverColumn(_ name: String) -> Column {
+    switch dateKeys[name] {
+    case nil: return skipped
+    case .iso8601?: return skippedISO
+    case .seconds?: return skippedSeconds
+    case .milliseconds?: return skippedMilliseconds
+    }
   }
 
   mutating func value(into column: Column, row: Int, depth: Int) throws(Unsupported) {

@@ -130,7 +130,7 @@ enum ColumnarInput {
       pending.withUnsafeBufferPointer { old in
         if let from = old.baseAddress { base.update(from: from, count: kept) }
       }
-      got = readOnce(fd, base + kept, part)
+      got = SiftJSON.readOnce(fd, base + kept, part)
     }
     if next.capacity >= kept + part {
       // A buffer given back: its old bytes are written over; only what its count lacks is added.
@@ -145,15 +145,6 @@ enum ColumnarInput {
     }
     pending = next
     return got
-  }
-
-  /// One `read(2)` of up to `count` bytes (again when a signal interrupts it); nil on an error.
-  private static func readOnce(_ fd: Int32, _ into: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int? {
-    while true {
-      let r = Foundation.read(fd, into, count)
-      if r >= 0 { return r }
-      if errno != EINTR { return nil }
-    }
   }
 
   /// Part buffers, given back once their piece is counted and used again for the next part: a

@@ -37,12 +37,11 @@ extension SiftJSON {
     let bytes = [UInt8](unsafeUninitializedCapacity: max(size, 1)) { buffer, initialized in
       var done = 0
       while done < size, let base = buffer.baseAddress {
-        let n = read(fd, base + done, size - done)
-        if n < 0 && errno == EINTR { continue }
-        if n <= 0 {
-          failed = n < 0
+        guard let n = readOnce(fd, base + done, size - done) else {
+          failed = true
           break
         }
+        if n == 0 { break }
         done += n
       }
       initialized = done
@@ -51,5 +50,16 @@ extension SiftJSON {
     var extra: UInt8 = 0
     guard !failed, bytes.count == size, read(fd, &extra, 1) == 0 else { return nil }
     return bytes
+  }
+
+  /// One `read(2)` of up to `count` bytes of `fd` into `into`, again when a signal interrupts
+  /// it: the number read (0 at the end of the file), nil on an error. Every reader of a record
+  /// file's bytes goes through it (`regularFileBytes`, `sift eval --count`'s streamed parts).
+  package static func readOnce(_ fd: Int32, _ into: UnsafeMutablePointer<UInt8>, _ count: Int) -> Int? {
+    while true {
+      let r = read(fd, into, count)
+      if r >= 0 { return r }
+      if errno != EINTR { return nil }
+    }
   }
 }
