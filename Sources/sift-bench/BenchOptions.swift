@@ -23,6 +23,12 @@ struct BenchOptions {
   var suites: Set<String> = []
   /// `--records N`: records for `--suite scale` and `--suite columnar` (default 1,000,000).
   var records = 1_000_000
+  /// `--record FILE`: write this run's ratios into a baselines file (entries of the suites run are
+  /// replaced, the others kept).
+  var record: String?
+  /// `--check FILE`: run the baselines file's quick suites (or the `--suite`s named) and report
+  /// every ratio more than the file's tolerance worse than its baseline; exit 1 if any is.
+  var check: String?
 
   struct Failure: Error, CustomStringConvertible { var description: String }
 
@@ -62,18 +68,22 @@ struct BenchOptions {
           )
         }
         o.suites.insert(name)
+      case "--record": o.record = try value()
+      case "--check": o.check = try value()
       case "--records":
         guard let n = Int(try value()), n > 0 else { throw Failure(description: "--records needs a positive integer") }
         o.records = n
       case "-h", "--help":
         print(
           "usage: sift-bench [--format 'P'] [--arg JSON]... [--data FILE.json] [--schema S.json --entity E] [--seconds N]"
-            + " [--suite parse|evaluate|sql|fetch|existing|live|scale|decode|hostile|columnar]... [--records N]")
+            + " [--suite parse|evaluate|sql|fetch|existing|live|scale|decode|hostile|columnar]... [--records N]"
+            + " [--record FILE | --check FILE]")
         exit(0)
       default: throw Failure(description: "unknown option \(args[i])")
       }
       i += 1
     }
+    if o.record != nil && o.check != nil { throw Failure(description: "--record and --check exclude each other") }
     return o
   }
 
@@ -89,6 +99,7 @@ struct BenchOptions {
 
 /// Prints one JSON line.
 func emit(_ fields: [(String, SiftValue)]) {
+  BenchRecorder.shared.keep(fields)
   var d: [String: SiftValue] = [:]
   for (k, v) in fields { d[k] = v }
   print(SiftJSON.serialize(.dictionary(d)))
