@@ -71,7 +71,7 @@ struct REPLCoreTests {
 
   @Test("runREPL with a bad flag exits 2")
   func badFlagStatus() {
-    #expect(runREPL(arguments: ["--bogus"]) == 2)
+    #expect(runREPL(arguments: ["--bogus"]) == .usage)
   }
 
   @Test("table alignment: numbers right, text left, wide characters counted twice")
@@ -149,7 +149,7 @@ struct REPLCoreTests {
         session: session, source: ScriptedLineSource([".bogus", ".sort x", ".nope", ".limit 1"]),
         options: .init(stopOnError: stop)
       ) { _, isError in if isError { errors += 1 } }
-      #expect(loop.run() == status)
+      #expect(loop.run().rawValue == status)
       #expect(errors == (stop ? 1 : 2))
       _ = count
     }

@@ -1,16 +1,35 @@
 /// `sift help [COMMAND]` and `sift --help`: usage for every subcommand, with examples.
-enum HelpCommand {
-  static func run(_ args: [String]) -> Int32 {
+/// Every command's page is its `help` (`SiftSubcommand`), which `sift COMMAND --help` prints too.
+enum HelpCommand: SiftSubcommand {
+  static let name = "help"
+  static let options = CommandOptions(valued: [], switches: [])
+  static let help = """
+    sift help [COMMAND]
+    sift COMMAND --help      (or -h)
+    sift --version
+
+    Prints every command with examples, or one command's usage: its options, one line each,
+    and an example. --help and -h work on every command, before a lone --.
+
+    EXAMPLES
+      sift help
+      sift help eval
+      sift eval --help
+    """
+
+  static func run(_ args: [String]) -> ExitStatus {
     guard let topic = args.first else {
       print(overview)
-      return 0
+      return .success
     }
-    if topic == "repl" { return runREPL(arguments: ["--help"]) }
-    guard let text = pages[topic] else {
+    guard args.count == 1 else {
+      return CLIOutput.usageError("help takes one command, not \(args.count) words", command: "help")
+    }
+    guard let command = SiftCommandLine.command(named: topic) else {
       return CLIOutput.usageError("no help for '\(topic)'", suggestion: CLIOutput.closestCommand(topic))
     }
-    print(text)
-    return 0
+    print(command.help)
+    return .success
   }
 
   static let overview = """

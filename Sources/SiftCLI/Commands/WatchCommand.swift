@@ -11,7 +11,12 @@ import SiftSyntax
 /// [--section KEYPATH] [--id KEY]`:
 /// fetched results that stay current. Prints a snapshot, then answers each JSON Lines edit on
 /// standard input with its change set (`WatchProtocol`; Grammar/notes/live.md).
-enum WatchCommand {
+enum WatchCommand: SiftSubcommand {
+  static let name = "watch"
+  static let options = CommandOptions(
+    valued: ["--data", "--sort", "--section", "--id", "--db", "--entity", "--dates", "--model"],
+    switches: ["--write"])
+
   static let help = """
     sift watch 'FORMAT' --data FILE.json [--sort 'KEY asc, KEY desc'] [--section KEYPATH] [--id KEY] [--dates F]
     sift watch 'FORMAT' --db FILE.sqlite --entity ENTITY|TABLE [--model M] [--write] [--sort …] [--section …] [--id COLUMN]
@@ -56,12 +61,10 @@ enum WatchCommand {
     }
   }
 
-  static func run(_ args: [String]) -> Int32 {
+  static func run(_ args: [String]) -> ExitStatus {
     let parsed: CLIArguments
     do {
-      parsed = try CLIArguments(
-        args, valued: ["--data", "--sort", "--section", "--id", "--db", "--entity", "--dates", "--model"],
-        switches: ["--write"])
+      parsed = try CLIArguments(args, options)
     } catch {
       return CLIOutput.usageError(error.message, command: "watch")
     }
@@ -96,14 +99,13 @@ enum WatchCommand {
             predicate: predicate, sorts: sorts, section: parsed.value("--section")),
           writable: writable)
       } else {
-        return 2
+        return .usage
       }
     } catch let e as SiftError {
       CLIOutput.error(CLIOutput.render(e))
-      return 1
+      return .failure
     } catch {
-      CLIOutput.error(TerminalText.escaped("sift watch: \(error)", keeping: ["\n", "\t"]))
-      return 1
+      return CLIOutput.failed("watch", error)
     }
     let idKey: String
     switch source {
@@ -118,7 +120,7 @@ enum WatchCommand {
     var unreadable: String?
     while true {
       switch input.next(waitMilliseconds: wait) {
-      case .end: return 0
+      case .end: return .success
       case .idle: reportExternal(source, line: line, unreadable: &unreadable)
       case .line(let text):
         line += 1
