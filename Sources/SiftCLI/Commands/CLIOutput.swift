@@ -42,9 +42,9 @@ enum CLIOutput {
   /// Prints why `command` stopped (`sift eval: …`, control characters escaped) and returns
   /// the status the error's kind gives: `.usage` for a `CommandInputs.Failure` of kind usage
   /// (an option's value that does not parse), `.failure` for everything else.
-  static func failed(_ command: String, _ failure: any Error, keeping: Set<Unicode.Scalar> = ["\n", "\t"]) -> ExitStatus {
+  static func failed(_ command: String, _ failure: any Error) -> ExitStatus {
     let status = (failure as? CommandInputs.Failure)?.kind ?? .failure
-    var text = TerminalText.escaped("sift \(command): \(failure)", keeping: keeping)
+    var text = TerminalText.escaped("sift \(command): \(failure)", keeping: ["\n", "\t"])
     if status == .usage { text += "\n  run 'sift help \(command)' for usage" }
     error(text)
     return status

@@ -14,7 +14,10 @@ import SiftSyntax
 enum ExprCommand: SiftSubcommand {
   static let name = "expr"
   static let options = CommandOptions(
-    valued: ["--data", "--schema", "--entity", "--dialect", "--arg", "--var", "--where", "--sort", "--limit", "--offset", "--dates"],
+    valued: [
+      "--data", "--schema", "--entity", "--dialect", "--arg", "--var", "--where", "--sort", "--limit", "--offset",
+      "--dates",
+    ],
     switches: ["--aggregate"])
   static var help: String { HelpCommand.pages[name] ?? "" }
 

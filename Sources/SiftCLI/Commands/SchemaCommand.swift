@@ -24,6 +24,12 @@ enum SchemaCommand: SiftSubcommand {
     Z_METADATA) through its model when --model is given, else with keys from its columns
     (ZCREATEDAT -> createdat); any other file by introspection.
 
+      --model M         a Core Data model (.xcdatamodeld, .xcdatamodel or its contents file)
+      --db FILE         an SQLite file or Core Data store, read-only
+      --postgres C      with --pg-schema NAME: read that PostgreSQL schema, read-only
+      --pg-schema NAME  the PostgreSQL schema to read
+      --schema S.json   a schema file merged over what was read (overrides or adds)
+
     EXAMPLES
       sift schema --model Library.xcdatamodeld > library.schema.json
       sift schema --db Library.sqlite --model Library.xcdatamodeld

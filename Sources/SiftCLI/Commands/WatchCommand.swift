@@ -33,14 +33,17 @@ enum WatchCommand: SiftSubcommand {
     Deleted, updated and moves' origins are old index paths; inserted and moves' destinations
     new ones. A bad edit is answered {"error": {"message": …, "line": N}} and changes nothing.
 
+      --data FILE                  the records (JSON array or JSON Lines), held in memory
+      --dates F                    which values are dates, as for 'sift eval' (with --data)
       --sort 'K asc, K2 desc [c]'  sort descriptors (as .sort in the REPL); ties keep file order
       --section KEYPATH            one section per value of KEYPATH (ordered by it)
       --id KEY                     the records' id key (default id; with --db the primary key)
-      --db FILE --entity TABLE     watch an SQLite table instead; commits by other connections
-                                   are printed as they happen, as {"external": true, …}. An
-                                   entity name (of the schema read from FILE, or of a Core Data
-                                   store's model, or --model M) names attributes and to-one key
-                                   paths as sift batch --db does
+      --db FILE                    watch a table of an SQLite file instead; commits by other
+                                   connections are printed as they happen, as {"external": true, …}
+      --entity TABLE               with --db: the table, or an entity name (of the schema read
+                                   from FILE, of a Core Data store's model, or --model M), which
+                                   names attributes and to-one key paths as sift batch --db does
+      --model M                    with --db on a Core Data store: its .xcdatamodeld
       --write                      with --db: write the edits to the database (else refused)
 
     EXAMPLE
