@@ -1,5 +1,6 @@
 import Foundation
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 @testable import SiftCLI
@@ -114,7 +115,7 @@ struct REPLCoreTests {
         SiftSortDescriptor("distance"), SiftSortDescriptor("rating", ascending: false),
         SiftSortDescriptor("name", ascending: false),
       ])
-    #expect(throws: SiftError.self) { try SiftSortDescriptor.parseList("a b c") }
+    expectSiftError(id: "bad-sort-key", stage: .parse, at: 2) { try SiftSortDescriptor.parseList("a b c") }
   }
 
   @Test("the REPL sorts with the library: nil first, numbers across kinds, then strings")
@@ -161,7 +162,8 @@ struct REPLCoreTests {
     #expect(lines == [["a": 1], ["a": 2]])
     let array = try REPLScaleTests.records("[{\"a\": 1}]", "x.json")
     #expect(array == [["a": 1]])
-    #expect(throws: REPLDataError.self) { try REPLScaleTests.records("[{", "x.json") }
+    let failure = #expect(throws: REPLDataError.self) { try REPLScaleTests.records("[{", "x.json") }
+    #expect(failure?.message.hasPrefix("x.json:1:") == true, "\(String(describing: failure))")
   }
 
   @Test("sample data is shipped")
