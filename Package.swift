@@ -58,23 +58,28 @@ let package = Package(
       // The committed ratios `sift-bench --check` compares against (read from the path given).
       exclude: ["baselines.json"]),
 
-    .testTarget(name: "SiftSyntaxTests", dependencies: ["SiftSyntax"]),
-    .testTarget(name: "SiftEvaluationTests", dependencies: ["SiftSyntax", "SiftEvaluation"]),
-    .testTarget(name: "SiftColumnarTests", dependencies: ["SiftSyntax", "SiftEvaluation", "SiftColumnar"]),
+    // What every test target shares: expectSiftError(id:stage:at:), the contract's assertion.
+    .target(name: "SiftTestSupport", dependencies: ["SiftSyntax"], path: "Tests/SiftTestSupport"),
+    .testTarget(name: "SiftSyntaxTests", dependencies: ["SiftSyntax", "SiftTestSupport"]),
+    .testTarget(name: "SiftEvaluationTests", dependencies: ["SiftSyntax", "SiftEvaluation", "SiftTestSupport"]),
+    .testTarget(
+      name: "SiftColumnarTests", dependencies: ["SiftSyntax", "SiftEvaluation", "SiftColumnar", "SiftTestSupport"]),
     .testTarget(
       name: "SiftSQLTests",
-      dependencies: ["SiftSyntax", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftEvaluation"]),
+      dependencies: ["SiftSyntax", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftEvaluation", "SiftTestSupport"]),
     .testTarget(
       name: "SiftLiveTests",
-      dependencies: ["SiftLive", "SiftLiveSQLite", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite"]),
+      dependencies: [
+        "SiftLive", "SiftLiveSQLite", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftTestSupport",
+      ]),
     .testTarget(
       name: "SiftCoreDataTests",
-      dependencies: ["SiftCoreData", "SiftSyntax", "SiftSQL", "SiftSQLite", "SiftEvaluation"]),
+      dependencies: ["SiftCoreData", "SiftSyntax", "SiftSQL", "SiftSQLite", "SiftEvaluation", "SiftTestSupport"]),
     .testTarget(
       name: "SiftCLITests",
       dependencies: [
         "SiftCLI", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftCoreData",
-        "SiftColumnar",
+        "SiftColumnar", "SiftTestSupport",
       ],
       exclude: ["Transcripts"]),
 

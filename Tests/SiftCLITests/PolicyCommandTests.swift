@@ -81,10 +81,11 @@ struct PolicyCommandTests {
   @Test func checkPrintsTheEffectivePredicateOrRefuses() throws {
     let policy = try Self.file(Self.policy)
     defer { try? FileManager.default.removeItem(atPath: policy) }
-    #expect(CheckCommand.run(["pinned == 1 OR title == 'x'", "--policy", policy, "--var", "USER=7"]) == 0)
-    #expect(CheckCommand.run(["%K BEGINSWITH 'a'", "--arg", #""author.password_hash""#, "--policy", policy]) == 1)
-    #expect(CheckCommand.run(["title == 'x'"]) == 2)
-    #expect(SiftCommandLine.subcommands["check"] != nil)
+    #expect(CheckCommand.run(["pinned == 1 OR title == 'x'", "--policy", policy, "--var", "USER=7"]) == .success)
+    #expect(
+      CheckCommand.run(["%K BEGINSWITH 'a'", "--arg", #""author.password_hash""#, "--policy", policy]) == .failure)
+    #expect(CheckCommand.run(["title == 'x'"]) == .usage)
+    #expect(SiftCommandLine.command(named: "check") != nil)
     #expect(HelpCommand.pages["check"] != nil)
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 @testable import SiftCLI
@@ -71,7 +72,7 @@ struct REPLCoreTests {
 
   @Test("runREPL with a bad flag exits 2")
   func badFlagStatus() {
-    #expect(runREPL(arguments: ["--bogus"]) == 2)
+    #expect(runREPL(arguments: ["--bogus"]) == .usage)
   }
 
   @Test("table alignment: numbers right, text left, wide characters counted twice")
@@ -114,7 +115,7 @@ struct REPLCoreTests {
         SiftSortDescriptor("distance"), SiftSortDescriptor("rating", ascending: false),
         SiftSortDescriptor("name", ascending: false),
       ])
-    #expect(throws: SiftError.self) { try SiftSortDescriptor.parseList("a b c") }
+    expectSiftError(id: "bad-sort-key", stage: .parse, at: 2) { try SiftSortDescriptor.parseList("a b c") }
   }
 
   @Test("the REPL sorts with the library: nil first, numbers across kinds, then strings")
@@ -149,7 +150,7 @@ struct REPLCoreTests {
         session: session, source: ScriptedLineSource([".bogus", ".sort x", ".nope", ".limit 1"]),
         options: .init(stopOnError: stop)
       ) { _, isError in if isError { errors += 1 } }
-      #expect(loop.run() == status)
+      #expect(loop.run().rawValue == status)
       #expect(errors == (stop ? 1 : 2))
       _ = count
     }
@@ -161,7 +162,8 @@ struct REPLCoreTests {
     #expect(lines == [["a": 1], ["a": 2]])
     let array = try REPLScaleTests.records("[{\"a\": 1}]", "x.json")
     #expect(array == [["a": 1]])
-    #expect(throws: REPLDataError.self) { try REPLScaleTests.records("[{", "x.json") }
+    let failure = #expect(throws: REPLDataError.self) { try REPLScaleTests.records("[{", "x.json") }
+    #expect(failure?.message.hasPrefix("x.json:1:") == true, "\(String(describing: failure))")
   }
 
   @Test("sample data is shipped")

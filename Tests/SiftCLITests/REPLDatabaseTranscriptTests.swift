@@ -35,7 +35,7 @@ enum DatabaseTranscript {
     ) {
       text, _ in out += text
     }
-    let status = loop.run()
+    let status = loop.run().rawValue
     return (
       out.replacingOccurrences(of: opened.database, with: "$DB").replacingOccurrences(of: fixtures, with: "$FIXTURES"),
       status

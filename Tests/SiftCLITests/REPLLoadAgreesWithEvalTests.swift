@@ -59,7 +59,8 @@ import Testing
     case .error(let message):
       #expect(loaded.status == .failed)
       #expect(loaded.text == "error: \(path):\(message)\n")
-      #expect(throws: CommandInputs.Failure.self) { try CommandInputs.data(path) }
+      let failure = #expect(throws: CommandInputs.Failure.self) { try CommandInputs.data(path) }
+      #expect(failure?.description == "\(path):\(message)" && failure?.kind == .failure)
       #expect(eval.status == 1)
       #expect(eval.stderr == "sift eval: \(path):\(message)\n")
     }

@@ -184,12 +184,14 @@ struct REPLScaleTests {
 
   @Test("a malformed array element is reported by the whole-text parser")
   func loaderErrors() {
-    #expect(throws: REPLDataError.self) {
+    let array = #expect(throws: REPLDataError.self) {
       try Self.records(#"[{"a": 1}, {"a": }]"#, "x.json")
     }
-    #expect(throws: REPLDataError.self) {
+    #expect(array?.message.hasPrefix("x.json:1:") == true, "\(String(describing: array))")
+    let lines = #expect(throws: REPLDataError.self) {
       try Self.records("{\"a\": 1}\n{oops\n", "x.jsonl")
     }
+    #expect(lines?.message.hasPrefix("x.jsonl:2:") == true, "\(String(describing: lines))")
   }
 
   @Test(".timer prints how long each input took")

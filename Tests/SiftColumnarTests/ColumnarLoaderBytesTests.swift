@@ -2,6 +2,7 @@ import Foundation
 import SiftColumnar
 import SiftEvaluation
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 /// The loader's byte-level shortcuts against the row loader: strings stored without a `String`
@@ -106,12 +107,12 @@ import Testing
     #expect(fromFile.record(at: 1) == .dictionary(["a": 2, "s": "x"]))
     // An empty file and a missing one: the errors of the general way.
     try Data().write(to: url)
-    #expect(throws: SiftError.self) { _ = try SiftColumnarRecords(contentsOf: url) }
+    expectSiftError(id: "invalid-records", stage: .data) { _ = try SiftColumnarRecords(contentsOf: url) }
     let missing = dir.appendingPathComponent("sift-columnar-missing-\(getpid()).json")
     #expect {
       _ = try SiftColumnarRecords(contentsOf: missing)
     } throws: { ($0 as? SiftError)?.message.contains("cannot read") == true }
     // A directory is no regular file: the general way's error too.
-    #expect(throws: SiftError.self) { _ = try SiftColumnarRecords(contentsOf: dir) }
+    expectSiftError(id: "cannot-read", stage: .data) { _ = try SiftColumnarRecords(contentsOf: dir) }
   }
 }

@@ -2,6 +2,7 @@ import Foundation
 import SiftColumnar
 import SiftEvaluation
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 /// The columnar loader reads what the row loader reads (`JSONRecords.values`), value for
@@ -69,7 +70,9 @@ import Testing
   }
 
   @Test func invalidJSONSaysLineAndColumn() {
-    #expect(throws: SiftError.self) { try SiftColumnarRecords(bytes: Array("[{\"a\": 1},\n {\"a\": ]".utf8)) }
+    expectSiftError(id: "invalid-records", stage: .data) {
+      try SiftColumnarRecords(bytes: Array("[{\"a\": 1},\n {\"a\": ]".utf8))
+    }
     do {
       _ = try SiftColumnarRecords(bytes: Array("[{\"a\": 1},\n {\"a\": ]".utf8))
     } catch {

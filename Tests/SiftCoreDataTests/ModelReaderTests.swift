@@ -1,6 +1,7 @@
 import Foundation
 import SiftCoreData
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 @Suite("Core Data model reader")
@@ -99,7 +100,7 @@ struct ModelReaderTests {
     #expect(
       r.predicate?.description == #"SUBQUERY(authors, $a, $a.name == "Ada").@count > 0 AND title != "$x""#,
       "\(String(describing: r.predicate))")
-    #expect(throws: SiftError.self) { try model.fetchRequest(named: "ByAuthor") }
+    expectSiftError(id: "invalid-model", stage: .model) { try model.fetchRequest(named: "ByAuthor") }
   }
 
   @Test func fetchRequestTemplatesAndFetchedProperties() throws {
@@ -227,7 +228,7 @@ struct ModelReaderTests {
 
     try CoreDataFixtures.write(
       #"<model><entity name="B"/></model>"#, to: bundle.appendingPathComponent("M 2.xcdatamodel/contents"))
-    #expect(throws: SiftError.self) { try CoreDataModel(contentsOf: bundle) }
+    expectSiftError(id: "invalid-model", stage: .model) { try CoreDataModel(contentsOf: bundle) }
     do { _ = try CoreDataModel(contentsOf: bundle) } catch {
       #expect(
         error.message.contains("2 model versions") && (error.underlying as? CoreDataModelError)?.file == bundle.path)
@@ -261,6 +262,8 @@ struct ModelReaderTests {
     } catch {
       #expect(error.message.contains("old binary model"))
     }
-    #expect(throws: SiftError.self) { try CoreDataModel(contentsOf: dir.appendingPathComponent("none")) }
+    expectSiftError(id: "invalid-model", stage: .model) {
+      try CoreDataModel(contentsOf: dir.appendingPathComponent("none"))
+    }
   }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import SiftCoreData
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 /// Models as Xcode writes them open: a transient attribute saved without a type ("Undefined"),
@@ -23,7 +24,7 @@ struct ModelRobustnessTests {
     #expect(item.attributes.last?.type == .undefined)
     #expect(item.attributes.last?.isTransient == true)
     // Not transient and no type is still an error naming the attribute.
-    #expect(throws: SiftError.self) {
+    expectSiftError(id: "invalid-model", stage: .model) {
       try CoreDataModel(xml: #"<model><entity name="Item"><attribute name="x"/></entity></model>"#)
     }
   }
@@ -51,7 +52,7 @@ struct ModelRobustnessTests {
     #expect(indexes.map(\.name) == ["compoundIndex1", "compoundIndex2"])
     #expect(indexes.first?.elements.map(\.target) == [.property("a"), .property("b")])
     // An unknown property in one is the usual error.
-    #expect(throws: SiftError.self) {
+    expectSiftError(id: "invalid-model", stage: .model) {
       try CoreDataModel(
         xml:
           #"<model><entity name="I"><compoundIndexes><compoundIndex><index value="nope"/></compoundIndex></compoundIndexes></entity></model>"#

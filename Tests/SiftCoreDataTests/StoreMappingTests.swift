@@ -3,6 +3,7 @@ import SiftCoreData
 import SiftSQL
 import SiftSQLite
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 /// The model mapped onto the hand-written stores (Tests/Fixtures/coredata/*.sql) and queried
@@ -175,7 +176,7 @@ struct StoreMappingTests {
         "A.bs: a to-many relationship without an inverse; left out (Core Data's storage for it is not described publicly: "
           + "give it an inverse in the model, or describe it in a schema file)"
       ])
-    #expect(throws: SiftError.self) { try model.sqlMapping(entityNumbers: ["A": 1]) }
+    expectSiftError(id: "invalid-model", stage: .model) { try model.sqlMapping(entityNumbers: ["A": 1]) }
   }
 }
 

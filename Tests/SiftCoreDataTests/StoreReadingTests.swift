@@ -3,6 +3,7 @@ import SiftCoreData
 import SiftSQL
 import SiftSQLite
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 /// `CoreDataStore`: a store opened with its model, and without one (entities from
@@ -123,7 +124,7 @@ struct StoreReadingTests {
     #expect { _ = try CoreDataStore(database: db, label: "notes.sqlite") } throws: {
       "\($0)" == "notes.sqlite is not a Core Data store (it has no Z_PRIMARYKEY and Z_METADATA tables)"
     }
-    #expect(throws: SiftError.self) { try CoreDataStore.schema(model: nil, store: nil) }
+    expectSiftError(id: "invalid-store", stage: .model) { try CoreDataStore.schema(model: nil, store: nil) }
   }
 
   @Test func schemaFromAModelURL() throws {

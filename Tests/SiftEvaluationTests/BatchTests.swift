@@ -1,5 +1,6 @@
 import Foundation
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 @testable import SiftEvaluation
@@ -92,7 +93,7 @@ import Testing
   @Test func errorsNameTheRecord() throws {
     let records = [SiftObject(["a": 1]), SiftObject(["a": "x"]), SiftObject(["a": 3])]
     let strict = try SiftPredicate(format: "a > 2").compile()
-    #expect(throws: SiftError.self) { try strict.matchingIndices(records) }
+    expectSiftError(id: "incomparable-values", stage: .evaluate, at: 2) { try strict.matchingIndices(records) }
     do {
       _ = try strict.matchingIndices(records)
     } catch {

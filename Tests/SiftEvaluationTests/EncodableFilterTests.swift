@@ -1,5 +1,6 @@
 import Foundation
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 @testable import SiftEvaluation
@@ -43,10 +44,10 @@ struct EncodableFilterTests {
 
   @Test func aValueThatFailsToEncodeIsASiftError() throws {
     let m = try SiftPredicate(format: "TRUEPREDICATE").compile()
-    let error = #expect(throws: SiftError.self) { try m.filter([Broken()]) }
+    let error = expectSiftError(id: "not-encodable", stage: .data) { try m.filter([Broken()]) }
     #expect(error?.stage == .data && error?.id == "not-encodable")
     #expect(error?.underlying is Broken.Refused)
-    let plain = #expect(throws: SiftError.self) { try SiftRecordEncoder.record(5) }
+    let plain = expectSiftError(id: "not-encodable", stage: .data) { try SiftRecordEncoder.record(5) }
     #expect(plain?.message == "Int does not encode as a keyed record")
   }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 @testable import SiftEvaluation
@@ -60,7 +61,7 @@ import Testing
       sortDescriptors: [SiftSortDescriptor("opened")])
     #expect(try request.fetch(from: Self.places).map(\.name) == ["c", "a"])
     #expect(try request.fetch(from: [Place]()).isEmpty && (try request.fetchCount(from: [Place]())) == 0)
-    #expect(throws: (any Error).self) { try request.fetch(from: [1, 2]) }
+    expectSiftError(id: "not-encodable", stage: .data) { try request.fetch(from: [1, 2]) }
   }
 
   /// Values with the same keys share one layout (the batch path); a value with a nil optional

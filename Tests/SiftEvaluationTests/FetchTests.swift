@@ -1,5 +1,6 @@
 import Foundation
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 @testable import SiftEvaluation
@@ -87,7 +88,7 @@ import Testing
     r.offset = 3
     #expect(try r.execute(on: Self.venues) == .count(1))
     r.limit = -1
-    #expect(throws: SiftError.self) { try r.execute(on: Self.venues) }
+    expectSiftError(id: "negative-limit", stage: .evaluate) { try r.execute(on: Self.venues) }
     // "Everything after the offset" spelled as the largest limit does not overflow.
     r.limit = Int.max
     #expect(try r.execute(on: Self.venues) == .count(1))
@@ -145,8 +146,12 @@ import Testing
   @Test func aggregateFromExpression() throws {
     let a = try SiftAggregate(try SiftExpression(format: "average:(rating)"))
     #expect(a.function == .avg && a.keyPath == "rating")
-    #expect(throws: SiftError.self) { try SiftAggregate(try SiftExpression(format: "rating + 1")) }
-    #expect(throws: SiftError.self) { try SiftAggregate(try SiftExpression(format: "sum:({1, 2})")) }
+    expectSiftError(id: "not-an-aggregate", stage: .parse, at: 0) {
+      try SiftAggregate(try SiftExpression(format: "rating + 1"))
+    }
+    expectSiftError(id: "not-an-aggregate", stage: .parse, at: 0) {
+      try SiftAggregate(try SiftExpression(format: "sum:({1, 2})"))
+    }
   }
 
   @Test func expressionsPerRecordAndOverTheFetch() throws {

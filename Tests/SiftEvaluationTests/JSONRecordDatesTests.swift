@@ -1,4 +1,5 @@
 import Foundation
+import SiftTestSupport
 import Testing
 
 @testable import SiftEvaluation
@@ -14,7 +15,7 @@ struct JSONRecordDatesTests {
     let since = Date(timeIntervalSince1970: 1_709_251_200)  // 2024-03-01T00:00:00Z
     let p = try SiftPredicate(format: "at > %@", since)
     let plain = try JSONRecords.load(bytes: Self.json)
-    #expect(throws: SiftError.self) { try p.compile().filter(plain) }
+    expectSiftError(id: "incomparable-values", stage: .evaluate, at: 3) { try p.compile().filter(plain) }
     let records = try JSONRecords.load(bytes: Self.json, dates: SiftJSONDates(defaultFormat: .iso8601))
     #expect(try p.compile().matchingIndices(records) == [1])
     let values = try JSONRecords.values(bytes: Self.json, dates: SiftJSONDates(keys: ["at": .iso8601]))
@@ -22,7 +23,7 @@ struct JSONRecordDatesTests {
   }
 
   @Test func aValueThatDoesNotFitNamesRecordAndKey() throws {
-    let error = #expect(throws: SiftError.self) {
+    let error = expectSiftError(id: "invalid-records", stage: .data) {
       try JSONRecords.load(
         bytes: Array(#"[{"at": 1}, {"at": "soon"}]"#.utf8), dates: SiftJSONDates(keys: ["at": .iso8601]))
     }

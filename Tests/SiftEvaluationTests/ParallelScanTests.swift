@@ -1,5 +1,6 @@
 import Foundation
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 @testable import SiftEvaluation
@@ -97,6 +98,8 @@ import Testing
     let m = try SiftPredicate(format: "a >= $MIN").compile()
     #expect(try m.matchingIndices(records, in: 4990..<9000, variables: ["MIN": 4995], workers: 2) == Array(4995..<5000))
     #expect(try m.matchingIndices(records, in: 0..<5000, variables: ["MIN": 10], workers: 2) == Array(10..<5000))
-    #expect(throws: SiftError.self) { try m.matchingIndices(records, in: 0..<5000, workers: 2) }
+    expectSiftError(id: "unbound-variable", stage: .evaluate, at: 5) {
+      try m.matchingIndices(records, in: 0..<5000, workers: 2)
+    }
   }
 }

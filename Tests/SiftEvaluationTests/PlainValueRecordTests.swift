@@ -1,5 +1,6 @@
 import Foundation
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 @testable import SiftEvaluation
@@ -59,7 +60,9 @@ import Testing
 
   @Test func invalidJSONIsAnErrorNotACrash() {
     for text in ["[\"Do\", ", "\"Do\"\n{", "", "nul"] {
-      #expect(throws: SiftError.self, "\(text)") { try JSONRecords.values(bytes: Array(text.utf8)) }
+      expectSiftError(id: "invalid-records", stage: .data, "\(text)") {
+        try JSONRecords.values(bytes: Array(text.utf8))
+      }
     }
   }
 

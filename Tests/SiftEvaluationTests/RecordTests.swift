@@ -1,5 +1,6 @@
 import Foundation
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 @testable import SiftEvaluation
@@ -58,7 +59,7 @@ struct UserRow: SiftRecord {
     #expect(try hits("site ENDSWITH 'example.com'") == [1])
     #expect(try hits("tags.@count == 0 AND name BEGINSWITH[c] 'BLUE'") == [1])
     #expect(try SiftRecordEncoder.record(Self.places[1]).keys.contains("site"))
-    #expect(throws: (any Error).self) { try SiftRecordEncoder.record([1, 2]) }
+    expectSiftError(id: "not-encodable", stage: .data) { try SiftRecordEncoder.record([1, 2]) }
   }
 
   @Test func recordKindsAgree() throws {
@@ -82,8 +83,8 @@ struct UserRow: SiftRecord {
     #expect(try m.matchingIndices(rows) == [0])
     let lines = try JSONRecords.load(bytes: Array("{\"a\": 1}\n{\"a\": 2}\n".utf8))
     #expect(lines.count == 2)
-    #expect(throws: (any Error).self) { try JSONRecords.load(bytes: Array("[1, 2]".utf8)) }
-    #expect(throws: (any Error).self) { try JSONRecords.load(bytes: Array("{".utf8)) }
+    expectSiftError(id: "invalid-records", stage: .data) { try JSONRecords.load(bytes: Array("[1, 2]".utf8)) }
+    expectSiftError(id: "invalid-records", stage: .data) { try JSONRecords.load(bytes: Array("{".utf8)) }
   }
 
   /// Deeply nested data is walked with bounded recursion and never crashes.

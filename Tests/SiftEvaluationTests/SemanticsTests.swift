@@ -1,5 +1,6 @@
 import Foundation
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 @testable import SiftEvaluation
@@ -49,7 +50,9 @@ import Testing
   /// where it is evaluated, as SQL does (fuzzing: `FALSEPREDICATE AND name MATCHES
   /// uppercase("(")` failed in memory, matched nothing in SQLite).
   @Test func foldedInvalidRegexFailsWhenReached() throws {
-    #expect(throws: SiftError.self) { try SiftPredicate(format: "FALSEPREDICATE AND name MATCHES '('").compile() }
+    expectSiftError(id: "invalid-regex", stage: .evaluate, at: 32) {
+      try SiftPredicate(format: "FALSEPREDICATE AND name MATCHES '('").compile()
+    }
     let folded = try SiftPredicate(format: "FALSEPREDICATE AND name MATCHES uppercase('(')").compile()
     #expect(try folded.matches(["name": "x"]) == false)
     let reached = try SiftPredicate(format: "name MATCHES uppercase('(')").compile()
@@ -93,7 +96,7 @@ import Testing
   @Test func errorPolicies() throws {
     let records: [SiftValue] = [["v": "abc"], ["v": 5], ["v": "xbc"], [:]]
     let p = try SiftPredicate(format: "v ENDSWITH 'bc'")
-    #expect(throws: SiftError.self) { try p.compile().filter(records) }
+    expectSiftError(id: "not-a-string", stage: .evaluate, at: 0) { try p.compile().filter(records) }
     var strictError: SiftError?
     do { _ = try p.compile().matchingIndices(records) } catch { strictError = error }
     let failure = try #require(strictError)
@@ -117,7 +120,7 @@ import Testing
     #expect(e.diagnostic.message.contains("$T"))
     // Unbound variables throw even under the lenient policy, and even with no records.
     let lenient = try SiftPredicate(format: "n == $N").compile(EvaluationOptions(policy: .treatAsNoMatch))
-    #expect(throws: SiftError.self) { try lenient.filter([SiftValue]()) }
+    expectSiftError(id: "unbound-variable", stage: .evaluate, at: 5) { try lenient.filter([SiftValue]()) }
     // SUBQUERY iterators shadow free variables of the same name.
     #expect(evaluate("SUBQUERY(nums, $N, $N > 2).@count == $N", variables: ["N": 2]) == true)
     // Substituted before compiling works too.
@@ -151,7 +154,7 @@ import Testing
 
   @Test func unboundFormatArgumentIsAnError() throws {
     let template = try SiftPredicate.parse("n == %@")
-    #expect(throws: SiftError.self) { try template.compile() }
+    expectSiftError(id: "unbound-argument", stage: .evaluate, at: 5) { try template.compile() }
   }
 
   @Test func foldingRules() {

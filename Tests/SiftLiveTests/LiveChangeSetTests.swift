@@ -1,5 +1,6 @@
 import SiftEvaluation
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 @testable import SiftLive
@@ -125,17 +126,17 @@ import Testing
   @Test func badEditsChangeNothing() throws {
     let live = try Self.live("rating > 1", section: "city")
     let before = live.sections
-    #expect(throws: SiftError.self) { try live.apply([.delete(2), .delete(99)]) }
-    #expect(throws: SiftError.self) { try live.apply([.insert(1, ["id": 1])]) }
-    #expect(throws: SiftError.self) { try live.apply([.delete(3), .update(3, [:])]) }
+    expectSiftError(id: "live-refused", stage: .live) { try live.apply([.delete(2), .delete(99)]) }
+    expectSiftError(id: "live-refused", stage: .live) { try live.apply([.insert(1, ["id": 1])]) }
+    expectSiftError(id: "live-refused", stage: .live) { try live.apply([.delete(3), .update(3, [:])]) }
     // A record the predicate cannot be evaluated on (strict: comparing a string with a number).
-    #expect(throws: SiftError.self) { try live.apply([.delete(2), .update(3, ["rating": "high"])]) }
+    expectSiftError(id: "live-refused", stage: .live) { try live.apply([.delete(2), .update(3, ["rating": "high"])]) }
     #expect(live.sections == before)
     #expect(try live.refetchedSections() == before)
   }
 
   @Test func duplicateIdsAreRefused() throws {
-    #expect(throws: SiftError.self) {
+    expectSiftError(id: "live-refused", stage: .live) {
       try Live(records: [[:], [:]], ids: [1, 1], predicate: nil, sortDescriptors: [])
     }
   }

@@ -3,6 +3,7 @@ import SiftLive
 import SiftSQL
 import SiftSQLite
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 @testable import SiftLiveSQLite
@@ -39,7 +40,7 @@ import Testing
       "CREATE TABLE Log (id INTEGER PRIMARY KEY, iso DATETIME); INSERT INTO Log VALUES (1, '2024-01-05T10:30:00Z');")
     let table = try SQLiteLiveTable(database: db, table: "Log", predicate: nil, sortDescriptors: [])
     for seconds in [1e300, -1e300, Double.nan] {
-      #expect(throws: SiftError.self) {
+      expectSiftError(id: "live-refused", stage: .live) {
         try table.write([.update(1, set: ["iso": .date(Date(timeIntervalSince1970: seconds))])])
       }
     }

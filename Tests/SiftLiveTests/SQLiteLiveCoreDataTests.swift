@@ -2,6 +2,7 @@ import Foundation
 import SiftSQL
 import SiftSQLite
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 @testable import SiftLive
@@ -45,7 +46,7 @@ import Testing
       ([.update(1, set: ["Z_OPT": 7])], "bookkeeping"),
     ]
     for (edits, words) in refused {
-      #expect(throws: SiftError.self) { _ = try t.write(edits) }
+      expectSiftError(id: "live-refused", stage: .live) { _ = try t.write(edits) }
       do { _ = try t.write(edits) } catch { #expect("\(error)".contains(words), "\(error)") }
     }
     #expect(try db.execute(SQLStatement(sql: "SELECT * FROM ZITEM ORDER BY Z_PK")) == before)

@@ -2,6 +2,7 @@ import Foundation
 import SiftSQL
 import SiftSQLite
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 @testable import SiftLive
@@ -111,7 +112,9 @@ import Testing
       "BEGIN; UPDATE Venue SET rating = 0; INSERT INTO Venue VALUES (9, 'Nine', 'Oslo', 9); ROLLBACK;")
     #expect(try t.refresh() == nil)
     // A failing statement rolls back its own autocommit transaction.
-    #expect(throws: SiftError.self) { try db.executeScript("INSERT INTO Venue VALUES (1, 'dup', 'Oslo', 2)") }
+    expectSiftError(id: "sqlite-error", stage: .sql, at: 0) {
+      try db.executeScript("INSERT INTO Venue VALUES (1, 'dup', 'Oslo', 2)")
+    }
     #expect(try t.refresh() == nil)
     // Inside an open transaction nothing is reported until the commit.
     try db.executeScript("BEGIN; UPDATE Venue SET rating = 8 WHERE id = 3;")

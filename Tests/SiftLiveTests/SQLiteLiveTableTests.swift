@@ -2,6 +2,7 @@ import Foundation
 import SiftSQL
 import SiftSQLite
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 @testable import SiftLive
@@ -78,16 +79,16 @@ import Testing
     defer { try? FileManager.default.removeItem(atPath: path) }
     let t = try Self.table(db)
     let before = t.results.sections
-    #expect(throws: SiftError.self) { try t.write([.delete(1), .update(99, set: ["rating": 1])]) }
-    #expect(throws: SiftError.self) { try t.write([.delete(1), .update(2, set: ["stars": 1])]) }
-    #expect(throws: SiftError.self) { try t.write([.delete(1), .update(2, set: ["name": ["a"]])]) }
-    #expect(throws: SiftError.self) { try t.write([.delete(1), .insert(["id": 2, "name": "dup"])]) }
-    #expect(throws: SiftError.self) { try t.write([.delete(1), .insert(["name": "no id"])]) }
+    expectSiftError(id: "live-refused", stage: .live) { try t.write([.delete(1), .update(99, set: ["rating": 1])]) }
+    expectSiftError(id: "live-refused", stage: .live) { try t.write([.delete(1), .update(2, set: ["stars": 1])]) }
+    expectSiftError(id: "live-refused", stage: .live) { try t.write([.delete(1), .update(2, set: ["name": ["a"]])]) }
+    expectSiftError(id: "live-refused", stage: .live) { try t.write([.delete(1), .insert(["id": 2, "name": "dup"])]) }
+    expectSiftError(id: "live-refused", stage: .live) { try t.write([.delete(1), .insert(["name": "no id"])]) }
     #expect(t.results.sections == before)
     #expect(try db.execute(SQLStatement(sql: "SELECT count(*) FROM Venue")) == [[.integer(4)]])
     // A value the database takes but the results cannot order (text among integer ratings) is
     // rolled back too; the next write's change set is its own.
-    #expect(throws: SiftError.self) { try t.write([.update(2, set: ["rating": "x"]), .delete(3)]) }
+    expectSiftError(id: "live-refused", stage: .live) { try t.write([.update(2, set: ["rating": "x"]), .delete(3)]) }
     #expect(t.results.sections == before)
     #expect(
       try db.execute(SQLStatement(sql: "SELECT rating FROM Venue WHERE id IN (2, 3) ORDER BY id")) == [
@@ -101,15 +102,15 @@ import Testing
     // A constraint the database enforces rolls the whole write back.
     try db.executeScript("CREATE TABLE Strict (id INTEGER PRIMARY KEY, n INTEGER NOT NULL)")
     let strict = try SQLiteLiveTable(database: db, table: "Strict", predicate: nil, sortDescriptors: [])
-    #expect(throws: SiftError.self) {
+    expectSiftError(id: "live-refused", stage: .live) {
       try strict.write([.insert(["id": 1, "n": 1]), .insert(["id": 2, "n": .null])])
     }
     #expect(try db.execute(SQLStatement(sql: "SELECT count(*) FROM Strict")) == [[.integer(0)]])
     #expect(strict.results.count == 0)
     // A read-only connection watches but cannot write.
     let readOnly = try Self.table(try SQLiteDatabase(readOnly: path))
-    #expect(throws: SiftError.self) { try readOnly.write([.delete(1)]) }
-    #expect(throws: SiftError.self) {
+    expectSiftError(id: "live-refused", stage: .live) { try readOnly.write([.delete(1)]) }
+    expectSiftError(id: "live-refused", stage: .live) {
       try SQLiteLiveTable(database: db, table: "Nope", predicate: nil, sortDescriptors: [])
     }
   }

@@ -2,6 +2,7 @@ import Foundation
 import SiftSQL
 import SiftSQLite
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 @testable import SiftLive
@@ -52,7 +53,7 @@ import Testing
       INSERT INTO Venue VALUES (1, 'Alpha', 'Oslo', 5), (2, 'Bravo', 'Oslo', 3);
       """)
     let t = try SQLiteLiveTableTests.table(db)
-    #expect(throws: SiftError.self) {
+    expectSiftError(id: "live-refused", stage: .live) {
       try t.write([
         .update(1, set: ["rating": 9]), .insert(["id": 3, "city": "Rome", "rating": 2]),
         .update(2, set: ["name": .null]),

@@ -3,6 +3,7 @@ import SiftPostgres
 import SiftSQL
 import SiftSQLite
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 /// Batch requests are run by the driver (`SQLDatabase.run(_:compiler:resultType:)`): one
@@ -59,7 +60,7 @@ struct BatchRunTests {
   /// A key the database declares RESTRICT refuses the delete: all of it is undone.
   @Test func restrictedKeyRefusesTheWholeDelete() throws {
     let (db, compiler) = try Self.shop()
-    #expect(throws: (any Error).self) {
+    expectSiftError(id: "sqlite-error", stage: .sql, at: 0) {
       try db.run(
         BatchDeleteRequest(entity: "shop", predicate: try SiftPredicate(format: "id >= 2")), compiler: compiler)
     }
@@ -109,7 +110,7 @@ struct BatchRunTests {
   @Test func insertIsAllOrNothing() throws {
     let (db, compiler) = try Self.shop()
     let bad = BatchInsertRequest(entity: "shop", objects: [["id": 4, "name": "d"], ["id": 1, "name": "again"]])
-    #expect(throws: (any Error).self) { try db.run(bad, compiler: compiler) }
+    expectSiftError(id: "sqlite-error", stage: .sql, at: 0) { try db.run(bad, compiler: compiler) }
     #expect(try Self.count(db, "shop") == [[.integer(3)]])
     let good = BatchInsertRequest(
       entity: "shop",
@@ -120,7 +121,7 @@ struct BatchRunTests {
     #expect(
       try db.execute(SQLStatement(sql: "SELECT opened FROM shop WHERE id = 4")) == [[.text("1970-01-01T00:00:00Z")]])
     let unknown = BatchInsertRequest(entity: "shop", objects: [["id": 6, "nope": 1]])
-    #expect(throws: SiftError.self) { try db.run(unknown, compiler: compiler) }
+    expectSiftError(id: "invalid-assignment", stage: .sql, at: 0) { try db.run(unknown, compiler: compiler) }
   }
 
   /// In tables Sift created the clean-up still runs, in the same transaction: when it fails,
@@ -130,7 +131,7 @@ struct BatchRunTests {
     try db.load(SQLFixtures.records, entity: "Venue", schema: SQLFixtures.schema, dialect: SQLiteDialect())
     let request = BatchDeleteRequest(entity: "Venue", predicate: try SiftPredicate(format: "rating == nil"))
     try db.executeScript("ALTER TABLE \"venue__tags\" RENAME TO \"moved\"")
-    #expect(throws: (any Error).self) { try db.run(request, compiler: SQLFixtures.sqlite) }
+    expectSiftError(id: "sqlite-error", stage: .sql, at: 0) { try db.run(request, compiler: SQLFixtures.sqlite) }
     #expect(try Self.count(db, "venue") == [[.integer(1000)]])
     try db.executeScript("ALTER TABLE \"moved\" RENAME TO \"venue__tags\"")
     let deleted = try db.run(request, compiler: SQLFixtures.sqlite).count
@@ -155,7 +156,7 @@ struct BatchRunTests {
       resultType: .keys)
     #expect(result == SiftBatchResult(count: 1, keys: [[.integer(1)]]))
     let bad = BatchInsertRequest(entity: "venue", objects: [["id": 4], ["id": 2]])
-    #expect(throws: (any Error).self) { try db.run(bad, compiler: compiler) }
+    expectSiftError(id: "postgres-query", stage: .sql) { try db.run(bad, compiler: compiler) }
     #expect(try db.execute(SQLStatement(sql: "SELECT count(*) FROM venue")) == [[.integer(2)]])
     let at = Date(timeIntervalSince1970: 1_700_000_000.25)
     #expect(

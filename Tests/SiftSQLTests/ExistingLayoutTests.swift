@@ -2,6 +2,7 @@ import Foundation
 import SiftSQL
 import SiftSQLite
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 /// Layout `.existing` and row filters, compiled: nothing Sift-only, the never-nil to-many
@@ -89,7 +90,7 @@ struct ExistingLayoutTests {
     #expect(try ids("ANY staff.name == 'x'") == [1, 2])
     #expect(try ids("tags.@count == 0") == [2, 3])
     #expect(try ids("tags[FIRST] == 'a'") == [1])
-    let indices = #expect(throws: SiftError.self) {
+    let indices = expectSiftError(id: "no-record-positions", stage: .sql) {
       try c.compileMatchingIndices(try SiftPredicate(format: "TRUEPREDICATE"), entity: "Venue")
     }
     #expect(indices?.diagnostic.id == "no-record-positions")
@@ -155,7 +156,7 @@ struct ExistingLayoutTests {
     )
     let c = SQLCompiler(dialect: SQLiteDialect(), schema: s)
     let sum = try SiftExpression(format: "sum:(price)")
-    let refused = #expect(throws: SiftError.self) {
+    let refused = expectSiftError(id: "no-single-column-key", stage: .sql, at: 0) {
       try c.compile(sum, over: SiftFetchRequest(entity: "Line", limit: 2))
     }
     #expect(refused?.diagnostic.id == "no-single-column-key", "\(String(describing: refused))")
@@ -165,13 +166,15 @@ struct ExistingLayoutTests {
   @Test func rowFilterRules() throws {
     // Only for databases Sift did not create; never empty; without filters two entities of
     // one table may not both claim the inverse key.
-    #expect(throws: SiftError.self) { try Self.hierarchy(.sift) }
-    #expect(throws: SiftError.self) { try Self.hierarchy(novelFilter: SQLRowFilter(column: "Z_ENT", values: [])) }
-    #expect(throws: SiftError.self) { try Self.hierarchy(novelFilter: nil) }
-    #expect(throws: SiftError.self) {
+    expectSiftError(id: "invalid-schema", stage: .sql) { try Self.hierarchy(.sift) }
+    expectSiftError(id: "invalid-schema", stage: .sql) {
+      try Self.hierarchy(novelFilter: SQLRowFilter(column: "Z_ENT", values: []))
+    }
+    expectSiftError(id: "invalid-schema", stage: .sql) { try Self.hierarchy(novelFilter: nil) }
+    expectSiftError(id: "invalid-schema", stage: .sql) {
       try SQLSchema(json: #"{"layout": "existing", "entities": {"A": {"entityColumn": "k", "attributes": {}}}}"#)
     }
-    #expect(throws: SiftError.self) {
+    expectSiftError(id: "invalid-schema", stage: .sql) {
       try SQLSchema(json: #"{"layout": "existing", "entities": {"A": {"entityValues": [1], "attributes": {}}}}"#)
     }
   }
@@ -206,7 +209,7 @@ extension ExistingLayoutTests {
       let ids = try db.execute(SQLStatement(sql: "SELECT id FROM event t0 WHERE \(w.sql)", bindings: w.bindings))
       #expect(ids == [[.integer(3)]], "\(column)")
     }
-    #expect(throws: SiftError.self) {
+    expectSiftError(id: "unsupported-in-sql", stage: .sql, at: 0) {
       try c.compile(
         BatchUpdateRequest(
           entity: "event", assignments: [("at_iso", .expression(.keyPath("at_unix"), source: "at_unix"))]))

@@ -2,6 +2,7 @@ import Foundation
 import SiftSQL
 import SiftSQLite
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 /// Hostile values and key names never change a statement's shape: values are always bound,
@@ -70,7 +71,9 @@ struct InjectionTests {
   @Test(arguments: ["name\"; DROP TABLE venue; --", "a\"b", "nmae", "location.nope"])
   func unknownKeysAreRejected(_ key: String) throws {
     let p = try SiftPredicate(format: "%K == 1", .string(key))
-    #expect(throws: SiftError.self) { try SQLFixtures.sqlite.compileWhere(p, entity: "Venue") }
+    expectSiftError(id: "unknown-key-path", stage: .sql, at: 0) {
+      try SQLFixtures.sqlite.compileWhere(p, entity: "Venue")
+    }
   }
 
   /// A key named `a"b` in the schema is quoted with the quote doubled, and works end to end.
@@ -93,12 +96,16 @@ struct InjectionTests {
   /// The DQS misfeature is off: a double-quoted unknown identifier is an error, not a string.
   @Test func doubleQuotedStringsAreIdentifiers() throws {
     let db = try SQLiteDatabase()
-    #expect(throws: SiftError.self) { try db.execute(SQLStatement(sql: "SELECT \"no_such_column\"")) }
+    expectSiftError(id: "sqlite-error", stage: .sql, at: 0) {
+      try db.execute(SQLStatement(sql: "SELECT \"no_such_column\""))
+    }
   }
 
   /// Mismatched bindings are refused before running.
   @Test func bindingCountIsChecked() throws {
     let db = try SQLiteDatabase()
-    #expect(throws: SiftError.self) { try db.execute(SQLStatement(sql: "SELECT ?", bindings: [])) }
+    expectSiftError(id: "sqlite-error", stage: .sql, at: 0) {
+      try db.execute(SQLStatement(sql: "SELECT ?", bindings: []))
+    }
   }
 }

@@ -3,6 +3,7 @@ import SiftPostgres
 import SiftSQL
 import SiftSQLite
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 /// Schemas read from databases Sift did not make: Tests/Fixtures/existing/*.sql.
@@ -269,11 +270,13 @@ struct IntrospectionTests {
   }
 
   @Test func schemaLevelEncodingStaysNumeric() {
-    #expect(throws: SiftError.self) { try SQLSchema(json: #"{"dateEncoding": "iso8601", "entities": {}}"#) }
-    #expect(throws: SiftError.self) {
+    expectSiftError(id: "invalid-schema", stage: .sql) {
+      try SQLSchema(json: #"{"dateEncoding": "iso8601", "entities": {}}"#)
+    }
+    expectSiftError(id: "invalid-schema", stage: .sql) {
       try SQLSchema(json: #"{"entities": {"A": {"attributes": {"n": {"type": "string", "dateEncoding": "iso8601"}}}}}"#)
     }
-    #expect(throws: SiftError.self) {
+    expectSiftError(id: "invalid-schema", stage: .sql) {
       try SQLSchema(
         json: #"{"entities": {"A": {"primaryKey": ["a", "b"], "attributes": {"a": "integer", "b": "integer"}}, "#
           + #""B": {"relationships": {"a": {"toOne": "A"}}}}}"#)
@@ -358,7 +361,7 @@ struct IntrospectionTests {
     let ro = try PostgresDatabase(conninfo: conninfo, schema: .named(name), readOnly: true)
     defer { ro.close() }
     #expect(try ro.introspectSchema(named: name).schema == s)
-    #expect(throws: SiftError.self) { try ro.run("INSERT INTO category (name) VALUES ('x')") }
-    #expect(throws: SiftError.self) { try ro.run("CREATE TABLE venues (id int)") }
+    expectSiftError(id: "postgres-query", stage: .sql) { try ro.run("INSERT INTO category (name) VALUES ('x')") }
+    expectSiftError(id: "postgres-query", stage: .sql) { try ro.run("CREATE TABLE venues (id int)") }
   }
 }

@@ -2,6 +2,7 @@ import Foundation
 import SiftPostgres
 import SiftSQL
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 /// Hostile values and key names against a live PostgreSQL: they never change a statement's
@@ -79,7 +80,9 @@ struct PostgresInjectionTests {
     let (db, compiler) = try open()
     defer { db.close() }
     let p = try SiftPredicate(format: "%K == 1", arguments: ["id\" = 1; DROP TABLE venue; --"])
-    #expect(throws: SiftError.self) { _ = try compiler.compileMatchingIndices(p, entity: "Venue") }
+    expectSiftError(id: "unknown-key-path", stage: .sql, at: 0) {
+      _ = try compiler.compileMatchingIndices(p, entity: "Venue")
+    }
     #expect(try rowCount(db) == Int64(Self.records.count))
   }
 
@@ -104,7 +107,7 @@ struct PostgresInjectionTests {
     let db = try PostgresTestServer.open()
     defer { db.close() }
     let bad: [SiftValue] = [["name": "ok"], ["name": "bad\u{0}value"]]
-    #expect(throws: SiftError.self) {
+    expectSiftError(id: "postgres-unsupported-value", stage: .sql) {
       try db.load(bad, entity: "Venue", schema: schema, dialect: PostgreSQLDialect())
     }
     #expect(try rowCount(db) == 0)

@@ -1,6 +1,7 @@
 import Foundation
 import SiftSQL
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 @testable import SiftPostgres
@@ -69,8 +70,8 @@ struct PostgresRunnerOfflineTests {
   }
 
   @Test func malformedConninfoThrows() {
-    #expect(throws: SiftError.self) { _ = try PostgresDatabase(conninfo: "nonsense=") }
-    #expect(throws: SiftError.self) { _ = try PostgresDatabase(conninfo: "host=a\u{0}") }
+    expectSiftError(id: "postgres-connection", stage: .sql) { _ = try PostgresDatabase(conninfo: "nonsense=") }
+    expectSiftError(id: "postgres-connection", stage: .sql) { _ = try PostgresDatabase(conninfo: "host=a\u{0}") }
   }
 
   @Test func identifierQuotingDoublesQuotes() {
@@ -170,7 +171,7 @@ struct PostgresRunnerLiveTests {
     #expect(try db.query("SELECT count(*) FROM t", []) == [[.int(2)]])
     db.close()
     db.close()
-    #expect(throws: SiftError.self) { try db.run("SELECT 1") }
+    expectSiftError(id: "postgres-connection", stage: .sql) { try db.run("SELECT 1") }
     let check = try PostgresDatabase(conninfo: info)
     defer { check.close() }
     let left = try check.query(
@@ -194,7 +195,7 @@ struct PostgresRunnerLiveTests {
   @Test func wrongBindingCountIsAServerErrorNotACrash() throws {
     let db = try PostgresTestServer.open()
     defer { db.close() }
-    #expect(throws: SiftError.self) {
+    expectSiftError(id: "postgres-query", stage: .sql) {
       _ = try db.execute(SQLStatement(sql: "SELECT $1::int8 + $2::int8", bindings: [.integer(1)]))
     }
     // Unlike SQLite, PostgreSQL accepts typed parameters the statement never uses.

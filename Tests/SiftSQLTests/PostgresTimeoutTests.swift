@@ -1,6 +1,7 @@
 import Foundation
 import SiftPostgres
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 /// Nothing waits on PostgreSQL without a bound: a server that accepts the connection and never
@@ -52,7 +53,7 @@ struct PostgresTimeoutTests {
     let (fd, port) = try Self.silentListener()
     defer { close(fd) }
     let start = Date()
-    #expect(throws: SiftError.self) {
+    expectSiftError(id: "postgres-connection", stage: .sql) {
       _ = try PostgresDatabase(
         conninfo: "host=127.0.0.1 port=\(port) user=sift dbname=sift sslmode=disable connect_timeout=2",
         timeouts: PostgresTimeouts(connect: 60, lock: 1, statement: 1))
@@ -88,7 +89,7 @@ struct PostgresTimeoutTests {
       timeouts: PostgresTimeouts(connect: 5, lock: 60, statement: 30))
     defer { patient.close() }
     let again = Date()
-    #expect(throws: SiftError.self) { try patient.run("SELECT count(*) FROM t") }
+    expectSiftError(id: "postgres-query", stage: .sql) { try patient.run("SELECT count(*) FROM t") }
     #expect(Date().timeIntervalSince(again) < 5)
     try owner.run("ROLLBACK")
     try reader.run("SELECT count(*) FROM t")

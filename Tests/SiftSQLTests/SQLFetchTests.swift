@@ -2,6 +2,7 @@ import Foundation
 import SiftSQL
 import SiftSQLite
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 /// Fetch requests, batch update/delete and compile errors, run against SQLite.
@@ -100,13 +101,13 @@ struct SQLFetchTests {
         sql: "SELECT COUNT(*) FROM \"venue__tags\" WHERE \"owner\" NOT IN (SELECT \"id\" FROM \"venue\")"))
     #expect(orphans == [[.integer(0)]])
 
-    #expect(throws: SiftError.self) {
+    expectSiftError(id: "invalid-assignment", stage: .sql, at: 0) {
       try c.compile(BatchUpdateRequest(entity: "Venue", assignments: [("tags", .value("x"))]))
     }
-    #expect(throws: SiftError.self) {
+    expectSiftError(id: "type-mismatch", stage: .sql, at: 0) {
       try c.compile(BatchUpdateRequest(entity: "Venue", assignments: [("name", .value(5))]))
     }
-    #expect(throws: SiftError.self) { try c.compile(SiftFetchRequest(entity: "Venue", limit: -1)) }
+    expectSiftError(id: "negative-limit", stage: .sql) { try c.compile(SiftFetchRequest(entity: "Venue", limit: -1)) }
   }
 
   static let unsupported: [(format: String, id: String, text: String)] = [

@@ -3,6 +3,7 @@ import SiftEvaluation
 import SiftSQL
 import SiftSQLite
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 /// Differential tests on a small hand-made data set full of edge cases (nil, missing keys,
@@ -107,8 +108,8 @@ struct SQLSemanticsTests {
   @Test(arguments: ["tipCount / 0 == nil", "modulus:by:(tipCount, 0) == 1"])
   func integerDivisionByZeroFailsInBoth(_ format: String) throws {
     let p = try SiftPredicate(format: format)
-    #expect(throws: SiftError.self) { try p.compile().matchingIndices(Self.records) }
-    #expect(throws: SiftError.self) {
+    expectSiftError(id: "division-by-zero", stage: .evaluate, at: 0) { try p.compile().matchingIndices(Self.records) }
+    expectSiftError(id: "sqlite-error", stage: .sql, at: 0) {
       try Self.database.with { db in try db.matchingIndices(of: p, entity: "Venue", compiler: SQLFixtures.sqlite) }
     }
   }

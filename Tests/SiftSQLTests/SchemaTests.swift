@@ -2,6 +2,7 @@ import Foundation
 import SiftSQL
 import SiftSQLite
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 @Suite("SQL schema")
@@ -97,14 +98,28 @@ struct SchemaTests {
 
   /// A to-one and the to-many that is its inverse share their key column; so do a
   /// self-referential parent and its children.
+  /// A to-one that is not the to-many's inverse may not take its column.
   @Test func inverseRelationshipsShareTheirKey() throws {
-    _ = try SQLSchema(
+    let schema = try SQLSchema(
       json: #"""
         {"entities": {"Venue": {"relationships": {"location": {"toOne": "Location"}}},
                       "Location": {"relationships": {"venues": {"toMany": "Venue", "inverseForeignKey": "location_id"}}},
                       "Person": {"relationships": {"parent": {"toOne": "Person"},
                                                    "children": {"toMany": "Person", "inverseForeignKey": "parent_id"}}}}}
         """#)
+    #expect(schema.entity("Venue")?.relationship("location")?.kind == .toOne(foreignKey: "location_id"))
+    #expect(schema.entity("Location")?.relationship("venues")?.kind == .toMany(inverseForeignKey: "location_id"))
+    #expect(schema.entity("Person")?.relationship("parent")?.kind == .toOne(foreignKey: "parent_id"))
+    #expect(schema.entity("Person")?.relationship("children")?.kind == .toMany(inverseForeignKey: "parent_id"))
+    let unrelated = expectSiftError(id: "invalid-schema", stage: .sql) {
+      try SQLSchema(
+        json: #"""
+          {"entities": {"Venue": {"relationships": {"owner": {"toOne": "Person", "foreignKey": "location_id"}}},
+                        "Person": {},
+                        "Location": {"relationships": {"venues": {"toMany": "Venue", "inverseForeignKey": "location_id"}}}}}
+          """#)
+    }
+    #expect(unrelated?.message.contains("column 'location_id' of table") == true, "\(String(describing: unrelated))")
   }
 
   @Test(arguments: 0..<badSchemas.count)
@@ -137,7 +152,7 @@ struct SchemaTests {
       #expect(error.diagnostic.message == "keypath 'citty' not found in entity Location; did you mean 'city'?")
       #expect(error.diagnostic.range == SiftSourceRange(start: 0, end: 14))
     }
-    #expect(throws: SiftError.self) {
+    expectSiftError(id: "unknown-entity", stage: .sql, at: 0) {
       try SQLFixtures.sqlite.compileWhere(try SiftPredicate(format: "TRUEPREDICATE"), entity: "Venu")
     }
   }
@@ -147,7 +162,7 @@ struct SchemaTests {
     for bad: SiftValue in [
       ["name": 5], ["specialCount": 1.5], ["tags": "wifi"], ["tags": [1]], ["location": 3], "x", ["menu": [1]],
     ] {
-      #expect(throws: SiftError.self) { try loader.insertStatements(for: [bad], entity: "Venue") }
+      expectSiftError(id: "load-error", stage: .sql) { try loader.insertStatements(for: [bad], entity: "Venue") }
     }
     let ok = try loader.insertStatements(
       for: [["id": 1, "favorite": 1, "distance": 2, "specialCount": true]], entity: "Venue")
@@ -166,6 +181,8 @@ struct SchemaTests {
     for sql in SQLDDL(schema: SQLFixtures.schema, dialect: SQLiteDialect()).dropStatements() {
       try db.executeScript(sql)
     }
-    #expect(throws: SiftError.self) { try db.execute(SQLStatement(sql: "SELECT 1 FROM \"venue\"")) }
+    expectSiftError(id: "sqlite-error", stage: .sql, at: 0) {
+      try db.execute(SQLStatement(sql: "SELECT 1 FROM \"venue\""))
+    }
   }
 }

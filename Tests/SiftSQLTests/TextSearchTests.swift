@@ -2,6 +2,7 @@ import Foundation
 import SiftSQL
 import SiftSQLite
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 /// `TextSearch` (the string-operator primitive memory and SQLite share): Unicode scalars as
@@ -78,7 +79,9 @@ struct TextSearchTests {
 
   @Test func anUnknownSearchKindIsAnSQLError() throws {
     let db = try SQLiteDatabase()
-    #expect(throws: SiftError.self) { try db.execute(SQLStatement(sql: "SELECT sift_search('abc', 'b', 7, 0)")) }
+    expectSiftError(id: "sqlite-error", stage: .sql, at: 0) {
+      try db.execute(SQLStatement(sql: "SELECT sift_search('abc', 'b', 7, 0)"))
+    }
   }
 
   @Test func equalityIsByScalars() {

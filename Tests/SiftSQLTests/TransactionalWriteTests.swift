@@ -3,6 +3,7 @@ import SiftPostgres
 import SiftSQL
 import SiftSQLite
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 /// A write of several statements is one transaction: when a later statement fails, the earlier
@@ -18,7 +19,7 @@ struct TransactionalWriteTests {
     let statements = try SQLFixtures.sqlite.compile(
       BatchDeleteRequest(entity: "Venue", predicate: try SiftPredicate(format: "rating == nil")))
     #expect(statements.count > 1)
-    #expect(throws: (any Error).self) { try db.executeTransaction(statements) }
+    expectSiftError(id: "sqlite-error", stage: .sql, at: 0) { try db.executeTransaction(statements) }
     #expect(try db.execute(SQLStatement(sql: "SELECT COUNT(*) FROM \"venue\"")) == [[.integer(1000)]])
     // Not inside a transaction any more: the next write works and commits.
     try db.executeTransaction([SQLStatement(sql: "DELETE FROM \"venue\" WHERE \"id\" = ?", bindings: [.integer(0)])])
@@ -30,7 +31,7 @@ struct TransactionalWriteTests {
     let db = try PostgresTestServer.open()
     defer { db.close() }
     try db.run("CREATE TABLE t (a int8); INSERT INTO t VALUES (1), (2)")
-    #expect(throws: (any Error).self) {
+    expectSiftError(id: "postgres-query", stage: .sql) {
       try db.executeTransaction([
         SQLStatement(sql: "DELETE FROM t WHERE a = $1", bindings: [.integer(1)]),
         SQLStatement(sql: "DELETE FROM no_such_table"),

@@ -1,6 +1,7 @@
 import Foundation
 import SiftSQLite
 import SiftSyntax
+import SiftTestSupport
 import Testing
 
 @testable import SiftSQL
@@ -88,7 +89,7 @@ import Testing
     let text = try SQLSchema(
       entities: [SQLEntity(name: "E", attributes: [SQLAttribute(name: "at", type: .date, dateEncoding: .iso8601)])],
       layout: .existing)
-    #expect(throws: SiftError.self) {
+    expectSiftError(id: "date-out-of-range", stage: .sql, at: 0) {
       try SQLCompiler(dialect: SQLiteDialect(), schema: text)
         .compileWhere(
           try SiftPredicate(format: "at > %@", arguments: [.date(Date(timeIntervalSince1970: 1e300))]), entity: "E")
@@ -158,8 +159,8 @@ import Testing
       #expect(try codec.encode(value) == stored, "\(codec.dateEncoding?.rawValue ?? codec.type.rawValue) \(value)")
     }
     // Strict by default, lenient for SQLite's any-kind columns.
-    #expect(throws: SiftError.self) { try Self.codec(.integer).encode(.string("7")) }
-    #expect(throws: SiftError.self) { try Self.codec(.boolean).encode(.int(2)) }
+    expectSiftError(id: "value-not-storable", stage: .sql) { try Self.codec(.integer).encode(.string("7")) }
+    expectSiftError(id: "value-not-storable", stage: .sql) { try Self.codec(.boolean).encode(.int(2)) }
     #expect(try Self.codec(.integer).encode(.string("7"), lenient: true) == .text("7"))
     do {
       _ = try Self.codec(.date, .iso8601).encode(.string("soon"))

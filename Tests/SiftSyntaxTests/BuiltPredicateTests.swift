@@ -1,4 +1,5 @@
 import Foundation
+import SiftTestSupport
 import Testing
 
 @testable import SiftSyntax
@@ -80,7 +81,7 @@ struct BuiltPredicateTests {
     // Splitting a compound operand keeps each term's own count.
     let chained = try SiftPredicate.parse("a == %@ AND b == %@") && first
     #expect(try chained.binding([1, 2, 3]).predicateFormat == "a == 1 AND b == 2 AND x == 3")
-    #expect(throws: SiftError.self) { try chained.binding([1, 2, 3, 4]) }
+    expectSiftError(id: "too-many-arguments", stage: .arguments) { try chained.binding([1, 2, 3, 4]) }
   }
 
   /// Bad key paths and BETWEEN bounds are errors with a diagnostic, never a crash.

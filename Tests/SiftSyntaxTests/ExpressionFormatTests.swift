@@ -1,4 +1,5 @@
 import Foundation
+import SiftTestSupport
 import Testing
 
 @testable import SiftSyntax
@@ -64,9 +65,10 @@ struct ExpressionFormatTests {
     let template = try SiftExpression.parse("%K + %@")
     #expect(template.unboundArgumentCount == 2)
     #expect(try template.binding(["a", 1]) == (try SiftExpression(format: "a + 1")))
-    #expect(throws: SiftError.self) { try template.binding(["a", 1, 2]) }
-    #expect(throws: SiftError.self) { try SiftExpression(format: "%K", 5) }  // %K needs a string
-    #expect(throws: SiftError.self) { try SiftExpression(format: "%@ + %@", 1) }
+    expectSiftError(id: "too-many-arguments", stage: .arguments, at: 0) { try template.binding(["a", 1, 2]) }
+    // %K needs a string
+    expectSiftError(id: "wrong-argument-kind", stage: .arguments, at: 0) { try SiftExpression(format: "%K", 5) }
+    expectSiftError(id: "missing-argument", stage: .arguments, at: 5) { try SiftExpression(format: "%@ + %@", 1) }
   }
 
   @Test func variables() throws {

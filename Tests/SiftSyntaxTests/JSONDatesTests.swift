@@ -1,4 +1,5 @@
 import Foundation
+import SiftTestSupport
 import Testing
 
 @testable import SiftSyntax
@@ -58,7 +59,9 @@ struct JSONDatesTests {
       ),
     ] as [([String: SiftJSONDates.Format], String, String)])
   func namedKeysRefuseWhatDoesNotFit(_ keys: [String: SiftJSONDates.Format], _ json: String, _ message: String) throws {
-    let error = #expect(throws: SiftError.self) { try SiftJSONDates(keys: keys).apply(to: try SiftJSON.parse(json)) }
+    let error = expectSiftError(id: "invalid-date", stage: .data) {
+      try SiftJSONDates(keys: keys).apply(to: try SiftJSON.parse(json))
+    }
     #expect(error?.message == message && error?.stage == .data && error?.id == "invalid-date")
   }
 
@@ -71,7 +74,7 @@ struct JSONDatesTests {
       try SiftJSONDates(specifications: [#"{"*": "iso8601", "ms": "milliseconds"}"#])
         == SiftJSONDates(defaultFormat: .iso8601, keys: ["ms": .milliseconds]))
     for bad in ["iso", "a=days", #"{"a": 1}"#, "{"] {
-      #expect(throws: SiftError.self, "\(bad)") { try SiftJSONDates(specifications: [bad]) }
+      expectSiftError(id: "invalid-date-format", stage: .data, "\(bad)") { try SiftJSONDates(specifications: [bad]) }
     }
   }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SiftTestSupport
 import Testing
 
 @testable import SiftSyntax
@@ -21,7 +22,9 @@ struct LimitsTests {
 
   @Test func limitsAreAPI() {
     let strict = ParserLimits(maxDepth: 3, maxInputBytes: 20)
-    #expect(throws: SiftError.self) { try SiftPredicate.parse("((a == 1))", limits: ParserLimits(maxDepth: 1)) }
+    expectSiftError(id: "nesting-too-deep", stage: .parse, at: 1) {
+      try SiftPredicate.parse("((a == 1))", limits: ParserLimits(maxDepth: 1))
+    }
     #expect((try? SiftPredicate.parse("a == 1", limits: strict)) != nil)
     do {
       _ = try SiftPredicate.parse(String(repeating: "a", count: 21), limits: strict)

@@ -1,4 +1,5 @@
 import Foundation
+import SiftTestSupport
 import Testing
 
 @testable import SiftSyntax
@@ -103,10 +104,10 @@ struct QueryPolicyTests {
   @Test func subqueryVariablesResolveToTheirCollection() throws {
     let open = try SiftQueryPolicy(keys: ["tags", "tags.label"])
     try open.check(try SiftPredicate(format: "SUBQUERY(tags, $t, $t.label == 'x').@count > 0"))
-    #expect(throws: SiftError.self) {
+    expectSiftError(id: "key-not-allowed", stage: .policy, at: 19) {
       try open.check(try SiftPredicate(format: "SUBQUERY(tags, $t, $t.secret == 'x').@count > 0"))
     }
-    #expect(throws: SiftError.self) {
+    expectSiftError(id: "key-not-allowed", stage: .policy, at: 21) {
       try open.check(try SiftPredicate(format: "SUBQUERY({tags}, $t, $t.secret == 'x').@count > 0"))
     }
     try open.check(try SiftPredicate(format: "tags.@sum.label > 0 AND ALL tags.label == 'x'"))
@@ -115,7 +116,9 @@ struct QueryPolicyTests {
   @Test func selfOnlyWhenListed() throws {
     let values = try SiftQueryPolicy(keys: ["SELF"])
     try values.check(try SiftPredicate(format: "SELF BEGINSWITH 'D'"))
-    #expect(throws: SiftError.self) { try values.check(try SiftPredicate(format: "SELF.secret == 1")) }
+    expectSiftError(id: "key-not-allowed", stage: .policy, at: 0) {
+      try values.check(try SiftPredicate(format: "SELF.secret == 1"))
+    }
   }
 
   @Test func requireIsAndedAroundTheClient() throws {
@@ -142,7 +145,9 @@ struct QueryPolicyTests {
     safe = try policy.applying(to: request, variables: ["USER": 1])
     #expect(safe.predicate?.predicateFormat == "owner_id == 1")
     request.sortDescriptors = [SiftSortDescriptor("pinned")]
-    #expect(throws: SiftError.self) { try policy.applying(to: request, variables: ["USER": 1]) }
+    expectSiftError(id: "sort-key-not-allowed", stage: .policy, at: 0) {
+      try policy.applying(to: request, variables: ["USER": 1])
+    }
     request.sortDescriptors = [SiftSortDescriptor("title")]
     request.resultType = .properties(["title", "owner_id"])
     do {
@@ -154,18 +159,27 @@ struct QueryPolicyTests {
   }
 
   @Test(arguments: [
-    #"{"keys": ["a"], "deny": ["MATCH"]}"#, #"{"deny": []}"#, #"{"keys": ["a"], "limits": {"rowz": 1}}"#,
-    #"{"keys": ["a"], "require": "a =="}"#, #"{"keys": ["a"], "extra": 1}"#, "[1]",
+    (#"{"keys": ["a"], "deny": ["MATCH"]}"#, "invalid-policy"), (#"{"deny": []}"#, "invalid-policy"),
+    (#"{"keys": ["a"], "limits": {"rowz": 1}}"#, "invalid-policy"),
+    (#"{"keys": ["a"], "require": "a =="}"#, "expected-expression"),
+    (#"{"keys": ["a"], "extra": 1}"#, "invalid-policy"),
+    ("[1]", "invalid-policy"),
   ])
-  func invalidPolicies(_ json: String) {
-    #expect(throws: SiftError.self) { try SiftQueryPolicy(json: json) }
+  func invalidPolicies(_ json: String, _ id: String) {
+    expectSiftError(id: id, stage: .policy) { try SiftQueryPolicy(json: json) }
   }
 
   @Test func denyNamesAreCanonical() throws {
     let p = try SiftQueryPolicy(keys: ["a"], deny: ["matches", "=", "aggregates", "modulus:by:", "**"])
     #expect(p.deny == ["MATCHES", "==", "AGGREGATES", "MODULUS", "**"])
-    #expect(throws: SiftError.self) { try p.check(try SiftPredicate(format: "a.@count > 1")) }
-    #expect(throws: SiftError.self) { try p.check(try SiftPredicate(format: "a ** 2 > 1")) }
-    #expect(throws: SiftError.self) { try p.check(try SiftPredicate(format: "modulus:by:(a, 2) != 1")) }
+    expectSiftError(id: "operator-not-allowed", stage: .policy, at: 0) {
+      try p.check(try SiftPredicate(format: "a.@count > 1"))
+    }
+    expectSiftError(id: "operator-not-allowed", stage: .policy, at: 0) {
+      try p.check(try SiftPredicate(format: "a ** 2 > 1"))
+    }
+    expectSiftError(id: "operator-not-allowed", stage: .policy, at: 0) {
+      try p.check(try SiftPredicate(format: "modulus:by:(a, 2) != 1"))
+    }
   }
 }

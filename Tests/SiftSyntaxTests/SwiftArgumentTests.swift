@@ -1,4 +1,5 @@
 import Foundation
+import SiftTestSupport
 import Testing
 
 @testable import SiftSyntax
@@ -110,7 +111,7 @@ struct SwiftArgumentTests {
 
   /// A value with no SiftValue is an arguments error at its specifier, naming the type.
   @Test func unsupportedValueIsAnErrorAtItsSpecifier() throws {
-    let error = #expect(throws: SiftError.self) {
+    let error = expectSiftError(id: "unsupported-argument-type", stage: .arguments, at: 17) {
       try SiftPredicate(format: "a == %@ AND b == %@", "ok", Opaque())
     }
     #expect(error?.stage == .arguments)
@@ -118,9 +119,11 @@ struct SwiftArgumentTests {
     #expect(error?.diagnostic.message.contains("argument 2 is Opaque") == true)
     #expect(error?.diagnostic.range == SiftSourceRange(start: 17, end: 19))
     // A syntax error still comes first.
-    let syntax = #expect(throws: SiftError.self) { try SiftPredicate(format: "a == ", Opaque()) }
+    let syntax = expectSiftError(id: "expected-expression", stage: .parse, at: 5) {
+      try SiftPredicate(format: "a == ", Opaque())
+    }
     #expect(syntax?.stage == .parse)
-    let variable = #expect(throws: SiftError.self) {
+    let variable = expectSiftError(id: "unsupported-argument-type", stage: .arguments, at: 0) {
       try SiftPredicate(format: "a == $X").substituting(["X": Opaque()])
     }
     #expect(variable?.diagnostic.message.contains("$X is Opaque") == true)
@@ -156,10 +159,14 @@ struct SwiftArgumentTests {
   }
 
   @Test func keyArgumentErrors() throws {
-    let wrongKind = #expect(throws: SiftError.self) { try SiftPredicate(format: "a.%K == 1", 5) }
+    let wrongKind = expectSiftError(id: "wrong-argument-kind", stage: .arguments, at: 2) {
+      try SiftPredicate(format: "a.%K == 1", 5)
+    }
     #expect(wrongKind?.diagnostic.id == "wrong-argument-kind")
     #expect(wrongKind?.diagnostic.range == SiftSourceRange(start: 2, end: 4))
-    let notKey = #expect(throws: SiftError.self) { try SiftPredicate(format: "a.%@ == 1", "b") }
+    let notKey = expectSiftError(id: "expected-key", stage: .parse, at: 2) {
+      try SiftPredicate(format: "a.%@ == 1", "b")
+    }
     #expect(notKey?.diagnostic.id == "expected-key")
   }
 }

@@ -11,16 +11,17 @@ import SiftSyntax
 ///
 ///     {"id": …, "ok": true, "canonical": "…", "matches": [0, 4], "sql": "…", "bindings": […], "sqlMatches": […]}
 ///     {"id": …, "ok": false, "stage": "parse", "error": {"id", "message", "line", "column", "offset"}}
-enum BatchCommand {
-  static func run(_ args: [String]) -> Int32 {
+enum BatchCommand: SiftSubcommand {
+  static let name = "batch"
+  static let options = CommandOptions(
+    valued: ["--data", "--schema", "--entity", "--postgres", "--db", "--pg-schema", "--model", "--dates", "--policy"],
+    switches: ["--lenient"])
+  static var help: String { HelpCommand.pages[name] ?? "" }
+
+  static func run(_ args: [String]) -> ExitStatus {
     let parsed: CLIArguments
     do {
-      parsed = try CLIArguments(
-        args,
-        valued: [
-          "--data", "--schema", "--entity", "--postgres", "--db", "--pg-schema", "--model", "--dates", "--policy",
-        ],
-        switches: ["--lenient"])
+      parsed = try CLIArguments(args, options)
     } catch {
       return CLIOutput.usageError(error.message, command: "batch")
     }
@@ -47,8 +48,7 @@ enum BatchCommand {
           schema: parsed.value("--schema"), entity: parsed.value("--entity"), postgres: parsed.value("--postgres"))
       }
     } catch {
-      CLIOutput.error(TerminalText.escaped("sift batch: \(error)", keeping: ["\n", "\t"]))
-      return 1
+      return CLIOutput.failed("batch", error)
     }
     var lineNumber = 0
     while let line = readLine(strippingNewline: true) {
@@ -60,7 +60,7 @@ enum BatchCommand {
       print(SiftJSON.serialize(result))
       fflush(nil)  // all output streams; naming stdout is not concurrency-safe in Swift 6
     }
-    return 0
+    return .success
   }
 }
 

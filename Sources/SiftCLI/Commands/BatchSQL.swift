@@ -40,7 +40,7 @@ final class BatchSQL {
       sqlite = nil
     }
     if let conninfo, notRows == nil {
-      guard let records else { throw Failure(description: "--postgres needs --data to load the records") }
+      guard let records else { throw CommandInputs.Failure.usage("--postgres needs --data to load the records") }
       let db = try PostgresDatabase.prepared(conninfo: conninfo, schema: .temporary(prefix: "sift_batch"))
       try db.load(records, entity: entity, schema: schema, dialect: PostgreSQLDialect())
       postgres = db
@@ -101,7 +101,7 @@ extension BatchContext {
   mutating func configureSQL(schema: String?, entity: String?, postgres: String?) throws {
     guard schema != nil || entity != nil || postgres != nil else { return }
     guard let schema, let entity else {
-      throw BatchSQL.Failure(description: "--schema and --entity go together")
+      throw CommandInputs.Failure.usage("--schema and --entity go together")
     }
     let notRows = data?.notRowsReason
     if let notRows { CLIOutput.error("sift batch: SQL matches skipped: the records are not SQL rows (\(notRows))") }

@@ -4,7 +4,8 @@ import SiftSyntax
 
 /// Output helpers shared by the subcommands.
 enum CLIOutput {
-  static let commands = ["repl", "help"] + SiftCommandLine.subcommands.keys.sorted()
+  /// Every command's name (what "did you mean" suggests from).
+  static let commands = SiftCommandLine.commands.map { $0.name }
 
   /// A statement as `sift sql` and `sift expr` print it: the SQL, a `-- ?n = value` line per
   /// binding, and a last `-- calls …` line naming Sift's SQL functions it needs.
@@ -29,13 +30,24 @@ enum CLIOutput {
     FileHandle.standardError.write(Data((text.hasSuffix("\n") ? text : text + "\n").utf8))
   }
 
-  /// Prints a usage error (exit status 2).
-  static func usageError(_ message: String, suggestion: String? = nil, command: String? = nil) -> Int32 {
+  /// Prints a usage error; `.usage` (exit status 2).
+  static func usageError(_ message: String, suggestion: String? = nil, command: String? = nil) -> ExitStatus {
     var text = "sift: \(message)"
     if let suggestion { text += "\n  did you mean '\(suggestion)'?" }
     text += "\n  run 'sift help\(command.map { " " + $0 } ?? "")' for usage"
     error(text)
-    return 2
+    return .usage
+  }
+
+  /// Prints why `command` stopped (`sift eval: …`, control characters escaped) and returns
+  /// the status the error's kind gives: `.usage` for a `CommandInputs.Failure` of kind usage
+  /// (an option's value that does not parse), `.failure` for everything else.
+  static func failed(_ command: String, _ failure: any Error) -> ExitStatus {
+    let status = (failure as? CommandInputs.Failure)?.kind ?? .failure
+    var text = TerminalText.escaped("sift \(command): \(failure)", keeping: ["\n", "\t"])
+    if status == .usage { text += "\n  run 'sift help \(command)' for usage" }
+    error(text)
+    return status
   }
 
   static func closestCommand(_ word: String) -> String? {
@@ -56,6 +68,11 @@ struct CLIArguments {
   var flags: Set<String> = []
 
   struct Failure: Error { var message: String }
+
+  /// Parses `args` for a command that takes `options`.
+  init(_ args: [String], _ options: CommandOptions) throws(Failure) {
+    try self.init(args, valued: options.valued, switches: options.switches)
+  }
 
   /// Parses `args`; `valued` names take a value, `switches` do not. A lone `--` ends the
   /// options: every argument after it is positional, so a predicate may start with `--`

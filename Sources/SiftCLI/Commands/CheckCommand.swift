@@ -5,7 +5,12 @@ import SiftSyntax
 /// client's predicate against a query policy and prints the effective predicate (the policy's
 /// `require` ANDed around it; `--var` supplies `require`'s variables, the others stay `$NAME`),
 /// or the refusal with a caret under the spot and exit status 1.
-enum CheckCommand {
+enum CheckCommand: SiftSubcommand {
+  static let name = "check"
+  static let options = CommandOptions(
+    valued: ["--policy", "--arg", "--var"],
+    switches: [])
+
   static let help = """
     sift check 'FORMAT' --policy POLICY.json [--arg JSON]... [--var NAME=JSON]...
 
@@ -26,10 +31,10 @@ enum CheckCommand {
       sift check "%K BEGINSWITH 'a'" --arg '"author.password_hash"' --policy policy.json
     """
 
-  static func run(_ args: [String]) -> Int32 {
+  static func run(_ args: [String]) -> ExitStatus {
     let parsed: CLIArguments
     do {
-      parsed = try CLIArguments(args, valued: ["--policy", "--arg", "--var"], switches: [])
+      parsed = try CLIArguments(args, options)
     } catch {
       return CLIOutput.usageError(error.message, command: "check")
     }
@@ -51,16 +56,15 @@ enum CheckCommand {
       policy = try CommandInputs.policy(path)
       variables = try CommandInputs.variables(parsed.all("--var"))
     } catch {
-      CLIOutput.error("sift check: \(error)")
-      return 1
+      return CLIOutput.failed("check", error)
     }
     do {
       let client = try SiftPredicate(format: format, arguments: arguments)
       print(try policy.applying(to: client, variables: variables, allowingMissing: true).predicateFormat)
-      return 0
+      return .success
     } catch {
       CLIOutput.error(CLIOutput.render(error))
-      return 1
+      return .failure
     }
   }
 }

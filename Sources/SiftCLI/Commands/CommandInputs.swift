@@ -5,14 +5,32 @@ import SiftSyntax
 
 /// Reading the inputs subcommands share: `--arg JSON`, `--var NAME=JSON`, data files.
 enum CommandInputs {
-  struct Failure: Error, CustomStringConvertible { var description: String }
+  /// Why a command's input could not be used, and which kind of failure that is: a value
+  /// given to an option that does not parse is a usage error (exit status 2); a file that
+  /// cannot be read or holds bad records is a failure (1). The exit status comes from `kind`,
+  /// never from the text.
+  struct Failure: Error, CustomStringConvertible {
+    var description: String
+    /// `.usage` or `.failure` (the default).
+    var kind: ExitStatus = .failure
+
+    /// A failure of kind `.failure`.
+    init(description: String) { self.description = description }
+
+    /// A usage error: the command line was wrong.
+    static func usage(_ description: String) -> Failure {
+      var f = Failure(description: description)
+      f.kind = .usage
+      return f
+    }
+  }
 
   /// Parses each `--arg` value as JSON (batch typing rules).
   static func arguments(_ texts: [String]) throws(Failure) -> [SiftValue] {
     var out: [SiftValue] = []
     for text in texts {
       do { out.append(try SiftJSON.parse(text)) } catch {
-        throw Failure(description: "--arg \(text) is not valid JSON (\(error)); quote strings: --arg '\"text\"'")
+        throw Failure.usage("--arg \(text) is not valid JSON (\(error)); quote strings: --arg '\"text\"'")
       }
     }
     return out
@@ -23,13 +41,13 @@ enum CommandInputs {
     var out: [String: SiftValue] = [:]
     for text in texts {
       guard let eq = text.firstIndex(of: "="), eq != text.startIndex else {
-        throw Failure(description: "--var needs NAME=JSON, got '\(text)'")
+        throw Failure.usage("--var needs NAME=JSON, got '\(text)'")
       }
       var name = String(text[..<eq])
       if name.hasPrefix("$") { name.removeFirst() }
       let json = String(text[text.index(after: eq)...])
       do { out[name] = try SiftJSON.parse(json) } catch {
-        throw Failure(description: "--var \(name): '\(json)' is not valid JSON (\(error))")
+        throw Failure.usage("--var \(name): '\(json)' is not valid JSON (\(error))")
       }
     }
     return out
@@ -127,8 +145,8 @@ enum CommandInputs {
       }
     }
     do { return try SiftJSONDates(specifications: texts) } catch {
-      throw Failure(
-        description: "--dates: \(error.message) (use iso8601, seconds, milliseconds, KEY=FORMAT or FILE.json)")
+      throw Failure.usage(
+        "--dates: \(error.message) (use iso8601, seconds, milliseconds, KEY=FORMAT or FILE.json)")
     }
   }
 }

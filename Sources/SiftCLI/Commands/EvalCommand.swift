@@ -4,12 +4,17 @@ import SiftSyntax
 
 /// `sift eval 'FORMAT' --data FILE.json [--arg JSON]... [--var NAME=JSON]... [--dates FORMAT]... [--count] [--lenient]`:
 /// prints the matching records as JSON lines (or their number with `--count`).
-enum EvalCommand {
-  static func run(_ args: [String]) -> Int32 {
+enum EvalCommand: SiftSubcommand {
+  static let name = "eval"
+  static let options = CommandOptions(
+    valued: ["--data", "--arg", "--var", "--dates"],
+    switches: ["--count", "--lenient"])
+  static var help: String { HelpCommand.pages[name] ?? "" }
+
+  static func run(_ args: [String]) -> ExitStatus {
     let parsed: CLIArguments
     do {
-      parsed = try CLIArguments(
-        args, valued: ["--data", "--arg", "--var", "--dates"], switches: ["--count", "--lenient"])
+      parsed = try CLIArguments(args, options)
     } catch {
       return CLIOutput.usageError(error.message, command: "eval")
     }
@@ -31,12 +36,11 @@ enum EvalCommand {
           format, arguments, variables, dataPath, dates, lenient: parsed.flags.contains("--lenient"))
       {
         print(n)
-        return 0
+        return .success
       }
       data = try CommandInputs.data(dataPath, dates: dates)
     } catch {
-      CLIOutput.error(TerminalText.escaped("sift eval: \(error)", keeping: ["\n", "\t"]))
-      return error.description.hasPrefix("--") ? 2 : 1
+      return CLIOutput.failed("eval", error)
     }
     do {
       let predicate = try SiftPredicate(format: format, arguments: arguments)
@@ -58,10 +62,10 @@ enum EvalCommand {
         }
         FileHandle.standardOutput.write(Data(out.utf8))
       }
-      return 0
+      return .success
     } catch {
       CLIOutput.error(CLIOutput.render(error))
-      return 1
+      return .failure
     }
   }
 

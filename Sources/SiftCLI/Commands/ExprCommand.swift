@@ -11,17 +11,20 @@ import SiftSyntax
 /// Core Data evaluates an `NSExpressionDescription`: `sum:(specialCount)` prints the total).
 /// With `--schema S.json --entity E [--dialect sqlite|postgres]` instead of `--data`, prints
 /// the same request compiled to SQL and its bindings.
-enum ExprCommand {
-  static func run(_ args: [String]) -> Int32 {
+enum ExprCommand: SiftSubcommand {
+  static let name = "expr"
+  static let options = CommandOptions(
+    valued: [
+      "--data", "--schema", "--entity", "--dialect", "--arg", "--var", "--where", "--sort", "--limit", "--offset",
+      "--dates",
+    ],
+    switches: ["--aggregate"])
+  static var help: String { HelpCommand.pages[name] ?? "" }
+
+  static func run(_ args: [String]) -> ExitStatus {
     let parsed: CLIArguments
     do {
-      parsed = try CLIArguments(
-        args,
-        valued: [
-          "--data", "--schema", "--entity", "--dialect", "--arg", "--var", "--where", "--sort", "--limit", "--offset",
-          "--dates",
-        ],
-        switches: ["--aggregate"])
+      parsed = try CLIArguments(args, options)
     } catch {
       return CLIOutput.usageError(error.message, command: "expr")
     }
@@ -57,14 +60,11 @@ enum ExprCommand {
         try parsed.value("--sort").map { text throws(SiftError) in try SiftSortDescriptor.parseList(text) } ?? []
       request = SiftFetchRequest(
         entity: entity ?? "records", predicate: predicate, sortDescriptors: sorts, limit: limit, offset: offset)
-    } catch let e as CommandInputs.Failure {
-      return CLIOutput.usageError(e.description, command: "expr")
     } catch let e as SiftError {
       CLIOutput.error(CLIOutput.render(e))
-      return 1
+      return .failure
     } catch {
-      CLIOutput.error(TerminalText.escaped("sift expr: \(error)", keeping: ["\n", "\t"]))
-      return 1
+      return CLIOutput.failed("expr", error)
     }
     let aggregate = parsed.flags.contains("--aggregate")
     if let dataPath {
@@ -77,7 +77,7 @@ enum ExprCommand {
   static func count(_ text: String?, _ name: String) throws(CommandInputs.Failure) -> Int? {
     guard let text else { return nil }
     guard let n = Int(text), n >= 0 else {
-      throw CommandInputs.Failure(description: "\(name) needs a whole number ≥ 0, not '\(text)'")
+      throw CommandInputs.Failure.usage("\(name) needs a whole number ≥ 0, not '\(text)'")
     }
     return n
   }
@@ -87,13 +87,12 @@ enum ExprCommand {
     _ expression: SiftExpression, _ request: SiftFetchRequest, _ path: String, aggregate: Bool,
     variables: [String: SiftValue],
     dates: [String]
-  ) -> Int32 {
+  ) -> ExitStatus {
     let data: CommandInputs.DataSet
     do {
       data = try CommandInputs.data(path, dates: CommandInputs.dates(dates))
     } catch {
-      CLIOutput.error(TerminalText.escaped("sift expr: \(error)", keeping: ["\n", "\t"]))
-      return 1
+      return CLIOutput.failed("expr", error)
     }
     do {
       var out = ""
@@ -119,10 +118,10 @@ enum ExprCommand {
         }
       }
       FileHandle.standardOutput.write(Data(out.utf8))
-      return 0
+      return .success
     } catch {
       CLIOutput.error(CLIOutput.render(error))
-      return 1
+      return .failure
     }
   }
 
@@ -131,7 +130,7 @@ enum ExprCommand {
   static func printSQL(
     _ expression: SiftExpression, _ request: SiftFetchRequest, _ schemaPath: String, dialect name: String?,
     aggregate: Bool
-  ) -> Int32 {
+  ) -> ExitStatus {
     let dialect: any SQLDialect
     switch name ?? "sqlite" {
     case "sqlite": dialect = SQLiteDialect()
@@ -142,8 +141,7 @@ enum ExprCommand {
     do {
       schema = try CommandInputs.schema(schemaPath)
     } catch {
-      CLIOutput.error(TerminalText.escaped("sift expr: \(error)", keeping: ["\n", "\t"]))
-      return 1
+      return CLIOutput.failed("expr", error)
     }
     do {
       let compiler = SQLCompiler(dialect: dialect, schema: schema)
@@ -157,10 +155,10 @@ enum ExprCommand {
         statement = try compiler.compile(r)
       }
       CLIOutput.printStatement(statement, dialect: dialect)
-      return 0
+      return .success
     } catch {
       CLIOutput.error(CLIOutput.render(error))
-      return 1
+      return .failure
     }
   }
 }

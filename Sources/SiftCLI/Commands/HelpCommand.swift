@@ -1,16 +1,35 @@
 /// `sift help [COMMAND]` and `sift --help`: usage for every subcommand, with examples.
-enum HelpCommand {
-  static func run(_ args: [String]) -> Int32 {
+/// Every command's page is its `help` (`SiftSubcommand`), which `sift COMMAND --help` prints too.
+enum HelpCommand: SiftSubcommand {
+  static let name = "help"
+  static let options = CommandOptions(valued: [], switches: [])
+  static let help = """
+    sift help [COMMAND]
+    sift COMMAND --help      (or -h)
+    sift --version
+
+    Prints every command with examples, or one command's usage: its options, one line each,
+    and an example. --help and -h work on every command, before a lone --.
+
+    EXAMPLES
+      sift help
+      sift help eval
+      sift eval --help
+    """
+
+  static func run(_ args: [String]) -> ExitStatus {
     guard let topic = args.first else {
       print(overview)
-      return 0
+      return .success
     }
-    if topic == "repl" { return runREPL(arguments: ["--help"]) }
-    guard let text = pages[topic] else {
+    guard args.count == 1 else {
+      return CLIOutput.usageError("help takes one command, not \(args.count) words", command: "help")
+    }
+    guard let command = SiftCommandLine.command(named: topic) else {
       return CLIOutput.usageError("no help for '\(topic)'", suggestion: CLIOutput.closestCommand(topic))
     }
-    print(text)
-    return 0
+    print(command.help)
+    return .success
   }
 
   static let overview = """
@@ -42,7 +61,8 @@ enum HelpCommand {
       sift watch 'FORMAT' --data F results that stay current: JSON Lines edits in, change sets out
       sift check 'FORMAT' --policy P.json
                                    check a client's filter against a query policy
-      sift help COMMAND            details and examples for one command
+      sift help COMMAND            details and examples for one command (or sift COMMAND --help, -h)
+      sift --version               print the version
 
     EXAMPLES
       sift parse "name beginswith[c] %@" --arg '"blue"'
@@ -50,7 +70,8 @@ enum HelpCommand {
       echo '{"id": 1, "format": "distance < %@", "args": [2]}' | sift batch --data venues.json
 
     A lone -- ends the options: sift parse -- '--x > 1' (a predicate starting with --).
-    Exit status: 0 success, 1 the predicate or data failed, 2 the command line was wrong.
+    Exit status, every command: 0 success, 1 the predicate, data or database failed, 2 the
+    command line was wrong (unknown option, missing argument, an option value that does not parse).
     """
 
   static let pages: [String: String] = [
@@ -66,6 +87,19 @@ enum HelpCommand {
     sum:(specialCount) prints the total. With --schema/--entity instead of --data, prints the
     same request compiled to SQL and its bindings. The expression's %@ take the first --arg
     values, --where's the rest.
+
+      --data FILE        the records, as for 'sift eval'
+      --aggregate        evaluate once over the whole fetch (SELF is the array of records)
+      --where 'P'        a predicate the records must match
+      --sort 'K asc, …'  sort descriptors ([c], [l], nulls first|last as well)
+      --limit N          at most N records (after --offset)
+      --offset N         skip the first N records of the fetch
+      --arg JSON         an argument for the next format specifier (expression's, then --where's)
+      --var N=JSON       a value for $N
+      --dates F          which values are dates, as for 'sift eval'
+      --schema S.json    with --entity: print the SQL instead of evaluating
+      --entity E         the entity to select from (with --schema)
+      --dialect D        sqlite (default) or postgres (with --schema)
 
     EXAMPLES
       sift expr 'name' --data venues.json --sort 'rating desc, name' --limit 3
@@ -132,10 +166,14 @@ enum HelpCommand {
 
       --schema S.json   entities, tables, attributes, relationships (format in README.md)
       --entity E        the entity to select
-      --db FILE         read the schema from an SQLite file
+      --db FILE         read the schema from an SQLite file (or a Core Data store)
+      --model M         with --db on a Core Data store: its .xcdatamodeld
       --postgres C      with --pg-schema NAME: read the schema from that PostgreSQL schema
+      --pg-schema NAME  the PostgreSQL schema to read
       --dialect D       sqlite (default, '?' placeholders) or postgres ('$1' placeholders)
       --arg JSON        an argument for the next format specifier
+      --var N=JSON      a value for $N
+      --json            print {"sql", "bindings", "functions"} as one JSON object
 
     EXAMPLE
       sift sql "name BEGINSWITH %@ AND ANY menu.price < 5" --arg '"Blue"' \\
@@ -167,6 +205,17 @@ enum HelpCommand {
     A case may add "sort": "key asc, key2 desc" ([c], [l], nulls first|last as well), "limit"
     and "offset": then matches, sqlMatches, pgMatches (and rows) come in the fetch's order.
 
+      --data D.json     the records each case is evaluated on ("matches")
+      --dates F         which values of D.json are dates, as for 'sift eval'
+      --schema S.json   with --entity: compile each case to SQL ("sql", "sqlMatches")
+      --entity E        the entity (or, with --db/--pg-schema, the table) the cases select
+      --postgres C      also run on PostgreSQL ("pgMatches"); with --pg-schema: that database
+      --pg-schema NAME  run the cases on that PostgreSQL schema's tables, read-only
+      --db FILE         run the cases on an SQLite file or Core Data store, read-only ("rows")
+      --model M         with --db on a Core Data store: its .xcdatamodeld
+      --policy P.json   check each case's format against a query policy (sift help check)
+      --lenient         a record whose evaluation fails does not match (default: the case fails)
+
     EXAMPLES
       sift batch --data venues.json < cases.jsonl
       echo '{"id": 1, "format": "rating > 4", "sort": "rating desc, name", "limit": 3}' | sift batch --data venues.json
@@ -183,6 +232,13 @@ enum HelpCommand {
     The file has Sift's own layout (side tables for arrays, __sift_ columns): query it with the
     same schema file, --db venues.sqlite --schema venues.schema.json.
 
+      --data D.json     the records (JSON array or JSON Lines), every one an object
+      --dates F         which values are dates, as for 'sift eval'
+      --schema S.json   the tables to create (format in README.md)
+      --entity E        the records' entity (needed when the schema has several)
+      --into NEW.sqlite the file to create
+      --replace         delete NEW.sqlite first when it exists
+
     EXAMPLE
       sift load --data venues.json --schema venues.schema.json --entity Venue --into venues.sqlite
       sift --db venues.sqlite --schema venues.schema.json --entity Venue -c ".count ANY tags == 'wifi'"
@@ -196,6 +252,10 @@ enum HelpCommand {
     read-only or a Core Data store, and a table or column the file does not have. Every program
     that later writes the table needs Sift's SQL functions (SQLite computes the index on each
     write): SiftSQLite registers them; see sift help setup-sql.
+
+      --db FILE.sqlite       the SQLite file to write the index into (it must exist)
+      --fold TABLE.COLUMN    the column the index folds
+      --options c|d|cd       [c] (default), [d] or both
 
     EXAMPLE
       sift index --db notes.sqlite --fold note.title --options c
@@ -212,6 +272,14 @@ enum HelpCommand {
       sift setup-sql --dialect postgres --postgres "$DATABASE_URL"
     sqlite: SQLite keeps functions in the connection, so there is nothing to run; prints how
     to call SQLiteFunctions.register(on:) on a connection from any SQLite library.
+
+      --dialect D     postgres or sqlite
+      --postgres C    with --dialect postgres: run the setup on that database
+
+    EXAMPLES
+      sift setup-sql --dialect postgres | psql "$DATABASE_URL"
+      sift setup-sql --dialect postgres --postgres "dbname=app"
+      sift setup-sql --dialect sqlite
     """,
   ]
 }

@@ -9,11 +9,17 @@ import SiftSyntax
 /// create, `CREATE INDEX "t_c_sift_fold_c" ON "t" (sift_fold("c", 1))`, so `==[c]`, `IN[c]` and
 /// `BEGINSWITH[c]` are served by it. An explicit write: one transaction, on an existing file
 /// Sift may write (not read-only, not a Core Data store), naming a table and column it has.
-enum IndexCommand {
-  static func run(_ args: [String]) -> Int32 {
+enum IndexCommand: SiftSubcommand {
+  static let name = "index"
+  static let options = CommandOptions(
+    valued: ["--db", "--fold", "--options"],
+    switches: [])
+  static var help: String { HelpCommand.pages[name] ?? "" }
+
+  static func run(_ args: [String]) -> ExitStatus {
     let parsed: CLIArguments
     do {
-      parsed = try CLIArguments(args, valued: ["--db", "--fold", "--options"], switches: [])
+      parsed = try CLIArguments(args, options)
     } catch {
       return CLIOutput.usageError(error.message, command: "index")
     }
@@ -33,10 +39,9 @@ enum IndexCommand {
     do {
       let line = try createFoldIndex(path: path, table: parts[0], column: parts[1], code: code, options: optionText)
       print(line)
-      return 0
+      return .success
     } catch {
-      CLIOutput.error(TerminalText.escaped("sift index: \(error)", keeping: ["\n", "\t"]))
-      return 1
+      return CLIOutput.failed("index", error)
     }
   }
 

@@ -8,12 +8,17 @@ import SiftSyntax
 /// own layout). The only CLI command that writes a database. It refuses a file that exists
 /// (`--replace` deletes and recreates it) and builds the database in a temporary file beside
 /// the target, renamed into place only when every record is in: a failure leaves nothing.
-enum LoadCommand {
-  static func run(_ args: [String]) -> Int32 {
+enum LoadCommand: SiftSubcommand {
+  static let name = "load"
+  static let options = CommandOptions(
+    valued: ["--data", "--schema", "--into", "--entity", "--dates"],
+    switches: ["--replace"])
+  static var help: String { HelpCommand.pages[name] ?? "" }
+
+  static func run(_ args: [String]) -> ExitStatus {
     let parsed: CLIArguments
     do {
-      parsed = try CLIArguments(
-        args, valued: ["--data", "--schema", "--into", "--entity", "--dates"], switches: ["--replace"])
+      parsed = try CLIArguments(args, options)
     } catch {
       return CLIOutput.usageError(error.message, command: "load")
     }
@@ -30,10 +35,9 @@ enum LoadCommand {
       let count = try load(
         data.values, entity: entity, schema: schema, into: target, replace: parsed.flags.contains("--replace"))
       print("loaded \(count) records of '\(entity)' into \(target) (\(schema.entityNames.count) entities)")
-      return 0
+      return .success
     } catch {
-      CLIOutput.error(TerminalText.escaped("sift load: \(error)", keeping: ["\n", "\t"]))
-      return 1
+      return CLIOutput.failed("load", error)
     }
   }
 

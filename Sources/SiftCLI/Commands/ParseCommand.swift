@@ -3,11 +3,17 @@ import SiftSyntax
 
 /// `sift parse 'FORMAT' [--arg JSON]... [--json]`: prints the canonical form (or the AST as
 /// JSON), or the rendered diagnostic and exit status 1.
-enum ParseCommand {
-  static func run(_ args: [String]) -> Int32 {
+enum ParseCommand: SiftSubcommand {
+  static let name = "parse"
+  static let options = CommandOptions(
+    valued: ["--arg"],
+    switches: ["--json"])
+  static var help: String { HelpCommand.pages[name] ?? "" }
+
+  static func run(_ args: [String]) -> ExitStatus {
     let parsed: CLIArguments
     do {
-      parsed = try CLIArguments(args, valued: ["--arg"], switches: ["--json"])
+      parsed = try CLIArguments(args, options)
     } catch {
       return CLIOutput.usageError(error.message, command: "parse")
     }
@@ -28,10 +34,10 @@ enum ParseCommand {
       } else {
         print(p.predicateFormat)
       }
-      return 0
+      return .success
     } catch {
       CLIOutput.error(CLIOutput.render(error))
-      return 1
+      return .failure
     }
   }
 }

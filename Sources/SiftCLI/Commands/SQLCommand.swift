@@ -7,15 +7,17 @@ import SiftSyntax
 /// `--postgres CONNINFO --pg-schema NAME`) the schema is read from that database, read-only,
 /// and `--schema` (optional) is merged over it; the dialect is the database's. A statement that
 /// calls Sift's SQL functions names them (a last `-- calls …` line, `"functions"` in JSON).
-enum SQLCommand {
-  static func run(_ args: [String]) -> Int32 {
+enum SQLCommand: SiftSubcommand {
+  static let name = "sql"
+  static let options = CommandOptions(
+    valued: ["--schema", "--entity", "--dialect", "--arg", "--var", "--db", "--postgres", "--pg-schema", "--model"],
+    switches: ["--json"])
+  static var help: String { HelpCommand.pages[name] ?? "" }
+
+  static func run(_ args: [String]) -> ExitStatus {
     let parsed: CLIArguments
     do {
-      parsed = try CLIArguments(
-        args,
-        valued: [
-          "--schema", "--entity", "--dialect", "--arg", "--var", "--db", "--postgres", "--pg-schema", "--model",
-        ], switches: ["--json"])
+      parsed = try CLIArguments(args, options)
     } catch {
       return CLIOutput.usageError(error.message, command: "sql")
     }
@@ -61,8 +63,7 @@ enum SQLCommand {
         schema = try CommandInputs.schema(source.schemaFile ?? "")
       }
     } catch {
-      CLIOutput.error(TerminalText.escaped("sift sql: \(error)", keeping: ["\n", "\t"]))
-      return 1
+      return CLIOutput.failed("sql", error)
     }
     do {
       let predicate = try SiftPredicate(format: format, arguments: arguments).substituting(variables)
@@ -79,10 +80,10 @@ enum SQLCommand {
       } else {
         CLIOutput.printStatement(statement, dialect: dialect)
       }
-      return 0
+      return .success
     } catch {
       CLIOutput.error(CLIOutput.render(error))
-      return 1
+      return .failure
     }
   }
 }

@@ -6,7 +6,12 @@ import SiftSQL
 /// schema-file JSON format, so it can be saved, edited and passed back with `--schema`.
 /// A model alone is mapped with the entity numbers Core Data is observed to assign; with a
 /// store, the store's own numbers and tables are used.
-enum SchemaCommand {
+enum SchemaCommand: SiftSubcommand {
+  static let name = "schema"
+  static let options = CommandOptions(
+    valued: ["--model", "--db", "--postgres", "--pg-schema", "--schema"],
+    switches: [])
+
   static let help = """
     sift schema --model MODEL.xcdatamodeld
     sift schema --db FILE.sqlite [--model MODEL.xcdatamodeld] [--schema S.json]
@@ -19,17 +24,22 @@ enum SchemaCommand {
     Z_METADATA) through its model when --model is given, else with keys from its columns
     (ZCREATEDAT -> createdat); any other file by introspection.
 
+      --model M         a Core Data model (.xcdatamodeld, .xcdatamodel or its contents file)
+      --db FILE         an SQLite file or Core Data store, read-only
+      --postgres C      with --pg-schema NAME: read that PostgreSQL schema, read-only
+      --pg-schema NAME  the PostgreSQL schema to read
+      --schema S.json   a schema file merged over what was read (overrides or adds)
+
     EXAMPLES
       sift schema --model Library.xcdatamodeld > library.schema.json
       sift schema --db Library.sqlite --model Library.xcdatamodeld
       sift --db Library.sqlite --schema library.schema.json
     """
 
-  static func run(_ args: [String]) -> Int32 {
+  static func run(_ args: [String]) -> ExitStatus {
     let parsed: CLIArguments
     do {
-      parsed = try CLIArguments(
-        args, valued: ["--model", "--db", "--postgres", "--pg-schema", "--schema"], switches: [])
+      parsed = try CLIArguments(args, options)
     } catch {
       return CLIOutput.usageError(error.message, command: "schema")
     }
@@ -63,10 +73,9 @@ enum SchemaCommand {
           "schema needs --model MODEL or --db FILE (or --postgres … --pg-schema NAME)", command: "schema")
       }
       print(schema.jsonText)
-      return 0
+      return .success
     } catch {
-      CLIOutput.error(TerminalText.escaped("sift schema: \(error)", keeping: ["\n", "\t"]))
-      return 1
+      return CLIOutput.failed("schema", error)
     }
   }
 }

@@ -10,7 +10,13 @@ import SiftSQL
 /// --dialect postgres | psql "$DATABASE_URL"`; with `--postgres CONNINFO` it runs it itself (an
 /// explicit write: the schema `sift` only, nothing of the user's). SQLite: functions live in the connection, not the file, so nothing
 /// is printed to run; the text explains `SQLiteFunctions.register(on:)`.
-enum SetupSQLCommand {
+enum SetupSQLCommand: SiftSubcommand {
+  static let name = "setup-sql"
+  static let options = CommandOptions(
+    valued: ["--dialect", "--postgres"],
+    switches: [])
+  static var help: String { HelpCommand.pages[name] ?? "" }
+
   static let sqliteText = """
     -- SQLite keeps functions in the connection, not in the database file: there is no
     -- migration to run. Register Sift's functions (sift_fold, sift_search, sift_like,
@@ -28,10 +34,10 @@ enum SetupSQLCommand {
     -- SiftSQLite's own SQLiteDatabase does this when it opens a connection.
     """
 
-  static func run(_ args: [String]) -> Int32 {
+  static func run(_ args: [String]) -> ExitStatus {
     let parsed: CLIArguments
     do {
-      parsed = try CLIArguments(args, valued: ["--dialect", "--postgres"], switches: [])
+      parsed = try CLIArguments(args, options)
     } catch {
       return CLIOutput.usageError(error.message, command: "setup-sql")
     }
@@ -55,17 +61,17 @@ enum SetupSQLCommand {
         print("")
       }
       print("COMMIT;")
-      return 0
+      return .success
     case "sqlite":
       print(sqliteText)
-      return 0
+      return .success
     default:
       return CLIOutput.usageError("unknown dialect '\(dialect)'; use postgres or sqlite", command: "setup-sql")
     }
   }
 
   /// Runs the setup on the database `conninfo` names and says what it did in one line.
-  static func install(_ conninfo: String) -> Int32 {
+  static func install(_ conninfo: String) -> ExitStatus {
     do {
       let db = try PostgresDatabase(conninfo: conninfo)
       defer { db.close() }
@@ -74,10 +80,10 @@ enum SetupSQLCommand {
         created
           ? "created Sift's SQL functions in schema sift (setup \(PostgreSQLDialect.setupVersion))"
           : "schema sift already holds Sift's SQL functions (setup \(PostgreSQLDialect.setupVersion)); nothing changed")
-      return 0
+      return .success
     } catch {
       CLIOutput.error(TerminalText.escaped("sift setup-sql: \(error)", keeping: ["\t"]))
-      return 1
+      return .failure
     }
   }
 }

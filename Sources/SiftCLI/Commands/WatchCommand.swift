@@ -11,7 +11,12 @@ import SiftSyntax
 /// [--section KEYPATH] [--id KEY]`:
 /// fetched results that stay current. Prints a snapshot, then answers each JSON Lines edit on
 /// standard input with its change set (`WatchProtocol`; Grammar/notes/live.md).
-enum WatchCommand {
+enum WatchCommand: SiftSubcommand {
+  static let name = "watch"
+  static let options = CommandOptions(
+    valued: ["--data", "--sort", "--section", "--id", "--db", "--entity", "--dates", "--model"],
+    switches: ["--write"])
+
   static let help = """
     sift watch 'FORMAT' --data FILE.json [--sort 'KEY asc, KEY desc'] [--section KEYPATH] [--id KEY] [--dates F]
     sift watch 'FORMAT' --db FILE.sqlite --entity ENTITY|TABLE [--model M] [--write] [--sort …] [--section …] [--id COLUMN]
@@ -28,14 +33,17 @@ enum WatchCommand {
     Deleted, updated and moves' origins are old index paths; inserted and moves' destinations
     new ones. A bad edit is answered {"error": {"message": …, "line": N}} and changes nothing.
 
+      --data FILE                  the records (JSON array or JSON Lines), held in memory
+      --dates F                    which values are dates, as for 'sift eval' (with --data)
       --sort 'K asc, K2 desc [c]'  sort descriptors (as .sort in the REPL); ties keep file order
       --section KEYPATH            one section per value of KEYPATH (ordered by it)
       --id KEY                     the records' id key (default id; with --db the primary key)
-      --db FILE --entity TABLE     watch an SQLite table instead; commits by other connections
-                                   are printed as they happen, as {"external": true, …}. An
-                                   entity name (of the schema read from FILE, or of a Core Data
-                                   store's model, or --model M) names attributes and to-one key
-                                   paths as sift batch --db does
+      --db FILE                    watch a table of an SQLite file instead; commits by other
+                                   connections are printed as they happen, as {"external": true, …}
+      --entity TABLE               with --db: the table, or an entity name (of the schema read
+                                   from FILE, of a Core Data store's model, or --model M), which
+                                   names attributes and to-one key paths as sift batch --db does
+      --model M                    with --db on a Core Data store: its .xcdatamodeld
       --write                      with --db: write the edits to the database (else refused)
 
     EXAMPLE
@@ -56,12 +64,10 @@ enum WatchCommand {
     }
   }
 
-  static func run(_ args: [String]) -> Int32 {
+  static func run(_ args: [String]) -> ExitStatus {
     let parsed: CLIArguments
     do {
-      parsed = try CLIArguments(
-        args, valued: ["--data", "--sort", "--section", "--id", "--db", "--entity", "--dates", "--model"],
-        switches: ["--write"])
+      parsed = try CLIArguments(args, options)
     } catch {
       return CLIOutput.usageError(error.message, command: "watch")
     }
@@ -96,14 +102,13 @@ enum WatchCommand {
             predicate: predicate, sorts: sorts, section: parsed.value("--section")),
           writable: writable)
       } else {
-        return 2
+        return .usage
       }
     } catch let e as SiftError {
       CLIOutput.error(CLIOutput.render(e))
-      return 1
+      return .failure
     } catch {
-      CLIOutput.error(TerminalText.escaped("sift watch: \(error)", keeping: ["\n", "\t"]))
-      return 1
+      return CLIOutput.failed("watch", error)
     }
     let idKey: String
     switch source {
@@ -118,7 +123,7 @@ enum WatchCommand {
     var unreadable: String?
     while true {
       switch input.next(waitMilliseconds: wait) {
-      case .end: return 0
+      case .end: return .success
       case .idle: reportExternal(source, line: line, unreadable: &unreadable)
       case .line(let text):
         line += 1

@@ -7,17 +7,17 @@ import Foundation
 /// let status = runREPL(arguments: ["--keep-going"])
 /// ```
 /// - Returns: the process exit status (0 ok, 1 an input failed, 2 usage error).
-func runREPL(arguments: [String]) -> Int32 {
+func runREPL(arguments: [String]) -> ExitStatus {
   let options: REPLOptions
   do {
     options = try REPLOptions.parse(arguments)
   } catch {
     FileHandle.standardError.write(Data("sift repl: \(error.message)\n  run 'sift repl --help' for usage\n".utf8))
-    return 2
+    return .usage
   }
   if options.help {
     print(REPLOptions.helpText)
-    return 0
+    return .success
   }
   let interactive = options.commands.isEmpty && isatty(0) != 0 && isatty(1) != 0
   let colors = !options.noColor && isatty(1) != 0 && ProcessInfo.processInfo.environment["NO_COLOR"] == nil
@@ -27,7 +27,7 @@ func runREPL(arguments: [String]) -> Int32 {
   } catch {
     FileHandle.standardError.write(
       Data((TerminalText.escaped("sift repl: \(error)", keeping: ["\n", "\t"]) + "\n").utf8))
-    return 1
+    return .failure
   }
   let stdout = FileHandle.standardOutput
   let stderr = FileHandle.standardError
@@ -54,7 +54,7 @@ func runREPL(arguments: [String]) -> Int32 {
     stdout.write(Data(("\r\u{1B}[K" + text).utf8))
   }
   _ = loop.run()
-  return 0
+  return .success
 }
 
 /// Builds the session the command line asked for.

@@ -83,8 +83,8 @@ struct REPLLoop {
 
   /// Runs until `.quit`, end of input, or (with `stopOnError`) the first error that is not a
   /// refusal.
-  /// Returns 0, or 1 when any input failed in a non-interactive run.
-  func run() -> Int32 {
+  /// Returns `.success`, or `.failure` when any input failed in a non-interactive run.
+  func run() -> ExitStatus {
     var buffer: [String] = []
     var failures = 0
     while true {
@@ -96,7 +96,7 @@ struct REPLLoop {
         buffer = []
         continue
       case .endOfInput:
-        guard !buffer.isEmpty else { return failures > 0 ? 1 : 0 }
+        guard !buffer.isEmpty else { return failures > 0 ? .failure : .success }
         input = buffer.joined(separator: "\n")
         buffer = []
       case .line(let line):
@@ -114,16 +114,16 @@ struct REPLLoop {
       let response = session.execute(input)
       write(response.text, response.status == .failed || response.status == .refused)
       switch response.status {
-      case .quit: return failures > 0 ? 1 : 0
+      case .quit: return failures > 0 ? .failure : .success
       case .failed:
         failures += 1
-        if options.stopOnError { return 1 }
+        if options.stopOnError { return .failure }
       case .refused:
         // A command that does not apply here (it said why): the script goes on.
         failures += 1
       case .ok: break
       }
-      if case .endOfInput = result { return failures > 0 ? 1 : 0 }
+      if case .endOfInput = result { return failures > 0 ? .failure : .success }
     }
   }
 }

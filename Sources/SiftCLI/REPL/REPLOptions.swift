@@ -80,6 +80,11 @@ struct REPLOptions: Sendable, Equatable {
       --no-color            no ANSI colors (also when NO_COLOR is set or output is not a terminal)
       -h, --help            show this help
 
+    examples:
+      sift
+      sift --db notes.sqlite -c ".count title BEGINSWITH[c] 'meet'"
+      echo 'distance < 5' | sift --no-sample --load venues.json
+
     exit status: 0 ok, 1 an input failed (scripts), 2 usage error.
     """
 

@@ -108,7 +108,7 @@ final class REPLSession {
 
   /// The banner shown when the interactive REPL starts.
   var banner: String {
-    var text = style.bold("sift") + " — NSPredicate format strings, in memory and in SQL\n"
+    var text = style.bold("sift") + " \(SiftCommandLine.version) — NSPredicate format strings, in memory and in SQL\n"
     for set in dataSets {
       text += "  \(set.name): \(set.count) records (\(set.origin))\n"
     }
