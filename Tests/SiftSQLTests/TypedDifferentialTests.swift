@@ -37,7 +37,8 @@ struct TypedDifferentialTests {
       if fetched != foundation.map({ notes[$0] }) { bad.append("fetch(from:) \(fetched.count) notes") }
       if !bad.isEmpty {
         disagreements.append(
-          "\(label): \(converted.predicateFormat) — Foundation \(foundation.count) matches; " + bad.joined(separator: "; "))
+          "\(label): \(converted.predicateFormat) — Foundation \(foundation.count) matches; "
+            + bad.joined(separator: "; "))
       }
     }
     #expect(shapes.count >= 50)

@@ -29,7 +29,8 @@ struct TypedConversionTests {
       Case(label: "at most", predicate: #Predicate { $0.rating <= 3 }, expected: "rating <= 3"),
       Case(label: "greater", predicate: #Predicate { $0.rating > -3 }, expected: "rating > -3"),
       Case(label: "at least", predicate: #Predicate { $0.title >= "m" }, expected: #"title >= "m""#),
-      Case(label: "and", predicate: #Predicate { $0.pinned && $0.rating > 1 }, expected: "pinned == YES AND rating > 1"),
+      Case(
+        label: "and", predicate: #Predicate { $0.pinned && $0.rating > 1 }, expected: "pinned == YES AND rating > 1"),
       Case(label: "or", predicate: #Predicate { $0.rating < 1 || $0.rating > 4 }, expected: "rating < 1 OR rating > 4"),
       Case(label: "not", predicate: #Predicate { !$0.pinned }, expected: "NOT pinned == YES"),
       Case(label: "bool", predicate: #Predicate { $0.pinned }, expected: "pinned == YES"),
@@ -43,16 +44,20 @@ struct TypedConversionTests {
         label: "conditional", predicate: #Predicate { ($0.pinned ? $0.rating : 0) > 2 },
         expected: "TERNARY(pinned == YES, rating, 0) > 2"),
       Case(label: "nil", predicate: #Predicate { $0.body == nil }, expected: "body == nil"),
-      Case(label: "optional chain", predicate: #Predicate { $0.place?.city == "Oslo" }, expected: #"place.city == "Oslo""#),
+      Case(
+        label: "optional chain", predicate: #Predicate { $0.place?.city == "Oslo" }, expected: #"place.city == "Oslo""#),
       Case(
         label: "nil coalescing", predicate: #Predicate { ($0.body ?? "") == "" },
         expected: #"TERNARY(body != nil, body, "") == """#),
-      Case(label: "contains text", predicate: #Predicate { $0.title.contains("ab") }, expected: #"title CONTAINS "ab""#),
-      Case(label: "starts with", predicate: #Predicate { $0.title.starts(with: "a") }, expected: #"title BEGINSWITH "a""#),
+      Case(
+        label: "contains text", predicate: #Predicate { $0.title.contains("ab") }, expected: #"title CONTAINS "ab""#),
+      Case(
+        label: "starts with", predicate: #Predicate { $0.title.starts(with: "a") }, expected: #"title BEGINSWITH "a""#),
       Case(label: "contains element", predicate: #Predicate { $0.tags.contains("x") }, expected: #"tags CONTAINS "x""#),
       Case(label: "in captured", predicate: #Predicate { names.contains($0.title) }, expected: #"title IN {"a", "b"}"#),
       Case(
-        label: "contains where", predicate: #Predicate { $0.tags.contains { $0 == "x" } }, expected: #"ANY tags == "x""#),
+        label: "contains where", predicate: #Predicate { $0.tags.contains { $0 == "x" } }, expected: #"ANY tags == "x""#
+      ),
       Case(
         label: "all satisfy", predicate: #Predicate { $0.tags.allSatisfy { $0 != "x" } }, expected: #"ALL tags != "x""#),
       Case(
@@ -64,8 +69,10 @@ struct TypedConversionTests {
       Case(label: "max", predicate: #Predicate { $0.tags.max() == "z" }, expected: #"tags.@max == "z""#),
       Case(label: "min", predicate: #Predicate { $0.tags.min() == "a" }, expected: #"tags.@min == "a""#),
       Case(label: "first", predicate: #Predicate { $0.tags.first == "a" }, expected: #"tags[FIRST] == "a""#),
-      Case(label: "range", predicate: #Predicate { (1..<3).contains($0.rating) }, expected: "rating >= 1 AND rating < 3"),
-      Case(label: "closed range", predicate: #Predicate { (1...3).contains($0.rating) }, expected: "rating BETWEEN {1, 3}"),
+      Case(
+        label: "range", predicate: #Predicate { (1..<3).contains($0.rating) }, expected: "rating >= 1 AND rating < 3"),
+      Case(
+        label: "closed range", predicate: #Predicate { (1...3).contains($0.rating) }, expected: "rating BETWEEN {1, 3}"),
       Case(label: "enum", predicate: #Predicate { $0.kind == idea }, expected: #"kind == "idea""#),
       Case(
         label: "date", predicate: #Predicate { $0.updatedAt > day },
