@@ -29,6 +29,38 @@ public enum SiftKeyStrategy: Sendable, Hashable {
     }
   }
 
+  /// The Swift property name a stored name decodes into: the reverse of `storedName(_:)`, as
+  /// `JSONDecoder` reads keys (`.snakeCase`: `convertFromSnakeCase`, so `updated_at` fills
+  /// `updatedAt`; like `JSONDecoder`, `image_url` fills `imageUrl`, not `imageURL`: map such a
+  /// name explicitly).
+  ///
+  /// ```swift
+  /// SiftKeyStrategy.snakeCase.swiftName("updated_at")   // "updatedAt"
+  /// ```
+  public func swiftName(_ storedName: String) -> String {
+    switch self {
+    case .exact: return storedName
+    case .snakeCase: return SiftKeyStrategy.camelCased(storedName)
+    case .mapped(let names): return names.first { $0.value == storedName }?.key ?? storedName
+    }
+  }
+
+  /// `JSONDecoder`'s `convertFromSnakeCase`, step for step: leading and trailing underscores
+  /// kept, the words between underscores joined, the first lower-cased and the others
+  /// capitalized; a name without an inner underscore is kept as it is.
+  static func camelCased(_ key: String) -> String {
+    let c = Array(key)
+    guard let first = c.firstIndex(where: { $0 != "_" }) else { return key }
+    var last = c.count - 1
+    while last > first && c[last] == "_" { last -= 1 }
+    let words = c[first...last].split(separator: "_")
+    guard words.count > 1 else { return key }
+    let joined =
+      String(words[0]).lowercased()
+      + words.dropFirst().map { w in String(w.prefix(1)).uppercased() + String(w.dropFirst()).lowercased() }.joined()
+    return String(c[..<first]) + joined + String(c[(last + 1)...])
+  }
+
   /// `JSONEncoder`'s `convertToSnakeCase`, step for step: a word ends before each capital; a
   /// run of capitals is one word up to the capital before the next lower-case letter
   /// (`myURLText` → `my_url_text`); every word is lower-cased and joined with `_`.

@@ -95,6 +95,33 @@ struct TypedRefusalTests {
     }
   }
 
+  /// The decoding direction is JSONDecoder's own `convertFromSnakeCase`.
+  @Test func swiftNamesMatchJSONDecoder() throws {
+    let names = [
+      "updated_at", "a", "image_url", "_leading_word", "trailing_word__", "__", "x_1_y", "already", "HTTP_server",
+      "one_two_three", "a__b", "é_é",
+    ]
+    struct AnyKey: CodingKey {
+      var stringValue: String
+      var intValue: Int? { nil }
+      init(stringValue: String) { self.stringValue = stringValue }
+      init?(intValue: Int) { nil }
+    }
+    struct Keys: Decodable {
+      var names: [String]
+      init(from decoder: any Decoder) throws {
+        names = try decoder.container(keyedBy: AnyKey.self).allKeys.map(\.stringValue)
+      }
+    }
+    for name in names {
+      let decoder = JSONDecoder()
+      decoder.keyDecodingStrategy = .convertFromSnakeCase
+      let keys = try decoder.decode(Keys.self, from: Data(#"{"\#(name)": 1}"#.utf8))
+      #expect(keys.names == [SiftKeyStrategy.snakeCase.swiftName(name)], "\(name)")
+    }
+    #expect(SiftKeyStrategy.mapped(["updatedAt": "modified"]).swiftName("modified") == "updatedAt")
+  }
+
   @Test func sortDescriptors() throws {
     #expect(try SiftSortDescriptor(SortDescriptor(\Note.rating, order: .reverse)).description == "rating desc")
     #expect(try SiftSortDescriptor(SortDescriptor(\Note.title, comparator: .lexical)).description == "title asc")
