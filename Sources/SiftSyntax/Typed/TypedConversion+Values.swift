@@ -10,7 +10,7 @@ extension PredicateExpressions.Value: SiftConvertibleExpression {
         "cannot convert a captured value of type \(SiftValue.typeName(of: value)) of a #Predicate: "
           + "it has no SiftValue (conform the type to SiftValueConvertible)")
     }
-    return .expression(TypedValues.constant(v))
+    return .expression(.constant(v))
   }
 }
 
@@ -83,9 +83,6 @@ extension PredicateExpressions.NilCoalesce: SiftConvertibleExpression {
 
 /// Key-path names and constants as the parser writes them.
 enum TypedValues {
-  /// A constant; a negative number stays one constant (the parser folds `-5`).
-  static func constant(_ v: SiftValue) -> ExpressionNode { .constant(v) }
-
   /// `base.component`, as the parser's `appendKey` builds it.
   static func append(_ component: SiftKeyPath.Component, to base: ExpressionNode) -> ExpressionNode {
     switch base.kind {

@@ -51,6 +51,10 @@ struct TypedConverter {
   var bindings: [PredicateExpressions.VariableID: ExpressionNode] = [:]
   /// The last `$x` number handed out.
   var variableCount = 0
+  /// How deep the walk is; a tree deeper than `ParserLimits().maxDepth` is refused as a parsed
+  /// one is (a `Predicate` may be decoded from data, so its depth is input too).
+  var depth = 0
+  let maxDepth = ParserLimits().maxDepth
 
   init(keys: SiftKeyStrategy) { self.keys = keys }
 
@@ -59,6 +63,12 @@ struct TypedConverter {
     guard let convertible = node as? any SiftConvertibleExpression else {
       throw TypedConverter.refusal(.unconvertibleExpression, TypedConverter.unsupportedReason(node))
     }
+    guard depth < maxDepth else {
+      throw SiftError(
+        stage: .convert, diagnostic: DiagnosticCatalog.nestingTooDeep(limit: maxDepth, at: .at(0)), source: "")
+    }
+    depth += 1
+    defer { depth -= 1 }
     return try convertible.siftTerm(&self)
   }
 

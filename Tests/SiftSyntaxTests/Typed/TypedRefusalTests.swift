@@ -60,6 +60,19 @@ struct TypedRefusalTests {
     #expect(e.message.contains("Place"))
   }
 
+  /// A tree deeper than the parser's depth limit (a decoded `Predicate` can be any depth) is
+  /// refused, not walked until the stack runs out.
+  @Test func deepTreeIsRefused() throws {
+    func negated(_ e: some StandardPredicateExpression<Bool>, _ n: Int) -> any StandardPredicateExpression<Bool> {
+      n == 0 ? e : negated(PredicateExpressions.Negation(e), n - 1)
+    }
+    let shallow = Predicate<Note> { negated(PredicateExpressions.KeyPath(root: $0, keyPath: \.pinned), 100) }
+    #expect(try SiftPredicate(shallow).predicateFormat.hasPrefix("NOT NOT"))
+    let deep = Predicate<Note> { negated(PredicateExpressions.KeyPath(root: $0, keyPath: \.pinned), 1_000) }
+    #expect(throws: SiftError.self) { try SiftPredicate(deep) }
+    do { _ = try SiftPredicate(deep) } catch { #expect(error.id == "nesting-too-deep") }
+  }
+
   @Test func snakeCaseKeys() throws {
     let day = Date(timeIntervalSinceReferenceDate: 0)
     let p = try SiftPredicate(#Predicate<Note> { $0.updatedAt > day && $0.place?.zip == 7 }, keys: .snakeCase)
