@@ -47,6 +47,31 @@ struct TypedDifferentialTests {
     #expect(disagreements.isEmpty, "\(disagreements.joined(separator: "\n"))")
   }
 
+  /// Random trees built at run time (`TypedRandomPredicates`): 80 per seed, up to 3 levels.
+  @Test(arguments: seeds) func randomTreesAgree(seed: UInt64) throws {
+    let notes = Note.generate(60, seed: seed)
+    let records = try notes.map { try SiftRecordEncoder.encode($0) }
+    let engines = try ThreeWay(schema: try SQLSchema(json: Note.schema), entity: "TypedNote", records: records)
+    var g = SeededRandom(seed: seed &* 104_729)
+    var disagreements: [String] = []
+    for _ in 0..<80 {
+      let predicate = TypedRandomPredicates.make(&g, depth: 3)
+      let foundation = try notes.indices.filter { try predicate.evaluate(notes[$0]) }
+      let converted = try SiftPredicate(predicate)
+      let o = engines.outcomes(converted)
+      var bad: [String] = []
+      if try SiftPredicate(format: converted.predicateFormat) != converted { bad.append("does not reparse") }
+      if o.memory != .matches(foundation) { bad.append("memory \(o.memory)") }
+      if o.sqlite != .matches(foundation) { bad.append("sqlite \(o.sqlite)") }
+      if let pg = o.postgres, pg != .matches(foundation) { bad.append("postgresql \(pg)") }
+      if !bad.isEmpty {
+        disagreements.append(
+          "\(converted.predicateFormat) — Foundation \(foundation.count) matches; " + bad.joined(separator: "; "))
+      }
+    }
+    #expect(disagreements.isEmpty, "\(disagreements.joined(separator: "\n"))")
+  }
+
   /// Sorted by converted `SortDescriptor`s: the same order as Foundation's `sorted(using:)`.
   @Test(arguments: seeds.prefix(3)) func sortsAgree(seed: UInt64) throws {
     let notes = Note.generate(40, seed: seed)

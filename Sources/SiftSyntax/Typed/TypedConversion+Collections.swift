@@ -110,7 +110,10 @@ extension PredicateExpressions.SequenceMaximum: SiftConvertibleExpression {
   }
 }
 
-/// String-only operations: `contains(_:)` and `starts(with:)` of a `String`.
+/// String-only operations: `contains(_:)` and `starts(with:)` of a `String`. Swift finds the
+/// empty string in every string, where `CONTAINS ""` and `BEGINSWITH ""` are false (as in
+/// Apple's NSPredicate): an empty constant is `TRUEPREDICATE`, a needle from a key path
+/// `needle == "" OR text CONTAINS needle`.
 enum TypedText {
   static func stringOperation(
     _ type: Any.Type, _ name: String, _ op: ComparisonOperator, _ lhs: Any, _ rhs: Any,
@@ -121,7 +124,13 @@ enum TypedText {
         .unconvertibleExpression,
         "cannot convert \(name) of a #Predicate on \(type): only a String's \(name) has a store equivalent")
     }
-    return .predicate(TypedTerm.compare(try converter.expression(lhs), op, try converter.expression(rhs)))
+    let text = try converter.expression(lhs), needle = try converter.expression(rhs)
+    let found = TypedTerm.compare(text, op, needle)
+    if case .constant(let v) = needle.kind {
+      return .predicate(v == .string("") ? PredicateNode(.constant(true)) : found)
+    }
+    let empty = TypedTerm.compare(needle, .equal, .constant(.string("")))
+    return .predicate(TypedLogic.flat(empty, found, and: false))
   }
 }
 

@@ -77,6 +77,8 @@ enum TypedDiffPredicates {
       ("starts", #Predicate<Note> { $0.title.starts(with: s) }),
       ("optional contains", #Predicate<Note> { ($0.body ?? "").contains(t) }),
       ("empty text", #Predicate<Note> { $0.title.isEmpty }),
+      ("empty needle", #Predicate<Note> { $0.title.starts(with: "") || $0.title.contains("") }),
+      ("needle from a key path", #Predicate<Note> { $0.title.contains($0.body ?? "") }),
       ("captured contains", #Predicate<Note> { pair.contains($0.title) }),
     ]
   }

@@ -53,6 +53,10 @@ struct TypedConversionTests {
         label: "contains text", predicate: #Predicate { $0.title.contains("ab") }, expected: #"title CONTAINS "ab""#),
       Case(
         label: "starts with", predicate: #Predicate { $0.title.starts(with: "a") }, expected: #"title BEGINSWITH "a""#),
+      Case(label: "empty needle", predicate: #Predicate { $0.title.starts(with: "") }, expected: "TRUEPREDICATE"),
+      Case(
+        label: "needle from a key path", predicate: #Predicate { $0.title.contains($0.body ?? "x") },
+        expected: #"TERNARY(body != nil, body, "x") == "" OR title CONTAINS TERNARY(body != nil, body, "x")"#),
       Case(label: "contains element", predicate: #Predicate { $0.tags.contains("x") }, expected: #"tags CONTAINS "x""#),
       Case(label: "in captured", predicate: #Predicate { names.contains($0.title) }, expected: #"title IN {"a", "b"}"#),
       Case(
