@@ -22,7 +22,7 @@ struct TypedDiffNote: Codable, Sendable, Equatable {
       "due": "date", "kind": "string", "tags": "stringArray"}}}}
     """
 
-  static let words = ["", "a", "ab", "abc", "b", "ba", "B", "Zed", "zed", "x y", "milk", "mi"]
+  static let words = ["", "a", "ab", "abc", "b", "ba", "B", "Zed", "zed", "x y", "milk", "mi", "é", "É", "ß", "ﬁ"]
 
   /// `count` notes from `seed`: small integers (no overflow), halves as scores, whole-second
   /// dates, nil in a fifth of the optionals.

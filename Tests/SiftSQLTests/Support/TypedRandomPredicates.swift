@@ -56,7 +56,7 @@ enum TypedRandomPredicates {
     typealias P = PredicateExpressions
     let word = g.pick(Note.words), r = g.int(in: -2...6), x = Double(g.int(in: -4...12)) / 2
     let day = Date(timeIntervalSinceReferenceDate: Double(g.int(in: 0...5) * 86_400))
-    switch g.below(14) {
+    switch g.below(22) {
     case 0: return P.Comparison(lhs: key(v, \.rating), rhs: P.Value(r), op: order(&g))
     case 1: return P.Comparison(lhs: key(v, \.score), rhs: P.Value(x), op: order(&g))
     case 2: return P.Comparison(lhs: key(v, \.title), rhs: P.Value(word), op: order(&g))
@@ -74,8 +74,34 @@ enum TypedRandomPredicates {
       let sum = P.Arithmetic(lhs: key(v, \.rating), rhs: P.Value(r), op: g.pick([.add, .subtract, .multiply]))
       return P.Comparison(lhs: sum, rhs: P.Value(g.int(in: -4...8)), op: order(&g))
     case 12: return P.Equal(lhs: key(v, \.kind), rhs: P.Value(g.pick([Note.Kind.idea, .todo, .done])))
-    default:
+    case 13:
       return P.SequenceContainsWhere(key(v, \.tags)) { e in P.Comparison(lhs: e, rhs: P.Value(word), op: .greaterThan) }
+    case 14: return P.SequenceAllSatisfy(key(v, \.tags)) { e in P.NotEqual(lhs: e, rhs: P.Value(word)) }
+    case 15:
+      let count = P.KeyPath(
+        root: P.Filter(key(v, \.tags)) { e in P.SequenceStartsWith(base: e, prefix: P.Value("a")) },
+        keyPath: \[String].count)
+      return P.Comparison(lhs: count, rhs: P.Value(g.int(in: 0...2)), op: order(&g))
+    case 16: return P.Equal(lhs: P.SequenceMaximum(elements: key(v, \.tags)), rhs: P.Value(g.chance(0.2) ? nil : word))
+    case 17:
+      // Divisors are non-zero constants: Swift traps on a zero divisor.
+      let q = P.IntDivision(lhs: key(v, \.rating), rhs: P.Value(g.pick([-3, -2, 2, 3])))
+      let m = P.IntRemainder(lhs: key(v, \.rating), rhs: P.Value(g.pick([-3, 2, 3])))
+      return g.chance(0.5) ? P.Equal(lhs: q, rhs: P.Value(r / 3)) : P.Equal(lhs: m, rhs: P.Value(r % 3))
+    case 18:
+      let half = P.FloatDivision(lhs: P.UnaryMinus(key(v, \.score)), rhs: P.Value(g.pick([2.0, -4.0])))
+      return P.Comparison(lhs: half, rhs: P.Value(x / 2), op: order(&g))
+    case 19:
+      let first = P.OptionalFlatMap(key(v, \.body)) { b in P.SequenceStartsWith(base: b, prefix: P.Value(word)) }
+      return P.Equal(lhs: first, rhs: P.Value(g.chance(0.2) ? nil : g.chance(0.5)))
+    case 20:
+      return P.RangeExpressionContains(
+        range: P.ClosedRange(lower: P.Value(r - 2), upper: P.Value(r)), element: key(v, \.rating))
+    default:
+      let size = P.KeyPath(root: key(v, \.tags), keyPath: \[String].count)
+      return g.chance(0.5)
+        ? P.KeyPath(root: key(v, \.tags), keyPath: \[String].isEmpty)
+        : P.Comparison(lhs: size, rhs: P.Value(g.int(in: 0...3)), op: order(&g))
     }
   }
 }
