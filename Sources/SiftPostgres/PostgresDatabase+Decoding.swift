@@ -7,21 +7,20 @@ extension PostgresDatabase {
   /// column's own encoding (`SQLColumnCodec`: `timestamptz`, `timestamp`, `date`, numbers or
   /// text for dates, `boolean`, `uuid`, native and JSON arrays). `SiftRow.self` gives rows with
   /// named access. Without `schema`, the database's own is read (`introspectSchema`, of this
-  /// connection's schema or `public`).
+  /// connection's schema or `public`). `keys` maps stored names to coding keys (`updated_at`
+  /// fills `updatedAt` with `.snakeCase`).
   ///
   /// ```swift
   /// let notes = try db.fetch(SiftFetchRequest(entity: "note"), as: Note.self)
   /// ```
   /// - Throws: `SiftError`: the server's (a `PostgresError` as `underlying`), the compiler's, or a decoding
   ///   error naming the row, key, column and what was found).
-  public func fetch<T: Decodable>(_ request: SiftFetchRequest, as type: T.Type, schema: SQLSchema? = nil)
-    throws(SiftError) -> [T]
-  {
+  public func fetch<T: Decodable>(
+    _ request: SiftFetchRequest, as type: T.Type, schema: SQLSchema? = nil, keys: SiftKeyStrategy = .exact
+  ) throws(SiftError) -> [T] {
     let schema = try self.schema(schema)
-    do { return try SQLCompiler(dialect: PostgreSQLDialect(), schema: schema).fetch(request, as: type, in: self) } catch
-    {
-      throw SiftError.postgres(error)
-    }
+    let compiler = SQLCompiler(dialect: PostgreSQLDialect(), schema: schema)
+    do { return try compiler.fetch(request, as: type, in: self, keys: keys) } catch { throw SiftError.postgres(error) }
   }
 
   /// The number of records `request` selects (its limit and offset applied).

@@ -10,6 +10,7 @@ extension SQLiteDatabase {
   /// blobs, arrays from JSON). `SiftRow.self` gives rows with named access. Without `schema`,
   /// the database's own is read (`introspectSchema`). Arrays kept in Sift's side tables (a
   /// database `sift load` made) are not in the rows: declare them optional or leave them out.
+  /// `keys` maps stored names to coding keys (`updated_at` fills `updatedAt` with `.snakeCase`).
   ///
   /// ```swift
   /// struct Note: Decodable { var id: Int; var title: String; var createdAt: Date; var pinned: Bool }
@@ -17,12 +18,12 @@ extension SQLiteDatabase {
   /// ```
   /// - Throws: `SiftError`: the compiler's, SQLite's, or a decoding error naming the row,
   ///   key, column and what was found.
-  public func fetch<T: Decodable>(_ request: SiftFetchRequest, as type: T.Type, schema: SQLSchema? = nil)
-    throws(SiftError) -> [T]
-  {
+  public func fetch<T: Decodable>(
+    _ request: SiftFetchRequest, as type: T.Type, schema: SQLSchema? = nil, keys: SiftKeyStrategy = .exact
+  ) throws(SiftError) -> [T] {
     let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: try self.schema(schema))
     do {
-      let columns = try compiler.resultColumns(for: request)
+      let columns = try compiler.resultColumns(for: request).renamed(for: keys)
       let statement = try compiler.compileForDecoding(request)
       guard T.self == SiftRow.self else { return try decodeRows(statement, columns: columns, as: type) }
       var sink = SiftRowSink(columns: columns, as: type)

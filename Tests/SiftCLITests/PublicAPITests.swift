@@ -40,6 +40,9 @@ struct PublicAPITests {
       if ["TypeNominal", "TypeFunc", "TypeNameAlias", "Import"].contains(kind) { return }
       // Implicit members, and `package`/internal ones (visible to the package's own modules only).
       if node["implicit"] as? Bool == true || node["isInternal"] as? Bool == true { return }
+      // Another module's type extended with nothing public (an internal conformance, such as
+      // the typed-predicate converter's on `PredicateExpressions`) adds no surface.
+      if node["isExternal"] as? Bool == true, (node["children"] as? [Any] ?? []).isEmpty { return }
       let name = node["printedName"] as? String ?? ""
       let path = parent.isEmpty ? name : "\(parent).\(name)"
       if kind != "Root" {

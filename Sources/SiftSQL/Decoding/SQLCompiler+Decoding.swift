@@ -55,16 +55,17 @@ package struct SiftRowSink<T: Decodable> {
 
 extension SQLCompiler {
   /// Runs `request` on `database` (which must hold this compiler's schema) and decodes each
-  /// row as `type` (`SiftRowColumns.decode`): what the drivers' `fetch(_:as:)` do.
+  /// row as `type` (`SiftRowColumns.decode`): what the drivers' `fetch(_:as:)` do. `keys` maps
+  /// stored names to coding keys (`updated_at` fills `updatedAt` with `.snakeCase`).
   ///
   /// ```swift
   /// let notes = try SQLCompiler(dialect: SQLiteDialect(), schema: schema).fetch(request, as: Note.self, in: db)
   /// ```
   /// - Throws: the compiler's `SiftError`, the database's error, or a decoding error.
-  public func fetch<T: Decodable>(_ request: SiftFetchRequest, as type: T.Type, in database: any SQLDatabase) throws
-    -> [T]
-  {
-    let columns = try resultColumns(for: request)
+  public func fetch<T: Decodable>(
+    _ request: SiftFetchRequest, as type: T.Type, in database: any SQLDatabase, keys: SiftKeyStrategy = .exact
+  ) throws -> [T] {
+    let columns = try resultColumns(for: request).renamed(for: keys)
     return try columns.decode(try database.execute(try compileForDecoding(request)), as: type)
   }
 

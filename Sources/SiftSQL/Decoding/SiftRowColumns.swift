@@ -31,6 +31,18 @@ public final class SiftRowColumns: Sendable {
 
   /// The position of column `name`, or nil.
   public func position(of name: String) -> Int? { positions[name] }
+
+  /// The same columns named as a `Decodable` type's coding keys under `keys`
+  /// (`SiftKeyStrategy.swiftName`: `updated_at` is `updatedAt` with `.snakeCase`); `.exact`
+  /// gives these columns.
+  ///
+  /// ```swift
+  /// columns.renamed(for: .snakeCase).names   // ["id", "updatedAt"]
+  /// ```
+  package func renamed(for keys: SiftKeyStrategy) -> SiftRowColumns {
+    if case .exact = keys { return self }
+    return SiftRowColumns(names: names.map(keys.swiftName), codecs: codecs)
+  }
 }
 
 extension SQLCompiler {

@@ -105,6 +105,8 @@ public struct SiftError: Error, Sendable, Hashable, CustomStringConvertible {
     case decode
     /// Keeping fetched results current (live results, live tables).
     case live
+    /// Converting Swift's `#Predicate` or `SortDescriptor` (`SiftPredicate(_:keys:)`).
+    case convert
     /// Refused by a `SiftQueryPolicy` (a key, an operator or a limit), or over its time limit.
     case policy
   }

@@ -156,6 +156,13 @@ package enum DiagnosticID: String, Sendable, Hashable, CaseIterable {
   case negativeLimit = "negative-limit"
   case negativeOffset = "negative-offset"
 
+  // MARK: Converting Swift's `#Predicate` and `SortDescriptor` (stage `.convert`)
+
+  case unconvertibleExpression = "unconvertible-expression"
+  case unconvertibleKeyPath = "unconvertible-key-path"
+  case unconvertibleSort = "unconvertible-sort"
+  case unconvertibleValue = "unconvertible-value"
+
   // MARK: Command line (`sift batch`: a case line that is not a case)
 
   case invalidCase = "invalid-case"
