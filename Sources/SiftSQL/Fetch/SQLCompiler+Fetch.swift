@@ -154,7 +154,9 @@ extension SQLCompiler {
         case .binary: expr = SQLFragment("\(v)\(sql: c.collation(for: v))")
         case .caseInsensitive: expr = SQLFragment("\(c.fold(v, .caseInsensitive))\(sql: c.collation(for: v))")
         case .localizedStandard:
-          if let coll = dialect.localizedCollation {
+          if let function = dialect.localizedSortFunction {
+            expr = SQLFragment("\(sql: function)(\(v))")
+          } else if let coll = dialect.localizedCollation {
             // `schema.name` (PostgreSQL's `sift.sift_localized`): each part quoted.
             let name = coll.split(separator: ".", maxSplits: 1).map { dialect.quoteIdentifier(String($0)) }.joined(
               separator: ".")
