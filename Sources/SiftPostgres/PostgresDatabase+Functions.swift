@@ -118,6 +118,8 @@ extension PostgresDatabase {
     "sift_fdiv": "division of doubles",
     "sift_exact": "comparing doubles with large integers",
     "sift_localized": "the collation of localized sorts",
-    "sift_localized_key": "localized sorts",
+    "sift_localized_events": "localized sorts",
+    "sift_localized_base": "localized sorts",
+    "sift_localized_case": "localized sorts",
   ]
 }

@@ -26,15 +26,16 @@ public struct PostgreSQLDialect: SQLDialect {
   /// NULL. `sift_fdiv(a, b)`: double division with IEEE results for a zero divisor (its sign
   /// included: `1 / -0.0` is -infinity; NULL in, NULL out). `sift_exact(x)`: a double as the
   /// exact `numeric` it is, for comparing doubles with 64-bit integers (PostgreSQL's own casts
-  /// keep 15 or 17 significant digits). `sift_localized_key(s)`: the sort key of `.localizedStandard`
-  /// sorts, ordered as memory orders (`SiftSortOrder.localizedStandard`; built from ICU collations,
-  /// so the server needs ICU: see `PostgresLocalizedSQL`). Then grants: `USAGE` on the schema and
+  /// keep 15 or 17 significant digits). For `.localizedStandard` sorts, ordered as memory orders
+  /// (`SiftSortOrder.localizedStandard`), the collations `sift_localized_base` and
+  /// `sift_localized_case` and the function `sift_localized_events` (ICU collations, so the server
+  /// needs ICU: see `PostgresLocalizedSQL`). Then grants: `USAGE` on the schema and
   /// `EXECUTE` on its functions to `PUBLIC`, so any role that may read the tables may call them
   /// (`setupSQL(schema:grantees:)` names roles instead). The schema's comment names the setup's
   /// version (`setupVersion`). Re-run it after upgrading Sift.
   ///
   /// ```swift
-  /// PostgreSQLDialect.setupSQL.count   // 13
+  /// PostgreSQLDialect.setupSQL.count   // 11
   /// ```
   public static let setupSQL: [String] = setupSQL(schema: defaultFunctionSchema)
 
@@ -163,9 +164,11 @@ public struct PostgreSQLDialect: SQLDialect {
   public var codePointCollation: String? { "C" }
   /// `SQLDialect.localizedCollation` for this database (see the protocol for its meaning).
   public var localizedCollation: String? { functionSchema + ".sift_localized" }
-  /// `SQLDialect.localizedSortFunction` for this database: `sift.sift_localized_key`, the sort key
-  /// that orders as memory does (`localizedCollation` alone is ICU's order, not Foundation's).
-  public var localizedSortFunction: String? { Self.qualifier(functionSchema) + ".sift_localized_key" }
+  /// `SQLDialect.localizedSortKeys` for this database: the keys of `PostgresLocalizedSQL`, which
+  /// order as memory does (`localizedCollation` alone is ICU's order, not Foundation's).
+  public func localizedSortKeys(_ value: String) -> [String]? {
+    PostgresLocalizedSQL.keys(value, schema: functionSchema)
+  }
   /// `SQLDialect.powerFunction` for this database (see the protocol for its meaning).
   public var powerFunction: String { "power" }
   /// `SQLDialect.mathFunction` for this database (see the protocol for its meaning).

@@ -97,7 +97,7 @@ public enum SiftSortOrder {
   /// `DŽ`, full-width letters as ASCII), then code points, as -1, 0, 1: 0 only for equal strings.
   /// The compatibility forms make the order total where Foundation's own is not (on Linux it
   /// puts `ﬁne` before `FILE01` though `fine` comes after `file01`, and sorts built on that
-  /// disagree with themselves), and PostgreSQL's `sift.sift_localized_key` computes the same order
+  /// disagree with themselves), and PostgreSQL's sort keys over `sift.sift_localized_*` give the same order
   /// (Grammar/notes/fetch.md, "Localized order"). SiftSQLite's `SIFT_LOCALIZED` collation calls
   /// this function.
   ///

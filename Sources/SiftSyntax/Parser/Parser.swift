@@ -105,17 +105,17 @@ package struct Parser {
       argumentCount = parser.argumentCount
       swap(&argumentFailure, &parser.argumentFailure)
     }
+    if arguments != nil, argumentCount > 0 {
+      // One depth rule: `maxDepth` bounds the format as written, bound or not (Grammar/README.md,
+      // "ParserLimits"). A bound value can make the tree shorter (`%K.x` is one key path, `{%@}`
+      // one constant), so the unbound parse gives the verdict: its error, if any, is the one
+      // `parse` would report (the same but for depth, which it finds where the text nests).
+      var unused: ArgumentFailure?
+      _ = try run(source, limits: limits, arguments: nil, argumentFailure: &unused, empty: empty(), rule)
+    }
     guard let tree else {
       // The rule either returns or throws, so `diagnostic` is set here.
       throw SiftError(stage: .parse, diagnostic: diagnostic ?? empty(), source: source)
-    }
-    if arguments != nil, argumentCount > 0 {
-      // One depth rule: `maxDepth` bounds the format as written, bound or not (Grammar/README.md,
-      // "ParserLimits"). A bound value can make the tree shorter (`%K.x` is one key path, `- %@`
-      // of a number one constant), so the unbound parse gives the verdict; it can only fail on
-      // depth once the bound one succeeded.
-      var unused: ArgumentFailure?
-      _ = try run(source, limits: limits, arguments: nil, argumentFailure: &unused, empty: empty(), rule)
     }
     return (tree, warnings, argumentCount)
   }
