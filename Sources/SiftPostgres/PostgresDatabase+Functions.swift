@@ -56,7 +56,8 @@ extension PostgresDatabase {
         usable.insert(name)
       } else if refused[name] == nil {
         let quoted = PostgreSQLDialect.qualifier(schema)
-        refused[name] = schemaOK ? "EXECUTE on function \(Self.shown(name, schema: schema))" : "USAGE on schema \(quoted)"
+        refused[name] =
+          schemaOK ? "EXECUTE on function \(Self.shown(name, schema: schema))" : "USAGE on schema \(quoted)"
       }
     }
     rememberSiftFunctions(Array(usable))

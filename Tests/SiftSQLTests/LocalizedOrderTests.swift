@@ -27,7 +27,8 @@ struct LocalizedOrderTests {
     for r in [
       Self.sorted,
       SiftFetchRequest(
-        entity: "Thing", sortDescriptors: [SiftSortDescriptor("name", ascending: false, comparison: .localizedStandard)],
+        entity: "Thing",
+        sortDescriptors: [SiftSortDescriptor("name", ascending: false, comparison: .localizedStandard)],
         limit: 20, offset: 5, resultType: .indices),
     ] {
       if let report = engines.check(r) { Issue.record("\(report)") }

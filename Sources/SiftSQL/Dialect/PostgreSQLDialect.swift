@@ -60,8 +60,11 @@ public struct PostgreSQLDialect: SQLDialect {
   /// ```
   public static func grantSQL(schema: String, grantees: [String]) -> [String] {
     let s = qualifier(schema)
-    let to = grantees.isEmpty ? "PUBLIC" : grantees.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
-      .joined(separator: ", ")
+    let to =
+      grantees.isEmpty
+      ? "PUBLIC"
+      : grantees.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        .joined(separator: ", ")
     let revoke =
       grantees.isEmpty
       ? [] : ["REVOKE USAGE ON SCHEMA \(s) FROM PUBLIC", "REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA \(s) FROM PUBLIC"]

@@ -155,7 +155,9 @@ extension SQLCompiler {
         case .caseInsensitive: expr = SQLFragment("\(c.fold(v, .caseInsensitive))\(sql: c.collation(for: v))")
         case .localizedStandard:
           if let keys = dialect.localizedSortKeys(v.sql.text) {
-            for key in keys { terms.append(sortTerm(SQLFragment("\(sql: key)"), ascending: s.ascending, nulls: s.nulls, &c)) }
+            for key in keys {
+              terms.append(sortTerm(SQLFragment("\(sql: key)"), ascending: s.ascending, nulls: s.nulls, &c))
+            }
             continue
           } else if let coll = dialect.localizedCollation {
             // `schema.name` (PostgreSQL's `sift.sift_localized`): each part quoted.
