@@ -28,6 +28,9 @@ struct PostgresRoleTests {
       functions = "sift_fn_" + suffix
       admin = try PostgresDatabase(conninfo: try #require(PostgresTestServer.conninfo), schema: .temporary())
       data = try #require(admin.schemaName)
+      let may = try admin.execute(
+        SQLStatement(sql: "SELECT rolcreaterole OR rolsuper FROM pg_catalog.pg_roles WHERE rolname = current_user"))
+      try #require(may == [[.bool(true)]], "the test role needs CREATEROLE: run .ci/postgres-setup (it grants it)")
       let q = PostgresDatabase.quoteIdentifier
       try admin.run(
         "CREATE ROLE \(q(role)) LOGIN PASSWORD '\(password)';"
