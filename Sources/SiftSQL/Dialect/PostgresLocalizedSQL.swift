@@ -33,9 +33,9 @@ enum PostgresLocalizedSQL {
       "CREATE COLLATION IF NOT EXISTS \(s).sift_localized_case"
         + " (provider = icu, locale = 'und-u-kn-true-kc-true', deterministic = false)",
       // One regular-expression pass and a translate, in C. Measured on the shared CI server,
-      // 100,000 rows of text with digits sort in about 4.7 s by all five keys (0.7 s by the ICU
+      // 100,000 rows of text with digits sort in 3.9–4.7 s by all five keys (0.7–0.8 s by the ICU
       // collation alone; a character-by-character unnest took 37 s, a record-valued key function
-      // 11 s); text without digits in about 1.5 s (0.4 s).
+      // 11 s); text without digits in about 1.6 s (0.3 s).
       """
       CREATE OR REPLACE FUNCTION \(s).sift_localized_events(t text) RETURNS text
       LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE AS $$
