@@ -106,8 +106,17 @@ public enum SiftSortOrder {
   /// SiftSortOrder.localizedStandard("1", "01")           // -1
   /// ```
   public static func localizedStandard(_ a: String, _ b: String) -> Int {
-    let c = compatibilityForm(a).localizedStandardCompare(compatibilityForm(b))
-    switch c {
+    localizedStandard(forms: compatibilityForm(a), compatibilityForm(b), a, b)
+  }
+
+  /// `localizedStandard(a, b)` given the compatibility forms `x` of `a` and `y` of `b`
+  /// (computed once per string by a sort).
+  ///
+  /// ```swift
+  /// SiftSortOrder.localizedStandard(forms: "fine", "fine", "ﬁne", "fine")   // 1
+  /// ```
+  package static func localizedStandard(forms x: String, _ y: String, _ a: String, _ b: String) -> Int {
+    switch x.localizedStandardCompare(y) {
     case .orderedAscending: return -1
     case .orderedDescending: return 1
     case .orderedSame: return binary(a, b)
