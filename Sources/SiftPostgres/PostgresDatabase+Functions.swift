@@ -28,35 +28,84 @@ extension PostgresDatabase {
     let wanted = siftFunctionsToCheck(references.filter { $0.name.hasPrefix("sift_") }.map(Self.qualifiedName))
     guard !wanted.isEmpty else { return }
     // `schema.name` for a qualified call (the name's own namespace), `.name` for one found
-    // through search_path (visible).
+    // through search_path (visible); with whether the connecting role may use the schema and
+    // call the function (a collation needs the schema only).
     let rows = try query(
-      "SELECT DISTINCT n.nspname::text || '.' || p.proname::text FROM pg_catalog.pg_proc p"
-        + " JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace"
+      "SELECT n.nspname::text || '.' || p.proname::text, n.nspname::text,"
+        + " pg_catalog.has_schema_privilege(n.oid, 'USAGE'), pg_catalog.has_function_privilege(p.oid, 'EXECUTE')"
+        + " FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace"
         + " WHERE n.nspname || '.' || p.proname = ANY (string_to_array($1, ','))"
-        + " UNION SELECT '.' || p.proname::text FROM pg_catalog.pg_proc p"
+        + " UNION ALL SELECT '.' || p.proname::text, n.nspname::text,"
+        + " pg_catalog.has_schema_privilege(n.oid, 'USAGE'), pg_catalog.has_function_privilege(p.oid, 'EXECUTE')"
+        + " FROM pg_catalog.pg_proc p JOIN pg_catalog.pg_namespace n ON n.oid = p.pronamespace"
         + " WHERE '.' || p.proname = ANY (string_to_array($1, ',')) AND pg_catalog.pg_function_is_visible(p.oid)"
         // The collation `sift_localized` (`.localizedStandard` sorts) is set up the same way.
-        + " UNION SELECT n.nspname::text || '.' || c.collname::text FROM pg_catalog.pg_collation c"
+        + " UNION ALL SELECT n.nspname::text || '.' || c.collname::text, n.nspname::text,"
+        + " pg_catalog.has_schema_privilege(n.oid, 'USAGE'), true FROM pg_catalog.pg_collation c"
         + " JOIN pg_catalog.pg_namespace n ON n.oid = c.collnamespace"
         + " WHERE n.nspname || '.' || c.collname = ANY (string_to_array($1, ','))"
-        + " UNION SELECT '.' || c.collname::text FROM pg_catalog.pg_collation c"
+        + " UNION ALL SELECT '.' || c.collname::text, n.nspname::text, pg_catalog.has_schema_privilege(n.oid, 'USAGE'),"
+        + " true FROM pg_catalog.pg_collation c JOIN pg_catalog.pg_namespace n ON n.oid = c.collnamespace"
         + " WHERE '.' || c.collname = ANY (string_to_array($1, ',')) AND pg_catalog.pg_collation_is_visible(c.oid)",
       [.text(wanted.joined(separator: ","))])
-    var found: [String] = []
-    for row in rows { if case .text(let name)? = row.first { found.append(name) } }
-    rememberSiftFunctions(found)
-    let missing = wanted.filter { !found.contains($0) }
-    guard !missing.isEmpty else { return }
-    let what = missing.map { qualified in
-      let name = String(qualified.split(separator: ".", omittingEmptySubsequences: false).last ?? "")
-      let shown = qualified.hasPrefix(".") ? name : qualified
-      return PostgresDatabase.purposes[name].map { "\(shown) (\($0))" } ?? shown
+    var usable: Set<String> = [], refused: [String: String] = [:]
+    for row in rows {
+      guard row.count == 4, case .text(let name) = row[0], case .text(let schema) = row[1] else { continue }
+      let schemaOK = row[2] == .bool(true), callOK = row[3] == .bool(true)
+      if schemaOK && callOK {
+        usable.insert(name)
+      } else if refused[name] == nil {
+        let quoted = PostgreSQLDialect.qualifier(schema)
+        refused[name] =
+          schemaOK ? "EXECUTE on function \(Self.shown(name, schema: schema))" : "USAGE on schema \(quoted)"
+      }
     }
+    rememberSiftFunctions(Array(usable))
+    let missing = wanted.filter { !usable.contains($0) && refused[$0] == nil }
+    if !missing.isEmpty {
+      let what = missing.map { qualified in
+        let name = Self.bareName(qualified)
+        let shown = qualified.hasPrefix(".") ? name : qualified
+        return PostgresDatabase.purposes[name].map { "\(shown) (\($0))" } ?? shown
+      }
+      throw PostgresError(
+        kind: .missingSetup,
+        message: "the database has no function \(what.joined(separator: ", ")), which this statement calls; "
+          + "it was not run. Create Sift's SQL functions once per database (schema sift; idempotent) as a role that may: "
+          + "sift setup-sql --dialect postgres --postgres CONNINFO (or PostgresDatabase.prepareSiftFunctions())")
+    }
+    let denied = wanted.filter { !usable.contains($0) }
+    guard let first = denied.first, let privilege = refused[first] else { return }
+    let role = (try? currentRole()) ?? "this role"
+    let names = denied.map { qualified in
+      let name = Self.bareName(qualified)
+      return PostgresDatabase.purposes[name].map { "\(name) (\($0))" } ?? name
+    }
+    let grant = privilege.replacingOccurrences(of: " on function ", with: " ON FUNCTION ")
+      .replacingOccurrences(of: " on schema ", with: " ON SCHEMA ")
     throw PostgresError(
-      kind: .missingSetup,
-      message: "the database has no function \(what.joined(separator: ", ")), which this statement calls; "
-        + "it was not run. Create Sift's SQL functions once per database (schema sift; idempotent) as a role that may: "
-        + "sift setup-sql --dialect postgres --postgres CONNINFO (or PostgresDatabase.prepareSiftFunctions())")
+      kind: .missingPrivilege,
+      message: "role \(role) may not use Sift's SQL functions \(names.joined(separator: ", ")), which this statement "
+        + "calls: it lacks \(privilege); it was not run. Grant it once as the owner of Sift's schema: "
+        + "sift setup-sql --dialect postgres --postgres OWNER_CONNINFO (grants to PUBLIC; --grant \(role) for this "
+        + "role alone), or GRANT \(grant) TO \(role)",
+      sqlState: "42501")
+  }
+
+  /// The connecting role's name (`current_user`).
+  func currentRole() throws(PostgresError) -> String {
+    if case .text(let name)? = try query("SELECT current_user::text", []).first?.first { return name }
+    return "this role"
+  }
+
+  /// `fold` from `sift.sift_fold` or `.sift_fold`.
+  static func bareName(_ qualified: String) -> String {
+    String(qualified.split(separator: ".", omittingEmptySubsequences: false).last ?? "")
+  }
+
+  /// `schema.name` for a found function (`.name` shown in `schema`).
+  static func shown(_ qualified: String, schema: String) -> String {
+    PostgreSQLDialect.qualifier(schema) + "." + bareName(qualified)
   }
 
   /// `schema.name`, or `.name` for an unqualified reference.
@@ -70,5 +119,8 @@ extension PostgresDatabase {
     "sift_fdiv": "division of doubles",
     "sift_exact": "comparing doubles with large integers",
     "sift_localized": "the collation of localized sorts",
+    "sift_localized_events": "localized sorts",
+    "sift_localized_base": "localized sorts",
+    "sift_localized_case": "localized sorts",
   ]
 }

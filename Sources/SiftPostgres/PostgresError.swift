@@ -32,6 +32,9 @@ public struct PostgresError: Error, Sendable, Hashable, CustomStringConvertible 
     /// The statement calls Sift's SQL functions (`sift_fold`, …) the database does not have:
     /// it was not run (see `PostgresDatabase.checkSiftFunctions(_:)`).
     case missingSetup
+    /// The connecting role may not use Sift's SQL functions (no `USAGE` on their schema or no
+    /// `EXECUTE` on a function), or may not create or grant them (`sift setup-sql`): nothing ran.
+    case missingPrivilege
   }
 
   /// What failed.
@@ -75,7 +78,8 @@ extension PostgresError {
   /// This error as Sift's one error type (stage `.sql`, the message in PostgreSQL's or Sift's
   /// words; kind, SQLSTATE and statement in the `PostgresError` kept as `underlying`): ids
   /// `postgres-connection`, `postgres-query` (with the SQLSTATE in the cause),
-  /// `postgres-unsupported-value`, `postgres-result`, `cancelled`, `missing-sift-functions`.
+  /// `postgres-unsupported-value`, `postgres-result`, `cancelled`, `missing-sift-functions`,
+  /// `sift-functions-privilege`.
   package var siftError: SiftError {
     let id: DiagnosticID
     switch kind {
@@ -85,6 +89,7 @@ extension PostgresError {
     case .result: id = .postgresResult
     case .cancelled: id = .cancelled
     case .missingSetup: id = .missingSiftFunctions
+    case .missingPrivilege: id = .siftFunctionsPrivilege
     }
     return SiftError(stage: .sql, id: id, message: message, underlying: self)
   }

@@ -43,8 +43,8 @@ public struct SiftPredicate: Sendable, Hashable, CustomStringConvertible {
 
   /// Parses `format` and binds an argument array (`predicateWithFormat:argumentArray:`).
   /// Specifiers are bound as they are parsed: the same tree and errors as
-  /// `SiftPredicate.parse(format).binding(arguments)`, except that `limits.maxDepth` applies to
-  /// the bound tree, which may be shallower (see Grammar/README.md, "ParserLimits").
+  /// `SiftPredicate.parse(format).binding(arguments)`, `limits.maxDepth` included (it bounds
+  /// the format as written, see Grammar/README.md, "ParserLimits").
   ///
   /// ```swift
   /// let p = try SiftPredicate(format: "tipCount BETWEEN %@", arguments: [[10, 20]])

@@ -61,6 +61,12 @@ struct ExistingDatabaseCommandsTests {
     #expect(pg.stdout.contains("CREATE SCHEMA IF NOT EXISTS sift;"), "\(pg.stdout.prefix(300))")
     #expect(pg.stdout.contains("CREATE OR REPLACE FUNCTION sift.sift_fold"), "\(pg.stdout.prefix(300))")
     #expect(pg.stdout.contains("CREATE OR REPLACE FUNCTION sift.sift_fdiv"))
+    // A SELECT-only role may use them: USAGE and EXECUTE go to PUBLIC, or to the roles named.
+    #expect(pg.stdout.contains("GRANT USAGE ON SCHEMA sift TO PUBLIC;"), "\(pg.stdout.suffix(600))")
+    let named = try SiftProcess.run(["setup-sql", "--dialect", "postgres", "--grant", "app,report"], stdin: "")
+    #expect(named.status == 0 && named.stdout.contains("GRANT USAGE ON SCHEMA sift TO \"app\", \"report\";"))
+    #expect(named.stdout.contains("REVOKE USAGE ON SCHEMA sift FROM PUBLIC;"), "\(named.stdout.suffix(600))")
+    #expect(try SiftProcess.run(["setup-sql", "--dialect", "sqlite", "--grant", "app"], stdin: "").status == 2)
     let sqlite = try SiftProcess.run(["setup-sql", "--dialect", "sqlite"], stdin: "")
     #expect(sqlite.status == 0 && sqlite.stdout.contains("SQLiteFunctions.register(on: handle)"), "\(sqlite.stdout)")
     #expect(try SiftProcess.run(["setup-sql", "--dialect", "oracle"], stdin: "").status == 2)

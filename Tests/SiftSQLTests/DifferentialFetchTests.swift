@@ -87,17 +87,11 @@ struct DifferentialFetchTests {
     return out
   }
 
-  /// No disagreement, except the documented `postgres-localized-order` gap, filed as a known
-  /// issue (so the test says when it is gone).
-  static func expectAgreement(_ found: [(report: String, knownGap: Bool)], _ label: String) {
-    let known = found.filter(\.knownGap).map(\.report), open = found.filter { !$0.knownGap }.map(\.report)
-    if !known.isEmpty {
-      withKnownIssue("known gap \(KnownGap.postgresLocalizedOrder.rawValue): \(known.count) requests") {
-        Issue.record("\(label): \(known.count) × postgres-localized-order; first:\n\(known[0])")
-      }
-    }
+  /// No disagreement (`.localizedStandard` sorts included: the known gap
+  /// `postgres-localized-order` is retired, issue #35).
+  static func expectAgreement(_ found: [String], _ label: String) {
     #expect(
-      open.isEmpty, "\(label): \(open.count) requests disagree; first:\n\(open.prefix(3).joined(separator: "\n"))")
+      found.isEmpty, "\(label): \(found.count) requests disagree; first:\n\(found.prefix(3).joined(separator: "\n"))")
   }
 
   @Test(arguments: [1, 2, 3] as [UInt64])
@@ -162,7 +156,7 @@ extension DifferentialFetchTests {
     guard case .rows(let values) = engines.memoryOutcome(distinct) else { Issue.record("memory failed"); return }
     #expect(values == [["File9"], ["file1"], ["file10"], ["file9"]])
     for r in [sorted, distinct] {
-      if let (report, _) = engines.check(r) { Issue.record("\(report)") }
+      if let report = engines.check(r) { Issue.record("\(report)") }
     }
     #expect(engines.engines.postgres != nil || !PostgresTestServer.isAvailable)
   }

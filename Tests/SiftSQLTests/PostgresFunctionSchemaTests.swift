@@ -19,7 +19,7 @@ struct PostgresFunctionSchemaTests {
     #expect(folded.sql.contains("sift.sift_fold("), "\(folded.sql)")
     #expect(folded.sql.contains("sift.sift_fdiv("), "\(folded.sql)")
     #expect(folded.sql.contains("sift.sift_exact("), "\(folded.sql)")
-    #expect(folded.sql.contains("COLLATE \"sift\".\"sift_localized\""), "\(folded.sql)")
+    #expect(folded.sql.contains("sift.sift_localized_events("), "\(folded.sql)")
     let setup = PostgreSQLDialect.setupSQL
     #expect(setup.first == "CREATE SCHEMA IF NOT EXISTS sift")
     #expect(setup.allSatisfy { !$0.contains("FUNCTION sift_") && !$0.contains("COLLATION IF NOT EXISTS sift_") })

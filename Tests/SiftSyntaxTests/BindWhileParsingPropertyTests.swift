@@ -36,14 +36,12 @@ struct BindWhileParsingPropertyTests {
     }
   }
 
-  /// Known disagreement, reported and not fixed yet: `maxDepth` is enforced on the tree each
-  /// route builds. Binding while parsing builds the bound tree, which is shorter wherever a
-  /// bound value merges or folds (`%K.x` is one key path, `a[%@]` with a string a key path,
-  /// `{%@}` an array constant, `CAST(%@, "NSDate")` of a number a date), so it accepts formats
-  /// that `parse` rejects as nesting too deep, or fails elsewhere. Small limits make the random
-  /// cases hit it; at the default limit it takes about 126 levels. `withKnownIssue` fails once
-  /// these agree: then drop it, and let `next()` pick small limits again.
-  @Test func depthLimitIsCheckedOnDifferentTrees() {
+  /// One depth rule (issue #35): `maxDepth` bounds the format as written. Binding while parsing
+  /// builds the bound tree, which is shorter wherever a bound value merges or folds (`%K.x` is
+  /// one key path, `a[%@]` with a string a key path, `{%@}` an array constant, `CAST(%@,
+  /// "NSDate")` of a number a date); it used to accept formats `parse` refuses as nesting too
+  /// deep. Both routes now give the same verdict, error id and position.
+  @Test func depthLimitIsOneRule() throws {
     let deep = String(repeating: "- ", count: 126)
     let cases: [BindCase] = [
       BindCase(format: "%K.x == 1", arguments: ["a"], limits: ParserLimits(maxDepth: 2)),
@@ -53,11 +51,16 @@ struct BindWhileParsingPropertyTests {
       BindCase(format: deep + "%K.x == 1", arguments: ["a"], limits: ParserLimits()),
     ]
     for c in cases {
-      withKnownIssue("maxDepth is checked on the bound tree inline, on the unbound tree by parse") {
-        var tally = BindOutcomeTally()
-        if let problem = BindDifferential.check(c, tally: &tally) { Issue.record(Comment(rawValue: problem)) }
-      }
+      var tally = BindOutcomeTally()
+      if let problem = BindDifferential.check(c, tally: &tally) { Issue.record(Comment(rawValue: problem)) }
     }
+    let error = #expect(throws: SiftError.self) {
+      try SiftPredicate(format: "%K.x == 1", arguments: ["a"], limits: ParserLimits(maxDepth: 2))
+    }
+    #expect(error?.id == "nesting-too-deep")
+    // Within the limit as written, both routes bind.
+    let p = try SiftPredicate(format: "%K.x == 1", arguments: ["a"], limits: ParserLimits(maxDepth: 3))
+    #expect(p.predicateFormat == "a.x == 1")
   }
 
   @Test func generatorIsDeterministic() throws {
@@ -173,9 +176,9 @@ struct BindCaseGenerator {
   mutating func next() -> BindCase {
     var format = chance(20) ? sentences.generate("format") : predicate(0)
     if chance(15) { format = breakSyntax(format) }
-    // Default limits only: near `maxDepth` the two routes disagree (see
-    // `depthLimitIsCheckedOnDifferentTrees`).
-    let limits = ParserLimits()
+    // Small limits now and then: near `maxDepth` both routes must give the same verdict
+    // (`depthLimitIsOneRule`).
+    let limits = chance(10) ? ParserLimits(maxDepth: int(2...6)) : ParserLimits()
     return BindCase(format: format, arguments: arguments(for: format, limits: limits), limits: limits)
   }
 

@@ -52,7 +52,7 @@ enum HelpCommand: SiftSubcommand {
                                    copy JSON records into a new SQLite file Sift creates
       sift index --db F --fold TABLE.COLUMN [--options c|d|cd]
                                    create the sift_fold index [c]/[d] comparisons use
-      sift setup-sql --dialect D [--postgres CONNINFO]
+      sift setup-sql --dialect D [--postgres CONNINFO] [--grant ROLE]
                                    Sift's SQL functions for PostgreSQL (or how for SQLite)
       sift --db STORE.sqlite [--model MODEL.xcdatamodeld]
                                    the REPL on a Core Data store's entities (read-only)
@@ -262,7 +262,7 @@ enum HelpCommand: SiftSubcommand {
       sift --db notes.sqlite -c ".plan title BEGINSWITH[c] 'meet'"
     """,
     "setup-sql": """
-    sift setup-sql --dialect postgres|sqlite [--postgres CONNINFO]
+    sift setup-sql --dialect postgres|sqlite [--postgres CONNINFO] [--grant ROLE]
 
     postgres: prints the idempotent migration (CREATE SCHEMA sift, CREATE OR REPLACE FUNCTION
     sift.sift_fold, …) that statements using [c]/[d], division and localized sorts need; run it
@@ -270,6 +270,10 @@ enum HelpCommand: SiftSubcommand {
       sift setup-sql --dialect postgres | psql "$DATABASE_URL"
     or let sift run it (creates schema sift only; nothing when it is current):
       sift setup-sql --dialect postgres --postgres "$DATABASE_URL"
+    It grants USAGE on schema sift and EXECUTE on its functions to PUBLIC, so a read-only
+    application role can call them; --grant ROLE (repeatable, or ROLE,ROLE) grants them to
+    those roles instead. Run it as a role that may create the schema (or owns it); any other
+    role fails with sift-functions-privilege (exit 1) naming what it lacks.
     sqlite: SQLite keeps functions in the connection, so there is nothing to run; prints how
     to call SQLiteFunctions.register(on:) on a connection from any SQLite library.
 

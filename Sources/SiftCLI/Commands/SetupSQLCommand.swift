@@ -8,12 +8,15 @@ import SiftSQL
 /// PostgreSQL: prints `PostgreSQLDialect.setupSQL`, an idempotent migration (`CREATE SCHEMA sift`,
 /// `CREATE OR REPLACE FUNCTION sift.sift_fold …`) to run once per database, e.g. `sift setup-sql
 /// --dialect postgres | psql "$DATABASE_URL"`; with `--postgres CONNINFO` it runs it itself (an
-/// explicit write: the schema `sift` only, nothing of the user's). SQLite: functions live in the connection, not the file, so nothing
+/// explicit write: the schema `sift` only, nothing of the user's). Both grant `USAGE` on the schema and
+/// `EXECUTE` on its functions to `PUBLIC`, or with `--grant ROLE` (repeatable, or `a,b`) to those
+/// roles alone. A role that may not create or grant them fails (exit 1), never "nothing changed".
+/// SQLite: functions live in the connection, not the file, so nothing
 /// is printed to run; the text explains `SQLiteFunctions.register(on:)`.
 enum SetupSQLCommand: SiftSubcommand {
   static let name = "setup-sql"
   static let options = CommandOptions(
-    valued: ["--dialect", "--postgres"],
+    valued: ["--dialect", "--postgres", "--grant"],
     switches: [])
   static var help: String { HelpCommand.pages[name] ?? "" }
 
@@ -44,9 +47,13 @@ enum SetupSQLCommand: SiftSubcommand {
     guard parsed.positionals.isEmpty, let dialect = parsed.value("--dialect") else {
       return CLIOutput.usageError("setup-sql needs --dialect postgres or --dialect sqlite", command: "setup-sql")
     }
+    let grantees = parsed.all("--grant").flatMap { $0.split(separator: ",").map(String.init) }
+    if grantees.contains(where: { $0.isEmpty }) {
+      return CLIOutput.usageError("--grant needs a role name", command: "setup-sql")
+    }
     switch dialect {
     case "postgres", "postgresql":
-      if let conninfo = parsed.value("--postgres") { return install(conninfo) }
+      if let conninfo = parsed.value("--postgres") { return install(conninfo, grantees: grantees) }
       print("-- Sift's SQL functions for PostgreSQL (idempotent: CREATE OR REPLACE; re-run after upgrading Sift).")
       print(
         "-- Run once per database (creates the schema sift): sift setup-sql --dialect postgres | psql \"$DATABASE_URL\""
@@ -55,7 +62,7 @@ enum SetupSQLCommand: SiftSubcommand {
       print("BEGIN;")
       print("SELECT pg_advisory_xact_lock(hashtext('sift setup-sql'));")
       print("")
-      for statement in PostgreSQLDialect.setupSQL {
+      for statement in PostgreSQLDialect.setupSQL(schema: PostgreSQLDialect.defaultFunctionSchema, grantees: grantees) {
         let trimmed = statement.trimmingCharacters(in: .whitespacesAndNewlines)
         print(trimmed.hasSuffix(";") ? trimmed : trimmed + ";")
         print("")
@@ -63,6 +70,7 @@ enum SetupSQLCommand: SiftSubcommand {
       print("COMMIT;")
       return .success
     case "sqlite":
+      if !grantees.isEmpty { return CLIOutput.usageError("--grant is for --dialect postgres", command: "setup-sql") }
       print(sqliteText)
       return .success
     default:
@@ -70,16 +78,19 @@ enum SetupSQLCommand: SiftSubcommand {
     }
   }
 
-  /// Runs the setup on the database `conninfo` names and says what it did in one line.
-  static func install(_ conninfo: String) -> ExitStatus {
+  /// Runs the setup on the database `conninfo` names and says what it did in one line; a role
+  /// that may not create, grant or use the functions is an error (exit 1).
+  static func install(_ conninfo: String, grantees: [String]) -> ExitStatus {
     do {
       let db = try PostgresDatabase(conninfo: conninfo)
       defer { db.close() }
-      let created = try db.prepareSiftFunctions()
+      let created = try db.prepareSiftFunctions(grantees: grantees)
+      let to = grantees.isEmpty ? "PUBLIC" : grantees.joined(separator: ", ")
       print(
         created
-          ? "created Sift's SQL functions in schema sift (setup \(PostgreSQLDialect.setupVersion))"
-          : "schema sift already holds Sift's SQL functions (setup \(PostgreSQLDialect.setupVersion)); nothing changed")
+          ? "created or updated Sift's SQL functions in schema sift, usable by \(to) (setup \(PostgreSQLDialect.setupVersion))"
+          : "schema sift already holds Sift's SQL functions, usable by \(to) (setup \(PostgreSQLDialect.setupVersion)); "
+            + "nothing changed")
       return .success
     } catch {
       CLIOutput.error(TerminalText.escaped("sift setup-sql: \(error)", keeping: ["\t"]))

@@ -21,6 +21,8 @@ struct SortColumn {
   var bytes: [UInt8] = []
   var starts: [Int] = []
   var strings: [String] = []
+  /// `.localized`: each string's compatibility form (`SiftSortOrder.compatibilityForm`).
+  var forms: [String] = []
   var general: [SortKey] = []
 
   init(_ values: [EvalValue], _ d: SiftSortDescriptor) {
@@ -68,6 +70,8 @@ struct SortColumn {
         if case .string(let s) = v { return s }
         return ""
       }
+      // Each string's compatibility form once, not once per comparison.
+      forms = strings.map(SiftSortOrder.compatibilityForm)
     } else {
       kind = .general
       general = values.map { SortKey($0, d.comparison) }
@@ -83,7 +87,7 @@ struct SortColumn {
     switch kind {
     case .numbers: c = SiftSortOrder.compareDoubles(numbers[i], numbers[j])
     case .bytes: c = SiftSortOrder.compareBytes(bytes[starts[i]..<starts[i + 1]], bytes[starts[j]..<starts[j + 1]])
-    case .localized: c = SiftSortOrder.localizedStandard(strings[i], strings[j])
+    case .localized: c = SiftSortOrder.localizedStandard(forms: forms[i], forms[j], strings[i], strings[j])
     case .general: c = SortKey.compare(general[i], general[j], plan.comparison)
     }
     return plan.directed(c)

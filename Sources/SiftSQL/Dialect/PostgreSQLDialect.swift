@@ -26,25 +26,52 @@ public struct PostgreSQLDialect: SQLDialect {
   /// NULL. `sift_fdiv(a, b)`: double division with IEEE results for a zero divisor (its sign
   /// included: `1 / -0.0` is -infinity; NULL in, NULL out). `sift_exact(x)`: a double as the
   /// exact `numeric` it is, for comparing doubles with 64-bit integers (PostgreSQL's own casts
-  /// keep 15 or 17 significant digits). The collation `sift_localized` (ICU root with numeric
-  /// ordering, `und-u-kn-true`): `localizedStandardCompare`'s order for `.localizedStandard`
-  /// sort keys (needs a server built with ICU). The schema's comment names the setup's version
-  /// (`setupVersion`). Re-run it after upgrading Sift.
+  /// keep 15 or 17 significant digits). For `.localizedStandard` sorts, ordered as memory orders
+  /// (`SiftSortOrder.localizedStandard`), the collations `sift_localized_base` and
+  /// `sift_localized_case` and the function `sift_localized_events` (ICU collations, so the server
+  /// needs ICU: see `PostgresLocalizedSQL`). Then grants: `USAGE` on the schema and
+  /// `EXECUTE` on its functions to `PUBLIC`, so any role that may read the tables may call them
+  /// (`setupSQL(schema:grantees:)` names roles instead). The schema's comment names the setup's
+  /// version (`setupVersion`). Re-run it after upgrading Sift.
   ///
   /// ```swift
-  /// PostgreSQLDialect.setupSQL.count   // 6
+  /// PostgreSQLDialect.setupSQL.count   // 11
   /// ```
   public static let setupSQL: [String] = setupSQL(schema: defaultFunctionSchema)
 
   /// `setupSQL` for functions in schema `schema` (a dialect made with `functionSchema: schema`
-  /// calls them there).
-  public static func setupSQL(schema: String) -> [String] {
-    functionsSQL(schema: schema) + [
+  /// calls them there), granted to `grantees` (role names; empty: `PUBLIC`). Naming roles revokes
+  /// what `PUBLIC` was given, so exactly those roles (and the owner) may use the functions.
+  ///
+  /// ```swift
+  /// PostgreSQLDialect.setupSQL(schema: "sift", grantees: ["app"]).last   // COMMENT ON SCHEMA sift …
+  /// ```
+  public static func setupSQL(schema: String, grantees: [String] = []) -> [String] {
+    functionsSQL(schema: schema) + grantSQL(schema: schema, grantees: grantees) + [
       "COMMENT ON SCHEMA \(qualifier(schema)) IS 'Sift SQL functions, setup \(setupVersion)'"
     ]
   }
 
-  /// The setup's statements without the schema's comment.
+  /// The grants of the setup: `USAGE` on the schema and `EXECUTE` on every function in it, to
+  /// `PUBLIC` (`grantees` empty) or to the roles named (each quoted), `PUBLIC`'s revoked.
+  ///
+  /// ```swift
+  /// PostgreSQLDialect.grantSQL(schema: "sift", grantees: [])[0]   // GRANT USAGE ON SCHEMA sift TO PUBLIC
+  /// ```
+  public static func grantSQL(schema: String, grantees: [String]) -> [String] {
+    let s = qualifier(schema)
+    let to =
+      grantees.isEmpty
+      ? "PUBLIC"
+      : grantees.map { "\"" + $0.replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+        .joined(separator: ", ")
+    let revoke =
+      grantees.isEmpty
+      ? [] : ["REVOKE USAGE ON SCHEMA \(s) FROM PUBLIC", "REVOKE EXECUTE ON ALL FUNCTIONS IN SCHEMA \(s) FROM PUBLIC"]
+    return revoke + ["GRANT USAGE ON SCHEMA \(s) TO \(to)", "GRANT EXECUTE ON ALL FUNCTIONS IN SCHEMA \(s) TO \(to)"]
+  }
+
+  /// The setup's statements without the grants and the schema's comment.
   static func functionsSQL(schema: String) -> [String] {
     let s = qualifier(schema)
     return [
@@ -74,16 +101,15 @@ public struct PostgreSQLDialect: SQLDialect {
           ELSE x::text::numeric END
       $$
       """,
-      // localizedStandardCompare is ICU with numeric ordering (file9 < file10); "und-x-icu" is not.
-      "CREATE COLLATION IF NOT EXISTS \(s).sift_localized (provider = icu, locale = 'und-u-kn-true')",
-    ]
+    ] + PostgresLocalizedSQL.statements(schema: s)
   }
 
-  /// A digest of the setup's text (FNV-1a, hex), written into the schema's comment, so a runner
-  /// can tell a current setup from one an older Sift made.
+  /// A digest of the setup's text with its default grants (FNV-1a, hex), written into the
+  /// schema's comment, so a runner can tell a current setup from one an older Sift made.
   public static let setupVersion: String = {
     var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-    for byte in functionsSQL(schema: defaultFunctionSchema).joined(separator: ";").utf8 {
+    let text = functionsSQL(schema: defaultFunctionSchema) + grantSQL(schema: defaultFunctionSchema, grantees: [])
+    for byte in text.joined(separator: ";").utf8 {
       hash ^= UInt64(byte)
       hash = hash &* 0x100_0000_01b3
     }
@@ -92,7 +118,7 @@ public struct PostgreSQLDialect: SQLDialect {
 
   /// `schema` as it is written before a function's name: bare when it is a plain lower-case
   /// identifier (`sift`), else quoted.
-  static func qualifier(_ schema: String) -> String {
+  package static func qualifier(_ schema: String) -> String {
     let plain =
       !schema.isEmpty && schema.utf8.allSatisfy { ($0 >= 97 && $0 <= 122) || $0 == 95 || ($0 >= 48 && $0 <= 57) }
       && !(schema.utf8.first.map { $0 >= 48 && $0 <= 57 } ?? true)
@@ -141,6 +167,11 @@ public struct PostgreSQLDialect: SQLDialect {
   public var codePointCollation: String? { "C" }
   /// `SQLDialect.localizedCollation` for this database (see the protocol for its meaning).
   public var localizedCollation: String? { functionSchema + ".sift_localized" }
+  /// `SQLDialect.localizedSortKeys` for this database: the keys of `PostgresLocalizedSQL`, which
+  /// order as memory does (`localizedCollation` alone is ICU's order, not Foundation's).
+  public func localizedSortKeys(_ value: String) -> [String]? {
+    PostgresLocalizedSQL.keys(value, schema: functionSchema)
+  }
   /// `SQLDialect.powerFunction` for this database (see the protocol for its meaning).
   public var powerFunction: String { "power" }
   /// `SQLDialect.mathFunction` for this database (see the protocol for its meaning).

@@ -61,6 +61,11 @@ public protocol SQLDialect: Sendable {
   /// `sift.sift_localized` from `setupSQL` on PostgreSQL, `schema.name` quoted part by part);
   /// nil if unavailable.
   var localizedCollation: String? { get }
+  /// The ORDER BY keys, in turn, that sort the text `value` (SQL without bindings) in
+  /// localized-standard order, used instead of `localizedCollation` when given (PostgreSQL's
+  /// keys over `sift.sift_localized_*`, built the way memory compares, Grammar/notes/fetch.md);
+  /// nil by default.
+  func localizedSortKeys(_ value: String) -> [String]?
   /// `(base, exponent) → number`: `sift_pow` (registered; see `powerKeepsIntegers`) or `power`.
   var powerFunction: String { get }
   /// The SQL function for a one-argument math built-in (`sqrt`, `ln`, `log`, `exp`,
@@ -147,6 +152,8 @@ public protocol SQLDialect: Sendable {
 }
 
 extension SQLDialect {
+  /// None unless the dialect has them: `localizedCollation` orders localized sorts.
+  public func localizedSortKeys(_ value: String) -> [String]? { nil }
   /// None unless the dialect has them.
   public var bytewiseRangeOperators: (greaterOrEqual: String, less: String)? { nil }
   /// No limit unless the dialect says so (PostgreSQL's parser stack grows to 10,000 entries).

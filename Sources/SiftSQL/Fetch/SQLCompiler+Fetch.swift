@@ -154,7 +154,12 @@ extension SQLCompiler {
         case .binary: expr = SQLFragment("\(v)\(sql: c.collation(for: v))")
         case .caseInsensitive: expr = SQLFragment("\(c.fold(v, .caseInsensitive))\(sql: c.collation(for: v))")
         case .localizedStandard:
-          if let coll = dialect.localizedCollation {
+          if let keys = dialect.localizedSortKeys(v.sql.text) {
+            for key in keys {
+              terms.append(sortTerm(SQLFragment("\(sql: key)"), ascending: s.ascending, nulls: s.nulls, &c))
+            }
+            continue
+          } else if let coll = dialect.localizedCollation {
             // `schema.name` (PostgreSQL's `sift.sift_localized`): each part quoted.
             let name = coll.split(separator: ".", maxSplits: 1).map { dialect.quoteIdentifier(String($0)) }.joined(
               separator: ".")

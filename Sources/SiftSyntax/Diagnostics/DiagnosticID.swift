@@ -122,6 +122,7 @@ package enum DiagnosticID: String, Sendable, Hashable, CaseIterable {
   case sqliteError = "sqlite-error"
   case sqliteOpen = "sqlite-open"
   case schemaMismatch = "schema-mismatch"
+  case siftFunctionsPrivilege = "sift-functions-privilege"
   case unsupportedWrite = "unsupported-write"
   case valueNotStorable = "value-not-storable"
 

@@ -93,18 +93,45 @@ public enum SiftSortOrder {
   }
 
   /// Foundation's `localizedStandardCompare` (the Finder's order: case and accents
-  /// secondary, digits as numbers), as -1, 0, 1. SiftSQLite's `SIFT_LOCALIZED` collation
-  /// calls this function.
+  /// secondary, digits as numbers) of the strings' compatibility forms (NFKC: `ﬁ` as `fi`, `Ǆ` as
+  /// `DŽ`, full-width letters as ASCII), then code points, as -1, 0, 1: 0 only for equal strings.
+  /// The compatibility forms make the order total where Foundation's own is not (on Linux it
+  /// puts `ﬁne` before `FILE01` though `fine` comes after `file01`, and sorts built on that
+  /// disagree with themselves), and PostgreSQL's sort keys over `sift.sift_localized_*` give the same order
+  /// (Grammar/notes/fetch.md, "Localized order"). SiftSQLite's `SIFT_LOCALIZED` collation calls
+  /// this function.
   ///
   /// ```swift
   /// SiftSortOrder.localizedStandard("file9", "file10")   // -1
+  /// SiftSortOrder.localizedStandard("1", "01")           // -1
   /// ```
   public static func localizedStandard(_ a: String, _ b: String) -> Int {
-    switch a.localizedStandardCompare(b) {
+    localizedStandard(forms: compatibilityForm(a), compatibilityForm(b), a, b)
+  }
+
+  /// `localizedStandard(a, b)` given the compatibility forms `x` of `a` and `y` of `b`
+  /// (computed once per string by a sort).
+  ///
+  /// ```swift
+  /// SiftSortOrder.localizedStandard(forms: "fine", "fine", "ﬁne", "fine")   // 1
+  /// ```
+  package static func localizedStandard(forms x: String, _ y: String, _ a: String, _ b: String) -> Int {
+    switch x.localizedStandardCompare(y) {
     case .orderedAscending: return -1
     case .orderedDescending: return 1
-    case .orderedSame: return 0
+    case .orderedSame: return binary(a, b)
     }
+  }
+
+  /// The NFKC form `localizedStandard` compares (ASCII text is its own).
+  ///
+  /// ```swift
+  /// SiftSortOrder.compatibilityForm("ﬁne")   // "fine"
+  /// ```
+  package static func compatibilityForm(_ s: String) -> String {
+    var s = s
+    let ascii = s.withUTF8 { $0.allSatisfy { $0 < 0x80 } }
+    return ascii ? s : s.precomposedStringWithCompatibilityMapping
   }
 
   /// nil 0, numbers 1, strings 2, dates 3, data 4, arrays 5, dictionaries 6.

@@ -105,6 +105,16 @@ package struct Parser {
       argumentCount = parser.argumentCount
       swap(&argumentFailure, &parser.argumentFailure)
     }
+    if arguments != nil, argumentCount > 0, source.utf8.count > limits.maxDepth {
+      // One depth rule: `maxDepth` bounds the format as written, bound or not (Grammar/README.md,
+      // "ParserLimits"). A bound value can make the tree shorter (`%K.x` is one key path, `{%@}`
+      // one constant), so the unbound parse gives the verdict: its error, if any, is the one
+      // `parse` would report (the same but for depth, which it finds where the text nests).
+      // Every node of the unbound tree takes at least one token, so a format no longer in bytes
+      // than `maxDepth` cannot nest too deep: most formats are not parsed twice.
+      var unused: ArgumentFailure?
+      _ = try run(source, limits: limits, arguments: nil, argumentFailure: &unused, empty: empty(), rule)
+    }
     guard let tree else {
       // The rule either returns or throws, so `diagnostic` is set here.
       throw SiftError(stage: .parse, diagnostic: diagnostic ?? empty(), source: source)

@@ -104,9 +104,8 @@ final class FetchThreeWay {
     }
   }
 
-  /// nil when memory, SQLite and PostgreSQL agree; else a report, and whether the
-  /// disagreement is the known gap `postgres-localized-order` (see `KnownGap`).
-  func check(_ r: SiftFetchRequest) -> (report: String, knownGap: Bool)? {
+  /// nil when memory, SQLite and PostgreSQL agree; else a report.
+  func check(_ r: SiftFetchRequest) -> String? {
     let mem = memoryOutcome(r)
     var others: [(String, Outcome, SQLCompiler)] = [
       ("sqlite", sqlOutcome(r, engines.sqliteCompiler, engines.sqlite), engines.sqliteCompiler)
@@ -116,36 +115,7 @@ final class FetchThreeWay {
     }
     let bad = others.filter { !Self.agree(mem, $0.1) }
     guard !bad.isEmpty else { return nil }
-    return (report(r, mem, bad), bad.allSatisfy { $0.0 == "postgresql" && isLocalizedOrderGap(r, mem, $0.1) })
-  }
-
-  /// A PostgreSQL-only difference of a `.localizedStandard` sort that disappears once the
-  /// records whose sort strings hold compatibility characters (`ﬁ`, `Ǆ`), a final sigma or a
-  /// number with a leading zero (`01` against `1`) are left out: ICU's root order and
-  /// Foundation's differ only there.
-  func isLocalizedOrderGap(_ r: SiftFetchRequest, _ mem: Outcome, _ pg: Outcome) -> Bool {
-    guard case .indices = r.resultType, r.limit == nil, r.offset == nil,
-      r.sortDescriptors.contains(where: { $0.comparison == .localizedStandard }),
-      case .rows(let x) = mem, case .rows(let y) = pg
-    else { return false }
-    func special(_ row: [SiftValue]) -> Bool {
-      guard case .int(let i)? = row.first, i >= 0, Int(i) < engines.records.count else { return false }
-      return r.sortDescriptors.contains { d in
-        guard case .string(let s) = Self.value(engines.records[Int(i)], d.keyPath) else { return false }
-        return s.contains("ς") || s.decomposedStringWithCompatibilityMapping != s.decomposedStringWithCanonicalMapping
-          || Self.hasLeadingZero(s)
-      }
-    }
-    let a = x.filter { !special($0) }, b = y.filter { !special($0) }
-    return a.count < x.count && Self.agree(.rows(a), .rows(b))
-  }
-
-  /// A digit run starting with 0 and longer than one digit (`01`, `a007`).
-  static func hasLeadingZero(_ s: String) -> Bool {
-    let c = Array(s.unicodeScalars)
-    return c.indices.contains { i in
-      c[i] == "0" && (i == 0 || !("0"..."9").contains(c[i - 1])) && i + 1 < c.count && ("0"..."9").contains(c[i + 1])
-    }
+    return report(r, mem, bad)
   }
 
   static func value(_ record: SiftValue, _ keyPath: String) -> SiftValue {

@@ -519,7 +519,7 @@ SELECT t0."id", t0."code", t0."createdAt", t0."distance", t0."favorite", t0."nam
 -- bindings: [5, 10, 20]
 
 -- fetch: sort rating nulls last, localized name
-SELECT t0."id", t0."code", t0."createdAt", t0."distance", t0."favorite", t0."name", t0."phone", t0."priceCategory", t0."rating", t0."specialCount", t0."tipCount" FROM "venue" t0 ORDER BY t0."rating" ASC NULLS LAST, t0."name" COLLATE "sift"."sift_localized" ASC NULLS FIRST, t0."id" ASC
+SELECT t0."id", t0."code", t0."createdAt", t0."distance", t0."favorite", t0."name", t0."phone", t0."priceCategory", t0."rating", t0."specialCount", t0."tipCount" FROM "venue" t0 ORDER BY t0."rating" ASC NULLS LAST, normalize(t0."name", NFKC) COLLATE "sift"."sift_localized_base" ASC NULLS FIRST, sift.sift_localized_events(normalize(t0."name", NFKC)) COLLATE "C" ASC NULLS FIRST, normalize(t0."name", NFKC) COLLATE "sift"."sift_localized_case" ASC NULLS FIRST, normalize(t0."name", NFKC) COLLATE "C" ASC NULLS FIRST, t0."name" COLLATE "C" ASC NULLS FIRST, t0."id" ASC
 -- bindings: []
 
 -- fetch: count with limit
