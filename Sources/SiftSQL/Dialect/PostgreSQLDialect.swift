@@ -28,11 +28,12 @@ public struct PostgreSQLDialect: SQLDialect {
   /// exact `numeric` it is, for comparing doubles with 64-bit integers (PostgreSQL's own casts
   /// keep 15 or 17 significant digits). The collation `sift_localized` (ICU root with numeric
   /// ordering, `und-u-kn-true`): `localizedStandardCompare`'s order for `.localizedStandard`
-  /// sort keys (needs a server built with ICU). The schema's comment names the setup's version
+  /// sort keys (needs a server built with ICU). `sift_number_text`, `sift_text_number`, `sift_text_date` and
+  /// `sift_utf16_length`: CAST between kinds and `FUNCTION(x, 'length')` (`PostgresCastSQL`). The schema's comment names the setup's version
   /// (`setupVersion`). Re-run it after upgrading Sift.
   ///
   /// ```swift
-  /// PostgreSQLDialect.setupSQL.count   // 6
+  /// PostgreSQLDialect.setupSQL.count   // 10
   /// ```
   public static let setupSQL: [String] = setupSQL(schema: defaultFunctionSchema)
 
@@ -77,6 +78,8 @@ public struct PostgreSQLDialect: SQLDialect {
       // localizedStandardCompare is ICU with numeric ordering (file9 < file10); "und-x-icu" is not.
       "CREATE COLLATION IF NOT EXISTS \(s).sift_localized (provider = icu, locale = 'und-u-kn-true')",
     ]
+      // CAST between kinds and FUNCTION(x, 'length'): their own block (PostgresCastSQL).
+      + PostgresCastSQL.functions(schema: s)
   }
 
   /// A digest of the setup's text (FNV-1a, hex), written into the schema's comment, so a runner
@@ -188,6 +191,11 @@ public struct PostgreSQLDialect: SQLDialect {
     case .double, .date, .doubleArray: return "DOUBLE PRECISION"
     case .data: return "BYTEA"
     }
+  }
+  /// `SQLDialect.conversionFunction`: those `setupSQL` creates (`PostgresCastSQL`); no
+  /// `sift_date_text`, so `CAST(date, "NSString")` is refused.
+  public func conversionFunction(_ conversion: SQLConversion) -> String? {
+    conversion == .dateText ? nil : Self.qualifier(functionSchema) + "." + conversion.rawValue
   }
   /// `SQLDialect.setupSQL` for this database (see the protocol for its meaning).
   public var setupSQL: [String] { PostgreSQLDialect.setupSQL }
