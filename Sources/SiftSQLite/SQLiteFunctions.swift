@@ -19,7 +19,7 @@ import SiftSyntax
 /// | `sift_ceiling`, `sift_floor`, `sift_trunc` | an integer passes through unchanged; a double is rounded |
 /// | `sift_sqrt`, `sift_ln`, `sift_log`, `sift_exp` | math in doubles |
 /// | `sift_upper`, `sift_lower` | Unicode case mapping |
-/// | `sift_number_text`, `sift_text_number`, `sift_text_date`, `sift_date_text`, `sift_utf16_length` | CAST between kinds, `FUNCTION(x, 'length')`: see `registerConversions` |
+/// | `sift_number_text`, … | CAST between kinds, `FUNCTION(x, 'length')`: `registerConversions` |
 /// | collation `SIFT_LOCALIZED` | `localizedStandardCompare` |
 /// | `sift_sum`, `sift_avg` | aggregates, see `SQLiteAggregates` |
 ///

@@ -21,11 +21,16 @@ struct CastSelectorTests {
   /// Text, numbers and dates at the edges of each rule (`day` holds ISO text only).
   static let records: [SiftValue] = [
     ["s": "42", "n": 42, "x": 0.1, "flag": true, "when": date(0), "day": "2024-03-01", "tags": ["a", "b"]],
-    ["s": " 2.50 ", "n": -7, "x": 1e-05, "flag": false, "when": date(730_000_000.25), "day": "2024-03-01T09:30:00.250Z",
-      "tags": []],
+    [
+      "s": " 2.50 ", "n": -7, "x": 1e-05, "flag": false, "when": date(730_000_000.25),
+      "day": "2024-03-01T09:30:00.250Z",
+      "tags": [],
+    ],
     ["s": "1e-05", "n": 0, "x": 1_234_567_890_123_456.5, "when": date(-1e9), "day": "2024-03-01 09:30+02:00"],
-    ["s": "abc", "n": -9_223_372_036_854_775_808, "x": 1e20, "flag": true, "when": date(1.5),
-      "day": "1999-12-31T23:59:59.999999Z", "tags": ["x"]],
+    [
+      "s": "abc", "n": -9_223_372_036_854_775_808, "x": 1e20, "flag": true, "when": date(1.5),
+      "day": "1999-12-31T23:59:59.999999Z", "tags": ["x"],
+    ],
     ["s": "", "n": 9_223_372_036_854_775_807, "x": 3.0, "flag": false, "day": "2000-02-29T00:00:00-05:30"],
     ["s": "-0", "x": -0.0, "when": date(86_400), "day": "0001-01-01T00:00:00Z"],
     ["s": "\t7\u{3000}", "n": 5, "x": 0.30000000000000004, "day": "9999-12-31T23:59:60Z"],
@@ -63,7 +68,8 @@ struct CastSelectorTests {
     for record in Self.records {
       let v = try evaluator.value(with: record)
       guard seen.insert(SiftJSON.serialize(v)).inserted else { continue }
-      let p = v == .null ? try SiftPredicate(format: format + " == nil") : try SiftPredicate(format: format + " == %@", v)
+      let p =
+        v == .null ? try SiftPredicate(format: format + " == nil") : try SiftPredicate(format: format + " == %@", v)
       if let failure = engines.check(p, label: "\(format) == \(SiftJSON.serialize(v))") {
         Issue.record("\(failure.report)")
       }
@@ -80,7 +86,8 @@ struct CastSelectorTests {
     ("CAST(s, 'NSNumber') == 42", [0]), ("CAST(s, 'NSNumber') == 2.5", [1]), ("CAST(s, 'NSNumber') == 7", [6]),
     ("CAST(s, 'NSNumber') == nil", [3, 4, 7, 9, 10, 14]), ("CAST(s, 'NSNumber') == 5", [11, 12]),
     ("CAST(s, 'NSNumber') > 1e308", [8]), ("CAST(s, 'NSNumber') == 0", [5, 13]),
-    ("FUNCTION(s, 'length') == 3", [3, 6, 7, 10]), ("FUNCTION(s, 'length') == 6", [1]), ("FUNCTION(s, 'length') == 0", [4]),
+    ("FUNCTION(s, 'length') == 3", [3, 6, 7, 10]), ("FUNCTION(s, 'length') == 6", [1]),
+    ("FUNCTION(s, 'length') == 0", [4]),
     ("FUNCTION(x, 'intValue') == 3", [4]), ("FUNCTION(x, 'intValue') == -7", [8]),
     ("FUNCTION(s, 'boolValue') == YES", [0, 1, 2, 6, 8, 11, 12]), ("FUNCTION(s, 'boolValue') == NO", [5, 13]),
     ("FUNCTION(when, 'timeIntervalSince1970') == 978307200", [0]), ("FUNCTION(tags, 'count') == 2", [0]),

@@ -106,7 +106,8 @@ enum Functions {
 ///   a decimal integer or double (`SiftNumberText.number`: surrounding spaces allowed; not a
 ///   decimal number → nil); a date becomes seconds since the reference date.
 /// - `NSString`: strings stay; integers print in decimal, doubles without a trailing `.0` when
-///   integral (`3`) and otherwise shortest (`SiftNumberText.text`), booleans as `1`/`0`, dates as ISO 8601 (`SiftJSON.formatDate`: seconds
+///   integral (`3`) and otherwise shortest (`SiftNumberText.text`), booleans as `1`/`0`, dates
+///   as ISO 8601 (`SiftJSON.formatDate`: seconds
 ///   since 1970 outside the years 0000–9999), collections as JSON.
 /// - `NSArray`: an array stays; anything else is `invalid-cast`.
 /// - nil casts to nil.

@@ -28,9 +28,10 @@ public struct PostgreSQLDialect: SQLDialect {
   /// exact `numeric` it is, for comparing doubles with 64-bit integers (PostgreSQL's own casts
   /// keep 15 or 17 significant digits). The collation `sift_localized` (ICU root with numeric
   /// ordering, `und-u-kn-true`): `localizedStandardCompare`'s order for `.localizedStandard`
-  /// sort keys (needs a server built with ICU). `sift_number_text`, `sift_text_number`, `sift_text_date` and
-  /// `sift_utf16_length`: CAST between kinds and `FUNCTION(x, 'length')` (`PostgresCastSQL`). The schema's comment names the setup's version
-  /// (`setupVersion`). Re-run it after upgrading Sift.
+  /// sort keys (needs a server built with ICU). `sift_number_text`, `sift_text_number`,
+  /// `sift_text_date` and `sift_utf16_length`: CAST between kinds and `FUNCTION(x, 'length')`
+  /// (`PostgresCastSQL`). The schema's comment names the setup's version (`setupVersion`).
+  /// Re-run it after upgrading Sift.
   ///
   /// ```swift
   /// PostgreSQLDialect.setupSQL.count   // 10

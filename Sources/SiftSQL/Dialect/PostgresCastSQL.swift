@@ -5,12 +5,15 @@ import SiftSyntax
 /// own block, after the other functions). Each gives memory's answer (Grammar/notes/sql.md,
 /// "CAST and selectors"); NULL in, NULL out.
 ///
-/// | function | memory's rule |
-/// | --- | --- |
-/// | `sift_number_text(x double precision)` | `SiftNumberText.text`: PostgreSQL ≥ 12 prints a double's shortest round-trip digits, as Swift; the whole numbers print through `bigint`, infinities and NaN in Swift's words, and the one range where the two switch notation differently (1e15 to 2^53) through `numeric` |
-/// | `sift_text_number(s text)` | `SiftNumberText.number`, as a double precision (an integer beyond 2^53 rounds) |
-/// | `sift_text_date(s text)` | `SiftDateParser.parse` as seconds since 2001, by the same arithmetic; text that is no date raises `22007` |
-/// | `sift_utf16_length(s text)` | `NSString.length`: characters, plus one for each beyond the BMP |
+/// - `sift_number_text(x double precision)`: `SiftNumberText.text`. PostgreSQL ≥ 12 prints a
+///   double's shortest round-trip digits, as Swift; whole numbers print through `bigint`,
+///   infinities and NaN in Swift's words, and the one range where the two switch notation
+///   differently (1e15 to 2^53) through `numeric`.
+/// - `sift_text_number(s text)`: `SiftNumberText.number`, as a double precision (integer text
+///   beyond 2^53 rounds).
+/// - `sift_text_date(s text)`: `SiftDateParser.parse` as seconds since 2001, by the same
+///   arithmetic; text that is no date raises SQLSTATE `22007`.
+/// - `sift_utf16_length(s text)`: `NSString.length`: characters, plus one for each beyond the BMP.
 ///
 /// ```swift
 /// PostgresCastSQL.functions(schema: "sift").count   // 4
@@ -23,10 +26,11 @@ enum PostgresCastSQL {
 
   /// `SiftNumberText.spaces` as a PostgreSQL escape string literal, for `btrim`.
   static var spacesLiteral: String {
-    "E'" + SiftNumberText.spaces.map { scalar -> String in
-      let hex = String(scalar.value, radix: 16, uppercase: true)
-      return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
-    }.joined() + "'"
+    "E'"
+      + SiftNumberText.spaces.map { scalar -> String in
+        let hex = String(scalar.value, radix: 16, uppercase: true)
+        return "\\u" + String(repeating: "0", count: max(0, 4 - hex.count)) + hex
+      }.joined() + "'"
   }
 
   static func numberText(_ s: String) -> String {

@@ -5,17 +5,17 @@
 /// selector as a tree of nodes both engines already run (`lowered(_:at:)`): the meaning lives
 /// here once. None takes arguments. The receivers, and what each gives (nil gives nil):
 ///
-/// | selector | string | number | bool | date | array |
-/// | --- | --- | --- | --- | --- | --- |
-/// | `uppercaseString`, `lowercaseString` | `uppercase:`/`lowercase:` | error | error | error | error |
-/// | `length` | UTF-16 code units (NSString's length) | error | error | error | error |
-/// | `stringValue`, `description` | itself | `CAST(x, "NSString")` | `"1"`/`"0"` | ISO-8601 text | JSON |
-/// | `intValue`, `integerValue`, `longLongValue` | `trunc:` of the number it spells (nil if none) | `trunc:` | 1/0 | `trunc:` of its seconds since 2001 | error |
-/// | `doubleValue`, `floatValue` | the number it spells, as a double | as a double | 1.0/0.0 | seconds since 2001 | error |
-/// | `boolValue` | true when the number it spells is not 0 | `x != 0` | itself | `seconds != 0` | error |
-/// | `timeIntervalSinceReferenceDate` | seconds since 2001 of the ISO text | the number | error | seconds since 2001 | error |
-/// | `timeIntervalSince1970` | as above, + 978307200 | the number + 978307200 | error | seconds since 1970 | error |
-/// | `count` | error | error | error | error | `@count` |
+/// - `uppercaseString`, `lowercaseString`: `uppercase:`/`lowercase:` of a string; else `not-a-string`.
+/// - `length`: a string's UTF-16 code units (NSString's `length`); else `not-a-string`.
+/// - `stringValue`, `description`: `CAST(x, "NSString")`: a string itself, a number in decimal,
+///   a bool `"1"`/`"0"`, a date ISO 8601, an array JSON.
+/// - `intValue`, `integerValue`, `longLongValue`: `trunc:` of `CAST(x, "NSNumber")`: the number a
+///   string spells (nil if none), a number, a bool 1/0, a date's seconds since 2001.
+/// - `doubleValue`, `floatValue`: the same number, as a double.
+/// - `boolValue`: whether that number is not 0 (nil when there is none).
+/// - `timeIntervalSinceReferenceDate`, `timeIntervalSince1970`: seconds of `CAST(x, "NSDate")`
+///   (a date, a number of seconds since 2001, ISO-8601 text).
+/// - `count`: `x.@count` of an array.
 ///
 /// ```swift
 /// SiftSelector(rawValue: "uppercaseString")?.lowered(.keyPath("name"), at: .at(0))
@@ -78,7 +78,8 @@ public enum SiftSelector: String, Sendable, Hashable, CaseIterable {
     case .doubleValue, .floatValue: return node(.binary(.multiply, number, constant(.double(1))))
     case .boolValue:
       func test(_ op: ComparisonOperator, _ v: SiftValue) -> PredicateNode {
-        PredicateNode(.comparison(SiftComparison(lhs: number, op: op, rhs: constant(v), operatorRange: range)), range: range)
+        PredicateNode(
+          .comparison(SiftComparison(lhs: number, op: op, rhs: constant(v), operatorRange: range)), range: range)
       }
       let truth = node(.ternary(test(.notEqual, .int(0)), constant(.bool(true)), constant(.bool(false))))
       return node(.ternary(test(.equal, .null), constant(.null), truth))
