@@ -147,4 +147,40 @@ struct CastSelectorTests {
       #expect(g.contains("is not a date"), "\(g)")
     }
   }
+
+  /// A function registered under a selector of the table wins in memory, and only there: SQL
+  /// compiles the table's meaning whatever memory has registered.
+  @Test func registeredSelectorNameWinsInMemoryOnly() throws {
+    let schema = try #require(Self.schema)
+    var registry = FunctionRegistry()
+    registry.register("length") { _, _ in .int(99) }
+    let p = try SiftPredicate(format: "FUNCTION(s, 'length') == 99")
+    let records = try JSONRecords.records(from: .array(Self.records))
+    #expect(try p.compile(EvaluationOptions(functions: registry)).matchingIndices(records).count == records.count)
+    #expect(try p.compile().matchingIndices(records).isEmpty)
+    let st = try SQLCompiler(dialect: SQLiteDialect(), schema: schema).compileMatchingIndices(p, entity: "Row")
+    #expect(st.sql.contains("sift_utf16_length("), "\(st.sql)")
+  }
+
+  /// The canonical printer keeps `FUNCTION(x, "selector")`, which parses back to the same tree.
+  @Test func selectorsPrintAsWritten() throws {
+    for name in SiftSelector.allCases.map(\.selector) {
+      let p = try SiftPredicate(format: "FUNCTION(s, '\(name)') != nil")
+      #expect(p.predicateFormat == "FUNCTION(s, \"\(name)\") != nil")
+      #expect(try SiftPredicate(format: p.predicateFormat).root == p.root)
+    }
+  }
+
+  /// PostgreSQL's `CAST(text, "NSNumber")` is a double precision (Grammar/notes/sql.md, "Known
+  /// differences"): integer text beyond 2^53 rounds there, where memory and SQLite keep it.
+  @Test(.enabled(if: PostgresTestServer.isAvailable, "SIFT_POSTGRES is set"))
+  func postgresTextNumberIsADouble() throws {
+    let schema = try #require(Self.schema)
+    let engines = try ThreeWay(schema: schema, entity: "Row", records: [["s": "9007199254740993"], ["s": "12"]])
+    let p = try SiftPredicate(format: "CAST(s, 'NSNumber') == 9007199254740993")
+    let (memory, sqlite, postgres) = engines.outcomes(p)
+    #expect(memory == .matches([0]) && sqlite == .matches([0]) && postgres == .matches([]))
+    let q = try SiftPredicate(format: "CAST(s, 'NSNumber') / 5 == 2")
+    #expect(engines.outcomes(q).sqlite == .matches([1]) && engines.outcomes(q).postgres == .matches([]))
+  }
 }
