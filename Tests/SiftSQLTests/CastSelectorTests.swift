@@ -77,6 +77,33 @@ struct CastSelectorTests {
     }
   }
 
+  /// Date casts read and make dates in every encoding a schema may store them in.
+  @Test(arguments: ["secondsSince1970", "secondsSince2001", "millisecondsSince1970", "iso8601", "sqliteDateTime"])
+  func dateCastsInEveryEncoding(_ encoding: String) throws {
+    let json = Self.schemaJSON.replacingOccurrences(
+      of: "\"when\": \"date\"", with: "\"when\": {\"type\": \"date\", \"dateEncoding\": \"\(encoding)\"}")
+    let schema = try SQLSchema(json: json)
+    // Tables Sift makes on PostgreSQL store dates as numbers (text encodings are SQLite's).
+    let text = encoding == "iso8601" || encoding == "sqliteDateTime"
+    let engines = try ThreeWay(schema: schema, entity: "Row", records: Self.records, usePostgres: !text)
+    for format in [
+      "CAST(when, 'NSNumber')", "FUNCTION(when, 'timeIntervalSince1970')", "CAST(CAST(x, 'NSDate'), 'NSNumber')",
+      "CAST(day, 'NSDate')", "FUNCTION(when, 'intValue')",
+    ] {
+      let evaluator = try SiftExpression(format: format).compile()
+      for record in Self.records {
+        let v = try evaluator.value(with: record)
+        let p =
+          v == .null ? try SiftPredicate(format: format + " == nil") : try SiftPredicate(format: format + " == %@", v)
+        if let failure = engines.check(p, label: "\(encoding): \(format)") { Issue.record("\(failure.report)") }
+      }
+    }
+    for format in ["CAST(x, 'NSDate') < when", "CAST(day, 'NSDate') > when", "CAST(n, 'NSDate') == when"] {
+      let p = try SiftPredicate(format: format)
+      if let failure = engines.check(p, label: "\(encoding): \(format)") { Issue.record("\(failure.report)") }
+    }
+  }
+
   /// The rules themselves, in memory (each also runs three ways): record indices that match.
   static let cases: [(String, [Int])] = [
     ("CAST(x, 'NSString') == '0.1'", [0]), ("CAST(x, 'NSString') == '1e-05'", [1]),
