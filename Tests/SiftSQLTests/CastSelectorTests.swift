@@ -56,7 +56,8 @@ struct CastSelectorTests {
     "FUNCTION(n, 'doubleValue')", "FUNCTION(s, 'floatValue')", "FUNCTION(x, 'boolValue')", "FUNCTION(s, 'boolValue')",
     "FUNCTION(flag, 'boolValue')", "FUNCTION(when, 'timeIntervalSinceReferenceDate')",
     "FUNCTION(when, 'timeIntervalSince1970')", "FUNCTION(day, 'timeIntervalSince1970')", "FUNCTION(tags, 'count')",
-    "FUNCTION(when, 'intValue')", "FUNCTION(x, 'timeIntervalSinceReferenceDate')",
+    "FUNCTION(when, 'intValue')", "FUNCTION(x, 'timeIntervalSinceReferenceDate')", "CAST(x / 0.0 * 0, 'NSString')",
+    "FUNCTION(x / 0.0 * 0, 'stringValue')", "CAST(x / 0.0, 'NSString')",
   ]
 
   @Test(arguments: expressions)

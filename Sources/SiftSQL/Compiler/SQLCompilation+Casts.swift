@@ -55,7 +55,13 @@ extension SQLCompilation {
       case .string: return .value(v)
       case .integer:
         return .value(SQLExpr(SQLFragment("CAST(\(v) AS TEXT)"), type: .string, nullable: v.nullable))
-      case .double: return .value(try call(.numberText, v, .string))
+      case .double:
+        let text = try call(.numberText, v, .string)
+        guard dialect.nanBecomesNull, let nilWhen = v.nilWhen else { return .value(text) }
+        // A NaN stored as NULL (SQLite) but not nil: memory's text is "nan".
+        let sql = SQLFragment(
+          "CASE WHEN \(v) IS NULL AND NOT (\(or(nilWhen))) THEN \(bind: .text("nan")) ELSE \(text) END")
+        return .value(SQLExpr(sql, type: .string, nullable: true))
       case .boolean: return .value(booleanText(v))
       case .date: return .value(try call(.dateText, seconds(v, dateForm(v).form), .string))
       default: throw refuse()

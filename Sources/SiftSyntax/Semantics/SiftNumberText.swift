@@ -11,7 +11,10 @@ package enum SiftNumberText {
   /// `CAST(d, "NSString")`: an integral double that fits in 64 bits in decimal without `.0`
   /// (`-0.0` is `0`); any other its shortest round-trip text, Swift's `description` (`0.1`,
   /// `1e-05`, `1e+20`, `inf`, `-inf`, `nan`).
+  /// Every NaN is `nan`: Swift writes `-nan` for one whose sign bit is set, which `inf * 0`
+  /// gives on x86 (a NaN's sign means nothing, and no database keeps it).
   package static func text(_ d: Double) -> String {
+    if d.isNaN { return "nan" }
     if d == d.rounded(), let i = Int64(exactly: d) { return String(i) }
     return "\(d)"
   }
