@@ -160,6 +160,23 @@ struct CastSelectorTests {
     }
   }
 
+  /// `CAST(date, "NSString")` runs in memory and SQLite; PostgreSQL refuses it by name.
+  @Test func postgresRefusesDateText() throws {
+    let schema = try #require(Self.schema)
+    let p = try SiftPredicate(format: "CAST(when, 'NSString') == '2001-01-01T00:00:00Z'")
+    let lite = try SQLCompiler(dialect: SQLiteDialect(), schema: schema).compileMatchingIndices(p, entity: "Row")
+    #expect(lite.sql.contains("sift_date_text("), "\(lite.sql)")
+    do {
+      _ = try SQLCompiler(dialect: PostgreSQLDialect(), schema: schema).compileMatchingIndices(p, entity: "Row")
+      Issue.record("PostgreSQL compiled \(p.source)")
+    } catch {
+      #expect(error.diagnostic.id == "unsupported-in-sql" && error.diagnostic.message.contains("NSString"), "\(error)")
+    }
+    let engines = try ThreeWay(schema: schema, entity: "Row", records: Self.records, usePostgres: false)
+    #expect(engines.outcomes(p).sqlite == .matches([0]))
+    if let failure = engines.check(p, label: p.source) { Issue.record("\(failure.report)") }
+  }
+
   /// Text that is no date fails in every engine (a run-time error in SQL).
   @Test func textThatIsNoDateFails() throws {
     let schema = try #require(Self.schema)

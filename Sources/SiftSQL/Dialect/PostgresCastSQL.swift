@@ -34,7 +34,10 @@ enum PostgresCastSQL {
   }
 
   static func numberText(_ s: String) -> String {
-    // extra_float_digits = 1 (the default since PostgreSQL 12) prints the shortest text.
+    // extra_float_digits > 0 (1 is the default since PostgreSQL 12) prints the shortest text;
+    // the SET keeps it so whatever the session says (≤ 0 rounds to 15 digits). It costs: over
+    // 200,000 computed doubles 4.0 s against 2.3 s without the SET and 0.47 s for a plain
+    // `::text` (PostgreSQL 15, this machine), paid only by predicates that CAST a double.
     #"""
     CREATE OR REPLACE FUNCTION \#(s).sift_number_text(x double precision) RETURNS text
     LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE SET extra_float_digits = 1 AS $$
