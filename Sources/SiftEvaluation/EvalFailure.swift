@@ -94,14 +94,18 @@ enum EvalDiagnostics {
     EvalFailure(.unboundArgument, "format argument was never bound; pass arguments to SiftPredicate(format:)", at: r)
   }
 
+  static func selectorArguments(_ name: String, at r: SiftSourceRange) -> EvalFailure {
+    EvalFailure(.wrongArgumentCount, "FUNCTION(…, '\(name)') takes no arguments after the selector", at: r)
+  }
+
   static func unboundVariable(_ name: String, at r: SiftSourceRange) -> EvalFailure {
     EvalFailure(.unboundVariable, "variable '$\(name)' has no value; pass it in 'variables:'", at: r)
   }
 
   static func unknownFunction(_ name: String, at r: SiftSourceRange) -> EvalFailure {
     EvalFailure(
-      .unknownFunction, "no function named '\(name)' is registered", at: r,
-      notes: [.init("register it in EvaluationOptions.functions")])
+      .unknownFunction, "no function named '\(name)': it is not one of Sift's selectors nor registered", at: r,
+      notes: [.init("the selectors: \(SiftSelector.names); register others in EvaluationOptions.functions")])
   }
 
   static func unsupported(_ what: String, at r: SiftSourceRange) -> EvalFailure {

@@ -49,8 +49,11 @@ public struct EvaluationOptions: Sendable {
   }
 }
 
-/// Named Swift closures that `FUNCTION(receiver, 'selector', args…)` may call. Nothing else
-/// can be invoked: an unregistered name is the compile error `unknown-function`.
+/// Named Swift closures that `FUNCTION(receiver, 'selector', args…)` may call, besides the
+/// selectors of `SiftSelector`'s table (`uppercaseString`, `length`, `intValue`, …), which run
+/// without registration in memory and SQL. A registered name wins over the table in memory only:
+/// SQL never sees registrations (Grammar/notes/evaluation.md). A name neither registered nor in
+/// the table is the compile error `unknown-function`.
 ///
 /// ```swift
 /// var registry = FunctionRegistry()

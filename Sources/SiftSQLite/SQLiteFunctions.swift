@@ -19,6 +19,7 @@ import SiftSyntax
 /// | `sift_ceiling`, `sift_floor`, `sift_trunc` | an integer passes through unchanged; a double is rounded |
 /// | `sift_sqrt`, `sift_ln`, `sift_log`, `sift_exp` | math in doubles |
 /// | `sift_upper`, `sift_lower` | Unicode case mapping |
+/// | `sift_number_text`, … | CAST between kinds, `FUNCTION(x, 'length')`: `registerConversions` |
 /// | collation `SIFT_LOCALIZED` | `localizedStandardCompare` |
 /// | `sift_sum`, `sift_avg` | aggregates, see `SQLiteAggregates` |
 ///
@@ -56,6 +57,7 @@ public enum SQLiteFunctions {
     add("sift_abs", 1, absFunction)
     add("sift_upper", 1, upperFunction)
     add("sift_lower", 1, lowerFunction)
+    registerConversions(add)
     sqlite3_create_collation_v2(db, "SIFT_LOCALIZED", SQLITE_UTF8, nil, localizedCollation, nil)
     SQLiteAggregates.register(on: db)
   }

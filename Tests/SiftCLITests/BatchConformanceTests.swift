@@ -41,7 +41,7 @@ struct BatchConformanceTests {
       }
       checked += 1
     }
-    #expect(checked == 125)
+    #expect(checked == 134)
   }
 
   @Test func errorObjectsFollowTheContract() {

@@ -46,7 +46,7 @@ import Testing
     contentsOf: directory.appendingPathComponent("venues.json"))
 
   @Test func fixturesLoad() {
-    #expect(Self.cases.count == 125)
+    #expect(Self.cases.count == 134)
     #expect(Self.venues?.count == 1000)
   }
 

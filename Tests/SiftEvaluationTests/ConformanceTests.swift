@@ -64,7 +64,7 @@ enum Conformance {
 
 @Suite struct ConformanceTests {
   @Test func fixturesLoad() {
-    #expect(Conformance.cases.count == 125)
+    #expect(Conformance.cases.count == 134)
     #expect(Conformance.venues.count == 1000)
     #expect(Conformance.venueValues.count == 1000)
   }

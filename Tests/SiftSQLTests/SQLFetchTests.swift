@@ -111,7 +111,7 @@ struct SQLFetchTests {
   }
 
   static let unsupported: [(format: String, id: String, text: String)] = [
-    ("FUNCTION(name, 'uppercaseString') == 'X'", "unsupported-in-sql", "FUNCTION(name, 'uppercaseString')"),
+    ("FUNCTION(name, 'reversedString') == 'X'", "unknown-function", "FUNCTION(name, 'reversedString')"),
     ("ANY location.city == 'Paris'", "quantifier-needs-collection", "location.city"),
     ("menu.item == 'taco'", "to-many-not-allowed", "menu.item"),
     ("name UTI-CONFORMS-TO 'public.text'", "unsupported-in-sql", "UTI-CONFORMS-TO"),

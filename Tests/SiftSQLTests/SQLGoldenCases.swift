@@ -133,6 +133,18 @@ enum SQLGoldenCases {
     ("uppercase:(name) BEGINSWITH 'RED'", []),
     ("SELF.name == 'Red bar'", []),
     ("name == %@ AND distance < %@", ["Red bar", 2.5]),
+    // CAST between kinds and FUNCTION selectors (Grammar/notes/sql.md, "CAST and selectors")
+    ("CAST(rating, 'NSString') == '4.5'", []),
+    ("CAST(specialCount, 'NSString') == '5'", []),
+    ("CAST(favorite, 'NSString') == '1'", []),
+    ("CAST(code, 'NSNumber') > 1", []),
+    ("CAST(favorite, 'NSNumber') == 1", []),
+    ("CAST(createdAt, 'NSDate') < %@", [.date(Date(timeIntervalSince1970: 1_700_000_000))]),
+    ("FUNCTION(name, 'length') > 3", []),
+    ("FUNCTION(name, 'uppercaseString') == 'RED BAR'", []),
+    ("FUNCTION(rating, 'intValue') == 4", []),
+    ("FUNCTION(favorite, 'boolValue') == YES", []),
+    ("FUNCTION(tags, 'count') == 2", []),
   ]
 
   /// Whole statements on the venues schema: results, joins, sorts, pages, aggregates.
@@ -243,6 +255,8 @@ enum SQLGoldenCases {
     ),
     ("at_iso >= %@", [.date(Date(timeIntervalSince1970: 1_700_000_000.5))]),
     ("at_sqlite == %@", [.date(Date(timeIntervalSince1970: 1_700_000_000))]),
+    ("CAST(at_iso, 'NSNumber') > 0", []),
+    ("FUNCTION(at_2001, 'timeIntervalSince1970') > 1700000000", []),
     ("on_day == %@", [.date(Date(timeIntervalSince1970: 1_700_006_400))]),
     ("at_tz > %@", [.date(Date(timeIntervalSince1970: 1_700_000_000))]),
     ("at_ts < %@", [.date(Date(timeIntervalSince1970: 1_700_000_000))]),

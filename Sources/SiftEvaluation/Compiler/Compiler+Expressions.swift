@@ -43,8 +43,9 @@ extension Compiler {
         }
       }
     case .customFunction(let receiver, let selector, let arguments):
+      // A registered function wins in memory (it was there first); SQL runs only the table.
       guard let fn = self.functions.lookup(selector) else {
-        throw EvalDiagnostics.unknownFunction(selector, at: range)
+        return try builtinSelector(e, receiver, selector, arguments)
       }
       return try composite(e, [receiver] + arguments, pure: false) { parts in
         let r = parts[0].run
@@ -75,6 +76,26 @@ extension Compiler {
       throw EvalDiagnostics.unsupported("ANYKEY (a Spotlight-only expression)", at: range)
     case .argument:
       throw EvalDiagnostics.unboundArgument(at: range)
+    }
+  }
+
+  /// `FUNCTION(receiver, 'selector')` for a selector of `SiftSelector`'s table: the tree it
+  /// lowers to, or (`length`) the UTF-16 count here. Anything else is `unknown-function`.
+  mutating func builtinSelector(
+    _ e: ExpressionNode, _ receiver: ExpressionNode, _ name: String, _ arguments: [ExpressionNode]
+  ) throws(EvalFailure) -> ExpressionPlan {
+    let range = e.range
+    guard let selector = SiftSelector(rawValue: name) else { throw EvalDiagnostics.unknownFunction(name, at: range) }
+    guard arguments.isEmpty else { throw EvalDiagnostics.selectorArguments(name, at: range) }
+    if let tree = selector.lowered(receiver, at: range) { return try expression(tree) }
+    return try composite(e, [receiver], pure: true) { fs in
+      let f = fs[0].run
+      return { ctx throws(EvalFailure) in
+        let v = try f(ctx)
+        if v.isNull { return .null }
+        guard case .string(let s) = v else { throw EvalDiagnostics.needsString(name, v, at: range) }
+        return .int(Int64(SiftSelector.utf16Length(s)))
+      }
     }
   }
 

@@ -103,10 +103,11 @@ enum Functions {
 /// - `NSDate`: a number is seconds since 2001-01-01 (reference date); a date stays; an ISO 8601
 ///   string is parsed (`invalid-cast` when it is not one).
 /// - `NSNumber`/`NSDecimalNumber`: numbers stay (booleans become 1/0); a string is parsed as
-///   an integer or a double (surrounding spaces allowed; not a number → nil); a date becomes
-///   seconds since the reference date.
+///   a decimal integer or double (`SiftNumberText.number`: surrounding spaces allowed; not a
+///   decimal number → nil); a date becomes seconds since the reference date.
 /// - `NSString`: strings stay; integers print in decimal, doubles without a trailing `.0` when
-///   integral (`3`), booleans as `1`/`0`, dates as ISO 8601 (`SiftJSON.formatDate`: seconds
+///   integral (`3`) and otherwise shortest (`SiftNumberText.text`), booleans as `1`/`0`, dates
+///   as ISO 8601 (`SiftJSON.formatDate`: seconds
 ///   since 1970 outside the years 0000–9999), collections as JSON.
 /// - `NSArray`: an array stays; anything else is `invalid-cast`.
 /// - nil casts to nil.
@@ -137,9 +138,7 @@ enum Cast {
       case .string: return v
       case .int(let i): return .string(String(i))
       case .bool(let b): return .string(b ? "1" : "0")
-      case .double(let d):
-        if d == d.rounded(), let i = Int64(exactly: d) { return .string(String(i)) }
-        return .string("\(d)")
+      case .double(let d): return .string(SiftNumberText.text(d))
       case .date(let d): return .string(SiftJSON.formatDate(d))
       default: return .string(SiftJSON.serialize(v.siftValue()))
       }
@@ -150,9 +149,6 @@ enum Cast {
   }
 
   static func parseNumber(_ text: String) -> EvalValue {
-    let s = text.trimmingCharacters(in: .whitespaces)
-    if let i = Int64(s) { return .int(i) }
-    if let d = Double(s), !s.isEmpty { return .double(d) }
-    return .null
+    SiftNumberText.number(text).map { EvalValue($0) } ?? .null
   }
 }

@@ -53,8 +53,8 @@ extension SQLCompilation {
       return .value(try binary(op, a, b, e.range))
     case .function(let f, let args):
       return try function(f, args, e.range)
-    case .customFunction(_, let selector, _):
-      throw fail(.notCompilable("FUNCTION(…, '\(selector)')"), e.range)
+    case .customFunction(let receiver, let name, let arguments):
+      return try selector(receiver, name, arguments, e.range)
     case .subquery(let collection, let variable, let predicate):
       // Each level multiplies the work per row (20 levels over two elements: 2^20 per row).
       if variables.count >= SQLCompilation.maxSubqueryNesting {
@@ -152,31 +152,6 @@ extension SQLCompilation {
       e.nullable = true
     }
     return e
-  }
-
-  mutating func cast(_ x: ExpressionNode, _ type: CastType, _ range: SiftSourceRange) throws(SiftError) -> Operand {
-    let o = try expression(x)
-    if case .constant(let v) = o, type == .date {
-      switch v {
-      case .int(let i): return .constant(.date(Date(timeIntervalSinceReferenceDate: Double(i))))
-      case .double(let d): return .constant(.date(Date(timeIntervalSinceReferenceDate: d)))
-      case .date: return o
-      // Text that names a date was folded when parsing; any other text is refused here.
-      case .string(let s): throw fail(.notADate(s), range)
-      default: break
-      }
-    }
-    var copy = o
-    let v = try scalar(&copy, hint: nil, x.range)
-    let same: Bool
-    switch type {
-    case .number, .decimalNumber: same = v.type.isNumeric
-    case .string: same = v.type == .string
-    case .date: same = v.type == .date
-    case .array: same = false
-    }
-    if same { return .value(v) }
-    throw fail(.castNotCompilable(to: type.className, from: v.type), range)
   }
 
   /// `[FIRST]`, `[LAST]`, `[SIZE]`, `[n]` on array attributes; `["key"]` on objects.

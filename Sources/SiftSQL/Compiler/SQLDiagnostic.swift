@@ -192,6 +192,15 @@ struct SQLDiagnostic: Sendable {
     Self(.unsupportedInSql, "\(name)(…) is compiled only over a to-many key path or array attribute")
   }
 
+  /// `FUNCTION(x, 'name')` where `name` is not one of `SiftSelector`'s (memory's
+  /// `unknown-function`; functions registered in Swift run only in memory).
+  static func unknownSelector(_ name: String) -> Self {
+    Self(
+      .unknownFunction,
+      "no function named '\(name)': SQL runs the selectors \(SiftSelector.names); "
+        + "functions registered in Swift run only in memory")
+  }
+
   static func castNotCompilable(to className: String, from type: SQLType) -> Self {
     notCompilable("CAST(…, \"\(className)\") of \(type)")
   }

@@ -29,13 +29,15 @@ public struct PostgreSQLDialect: SQLDialect {
   /// keep 15 or 17 significant digits). For `.localizedStandard` sorts, ordered as memory orders
   /// (`SiftSortOrder.localizedStandard`), the collations `sift_localized_base` and
   /// `sift_localized_case` and the function `sift_localized_events` (ICU collations, so the server
-  /// needs ICU: see `PostgresLocalizedSQL`). Then grants: `USAGE` on the schema and
+  /// needs ICU: see `PostgresLocalizedSQL`). `sift_number_text`, `sift_text_number`,
+  /// `sift_text_date` and `sift_utf16_length`: CAST between kinds and `FUNCTION(x, 'length')`
+  /// (`PostgresCastSQL`). Then grants: `USAGE` on the schema and
   /// `EXECUTE` on its functions to `PUBLIC`, so any role that may read the tables may call them
   /// (`setupSQL(schema:grantees:)` names roles instead). The schema's comment names the setup's
   /// version (`setupVersion`). Re-run it after upgrading Sift.
   ///
   /// ```swift
-  /// PostgreSQLDialect.setupSQL.count   // 11
+  /// PostgreSQLDialect.setupSQL.count   // 15
   /// ```
   public static let setupSQL: [String] = setupSQL(schema: defaultFunctionSchema)
 
@@ -102,6 +104,8 @@ public struct PostgreSQLDialect: SQLDialect {
       $$
       """,
     ] + PostgresLocalizedSQL.statements(schema: s)
+      // CAST between kinds and FUNCTION(x, 'length'): their own block (PostgresCastSQL).
+      + PostgresCastSQL.functions(schema: s)
   }
 
   /// A digest of the setup's text with its default grants (FNV-1a, hex), written into the
@@ -219,6 +223,11 @@ public struct PostgreSQLDialect: SQLDialect {
     case .double, .date, .doubleArray: return "DOUBLE PRECISION"
     case .data: return "BYTEA"
     }
+  }
+  /// `SQLDialect.conversionFunction`: those `setupSQL` creates (`PostgresCastSQL`); no
+  /// `sift_date_text`, so `CAST(date, "NSString")` is refused.
+  public func conversionFunction(_ conversion: SQLConversion) -> String? {
+    conversion == .dateText ? nil : Self.qualifier(functionSchema) + "." + conversion.rawValue
   }
   /// `SQLDialect.setupSQL` for this database (see the protocol for its meaning).
   public var setupSQL: [String] { PostgreSQLDialect.setupSQL }

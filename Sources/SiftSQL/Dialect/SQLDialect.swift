@@ -149,6 +149,30 @@ public protocol SQLDialect: Sendable {
   /// How the native types of a database Sift did not create are read (JSON arrays, native
   /// arrays, native dates, `numeric`, `uuid`): `.sqlite` or `.postgres`.
   var nativeTypes: SQLNativeTypeStyle { get }
+  /// How compiled SQL calls one of Sift's conversion functions (CAST between kinds and the
+  /// `FUNCTION` selectors that need one), or nil when the dialect has none: the CAST or
+  /// selector that needs it is then refused (`unsupported-in-sql`).
+  func conversionFunction(_ conversion: SQLConversion) -> String?
+}
+
+/// Sift's SQL functions for CAST between kinds and `FUNCTION(x, 'length')`, each the SQL twin
+/// of a SiftSyntax rule memory runs (Grammar/notes/sql.md, "CAST and selectors"). SQLite has
+/// them per connection (`SQLiteFunctions`); PostgreSQL in the setup's schema.
+///
+/// ```swift
+/// SQLiteDialect().conversionFunction(.numberText)   // "sift_number_text"
+/// ```
+public enum SQLConversion: String, Sendable, Hashable, CaseIterable {
+  /// `sift_number_text(x)`: a number as `CAST(x, "NSString")` prints it (`SiftNumberText.text`).
+  case numberText = "sift_number_text"
+  /// `sift_text_number(s)`: the number text spells, or NULL (`SiftNumberText.number`).
+  case textNumber = "sift_text_number"
+  /// `sift_text_date(s)`: ISO-8601 text as seconds since 2001; an error when it is no date.
+  case textDate = "sift_text_date"
+  /// `sift_date_text(x)`: seconds since 2001 as `CAST(date, "NSString")` prints them.
+  case dateText = "sift_date_text"
+  /// `sift_utf16_length(s)`: the UTF-16 code units of `s` (`NSString.length`).
+  case utf16Length = "sift_utf16_length"
 }
 
 extension SQLDialect {
@@ -180,6 +204,8 @@ extension SQLDialect {
   public var negationLosesSignedZero: Bool { false }
   /// SQLite's functions (`json_each`, `julianday`) unless the dialect says otherwise.
   public var nativeTypes: SQLNativeTypeStyle { .sqlite }
+  /// No conversion functions unless the dialect has them.
+  public func conversionFunction(_ conversion: SQLConversion) -> String? { nil }
 
   /// Default quoting: double quotes, embedded quotes doubled (both databases).
   public func quoteIdentifier(_ name: String) -> String {

@@ -105,6 +105,8 @@ public struct SQLiteDialect: SQLDialect {
     case .doubleArray: return "REAL"
     }
   }
+  /// `SQLDialect.conversionFunction`: every one, registered by `SQLiteFunctions`.
+  public func conversionFunction(_ conversion: SQLConversion) -> String? { conversion.rawValue }
   /// `SQLDialect.setupSQL` for this database (see the protocol for its meaning).
   public var setupSQL: [String] { [] }
 }

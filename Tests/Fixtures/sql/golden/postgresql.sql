@@ -486,6 +486,50 @@ t0."name" = $1
 (t0."name" = $1 AND t0."distance" < $2)
 -- bindings: ['Red bar', 2.5]
 
+-- CAST(rating, 'NSString') == '4.5'
+sift.sift_number_text(t0."rating") = $1
+-- bindings: ['4.5']
+
+-- CAST(specialCount, 'NSString') == '5'
+CAST(t0."specialCount" AS TEXT) = $1
+-- bindings: ['5']
+
+-- CAST(favorite, 'NSString') == '1'
+CAST(CAST(t0."favorite" AS INTEGER) AS TEXT) = $1
+-- bindings: ['1']
+
+-- CAST(code, 'NSNumber') > 1
+sift.sift_text_number(t0."code") > $1
+-- bindings: [1]
+
+-- CAST(favorite, 'NSNumber') == 1
+CAST(t0."favorite" AS INTEGER) = $1
+-- bindings: [1]
+
+-- CAST(createdAt, 'NSDate') < %@  args: {"$date": "2023-11-14T22:13:20Z"}
+CAST(t0."createdAt" AS DOUBLE PRECISION) < $1
+-- bindings: [721692800.0]
+
+-- FUNCTION(name, 'length') > 3
+sift.sift_utf16_length(t0."name") > $1
+-- bindings: [3]
+
+-- FUNCTION(name, 'uppercaseString') == 'RED BAR'
+upper(t0."name") = $1
+-- bindings: ['RED BAR']
+
+-- FUNCTION(rating, 'intValue') == 4
+trunc(CAST(t0."rating" AS DOUBLE PRECISION)) = $1
+-- bindings: [4]
+
+-- FUNCTION(favorite, 'boolValue') == YES
+CASE WHEN CAST(t0."favorite" AS INTEGER) IS NULL THEN $1 ELSE CASE WHEN CAST(t0."favorite" AS INTEGER) IS DISTINCT FROM $2 THEN $3 ELSE $4 END END = $5
+-- bindings: [NULL, 0, TRUE, FALSE, TRUE]
+
+-- FUNCTION(tags, 'count') == 2
+t0."__sift_count_tags" = $1
+-- bindings: [2]
+
 -- fetch: location.city == 'Oslo' (a semi-join)
 SELECT COUNT(*) FROM "venue" t0 WHERE t0."location_id" IN (SELECT t1."id" FROM "location" t1 WHERE t1."city" = $1)
 -- bindings: ['Oslo']
@@ -611,6 +655,14 @@ t0."at_2001" < $1
 -- at_sqlite == %@  args: {"$date": "2023-11-14T22:13:20Z"}
 (t0."at_sqlite" COLLATE "C" >= $1 AND t0."at_sqlite" COLLATE "C" <= $2)
 -- bindings: ['2023-11-14 22:13:20', '2023-11-14 22:13:20.000']
+
+-- CAST(at_iso, 'NSNumber') > 0
+(CAST(EXTRACT(EPOCH FROM CAST(t0."at_iso" AS timestamptz)) AS double precision) - 978307200) > $1
+-- bindings: [0]
+
+-- FUNCTION(at_2001, 'timeIntervalSince1970') > 1700000000
+(CAST(t0."at_2001" AS DOUBLE PRECISION) + $1) > $2
+-- bindings: [978307200, 1700000000]
 
 -- on_day == %@  args: {"$date": "2023-11-15T00:00:00Z"}
 t0."on_day" = CAST($1 AS timestamp)

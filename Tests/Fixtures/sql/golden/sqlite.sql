@@ -486,6 +486,50 @@ t0."name" = ?
 (t0."name" = ? AND t0."distance" < ?)
 -- bindings: ['Red bar', 2.5]
 
+-- CAST(rating, 'NSString') == '4.5'
+sift_number_text(t0."rating") = ?
+-- bindings: ['4.5']
+
+-- CAST(specialCount, 'NSString') == '5'
+CAST(t0."specialCount" AS TEXT) = ?
+-- bindings: ['5']
+
+-- CAST(favorite, 'NSString') == '1'
+CAST(t0."favorite" AS TEXT) = ?
+-- bindings: ['1']
+
+-- CAST(code, 'NSNumber') > 1
+sift_text_number(t0."code") > ?
+-- bindings: [1]
+
+-- CAST(favorite, 'NSNumber') == 1
+t0."favorite" = ?
+-- bindings: [1]
+
+-- CAST(createdAt, 'NSDate') < %@  args: {"$date": "2023-11-14T22:13:20Z"}
+CAST(t0."createdAt" AS REAL) < ?
+-- bindings: [721692800.0]
+
+-- FUNCTION(name, 'length') > 3
+sift_utf16_length(t0."name") > ?
+-- bindings: [3]
+
+-- FUNCTION(name, 'uppercaseString') == 'RED BAR'
+sift_upper(t0."name") = ?
+-- bindings: ['RED BAR']
+
+-- FUNCTION(rating, 'intValue') == 4
+sift_trunc(t0."rating") = ?
+-- bindings: [4]
+
+-- FUNCTION(favorite, 'boolValue') == YES
+CASE WHEN t0."favorite" IS NULL THEN ? ELSE CASE WHEN t0."favorite" IS NOT ? THEN ? ELSE ? END END = ?
+-- bindings: [NULL, 0, 1, 0, 1]
+
+-- FUNCTION(tags, 'count') == 2
+t0."__sift_count_tags" = ?
+-- bindings: [2]
+
 -- fetch: location.city == 'Oslo' (a semi-join)
 SELECT COUNT(*) FROM "venue" t0 WHERE t0."location_id" IN (SELECT t1."id" FROM "location" t1 WHERE t1."city" = ?)
 -- bindings: ['Oslo']
@@ -611,6 +655,14 @@ t0."at_2001" < ?
 -- at_sqlite == %@  args: {"$date": "2023-11-14T22:13:20Z"}
 (t0."at_sqlite" >= ? AND t0."at_sqlite" <= ?)
 -- bindings: ['2023-11-14 22:13:20', '2023-11-14 22:13:20.000']
+
+-- CAST(at_iso, 'NSNumber') > 0
+(ROUND((julianday(t0."at_iso") - 2440587.5) * 86400000.0) / 1000.0 - 978307200) > ?
+-- bindings: [0]
+
+-- FUNCTION(at_2001, 'timeIntervalSince1970') > 1700000000
+(CAST(t0."at_2001" AS REAL) + ?) > ?
+-- bindings: [978307200, 1700000000]
 
 -- on_day == %@  args: {"$date": "2023-11-15T00:00:00Z"}
 t0."on_day" = ?
