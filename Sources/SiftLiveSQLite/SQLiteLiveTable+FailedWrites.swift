@@ -25,7 +25,8 @@ extension SQLiteLiveTable {
     guard error.id == DiagnosticID.foreignKeyViolation.rawValue else {
       return SiftError.live(message, underlying: error)
     }
-    return SiftError(stage: .live, id: .foreignKeyViolation, message: message, underlying: error)
+    return SiftError(
+      stage: .live, id: .foreignKeyViolation, message: message + "; nothing was written", underlying: error)
   }
 
   /// Applies `edits` to the results; while a write runs, also remembers each touched id's

@@ -248,10 +248,9 @@ public final class SQLiteLiveTable {
     // The update hook saw every row the write changed (and rows its triggers changed). The
     // change set is made before COMMIT: rows the results cannot take (a sort key of another
     // kind, a predicate that fails on them) roll the write back, so a refused edit changes
-    // nothing. If COMMIT itself fails, the next `refresh()` reads the table again.
-    // A COMMIT that fails (a deferred foreign key, a full disk) rolls back: the results are put
-    // back as they were (`undo`), so what was never committed is never reported, not even as
-    // another program's change by the next `refresh()`.
+    // nothing. A COMMIT that fails (a deferred foreign key, a full disk) rolls back too, and
+    // either way the results are put back as they were (`undo`): what was never committed is
+    // never reported, not even as another program's change by the next `refresh()`.
     let changes: SiftChangeSet<SiftValue>
     undo = []
     defer { undo = nil }

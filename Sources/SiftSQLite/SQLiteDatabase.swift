@@ -184,8 +184,8 @@ public final class SQLiteDatabase: SQLDatabase {
       stage: .sql,
       diagnostic: SiftDiagnostic(
         id: .foreignKeyViolation,
-        message: "\(message): a row refers to one this write removes or lacks (the database's declared foreign keys "
-          + "refuse it; nothing was written)",
+        message: "\(message): the database's declared foreign keys refuse this write (a row would refer to a row "
+          + "that is not there)",
         range: SiftSourceRange(start: 0, end: sql.utf8.count)),
       source: sql)
   }
