@@ -148,9 +148,6 @@ public enum WriteOracle {
     do {
       let violations = try db.execute(SQLStatement(sql: "PRAGMA foreign_key_check"))
       guard violations.isEmpty else { return "foreign_key_check: \(violations)" }
-      if let echo = try writer.refresh(), !echo.isEmpty { return "the write's own table reported \(echo)" }
-      _ = try shopTable.refresh()
-      _ = try itemTable.refresh()
       let shopRows = try db.execute(SQLStatement(sql: "SELECT id, name, rating, opened FROM shop"))
       var sqlShops: [Int64: [String: SiftValue]] = [:]
       for r in shopRows {
@@ -174,12 +171,25 @@ public enum WriteOracle {
       if sqlShops != model.shops { return "shops: SQL \(sqlShops), model \(model.shops)" }
       if sqlItems != model.items { return "items: SQL \(sqlItems), model \(model.items)" }
       func shown(_ r: [String: SiftValue]?) -> String { r.map { "\($0)" } ?? "none" }
-      for id in Set(shopIDs).union(shops.keys) where shopTable.results.record(for: .int(id)) != sqlShops[id] {
-        return "shop \(id): memory \(shown(shopTable.results.record(for: .int(id)))), SQL \(shown(sqlShops[id]))"
+      func differs(_ table: SQLiteLiveTable, _ ids: Set<Int64>, _ sql: [Int64: [String: SiftValue]]) -> String? {
+        for id in ids.sorted() where table.results.record(for: .int(id)) != sql[id] {
+          return "\(table.table) \(id): memory \(shown(table.results.record(for: .int(id)))), SQL \(shown(sql[id]))"
+        }
+        return nil
       }
-      for id in Set(itemIDs).union(items.keys) where itemTable.results.record(for: .int(id)) != sqlItems[id] {
-        return "item \(id): memory \(shown(itemTable.results.record(for: .int(id)))), SQL \(shown(sqlItems[id]))"
+      let allShops = Set(shopIDs).union(shops.keys)
+      let allItems = Set(itemIDs).union(items.keys)
+      // The written table is current at once, whether its write was taken or rolled back; the
+      // other catches up (cascades) at its refresh. The written one then has nothing to report.
+      if let why = differs(
+        writer, writer === shopTable ? allShops : allItems, writer === shopTable ? sqlShops : sqlItems)
+      {
+        return "right after the write: \(why)"
       }
+      if let echo = try writer.refresh(), !echo.isEmpty { return "the write's own table reported \(echo)" }
+      _ = try shopTable.refresh()
+      _ = try itemTable.refresh()
+      if let why = differs(shopTable, allShops, sqlShops) ?? differs(itemTable, allItems, sqlItems) { return why }
       let matching = Set(sqlShops.values.filter { (Model.key($0["rating"]) ?? 0) > 2 }.compactMap { $0["id"] })
       if Set(shopTable.results.ids) != matching || shopTable.results.ids.count != matching.count {
         return "matching shops: memory \(shopTable.results.ids), SQL \(matching)"
