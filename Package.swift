@@ -87,7 +87,9 @@ let package = Package(
     // test target that replays every input that ever failed (Fuzz/Regressions).
     .target(
       name: "SiftFuzzOracles",
-      dependencies: ["SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftColumnar"],
+      dependencies: [
+        "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftColumnar", "SiftLive", "SiftLiveSQLite",
+      ],
       path: "Fuzz/Oracles"),
     .testTarget(
       name: "SiftFuzzRegressionTests",

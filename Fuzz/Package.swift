@@ -5,7 +5,7 @@
 // fuzzers and `swift test` (SiftFuzzRegressionTests) run the same code.
 import PackageDescription
 
-let targets = ["parse", "evaluate", "sql", "differential", "native", "load"]
+let targets = ["parse", "evaluate", "sql", "differential", "native", "load", "write"]
 
 let package = Package(
   name: "SiftFuzz",
@@ -19,6 +19,8 @@ let package = Package(
         .product(name: "SiftColumnar", package: "Sift"),
         .product(name: "SiftSQL", package: "Sift"),
         .product(name: "SiftSQLite", package: "Sift"),
+        .product(name: "SiftLive", package: "Sift"),
+        .product(name: "SiftLiveSQLite", package: "Sift"),
       ],
       path: "Oracles")
   ]

@@ -20,12 +20,15 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   /// JSON bytes read by the columnar loader and the general reader: the same records, or both
   /// refused (`LoadOracle`).
   case load
+  /// Batches of edits written through live tables to a database with declared foreign keys:
+  /// the model's verdict, a clean `foreign_key_check`, memory == SQL (`WriteOracle`).
+  case write
 
   /// Inputs longer than this are cut (libFuzzer runs with the same `-max_len`).
   public static let maxInputBytes = 4096
 
-  /// Runs the oracle on raw bytes (decoded as UTF-8 with replacement, but for `load`, which
-  /// reads the bytes themselves); nil means it held.
+  /// Runs the oracle on raw bytes (decoded as UTF-8 with replacement, but for `load` and
+  /// `write`, which read the bytes themselves); nil means it held.
   public func check(_ bytes: [UInt8]) -> FuzzFailure? {
     let text = FuzzTarget.decode(bytes)
     switch self {
@@ -35,6 +38,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .differential: return DifferentialOracle.check(text)
     case .native: return NativeOracle.check(text)
     case .load: return LoadOracle.check(bytes)
+    case .write: return WriteOracle.check(bytes)
     }
   }
 

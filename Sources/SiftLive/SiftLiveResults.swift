@@ -212,6 +212,25 @@ public final class SiftLiveResults<ID: Hashable, Record: SiftRecord> {
     return try commit(tx)
   }
 
+  /// Where `id` stands among equal sort keys (its sequence number), or nil when it holds no record.
+  package func sequence(of id: ID) -> Int? { store[id]?.seq }
+
+  /// Puts ids back as they were before changes a caller undoes (a live table whose SQL
+  /// transaction rolled back): each id's record, or none, at its old place among equal sort
+  /// keys, as one transaction. Returns the change set, which the caller does not report.
+  package func restore(_ states: [(id: ID, record: Record?, sequence: Int?)]) throws(SiftError) -> SiftChangeSet<ID> {
+    var tx = makeTransaction()
+    for s in states {
+      if let record = s.record {
+        tx.set(s.id, SiftLiveTransaction<ID, Record>.Pending(record: record, seq: s.sequence ?? tx.nextSeq))
+        if s.sequence == nil { tx.nextSeq += 1 }
+      } else if tx.record(for: s.id) != nil {
+        try tx.delete(s.id)
+      }
+    }
+    return try commit(tx)
+  }
+
   func makeTransaction() -> SiftLiveTransaction<ID, Record> {
     SiftLiveTransaction(
       current: { [weak self] id in self?.store[id].map { ($0.record, $0.seq) } }, nextSeq: nextSeq, describe: describe)

@@ -76,7 +76,7 @@ extension SQLiteLiveTable {
       }
     }
     for id in results.storedIDs where !seen.contains(id) { edits.append(.delete(id)) }
-    let changes = try results.apply(edits)
+    let changes = try applyUndoably(edits)
     _ = observer.takeCommitted()  // the re-read saw those too
     remember(rowids: rowids, ids: ids)
     needsFullReread = false
@@ -134,7 +134,7 @@ extension SQLiteLiveTable {
       guard count == .integer(Int64(expected)) else { return try fullReread(touched: touched) }
     }
     needsFullReread = true  // until the maps below match the results again
-    let changes = try results.apply(edits)
+    let changes = try applyUndoably(edits)
     needsFullReread = false
     // Updated in place, only now that the results took the edits (a copy would cost O(n)).
     for r in changed.keys { rowKeys[r] = nil }

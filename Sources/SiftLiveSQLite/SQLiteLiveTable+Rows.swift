@@ -55,9 +55,21 @@ extension SQLiteLiveTable {
     else { return [:] }
     var out: [String: SQLColumnCodec] = [:]
     for a in entity.attributes where !a.type.isArray {
-      out[a.column] = SQLColumnCodec(a, schema: schema, dialect: SQLiteDialect())
+      var codec = SQLColumnCodec(a, schema: schema, dialect: SQLiteDialect())
+      if let encoding = codec.dateEncoding, encoding.isText {
+        codec.textForm = textForm(db, table: table, column: a.column)
+      }
+      out[a.column] = codec
     }
     return out
+  }
+
+  /// The spelling a text date column's values share (`SQLDateTextForm`: separator, seconds,
+  /// fraction digits, zone), from up to 100 of its values; nil when they do not share one.
+  static func textForm(_ db: SQLiteDatabase, table: String, column: String) -> SQLDateTextForm? {
+    let sample = try? db.execute(
+      SQLStatement(sql: "SELECT \(quote(column)) FROM \(quote(table)) WHERE \(quote(column)) IS NOT NULL LIMIT 100"))
+    return sample.flatMap { SQLDateTextForm.common($0.compactMap(\.first)) }
   }
 
   /// A value to bind into `column`, in the column's own encoding (`SQLColumnCodec`): a date

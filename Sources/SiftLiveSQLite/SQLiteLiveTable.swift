@@ -67,6 +67,9 @@ public final class SQLiteLiveTable {
   let isCoreDataTable: Bool
   /// Set when a full re-read was due but failed, so the next `refresh()` does it.
   var needsFullReread = false
+  /// While `write` runs: what puts `results` back as they were, one list per change applied
+  /// (SQLiteLiveTable+FailedWrites.swift); nil outside a write.
+  var undo: [[(id: SiftValue, record: [String: SiftValue]?, sequence: Int?)]]?
   /// How many times the whole table was read again since init: after other connections'
   /// commits, and for own changes SQLite does not report by rowid (Grammar/notes/live.md).
   ///
@@ -212,6 +215,10 @@ public final class SQLiteLiveTable {
     // Commits by others are not absorbed here: the next `refresh()` reports them (the rows
     // this write touched are already current then, so they do not show twice).
     var vanished: SQLValue?
+    // The database's declared foreign keys act on the write (SQLite enforces them only with the
+    // pragma on, which does nothing inside a transaction): cascades run, a refused edit fails.
+    let restoreForeignKeys = try foreignKeysOn()
+    defer { if restoreForeignKeys { try? database.executeScript("PRAGMA foreign_keys = OFF") } }
     do throws(SiftError) {
       try database.executeScript("BEGIN IMMEDIATE")
       do throws(SiftError) {
@@ -231,7 +238,7 @@ public final class SQLiteLiveTable {
         throw error
       }
     } catch {
-      throw SiftError.live("\(table): \(error.diagnostic.message)", underlying: error)
+      throw refusal(error)
     }
     if let vanished {
       throw SiftError.live(
@@ -241,8 +248,12 @@ public final class SQLiteLiveTable {
     // The update hook saw every row the write changed (and rows its triggers changed). The
     // change set is made before COMMIT: rows the results cannot take (a sort key of another
     // kind, a predicate that fails on them) roll the write back, so a refused edit changes
-    // nothing. If COMMIT itself fails, the next `refresh()` reads the table again.
+    // nothing. A COMMIT that fails (a deferred foreign key, a full disk) rolls back too, and
+    // either way the results are put back as they were (`undo`): what was never committed is
+    // never reported, not even as another program's change by the next `refresh()`.
     let changes: SiftChangeSet<SiftValue>
+    undo = []
+    defer { undo = nil }
     do throws(SiftError) {
       switch observer.takeUncommitted() {
       case .rows(let rowids): changes = try ownChanges(rowids, touched: touched)
@@ -251,15 +262,15 @@ public final class SQLiteLiveTable {
       }
     } catch {
       try? database.executeScript("ROLLBACK")
-      needsFullReread = true  // the hook's rows before this write were taken with it
+      undoResults()
       throw error
     }
     do throws(SiftError) {
       try database.executeScript("COMMIT")
     } catch {
       try? database.executeScript("ROLLBACK")
-      needsFullReread = true
-      throw SiftError.live("\(table): \(error.diagnostic.message)", underlying: error)
+      undoResults()
+      throw refusal(error)
     }
     return changes
   }

@@ -77,14 +77,15 @@ public struct PostgresError: Error, Sendable, Hashable, CustomStringConvertible 
 extension PostgresError {
   /// This error as Sift's one error type (stage `.sql`, the message in PostgreSQL's or Sift's
   /// words; kind, SQLSTATE and statement in the `PostgresError` kept as `underlying`): ids
-  /// `postgres-connection`, `postgres-query` (with the SQLSTATE in the cause),
+  /// `postgres-connection`, `postgres-query` (with the SQLSTATE in the cause; `foreign-key-violation`
+  /// for SQLSTATE 23503, a declared foreign key refusing the statement),
   /// `postgres-unsupported-value`, `postgres-result`, `cancelled`, `missing-sift-functions`,
   /// `sift-functions-privilege`.
   package var siftError: SiftError {
     let id: DiagnosticID
     switch kind {
     case .connection: id = .postgresConnection
-    case .query: id = .postgresQuery
+    case .query: id = sqlState == "23503" ? .foreignKeyViolation : .postgresQuery  // foreign_key_violation
     case .unsupportedValue: id = .postgresUnsupportedValue
     case .result: id = .postgresResult
     case .cancelled: id = .cancelled

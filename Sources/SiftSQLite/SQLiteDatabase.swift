@@ -168,7 +168,26 @@ public final class SQLiteDatabase: SQLDatabase {
   }
 
   func lastError(_ sql: String) -> SiftError {
-    SQLiteDatabase.error(handle.map { String(cString: sqlite3_errmsg($0)) } ?? "database is closed", sql: sql)
+    guard let handle else { return SQLiteDatabase.error("database is closed", sql: sql) }
+    return SQLiteDatabase.error(
+      String(cString: sqlite3_errmsg(handle)), sql: sql, code: sqlite3_extended_errcode(handle))
+  }
+
+  /// `error(_:sql:)`, with the id `foreign-key-violation` when SQLite's extended result `code`
+  /// says a declared foreign key refused the statement (or the `COMMIT` of a deferred one):
+  /// `SQLITE_CONSTRAINT_FOREIGNKEY`, or for an `ON DELETE/UPDATE RESTRICT` key, which SQLite
+  /// runs as a trigger's `RAISE`, `SQLITE_CONSTRAINT_TRIGGER` with SQLite's own message.
+  static func error(_ message: String, sql: String, code: Int32) -> SiftError {
+    let foreignKey = code == 787 || (code == 1811 && message == "FOREIGN KEY constraint failed")
+    guard foreignKey else { return error(message, sql: sql) }
+    return SiftError(
+      stage: .sql,
+      diagnostic: SiftDiagnostic(
+        id: .foreignKeyViolation,
+        message: "\(message): the database's declared foreign keys refuse this write (a row would refer to a row "
+          + "that is not there)",
+        range: SiftSourceRange(start: 0, end: sql.utf8.count)),
+      source: sql)
   }
 
   func prepare(_ sql: String) throws(SiftError) -> OpaquePointer {
@@ -268,7 +287,7 @@ public final class SQLiteDatabase: SQLDatabase {
     if sqlite3_exec(handle, sql, nil, nil, &message) != SQLITE_OK {
       let text = message.map { String(cString: $0) } ?? "unknown error"
       sqlite3_free(message)
-      throw SQLiteDatabase.error(text, sql: sql)
+      throw SQLiteDatabase.error(text, sql: sql, code: sqlite3_extended_errcode(handle))
     }
   }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SiftPostgres
+import SiftSQL
 import SiftSQLite
 import Testing
 
@@ -217,10 +218,23 @@ struct REPLDatabaseTranscriptTests {
       readOnly.status == 1 && readOnly.stdout.hasSuffix("4\n") && readOnly.stderr.contains("--write"),
       "\(readOnly.stdout) \(readOnly.stderr)")
     let written = try SiftProcess.run(
-      ["--db", path, "--write", "--entity", "note", "-c", ".watch", "-c", ".delete 4", "-c", ".count"], stdin: "")
+      ["--db", path, "--write", "--entity", "note", "-c", ".watch", "-c", ".delete 3", "-c", ".count"], stdin: "")
     #expect(written.status == 0, "\(written.stderr)")
     #expect(
-      written.stdout.contains("object 4 at [0, 3]: delete") && written.stdout.hasSuffix("3\n"), "\(written.stdout)")
+      written.stdout.contains("object 3 at [0, 2]: delete") && written.stdout.hasSuffix("3\n"), "\(written.stdout)")
+    // The file's declared keys decide (issue #35): note 4 has a comment (NO ACTION), so its
+    // delete is refused and nothing changes; note 3's tags went with it (ON DELETE CASCADE).
+    let refusedDelete = try SiftProcess.run(
+      ["--db", path, "--write", "--entity", "note", "-c", ".watch", "-c", ".delete 4"], stdin: "")
+    #expect(refusedDelete.status == 1, "\(refusedDelete.stdout)")
+    #expect(refusedDelete.stderr.contains("FOREIGN KEY constraint failed"), "\(refusedDelete.stderr)")
+    let db = try SQLiteDatabase(readOnly: path)
+    #expect(
+      try db.execute(SQLStatement(sql: "SELECT id FROM note ORDER BY id")) == [
+        [.integer(1)], [.integer(2)], [.integer(4)],
+      ])
+    #expect(try db.execute(SQLStatement(sql: "SELECT count(*) FROM note_tag WHERE note_id = 3")) == [[.integer(0)]])
+    #expect(try db.execute(SQLStatement(sql: "PRAGMA foreign_key_check")).isEmpty)
   }
 
   /// The file is written only with `--write`, and then only by edits.

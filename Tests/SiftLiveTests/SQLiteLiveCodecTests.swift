@@ -69,4 +69,49 @@ import Testing
         [.text("2024-03-01T00:01:00Z"), .integer(1)]
       ])
   }
+
+  /// A written date keeps the spelling the column's values share — fraction digits, `T` or a
+  /// space, seconds, zone suffix — so a query by hand with the column's own text still finds
+  /// the row (issue #35, item 8: `'… 00:00:30'` went into a column of `'… 00:00:30.000'`).
+  @Test func writtenDatesKeepTheColumnsSpelling() throws {
+    let db = try SQLiteDatabase()
+    try db.executeScript(
+      """
+      CREATE TABLE Log (id INTEGER PRIMARY KEY, millis DATETIME, tee DATETIME, plus DATETIME, minute DATETIME,
+                        micros DATETIME, mixed DATETIME);
+      INSERT INTO Log VALUES
+        (1, '2024-01-01 00:00:30.000', '2024-01-01T00:00:30', '2024-01-01T05:30:30.000+05:30', '2024-01-01 00:00',
+         '2024-01-01T00:00:30.000000Z', '2024-01-01T00:00:30Z'),
+        (2, '2024-01-02 00:00:30.250', '2024-01-02T00:00:30', '2024-01-02T05:30:30.000+05:30', '2024-01-02 00:00',
+         '2024-01-02T00:00:30.250000Z', '2024-01-02T00:00:30.250Z');
+      """)
+    let table = try SQLiteLiveTable(database: db, table: "Log", predicate: nil, sortDescriptors: [])
+    let at = SiftValue.date(Date(timeIntervalSince1970: 1_704_240_030))  // 2024-01-03 00:00:30 UTC
+    _ = try table.write([
+      .insert(["id": 3, "millis": at, "tee": at, "plus": at, "minute": at, "micros": at, "mixed": at])
+    ])
+    let row = try db.execute(
+      SQLStatement(sql: "SELECT millis, tee, plus, minute, micros, mixed FROM Log WHERE id = 3"))
+    #expect(
+      row == [
+        [
+          .text("2024-01-03 00:00:30.000"), .text("2024-01-03T00:00:30"), .text("2024-01-03T05:30:30.000+05:30"),
+          .text("2024-01-03 00:00:30"), .text("2024-01-03T00:00:30.000000Z"), .text("2024-01-03T00:00:30Z"),
+        ]
+      ])
+    // The query a user writes by hand, in the column's own text.
+    #expect(
+      try db.execute(SQLStatement(sql: "SELECT id FROM Log WHERE millis = '2024-01-03 00:00:30.000'")) == [
+        [.integer(3)]
+      ])
+    // A date with milliseconds keeps them; an update is written the same way; reading back agrees.
+    let later = Date(timeIntervalSince1970: 1_704_240_030.5)
+    _ = try table.write([.update(3, set: ["millis": .date(later), "tee": .date(later), "minute": .date(later)])])
+    #expect(
+      try db.execute(SQLStatement(sql: "SELECT millis, tee, minute FROM Log WHERE id = 3")) == [
+        [.text("2024-01-03 00:00:30.500"), .text("2024-01-03T00:00:30.500"), .text("2024-01-03 00:00:30.500")]
+      ])
+    #expect(table.results.record(for: 3)?["millis"] == .date(later))
+    #expect(table.results.record(for: 3)?["plus"] == at)
+  }
 }

@@ -7,7 +7,8 @@ import SiftSyntax
 /// copies JSON records into a new SQLite file that Sift creates with the schema's tables (Sift's
 /// own layout). The only CLI command that writes a database. It refuses a file that exists
 /// (`--replace` deletes and recreates it) and builds the database in a temporary file beside
-/// the target, renamed into place only when every record is in: a failure leaves nothing.
+/// the target, renamed into place only when every record is in: a failure leaves nothing, and
+/// a later load of the same target removes what a killed one left (`LoadTemporaryFiles`).
 enum LoadCommand: SiftSubcommand {
   static let name = "load"
   static let options = CommandOptions(
@@ -68,13 +69,11 @@ enum LoadCommand: SiftSubcommand {
       throw CommandInputs.Failure(
         description: "\(path) exists; sift load only writes a database it creates (--replace deletes and recreates it)")
     }
-    let directory = (target as NSString).deletingLastPathComponent
-    let temporary =
-      (directory.isEmpty ? "." : directory)
-      + "/.\((target as NSString).lastPathComponent).sift-load-\(UInt32.random(in: 0...UInt32.max))"
-    defer {
-      for suffix in ["", "-journal"] { try? fm.removeItem(atPath: temporary + suffix) }
-    }
+    // What killed loads of this target left (their process is gone), then this load's own
+    // temporary file, removed on every way out.
+    LoadTemporaryFiles.removeStale(of: target)
+    let temporary = LoadTemporaryFiles.path(for: target)
+    defer { LoadTemporaryFiles.remove(temporary) }
     do {
       let db = try SQLiteDatabase(path: temporary)
       try db.load(records, entity: entity, schema: schema, dialect: SQLiteDialect())

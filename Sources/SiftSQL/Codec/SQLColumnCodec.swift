@@ -29,6 +29,9 @@ public struct SQLColumnCodec: Sendable, Hashable {
   public let booleansAreIntegers: Bool
   /// How an array attribute is stored; nil for other types.
   public let arrayStorage: SQLArrayStorage?
+  /// The spelling a text date column's values share, read from the column by its writer (a
+  /// live table): dates are written in it, not only in the encoding's shape; nil: the shape.
+  package var textForm: SQLDateTextForm?
 
   /// The codec of attribute `a` of `schema` on `dialect`'s database.
   public init(_ a: SQLAttribute, schema: SQLSchema, dialect: any SQLDialect) {
@@ -140,6 +143,10 @@ public struct SQLColumnCodec: Sendable, Hashable {
 
   /// A date in this column's encoding (a whole number stays an integer in an integer column).
   func encodeDate(_ d: Date) throws(SiftError) -> SQLValue {
+    if let textForm, let encoding = dateEncoding, encoding.isText, encoding != .isoDate {
+      guard let text = textForm.text(d) else { throw SQLDateEncoding.outOfRange(d.timeIntervalSince1970, encoding) }
+      return .text(text)
+    }
     var value = try (dateEncoding ?? .unixSeconds).sqlValue(d)
     if storesWholeNumbers, case .double(let n) = value, n == n.rounded(), let i = Int64(exactly: n) {
       value = .integer(i)

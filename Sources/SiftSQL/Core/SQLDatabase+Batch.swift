@@ -56,10 +56,11 @@ extension SQLDatabase {
   }
 
   /// Runs `body` with SQLite's enforcement of declared foreign keys on (`PRAGMA foreign_keys`,
-  /// off by default per connection) in a database Sift did not create, so a delete follows the
-  /// database's own `ON DELETE` rules (a `RESTRICT`ed or `NO ACTION` key refuses it, undoing it
-  /// all); the connection's setting is restored afterwards. Other databases enforce their keys
-  /// always.
+  /// off by default per connection) in a database Sift did not create, so a write follows the
+  /// database's own rules (`ON DELETE`/`ON UPDATE` actions; a `RESTRICT`ed or `NO ACTION` key, or
+  /// a child pointing at no parent, refuses it with `foreign-key-violation`, undoing it all); the
+  /// connection's setting is restored afterwards. The pragma does nothing inside a transaction,
+  /// so it is set before `body`'s `BEGIN`. Other databases enforce their keys always.
   func withDeclaredForeignKeys<T>(_ compiler: SQLCompiler, _ body: () throws -> T) throws -> T {
     guard compiler.schema.layout == .existing, compiler.dialect is SQLiteDialect,
       case .integer(0)? = try execute(SQLStatement(sql: "PRAGMA foreign_keys")).first?.first
@@ -70,7 +71,7 @@ extension SQLDatabase {
   }
 
   /// Runs a batch update as one transaction; a Core Data store's `Z_OPT` is incremented on
-  /// every row updated.
+  /// every row updated. Declared foreign keys are enforced as for a delete.
   ///
   /// ```swift
   /// try db.run(BatchUpdateRequest(entity: "Venue", assignments: [("favorite", .value(true))]), compiler: compiler)
@@ -81,11 +82,13 @@ extension SQLDatabase {
     _ request: BatchUpdateRequest, compiler: SQLCompiler, resultType: SiftBatchResultType = .count
   ) throws -> SiftBatchResult {
     let statement = try compiler.updateStatement(request, returningKeys: true)
-    return Self.result(try executeTransaction([statement]).first ?? [], resultType)
+    return try withDeclaredForeignKeys(compiler) {
+      Self.result(try executeTransaction([statement]).first ?? [], resultType)
+    }
   }
 
-  /// Inserts every object as one transaction: when one fails (a duplicate key, a constraint),
-  /// none is inserted.
+  /// Inserts every object as one transaction: when one fails (a duplicate key, a constraint,
+  /// a declared foreign key with no parent row), none is inserted.
   ///
   /// ```swift
   /// try db.run(BatchInsertRequest(entity: "Venue", objects: [["id": 7, "name": "Blue Cafe"]]), compiler: compiler)
@@ -96,7 +99,9 @@ extension SQLDatabase {
     _ request: BatchInsertRequest, compiler: SQLCompiler, resultType: SiftBatchResultType = .count
   ) throws -> SiftBatchResult {
     let statements = try compiler.insertStatements(request, returningKeys: true)
-    return Self.result(try executeTransaction(statements).flatMap { $0 }, resultType)
+    return try withDeclaredForeignKeys(compiler) {
+      Self.result(try executeTransaction(statements).flatMap { $0 }, resultType)
+    }
   }
 
   static func result(_ rows: [[SQLValue]], _ type: SiftBatchResultType) -> SiftBatchResult {

@@ -110,6 +110,7 @@ package enum DiagnosticID: String, Sendable, Hashable, CaseIterable {
 
   case cancelled = "cancelled"
   case databaseError = "database-error"
+  case foreignKeyViolation = "foreign-key-violation"
   case invalidAssignment = "invalid-assignment"
   case invalidSchema = "invalid-schema"
   case loadError = "load-error"
