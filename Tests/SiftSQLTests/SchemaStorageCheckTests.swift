@@ -63,6 +63,44 @@ struct SchemaStorageCheckTests {
     #expect(throws: SiftError.self) { try schema.checkStorage(in: db, dialect: SQLiteDialect()) }
   }
 
+  /// Every way of running a compiled request checks its schema first (issue #35, item 8a):
+  /// `execute` of a compiled statement answered `day >= today` with yesterday's ISO text,
+  /// compared as text against a number, where `fetch` refused the schema.
+  @Test func everyWayOfRunningAStatementChecksItsSchema() async throws {
+    let schema = try Self.schema(#""day": "date""#)  // no dateEncoding: seconds, over ISO text
+    let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: schema)
+    let today = Date(timeIntervalSince1970: 1_709_337_600)  // 2024-03-02, after the stored day
+    let request = SiftFetchRequest(entity: "note", predicate: try SiftPredicate(format: "day >= %@", today))
+    let statement = try compiler.compile(request)
+    let runs: [(String, (SQLiteDatabase) async throws -> Void)] = [
+      ("execute", { _ = try $0.execute(statement) }),
+      ("execute(timeLimit:)", { _ = try $0.execute(statement, timeLimit: 10_000) }),
+      ("executeAsync", { _ = try await $0.executeAsync(statement) }),
+      (
+        "execute(policy:)",
+        { _ = try $0.execute(request, policy: try SiftQueryPolicy(keys: ["day"]), compiler: compiler) }
+      ),
+      ("SQLCompiler.fetch", { _ = try compiler.fetch(request, as: SiftRow.self, in: $0) }),
+      ("SQLCompiler.fetchCount", { _ = try compiler.fetchCount(request, in: $0) }),
+    ]
+    for (name, run) in runs {
+      let db = try Self.database()
+      do {
+        try await run(db)
+        Issue.record("\(name) ran without the schema check")
+      } catch let error as SiftError {
+        #expect(error.id == "schema-mismatch" && error.message.contains("note.day"), "\(name): \(error)")
+      }
+    }
+    // A statement written by hand carries no schema; a schema that fits passes, once.
+    let db = try Self.database()
+    #expect(try db.execute(SQLStatement(sql: "SELECT count(*) FROM note")) == [[.integer(2)]])
+    let fitting = SQLCompiler(
+      dialect: SQLiteDialect(), schema: try Self.schema(#""day": {"type": "date", "dateEncoding": "isoDate"}"#))
+    #expect(try db.execute(try fitting.compile(request)).count == 0)
+    #expect(try db.execute(try fitting.compile(SiftFetchRequest(entity: "note"))).count == 2)
+  }
+
   /// PostgreSQL: a `timestamptz` column described as seconds is caught the same way.
   @Test(.enabled(if: PostgresTestServer.isAvailable, Comment(rawValue: PostgresTestServer.skipMessage)))
   func postgresNativeDateDescribedAsNumbers() throws {
@@ -74,5 +112,12 @@ struct SchemaStorageCheckTests {
       try db.fetch(SiftFetchRequest(entity: "note"), as: SiftRow.self, schema: schema)
     }
     #expect(error.diagnostic.id == "schema-mismatch" && error.diagnostic.message.contains("note.created"), "\(error)")
+    // And by `execute` of a compiled statement, with or without a time limit.
+    let statement = try SQLCompiler(dialect: PostgreSQLDialect(), schema: schema).compile(
+      SiftFetchRequest(entity: "note"))
+    for run in [{ try db.execute(statement) }, { try db.execute(statement, timeLimit: 10_000) }] {
+      let e = try #require(throws: SiftError.self) { _ = try run() }
+      #expect(e.id == "schema-mismatch", "\(e)")
+    }
   }
 }
