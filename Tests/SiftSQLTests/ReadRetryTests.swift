@@ -1,4 +1,3 @@
-import CSQLite
 import Foundation
 import SiftSQL
 import SiftSyntax
@@ -13,6 +12,9 @@ import Testing
 /// held past it is `sqlite-locked`, naming the file, not Sift's SQL with a caret.
 @Suite("Reads retried through a writer's transient states")
 struct ReadRetryTests {
+  /// SQLite's result codes (sqlite3.h) this test uses.
+  static let (row, corrupt): (Int32, Int32) = (100, 11)
+
   /// The retry decision, by extended result code.
   @Test func whichCodesAreRetried() {
     let retried: [(Int32, String)] = [
@@ -33,24 +35,24 @@ struct ReadRetryTests {
   /// A transient failure is run again until it passes; another failure, or a closed window,
   /// is the answer at once.
   @Test func transientFailuresAreRunAgain() {
-    var codes: [Int32] = [8 | 1 << 8, 8 | 5 << 8, 5 | 1 << 8, SQLITE_ROW]
+    var codes: [Int32] = [8 | 1 << 8, 8 | 5 << 8, 5 | 1 << 8, Self.row]
     var attempts = 0
     let rc = SQLiteDatabase.retrying(milliseconds: 60_000, first: codes.removeFirst(), code: { 8 | 1 << 8 }) {
       attempts += 1
       return codes.removeFirst()
     }
-    #expect(rc == SQLITE_ROW && attempts == 3)
+    #expect(rc == Self.row && attempts == 3)
 
     attempts = 0
-    let corrupt = SQLiteDatabase.retrying(milliseconds: 60_000, first: SQLITE_CORRUPT, code: { SQLITE_CORRUPT }) {
+    let corrupt = SQLiteDatabase.retrying(milliseconds: 60_000, first: Self.corrupt, code: { Self.corrupt }) {
       attempts += 1
-      return SQLITE_ROW
+      return Self.row
     }
-    #expect(corrupt == SQLITE_CORRUPT && attempts == 0)
+    #expect(corrupt == Self.corrupt && attempts == 0)
 
     let closed = SQLiteDatabase.retrying(milliseconds: 0, first: 8 | 1 << 8, code: { 8 | 1 << 8 }) {
       attempts += 1
-      return SQLITE_ROW
+      return Self.row
     }
     #expect(closed == 8 | 1 << 8 && attempts == 0)
   }
