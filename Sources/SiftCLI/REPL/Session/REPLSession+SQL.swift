@@ -85,11 +85,11 @@ extension REPLSession {
       try pg.prepareSiftFunctions()
     } catch {
       pg.close()
+      let schema = PostgreSQLDialect.defaultFunctionSchema
       return .failure(
         errorLine(
-          "connected to PostgreSQL, but it refused Sift's SQL functions (schema \(PostgreSQLDialect.defaultFunctionSchema), "
-            + "which compiled predicates call): \(error.message); run sift setup-sql --dialect postgres as a role that "
-            + "may create them"))
+          "connected to PostgreSQL, but it refused Sift's SQL functions (schema \(schema), which compiled predicates "
+            + "call): \(error.message); run sift setup-sql --dialect postgres as a role that may create them"))
     }
     sql.postgres = pg
     return .ok(
