@@ -89,7 +89,9 @@ public final class SQLiteDatabase: SQLDatabase {
   /// left them); each statement then sees one committed state, the newest, as any SQLite
   /// reader does. A WAL-mode file whose `-wal` or `-shm` is missing cannot be read in place
   /// without creating them, so it is refused here; `init(untouched:)` reads it from a private
-  /// copy instead.
+  /// copy instead. The transient states a writer leaves for an instant (its WAL index caught
+  /// mid-update: "attempt to write a readonly database" in SQLite's words) are waited out
+  /// within `busyTimeout`, like a lock; a statement that still cannot run is `sqlite-locked`.
   ///
   /// ```swift
   /// let db = try SQLiteDatabase(readOnly: "notes.sqlite")
