@@ -187,10 +187,17 @@ public final class SQLiteDatabase: SQLDatabase {
   }
 
   static func error(_ message: String, sql: String) -> SiftError {
-    SiftError(
+    // Sift's own functions name memory's id first (`SQLiteFunctions.orderableFunction`).
+    var id = DiagnosticID.sqliteError
+    var text = message
+    for own in [DiagnosticID.incomparableValues, .notAString, .notACollection]
+    where message.hasPrefix(own.rawValue + ": ") {
+      id = own
+      text = String(message.dropFirst(own.rawValue.count + 2))
+    }
+    return SiftError(
       stage: .sql,
-      diagnostic: SiftDiagnostic(
-        id: .sqliteError, message: message, range: SiftSourceRange(start: 0, end: sql.utf8.count)),
+      diagnostic: SiftDiagnostic(id: id, message: text, range: SiftSourceRange(start: 0, end: sql.utf8.count)),
       source: sql)
   }
 
