@@ -118,7 +118,7 @@ struct SQLDiagnostic: Sendable {
   }
 
   /// What a column that keeps any kind is good for in SQL.
-  static let anyUse = "(in SQL it is only compared: ==, !=, IN, <, >, BETWEEN, BEGINSWITH, …)"
+  static let anyUse = "(in SQL it is only compared, searched and sorted: ==, IN, <, BETWEEN, BEGINSWITH, uppercase, …)"
 
   static func stringOperatorNeedsStrings(_ keyword: String, this type: SQLType) -> Self {
     Self(.notAString, "\(keyword) needs strings, but this is \(type)")

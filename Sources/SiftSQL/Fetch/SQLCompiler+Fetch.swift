@@ -157,7 +157,9 @@ extension SQLCompiler {
         throw SQLDiagnostic.unsortableKeyPath.error(source: s.keyPath)
       }
       var expr = v.sql
-      if v.type == .string {
+      // A column of any kind sorts its text rows as a string column's (SQLite orders NULL,
+      // numbers, text, blobs, as memory's `SiftSortOrder.rank`; `fold` keeps other rows as stored).
+      if v.type == .string || v.type == .any {
         switch s.comparison {
         case .binary: expr = SQLFragment("\(v)\(sql: c.collation(for: v))")
         case .caseInsensitive: expr = SQLFragment("\(c.fold(v, .caseInsensitive))\(sql: c.collation(for: v))")
