@@ -101,6 +101,30 @@ struct SchemaStorageCheckTests {
     #expect(try db.execute(try fitting.compile(SiftFetchRequest(entity: "note"))).count == 2)
   }
 
+  /// Batch updates and deletes check their schema first too: `day < today` over ISO text
+  /// described as seconds would otherwise change the wrong rows (all or none), in one transaction.
+  @Test func batchWritesCheckTheirSchema() throws {
+    let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: try Self.schema(#""day": "date", "done": "integer""#))
+    let today = Date(timeIntervalSince1970: 1_709_337_600)  // 2024-03-02, after the stored day
+    let predicate = try SiftPredicate(format: "day < %@", today)
+    let update = BatchUpdateRequest(entity: "note", predicate: predicate, assignments: [("done", .value(7))])
+    let writes: [(String, (SQLiteDatabase) throws -> Void)] = [
+      ("update", { try $0.run(update, compiler: compiler) }),
+      ("delete", { try $0.run(BatchDeleteRequest(entity: "note", predicate: predicate), compiler: compiler) }),
+    ]
+    for (name, write) in writes {
+      let db = try Self.database()
+      do {
+        try write(db)
+        Issue.record("\(name) ran without the schema check")
+      } catch let error as SiftError {
+        #expect(error.id == "schema-mismatch" && error.message.contains("note.day"), "\(name): \(error)")
+      }
+      let rows = try db.execute(SQLStatement(sql: "SELECT id, done FROM note ORDER BY id"))
+      #expect(rows == [[.integer(1), .integer(1)], [.integer(2), .integer(0)]], "\(name) changed rows")
+    }
+  }
+
   /// PostgreSQL: a `timestamptz` column described as seconds is caught the same way.
   @Test(.enabled(if: PostgresTestServer.isAvailable, Comment(rawValue: PostgresTestServer.skipMessage)))
   func postgresNativeDateDescribedAsNumbers() throws {
