@@ -107,6 +107,18 @@ struct StrictAnyColumnTests {
     }
   }
 
+  /// A long `IN` list (one bound JSON array, `json_each`) keeps each kind too.
+  @Test func longInListsCompareByKind() throws {
+    let db = try StrictAnyColumnTests.database()
+    let records = try StrictAnyColumnTests.records(db)
+    let list: [SiftValue] = (1000..<1300).map { .int($0) } + [.string("42"), .double(4.5), .string("ABC")]
+    let predicate = try SiftPredicate(format: "a IN %@", SiftValue.array(list))
+    let memory = try predicate.compile().filter(records).map { $0["id"] }
+    let sqlite = try db.fetch(SiftFetchRequest(entity: "t", predicate: predicate), as: SiftRow.self).map { $0["id"] }
+    #expect(memory == [.int(3), .int(8)])
+    #expect(sqlite == memory)
+  }
+
   /// Sorting: NULL, numbers, text, blobs in both engines; text rows by the descriptor's comparison.
   @Test(
     arguments: [
