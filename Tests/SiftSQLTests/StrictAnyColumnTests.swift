@@ -78,6 +78,9 @@ struct StrictAnyColumnTests {
       "s < 'b'", "s >=[c] 'AB'", "s BEGINSWITH 'a'", "s BEGINSWITH[c] 'A'", "s ENDSWITH 'c'", "s CONTAINS 'b'",
       "s CONTAINS[cd] 'B'", "s LIKE 'a*'", "s LIKE[c] 'A?'", "s MATCHES 'a.*'", "s IN 'xxabcxx'", "'xxabc' CONTAINS s",
       "s == t", "s < t",
+      // memory stops at the first deciding term, so the rows it orders are numbers only
+      "a IN {42, 1, 4.5} AND a < 10", "a == nil OR a == 'abc' OR a == '42' OR a == %@ OR a > 5",
+      "NOT (a IN {'42', 'abc'} OR a == nil OR a == %@) AND a BETWEEN {1, 42}",
       // rows memory cannot order or search: an error in both
       "a < 50", "a > 'a'", "a >= n", "n < s", "a BEGINSWITH '4'", "a CONTAINS 'b'", "a LIKE '*'", "a MATCHES '.*'",
       "n ENDSWITH '1'", "'x' IN a", "a BETWEEN {1, 100}", "s > 5",
@@ -86,7 +89,8 @@ struct StrictAnyColumnTests {
   func memoryAndSQLiteAgree(_ format: String) throws {
     let db = try StrictAnyColumnTests.database()
     let records = try StrictAnyColumnTests.records(db)
-    let predicate = try SiftPredicate(format: format)
+    let blob = SiftValue.data(Data("42".utf8))
+    let predicate = try SiftPredicate(format: format, arguments: format.contains("%@") ? [blob] : [])
     let memory: Outcome
     do {
       memory = StrictAnyColumnTests.ids(try predicate.compile().filter(records))
