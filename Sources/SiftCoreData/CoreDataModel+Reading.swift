@@ -121,5 +121,6 @@ extension CoreDataModel {
     var reader = ModelXMLReader(file: file)
     let (entities, requests) = try reader.model(root)
     try self.init(checking: entities, fetchRequests: requests, file: file, versionName: versionName)
+    warnings = reader.warnings
   }
 }

@@ -19,6 +19,13 @@ public struct CoreDataModel: Sendable, Hashable {
   public var file: String
   /// The version folder read from a bundle (`Model 2.xcdatamodel`), nil for a lone file.
   public var versionName: String?
+  /// What reading the file left out, one line each naming the file, line and attribute (a
+  /// composite attribute, which Sift does not read yet); empty for a model built in code.
+  ///
+  /// ```swift
+  /// for w in model.warnings { print("note: \(w)") }
+  /// ```
+  public internal(set) var warnings: [String] = []
   private var entityIndex: [String: Int]
 
   /// Creates a model from already built parts and checks that names resolve (parents,

@@ -72,6 +72,7 @@ public struct CoreDataStore {
     let model: CoreDataModel
     if let given {
       model = given
+      warnings += given.warnings
       let names = Set(catalog.entities.map(\.name))
       for e in given.entities where !names.contains(e.name) {
         throw CoreDataStoreError(

@@ -26,6 +26,7 @@ extension PostgresDatabase {
   public func executeAsync(
     _ statement: SQLStatement, progressInterval: Int = 1000, progress: (@Sendable (SiftFetchProgress) -> Void)? = nil
   ) async throws(SiftError) -> [[SQLValue]] {
+    try checkSchema(of: statement)
     do throws(PostgresError) {
       return try await executeAsyncChecked(statement, progressInterval: progressInterval, progress: progress)
     } catch {

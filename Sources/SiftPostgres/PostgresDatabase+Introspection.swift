@@ -16,7 +16,9 @@ extension PostgresDatabase {
     -> SQLIntrospection
   {
     do {
-      return try SQLSchemaReader(source: .postgres(schema: schema), sampleLimit: sampleLimit).read(from: self)
+      let read = try SQLSchemaReader(source: .postgres(schema: schema), sampleLimit: sampleLimit).read(from: self)
+      schemaChecks.passed(read.schema)  // the database's own description, from its own values
+      return read
     } catch {
       throw SiftError.postgres(error)
     }

@@ -23,7 +23,14 @@ extension PostgresDatabase: SQLDatabase {
   ///   NUL is refused as `postgres-unsupported-value`; missing
   ///   Sift functions are `.missingSetup`, before anything runs.
   public func execute(_ statement: SQLStatement) throws(SiftError) -> [[SQLValue]] {
+    try checkSchema(of: statement)
     do throws(PostgresError) { return try executeChecked(statement) } catch { throw error.siftError }
+  }
+
+  /// A compiled statement's schema checked against the database on its first use
+  /// (`SQLStatement.schema`, `SQLSchema.checkStorage`), whichever way the statement is run.
+  func checkSchema(of statement: SQLStatement) throws(SiftError) {
+    if let schema = statement.schema { try schemaChecks.check(schema, in: self, dialect: PostgreSQLDialect()) }
   }
 
   func executeChecked(_ statement: SQLStatement) throws(PostgresError) -> [[SQLValue]] {

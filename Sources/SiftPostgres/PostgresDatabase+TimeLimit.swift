@@ -12,6 +12,9 @@ extension PostgresDatabase {
   /// let rows = try db.execute(statement, timeLimit: 2000)
   /// ```
   public func execute(_ statement: SQLStatement, timeLimit milliseconds: Int) throws(SiftError) -> [[SQLValue]] {
+    // Before the transaction: the check's query of a table the database lacks fails, and a
+    // failed statement would abort the transaction the limited statement runs in.
+    try checkSchema(of: statement)
     do {
       try run("BEGIN; SET LOCAL statement_timeout = \(max(1, milliseconds))")
     } catch {

@@ -66,8 +66,10 @@ extension SQLiteDatabase {
     let columns = sqlite3_column_count(st)
     var row: [SQLValue] = []
     row.reserveCapacity(Int(columns))
+    var first = true
     while true {
-      let rc = sqlite3_step(st)
+      let rc = step(st, firstStep: first)
+      first = false
       if rc == SQLITE_DONE { break }
       guard rc == SQLITE_ROW else { throw lastError(statement.sql) }
       row.removeAll(keepingCapacity: true)

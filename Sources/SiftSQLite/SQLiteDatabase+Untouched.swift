@@ -106,6 +106,7 @@ extension SQLiteDatabase {
   private convenience init(readOnly copy: String, busyTimeout: Int32, readsCopyOf path: String) throws(SiftError) {
     do {
       try self.init(readOnly: copy, busyTimeout: busyTimeout, privateCopy: true)
+      fileName = path
     } catch {
       throw SQLiteDatabase.openError(
         path, error.diagnostic.message.replacingOccurrences(of: "cannot open \(copy): ", with: ""))

@@ -28,6 +28,14 @@ public final class SQLiteDatabase: SQLDatabase {
   let schemaChecks = SQLSchemaCheckCache()
   /// Most prepared statements kept.
   public static let cacheLimit = 64
+  /// How long a read-only connection waits for a lock by default, in milliseconds.
+  package static let defaultBusyTimeout: Int32 = 200
+  /// How long a statement that meets a transient state of a file another program writes
+  /// (`SQLiteRetry`) is run again before the failure is reported: the busy timeout of a
+  /// read-only connection, 0 (no retry) until `waitWhenLocked(milliseconds:)` for others.
+  var retryMilliseconds: Int32 = 0
+  /// The file as the caller named it (`:memory:` in memory), for errors.
+  var fileName = ":memory:"
 
   /// Opens `path` (`:memory:` by default), creating the file if needed.
   /// - Throws: `SiftError` (stage `.sql`, id `sqlite-error`).
@@ -49,9 +57,20 @@ public final class SQLiteDatabase: SQLDatabase {
       throw SQLiteDatabase.error(message, sql: path)
     }
     handle = db
+    fileName = path
     _ = sift_sqlite3_db_config_int(db, SQLITE_DBCONFIG_DQS_DML, 0)
     _ = sift_sqlite3_db_config_int(db, SQLITE_DBCONFIG_DQS_DDL, 0)
     SQLiteFunctions.register(on: db)
+  }
+
+  /// Waits up to `milliseconds` for another connection's lock (SQLite's busy timeout) and
+  /// runs a statement again through the transient states of a file being written
+  /// (`SQLiteRetry`); past that, the error is `sqlite-locked`. A read-only connection does
+  /// this from the start, with its `busyTimeout`.
+  package func waitWhenLocked(milliseconds: Int32) {
+    guard let handle else { return }
+    sqlite3_busy_timeout(handle, milliseconds)
+    retryMilliseconds = max(0, milliseconds)
   }
 
   /// Opens an existing database file read-only (`SQLITE_OPEN_READONLY`, never created) and
@@ -70,7 +89,9 @@ public final class SQLiteDatabase: SQLDatabase {
   /// left them); each statement then sees one committed state, the newest, as any SQLite
   /// reader does. A WAL-mode file whose `-wal` or `-shm` is missing cannot be read in place
   /// without creating them, so it is refused here; `init(untouched:)` reads it from a private
-  /// copy instead.
+  /// copy instead. The transient states a writer leaves for an instant (its WAL index caught
+  /// mid-update: "attempt to write a readonly database" in SQLite's words) are waited out
+  /// within `busyTimeout`, like a lock; a statement that still cannot run is `sqlite-locked`.
   ///
   /// ```swift
   /// let db = try SQLiteDatabase(readOnly: "notes.sqlite")
@@ -104,18 +125,22 @@ public final class SQLiteDatabase: SQLDatabase {
       throw failure(message)
     }
     handle = db
+    fileName = path
     sqlite3_extended_result_codes(db, 1)
     sqlite3_busy_timeout(db, busyTimeout)
+    retryMilliseconds = max(0, busyTimeout)
     _ = sift_sqlite3_db_config_int(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1)
     _ = sift_sqlite3_db_config_int(db, SQLITE_DBCONFIG_DQS_DML, 0)
     _ = sift_sqlite3_db_config_int(db, SQLITE_DBCONFIG_DQS_DDL, 0)
     SQLiteFunctions.register(on: db)
-    // Reading the schema is what reveals a file that is not a database, or a locked one.
+    // Reading the schema is what reveals a file that is not a database, or a locked one; a
+    // transient state of a file being written is waited out (SQLiteRetry).
     var st: OpaquePointer?
-    var code = sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_schema", -1, &st, nil)
-    if code == SQLITE_OK, let st { code = sqlite3_step(st) }
+    var code = prepareRetrying("SELECT count(*) FROM sqlite_schema", &st)
+    if code == SQLITE_OK, let st { code = step(st, firstStep: true) }
     sqlite3_finalize(st)
     if code != SQLITE_ROW {
+      code = sqlite3_extended_errcode(db)
       let message = String(cString: sqlite3_errmsg(db))
       sqlite3_close_v2(db)
       handle = nil
@@ -136,6 +161,8 @@ public final class SQLiteDatabase: SQLDatabase {
   init(adopting other: SQLiteDatabase, privateCopy: Bool) {
     handle = other.handle
     isReadOnly = other.isReadOnly
+    retryMilliseconds = other.retryMilliseconds
+    fileName = other.fileName
     readsPrivateCopy = privateCopy
     other.handle = nil
   }
@@ -160,17 +187,25 @@ public final class SQLiteDatabase: SQLDatabase {
   }
 
   static func error(_ message: String, sql: String) -> SiftError {
-    SiftError(
+    // Sift's own functions name memory's id first (`SQLiteFunctions.orderableFunction`).
+    var id = DiagnosticID.sqliteError
+    var text = message
+    for own in [DiagnosticID.incomparableValues, .notAString, .notACollection]
+    where message.hasPrefix(own.rawValue + ": ") {
+      id = own
+      text = String(message.dropFirst(own.rawValue.count + 2))
+    }
+    return SiftError(
       stage: .sql,
-      diagnostic: SiftDiagnostic(
-        id: .sqliteError, message: message, range: SiftSourceRange(start: 0, end: sql.utf8.count)),
+      diagnostic: SiftDiagnostic(id: id, message: text, range: SiftSourceRange(start: 0, end: sql.utf8.count)),
       source: sql)
   }
 
   func lastError(_ sql: String) -> SiftError {
     guard let handle else { return SQLiteDatabase.error("database is closed", sql: sql) }
-    return SQLiteDatabase.error(
-      String(cString: sqlite3_errmsg(handle)), sql: sql, code: sqlite3_extended_errcode(handle))
+    let code = sqlite3_extended_errcode(handle)
+    if SQLiteRetry.isTransient(code) { return lockedError() }
+    return SQLiteDatabase.error(String(cString: sqlite3_errmsg(handle)), sql: sql, code: code)
   }
 
   /// `error(_:sql:)`, with the id `foreign-key-violation` when SQLite's extended result `code`
@@ -190,6 +225,23 @@ public final class SQLiteDatabase: SQLDatabase {
       source: sql)
   }
 
+  /// `sqlite-locked`: another connection kept the file locked (or kept rewriting its WAL
+  /// index) for longer than this connection waits. One line naming the file and no SQL: the
+  /// statement is not what went wrong.
+  func lockedError() -> SiftError {
+    SiftError(
+      stage: .sql,
+      diagnostic: SiftDiagnostic(
+        id: .sqliteLocked, message: "\(fileName) is " + Self.lockedReason(retryMilliseconds), range: .at(0)),
+      source: "")
+  }
+
+  /// Why a statement could not run on a locked file, after waiting `milliseconds`.
+  static func lockedReason(_ milliseconds: Int32) -> String {
+    let waited = milliseconds > 0 ? " (still after waiting \(milliseconds) ms)" : ""
+    return "locked by another connection\(waited); try again once it has finished writing"
+  }
+
   func prepare(_ sql: String) throws(SiftError) -> OpaquePointer {
     if let st = cache[sql] {
       sqlite3_reset(st)
@@ -197,7 +249,8 @@ public final class SQLiteDatabase: SQLDatabase {
       return st
     }
     var st: OpaquePointer?
-    guard let handle, sqlite3_prepare_v2(handle, sql, -1, &st, nil) == SQLITE_OK, let st else {
+    guard prepareRetrying(sql, &st) == SQLITE_OK, let st else {
+      sqlite3_finalize(st)
       throw lastError(sql)
     }
     if cache.count >= SQLiteDatabase.cacheLimit, let victim = cache.first {
@@ -219,8 +272,11 @@ public final class SQLiteDatabase: SQLDatabase {
   /// The connection (nil once closed), for `executeAsync`'s progress handler and interrupt.
   var connectionHandle: OpaquePointer? { handle }
 
-  /// `statement` prepared (from the cache) with its bindings bound; the caller resets it.
+  /// `statement` prepared (from the cache) with its bindings bound; the caller resets it. A
+  /// compiled statement's schema is checked against the file first, on its first use
+  /// (`SQLStatement.schema`): every way of running a statement goes through here.
   func bound(_ statement: SQLStatement) throws(SiftError) -> OpaquePointer {
+    if let schema = statement.schema { try schemaChecks.check(schema, in: self, dialect: SQLiteDialect()) }
     let st = try prepare(statement.sql)
     let expected = Int(sqlite3_bind_parameter_count(st))
     guard expected == statement.bindings.count else {
@@ -245,7 +301,7 @@ public final class SQLiteDatabase: SQLDatabase {
     var rows: [[SQLValue]] = []
     let columns = sqlite3_column_count(st)
     while true {
-      let rc = sqlite3_step(st)
+      let rc = step(st, firstStep: rows.isEmpty)
       if rc == SQLITE_DONE { break }
       guard rc == SQLITE_ROW else { throw lastError(statement.sql) }
       var row: [SQLValue] = []
@@ -267,7 +323,7 @@ public final class SQLiteDatabase: SQLDatabase {
   /// ```
   public func check(_ statement: SQLStatement) throws(SiftError) {
     var st: OpaquePointer?
-    guard let handle, sqlite3_prepare_v2(handle, statement.sql, -1, &st, nil) == SQLITE_OK, let st else {
+    guard prepareRetrying(statement.sql, &st) == SQLITE_OK, let st else {
       sqlite3_finalize(st)
       throw lastError(statement.sql)
     }

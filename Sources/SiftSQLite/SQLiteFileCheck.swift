@@ -72,6 +72,9 @@ struct SQLiteFileCheck {
         + "transaction); Sift reads files read-only and will not roll it back: open the file once in the program that "
         + "wrote it, or run sqlite3 \(name) 'PRAGMA quick_check' on it (that rolls the unfinished write back), then try again"
     }
+    // The transient states of a WAL file being written (SQLiteRetry), still there after the
+    // busy timeout, are a lock too ("attempt to write a readonly database" in SQLite's words).
+    if SQLiteRetry.isTransient(code) { return "the database is locked by another connection" }
     switch code & 0xFF {
     case SQLITE_NOTADB: return "not an SQLite database"
     case SQLITE_BUSY, SQLITE_LOCKED: return "the database is locked by another connection"

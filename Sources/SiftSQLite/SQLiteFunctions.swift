@@ -14,6 +14,8 @@ import SiftSyntax
 /// | `sift_like(text, pattern, opts)` | `LikePattern(pattern, options).matches(text)` |
 /// | `sift_matches(text, pattern, opts)` / `regexp(pattern, text)` | whole-string ICU regex |
 /// | `sift_int(x)` | `x` when an integer or NULL, else an error (bitwise operands) |
+/// | `sift_orderable(x, y)` | `x`, unless both are non-NULL and not both numbers or both text: then `incomparable-values` |
+/// | `sift_text(x, container)` | `x` when text or NULL, else `not-a-string` (`not-a-collection` for container 1) |
 /// | `sift_pow(a, b)` | integer when both are integers, `b >= 0` and the result fits (`NumberRules.exactPower`), else `pow` in doubles |
 /// | `sift_abs(x)` | an integer stays an integer (`Int64.min` gives the double 2^63), a double `fabs` |
 /// | `sift_ceiling`, `sift_floor`, `sift_trunc` | an integer passes through unchanged; a double is rounded |
@@ -47,6 +49,8 @@ public enum SQLiteFunctions {
     add("sift_div", 2, divFunction)
     add("sift_mod", 2, modFunction)
     add("sift_int", 1, intFunction)
+    add("sift_orderable", 2, orderableFunction)
+    add("sift_text", 2, textFunction)
     add("sift_sqrt", 1) { ctx, _, argv in SQLiteFunctions.math(ctx, argv) { $0.squareRoot() } }
     add("sift_ln", 1) { ctx, _, argv in SQLiteFunctions.math(ctx, argv) { Foundation.log($0) } }
     add("sift_log", 1) { ctx, _, argv in SQLiteFunctions.math(ctx, argv) { Foundation.log10($0) } }
@@ -169,6 +173,45 @@ public enum SQLiteFunctions {
     case SQLITE_INTEGER: sqlite3_result_int64(ctx, sqlite3_value_int64(a))
     default: sqlite3_result_error(ctx, "bitwise operators need integers", -1)
     }
+  }
+
+  /// A stored value's kind as memory names it (`SiftValue.kindName`).
+  static func kindName(_ type: Int32) -> String {
+    switch type {
+    case SQLITE_INTEGER: return "an integer"
+    case SQLITE_FLOAT: return "a double"
+    case SQLITE_TEXT: return "a string"
+    case SQLITE_BLOB: return "a data"
+    default: return "nil"
+    }
+  }
+
+  /// `x` unless both are non-NULL and memory cannot order them (numbers order with numbers,
+  /// text with text, data with nothing): then `incomparable-values`, with memory's message.
+  /// The error's text starts with its id, which `SQLiteDatabase` reports as the error's id.
+  static let orderableFunction: Function = { ctx, _, argv in
+    let a = value(argv, 0)
+    let b = value(argv, 1)
+    let ta = sqlite3_value_type(a), tb = sqlite3_value_type(b)
+    func number(_ t: Int32) -> Bool { t == SQLITE_INTEGER || t == SQLITE_FLOAT }
+    if ta != SQLITE_NULL, tb != SQLITE_NULL, !(number(ta) && number(tb)), !(ta == SQLITE_TEXT && tb == SQLITE_TEXT) {
+      let message = "\(DiagnosticID.incomparableValues.rawValue): cannot order \(kindName(ta)) against \(kindName(tb))"
+      return sqlite3_result_error(ctx, message, -1)
+    }
+    sqlite3_result_value(ctx, a)
+  }
+
+  /// `x` when text or NULL; anything else is `not-a-string`, as memory's string operators say,
+  /// or `not-a-collection` when `x` is the container of `IN`/`CONTAINS` (second argument 1).
+  static let textFunction: Function = { ctx, _, argv in
+    let a = value(argv, 0)
+    let t = sqlite3_value_type(a)
+    if t == SQLITE_TEXT || t == SQLITE_NULL { return sqlite3_result_value(ctx, a) }
+    let message =
+      sqlite3_value_int64(value(argv, 1)) == 1
+      ? "\(DiagnosticID.notACollection.rawValue): IN/CONTAINS needs an array or a string, but this is \(kindName(t))"
+      : "\(DiagnosticID.notAString.rawValue): a string operator needs a string, but this is \(kindName(t))"
+    sqlite3_result_error(ctx, message, -1)
   }
 
   /// Integer remainder (zero divisor is an error) or `fmod` for doubles, as in memory.

@@ -304,7 +304,7 @@ extension SQLiteDatabase {
     defer { reader.container = nil }  // it holds the reader
     var results: [T] = []
     while true {
-      let rc = sqlite3_step(st)
+      let rc = step(st, firstStep: results.isEmpty)
       if rc == SQLITE_DONE { break }
       guard rc == SQLITE_ROW else { throw lastError(statement.sql) }
       reader.start(results.count)

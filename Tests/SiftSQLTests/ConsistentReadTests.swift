@@ -90,6 +90,9 @@ struct ConsistentReadTests {
     #expect(result.reads >= 500)
     #expect(result.wrong.isEmpty, "torn reads: \(result.wrong.count), e.g. \(result.wrong.prefix(3))")
     #expect(result.errors.count * 100 <= result.reads, "errors: \(Set(result.errors))")
+    // A writer's transient states are waited out, never shown (issue #35, item 4: about 3 in
+    // 1,000 reads said "attempt to write a readonly database").
+    #expect(!result.errors.contains { $0.contains("readonly") }, "errors: \(Set(result.errors))")
     // Which path the reads take depends on the writer's timing (on a loaded machine every read
     // may find the writer's -wal and read in place); both are checked for torn reads above, and
     // the copy path's own consistency check has its own tests in FileSafetyTests.
@@ -139,6 +142,9 @@ struct ConsistentReadTests {
     if result.copies == 0 { print("note: no read took the private-copy path this run") }
     #expect(result.wrong.isEmpty, "torn reads: \(result.wrong.count), e.g. \(result.wrong.prefix(3))")
     #expect(result.errors.count * 100 <= result.reads, "errors: \(Set(result.errors))")
+    // A writer's transient states are waited out, never shown (issue #35, item 4: about 3 in
+    // 1,000 reads said "attempt to write a readonly database").
+    #expect(!result.errors.contains { $0.contains("readonly") }, "errors: \(Set(result.errors))")
   }
 }
 

@@ -66,6 +66,68 @@ struct SchemaStorageCheckTests {
     expectSiftError(id: "schema-mismatch", stage: .sql) { try schema.checkStorage(in: db, dialect: SQLiteDialect()) }
   }
 
+  /// Every way of running a compiled request checks its schema first (issue #35, item 8a):
+  /// `execute` of a compiled statement answered `day >= today` with yesterday's ISO text,
+  /// compared as text against a number, where `fetch` refused the schema.
+  @Test func everyWayOfRunningAStatementChecksItsSchema() async throws {
+    let schema = try Self.schema(#""day": "date""#)  // no dateEncoding: seconds, over ISO text
+    let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: schema)
+    let today = Date(timeIntervalSince1970: 1_709_337_600)  // 2024-03-02, after the stored day
+    let request = SiftFetchRequest(entity: "note", predicate: try SiftPredicate(format: "day >= %@", today))
+    let statement = try compiler.compile(request)
+    let runs: [(String, (SQLiteDatabase) async throws -> Void)] = [
+      ("execute", { _ = try $0.execute(statement) }),
+      ("execute(timeLimit:)", { _ = try $0.execute(statement, timeLimit: 10_000) }),
+      ("executeAsync", { _ = try await $0.executeAsync(statement) }),
+      (
+        "execute(policy:)",
+        { _ = try $0.execute(request, policy: try SiftQueryPolicy(keys: ["day"]), compiler: compiler) }
+      ),
+      ("SQLCompiler.fetch", { _ = try compiler.fetch(request, as: SiftRow.self, in: $0) }),
+      ("SQLCompiler.fetchCount", { _ = try compiler.fetchCount(request, in: $0) }),
+    ]
+    for (name, run) in runs {
+      let db = try Self.database()
+      do {
+        try await run(db)
+        Issue.record("\(name) ran without the schema check")
+      } catch let error as SiftError {
+        #expect(error.id == "schema-mismatch" && error.message.contains("note.day"), "\(name): \(error)")
+      }
+    }
+    // A statement written by hand carries no schema; a schema that fits passes, once.
+    let db = try Self.database()
+    #expect(try db.execute(SQLStatement(sql: "SELECT count(*) FROM note")) == [[.integer(2)]])
+    let fitting = SQLCompiler(
+      dialect: SQLiteDialect(), schema: try Self.schema(#""day": {"type": "date", "dateEncoding": "isoDate"}"#))
+    #expect(try db.execute(try fitting.compile(request)).count == 0)
+    #expect(try db.execute(try fitting.compile(SiftFetchRequest(entity: "note"))).count == 2)
+  }
+
+  /// Batch updates and deletes check their schema first too: `day < today` over ISO text
+  /// described as seconds would otherwise change the wrong rows (all or none), in one transaction.
+  @Test func batchWritesCheckTheirSchema() throws {
+    let compiler = SQLCompiler(dialect: SQLiteDialect(), schema: try Self.schema(#""day": "date", "done": "integer""#))
+    let today = Date(timeIntervalSince1970: 1_709_337_600)  // 2024-03-02, after the stored day
+    let predicate = try SiftPredicate(format: "day < %@", today)
+    let update = BatchUpdateRequest(entity: "note", predicate: predicate, assignments: [("done", .value(7))])
+    let writes: [(String, (SQLiteDatabase) throws -> Void)] = [
+      ("update", { try $0.run(update, compiler: compiler) }),
+      ("delete", { try $0.run(BatchDeleteRequest(entity: "note", predicate: predicate), compiler: compiler) }),
+    ]
+    for (name, write) in writes {
+      let db = try Self.database()
+      do {
+        try write(db)
+        Issue.record("\(name) ran without the schema check")
+      } catch let error as SiftError {
+        #expect(error.id == "schema-mismatch" && error.message.contains("note.day"), "\(name): \(error)")
+      }
+      let rows = try db.execute(SQLStatement(sql: "SELECT id, done FROM note ORDER BY id"))
+      #expect(rows == [[.integer(1), .integer(1)], [.integer(2), .integer(0)]], "\(name) changed rows")
+    }
+  }
+
   /// PostgreSQL: a `timestamptz` column described as seconds is caught the same way.
   @Test(.enabled(if: PostgresTestServer.isAvailable, Comment(rawValue: PostgresTestServer.skipMessage)))
   func postgresNativeDateDescribedAsNumbers() throws {
@@ -77,5 +139,12 @@ struct SchemaStorageCheckTests {
       try db.fetch(SiftFetchRequest(entity: "note"), as: SiftRow.self, schema: schema)
     }
     #expect(error.diagnostic.id == "schema-mismatch" && error.diagnostic.message.contains("note.created"), "\(error)")
+    // And by `execute` of a compiled statement, with or without a time limit.
+    let statement = try SQLCompiler(dialect: PostgreSQLDialect(), schema: schema).compile(
+      SiftFetchRequest(entity: "note"))
+    for run in [{ try db.execute(statement) }, { try db.execute(statement, timeLimit: 10_000) }] {
+      let e = try #require(throws: SiftError.self) { _ = try run() }
+      #expect(e.id == "schema-mismatch", "\(e)")
+    }
   }
 }

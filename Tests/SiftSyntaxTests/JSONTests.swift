@@ -49,6 +49,20 @@ struct JSONTests {
     #expect(SiftJSON.formatDate(Date(timeIntervalSince1970: -62_167_219_200)) == "0000-01-01T00:00:00Z")
   }
 
+  /// `1e400` compares as infinity and printed `null`, which reads back as nil (issue #35, item
+  /// 9d): an infinity is written `1e999`, which reads back as the same value; NaN stays `null`.
+  @Test func infinitiesReadBackAsThemselves() throws {
+    let v: SiftValue = ["up": .double(.infinity), "down": .double(-.infinity), "nan": .double(.nan)]
+    let json = SiftJSON.serialize(v)
+    #expect(json == #"{"down": -1e999, "nan": null, "up": 1e999}"#)
+    #expect(try SiftJSON.parse(json) == ["up": .double(.infinity), "down": .double(-.infinity), "nan": nil])
+    guard case .constant(let literal) = try SiftExpression(format: "1e400").root.kind else {
+      Issue.record("1e400 is not a constant")
+      return
+    }
+    #expect(literal == .double(.infinity) && SiftJSON.serialize(literal) == "1e999")
+  }
+
   @Test func roundTrips() throws {
     let v: SiftValue = ["a": [1, 2.5, "x", nil, true], "d": .date(Date(timeIntervalSince1970: 1.5))]
     #expect(try SiftJSON.parse(SiftJSON.serialize(v)) == v)

@@ -91,12 +91,17 @@ enum IndexCommand: SiftSubcommand {
         throw failure("table '\(table)' has no column '\(column)' (columns: \(names.joined(separator: ", ")))")
       }
       let name = "\(table)_\(column)_sift_fold_\(options == "dc" ? "cd" : options)"
-      let existing = try db.execute(
-        SQLStatement(
-          sql: "SELECT name FROM sqlite_master WHERE type = 'index' AND name = ?", bindings: [.text(name)]))
       let definition = "\(q(table)) (sift_fold(\(q(column)), \(code)))"
-      if !existing.isEmpty { return "index \(q(name)) already exists in \(path); nothing written" }
-      try db.executeTransaction([SQLStatement(sql: "CREATE INDEX \(q(name)) ON \(definition)")])
+      let create = "CREATE INDEX \(q(name)) ON \(definition)"
+      if let taken = try nameTaken(name, in: db) {
+        guard taken.isSame(as: create) else {
+          throw failure(
+            "cannot create index \(q(name)) in \(path): the name is taken by \(taken.description); nothing written "
+              + "(drop or rename that \(taken.type), then run sift index again)")
+        }
+        return "index \(q(name)) already exists in \(path); nothing written"
+      }
+      try db.executeTransaction([SQLStatement(sql: create)])
       return "created index \(q(name)) ON \(definition) in \(path)\n"
         + "note: every program that writes \(q(table)) now needs Sift's SQL functions on its connection"
         + " (SiftSQLite does this; sift setup-sql --dialect sqlite shows how)"
@@ -105,5 +110,45 @@ enum IndexCommand: SiftSubcommand {
     } catch {
       throw failure("cannot create the index in \(path): \(ExistingDatabase.message(of: error))")
     }
+  }
+
+  /// What already holds a name in the file's schema (indexes, tables, views and triggers share
+  /// one namespace, without regard to ASCII case).
+  struct TakenName {
+    var type: String
+    var name: String
+    var table: String
+    var sql: String?
+
+    /// E.g. `index "note_title_sift_fold_c" on table "note" (CREATE INDEX … ON "note" ("title"))`.
+    var description: String {
+      let q = SiftJSON.serialize
+      var text = "\(type) \(q(.string(name)))"
+      if type != "table" && type != "view" { text += " on table \(q(.string(table)))" }
+      if let sql { text += " (\(sql.split(whereSeparator: \.isNewline).joined(separator: " ")))" }
+      return text
+    }
+
+    /// True when it is the index `create` makes, up to case, quoting and spacing.
+    func isSame(as create: String) -> Bool {
+      func plain(_ s: String) -> String {
+        String(s.lowercased().filter { !$0.isWhitespace && !"\"`[]".contains($0) })
+      }
+      return type == "index" && sql.map(plain) == plain(create)
+    }
+  }
+
+  static func nameTaken(_ name: String, in db: SQLiteDatabase) throws -> TakenName? {
+    let rows = try db.execute(
+      SQLStatement(
+        sql: "SELECT type, name, tbl_name, sql FROM sqlite_master WHERE lower(name) = lower(?)",
+        bindings: [.text(name)]))
+    guard let row = rows.first, row.count == 4 else { return nil }
+    func text(_ v: SQLValue) -> String? {
+      if case .text(let s) = v { return s }
+      return nil
+    }
+    return TakenName(
+      type: text(row[0]) ?? "object", name: text(row[1]) ?? name, table: text(row[2]) ?? "", sql: text(row[3]))
   }
 }

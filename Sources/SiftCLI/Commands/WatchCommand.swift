@@ -191,6 +191,9 @@ enum WatchCommand: SiftSubcommand {
           throw CommandInputs.Failure(description: "cannot open \(path): no such file")
         }
         db = try SQLiteDatabase(path: path)
+        // A lock another program holds is waited for, as a read-only open waits (its busy
+        // timeout), and then named: never SQLite's "database is locked" under Sift's own SQL.
+        db.waitWhenLocked(milliseconds: SQLiteDatabase.defaultBusyTimeout)
       } else {
         // Watching must see other programs' commits, so it cannot read a private copy (as
         // `sift --db` does); reading the live file would create -wal/-shm beside it.
@@ -210,6 +213,8 @@ enum WatchCommand: SiftSubcommand {
       return try SQLiteLiveTable(
         database: db, table: shape?.table ?? entity, key: key, predicate: predicate, sortDescriptors: sorts,
         sectionKeyPath: section, shape: shape)
+    } catch let error as SiftError where error.id == DiagnosticID.sqliteLocked.rawValue {
+      throw CommandInputs.Failure(description: error.diagnostic.message)  // names the file and the lock
     } catch {
       throw CommandInputs.Failure(description: "\(path): \(error)")
     }

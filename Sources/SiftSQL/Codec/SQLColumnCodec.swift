@@ -127,6 +127,7 @@ public struct SQLColumnCodec: Sendable, Hashable {
     case (.boolean, .int(let i)) where i == 0 || i == 1: return booleansAreIntegers ? .integer(i) : .bool(i == 1)
     case (.date, .date(let d)): return try encodeDate(d)
     case (.data, .data(let d)): return .blob(d)
+    case (.any, _): return try SQLColumnCodec.plainValue(v, booleansAreIntegers: booleansAreIntegers)
     case (_, .array(let items)) where type.isArray && arrayStorage == .json:
       let element = elementCodec
       for item in items { _ = try element.encodeValue(item) }

@@ -147,7 +147,8 @@ extension SQLCompilation {
       return .value(f == .exp ? propagatingNaN(e, from: [x]) : mayBeNaN(e, from: [x]))
     case .uppercase, .lowercase:
       var o = try expression(arg(0))
-      let x = try scalar(&o, hint: .string, arg(0).range)
+      // A value of any kind is checked per row (`not-a-string` unless text), as memory checks it.
+      let x = textChecked(try scalar(&o, hint: .string, arg(0).range))
       guard x.type == .string || x.type.family == 0 else {
         throw fail(.functionNeedsString(f.shortName), range)
       }

@@ -49,6 +49,7 @@ extension SQLCompilation {
       default: return .alwaysFalse
       }
     }
+    if x.type == .any || y.type == .any { return try anyCompare(op, x, y, c) }
     if !x.type.comparable(with: y.type) {
       switch op {
       // Values of different types are never equal, but nil == nil (both sides null) is true.

@@ -176,7 +176,7 @@ extension SQLCompilation {
       return try inList(&n, d.keys.sorted().compactMap { d[$0] }, c, needleRange: needleRange)
     case .constant(.null):
       return .alwaysFalse
-    case .value(let v) where v.type != .string && v.type.family != 0:
+    case .value(let v) where v.type != .string && v.type != .any && v.type.family != 0:
       // A container that is neither a collection nor a string, whatever the needle: memory's
       // not-a-collection (not the string search's not-a-string).
       throw fail(.inNeedsCollection(not: "\(v.type)"), haystackRange)
@@ -238,13 +238,16 @@ extension SQLCompilation {
     var x = try scalar(&n, hint: hint, needleRange)
     if isNullConstant(x) { return items.contains(.null) ? .alwaysTrue : .alwaysFalse }
     let o = TextFoldCode(c.options)
-    let folds = !o.isEmpty && (x.type == .string || x.type.family == 0)
+    let folds = !o.isEmpty && (x.type == .string || x.type == .any || x.type.family == 0)
     if x.type == .boolean && !dialect.booleansAreIntegers { x = boolKeyed(x) }
     var hasNull = false
     var kept: [SQLExpr] = []
     for item in items {
       if item.isNull { hasNull = true; continue }
-      guard var e = try? bind(item, hint: x.type, needleRange), x.type.comparable(with: e.type) else { continue }
+      // A column of any kind may hold every kind but a date (SQLCompilation+AnyValues).
+      guard var e = try? bind(item, hint: x.type, needleRange),
+        x.type == .any ? e.type != .date : x.type.comparable(with: e.type)
+      else { continue }
       if x.type == .boolean, !dialect.booleansAreIntegers {
         guard let b = boolValue(item) else { continue }
         e = try bind(.bool(b), hint: .boolean, needleRange)
@@ -344,6 +347,7 @@ extension SQLCompilation {
   /// Wraps a string in the fold function, or folds a constant in Swift when the dialect's
   /// function is `TextFolding.fold` itself.
   func fold(_ e: SQLExpr, _ code: TextFoldCode) -> SQLExpr {
+    if e.type == .any { return foldedAny(e, code) }
     if dialect.foldsConstantsInSwift, case .string(let s)? = constant(e) {
       let folded = code.fold(s)
       return withConstant(bound(.text(folded), type: .string), .string(folded))

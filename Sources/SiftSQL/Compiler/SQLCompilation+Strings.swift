@@ -9,8 +9,9 @@ extension SQLCompilation {
   ) throws(SiftError) -> SQLExpr {
     var h = haystack
     var n = needle
-    let x = try scalar(&h, hint: .string, haystackRange)
-    let y = try scalar(&n, hint: .string, needleRange)
+    // A value of any kind is checked per row (`not-a-string` unless text), as memory checks it.
+    let x = textChecked(try scalar(&h, hint: .string, haystackRange), container: op == .contains)
+    let y = textChecked(try scalar(&n, hint: .string, needleRange))
     let o = TextFoldCode(c.options)
     let needleText: String?
     if case .string(let s)? = constant(y) { needleText = s } else { needleText = nil }

@@ -93,6 +93,9 @@ struct SQLCompilation {
     }
     switch m {
     case .column(let c, let type, let form, let isPK):
+      if type == .any, dialect.anyValueChecks == nil {
+        throw fail(.notCompilable("\(key), a column that keeps any kind (SQLite's),", for: dialect.name), range)
+      }
       var v = column(row, c, type: type, nullable: !isPK || row.alias == nil || row.joined)
       v.form = form
       return .value(v)

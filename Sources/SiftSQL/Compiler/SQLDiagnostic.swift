@@ -111,8 +111,14 @@ struct SQLDiagnostic: Sendable {
   // MARK: Operators and functions given the wrong kind
 
   static func arithmeticNeedsNumbers(_ op: String, this type: SQLType) -> Self {
-    Self(.notANumber, "'\(op)' needs numbers, but this is \(type)")
+    if type == .any {
+      return Self(.notANumber, "'\(op)' needs numbers, but this column keeps values of any kind \(anyUse)")
+    }
+    return Self(.notANumber, "'\(op)' needs numbers, but this is \(type)")
   }
+
+  /// What a column that keeps any kind is good for in SQL.
+  static let anyUse = "(in SQL it is only compared, searched and sorted: ==, IN, <, BETWEEN, BEGINSWITH, uppercase, …)"
 
   static func stringOperatorNeedsStrings(_ keyword: String, this type: SQLType) -> Self {
     Self(.notAString, "\(keyword) needs strings, but this is \(type)")
@@ -135,7 +141,11 @@ struct SQLDiagnostic: Sendable {
   }
 
   static func incomparable(_ x: SQLType, _ y: SQLType) -> Self {
-    Self(.incomparableValues, "cannot order \(x) against \(y) (no implicit conversion)")
+    if x == .any || y == .any {
+      let other = x == .any ? y : x
+      return Self(.incomparableValues, "cannot order a column that keeps any kind against \(other) (it holds none)")
+    }
+    return Self(.incomparableValues, "cannot order \(x) against \(y) (no implicit conversion)")
   }
 
   static func ternaryBranches(_ x: SQLType, _ y: SQLType) -> Self {

@@ -4,6 +4,9 @@ import SiftSyntax
 /// The static type of a compiled SQL expression, from the schema or a constant.
 enum SQLType: Sendable, Hashable {
   case integer, double, boolean, string, date, data, null, unknown
+  /// A value of whatever kind its column stores (`SQLAttributeType.any`): compared by that
+  /// kind, ordered and searched behind the dialect's per-row checks, refused elsewhere.
+  case any
 
   init(_ t: SQLAttributeType) {
     switch t.elementType {
@@ -13,6 +16,7 @@ enum SQLType: Sendable, Hashable {
     case .boolean: self = .boolean
     case .date: self = .date
     case .data: self = .data
+    case .any: self = .any
     default: self = .unknown
     }
   }
@@ -27,6 +31,7 @@ enum SQLType: Sendable, Hashable {
     case .string: return 2
     case .date: return 3
     case .data: return 4
+    case .any: return 5
     case .null, .unknown: return 0
     }
   }

@@ -64,11 +64,24 @@ public struct SQLStatement: Sendable, Hashable, CustomStringConvertible {
   public var sql: String
   /// One value per placeholder, in order.
   public var bindings: [SQLValue]
+  /// The schema a compiler compiled this statement against (nil for a statement written by
+  /// hand): every driver checks it against the database on first use, whichever way the
+  /// statement is run (`SQLSchema.checkStorage`). Not part of equality.
+  package var schema: SQLSchema?
 
   /// Creates a statement.
   public init(sql: String, bindings: [SQLValue] = []) {
     self.sql = sql
     self.bindings = bindings
+  }
+
+  /// Two statements are equal when their text and bindings are.
+  public static func == (a: SQLStatement, b: SQLStatement) -> Bool { a.sql == b.sql && a.bindings == b.bindings }
+
+  /// Hashes the text and bindings.
+  public func hash(into hasher: inout Hasher) {
+    hasher.combine(sql)
+    hasher.combine(bindings)
   }
 
   /// The SQL followed by the bindings, e.g. `SELECT … WHERE x = ? -- [42]`.

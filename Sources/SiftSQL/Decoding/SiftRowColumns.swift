@@ -88,7 +88,7 @@ extension SQLCompiler {
   /// let st = try compiler.compileForDecoding(SiftFetchRequest(entity: "Note"))
   /// ```
   package func compileForDecoding(_ request: SiftFetchRequest) throws(SiftError) -> SQLStatement {
-    try select(request, decoding: true).statement(dialect)
+    checked(try select(request, decoding: true).statement(dialect))
   }
 
   /// The attributes `.records` rows hold for decoding: the columns, and arrays stored in one column.

@@ -221,7 +221,7 @@ public struct PostgreSQLDialect: SQLDialect {
     case .integer, .integerArray: return "BIGINT"
     case .boolean: return "BOOLEAN"
     case .double, .date, .doubleArray: return "DOUBLE PRECISION"
-    case .data: return "BYTEA"
+    case .data, .any: return "BYTEA"  // no column of PostgreSQL keeps any kind; `.any` is refused there
     }
   }
   /// `SQLDialect.conversionFunction`: those `setupSQL` creates (`PostgresCastSQL`); no

@@ -118,6 +118,12 @@ public protocol SQLDialect: Sendable {
   /// (as in memory), which SQLite's `&` would silently truncate where memory reports
   /// `bitwise-needs-integers`. Nil when the database fails on overflow itself (PostgreSQL).
   var integerCheckFunction: String? { get }
+  /// The per-row checks of a column that keeps any kind (`SQLAttributeType.any`), or nil when
+  /// the database has no such column (PostgreSQL: the attribute is refused). `orderable(x, y)`
+  /// is `x` unless both are non-NULL and not both numbers or both text (then the error
+  /// `incomparable-values`, as memory); `text(x, c)` is `x` when text or NULL, else
+  /// `not-a-string` (`not-a-collection` when `c` is 1: the container of `IN`/`CONTAINS`).
+  var anyValueChecks: (orderable: String, text: String)? { get }
   /// True when `powerFunction` keeps integers exact as memory does (an integer result while
   /// both operands are integers, the exponent is non-negative and the result fits): `**` of
   /// two integers is then typed as an integer. False: the power is always a double.
@@ -188,6 +194,8 @@ extension SQLDialect {
   public var exactDoubleFunction: String? { nil }
   /// No check function unless the dialect has one.
   public var integerCheckFunction: String? { nil }
+  /// No column of any kind unless the dialect has one.
+  public var anyValueChecks: (orderable: String, text: String)? { nil }
   /// The power is a double unless the dialect says otherwise.
   public var powerKeepsIntegers: Bool { false }
   /// The native `abs` unless the dialect has a better one.

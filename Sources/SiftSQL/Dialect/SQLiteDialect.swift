@@ -43,6 +43,8 @@ public struct SQLiteDialect: SQLDialect {
   public var parserStackLimit: Int? { 80 }
   /// `SQLDialect.integerCheckFunction` for this database (see the protocol for its meaning).
   public var integerCheckFunction: String? { "sift_int" }
+  /// `SQLDialect.anyValueChecks` for this database (see the protocol for its meaning).
+  public var anyValueChecks: (orderable: String, text: String)? { ("sift_orderable", "sift_text") }
   /// `SQLDialect.powerKeepsIntegers`: `sift_pow` follows `NumberRules.exactPower`, as memory.
   public var powerKeepsIntegers: Bool { true }
   /// `SQLDialect.absoluteValueFunction`: `sift_abs` (`abs(Int64.min)` is 2^63, as memory).
@@ -99,7 +101,7 @@ public struct SQLiteDialect: SQLDialect {
     case .string: return "TEXT"
     case .integer, .boolean: return "INTEGER"
     case .double, .date: return "REAL"
-    case .data: return "BLOB"
+    case .data, .any: return "BLOB"  // BLOB affinity: each value kept as given
     case .stringArray: return "TEXT"
     case .integerArray: return "INTEGER"
     case .doubleArray: return "REAL"

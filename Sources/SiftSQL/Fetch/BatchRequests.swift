@@ -138,7 +138,7 @@ extension SQLCompiler {
       sql.append(w.sql)
     }
     if returningKeys { sql.append(returning(e)) }
-    return sql.statement(dialect)
+    return checked(sql.statement(dialect))  // the schema checked on first use, as a fetch's
   }
 
   /// The new value of attribute `name` of `e` as written: a bound constant in the column's own
@@ -211,7 +211,7 @@ extension SQLCompiler {
       sql.append(w.sql)
     }
     if returningKeys { sql.append(returning(e)) }
-    var out = [sql.statement(dialect)]
+    var out = [checked(sql.statement(dialect))]  // the schema checked on first use, as a fetch's
     guard schema.layout == .sift else { return out }
     let pk = q(e.primaryKeyAttribute.column)
     func orphan(_ column: String) -> String {

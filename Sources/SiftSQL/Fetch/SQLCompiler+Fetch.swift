@@ -8,7 +8,15 @@ extension SQLCompiler {
   /// // SELECT COUNT(*) FROM "venue" t0
   /// ```
   public func compile(_ request: SiftFetchRequest) throws(SiftError) -> SQLStatement {
-    try select(request).statement(dialect)
+    checked(try select(request).statement(dialect))
+  }
+
+  /// `statement` marked with this compiler's schema, which the driver running it checks
+  /// against the database on first use (`SQLStatement.schema`).
+  func checked(_ statement: SQLStatement) -> SQLStatement {
+    var s = statement
+    s.schema = schema
+    return s
   }
 
   /// The SELECT of `compile(_:)`, before its placeholders are numbered; `decoding` adds the
@@ -120,7 +128,7 @@ extension SQLCompiler {
     )
     sql.append(page)
     sql.append(")")
-    return sql.statement(dialect)
+    return checked(sql.statement(dialect))
   }
 
   func sortTerm(
@@ -149,7 +157,9 @@ extension SQLCompiler {
         throw SQLDiagnostic.unsortableKeyPath.error(source: s.keyPath)
       }
       var expr = v.sql
-      if v.type == .string {
+      // A column of any kind sorts its text rows as a string column's (SQLite orders NULL,
+      // numbers, text, blobs, as memory's `SiftSortOrder.rank`; `fold` keeps other rows as stored).
+      if v.type == .string || v.type == .any {
         switch s.comparison {
         case .binary: expr = SQLFragment("\(v)\(sql: c.collation(for: v))")
         case .caseInsensitive: expr = SQLFragment("\(c.fold(v, .caseInsensitive))\(sql: c.collation(for: v))")

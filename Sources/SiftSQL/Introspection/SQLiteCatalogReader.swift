@@ -18,18 +18,19 @@ struct SQLiteCatalogReader {
     var list: [[SQLValue]]
     do {
       list = try rows(
-        "SELECT name, type FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'view') "
+        "SELECT name, type, strict FROM pragma_table_list WHERE schema = 'main' AND type IN ('table', 'view') "
           + "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' ORDER BY name")
     } catch {
       list = try rows(
-        "SELECT name, type FROM sqlite_master WHERE type IN ('table', 'view') "
+        "SELECT name, type, 0 FROM sqlite_master WHERE type IN ('table', 'view') "
           + "AND name NOT LIKE 'sqlite\\_%' ESCAPE '\\' AND coalesce(sql, '') NOT LIKE 'CREATE VIRTUAL%' ORDER BY name")
     }
     var catalog = IntrospectedCatalog(tables: [])
     for row in list {
-      guard case .text(let name)? = row.first, case .text(let type)? = row.last else { continue }
+      guard row.count == 3, case .text(let name) = row[0], case .text(let type) = row[1] else { continue }
       guard type == "view" else {
-        catalog.tables.append(try table(name, isView: false, warnings: &catalog.warnings))
+        let strict = row[2].intValue == 1
+        catalog.tables.append(try table(name, isView: false, strict: strict, warnings: &catalog.warnings))
         continue
       }
       // A view that no longer compiles (a table it reads was dropped, a column renamed) fails
@@ -49,7 +50,8 @@ struct SQLiteCatalogReader {
     return catalog
   }
 
-  private func table(_ name: String, isView: Bool, warnings: inout [SQLIntrospectionWarning]) throws
+  private func table(_ name: String, isView: Bool, strict: Bool = false, warnings: inout [SQLIntrospectionWarning])
+    throws
     -> IntrospectedTable
   {
     let info = try rows(
@@ -68,7 +70,7 @@ struct SQLiteCatalogReader {
       var c = IntrospectedColumn(
         name: column, nativeType: declared, isNullable: r[2].intValue != 1, type: nil, dateEncoding: nil,
         arrayStorage: nil)
-      try classify(&c, table: name, coreData: coreData, warnings: &warnings)
+      try classify(&c, table: name, coreData: coreData, strict: strict, warnings: &warnings)
       columns.append(c)
     }
     var foreignKeys: [IntrospectedForeignKey] = []
@@ -125,11 +127,14 @@ struct SQLiteCatalogReader {
 
   /// SQLite's affinity rules, after two of Sift's own: a declared type containing `BOOL` is a
   /// boolean, one containing `DATE` or `TIME` (but not exactly `TIME`) a date, one containing
-  /// `JSON` an array if its values are JSON arrays. A column with no declared type (a view's
-  /// expression) or declared `ANY` (a STRICT table's column that keeps every value as given)
-  /// takes the one storage class its values share.
+  /// `JSON` an array if its values are JSON arrays. A STRICT table's `ANY` column keeps every
+  /// value as given: `.any`, each row compared by the kind it stores. A column with no declared
+  /// type (a view's expression, BLOB affinity) takes the one storage class its values share,
+  /// else `.any` too. A non-STRICT `ANY` (NUMERIC affinity, which turns the text '42' of a
+  /// comparison into 42) takes the one storage class its values share, else is left out.
   private func classify(
-    _ c: inout IntrospectedColumn, table: String, coreData: Bool, warnings: inout [SQLIntrospectionWarning]
+    _ c: inout IntrospectedColumn, table: String, coreData: Bool, strict: Bool,
+    warnings: inout [SQLIntrospectionWarning]
   ) throws {
     let t = c.nativeType.uppercased()
     func has(_ s: String) -> Bool { t.contains(s) }
@@ -149,6 +154,8 @@ struct SQLiteCatalogReader {
       c.type = .string
     } else if has("BLOB") {
       c.type = .data
+    } else if t == "ANY" && strict {
+      c.type = .any
     } else if t.isEmpty || t == "ANY" {
       let kinds = Set(
         try sample(table, c.name).map { v -> String in
@@ -162,12 +169,15 @@ struct SQLiteCatalogReader {
         })
       if kinds.count == 1, let k = kinds.first, let type = SQLAttributeType(rawValue: k) {
         c.type = type
+      } else if t.isEmpty {
+        c.type = .any  // BLOB affinity: each value kept and compared as given
       } else {
         warnings.append(
           SQLIntrospectionWarning(
             kind: .unsupportedColumn, table: table, columns: [c.name], member: c.name,
             message:
-              "\(c.name) \(t.isEmpty ? "has no declared type" : "is declared ANY") and its values \(kinds.isEmpty ? "are all NULL" : "mix " + kinds.sorted().joined(separator: ", ")); "
+              "\(c.name) is declared ANY outside a STRICT table (NUMERIC affinity) and its values "
+              + "\(kinds.isEmpty ? "are all NULL" : "mix " + kinds.sorted().joined(separator: ", ")); "
               + "left out (give it a type in a schema file)"))
       }
     } else {

@@ -10,6 +10,11 @@ import SiftSyntax
 public enum SQLAttributeType: String, Sendable, Hashable, CaseIterable {
   /// The scalar types (`string` … `data`) and the scalar arrays stored in side tables (`stringArray`, `integerArray`, `doubleArray`).
   case string, integer, double, boolean, date, data, stringArray, integerArray, doubleArray
+  /// A SQLite column that keeps each value as given (a STRICT table's `ANY` column, a column
+  /// with no declared type): each row compares by the kind it stores (integer, real, text,
+  /// blob), as memory compares the same values. SQLite only; predicates may test it for
+  /// equality, `IN`, nil, ordering and the string operators (the last two checked per row).
+  case any
 
   /// True for the `…Array` types.
   public var isArray: Bool { self == .stringArray || self == .integerArray || self == .doubleArray }

@@ -118,7 +118,7 @@ public struct SQLEntity: Sendable, Hashable {
   /// without a single-column key (see `primaryKeyColumns`) the first column, which then
   /// identifies nothing.
   public var primaryKey: String
-  /// The primary key's columns: `[primaryKey]` for every entity Sift creates; several for a
+  /// The primary key's columns: the key attribute's column for every entity Sift creates; several for a
   /// composite key, none for a view or a table without a key. Only an entity with exactly one
   /// (`hasSingleColumnKey`) can be the target of a relationship, the source of a to-many or
   /// many-to-many, or answer with row keys.
@@ -139,7 +139,8 @@ public struct SQLEntity: Sendable, Hashable {
   private var relationshipIndex: [String: Int] = [:]
 
   /// Creates an entity. A primary key missing from `attributes` is added as an integer.
-  /// `primaryKeyColumns` defaults to `[primaryKey]`; pass several for a composite key or none
+  /// `primaryKeyColumns` defaults to the primary-key attribute's column (`SQLAttribute.column`,
+  /// which may differ from `primaryKey`); pass several for a composite key or none
   /// for a view or keyless table (then `primaryKey` should name an existing attribute).
   public init(
     name: String, table: String? = nil, primaryKey: String = "id",
@@ -151,7 +152,6 @@ public struct SQLEntity: Sendable, Hashable {
     self.name = name
     self.table = table ?? name.lowercased()
     self.primaryKey = primaryKey
-    self.primaryKeyColumns = primaryKeyColumns ?? [primaryKey]
     self.isView = isView
     self.indexes = indexes
     var attrs = attributes
@@ -162,6 +162,8 @@ public struct SQLEntity: Sendable, Hashable {
       attrs.insert(SQLAttribute(name: primaryKey, type: .integer), at: 0)
     }
     self.attributes = attrs
+    // The key's column, which may differ from its name (`categoryID` stored in `id`).
+    self.primaryKeyColumns = primaryKeyColumns ?? [attrs[0].column]
     self.relationships = relationships
     for (i, a) in attrs.enumerated() where attributeIndex[a.name] == nil { attributeIndex[a.name] = i }
     for (i, r) in relationships.enumerated() where relationshipIndex[r.name] == nil {
@@ -182,8 +184,11 @@ public struct SQLEntity: Sendable, Hashable {
   /// The primary-key attribute.
   public var primaryKeyAttribute: SQLAttribute { attributes[0] }
 
-  /// True when one column identifies a row: `primaryKeyColumns == [primaryKey]`.
-  public var hasSingleColumnKey: Bool { primaryKeyColumns.count == 1 && primaryKeyColumns[0] == primaryKey }
+  /// True when one column identifies a row: `primaryKeyColumns` is the primary-key attribute's
+  /// column alone (whatever the attribute is named).
+  public var hasSingleColumnKey: Bool {
+    primaryKeyColumns.count == 1 && primaryKeyColumns[0] == primaryKeyAttribute.column
+  }
 
   /// A copy with `relationships` in place of the current ones.
   package func replacingRelationships(_ relationships: [SQLRelationship]) -> SQLEntity {

@@ -87,18 +87,28 @@ extension SQLSchema {
 package final class SQLSchemaCheckCache: @unchecked Sendable {
   private let lock = NSLock()
   private var checked: Set<SQLSchema> = []
+  /// The schema seen last: every compiled statement carries its compiler's schema, and a copy
+  /// of the same value compares equal without hashing it (its storage is shared).
+  private var last: SQLSchema?
 
   package init() {}
 
   /// Checks `schema` unless this cache has seen it pass.
   package func check(_ schema: SQLSchema, in db: any SQLDatabase, dialect: any SQLDialect) throws(SiftError) {
     lock.lock()
-    let seen = checked.contains(schema)
+    let seen = last == schema || checked.contains(schema)
     lock.unlock()
     if seen { return }
     try schema.checkStorage(in: db, dialect: dialect)
+    passed(schema)
+  }
+
+  /// Takes `schema` as checked: the database's own, read from the same values
+  /// (introspection), needs no check.
+  package func passed(_ schema: SQLSchema) {
     lock.lock()
     checked.insert(schema)
+    last = schema
     lock.unlock()
   }
 }

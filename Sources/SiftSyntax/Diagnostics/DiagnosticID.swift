@@ -121,6 +121,7 @@ package enum DiagnosticID: String, Sendable, Hashable, CaseIterable {
   case postgresResult = "postgres-result"
   case postgresUnsupportedValue = "postgres-unsupported-value"
   case sqliteError = "sqlite-error"
+  case sqliteLocked = "sqlite-locked"
   case sqliteOpen = "sqlite-open"
   case schemaMismatch = "schema-mismatch"
   case siftFunctionsPrivilege = "sift-functions-privilege"

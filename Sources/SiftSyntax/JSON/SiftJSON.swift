@@ -39,8 +39,10 @@ package enum SiftJSON {
     return try reader.parseDocument()
   }
 
-  /// Writes compact JSON; dictionary keys are sorted so output is deterministic.
-  /// Non-finite doubles (and dates) become `null`.
+  /// Writes compact JSON; dictionary keys are sorted so output is deterministic. An infinite
+  /// double is written `1e999` / `-1e999`, a JSON number too large for a double, which this
+  /// reader (like most) reads back as the same infinity; NaN, which JSON cannot write, and a
+  /// date of no finite time become `null` (Grammar/README.md, "JSON output").
   package static func serialize(_ value: SiftValue) -> String {
     var out = ""
     write(value, into: &out)
@@ -53,8 +55,10 @@ package enum SiftJSON {
     case .bool(let b): out += b ? "true" : "false"
     case .int(let i): out += String(i)
     case .double(let d):
-      if !d.isFinite {
+      if d.isNaN {
         out += "null"
+      } else if d.isInfinite {
+        out += d < 0 ? "-1e999" : "1e999"  // as the canonical printer: reads back as the same value
       } else if d == d.rounded(), abs(d) < 1e15 {
         out += String(format: "%.1f", d)
       } else {

@@ -65,16 +65,34 @@ extension REPLSession {
         errorLine("usage: .connect CONNINFO [--pg-schema NAME]   e.g. .connect host=127.0.0.1 dbname=sift user=sift"))
     }
     if let existing = connectExisting(arg) { return existing }
+    sql.postgres?.close()
+    sql.postgres = nil
+    sql.inPostgres = []
+    let pg: PostgresDatabase
     do {
-      sql.postgres?.close()
-      sql.postgres = nil
-      sql.inPostgres = []
-      let pg = try PostgresDatabase.prepared(conninfo: arg, schema: .temporary(prefix: "sift_repl"))
-      sql.postgres = pg
-      return .ok(
-        "connected to PostgreSQL (schema \(pg.schemaName ?? "public")); entities are copied there when first queried\n")
+      pg = try PostgresDatabase(conninfo: arg, schema: .temporary(prefix: "sift_repl"))
+    } catch let failure where failure.id == DiagnosticID.postgresConnection.rawValue {
+      return .failure(errorLine("cannot connect to PostgreSQL: \(failure)"))
     } catch {
-      return .failure(errorLine("cannot connect to PostgreSQL: \(error)"))
+      // Connected, but the server refused what the REPL makes there: say what and why.
+      return .failure(
+        errorLine(
+          "connected to PostgreSQL, but it refused the REPL's scratch schema (sift_repl_…, where entities are copied "
+            + "to be queried): \(error.message); grant the role CREATE on the database, or open an existing schema "
+            + "read-only with .connect CONNINFO --pg-schema NAME"))
     }
+    do {
+      try pg.prepareSiftFunctions()
+    } catch {
+      pg.close()
+      let schema = PostgreSQLDialect.defaultFunctionSchema
+      return .failure(
+        errorLine(
+          "connected to PostgreSQL, but it refused Sift's SQL functions (schema \(schema), which compiled predicates "
+            + "call): \(error.message); run sift setup-sql --dialect postgres as a role that may create them"))
+    }
+    sql.postgres = pg
+    return .ok(
+      "connected to PostgreSQL (schema \(pg.schemaName ?? "public")); entities are copied there when first queried\n")
   }
 }
