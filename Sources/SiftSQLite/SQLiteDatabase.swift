@@ -26,6 +26,8 @@ public final class SQLiteDatabase: SQLDatabase {
   private var cache: [String: OpaquePointer] = [:]
   /// Schemas given to `fetch`/`fetchCount` already checked against this file (on first use).
   let schemaChecks = SQLSchemaCheckCache()
+  /// The deadline this connection's `sift_matches`/`regexp` read (SQLiteDatabase+TimeLimit.swift).
+  let matchClock = SQLiteMatchClock()
   /// Most prepared statements kept.
   public static let cacheLimit = 64
 
@@ -51,7 +53,7 @@ public final class SQLiteDatabase: SQLDatabase {
     handle = db
     _ = sift_sqlite3_db_config_int(db, SQLITE_DBCONFIG_DQS_DML, 0)
     _ = sift_sqlite3_db_config_int(db, SQLITE_DBCONFIG_DQS_DDL, 0)
-    SQLiteFunctions.register(on: db)
+    SQLiteFunctions.register(on: db, clock: matchClock)
   }
 
   /// Opens an existing database file read-only (`SQLITE_OPEN_READONLY`, never created) and
@@ -109,7 +111,7 @@ public final class SQLiteDatabase: SQLDatabase {
     _ = sift_sqlite3_db_config_int(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1)
     _ = sift_sqlite3_db_config_int(db, SQLITE_DBCONFIG_DQS_DML, 0)
     _ = sift_sqlite3_db_config_int(db, SQLITE_DBCONFIG_DQS_DDL, 0)
-    SQLiteFunctions.register(on: db)
+    SQLiteFunctions.register(on: db, clock: matchClock)
     // Reading the schema is what reveals a file that is not a database, or a locked one.
     var st: OpaquePointer?
     var code = sqlite3_prepare_v2(db, "SELECT count(*) FROM sqlite_schema", -1, &st, nil)
