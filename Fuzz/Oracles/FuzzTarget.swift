@@ -20,6 +20,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   /// JSON bytes read by the columnar loader and the general reader: the same records, or both
   /// refused (`LoadOracle`).
   case load
+  /// MATCHES patterns (counted repetition welcome) over long subjects under a time limit, in
+  /// memory and SQLite: the answer, or `time-limit` within the bound — never late
+  /// (`RegexTimeOracle`).
+  case regex
 
   /// Inputs longer than this are cut (libFuzzer runs with the same `-max_len`).
   public static let maxInputBytes = 4096
@@ -35,6 +39,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .differential: return DifferentialOracle.check(text)
     case .native: return NativeOracle.check(text)
     case .load: return LoadOracle.check(bytes)
+    case .regex: return RegexTimeOracle.check(text)
     }
   }
 
