@@ -26,8 +26,9 @@ public final class SQLiteDatabase: SQLDatabase {
   private var cache: [String: OpaquePointer] = [:]
   /// Schemas given to `fetch`/`fetchCount` already checked against this file (on first use).
   let schemaChecks = SQLSchemaCheckCache()
-  /// The deadline this connection's `sift_matches`/`regexp` read (SQLiteDatabase+TimeLimit.swift).
-  let matchClock = SQLiteMatchClock()
+  /// The deadline this connection's `sift_matches`/`regexp` read (SQLiteDatabase+TimeLimit.swift);
+  /// it goes with the handle (`init(adopting:privateCopy:)`).
+  private(set) var matchClock = SQLiteMatchClock()
   /// Most prepared statements kept.
   public static let cacheLimit = 64
 
@@ -137,6 +138,7 @@ public final class SQLiteDatabase: SQLDatabase {
   /// the connection its retrying opener made.
   init(adopting other: SQLiteDatabase, privateCopy: Bool) {
     handle = other.handle
+    matchClock = other.matchClock
     isReadOnly = other.isReadOnly
     readsPrivateCopy = privateCopy
     other.handle = nil

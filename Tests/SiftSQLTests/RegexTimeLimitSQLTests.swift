@@ -50,6 +50,25 @@ struct RegexTimeLimitSQLTests {
     #expect(try engines.sqlite.execute(try engines.sqliteCompiler.compile(quick)).count == rows)
   }
 
+  /// A file read in place (`init(untouched:)`, what `sift batch --db` opens) adopts the
+  /// connection of another `SQLiteDatabase`: the functions' clock must come with it.
+  @Test func aFileOpenedUntouchedStopsToo() throws {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sift-regex-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    let path = folder.appendingPathComponent("doc.sqlite").path
+    do {
+      let writer = try SQLiteDatabase(path: path)
+      try writer.executeScript("CREATE TABLE doc (id INTEGER PRIMARY KEY, body TEXT)")
+      _ = try writer.execute(
+        SQLStatement(sql: "INSERT INTO doc VALUES (1, ?)", bindings: [.text(String(repeating: "xa", count: 4000))]))
+    }
+    let statement = SQLStatement(sql: "SELECT id FROM doc WHERE body REGEXP ?", bindings: [.text("(.*a){1000}b")])
+    for db in [try SQLiteDatabase(untouched: path), try SQLiteDatabase(readOnly: path)] {
+      Self.expectTimeLimit("\(path), read-only") { _ = try db.execute(statement, timeLimit: 200) }
+    }
+  }
+
   @Test func memoryUnderThePolicyStopsToo() throws {
     let engines = try Self.engines(rows: 1, subject: String(repeating: "xa", count: 4000))
     let request = SiftFetchRequest(entity: "doc", predicate: try SiftPredicate(format: "body MATCHES '(.*a){1000}b'"))
