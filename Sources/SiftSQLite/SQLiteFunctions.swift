@@ -293,7 +293,8 @@ public enum SQLiteFunctions {
       case .deadline?: message = "the query ran longer than its time limit of \(clock?.milliseconds ?? 0) ms"
       case nil: break
       }
-      sqlite3_result_error(ctx, message, -1)
+      // SQLite keeps the message as a C string: a NUL in the pattern would cut it short.
+      sqlite3_result_error(ctx, message.replacingOccurrences(of: "\u{0}", with: "\\u{0}"), -1)
     }
   }
 

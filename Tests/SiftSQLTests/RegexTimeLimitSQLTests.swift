@@ -69,6 +69,21 @@ struct RegexTimeLimitSQLTests {
     }
   }
 
+  /// Found by the regex fuzz target: SQLite keeps a function's error as a C string, so a NUL
+  /// in the pattern cut the message before it said what went wrong.
+  @Test func aNulInThePatternKeepsTheWholeMessage() throws {
+    let db = try SQLiteDatabase()
+    let statement = SQLStatement(
+      sql: "SELECT ? REGEXP ?", bindings: [.text(String(repeating: "a", count: 40) + "c"), .text("(a+)+\\1b\u{0}x")])
+    do {
+      _ = try db.execute(statement)
+      Issue.record("answered")
+    } catch {
+      #expect(error.diagnostic.message.contains("matching steps"), "\(error.diagnostic.message)")
+      #expect(error.diagnostic.message.contains("b\\u{0}x"), "\(error.diagnostic.message)")
+    }
+  }
+
   @Test func memoryUnderThePolicyStopsToo() throws {
     let engines = try Self.engines(rows: 1, subject: String(repeating: "xa", count: 4000))
     let request = SiftFetchRequest(entity: "doc", predicate: try SiftPredicate(format: "body MATCHES '(.*a){1000}b'"))
