@@ -5,7 +5,7 @@
 // fuzzers and `swift test` (SiftFuzzRegressionTests) run the same code.
 import PackageDescription
 
-let targets = ["parse", "evaluate", "sql", "differential", "native", "load", "write"]
+let targets = ["parse", "evaluate", "sql", "differential", "native", "load", "write", "regex"]
 
 let package = Package(
   name: "SiftFuzz",

@@ -23,6 +23,10 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
   /// Batches of edits written through live tables to a database with declared foreign keys:
   /// the model's verdict, a clean `foreign_key_check`, memory == SQL (`WriteOracle`).
   case write
+  /// MATCHES patterns (counted repetition welcome) over long subjects under a time limit, in
+  /// memory and SQLite: the answer, or `time-limit` within the bound — never late
+  /// (`RegexTimeOracle`).
+  case regex
 
   /// Inputs longer than this are cut (libFuzzer runs with the same `-max_len`).
   public static let maxInputBytes = 4096
@@ -39,6 +43,7 @@ public enum FuzzTarget: String, CaseIterable, Sendable {
     case .native: return NativeOracle.check(text)
     case .load: return LoadOracle.check(bytes)
     case .write: return WriteOracle.check(bytes)
+    case .regex: return RegexTimeOracle.check(text)
     }
   }
 

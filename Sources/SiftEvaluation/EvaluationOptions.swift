@@ -34,7 +34,8 @@ public struct EvaluationOptions: Sendable {
   public var functions: FunctionRegistry
   /// Wall-clock milliseconds one call (`filter`, `matchingIndices`, `execute`) may run before
   /// it stops with the error `time-limit` (stage `.evaluate`); nil for no limit. Checked
-  /// between small runs of records and inside SUBQUERY loops.
+  /// between small runs of records, inside SUBQUERY loops and while MATCHES matches one
+  /// value (so a single costly subject stops at the limit too).
   ///
   /// ```swift
   /// var options = EvaluationOptions()

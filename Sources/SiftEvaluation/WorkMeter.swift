@@ -64,10 +64,10 @@ extension EvalDiagnostics {
       notes: [.init("nest fewer SUBQUERYs or narrow their collections")])
   }
 
-  static func regexLimit(_ pattern: String, _ units: Int, at r: SiftSourceRange) -> EvalFailure {
+  static func regexLimit(_ e: RegexPattern.LimitExceeded, at r: SiftSourceRange) -> EvalFailure {
     EvalFailure(
-      .regexLimit, "regular expression \"\(pattern)\" needs more than \(units * 10_000) backtracking steps", at: r,
-      notes: [.init("patterns without backreferences or lookaround run in linear time; this one backtracks")])
+      .regexLimit, "regular expression \"\(e.pattern)\" needs more than \(e.units * 10_000) matching steps", at: r,
+      notes: [.init(e.why)])
   }
 }
 

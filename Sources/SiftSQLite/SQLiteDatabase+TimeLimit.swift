@@ -6,7 +6,9 @@ import SiftSyntax
 extension SQLiteDatabase {
   /// `execute(_:)` with a wall-clock limit: SQLite's progress handler reads the clock every
   /// 1,000 virtual-machine steps and interrupts the statement once `milliseconds` have
-  /// passed; the error is `time-limit` (stage `.policy`) and the connection stays usable.
+  /// passed, and `sift_matches`/`regexp` read it while matching one value (the handler does
+  /// not run inside a function); the error is `time-limit` (stage `.policy`) and the
+  /// connection stays usable.
   ///
   /// ```swift
   /// let rows = try db.execute(statement, timeLimit: 2000)
@@ -21,9 +23,13 @@ extension SQLiteDatabase {
         guard let context else { return 0 }
         return Unmanaged<DeadlineClock>.fromOpaque(context).takeUnretainedValue().expired ? 1 : 0
       }, box.toOpaque())
+    // ... and `sift_matches`/`regexp` read the same deadline while they match one value.
+    matchClock.deadline = clock.deadline
+    matchClock.milliseconds = milliseconds
     defer {
       sqlite3_progress_handler(handle, 0, nil, nil)
       box.release()
+      matchClock.deadline = 0
     }
     do {
       return try rows(statement) { (_: Int) throws(SiftError) in
@@ -72,4 +78,12 @@ final class DeadlineClock {
   var error: SiftError {
     .queryTimeLimit(milliseconds: milliseconds)
   }
+}
+
+/// The deadline `sift_matches` and `regexp` read while they match: one per connection, held
+/// by the functions' registrations; `execute(_:timeLimit:)` sets it for its statement (0: none).
+final class SQLiteMatchClock: @unchecked Sendable {
+  // Used on the connection's thread only (a connection is not shared between threads).
+  var deadline: UInt64 = 0
+  var milliseconds = 0
 }

@@ -26,6 +26,9 @@ public final class SQLiteDatabase: SQLDatabase {
   private var cache: [String: OpaquePointer] = [:]
   /// Schemas given to `fetch`/`fetchCount` already checked against this file (on first use).
   let schemaChecks = SQLSchemaCheckCache()
+  /// The deadline this connection's `sift_matches`/`regexp` read (SQLiteDatabase+TimeLimit.swift);
+  /// it goes with the handle (`init(adopting:privateCopy:)`).
+  private(set) var matchClock = SQLiteMatchClock()
   /// Most prepared statements kept.
   public static let cacheLimit = 64
   /// How long a read-only connection waits for a lock by default, in milliseconds.
@@ -60,7 +63,7 @@ public final class SQLiteDatabase: SQLDatabase {
     fileName = path
     _ = sift_sqlite3_db_config_int(db, SQLITE_DBCONFIG_DQS_DML, 0)
     _ = sift_sqlite3_db_config_int(db, SQLITE_DBCONFIG_DQS_DDL, 0)
-    SQLiteFunctions.register(on: db)
+    SQLiteFunctions.register(on: db, clock: matchClock)
   }
 
   /// Waits up to `milliseconds` for another connection's lock (SQLite's busy timeout) and
@@ -132,7 +135,7 @@ public final class SQLiteDatabase: SQLDatabase {
     _ = sift_sqlite3_db_config_int(db, SQLITE_DBCONFIG_NO_CKPT_ON_CLOSE, 1)
     _ = sift_sqlite3_db_config_int(db, SQLITE_DBCONFIG_DQS_DML, 0)
     _ = sift_sqlite3_db_config_int(db, SQLITE_DBCONFIG_DQS_DDL, 0)
-    SQLiteFunctions.register(on: db)
+    SQLiteFunctions.register(on: db, clock: matchClock)
     // Reading the schema is what reveals a file that is not a database, or a locked one; a
     // transient state of a file being written is waited out (SQLiteRetry).
     var st: OpaquePointer?
@@ -160,6 +163,7 @@ public final class SQLiteDatabase: SQLDatabase {
   /// the connection its retrying opener made.
   init(adopting other: SQLiteDatabase, privateCopy: Bool) {
     handle = other.handle
+    matchClock = other.matchClock
     isReadOnly = other.isReadOnly
     retryMilliseconds = other.retryMilliseconds
     fileName = other.fileName

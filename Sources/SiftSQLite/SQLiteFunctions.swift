@@ -36,15 +36,28 @@ public enum SQLiteFunctions {
 
   /// Registers every function and collation on a connection.
   public static func register(on db: OpaquePointer) {
+    register(on: db, clock: SQLiteMatchClock())
+  }
+
+  /// `register(on:)` with the connection's `SQLiteMatchClock`, which `sift_matches` and
+  /// `regexp` read while they match (`SQLiteDatabase.execute(_:timeLimit:)` sets it).
+  static func register(on db: OpaquePointer, clock: SQLiteMatchClock) {
     let flags = SQLITE_UTF8 | SQLITE_DETERMINISTIC
     func add(_ name: String, _ n: Int32, _ f: Function) {
       sqlite3_create_function_v2(db, name, n, flags, nil, f, nil, nil, nil)
     }
+    func addTimed(_ name: String, _ n: Int32, _ f: Function) {
+      // Each registration holds the clock; SQLite releases it when the function goes.
+      let box = Unmanaged.passRetained(clock).toOpaque()
+      sqlite3_create_function_v2(db, name, n, flags, box, f, nil, nil) { p in
+        if let p { Unmanaged<SQLiteMatchClock>.fromOpaque(p).release() }
+      }
+    }
     add("sift_fold", 2, foldFunction)
     add("sift_search", 4, searchFunction)
     add("sift_like", 3, likeFunction)
-    add("sift_matches", 3, matchesFunction)
-    add("regexp", 2, regexpFunction)
+    addTimed("sift_matches", 3, matchesFunction)
+    addTimed("regexp", 2, regexpFunction)
     add("sift_pow", 2, powFunction)
     add("sift_div", 2, divFunction)
     add("sift_mod", 2, modFunction)
@@ -312,15 +325,21 @@ public enum SQLiteFunctions {
   }
 
   static func regex(_ ctx: OpaquePointer?, text s: String, pattern p: String, arg: Int32, _ o: ComparisonOptions) {
+    // SQLite's progress handler does not run inside a function: the match reads the clock.
+    let clock = sqlite3_user_data(ctx).map { Unmanaged<SQLiteMatchClock>.fromOpaque($0).takeUnretainedValue() }
     do {
       let r = try cached(ctx, arg: arg, p, o) { () throws -> RegexPattern in try RegexPattern(p, options: o) }
-      sqlite3_result_int64(ctx, try r.match(s) ? 1 : 0)
+      sqlite3_result_int64(ctx, try r.match(s, deadline: clock?.deadline ?? 0) ? 1 : 0)
     } catch {
-      // An invalid pattern, or a backtracking one out of steps: an error, never a silent 0.
-      let message =
-        (error as? RegexPattern.InvalidPattern)?.description
-        ?? (error as? RegexPattern.LimitExceeded)?.description ?? "invalid regular expression"
-      sqlite3_result_error(ctx, message, -1)
+      // An invalid pattern, one ICU ran out of steps on, or the time limit: an error, never a silent 0.
+      var message = (error as? RegexPattern.InvalidPattern)?.description ?? "invalid regular expression"
+      switch error as? RegexPattern.Stop {
+      case .steps(let e)?: message = e.description
+      case .deadline?: message = "the query ran longer than its time limit of \(clock?.milliseconds ?? 0) ms"
+      case nil: break
+      }
+      // SQLite keeps the message as a C string: a NUL in the pattern would cut it short.
+      sqlite3_result_error(ctx, message.replacingOccurrences(of: "\u{0}", with: "\\u{0}"), -1)
     }
   }
 

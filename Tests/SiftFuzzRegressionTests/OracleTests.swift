@@ -44,6 +44,18 @@ struct OracleTests {
     }
   }
 
+  /// The regex target's input: pattern, subject unit, options; subjects up to 4 KB.
+  @Test func regexInputsAreRead() {
+    let (pattern, subjects, options) = RegexTimeOracle.parts("(a){2}\nxy\ncqd")
+    #expect(pattern == "(a){2}")
+    #expect(subjects == [String(repeating: "xy", count: 2048), String(repeating: "xy", count: 2048) + "b", "xy", ""])
+    #expect(options == "[cd]")
+    let plain = RegexTimeOracle.parts("(.*a){1000}b")
+    #expect(plain.subjects[2] == "xa" && plain.options == "")
+    // Issue 35's pattern: time-limit (or the answer) within the bound in both engines.
+    #expect(RegexTimeOracle.check("(.*a){1000}b") == nil)
+  }
+
   @Test(arguments: [
     ("name == ?", 1, [] as [Int]), ("\"?\" = ? AND '?''?' = ?", 2, []), ("a = $1 AND b = $12", 0, [1, 12]),
     ("'$1' = \"$2\"", 0, []),

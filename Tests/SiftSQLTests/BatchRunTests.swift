@@ -60,7 +60,7 @@ struct BatchRunTests {
   /// A key the database declares RESTRICT refuses the delete: all of it is undone.
   @Test func restrictedKeyRefusesTheWholeDelete() throws {
     let (db, compiler) = try Self.shop()
-    expectSiftError(id: "sqlite-error", stage: .sql, at: 0) {
+    expectSiftError(id: "foreign-key-violation", stage: .sql, at: 0) {
       try db.run(
         BatchDeleteRequest(entity: "shop", predicate: try SiftPredicate(format: "id >= 2")), compiler: compiler)
     }

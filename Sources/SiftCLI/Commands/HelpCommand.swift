@@ -279,6 +279,7 @@ enum HelpCommand: SiftSubcommand {
 
       --dialect D     postgres or sqlite
       --postgres C    with --dialect postgres: run the setup on that database
+      --grant ROLE    grant the functions to ROLE instead of PUBLIC (repeatable, or ROLE,ROLE)
 
     EXAMPLES
       sift setup-sql --dialect postgres | psql "$DATABASE_URL"

@@ -154,7 +154,8 @@ struct PredicateBox {
 }
 
 extension ComparisonPlan {
-  /// The comparison's generic closure: both sides evaluated, then `test`.
+  /// The comparison's generic closure: both sides evaluated, then `test` (with the call's
+  /// work meter, whose deadline MATCHES reads while matching).
   @inline(never)
   func generic(_ l: any PlanLowering) -> PredicateFn {
     let test = self.test
@@ -166,24 +167,26 @@ extension ComparisonPlan {
       case .any:
         return { ctx throws(EvalFailure) in
           let rv = try r(ctx)
-          return try elements(ctx) { e throws(EvalFailure) in try test.test(e, rv) }
+          return try elements(ctx) { e throws(EvalFailure) in try test.test(e, rv, clock: ctx.frame.meter.pointee) }
         }
       case .all:
         return { ctx throws(EvalFailure) in
           let rv = try r(ctx)
-          return try !elements(ctx) { e throws(EvalFailure) in try !test.test(e, rv) }
+          return try !elements(ctx) { e throws(EvalFailure) in try !test.test(e, rv, clock: ctx.frame.meter.pointee) }
         }
       case .none:
         return { ctx throws(EvalFailure) in
           let rv = try r(ctx)
-          return try !elements(ctx) { e throws(EvalFailure) in try test.test(e, rv) }
+          return try !elements(ctx) { e throws(EvalFailure) in try test.test(e, rv, clock: ctx.frame.meter.pointee) }
         }
       }
     case .value(let left):
       let f = l.expression(left)
-      if let k = rhs.constant { return { ctx throws(EvalFailure) in try test.test(f(ctx), k) } }
+      if let k = rhs.constant {
+        return { ctx throws(EvalFailure) in try test.test(f(ctx), k, clock: ctx.frame.meter.pointee) }
+      }
       let r = l.expression(rhs)
-      return { ctx throws(EvalFailure) in try test.test(f(ctx), r(ctx)) }
+      return { ctx throws(EvalFailure) in try test.test(f(ctx), r(ctx), clock: ctx.frame.meter.pointee) }
     }
   }
 }

@@ -68,9 +68,12 @@ struct PreparedComparison: Sendable {
     self.regex = regex
   }
 
-  /// Applies the operator to evaluated operands.
+  /// Applies the operator to evaluated operands. `clock` is the call's work meter, whose
+  /// deadline MATCHES reads while it matches (a costly pattern stops inside one subject);
+  /// callers without one are the fast paths, which `Specializer` never builds for a
+  /// MATCHES that `SimpleRegex` does not decide.
   @inline(__always)
-  func test(_ l: EvalValue, _ r: EvalValue) throws(EvalFailure) -> Bool {
+  func test(_ l: EvalValue, _ r: EvalValue, clock: WorkMeter? = nil) throws(EvalFailure) -> Bool {
     switch op {
     case .equal: return equal(l, r)
     case .notEqual: return !equal(l, r)
@@ -101,24 +104,37 @@ struct PreparedComparison: Sendable {
       guard case .string(let s)? = try checkedString(l, lhsRange) else { return false }
       if let regex, case .string = r {
         if let simpleRegex, let answer = simpleRegex.matches(s) { return answer }
-        return try PreparedComparison.match(regex, s, at: rhsRange)
+        return try PreparedComparison.match(regex, s, clock: clock, at: rhsRange)
       }
       guard case .string(let p)? = try checkedString(r, rhsRange) else { return false }
       let pattern: RegexPattern
       do { pattern = try RegexPattern(p, options: rule.options) } catch {
         throw EvalDiagnostics.invalidRegex(error.description, at: rhsRange)
       }
-      return try PreparedComparison.match(pattern, s, at: rhsRange)
+      return try PreparedComparison.match(pattern, s, clock: clock, at: rhsRange)
     case .utiConformsTo, .utiEquals:
       throw EvalDiagnostics.unsupported("the \(op.keyword) operator", at: range)
     }
   }
 
-  /// A whole-string match; a backtracking pattern that runs out of steps is the error
-  /// `regex-limit` naming it, never a silent "no match".
-  static func match(_ regex: RegexPattern, _ s: String, at range: SiftSourceRange) throws(EvalFailure) -> Bool {
-    do { return try regex.match(s) } catch { throw EvalDiagnostics.regexLimit(error.pattern, error.units, at: range) }
+  /// A whole-string match under the call's deadline (`clock`): a pattern ICU runs that uses
+  /// up its steps is the error `regex-limit` naming it, a match still running at the deadline
+  /// is `time-limit` — never a silent "no match".
+  static func match(
+    _ regex: RegexPattern, _ s: String, clock: WorkMeter?, at range: SiftSourceRange
+  ) throws(EvalFailure) -> Bool {
+    do { return try regex.match(s, deadline: clock?.deadline ?? 0) } catch {
+      switch error {
+      case .steps(let e): throw EvalDiagnostics.regexLimit(e, at: range)
+      case .deadline: throw EvalDiagnostics.timeLimit(clock?.milliseconds ?? 0, at: range)
+      }
+    }
   }
+
+  /// True when the fast paths (`ConstantTest`, which have no clock) must leave this
+  /// comparison to the generic closure: a MATCHES that `SimpleRegex` does not decide can run
+  /// long on one subject, and only the generic closure hands it the call's deadline.
+  var needsClock: Bool { op == .matches && simpleRegex == nil }
 
   @inline(__always)
   func equal(_ l: EvalValue, _ r: EvalValue) -> Bool {

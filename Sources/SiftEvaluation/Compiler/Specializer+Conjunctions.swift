@@ -16,7 +16,9 @@ extension Specializer {
     guard case .comparison(let c) = term, case .value(let lhs) = c.lhs, case .keyPath(let base, let kp, _) = lhs.kind,
       let k = c.rhs.constant
     else { return nil }
-    return KeyTerm(lhs: lhs, base: base, kp: kp, test: ConstantTest(c.test.specialized(constantRHS: k), k))
+    let test = c.test.specialized(constantRHS: k)
+    if test.needsClock { return nil }  // see `Specializer.comparison`
+    return KeyTerm(lhs: lhs, base: base, kp: kp, test: ConstantTest(test, k))
   }
 
   /// `key op c1 AND key op c2 …` (one plain key path, constants): reads the key once per

@@ -56,6 +56,24 @@ struct PolicyCheck {
       if let q = c.quantifier { try deny(p.range, q.keyword) }
       _ = try reach(c.lhs, depth: depth + 1, extending: false)
       _ = try reach(c.rhs, depth: depth + 1, extending: false)
+      if c.op == .matches, case .constant(.string(let pattern)) = c.rhs.kind {
+        try count(pattern: pattern, at: c.rhs.range)
+      }
+    }
+  }
+
+  /// A constant MATCHES pattern counts against `limits.nodes` as the terms it stands for once
+  /// its counted repetitions are expanded (`RegexPattern.expandedSize`), less the one its
+  /// constant already counted: `(.*a){1000}b` is 13 bytes but 3,001 terms of matching work.
+  mutating func count(pattern: String, at range: SiftSourceRange) throws(SiftError) {
+    guard let limit = policy.limits.nodes else { return }
+    let size = RegexPattern.expandedSize(pattern)
+    nodes = min(RegexPattern.maxExpandedSize, nodes &+ max(0, size - 1))
+    if nodes > limit {
+      throw refuse(
+        .tooManyNodes,
+        "the pattern \"\(pattern)\" stands for \(size) terms once its counted repetitions are expanded; "
+          + "the filter may have at most \(limit) terms", at: range)
     }
   }
 

@@ -34,7 +34,8 @@ public struct SiftQueryPolicy: Sendable, Hashable {
   /// SiftQueryPolicy.Limits(nodes: 200, depth: 16, rows: 1000, milliseconds: 2000)
   /// ```
   public struct Limits: Sendable, Hashable {
-    /// Syntax-tree nodes of the client's predicate (a list constant counts as one).
+    /// Syntax-tree nodes of the client's predicate (a list constant counts as one; a constant
+    /// `MATCHES` pattern as the terms it expands to, `RegexPattern.expandedSize`).
     public var nodes: Int?
     /// Nesting depth of the client's predicate (a leaf comparison's operands are at depth 2).
     public var depth: Int?
@@ -45,7 +46,8 @@ public struct SiftQueryPolicy: Sendable, Hashable {
     /// Rows a request may return: its limit is lowered to this (and set when it has none).
     public var rows: Int?
     /// Wall-clock time one query may run, in milliseconds (memory: checked while scanning;
-    /// SQLite: its progress handler; PostgreSQL: `statement_timeout`).
+    /// SQLite: its progress handler; PostgreSQL: `statement_timeout`; MATCHES in memory and
+    /// SQLite reads it while matching one value too).
     public var milliseconds: Int?
 
     /// Creates limits.

@@ -97,36 +97,67 @@ struct RegexAutomaton: Sendable {
     stateIDs = ids
   }
 
+  /// What `run` found: the answer, a subject only ICU decides, or the deadline passed first.
+  enum Outcome: Equatable {
+    case answer(Bool)
+    case undecided
+    case deadlinePassed
+  }
+
   /// Does the whole of `text` match? Nil only when `[c]` meets a non-ASCII subject (ICU's
   /// case folding decides those).
   func matches(_ text: String) -> Bool? {
-    var text = text
-    return text.withUTF8 { run($0) }
+    if case .answer(let a) = matches(text, deadline: 0) { return a }
+    return nil
   }
 
-  private func run(_ t: UnsafeBufferPointer<UInt8>) -> Bool? {
+  /// `matches(_:)` that reads the clock while it runs: past `deadline` (`DispatchTime`
+  /// uptime nanoseconds; 0 for none) it stops with `.deadlinePassed`. A large program
+  /// simulated state-set by state-set costs up to `maxInstructions` steps per character
+  /// (`(.*a){1000}b` on 2 KB: ~0.4 s), so one long subject alone can outlast a time limit.
+  func matches(_ text: String, deadline: UInt64) -> Outcome {
+    var text = text
+    return text.withUTF8 { run($0, deadline: deadline) }
+  }
+
+  /// Bytes the DFA reads between two looks at the clock (about 65 µs at 1 ns a byte).
+  static let dfaClockInterval = 1 << 16
+  /// Characters simulated state-set by state-set between two looks at the clock.
+  static let setClockInterval = 16
+
+  private func run(_ t: UnsafeBufferPointer<UInt8>, deadline: UInt64) -> Outcome {
     var i = 0
     var state: Int32 = 0
     if hasDFA {
       while i < t.count {
-        let b = t[i]
-        if b >= 0x80 { break }
-        state = transitions[Int(state) &* 128 &+ Int(b)]
-        if state < 0 { return false }
-        i &+= 1
+        let end = deadline == 0 ? t.count : min(t.count, i &+ RegexAutomaton.dfaClockInterval)
+        while i < end {
+          let b = t[i]
+          if b >= 0x80 { break }
+          state = transitions[Int(state) &* 128 &+ Int(b)]
+          if state < 0 { return .answer(false) }
+          i &+= 1
+        }
+        if i < end { break }  // a non-ASCII byte
+        if RegexPattern.passed(deadline) && i < t.count { return .deadlinePassed }
       }
-      if i == t.count { return accepting[Int(state)] }
+      if i == t.count { return .answer(accepting[Int(state)]) }
     }
     // State sets from here on (non-ASCII input, or no DFA).
     var alive = states[Int(state)]
     var accepts = accepting[Int(state)]
+    var steps = 0
     while i < t.count {
+      steps &+= 1
+      if steps & (RegexAutomaton.setClockInterval &- 1) == 0 && RegexPattern.passed(deadline) {
+        return .deadlinePassed
+      }
       let (v, w) = RegexAutomaton.scalar(t, i)
-      if caseInsensitive && v >= 0x80 { return nil }
+      if caseInsensitive && v >= 0x80 { return .undecided }
       i &+= w
       if hasDFA && v < 0x80, let id = stateIDs[alive + [accepts ? -2 : -3]] {
         let next = transitions[Int(id) &* 128 &+ Int(v)]
-        if next < 0 { return false }
+        if next < 0 { return .answer(false) }
         alive = states[Int(next)]
         accepts = accepting[Int(next)]
         continue
@@ -134,9 +165,9 @@ struct RegexAutomaton: Sendable {
       let next = RegexAutomaton.step(alive, v, program, sets)
       alive = next.alive
       accepts = next.accepts
-      if alive.isEmpty && !accepts { return false }
+      if alive.isEmpty && !accepts { return .answer(false) }
     }
-    return accepts
+    return .answer(accepts)
   }
 
   /// The consuming instructions reached after `v` from the alive ones.

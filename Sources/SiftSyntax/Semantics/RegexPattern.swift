@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 
 /// A compiled `MATCHES` pattern: an ICU regular expression (NSRegularExpression syntax) that
@@ -21,6 +22,18 @@ package struct RegexPattern: @unchecked Sendable {
   /// The linear-time matcher, when the pattern is in its subset (no backreferences,
   /// lookaround, …): it answers instead of ICU, in time linear in the subject.
   let automaton: RegexAutomaton?
+  /// Why `automaton` is nil (nil when it is not): what a `LimitExceeded` says.
+  package let backtrackingReason: BacktrackingReason?
+
+  /// Why a pattern runs on ICU's backtracking matcher instead of the linear-time automaton.
+  package enum BacktrackingReason: Sendable, Hashable {
+    /// It uses a construct outside the automaton's subset (a backreference, lookaround, an
+    /// atomic group, a possessive quantifier, `\b`, `\p{…}`, inline flags, …).
+    case construct
+    /// It is in the subset, but once its counted repetitions are expanded it has this many
+    /// terms (`RegexPattern.expandedSize(_:)`), more than the automaton takes.
+    case expandedSize(Int)
+  }
 
   /// Why a pattern could not be compiled.
   package struct InvalidPattern: Error, Sendable, CustomStringConvertible {
@@ -53,12 +66,21 @@ package struct RegexPattern: @unchecked Sendable {
       if source.isEmpty {
         regex = try NSRegularExpression(pattern: "\\A\\z", options: nsOptions)
         automaton = RegexAutomaton("", caseInsensitive: false)
+        backtrackingReason = nil
         return
       }
       // Validate the pattern on its own first, so wrapping cannot change what it means.
       _ = try NSRegularExpression(pattern: source, options: nsOptions)
       regex = try NSRegularExpression(pattern: "\\A(?:" + source + ")\\z", options: nsOptions)
-      automaton = RegexAutomaton(source, caseInsensitive: options.contains(.caseInsensitive))
+      let caseInsensitive = options.contains(.caseInsensitive)
+      automaton = RegexAutomaton(source, caseInsensitive: caseInsensitive)
+      if automaton != nil {
+        backtrackingReason = nil
+      } else {
+        var parser = RegexAutomaton.Parser(source, caseInsensitive: caseInsensitive)
+        backtrackingReason =
+          parser.parse() == nil ? .construct : .expandedSize(RegexPattern.expandedSize(source))
+      }
     } catch {
       throw InvalidPattern(pattern: pattern, reason: (error as NSError).localizedDescription)
     }
@@ -81,10 +103,38 @@ package struct RegexPattern: @unchecked Sendable {
     package var pattern: String
     /// The budget that ran out, in ICU progress units (about 10,000 matcher steps each).
     package var units: Int
-    /// "regular expression … needs more than … steps".
+    /// Why the pattern ran on the backtracking matcher.
+    package var reason: BacktrackingReason = .construct
+    /// "regular expression … needs more than … steps" and why it backtracks.
     package var description: String {
-      "regular expression \"\(pattern)\" needs more than \(units * 10_000) matching steps"
+      "regular expression \"\(pattern)\" needs more than \(units * 10_000) matching steps (\(why))"
     }
+
+    /// Why the pattern backtracks, in words: what is true of it, never "it backtracks" alone.
+    package var why: String {
+      switch reason {
+      case .construct:
+        return "it uses a construct the linear-time matcher does not run, such as a backreference or lookaround, "
+          + "so ICU's backtracking matcher ran it"
+      case .expandedSize(let n):
+        return "once its counted repetitions are expanded it has \(n) terms, more than the "
+          + "\(RegexAutomaton.maxInstructions) the linear-time matcher takes, so ICU's backtracking matcher ran it"
+      }
+    }
+  }
+
+  /// Why `match(_:deadline:)` stopped without an answer.
+  package enum Stop: Error, Sendable {
+    /// ICU's step budget ran out.
+    case steps(LimitExceeded)
+    /// The clock passed the deadline while matching.
+    case deadline
+  }
+
+  /// True once `DispatchTime.now()` is past `deadline` (uptime nanoseconds); never for 0.
+  @inline(__always)
+  package static func passed(_ deadline: UInt64) -> Bool {
+    deadline != 0 && DispatchTime.now().uptimeNanoseconds > deadline
   }
 
   /// ICU progress units (each about 10,000 matcher steps) a match may use on a subject of
@@ -110,30 +160,61 @@ package struct RegexPattern: @unchecked Sendable {
   /// try RegexPattern("(a+)+\\1").match(String(repeating: "a", count: 40) + "b")   // throws LimitExceeded
   /// ```
   package func match(_ text: String) throws(LimitExceeded) -> Bool {
+    do { return try match(text, deadline: 0) } catch {
+      switch error {
+      case .steps(let e): throw e
+      case .deadline: throw LimitExceeded(pattern: pattern, units: 0, reason: backtrackingReason ?? .construct)
+      }
+    }
+  }
+
+  /// `match(_:)` that also reads the clock while matching, in the automaton and in ICU's
+  /// progress callback: past `deadline` (`DispatchTime` uptime nanoseconds; 0 for none) it
+  /// throws `.deadline` — a time limit stops one costly subject too, not only between
+  /// records.
+  ///
+  /// ```swift
+  /// let soon = DispatchTime.now().uptimeNanoseconds + 200_000_000
+  /// try RegexPattern("(.*a){1000}b").match(String(repeating: "xa", count: 1000), deadline: soon)
+  /// // throws .deadline after ~0.2 s instead of answering after ~0.4 s
+  /// ```
+  package func match(_ text: String, deadline: UInt64) throws(Stop) -> Bool {
     let subject =
       options.contains(.diacriticInsensitive)
       ? TextFolding.fold(text, [.diacriticInsensitive]) : text
-    if let automaton, let answer = automaton.matches(subject) { return answer }
-    return try backtrackingMatch(subject)
+    if let automaton {
+      switch automaton.matches(subject, deadline: deadline) {
+      case .answer(let a): return a
+      case .deadlinePassed: throw .deadline
+      case .undecided: break
+      }
+    }
+    return try backtrackingMatch(subject, deadline: deadline)
   }
 
   /// ICU's answer under the step budget, whatever the pattern (the matcher before
   /// `RegexAutomaton`), for `sift-bench --suite hostile` to compare against.
   package func backtrackingMatchForBench(_ text: String) throws(LimitExceeded) -> Bool {
-    try backtrackingMatch(
-      options.contains(.diacriticInsensitive) ? TextFolding.fold(text, [.diacriticInsensitive]) : text)
+    let subject = options.contains(.diacriticInsensitive) ? TextFolding.fold(text, [.diacriticInsensitive]) : text
+    do { return try backtrackingMatch(subject, deadline: 0) } catch {
+      switch error {
+      case .steps(let e): throw e
+      case .deadline: throw LimitExceeded(pattern: pattern, units: 0)
+      }
+    }
   }
 
   /// Whether the linear-time automaton decides this pattern.
   package var isLinearForBench: Bool { automaton != nil }
 
-  /// ICU's answer under the step budget (what `match(_:)` does for patterns outside the
-  /// automaton's subset); the subject is already folded.
-  func backtrackingMatch(_ subject: String) throws(LimitExceeded) -> Bool {
+  /// ICU's answer under the step budget and the deadline (what `match(_:deadline:)` does for
+  /// patterns outside the automaton's subset); the subject is already folded.
+  func backtrackingMatch(_ subject: String, deadline: UInt64 = 0) throws(Stop) -> Bool {
     let range = NSRange(subject.startIndex..<subject.endIndex, in: subject)
     let budget = RegexPattern.stepBudget(forLength: range.length)
     var matched = false
     var units = 0
+    var late = false
     // With `.reportProgress` ICU calls back every ~10,000 steps (uregex_setMatchCallback);
     // stopping there abandons the match. Portable: Darwin and swift-corelibs-foundation.
     regex.enumerateMatches(in: subject, options: [.reportProgress], range: range) { result, _, stop in
@@ -144,8 +225,16 @@ package struct RegexPattern: @unchecked Sendable {
       }
       units &+= 1
       if units > budget { stop.pointee = true }
+      if RegexPattern.passed(deadline) {
+        late = true
+        stop.pointee = true
+      }
     }
-    if !matched && units > budget { throw LimitExceeded(pattern: pattern, units: budget) }
-    return matched
+    if matched { return true }
+    if late { throw .deadline }
+    if units > budget {
+      throw .steps(LimitExceeded(pattern: pattern, units: budget, reason: backtrackingReason ?? .construct))
+    }
+    return false
   }
 }
