@@ -68,7 +68,8 @@ import Testing
   @Test func aLineLongerThanManyPartsIsNotRescanned() throws {
     let part = 4 << 10
     for size in [256 << 10, 1 << 20] {
-      let line = Array(#"{"a": 1, "b": ""#.utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: size) + Array("\"}\n".utf8)
+      let line =
+        Array(#"{"a": 1, "b": ""#.utf8) + [UInt8](repeating: UInt8(ascii: "x"), count: size) + Array("\"}\n".utf8)
       let bytes = line + Array("\n\n{\"a\": 2}\n".utf8) + line
       let path = try Self.file(bytes)
       defer { try? FileManager.default.removeItem(atPath: path) }

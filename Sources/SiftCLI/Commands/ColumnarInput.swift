@@ -124,7 +124,9 @@ enum ColumnarInput {
       // geometrically (what is kept copied into a part buffer for every read was quadratic in
       // the line's length).
       pending.append(contentsOf: repeatElement(0, count: part))
-      pending.withUnsafeMutableBufferPointer { b in got = b.baseAddress.flatMap { SiftJSON.readOnce(fd, $0 + kept, part) } }
+      pending.withUnsafeMutableBufferPointer { b in
+        got = b.baseAddress.flatMap { SiftJSON.readOnce(fd, $0 + kept, part) }
+      }
       pending.removeLast(part - (got ?? 0))
       return got
     }
