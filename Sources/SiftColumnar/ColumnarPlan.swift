@@ -116,7 +116,8 @@ struct ColumnarPlanner {
       default: return nil
       }
     }
-    guard let nullAnswer = evaluatorAnswer(c, record: [:]) else { return nil }
+    let probe = nullProbe(c, rhs)
+    guard let nullAnswer = evaluatorAnswer(probe, record: [:]) else { return nil }
     if let first = keys.first { keysRead.insert(first) }
     guard let column = resolve(keys) else {
       return resolvedNothing(keys) ? .constant(nullAnswer) : nil
@@ -128,7 +129,7 @@ struct ColumnarPlanner {
     }
     if let q = c.quantifier {
       guard column.kind == .array, let elements = column.elements else { return nil }
-      var one = c
+      var one = probe
       one.quantifier = .any
       one.lhs = .keyPath("x")
       guard let elementNull = evaluatorAnswer(one, record: ["x": [.null]]) else { return nil }

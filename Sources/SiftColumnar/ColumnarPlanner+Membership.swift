@@ -74,6 +74,21 @@ extension ColumnarPlanner {
   }
 }
 
+extension ColumnarPlanner {
+  /// `c` as the row evaluator is asked it for a null or missing value (`nullAnswer`): a long
+  /// IN list cut to one element and its nil, since nil's membership asks only whether the
+  /// list holds nil; the whole list was hashed again for that one question (half of planning
+  /// `qty IN` 150,000 integers, `sift-bench --suite hostile`, `hostile.in_columns`).
+  func nullProbe(_ c: SiftComparison, _ rhs: SiftValue) -> SiftComparison {
+    guard c.op == .in, case .array(let items) = rhs, items.count >= Self.membershipSetMinimum else { return c }
+    var kept = Array(items.lazy.filter { $0 != .null }.prefix(1))
+    if items.contains(.null) { kept.append(.null) }
+    var probe = c
+    probe.rhs = ExpressionNode(.constant(.array(kept)), range: c.rhs.range)
+    return probe
+  }
+}
+
 /// Byte strings hashed for lookups straight from a column's bytes (no `String` or array made
 /// per row). Hashed with the standard library's seeded `Hasher`, so a list chosen to collide
 /// cannot turn lookups into scans.
