@@ -12,7 +12,7 @@ import SiftSyntax
 /// to the row evaluator.
 ///
 /// Built once by the loader, then read only (shared by scan threads).
-final class Column: @unchecked Sendable {
+final class Column: ColumnRows, @unchecked Sendable {
   enum Kind: UInt8 { case empty, int, double, bool, date, string, array, object, mixed }
 
   /// Row states.
@@ -87,9 +87,6 @@ final class Column: @unchecked Sendable {
   func append(_ v: SiftValue, _ row: Int, depth: Int = 64) throws(Unsupported) { try s.append(v, row, depth: depth) }
   func finish(rows: Int) { s.finish(rows: rows) }
   func convertToDates(_ format: SiftJSONDates.Format) -> Bool { s.convertToDates(format) }
-  func range(of row: Int) -> Range<Int> { s.range(of: row) }
-  func string(at row: Int) -> String { s.string(at: row) }
-  func value(at row: Int, depth: Int = 256) -> SiftValue? { s.value(at: row, depth: depth) }
 
   /// Whether every row is null or missing.
   var hasNoValues: Bool { !state.contains { $0 >= Column.value } }

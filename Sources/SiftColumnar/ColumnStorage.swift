@@ -2,7 +2,7 @@ import Foundation
 import SiftSyntax
 
 /// A column's values while it is built and read (see `Column`).
-struct ColumnStorage {
+struct ColumnStorage: ColumnRows {
   /// The most text one column holds (1 GiB): ends are `UInt32`, and the `[c]`/`[d]` folded copy
   /// (`Column.folded`) can be up to three times longer than the text (a scalar folds to at most
   /// three), so it stays below 4 GiB too. A column past it makes the file take the general path.
@@ -346,40 +346,4 @@ struct ColumnStorage {
     kind = .date
     return true
   }
-
-  @inline(__always)
-  func range(of row: Int) -> Range<Int> {
-    (row == 0 ? 0 : Int(ends[row - 1]))..<Int(ends[row])
-  }
-
-  func string(at row: Int) -> String {
-    bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[range(of: row)]), as: UTF8.self) }
-  }
-
-  /// The value of `row` as the row evaluator sees it; nil when the key is missing.
-  func value(at row: Int, depth: Int = 256) -> SiftValue? {
-    guard row < state.count else { return nil }
-    let s = state[row]
-    if s == Column.missing { return nil }
-    if kind == .mixed { return mixed[row] }
-    if s == Column.null || depth <= 0 { return .null }
-    switch kind {
-    case .empty, .mixed: return .null
-    case .int: return .int(ints[row])
-    case .double: return s == Column.marked ? .int(Int64(doubles[row])) : .double(doubles[row])
-    case .bool: return .bool(s == Column.marked)
-    case .date: return .date(Date(timeIntervalSinceReferenceDate: doubles[row]))
-    case .string: return .string(string(at: row))
-    case .array:
-      guard let elements else { return .array([]) }
-      return .array(range(of: row).map { elements.value(at: $0, depth: depth - 1) ?? .null })
-    case .object:
-      var d: [String: SiftValue] = [:]
-      for key in fieldOrder {
-        if let v = fields[key]?.value(at: row, depth: depth - 1) { d[key] = v }
-      }
-      return .dictionary(d)
-    }
-  }
-
 }

@@ -81,6 +81,18 @@ enum ColumnarKernels {
             out[k] = st[k] < Column.value ? na : (c >= a && c <= b ? 1 : 0)
           }
         }
+      case .intSet(let set):
+        column.ints.withUnsafeBufferPointer { values in
+          let v = values.baseAddress! + lo
+          for k in 0..<n { out[k] = st[k] < Column.value ? na : (set.contains(v[k]) ? 1 : 0) }
+        }
+      case .doubleSet(let set):
+        column.doubles.withUnsafeBufferPointer { values in
+          let v = values.baseAddress! + lo
+          for k in 0..<n { out[k] = st[k] < Column.value ? na : (set.contains(v[k]) ? 1 : 0) }
+        }
+      case .stringSet(let set, let fold):
+        stringSet(set, fold, column, lo, n, st, na, out)
       case .strings(let t):
         strings(t, column, lo, n, st, na, out)
       case .quantified(let q, let element):
@@ -176,6 +188,27 @@ enum ColumnarKernels {
               start = end
             }
           }
+        }
+      }
+    }
+  }
+
+  /// Strings looked up in a set, their bytes folded as `fold` says.
+  static func stringSet(
+    _ set: ByteStringSet, _ fold: ComparisonOptions, _ column: Column, _ lo: Int, _ n: Int,
+    _ st: UnsafePointer<UInt8>, _ na: UInt8, _ out: UnsafeMutablePointer<UInt8>
+  ) {
+    let folded = fold.isEmpty ? nil : column.folded(fold)
+    let bytes = folded?.bytes ?? column.bytes
+    let ends = folded?.ends ?? column.ends
+    bytes.withUnsafeBufferPointer { all in
+      ends.withUnsafeBufferPointer { endsBuffer in
+        let base = all.baseAddress ?? UnsafePointer(bitPattern: 1)!
+        var start = lo == 0 ? 0 : Int(endsBuffer[lo - 1])
+        for k in 0..<n {
+          let end = Int(endsBuffer[lo + k])
+          out[k] = st[k] < Column.value ? na : (set.contains(base + start, end - start) ? 1 : 0)
+          start = end
         }
       }
     }

@@ -47,6 +47,12 @@ indirect enum ColumnarTest {
   case quantified(SiftQuantifier, ColumnarLeaf)
   /// Array element counts in `lo...hi`.
   case counts(Int64, Int64)
+  /// Integers in a set (`IN` a long list, `ColumnarPlanner.membershipTest`).
+  case intSet(Set<Int64>)
+  /// Numbers (or dates, as seconds since 2001) in a set.
+  case doubleSet(Set<Double>)
+  /// Strings whose bytes, folded with `fold` (empty: as stored), are in a set.
+  case stringSet(ByteStringSet, fold: ComparisonOptions)
 }
 
 /// A string test over plain or folded bytes (`TextFolding.fold`, as the evaluator's text rule
@@ -110,7 +116,8 @@ struct ColumnarPlanner {
       default: return nil
       }
     }
-    guard let nullAnswer = evaluatorAnswer(c, record: [:]) else { return nil }
+    let probe = nullProbe(c, rhs)
+    guard let nullAnswer = evaluatorAnswer(probe, record: [:]) else { return nil }
     if let first = keys.first { keysRead.insert(first) }
     guard let column = resolve(keys) else {
       return resolvedNothing(keys) ? .constant(nullAnswer) : nil
@@ -122,7 +129,7 @@ struct ColumnarPlanner {
     }
     if let q = c.quantifier {
       guard column.kind == .array, let elements = column.elements else { return nil }
-      var one = c
+      var one = probe
       one.quantifier = .any
       one.lhs = .keyPath("x")
       guard let elementNull = evaluatorAnswer(one, record: ["x": [.null]]) else { return nil }
@@ -182,6 +189,7 @@ struct ColumnarPlanner {
       return plainTest(column, .equal, options, rhs).map { .not($0) }
     case .in:
       guard case .array(let items) = rhs else { return nil }
+      if items.count >= Self.membershipSetMinimum { return membershipTest(column, options, items).map(leaf) }
       var out: [ColumnarPlan] = []
       for item in items {
         guard let p = plainTest(column, .equal, options, item) else { return nil }

@@ -124,7 +124,7 @@ public final class SiftColumnarRecords: @unchecked Sendable {
   /// rows.value(forKey: "a", at: 0)   // 1
   /// ```
   package func value(forKey key: String, at i: Int) -> SiftValue? {
-    root.column(at: [key])?.value(at: i)
+    root.fields[key]?.value(at: i)
   }
 
   /// Record `i` in the evaluator's fast layout (what the row evaluator scans).

@@ -55,7 +55,11 @@ struct ColumnarDifferential {
       let a = scalar()
       return chance(80) ? .array([a, scalar()]) : a
     }
-    if op == "IN" { return chance(85) ? .array((0..<Int(rng.next() % 4)).map { _ in scalar() }) : scalar() }
+    if op == "IN" {
+      // A long list is one set kernel (`ColumnarPlanner.membershipSetMinimum`).
+      if chance(20) { return .array((0..<(16 + Int(rng.next() % 8))).map { _ in scalar() }) }
+      return chance(85) ? .array((0..<Int(rng.next() % 4)).map { _ in scalar() }) : scalar()
+    }
     return scalar()
   }
 

@@ -23,8 +23,9 @@ enum ColumnarInput {
     guard let file = FileHandle(forReadingAtPath: path) else { return nil }
     defer { try? file.close() }
     // Cut into whole elements when the file opens an array, else into whole lines: told by the
-    // contents, never the file's name, as `SiftJSON.records` and the columnar parser tell them.
-    var splitter: PartSplitter?
+    // contents, never the file's name, as `SiftJSON.records` and the columnar parser tell them
+    // (white space before the first record is dropped as it is read).
+    var splitter = PartSplitter()
     var pending: [UInt8] = []
     var atEnd = false
     // Pieces are parsed and counted on every core while the next part is read and cut (one
@@ -43,16 +44,8 @@ enum ColumnarInput {
         return nil
       }
       atEnd = n == 0
-      if splitter == nil {
-        switch PartSplitter.opensArray(pending) {
-        case true?: splitter = PartSplitter(.arrayElements)
-        case false?: splitter = PartSplitter(.lines)
-        case nil where !atEnd: continue
-        default: return nil
-        }
-      }
-      guard let piece = splitter?.take(&pending, atEnd: atEnd) else { continue }
-      let jsonLines = splitter?.kind == .lines
+      guard let piece = splitter.take(&pending, atEnd: atEnd) else { continue }
+      let jsonLines = splitter.kind == .lines
       inFlight.wait()  // a piece in flight always ends: parsing and counting are bounded work
       group.enter()
       let handed = PartBuffers.Handed(piece)
@@ -126,6 +119,17 @@ enum ColumnarInput {
     var next = consume buffer
     let kept = pending.count
     var got: Int? = 0
+    if kept >= part {
+      // A line or element longer than a part: read onto `pending` itself, which grows
+      // geometrically (what is kept copied into a part buffer for every read was quadratic in
+      // the line's length).
+      pending.append(contentsOf: repeatElement(0, count: part))
+      pending.withUnsafeMutableBufferPointer { b in
+        got = b.baseAddress.flatMap { SiftJSON.readOnce(fd, $0 + kept, part) }
+      }
+      pending.removeLast(part - (got ?? 0))
+      return got
+    }
     func fill(_ base: UnsafeMutablePointer<UInt8>) {
       pending.withUnsafeBufferPointer { old in
         if let from = old.baseAddress { base.update(from: from, count: kept) }

@@ -18,17 +18,26 @@ import Foundation
 /// array and its records are the pieces' records (the cuts are commas between them); anything
 /// else makes a piece fail, and the caller then reads the whole file the general way, which
 /// reports the error.
+///
+/// Every byte is examined a bounded number of times, however long the lines or the white space
+/// before the first record (`examined` counts them): a file that opened with a long run of
+/// blank lines was rescanned from its start for every part and held whole until its first
+/// record, superlinear and twice the file in memory (issue 35).
 struct PartSplitter {
   enum Kind { case lines, arrayElements }
-  let kind: Kind
-  /// Bytes of `pending` the array scanner has seen.
+  /// Nil until the first byte past a BOM and white space tells (`opensArray`).
+  private(set) var kind: Kind?
+  /// Bytes the scanners have looked at (each at most three times).
+  private(set) var examined = 0
+  /// Bytes of `pending` the scanners have seen (JSON Lines: with no newline among them).
   private var scanned = 0
   private var depth = 0
   private var inString = false
   /// The last comma at depth 1 outside strings in `pending`.
   private var lastComma: Int?
 
-  init(_ kind: Kind) { self.kind = kind }
+  /// A splitter for pieces of `kind`, or (nil) of the kind the file's first bytes tell.
+  init(_ kind: Kind? = nil) { self.kind = kind }
 
   /// Whether `bytes`, the start of a file, opens a JSON array (after a BOM and white space as
   /// the columnar parser skips them); nil when `bytes` is too short to tell.
@@ -42,13 +51,37 @@ struct PartSplitter {
 
   /// The next piece for the parser, taken off the front of `pending`; nil when `pending`
   /// holds no whole line or element yet (read more). At the end the rest is the last piece.
+  /// While the kind is not told yet, `pending` (white space so far) is emptied but for a
+  /// BOM; nil until the kind is told.
   mutating func take(_ pending: inout [UInt8], atEnd: Bool) -> [UInt8]? {
+    if kind == nil {
+      examined += pending.count
+      guard let array = Self.opensArray(pending) else {
+        Self.dropSpace(&pending)
+        return nil
+      }
+      kind = array ? .arrayElements : .lines
+    }
     switch kind {
-    case .lines:
-      let cut = atEnd ? pending.count : (pending.lastIndex(of: 0x0A).map { $0 + 1 } ?? 0)
-      guard cut > 0 else { return nil }
-      return Self.split(&pending, at: cut)
-    case .arrayElements:
+    case nil: return nil
+    case .lines?:
+      // Only the bytes not searched yet: the ones kept hold no newline.
+      examined += pending.count - scanned
+      let cut = atEnd ? pending.count : (pending[scanned...].lastIndex(of: 0x0A).map { $0 + 1 } ?? 0)
+      var piece: [UInt8]?
+      if cut > 0 {
+        piece = Self.split(&pending, at: cut)
+        scanned = 0  // the rest is of the bytes just read
+      }
+      // The start of a line that is white space so far counts for nothing: not kept (white
+      // space kept before is dropped, so `scanned` > 0 means something else is kept).
+      if scanned == 0 {
+        examined += pending.count
+        if pending.allSatisfy({ $0 == 0x20 || $0 == 0x09 || $0 == 0x0D }) { pending.removeAll(keepingCapacity: true) }
+      }
+      scanned = pending.count
+      return piece
+    case .arrayElements?:
       scan(pending)
       if !atEnd && lastComma == nil { return nil }
       if atEnd && pending.isEmpty { return nil }
@@ -61,6 +94,15 @@ struct PartSplitter {
       lastComma = nil
       return piece
     }
+  }
+
+  /// Empties `pending`, white space after an optional BOM, but for the BOM (or the start of
+  /// one): the parser reads a piece the same without the space, and nothing is kept of a long
+  /// run of blank lines.
+  static func dropSpace(_ pending: inout [UInt8]) {
+    let bom: [UInt8] = [0xEF, 0xBB, 0xBF]
+    if pending.count < 3 && bom.starts(with: pending) { return }
+    pending.removeSubrange((pending.starts(with: bom) ? 3 : 0)...)
   }
 
   /// The first `cut` bytes of `pending`, which keeps the rest. The piece keeps the storage
@@ -118,6 +160,7 @@ struct PartSplitter {
         }
       }
     }
+    examined += pending.count - start
     scanned = pending.count
     depth = d
     inString = s

@@ -64,9 +64,12 @@ import SiftSyntax
   public func streamRows() throws -> Int {
     guard let set = session.current, set.isAllDictionaries, let schema else { return 0 }
     var n = 0
-    let records = (0..<set.count).lazy.compactMap { set.object(at: $0) }.map(ObjectLoadRecord.init)
-    try SQLDataLoader(schema: schema, dialect: SQLiteDialect()).forEachRow(in: records, entity: set.name) { _, _ in
-      n += 1
+    let loader = SQLDataLoader(schema: schema, dialect: SQLiteDialect())
+    if let columns = set.columns {
+      try loader.forEachRow(in: ColumnarLoadRecord.all(columns), entity: set.name) { _, _ in n += 1 }
+    } else {
+      let records = (0..<set.count).lazy.compactMap { set.object(at: $0) }.map(ObjectLoadRecord.init)
+      try loader.forEachRow(in: records, entity: set.name) { _, _ in n += 1 }
     }
     return n
   }

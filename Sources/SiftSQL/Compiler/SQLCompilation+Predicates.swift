@@ -242,6 +242,8 @@ extension SQLCompilation {
     if x.type == .boolean && !dialect.booleansAreIntegers { x = boolKeyed(x) }
     var hasNull = false
     var kept: [SQLExpr] = []
+    // The strings before folding, for a long list folded by the database (`largeList`).
+    var unfolded: [SQLExpr] = []
     for item in items {
       if item.isNull { hasNull = true; continue }
       // A column of any kind may hold every kind but a date (SQLCompilation+AnyValues).
@@ -252,7 +254,10 @@ extension SQLCompilation {
         guard let b = boolValue(item) else { continue }
         e = try bind(.bool(b), hint: .boolean, needleRange)
       }
-      if folds, e.type == .string { e = fold(e, o) }
+      if folds, e.type == .string {
+        unfolded.append(e)
+        e = fold(e, o)
+      }
       kept.append(e)
     }
     if folds { x = fold(x, o) }
@@ -296,8 +301,13 @@ extension SQLCompilation {
       }
     }
     let nullTerm = hasNull && x.nullable ? isNull(x) : SQLExpr.alwaysFalse
+    kept = SQLCompilation.distinct(kept)
     if kept.isEmpty { return nullTerm }
-    if let large = largeList(x, kept) { return or([large, nullTerm]) }  // one parameter for a long list
+    // One parameter for a long list.
+    if let large = largeList(x, kept, unfolded: unfolded.count == kept.count ? unfolded : nil, fold: o) {
+      return or([large, nullTerm])
+    }
+    try checkedParameters(kept, needleRange)
     var list = SQLFragment("\(x) IN (")
     for (i, e) in kept.enumerated() {
       if i > 0 { list.append(", ") }

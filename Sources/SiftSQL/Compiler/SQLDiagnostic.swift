@@ -230,6 +230,13 @@ struct SQLDiagnostic: Sendable {
         + "flatten nested parentheses, negations or SUBQUERYs")
   }
 
+  static func tooManyParameters(_ n: Int, dialect: String, limit: Int) -> Self {
+    Self(
+      .tooLargeForSql,
+      "this IN list binds \(n) values, more than \(dialect) takes in one statement (\(limit)); "
+        + "a list of plain numbers or strings travels as one value")
+  }
+
   static func tooLargeForSQL(maxBytes: Int) -> Self {
     Self(
       .tooLargeForSql,
