@@ -63,17 +63,18 @@ struct JSONTests {
     #expect(literal == .double(.infinity) && SiftJSON.serialize(literal) == "1e999")
   }
 
-  /// `formatDate` writes its digits by hand (it used `String(format:)`); its text is unchanged,
-  /// edge years and fractions included: a fraction that rounds to 0 or to 1000 ms is left off.
+  /// `formatDate` writes its digits by hand (it used `String(format:)`), edge years and fractions
+  /// included: a fraction that rounds to 0 ms is left off, one that rounds to 1000 ms carries into
+  /// the second (it was dropped: 0.9995 s printed as 00:00:00, nearly a second lost).
   @Test(
     arguments: [
-      (-62_167_219_200, "0000-01-01T00:00:00Z"), (-62_167_219_199.9995, "0000-01-01T00:00:00.001Z"),
+      (-62_167_219_200, "0000-01-01T00:00:00Z"), (-62_167_219_199.9993, "0000-01-01T00:00:00.001Z"),
       (-62_135_596_800, "0001-01-01T00:00:00Z"), (-1, "1969-12-31T23:59:59Z"),
-      (-0.001, "1969-12-31T23:59:59.999Z"), (-0.0005, "1969-12-31T23:59:59Z"), (0, "1970-01-01T00:00:00Z"),
-      (0.0004, "1970-01-01T00:00:00Z"), (0.9995, "1970-01-01T00:00:00Z"), (0.999, "1970-01-01T00:00:00.999Z"),
+      (-0.001, "1969-12-31T23:59:59.999Z"), (-0.0004, "1970-01-01T00:00:00Z"), (-0.0006, "1969-12-31T23:59:59.999Z"), (0, "1970-01-01T00:00:00Z"),
+      (0.0004, "1970-01-01T00:00:00Z"), (0.9995, "1970-01-01T00:00:01Z"), (59.9999, "1970-01-01T00:01:00Z"), (0.999, "1970-01-01T00:00:00.999Z"),
       (951_782_400, "2000-02-29T00:00:00Z"), (1_000_000_000, "2001-09-09T01:46:40Z"),
       (1_709_251_200.37, "2024-03-01T00:00:00.370Z"), (-2_208_988_800.5, "1899-12-31T23:59:59.500Z"),
-      (253_402_300_799.999, "9999-12-31T23:59:59.999Z"), (253_402_300_799.9996, "9999-12-31T23:59:59Z"),
+      (253_402_300_799.999, "9999-12-31T23:59:59.999Z"), (253_402_300_799.9996, "9999-12-31T23:59:59.999Z"),
     ] as [(Double, String)])
   func formatDateTable(_ seconds: Double, _ text: String) {
     #expect(SiftJSON.formatDate(Date(timeIntervalSince1970: seconds)) == text)

@@ -126,8 +126,12 @@ package enum SiftJSON {
   package static func formatDate(_ date: Date) -> String {
     let seconds = date.timeIntervalSince1970
     guard isoSeconds.contains(seconds) else { return "\(seconds)" }
-    let whole = seconds.rounded(.down)
-    let millis = Int(((seconds - whole) * 1000).rounded())
+    // Rounded to the millisecond first, so a fraction that rounds up carries into the second
+    // (0.9996 s is 00:00:01, not 00:00:00 with the fraction dropped: nearly a second lost).
+    // The last millisecond of 9999 does not carry into the year 10000.
+    let totalMillis = min((seconds * 1000).rounded(), isoSeconds.upperBound * 1000 - 1)
+    let whole = (totalMillis / 1000).rounded(.down)
+    let millis = Int(totalMillis - whole * 1000)
     var t = time_t(whole)
     var parts = tm()
     gmtime_r(&t, &parts)
