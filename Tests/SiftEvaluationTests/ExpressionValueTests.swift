@@ -33,6 +33,20 @@ import Testing
     ("uppercase:(name)", [:], "RED BAR"),
     ("{price, 1}", [:], [10, 1]),
     ("SELF.name", [:], "Red bar"),
+    // Set expressions: each element once, by `==` (1 == 1.0 == true; "1" is not 1), the first
+    // operand's order then the second's new elements; nil operand → nil.
+    ("{1, 2, 2} UNION {2.0, 3}", [:], [1, 2, 3]),
+    ("{\"1\", 1} UNION {1.0, true, \"1\", nil}", [:], ["1", 1, nil]),
+    ("scores INTERSECT {7, 2, 9}", [:], [2, 7]),
+    ("scores MINUS {2}", [:], [1, 7]),
+    ("tags UNION {'wifi', 'cash'}", [:], ["wifi", "late", "cash"]),
+    ("(tags UNION {'cash'}).@count", [:], 3),
+    ("{1, 2, 3} MINUS {2} UNION {2}", [:], [1, 3, 2]),
+    ("{1, 2, 3} MINUS ({2} UNION {2})", [:], [1, 3]),
+    ("{'e\\u0301'} INTERSECT {'\\u00e9'}", [:], []),
+    ("missing UNION {1}", [:], nil),
+    ("{} INTERSECT tags", [:], []),
+    ("sum:(scores MINUS {7})", [:], 3),
   ]
 
   @Test(arguments: cases.indices)
@@ -72,6 +86,8 @@ import Testing
     ("FUNCTION(name, 'nope')", ""),
     ("%@ + 1", ""),
     ("1 / 0", "division-by-zero"),
+    ("1 UNION {2}", "not-a-number"),
+    ("tags MINUS 'wifi'", "not-a-number"),
   ])
   func errorsAreDiagnostics(_ format: String, _ id: String) throws {
     let e = try SiftExpression.parse(format)

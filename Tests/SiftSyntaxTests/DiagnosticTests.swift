@@ -49,7 +49,7 @@ struct DiagnosticTests {
     .init("a == 1️⃣foo(1)", "unknown-function"),
     .init("a == 1️⃣sqrt(1, 2)", "wrong-argument-count"),
     .init("a == CAST(1, 1️⃣\"NSWidget\")", "unknown-cast-type"),
-    .init("a 1️⃣UNION b == 1", "unsupported-feature"),
+    .init("a UNION 1️⃣== 1", "expected-expression"),
     .init("a == 1️⃣FETCH(x)", "unsupported-feature"),
     .init("a == 1 AND1️⃣", "expected-expression"),
     .init("a == 1 OR 1️⃣OR b == 2", "expected-expression"),

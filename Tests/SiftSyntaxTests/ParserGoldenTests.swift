@@ -23,6 +23,14 @@ struct ParserGoldenTests {
     .init("a =< 1", "a <= 1"),
     .init("a => 1", "a >= 1"),
     .init("a < 1"), .init("a > 1"),
+    // Set expressions: keywords print upper-case; they bind looser than every arithmetic and
+    // bitwise operator, left to right, and tighter than comparisons.
+    .init("x in {1, 2} union {3}", "x IN {1, 2} UNION {3}"),
+    .init("tags intersect {'a'} == {'a'}", "tags INTERSECT {\"a\"} == {\"a\"}"),
+    .init("x IN a MINUS b MINUS c"), .init("x IN a MINUS (b MINUS c)"),
+    .init("x IN (a UNION b) MINUS c", "x IN a UNION b MINUS c"),
+    .init("x IN a + b UNION c & d"), .init("(a UNION b) + 1 == 2"), .init("(a UNION b).@count == 2"),
+    .init("-a INTERSECT {1} == {}"),
     // Keywords are case-insensitive and print upper-case.
     .init("name beginswith[c] 'blue' and favorite == yes", "name BEGINSWITH[c] \"blue\" AND favorite == YES"),
     .init("a like[cd] 'x*'", "a LIKE[cd] \"x*\""),

@@ -182,4 +182,16 @@ struct QueryPolicyTests {
       try p.check(try SiftPredicate(format: "modulus:by:(a, 2) != 1"))
     }
   }
+
+  /// Set operators are denied by their keyword, not by `ARITHMETIC`.
+  @Test func setOperatorsAreDeniedByKeyword() throws {
+    let arithmetic = try SiftQueryPolicy(keys: ["a"], deny: ["arithmetic"])
+    try arithmetic.check(try SiftPredicate(format: "a IN {1} UNION {2}"))
+    let p = try SiftQueryPolicy(keys: ["a"], deny: ["union"])
+    #expect(p.deny == ["UNION"])
+    try p.check(try SiftPredicate(format: "a IN {1} MINUS {2}"))
+    expectSiftError(id: "operator-not-allowed", stage: .policy, at: 5) {
+      try p.check(try SiftPredicate(format: "a IN {1} UNION {2}"))
+    }
+  }
 }

@@ -15,6 +15,7 @@ enum Arithmetic {
   static func binary(_ op: BinaryOperator, _ a: EvalValue, _ b: EvalValue, at r: SiftSourceRange)
     throws(EvalFailure) -> EvalValue
   {
+    if op.isSetOperator { return try SetOperations.apply(op, a, b, at: r) }
     if a.isNull || b.isNull { return .null }
     switch op {
     case .bitwiseAnd, .bitwiseOr, .bitwiseXor, .leftShift, .rightShift:

@@ -73,6 +73,9 @@ extension SQLCompilation {
         throw fail(.operatorNotFaithful(op.symbol, for: dialect.name), range)
       }
       return (make(SQLFragment("(\(x) \(sql: op.symbol) \(y))"), .integer))
+    case .union, .intersect, .minus:
+      // Never reached: `expression` folds set operators before arithmetic sees them.
+      throw fail(.notCompilable("'\(op.symbol)' here"), range)
     }
   }
 

@@ -184,6 +184,12 @@ public enum BinaryOperator: String, Sendable, Hashable, CaseIterable {
   case leftShift = "<<"
   /// `a >> b`.
   case rightShift = ">>"
+  /// `a UNION b`: the elements of both, each once (first `a`'s order, then `b`'s new ones).
+  case union = "UNION"
+  /// `a INTERSECT b`: the elements of `a` that are in `b`, each once, in `a`'s order.
+  case intersect = "INTERSECT"
+  /// `a MINUS b`: the elements of `a` that are not in `b`, each once, in `a`'s order.
+  case minus = "MINUS"
 
   /// The printed symbol.
   public var symbol: String { rawValue }
@@ -195,8 +201,12 @@ public enum BinaryOperator: String, Sendable, Hashable, CaseIterable {
     case .add, .subtract: return .additive
     case .multiply, .divide: return .multiplicative
     case .power: return .power
+    case .union, .intersect, .minus: return .set
     }
   }
+
+  /// True for the set operators `UNION`, `INTERSECT` and `MINUS`.
+  public var isSetOperator: Bool { self == .union || self == .intersect || self == .minus }
 
   /// True only for `**`, which groups right to left.
   public var isRightAssociative: Bool { self == .power }
@@ -209,6 +219,7 @@ public enum BinaryOperator: String, Sendable, Hashable, CaseIterable {
 /// ```
 package enum ExpressionPrecedence: Int, Sendable, Comparable {
   case assignment = 0
+  case set
   case bitwise
   case additive
   case multiplicative

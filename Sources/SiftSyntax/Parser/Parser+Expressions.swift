@@ -1,6 +1,6 @@
 /// Binding strength of the binary expression operators, weakest first (one grammar rule each).
 enum BinaryLevel: Int {
-  case bitwise = 1, additive, multiplicative, power
+  case set = 1, bitwise, additive, multiplicative, power
 }
 
 extension Parser {
@@ -17,19 +17,19 @@ extension Parser {
       DiagnosticCatalog.unexpectedAfterExpression(current, isPredicate: isAtComparisonOperator() || atAnd() || atOr()))
   }
 
-  /// `expression ::= assignment | bitwise`
+  /// `expression ::= assignment | setExpression`
   mutating func parseExpression() throws(ParseFailure) -> ExpressionNode {
     if case .variable = currentKind, case .punct(.assign) = peekKind() {
       return try parseAssignment()
     }
-    return try parseBitwise()
+    return try parseSetExpression()
   }
 
   /// An expression that starts with `seed`, an already-parsed parenthesised expression:
   /// postfix steps and binary operators may follow it.
   mutating func parseExpression(seed: consuming ExpressionNode) throws(ParseFailure) -> ExpressionNode {
     let first = try parsePostfix(after: seed)
-    return try parseBinaryOperators(after: first, level: .bitwise)
+    return try parseBinaryOperators(after: first, level: .set)
   }
 
   /// `assignment ::= variable ":=" expression`
@@ -49,9 +49,10 @@ extension Parser {
   // operand with no operator after it (the common case) returns after a single token test
   // instead of passing through a function per level.
 
+  /// `setExpression ::= bitwise ( ( "UNION" | "INTERSECT" | "MINUS" ) bitwise )*`, and below it
   /// `bitwise ::= additive ( ( "&" | "|" | "^" | "<<" | ">>" ) additive )*`
-  mutating func parseBitwise() throws(ParseFailure) -> ExpressionNode {
-    try parseBinaryOperators(after: try parseUnary(), level: .bitwise)
+  mutating func parseSetExpression() throws(ParseFailure) -> ExpressionNode {
+    try parseBinaryOperators(after: try parseUnary(), level: .set)
   }
 
   /// `additive ::= multiplicative ( ( "+" | "-" ) multiplicative )*`
@@ -71,6 +72,14 @@ extension Parser {
 
   /// The binary operator under the cursor and its level, or nil.
   func binaryOperator() -> (BinaryOperator, BinaryLevel)? {
+    if case .keyword(let k) = currentKind {
+      switch k {
+      case .union: return (.union, .set)
+      case .intersect: return (.intersect, .set)
+      case .minus: return (.minus, .set)
+      default: return nil
+      }
+    }
     guard case .punct(let p) = currentKind else { return nil }
     switch p {
     case .ampersand: return (.bitwiseAnd, .bitwise)
@@ -89,8 +98,7 @@ extension Parser {
 
   /// Applies the binary operators of `level` and stronger to `first`: the left-associative
   /// levels loop, each right operand parsed one level stronger; `**` recurses (right-
-  /// associative), one nesting level per `**`. A set operator (`UNION`, `INTERSECT`, `MINUS`)
-  /// where a bitwise operator may stand is unsupported.
+  /// associative), one nesting level per `**`.
   mutating func parseBinaryOperators(after first: consuming ExpressionNode, level: BinaryLevel)
     throws(ParseFailure) -> ExpressionNode
   {
@@ -108,9 +116,6 @@ extension Parser {
       let stronger = BinaryLevel(rawValue: opLevel.rawValue + 1) ?? .power
       let rhs = try parseBinaryOperators(after: try parseUnary(), level: stronger)
       lhs = try make(.binary(op, lhs, rhs), from: lhs.range.start, height: 1 + max(lhs.height, rhs.height))
-    }
-    if level == .bitwise, case .keyword(let k) = currentKind, k == .union || k == .intersect || k == .minus {
-      throw ParseFailure(DiagnosticCatalog.unsupportedFeature("set expression '\(k.spelling)'", at: current.range))
     }
     return lhs
   }

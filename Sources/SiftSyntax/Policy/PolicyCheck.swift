@@ -147,7 +147,7 @@ struct PolicyCheck {
       try reach(x, depth: depth + 1, extending: false)
       return nil
     case .binary(let op, let a, let b):
-      try deny(e.range, "ARITHMETIC", op.symbol)
+      if op.isSetOperator { try deny(e.range, op.symbol) } else { try deny(e.range, "ARITHMETIC", op.symbol) }
       try reach(a, depth: depth + 1, extending: false)
       try reach(b, depth: depth + 1, extending: false)
       return nil

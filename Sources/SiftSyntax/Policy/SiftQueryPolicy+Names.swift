@@ -13,6 +13,7 @@ extension SiftQueryPolicy {
   ///   one operator alone by its spelling (`@count`);
   /// - `ARITHMETIC`: the operators `+ - * / ** & | ^ << >> ~`, unary minus, and the numeric
   ///   built-in functions; one operator alone by its symbol (`**`);
+  /// - the set operators `UNION`, `INTERSECT`, `MINUS`, each by its keyword (not `ARITHMETIC`);
   /// - a built-in function by its selector or short name (`now`, `random`, `uppercase:`).
   ///
   /// ```swift
