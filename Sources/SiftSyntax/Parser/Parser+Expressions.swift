@@ -45,14 +45,18 @@ extension Parser {
     return try make(.assignment(variable: name, value), from: variableToken.range.start)
   }
 
-  // The four binary levels share one precedence-climbing loop (`parseBinaryOperators`), so an
+  // The five binary levels share one precedence-climbing loop (`parseBinaryOperators`), so an
   // operand with no operator after it (the common case) returns after a single token test
   // instead of passing through a function per level.
 
-  /// `setExpression ::= bitwise ( ( "UNION" | "INTERSECT" | "MINUS" ) bitwise )*`, and below it
-  /// `bitwise ::= additive ( ( "&" | "|" | "^" | "<<" | ">>" ) additive )*`
+  /// `setExpression ::= bitwise ( ( "UNION" | "INTERSECT" | "MINUS" ) bitwise )*`
   mutating func parseSetExpression() throws(ParseFailure) -> ExpressionNode {
     try parseBinaryOperators(after: try parseUnary(), level: .set)
+  }
+
+  /// `bitwise ::= additive ( ( "&" | "|" | "^" | "<<" | ">>" ) additive )*`
+  mutating func parseBitwise() throws(ParseFailure) -> ExpressionNode {
+    try parseBinaryOperators(after: try parseUnary(), level: .bitwise)
   }
 
   /// `additive ::= multiplicative ( ( "+" | "-" ) multiplicative )*`
