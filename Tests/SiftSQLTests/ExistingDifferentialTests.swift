@@ -53,6 +53,7 @@ struct ExistingDifferentialTests {
       out += [
         "ANY \(a) == 'a'", "ALL \(a) == 'a'", "NONE \(a) == 'b'", "'a' IN \(a)", "\(a) CONTAINS 'c'",
         "\(a).@count > 1", "\(a).@count == 0", "\(a)[FIRST] == 'b'", "\(a)[LAST] == 'c'", "\(a)[1] == 'b'",
+        "objectFrom:withIndex:(\(a), 1) == 'b'", "objectFrom:withIndex:(\(a), 0) == nil",
         "\(a)[SIZE] == 0", "\(a) == nil", "\(a) != nil", "ANY \(a) ==[c] 'ä'", "ANY \(a) ==[cd] 'A'",
         "SUBQUERY(\(a), $t, $t == 'c').@count == 2", "ANY \(a) IN {'b', 'z'}", "\(a).@max == 'b'", "\(a).@min == 'a'",
       ]
@@ -60,7 +61,8 @@ struct ExistingDifferentialTests {
     out += [
       "ANY scores > 4", "ALL scores > 0", "NONE scores == 7", "7 IN scores", "scores.@sum == 8", "scores.@sum == 0",
       "scores.@avg > 2", "scores.@min == -4", "scores.@max == 7", "scores[FIRST] == 5", "scores[LAST] == 3",
-      "scores[0] == 1", "scores[SIZE] == 2", "scores.@count == 2", "scores == nil",
+      "scores[0] == 1", "objectFrom:withIndex:(scores, 0) == 1", "scores[SIZE] == 2", "scores.@count == 2",
+      "scores == nil",
       "ANY weights > 2", "ALL weights < 3", "weights.@sum == 4", "weights.@avg > 1", "weights.@min < 0",
       "weights.@max == 10", "weights[LAST] == 1", "weights[SIZE] == 0", "ANY weights BETWEEN {1, 2}",
     ]

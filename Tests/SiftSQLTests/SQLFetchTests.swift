@@ -118,6 +118,8 @@ struct SQLFetchTests {
     ("name > 5", "incomparable-values", ">"),
     ("name MATCHES '(('", "invalid-regex", "'(('"),
     ("random() > 0.5", "unsupported-in-sql", "random()"),
+    ("random:(tags) == 'x'", "unsupported-in-sql", "random:(tags)"),
+    ("objectFrom:withIndex:(tags, -1) == 'x'", "unsupported-in-sql", "-1"),
     ("name == $NAME", "unbound-variable", "$NAME"),
     ("ANY menu.location.city == 'x'", "unknown-key-path", "menu.location.city"),
     ("location > 3", "object-comparison", ">"),

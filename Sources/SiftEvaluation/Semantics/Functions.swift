@@ -9,7 +9,8 @@ import SiftSyntax
 /// - `sqrt: log: ln: exp: raise:toPower:` compute in `Double` (IEEE: `sqrt(-1)` is NaN,
 ///   `ln(0)` is -inf). `ceiling: floor: trunc: abs:` keep integers as integers
 ///   (`abs(Int64.min)` becomes a double).
-/// - `random` is in [0, 1); `random:`/`randomn:` give an integer in [0, n) and need n > 0.
+/// - `random` is in [0, 1); `random:` is a random element of an array (nil when empty);
+///   `randomn:` gives an integer in [0, n) and needs n > 0.
 /// - `now` is the time of the call. `uppercase: lowercase:` need a string.
 /// - `noindex:` returns its argument.
 enum Functions {
@@ -76,7 +77,12 @@ enum Functions {
       case .double(let d): return .double(Swift.abs(d))
       }
     case .random: return .double(Double.random(in: 0..<1))
-    case .randomBelow, .randomn:
+    case .randomElement:
+      guard let l = try list("random:") else { return .null }
+      let count = l.count
+      guard count > 0 else { return .null }
+      return l[Int.random(in: 0..<count)]
+    case .randomn:
       guard let n = try number(arg(0)) else { return .null }
       let limit: Int64
       switch n {

@@ -55,8 +55,9 @@ public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
   case trunc = "trunc:"
   /// `random()`: a random number in `0..<1`.
   case random = "random"
-  /// `random:(10)`: a random integer in `0..<10`.
-  case randomBelow = "random:"
+  /// `random:({1, 2, 3})`: a random element of the array, as Apple defines it (nil for an
+  /// empty array). Apple's random integer below a bound is `randomn:`.
+  case randomElement = "random:"
   /// `randomn:(10)`: a random integer in `0..<10` (Apple's second spelling).
   case randomn = "randomn:"
   /// `now()`: the current date.
@@ -101,7 +102,7 @@ public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
   /// ```
   public var isDeterministic: Bool {
     switch self {
-    case .random, .randomBelow, .randomn, .now: return false
+    case .random, .randomElement, .randomn, .now: return false
     default: return true
     }
   }
@@ -122,7 +123,7 @@ public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
   /// `random` with one argument is `random:`; pass `argumentCount` to choose.
   public init?(spelling: String, argumentCount: Int? = nil) {
     if spelling == "random" {
-      self = (argumentCount ?? 0) == 0 ? .random : .randomBelow
+      self = (argumentCount ?? 0) == 0 ? .random : .randomElement
       return
     }
     if let f = BuiltinFunction(rawValue: spelling) {
@@ -138,7 +139,7 @@ public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
   public var printedName: String {
     switch self {
     case .random, .now: return rawValue
-    case .randomBelow: return "random"
+    case .randomElement: return "random"
     default: return isMultiPart ? rawValue : shortName
     }
   }

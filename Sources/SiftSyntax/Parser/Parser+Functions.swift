@@ -8,7 +8,8 @@ extension Parser {
   /// functionCall ::= functionName "(" [ expression ( "," expression )* ] ")"
   /// functionName ::= identifier | ( identifier ":" )+
   /// ```
-  /// Unknown names and wrong argument counts are parse errors.
+  /// Unknown names and wrong argument counts are parse errors. `objectFrom:withIndex:(a, i)` is
+  /// Apple's spelling of `a[i]` and parses to the same index node.
   mutating func parseFunctionCall() throws(ParseFailure) -> ExpressionNode {
     let start = current.range.start
     var spelling = ""
@@ -28,6 +29,15 @@ extension Parser {
     let args = try nested(at: open) { (p: inout Parser) throws(ParseFailure) in
       p.skip()
       return try p.parseArgumentList(opening: open)
+    }
+    if spelling == "objectFrom:withIndex:" {
+      // Apple's name for `array[index]`: the same node, so every engine answers alike.
+      guard args.count == 2 else {
+        throw ParseFailure(
+          DiagnosticCatalog.wrongArgumentCount(
+            function: spelling, expected: 2...2, found: args.count, at: range(from: start)))
+      }
+      return try make(.index(args[0], .expression(args[1])), from: start)
     }
     guard let function = BuiltinFunction(spelling: spelling, argumentCount: args.count) else {
       let names = BuiltinFunction.allCases.map(\.printedName) + BuiltinFunction.allCases.map(\.selector)
