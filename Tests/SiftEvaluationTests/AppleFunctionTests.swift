@@ -44,3 +44,33 @@ import Testing
     #expect(BuiltinFunction(spelling: "random", argumentCount: 1) == .randomElement)
   }
 }
+
+/// `castObject:toType:` is Apple's selector for CAST: the same node, so every engine agrees.
+@Suite struct CastObjectTests {
+  static let answers: [Row] = [
+    ("castObject:toType:('42', 'NSNumber') == 42", true), ("castObject:toType:(n, 'NSString') == '5'", true),
+    ("castObject:toType:(0, 'NSDate') == CAST('2001-01-01T00:00:00Z', 'NSDate')", true),
+    ("castObject:toType:(when, 'NSNumber') == 1000", true), ("castObject:toType:(tags, 'NSArray') == tags", true),
+    ("castObject:toType:('x', 'NSNumber') == nil", true),
+  ]
+  @Test(arguments: answers) func answersAsCast(_ row: Row) { OperatorTests.check(row) }
+
+  /// `(format, error id)`: parse and evaluation errors as CAST gives them.
+  static let errors: [(String, String)] = [
+    ("castObject:toType:(n, 'NSThing') == 1", "unknown-cast-type"),
+    ("castObject:toType:(n, 5) == 1", "expected-string"),
+    ("castObject:toType:(n) == 1", "expected-comma"),
+    ("castObject:toType:(n, 'NSArray') == n", "invalid-cast"),
+  ]
+  @Test(arguments: errors) func errorsAsCast(_ row: (String, String)) {
+    #expect(evaluationError(row.0)?.diagnostic.id == row.1, "\(row.0)")
+  }
+
+  @Test func sameNodeAsCast() throws {
+    let a = try SiftPredicate(format: "castObject:toType:(name, 'NSNumber') > 1")
+    let b = try SiftPredicate(format: "CAST(name, 'NSNumber') > 1")
+    #expect(a.description == b.description)
+    let d = try SiftPredicate(format: "castObject:toType:(10, 'NSDate') < now()")
+    #expect(d.description == (try SiftPredicate(format: "CAST(10, 'NSDate') < now()")).description)
+  }
+}

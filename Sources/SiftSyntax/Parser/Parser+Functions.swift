@@ -20,6 +20,10 @@ extension Parser {
       spelling += ":"
     }
     let nameRange = range(from: start)
+    if spelling == "castObject:toType:" && at(.leftParen) {
+      // Apple's selector for CAST: the same node, so every engine answers alike.
+      return try parseCastArguments(name: spelling, from: start)
+    }
     guard at(.leftParen) else {
       try failOnInvalidToken()
       throw ParseFailure(
@@ -98,10 +102,18 @@ extension Parser {
   /// extension `CAST("2024-03-01T09:30:00Z", "NSDate")` (ISO-8601 text, `SiftDateText`).
   mutating func parseCastExpression() throws(ParseFailure) -> ExpressionNode {
     let keyword = advance()
-    let open = try expect(.leftParen, "after CAST")
+    return try parseCastArguments(name: "CAST", from: keyword.range.start)
+  }
+
+  /// `"(" expression "," string ")"` after `CAST` or Apple's `castObject:toType:` (the same
+  /// function), which starts at `start`.
+  mutating func parseCastArguments(
+    name: String, from start: Int
+  ) throws(ParseFailure) -> ExpressionNode {
+    let open = try expect(.leftParen, "after \(name)")
     return try nested(at: open) { (p: inout Parser) throws(ParseFailure) in
       let value = try p.parseExpression()
-      _ = try p.expect(.comma, "after the CAST value")
+      _ = try p.expect(.comma, "after the \(name) value")
       let typeToken = p.current
       guard case .string(let className) = typeToken.kind else {
         try p.failOnInvalidToken()
@@ -112,18 +124,18 @@ extension Parser {
         throw ParseFailure(DiagnosticCatalog.unknownCastType(className, suggestion: suggestion, at: typeToken.range))
       }
       p.skip()
-      _ = try p.expect(.rightParen, "to close CAST(", opening: open)
+      _ = try p.expect(.rightParen, "to close \(name)(", opening: open)
       if type == .date, case .constant(let v) = value.kind {
         if let seconds = v.numericSeconds {
-          return ExpressionNode(.constant(.date(referenceDate(seconds))), range: p.range(from: keyword.range.start))
+          return ExpressionNode(.constant(.date(referenceDate(seconds))), range: p.range(from: start))
         }
         // Other text stays a CAST (as a bound argument would): evaluation and SQL refuse it
         // with `invalid-cast` at the CAST, and the printed form parses back to the same tree.
         if case .string(let text) = v, let date = SiftDateText.parse(text) {
-          return ExpressionNode(.constant(.date(date)), range: p.range(from: keyword.range.start))
+          return ExpressionNode(.constant(.date(date)), range: p.range(from: start))
         }
       }
-      return try p.make(.cast(value, type), from: keyword.range.start)
+      return try p.make(.cast(value, type), from: start)
     }
   }
 
