@@ -119,6 +119,10 @@ struct SQLFetchTests {
     ("name MATCHES '(('", "invalid-regex", "'(('"),
     ("random() > 0.5", "unsupported-in-sql", "random()"),
     ("random:(tags) == 'x'", "unsupported-in-sql", "random:(tags)"),
+    (
+      "distanceToLocation:fromLocation:({0, 0}, {0, 1}) > 1", "unsupported-in-sql",
+      "distanceToLocation:fromLocation:({0, 0}, {0, 1})"
+    ),
     ("objectFrom:withIndex:(tags, -1) == 'x'", "unsupported-in-sql", "-1"),
     ("name == $NAME", "unbound-variable", "$NAME"),
     ("ANY menu.location.city == 'x'", "unknown-key-path", "menu.location.city"),

@@ -80,6 +80,10 @@ public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
   case onesComplement = "onesComplement:"
   /// `noindex:(x)`: `x` itself (Apple's hint not to use an index).
   case noindex = "noindex:"
+  /// `distanceToLocation:fromLocation:(a, b)`: the great-circle distance in metres between two
+  /// locations, each `{"latitude": …, "longitude": …}` or `{latitude, longitude}` in degrees
+  /// (haversine over the IUGG mean Earth radius, 6,371,008.8 m).
+  case distanceToLocation = "distanceToLocation:fromLocation:"
 
   /// The full selector, e.g. `raise:toPower:`.
   public var selector: String { rawValue }
@@ -112,7 +116,7 @@ public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
     switch self {
     case .random, .now: return 0...0
     case .add, .subtract, .multiply, .divide, .modulus, .raise, .bitwiseAnd, .bitwiseOr,
-      .bitwiseXor, .leftShift, .rightShift:
+      .bitwiseXor, .leftShift, .rightShift, .distanceToLocation:
       return 2...2
     default: return 1...1
     }
