@@ -22,3 +22,29 @@ import Testing
     }
   }
 }
+
+/// `UTI-CONFORMS-TO` compiles to `IN` the bound list of conforming identifiers.
+@Suite struct TypeIdentifierSQLTests {
+  @Test func everyIdentifierIsBound() throws {
+    let p = try SiftPredicate(format: "name UTI-CONFORMS-TO 'public.image'")
+    for compiler in [SQLFixtures.sqlite, SQLFixtures.postgres] {
+      let st = try compiler.compileWhere(p, entity: "Venue")
+      let text = "\(st)".components(separatedBy: " -- ")[0]
+      #expect(!text.contains("public"), "\(st)")
+      #expect(text.contains("IN"), "\(st)")
+      #expect("\(st)".contains("public.png"), "\(st)")
+    }
+    let e = try SiftPredicate(format: "name UTI-EQUALS 'public.png'")
+    let eq = try SiftPredicate(format: "name == 'public.png'")
+    #expect(
+      "\(try SQLFixtures.sqlite.compileWhere(e, entity: "Venue"))"
+        == "\(try SQLFixtures.sqlite.compileWhere(eq, entity: "Venue"))")
+  }
+
+  @Test func identifierMustBeConstant() throws {
+    let p = try SiftPredicate(format: "name UTI-CONFORMS-TO phone")
+    for compiler in [SQLFixtures.sqlite, SQLFixtures.postgres] {
+      expectSiftError(id: "unsupported-in-sql", stage: .sql) { _ = try compiler.compileWhere(p, entity: "Venue") }
+    }
+  }
+}
