@@ -10,7 +10,7 @@ extension SiftPredicate {
   /// let hits = try m.filter(try JSONRecords.load(contentsOf: url))
   /// ```
   /// - Throws: `SiftError` at stage `.evaluate` for what can never evaluate: an invalid constant
-  ///   MATCHES pattern, an unregistered `FUNCTION`, `ANYKEY`, UTI operators, unbound `%@`.
+  ///   MATCHES pattern, an unregistered `FUNCTION`, `ANYKEY`, unbound `%@`.
   public func compile(_ options: EvaluationOptions = EvaluationOptions()) throws(SiftError) -> SiftMatcher {
     try compile(options, fastPaths: true)
   }

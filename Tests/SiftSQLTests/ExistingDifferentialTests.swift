@@ -53,6 +53,7 @@ struct ExistingDifferentialTests {
       out += [
         "ANY \(a) == 'a'", "ALL \(a) == 'a'", "NONE \(a) == 'b'", "'a' IN \(a)", "\(a) CONTAINS 'c'",
         "\(a).@count > 1", "\(a).@count == 0", "\(a)[FIRST] == 'b'", "\(a)[LAST] == 'c'", "\(a)[1] == 'b'",
+        "objectFrom:withIndex:(\(a), 1) == 'b'", "objectFrom:withIndex:(\(a), 0) == nil",
         "\(a)[SIZE] == 0", "\(a) == nil", "\(a) != nil", "ANY \(a) ==[c] 'ä'", "ANY \(a) ==[cd] 'A'",
         "SUBQUERY(\(a), $t, $t == 'c').@count == 2", "ANY \(a) IN {'b', 'z'}", "\(a).@max == 'b'", "\(a).@min == 'a'",
       ]
@@ -60,7 +61,8 @@ struct ExistingDifferentialTests {
     out += [
       "ANY scores > 4", "ALL scores > 0", "NONE scores == 7", "7 IN scores", "scores.@sum == 8", "scores.@sum == 0",
       "scores.@avg > 2", "scores.@min == -4", "scores.@max == 7", "scores[FIRST] == 5", "scores[LAST] == 3",
-      "scores[0] == 1", "scores[SIZE] == 2", "scores.@count == 2", "scores == nil",
+      "scores[0] == 1", "objectFrom:withIndex:(scores, 0) == 1", "scores[SIZE] == 2", "scores.@count == 2",
+      "scores == nil",
       "ANY weights > 2", "ALL weights < 3", "weights.@sum == 4", "weights.@avg > 1", "weights.@min < 0",
       "weights.@max == 10", "weights[LAST] == 1", "weights[SIZE] == 0", "ANY weights BETWEEN {1, 2}",
     ]
@@ -68,6 +70,11 @@ struct ExistingDifferentialTests {
   }()
 
   static let otherCases: [String] = [
+    // UTI operators: exact identifiers, conformance through SystemTypeIdentifiers.
+    "'public.png' UTI-CONFORMS-TO 'public.image'", "'public.image' UTI-CONFORMS-TO 'public.png'",
+    "'public.swift-source' UTI-CONFORMS-TO 'public.text'", "'public.png' UTI-EQUALS 'public.png'",
+    "title UTI-CONFORMS-TO 'public.item'", "title UTI-EQUALS 'x'", "ANY tags UTI-CONFORMS-TO 'a'",
+    "NOT ('com.adobe.pdf' UTI-CONFORMS-TO 'public.text')",
     // numeric: exact against double and integer constants.
     "price == 19.99", "price > 12.5", "price < 0.2", "price IN {0.1, 3}", "price BETWEEN {3, 19.99}", "price == 3",
     "price != 19.99", "price >= 100.25", "price == nil",

@@ -114,10 +114,16 @@ struct SQLFetchTests {
     ("FUNCTION(name, 'reversedString') == 'X'", "unknown-function", "FUNCTION(name, 'reversedString')"),
     ("ANY location.city == 'Paris'", "quantifier-needs-collection", "location.city"),
     ("menu.item == 'taco'", "to-many-not-allowed", "menu.item"),
-    ("name UTI-CONFORMS-TO 'public.text'", "unsupported-in-sql", "UTI-CONFORMS-TO"),
+    ("name UTI-CONFORMS-TO phone", "unsupported-in-sql", "phone"),
     ("name > 5", "incomparable-values", ">"),
     ("name MATCHES '(('", "invalid-regex", "'(('"),
     ("random() > 0.5", "unsupported-in-sql", "random()"),
+    ("random:(tags) == 'x'", "unsupported-in-sql", "random:(tags)"),
+    (
+      "distanceToLocation:fromLocation:({0, 0}, {0, 1}) > 1", "unsupported-in-sql",
+      "distanceToLocation:fromLocation:({0, 0}, {0, 1})"
+    ),
+    ("objectFrom:withIndex:(tags, -1) == 'x'", "unsupported-in-sql", "-1"),
     ("name == $NAME", "unbound-variable", "$NAME"),
     ("ANY menu.location.city == 'x'", "unknown-key-path", "menu.location.city"),
     ("location > 3", "object-comparison", ">"),

@@ -29,6 +29,6 @@ struct DeterminismTests {
 
   @Test func functionsThatDrawOrReadTheClock() {
     let changing = BuiltinFunction.allCases.filter { !$0.isDeterministic }
-    #expect(Set(changing) == [.random, .randomBelow, .randomn, .now])
+    #expect(Set(changing) == [.random, .randomElement, .randomn, .now])
   }
 }

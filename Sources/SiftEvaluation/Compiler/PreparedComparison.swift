@@ -31,8 +31,7 @@ struct PreparedComparison: Sendable {
   /// `Specializer`).
   var constantSet: ConstantSet?
 
-  /// Prepares `c`, reporting what can never evaluate: a UTI operator, an invalid literal
-  /// MATCHES pattern.
+  /// Prepares `c`, reporting what can never evaluate: an invalid literal MATCHES pattern.
   init(_ c: SiftComparison, constantRHS: EvalValue?) throws(EvalFailure) {
     self.init(preparing: c, constantRHS: constantRHS)
     if op == .matches, regex == nil, case .string(let s)? = constantRHS, case .constant = c.rhs.kind {
@@ -41,9 +40,6 @@ struct PreparedComparison: Sendable {
       do { _ = try RegexPattern(s, options: rule.options) } catch {
         throw EvalDiagnostics.invalidRegex(error.description, at: c.rhs.range)
       }
-    }
-    if op == .utiConformsTo || op == .utiEquals {
-      throw EvalDiagnostics.unsupported("the \(op.keyword) operator", at: c.operatorRange)
     }
   }
 
@@ -113,7 +109,11 @@ struct PreparedComparison: Sendable {
       }
       return try PreparedComparison.match(pattern, s, clock: clock, at: rhsRange)
     case .utiConformsTo, .utiEquals:
-      throw EvalDiagnostics.unsupported("the \(op.keyword) operator", at: range)
+      // Exact identifiers; conformance through Apple's public hierarchy (`SystemTypeIdentifiers`).
+      guard case .string(let t)? = try checkedString(l, lhsRange),
+        case .string(let u)? = try checkedString(r, rhsRange)
+      else { return false }
+      return op == .utiEquals ? t == u : SystemTypeIdentifiers.conforms(t, to: u)
     }
   }
 

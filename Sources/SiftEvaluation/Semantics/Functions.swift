@@ -9,7 +9,8 @@ import SiftSyntax
 /// - `sqrt: log: ln: exp: raise:toPower:` compute in `Double` (IEEE: `sqrt(-1)` is NaN,
 ///   `ln(0)` is -inf). `ceiling: floor: trunc: abs:` keep integers as integers
 ///   (`abs(Int64.min)` becomes a double).
-/// - `random` is in [0, 1); `random:`/`randomn:` give an integer in [0, n) and need n > 0.
+/// - `random` is in [0, 1); `random:` is a random element of an array (nil when empty);
+///   `randomn:` gives an integer in [0, n) and needs n > 0.
 /// - `now` is the time of the call. `uppercase: lowercase:` need a string.
 /// - `noindex:` returns its argument.
 enum Functions {
@@ -76,7 +77,12 @@ enum Functions {
       case .double(let d): return .double(Swift.abs(d))
       }
     case .random: return .double(Double.random(in: 0..<1))
-    case .randomBelow, .randomn:
+    case .randomElement:
+      guard let l = try list("random:") else { return .null }
+      let count = l.count
+      guard count > 0 else { return .null }
+      return l[Int.random(in: 0..<count)]
+    case .randomn:
       guard let n = try number(arg(0)) else { return .null }
       let limit: Int64
       switch n {
@@ -94,7 +100,58 @@ enum Functions {
       guard case .string(let s) = v else { throw EvalDiagnostics.needsString(f.selector, v, at: r) }
       return .string(f == .uppercase ? s.uppercased() : s.lowercased())
     case .noindex: return arg(0)
+    case .distanceToLocation: return try Geo.distance(arg(0), arg(1), at: r)
     }
+  }
+}
+
+/// `distanceToLocation:fromLocation:(a, b)`: great-circle metres between two locations.
+///
+/// A location is a dictionary (or record) with numeric `latitude` and `longitude` in degrees,
+/// or a two-element array `{latitude, longitude}`. Nil (or a nil coordinate) gives nil; anything
+/// else is `invalid-argument`. Apple does not document Core Location's earth model; Sift uses
+/// the haversine formula over the IUGG mean radius, 6,371,008.8 m (answers within about 0.5 %
+/// of an ellipsoidal distance).
+enum Geo {
+  static let earthRadius = 6_371_008.8
+
+  static func distance(_ a: EvalValue, _ b: EvalValue, at r: SiftSourceRange) throws(EvalFailure) -> EvalValue {
+    guard let p = try coordinate(a, at: r), let q = try coordinate(b, at: r) else { return .null }
+    let rad = Double.pi / 180
+    let (lat1, lat2) = (p.lat * rad, q.lat * rad)
+    let dLat = (q.lat - p.lat) * rad
+    let dLon = (q.lon - p.lon) * rad
+    let h = sin(dLat / 2) * sin(dLat / 2) + cos(lat1) * cos(lat2) * sin(dLon / 2) * sin(dLon / 2)
+    return .double(2 * earthRadius * asin(Swift.min(1, h.squareRoot())))
+  }
+
+  static func coordinate(_ v: EvalValue, at r: SiftSourceRange) throws(EvalFailure) -> (lat: Double, lon: Double)? {
+    if v.isNull { return nil }
+    let lat: EvalValue
+    let lon: EvalValue
+    if let l = v.list {
+      guard l.count == 2 else { throw notALocation(v, at: r) }
+      (lat, lon) = (l[0], l[1])
+    } else {
+      switch v {
+      case .dict, .object, .record:
+        lat = try Compiler.subscripted(v, .string("latitude"), at: r)
+        lon = try Compiler.subscripted(v, .string("longitude"), at: r)
+      default: throw notALocation(v, at: r)
+      }
+    }
+    if lat.isNull || lon.isNull { return nil }
+    guard let la = lat.number, let lo = lon.number else { throw notALocation(v, at: r) }
+    let (x, y) = (Arithmetic.double(la), Arithmetic.double(lo))
+    guard (-90...90).contains(x), (-180...180).contains(y) else { throw notALocation(v, at: r) }
+    return (x, y)
+  }
+
+  static func notALocation(_ v: EvalValue, at r: SiftSourceRange) -> EvalFailure {
+    EvalFailure(
+      .invalidArgument,
+      "distanceToLocation:fromLocation: needs a location ({\"latitude\": …, \"longitude\": …} in degrees, "
+        + "or {latitude, longitude}), but this is \(EvalDiagnostics.article(v.kindName))", at: r)
   }
 }
 

@@ -55,8 +55,9 @@ public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
   case trunc = "trunc:"
   /// `random()`: a random number in `0..<1`.
   case random = "random"
-  /// `random:(10)`: a random integer in `0..<10`.
-  case randomBelow = "random:"
+  /// `random:({1, 2, 3})`: a random element of the array, as Apple defines it (nil for an
+  /// empty array). Apple's random integer below a bound is `randomn:`.
+  case randomElement = "random:"
   /// `randomn:(10)`: a random integer in `0..<10` (Apple's second spelling).
   case randomn = "randomn:"
   /// `now()`: the current date.
@@ -79,6 +80,10 @@ public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
   case onesComplement = "onesComplement:"
   /// `noindex:(x)`: `x` itself (Apple's hint not to use an index).
   case noindex = "noindex:"
+  /// `distanceToLocation:fromLocation:(a, b)`: the great-circle distance in metres between two
+  /// locations, each `{"latitude": …, "longitude": …}` or `{latitude, longitude}` in degrees
+  /// (haversine over the IUGG mean Earth radius, 6,371,008.8 m).
+  case distanceToLocation = "distanceToLocation:fromLocation:"
 
   /// The full selector, e.g. `raise:toPower:`.
   public var selector: String { rawValue }
@@ -101,7 +106,7 @@ public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
   /// ```
   public var isDeterministic: Bool {
     switch self {
-    case .random, .randomBelow, .randomn, .now: return false
+    case .random, .randomElement, .randomn, .now: return false
     default: return true
     }
   }
@@ -111,7 +116,7 @@ public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
     switch self {
     case .random, .now: return 0...0
     case .add, .subtract, .multiply, .divide, .modulus, .raise, .bitwiseAnd, .bitwiseOr,
-      .bitwiseXor, .leftShift, .rightShift:
+      .bitwiseXor, .leftShift, .rightShift, .distanceToLocation:
       return 2...2
     default: return 1...1
     }
@@ -122,7 +127,7 @@ public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
   /// `random` with one argument is `random:`; pass `argumentCount` to choose.
   public init?(spelling: String, argumentCount: Int? = nil) {
     if spelling == "random" {
-      self = (argumentCount ?? 0) == 0 ? .random : .randomBelow
+      self = (argumentCount ?? 0) == 0 ? .random : .randomElement
       return
     }
     if let f = BuiltinFunction(rawValue: spelling) {
@@ -138,7 +143,7 @@ public enum BuiltinFunction: String, Sendable, Hashable, CaseIterable {
   public var printedName: String {
     switch self {
     case .random, .now: return rawValue
-    case .randomBelow: return "random"
+    case .randomElement: return "random"
     default: return isMultiPart ? rawValue : shortName
     }
   }

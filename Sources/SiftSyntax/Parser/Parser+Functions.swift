@@ -8,7 +8,8 @@ extension Parser {
   /// functionCall ::= functionName "(" [ expression ( "," expression )* ] ")"
   /// functionName ::= identifier | ( identifier ":" )+
   /// ```
-  /// Unknown names and wrong argument counts are parse errors.
+  /// Unknown names and wrong argument counts are parse errors. `objectFrom:withIndex:(a, i)` is
+  /// Apple's spelling of `a[i]` and parses to the same index node.
   mutating func parseFunctionCall() throws(ParseFailure) -> ExpressionNode {
     let start = current.range.start
     var spelling = ""
@@ -19,6 +20,10 @@ extension Parser {
       spelling += ":"
     }
     let nameRange = range(from: start)
+    if spelling == "castObject:toType:" && at(.leftParen) {
+      // Apple's selector for CAST: the same node, so every engine answers alike.
+      return try parseCastArguments(name: spelling, from: start)
+    }
     guard at(.leftParen) else {
       try failOnInvalidToken()
       throw ParseFailure(
@@ -28,6 +33,15 @@ extension Parser {
     let args = try nested(at: open) { (p: inout Parser) throws(ParseFailure) in
       p.skip()
       return try p.parseArgumentList(opening: open)
+    }
+    if spelling == "objectFrom:withIndex:" {
+      // Apple's name for `array[index]`: the same node, so every engine answers alike.
+      guard args.count == 2 else {
+        throw ParseFailure(
+          DiagnosticCatalog.wrongArgumentCount(
+            function: spelling, expected: 2...2, found: args.count, at: range(from: start)))
+      }
+      return try make(.index(args[0], .expression(args[1])), from: start)
     }
     guard let function = BuiltinFunction(spelling: spelling, argumentCount: args.count) else {
       let names = BuiltinFunction.allCases.map(\.printedName) + BuiltinFunction.allCases.map(\.selector)
@@ -88,10 +102,18 @@ extension Parser {
   /// extension `CAST("2024-03-01T09:30:00Z", "NSDate")` (ISO-8601 text, `SiftDateText`).
   mutating func parseCastExpression() throws(ParseFailure) -> ExpressionNode {
     let keyword = advance()
-    let open = try expect(.leftParen, "after CAST")
+    return try parseCastArguments(name: "CAST", from: keyword.range.start)
+  }
+
+  /// `"(" expression "," string ")"` after `CAST` or Apple's `castObject:toType:` (the same
+  /// function), which starts at `start`.
+  mutating func parseCastArguments(
+    name: String, from start: Int
+  ) throws(ParseFailure) -> ExpressionNode {
+    let open = try expect(.leftParen, "after \(name)")
     return try nested(at: open) { (p: inout Parser) throws(ParseFailure) in
       let value = try p.parseExpression()
-      _ = try p.expect(.comma, "after the CAST value")
+      _ = try p.expect(.comma, "after the \(name) value")
       let typeToken = p.current
       guard case .string(let className) = typeToken.kind else {
         try p.failOnInvalidToken()
@@ -102,18 +124,18 @@ extension Parser {
         throw ParseFailure(DiagnosticCatalog.unknownCastType(className, suggestion: suggestion, at: typeToken.range))
       }
       p.skip()
-      _ = try p.expect(.rightParen, "to close CAST(", opening: open)
+      _ = try p.expect(.rightParen, "to close \(name)(", opening: open)
       if type == .date, case .constant(let v) = value.kind {
         if let seconds = v.numericSeconds {
-          return ExpressionNode(.constant(.date(referenceDate(seconds))), range: p.range(from: keyword.range.start))
+          return ExpressionNode(.constant(.date(referenceDate(seconds))), range: p.range(from: start))
         }
         // Other text stays a CAST (as a bound argument would): evaluation and SQL refuse it
         // with `invalid-cast` at the CAST, and the printed form parses back to the same tree.
         if case .string(let text) = v, let date = SiftDateText.parse(text) {
-          return ExpressionNode(.constant(.date(date)), range: p.range(from: keyword.range.start))
+          return ExpressionNode(.constant(.date(date)), range: p.range(from: start))
         }
       }
-      return try p.make(.cast(value, type), from: keyword.range.start)
+      return try p.make(.cast(value, type), from: start)
     }
   }
 
