@@ -99,36 +99,12 @@ enum Aggregates {
     return out
   }
 
-  /// What `distinct` and `mode` tell values apart by.
-  enum Key: Hashable {
-    case value(SiftValue)
-    /// A string, equal to another by Unicode scalars as `==` compares them
-    /// (`TextSearch.equals`); Swift's `String` equality would merge `"é"` with `"e\u{301}"`.
-    case text(ExactText)
-  }
+  /// What `distinct`, `mode`, group-by and the set operators tell values apart by.
+  typealias Key = SiftValueKey
 
-  /// A string hashed and compared by its UTF-8 bytes (no copy, no normalization).
-  struct ExactText: Hashable {
-    let text: String
-
-    static func == (a: ExactText, b: ExactText) -> Bool { TextSearch.equals(a.text, b.text, []) }
-
-    func hash(into hasher: inout Hasher) {
-      var t = text
-      t.withUTF8 { hasher.combine(bytes: UnsafeRawBufferPointer($0)) }
-    }
-  }
-
-  /// A hashable stand-in that agrees with `ValueComparison.equal` under no options:
-  /// integral doubles and booleans hash as integers, strings by their scalars.
+  /// `SiftValueKey`: agrees with `ValueComparison.equal` under no options.
   static func hashKey(_ v: EvalValue) -> Key {
-    switch v {
-    case .bool(let b): return .value(.int(b ? 1 : 0))
-    case .double(let d):
-      if d == d.rounded(), let i = Int64(exactly: d) { return .value(.int(i)) }
-      return .value(.double(d))
-    case .string(let s): return .text(ExactText(text: s))
-    default: return .value(v.siftValue())
-    }
+    SiftValueKey(v.siftValue())
   }
+
 }

@@ -15,19 +15,7 @@ enum SetOperations {
   {
     if a.isNull || b.isNull { return .null }
     guard let x = a.list, let y = b.list else { throw EvalDiagnostics.wrongOperands("'\(op.symbol)'", a, b, at: r) }
-    var seen: Set<Aggregates.Key> = []
-    var out: [EvalValue] = []
-    switch op {
-    case .union:
-      for v in x.elements + y.elements where seen.insert(Aggregates.hashKey(v)).inserted { out.append(v) }
-    default:
-      let other = Set(y.elements.map(Aggregates.hashKey))
-      let keep = op == .intersect
-      for v in x.elements {
-        let k = Aggregates.hashKey(v)
-        if other.contains(k) == keep, seen.insert(k).inserted { out.append(v) }
-      }
-    }
+    let out = SetOperatorFolding.combine(op, x.elements, y.elements, key: Aggregates.hashKey)
     return .array(out)
   }
 }

@@ -34,8 +34,17 @@ package enum SetOperatorFolding {
   }
 
   static func apply(_ op: BinaryOperator, _ x: [SiftValue], _ y: [SiftValue]) -> [SiftValue] {
-    var seen: Set<Key> = []
-    var out: [SiftValue] = []
+    combine(op, x, y, key: SiftValueKey.init)
+  }
+
+  /// `UNION`, `INTERSECT` or `MINUS` of two element lists, told apart by `key` (memory's
+  /// elements and the compiler's constants alike): each element once, `UNION` in the first
+  /// operand's order then the second's new ones, the others in the first operand's order.
+  package static func combine<T>(
+    _ op: BinaryOperator, _ x: [T], _ y: [T], key: (T) -> SiftValueKey
+  ) -> [T] {
+    var seen: Set<SiftValueKey> = []
+    var out: [T] = []
     if op == .union {
       for v in x + y where seen.insert(key(v)).inserted { out.append(v) }
       return out
@@ -47,21 +56,5 @@ package enum SetOperatorFolding {
       if other.contains(k) == keep, seen.insert(k).inserted { out.append(v) }
     }
     return out
-  }
-
-  enum Key: Hashable {
-    case value(SiftValue)
-    case text([UInt8])
-  }
-
-  static func key(_ v: SiftValue) -> Key {
-    switch v {
-    case .bool(let b): return .value(.int(b ? 1 : 0))
-    case .double(let d):
-      if d == d.rounded(), let i = Int64(exactly: d) { return .value(.int(i)) }
-      return .value(.double(d))
-    case .string(let s): return .text(Array(s.utf8))
-    default: return .value(v)
-    }
   }
 }
