@@ -98,7 +98,7 @@ struct ByteStringSet: Sendable {
 
   init(_ elements: [[UInt8]]) {
     for e in elements {
-      let h = e.withUnsafeBufferPointer { Self.hash($0.baseAddress ?? UnsafePointer(bitPattern: 1)!, $0.count) }
+      let h = e.withUnsafeBytes(Self.hash)
       if buckets[h]?.contains(e) == true { continue }
       buckets[h, default: []].append(e)
     }
@@ -107,7 +107,7 @@ struct ByteStringSet: Sendable {
   /// Whether the `n` bytes at `p` are an element.
   @inline(__always)
   func contains(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-    guard let candidates = buckets[Self.hash(p, n)] else { return false }
+    guard let candidates = buckets[Self.hash(UnsafeRawBufferPointer(start: p, count: n))] else { return false }
     for c in candidates where c.count == n {
       if n == 0 { return true }
       if c.withUnsafeBufferPointer({ memcmp($0.baseAddress!, p, n) == 0 }) { return true }
@@ -115,9 +115,9 @@ struct ByteStringSet: Sendable {
     return false
   }
 
-  static func hash(_ p: UnsafePointer<UInt8>, _ n: Int) -> Int {
+  static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
     var h = Hasher()
-    h.combine(bytes: UnsafeRawBufferPointer(start: p, count: n))
+    h.combine(bytes: bytes)
     return h.finalize()
   }
 }
