@@ -35,10 +35,8 @@ import Testing
       #expect("\(st)".contains("public.png"), "\(st)")
     }
     let e = try SiftPredicate(format: "name UTI-EQUALS 'public.png'")
-    let eq = try SiftPredicate(format: "name == 'public.png'")
-    #expect(
-      "\(try SQLFixtures.sqlite.compileWhere(e, entity: "Venue"))"
-        == "\(try SQLFixtures.sqlite.compileWhere(eq, entity: "Venue"))")
+    let st = "\(try SQLFixtures.sqlite.compileWhere(e, entity: "Venue"))"
+    #expect(st.contains("public.png") && !st.contains("public.image"), "\(st)")
   }
 
   @Test func identifierMustBeConstant() throws {

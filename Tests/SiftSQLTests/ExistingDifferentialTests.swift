@@ -74,7 +74,8 @@ struct ExistingDifferentialTests {
     "'public.png' UTI-CONFORMS-TO 'public.image'", "'public.image' UTI-CONFORMS-TO 'public.png'",
     "'public.swift-source' UTI-CONFORMS-TO 'public.text'", "'public.png' UTI-EQUALS 'public.png'",
     "title UTI-CONFORMS-TO 'public.item'", "title UTI-EQUALS 'x'", "ANY tags UTI-CONFORMS-TO 'a'",
-    "NOT ('com.adobe.pdf' UTI-CONFORMS-TO 'public.text')",
+    "NOT ('com.adobe.pdf' UTI-CONFORMS-TO 'public.text')", "nil UTI-CONFORMS-TO 'public.item'",
+    "title UTI-EQUALS nil", "NOT (title UTI-CONFORMS-TO nil)",
     // numeric: exact against double and integer constants.
     "price == 19.99", "price > 12.5", "price < 0.2", "price IN {0.1, 3}", "price BETWEEN {3, 19.99}", "price == 3",
     "price != 19.99", "price >= 100.25", "price == nil",

@@ -115,6 +115,9 @@ struct SQLFetchTests {
     ("ANY location.city == 'Paris'", "quantifier-needs-collection", "location.city"),
     ("menu.item == 'taco'", "to-many-not-allowed", "menu.item"),
     ("name UTI-CONFORMS-TO phone", "unsupported-in-sql", "phone"),
+    // A number is not an identifier: memory's not-a-string (fuzz: differential, uti-on-a-number).
+    ("2 UTI-CONFORMS-TO 'Blue'", "not-a-string", "2"),
+    ("name UTI-EQUALS 5", "not-a-string", "5"),
     ("name > 5", "incomparable-values", ">"),
     ("name MATCHES '(('", "invalid-regex", "'(('"),
     ("random() > 0.5", "unsupported-in-sql", "random()"),

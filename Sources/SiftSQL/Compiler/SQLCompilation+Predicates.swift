@@ -153,15 +153,7 @@ extension SQLCompilation {
     case .beginsWith, .endsWith, .like, .matches:
       return try stringOperator(op, haystack: l, needle: r, c, haystackRange: lhsRange, needleRange: rhsRange)
     case .utiConformsTo, .utiEquals:
-      // A constant identifier: UTI-EQUALS is ==, UTI-CONFORMS-TO is IN the bound list of the
-      // identifiers conforming to it (`SystemTypeIdentifiers`); exact, as memory compares.
-      guard case .constant(.string(let u)) = r else {
-        throw fail(.notCompilable("\(op.keyword) with an identifier that is not a constant"), c.rhs.range)
-      }
-      let exact = SiftComparison(quantifier: c.quantifier, lhs: c.lhs, op: .equal, options: [], rhs: c.rhs)
-      if op == .utiEquals { return try scalarCompare(.equal, &l, &r, exact, lhsRange: lhsRange, rhsRange: rhsRange) }
-      let items = SystemTypeIdentifiers.conforming(to: u).map { SiftValue.string($0) }
-      return try inList(&l, items, exact, needleRange: lhsRange)
+      return try typeIdentifier(op, l, r, c, lhsRange: lhsRange, rhsRange: rhsRange)
     case .equal, .notEqual, .lessThan, .lessThanOrEqual, .greaterThan, .greaterThanOrEqual:
       return try scalarCompare(op, &l, &r, c, lhsRange: lhsRange, rhsRange: rhsRange)
     }
