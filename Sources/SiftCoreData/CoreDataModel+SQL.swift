@@ -194,10 +194,14 @@ extension CoreDataModel {
       }
       // A root's table holds only its hierarchy: no filter. A sub-entity sees its own rows.
       let isRoot = rootEntity(of: e.name)?.name == e.name
-      sqlEntities.append(
-        SQLEntity(
-          name: e.name, table: table, primaryKey: "Z_PK", attributes: attributes, relationships: relationships,
-          rowFilter: isRoot ? nil : SQLRowFilter(column: "Z_ENT", values: filter.map { Int64($0) })))
+      var sqlEntity = SQLEntity(
+        name: e.name, table: table, primaryKey: "Z_PK", attributes: attributes, relationships: relationships,
+        rowFilter: isRoot ? nil : SQLRowFilter(column: "Z_ENT", values: filter.map { Int64($0) }))
+      // `includesSubentities = false`: the entity's own rows, when it has sub-entities.
+      if filter.count > 1, let own = numbers[e.name] {
+        sqlEntity.ownRows = SQLRowFilter(column: "Z_ENT", values: [Int64(own)])
+      }
+      sqlEntities.append(sqlEntity)
     }
     let schema = try SQLSchema(entities: sqlEntities, dateEncoding: .referenceDateSeconds, layout: .existing)
     return CoreDataSQLMapping(

@@ -17,12 +17,40 @@ extension SiftFetchRequest {
   public func execute<R: SiftRecord>(
     on records: [R], variables: [String: SiftValue] = [:], options: EvaluationOptions = EvaluationOptions()
   ) throws(SiftError) -> SiftFetchResult {
+    try execute(on: records, entities: nil, variables: variables, options: options)
+  }
+
+  /// `execute(on:)` over the records of an entity hierarchy, `entities[i]` naming the entity
+  /// of `records[i]`: with `includesSubentities` false only the records of `entity` itself
+  /// are fetched (Core Data's `includesSubentities = false`), else all of them. Without
+  /// `entities` the records given are the entity's own.
+  ///
+  /// ```swift
+  /// var books = SiftFetchRequest(entity: "Book")
+  /// books.includesSubentities = false
+  /// try books.execute(on: items, entities: ["Book", "Novel", "Book"])   // .indices([0, 2])
+  /// ```
+  /// - Throws: as `execute(on:)`; `invalid-fetch-request` when `entities` does not name one
+  ///   entity per record.
+  public func execute<R: SiftRecord>(
+    on records: [R], entities: [String]?, variables: [String: SiftValue] = [:],
+    options: EvaluationOptions = EvaluationOptions()
+  ) throws(SiftError) -> SiftFetchResult {
     try validate(stage: .evaluate)
-    let selected: [Int]
+    try validateShape(stage: .evaluate)
+    var selected: [Int]
     if let predicate {
       selected = try predicate.compile(options).matchingIndices(records, variables: variables)
     } else {
       selected = Array(records.indices)
+    }
+    if let entities {
+      guard entities.count == records.count else {
+        throw SiftError(
+          stage: .evaluate, id: .invalidFetchRequest,
+          message: "\(entities.count) entity names for \(records.count) records: give one per record")
+      }
+      if !includesSubentities { selected = selected.filter { entities[$0] == entity } }
     }
     return try finish(selected, of: records, variables: variables, options: options)
   }
@@ -62,6 +90,11 @@ extension SiftFetchRequest {
       let values = try FetchAggregation.distinct(
         keyPath, positions: selected, of: records, variables: variables, options: options)
       return .values(Array(values[window(count: values.count)]))
+    case .properties(let keyPaths) where returnsDistinctResults:
+      let rows = try FetchAggregation.distinctRows(
+        keyPaths, sortedBy: distinctSortColumns(keyPaths), positions: selected, of: records, variables: variables,
+        options: options)
+      return .rows(columns: keyPaths, Array(rows[window(count: rows.count)]))
     case .properties(let keyPaths):
       let page = try ordered()
       var columns: [[SiftValue]] = []
@@ -82,8 +115,11 @@ extension SiftFetchRequest {
       }
       return .rows(columns: descriptions.map(\.name), (0..<page.count).map { r in columns.map { $0[r] } })
     case .aggregates(let aggregates, let groupBy):
-      let rows = try FetchAggregation.rows(
+      var rows = try FetchAggregation.rows(
         aggregates, groupBy: groupBy, positions: selected, of: records, variables: variables, options: options)
+      if let plan = try havingPlan(stage: .evaluate) {
+        rows = try FetchAggregation.having(plan, rows, variables: variables, options: options)
+      }
       return .rows(columns: groupBy + aggregates.map(\.name), Array(rows[window(count: rows.count)]))
     }
   }

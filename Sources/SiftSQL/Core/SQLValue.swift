@@ -103,4 +103,8 @@ public protocol SQLDatabase: AnyObject {
   func execute(_ statement: SQLStatement) throws -> [[SQLValue]]
   /// Runs a script of one or more statements without bindings (DDL, setup).
   func executeScript(_ sql: String) throws
+  /// Runs one statement and hands its rows to `body` in batches of at most `size` (never an
+  /// empty one), keeping no more than one batch: `fetchBatchSize` (`fetch(_:compiler:batches:)`).
+  /// The default reads every row first; SiftSQLite and SiftPostgres stream them.
+  func forEachBatch(_ statement: SQLStatement, size: Int, _ body: ([[SQLValue]]) throws -> Void) throws
 }

@@ -26,6 +26,9 @@ extension SQLCompiler {
     var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: request.predicate?.source ?? "")
     c.toOneJoins = []
     var whereExpr = try c.whereClause(request.predicate?.root)
+    if !request.includesSubentities, let own = ownRowsCondition(e, &c) {
+      whereExpr = c.and([whereExpr ?? .alwaysTrue, own])
+    }
     let joins = c.joinClauses
     c.toOneJoins = nil  // sort keys, columns and groups keep their subselects
     let q = dialect.quoteIdentifier
@@ -34,6 +37,9 @@ extension SQLCompiler {
     var groups: [SQLFragment] = []
     let pk = "t0." + q(e.primaryKeyAttribute.column)
     let wrapCount = request.resultType == .count && (request.limit != nil || request.offset != nil)
+    try request.validateShape()
+    let having = try request.havingPlan()
+    var resultAttributes: [SQLAttribute] = []  // the grouped result's columns, for a having predicate
 
     let sorted = { (tiebreak: String) throws(SiftError) -> [SQLFragment] in
       try self.orderBy(request.sortDescriptors, &c, entity: e) + [SQLFragment("\(sql: tiebreak) ASC")]
@@ -61,6 +67,8 @@ extension SQLCompiler {
       let ordered = SQLFragment("\(v)\(sql: c.collation(for: v))")
       columns = [SQLFragment("DISTINCT \(ordered)")]
       order = [sortTerm(ordered, ascending: true, nulls: .automatic, &c)]
+    case .properties(let keyPaths) where request.returnsDistinctResults:
+      (columns, groups, order) = try distinctShape(keyPaths, request, &c, entity: e)
     case .properties(let keyPaths):
       for k in keyPaths { columns.append(SQLFragment("\(try keyPathValue(k, &c, entity: e)) AS \(sql: q(k))")) }
       order = try sorted(pk)
@@ -76,8 +84,12 @@ extension SQLCompiler {
         columns.append(SQLFragment("\(v) AS \(sql: q(g))"))
         groups.append(v.sql)
         order.append(sortTerm(SQLFragment("\(v)\(sql: c.collation(for: v))"), ascending: true, nulls: .automatic, &c))
+        if having != nil { resultAttributes.append(resultAttribute(g, type: v.type, entity: e)) }
       }
-      for a in aggregates { columns.append(SQLFragment("\(try aggregate(a, &c, entity: e)) AS \(sql: q(a.name))")) }
+      for a in aggregates {
+        columns.append(SQLFragment("\(try aggregate(a, &c, entity: e)) AS \(sql: q(a.name))"))
+        if having != nil { resultAttributes.append(aggregateAttribute(a, entity: e)) }
+      }
     }
 
     try request.validate()
@@ -93,10 +105,21 @@ extension SQLCompiler {
       sql.append(" GROUP BY ")
       sql.append(list: groups)
     }
+    if let having {
+      // The groups are a table the having predicate reads; ordered and paged outside it.
+      return try havingSelect(sql, having, resultAttributes, request, &c)
+    }
     if !order.isEmpty {
       sql.append(" ORDER BY ")
       sql.append(list: order)
     }
+    try page(&sql, request)
+    if wrapCount { sql.append(") AS s") }
+    return sql
+  }
+
+  /// ` LIMIT ? OFFSET ?` for the request's window.
+  func page(_ sql: inout SQLFragment, _ request: SiftFetchRequest) throws(SiftError) {
     if let limit = request.limit {
       sql.append(" LIMIT \(bind: .integer(Int64(limit)))")
     } else if request.offset != nil, let unlimited = dialect.unlimitedLimit {
@@ -105,8 +128,6 @@ extension SQLCompiler {
     if let offset = request.offset {
       sql.append(" OFFSET \(bind: .integer(Int64(offset)))")
     }
-    if wrapCount { sql.append(") AS s") }
-    return sql
   }
 
   /// One aggregate over the rows of a paged request: `SELECT agg FROM table t0 WHERE key IN
@@ -152,33 +173,42 @@ extension SQLCompiler {
   {
     var terms: [SQLFragment] = []
     for s in sorts {
-      let v = c.sortable(try keyPathValue(s.keyPath, &c, entity: entity))
-      guard v.sql.bindings.isEmpty else {
-        throw SQLDiagnostic.unsortableKeyPath.error(source: s.keyPath)
-      }
-      var expr = v.sql
-      // A column of any kind sorts its text rows as a string column's (SQLite orders NULL,
-      // numbers, text, blobs, as memory's `SiftSortOrder.rank`; `fold` keeps other rows as stored).
-      if v.type == .string || v.type == .any {
-        switch s.comparison {
-        case .binary: expr = SQLFragment("\(v)\(sql: c.collation(for: v))")
-        case .caseInsensitive: expr = SQLFragment("\(c.fold(v, .caseInsensitive))\(sql: c.collation(for: v))")
-        case .localizedStandard:
-          if let keys = dialect.localizedSortKeys(v.sql.text) {
-            for key in keys {
-              terms.append(sortTerm(SQLFragment("\(sql: key)"), ascending: s.ascending, nulls: s.nulls, &c))
-            }
-            continue
-          } else if let coll = dialect.localizedCollation {
-            // `schema.name` (PostgreSQL's `sift.sift_localized`): each part quoted.
-            let name = coll.split(separator: ".", maxSplits: 1).map { dialect.quoteIdentifier(String($0)) }.joined(
-              separator: ".")
-            expr = SQLFragment("\(v) COLLATE \(sql: name)")
+      terms += try sortTerms(s, value: try keyPathValue(s.keyPath, &c, entity: entity), &c)
+    }
+    return terms
+  }
+
+  /// The ORDER BY terms of one sort descriptor over the value `value` of its key path.
+  func sortTerms(_ s: SiftSortDescriptor, value: SQLExpr, _ c: inout SQLCompilation) throws(SiftError)
+    -> [SQLFragment]
+  {
+    var terms: [SQLFragment] = []
+    let v = c.sortable(value)
+    guard v.sql.bindings.isEmpty else {
+      throw SQLDiagnostic.unsortableKeyPath.error(source: s.keyPath)
+    }
+    var expr = v.sql
+    // A column of any kind sorts its text rows as a string column's (SQLite orders NULL,
+    // numbers, text, blobs, as memory's `SiftSortOrder.rank`; `fold` keeps other rows as stored).
+    if v.type == .string || v.type == .any {
+      switch s.comparison {
+      case .binary: expr = SQLFragment("\(v)\(sql: c.collation(for: v))")
+      case .caseInsensitive: expr = SQLFragment("\(c.fold(v, .caseInsensitive))\(sql: c.collation(for: v))")
+      case .localizedStandard:
+        if let keys = dialect.localizedSortKeys(v.sql.text) {
+          for key in keys {
+            terms.append(sortTerm(SQLFragment("\(sql: key)"), ascending: s.ascending, nulls: s.nulls, &c))
           }
+          return terms
+        } else if let coll = dialect.localizedCollation {
+          // `schema.name` (PostgreSQL's `sift.sift_localized`): each part quoted.
+          let name = coll.split(separator: ".", maxSplits: 1).map { dialect.quoteIdentifier(String($0)) }.joined(
+            separator: ".")
+          expr = SQLFragment("\(v) COLLATE \(sql: name)")
         }
       }
-      terms.append(sortTerm(expr, ascending: s.ascending, nulls: s.nulls, &c))
     }
+    terms.append(sortTerm(expr, ascending: s.ascending, nulls: s.nulls, &c))
     return terms
   }
 

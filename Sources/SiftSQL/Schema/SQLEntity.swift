@@ -131,6 +131,10 @@ public struct SQLEntity: Sendable, Hashable {
   /// Which rows of `table` are this entity's, when the table is shared with other entities
   /// (layout `.existing` only); nil: every row.
   public var rowFilter: SQLRowFilter?
+  /// The rows of this entity alone, none of its sub-entities' (`includesSubentities = false`),
+  /// when its table also holds sub-entities' rows (Core Data's own `Z_ENT`); nil: every row
+  /// `rowFilter` selects is the entity's own.
+  public var ownRows: SQLRowFilter? = nil
   /// Attributes, primary key first, then in the order given.
   public private(set) var attributes: [SQLAttribute]
   /// Relationships, in the order given.
@@ -192,9 +196,11 @@ public struct SQLEntity: Sendable, Hashable {
 
   /// A copy with `relationships` in place of the current ones.
   package func replacingRelationships(_ relationships: [SQLRelationship]) -> SQLEntity {
-    SQLEntity(
+    var copy = SQLEntity(
       name: name, table: table, primaryKey: primaryKey, attributes: attributes, relationships: relationships,
       primaryKeyColumns: primaryKeyColumns, isView: isView, indexes: indexes, rowFilter: rowFilter)
+    copy.ownRows = ownRows
+    return copy
   }
 
   /// Every key a predicate may use (attributes and relationships), for suggestions.

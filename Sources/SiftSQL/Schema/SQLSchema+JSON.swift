@@ -14,7 +14,8 @@ extension SQLSchema {
   /// introspected schema): top-level `"layout": "existing"`; per entity `"primaryKey"` as a
   /// list of attribute names (composite, or `[]` for none), `"view": true`, `"indexes"`
   /// (`[{"name", "columns", "unique", "collations"}]`), `"entityColumn"` and `"entityValues"` (a row
-  /// filter, `SQLRowFilter`: `"entityColumn": "Z_ENT", "entityValues": [3, 4]`); per attribute `"nullable"`, `"nativeType"`,
+  /// filter, `SQLRowFilter`: `"entityColumn": "Z_ENT", "entityValues": [3, 4]`; `"ownEntityValues": [3]`, the
+  /// entity's own rows for `includesSubentities = false`, `SQLEntity.ownRows`); per attribute `"nullable"`, `"nativeType"`,
   /// `"dateEncoding"` (any `SQLDateEncoding` name) and `"arrayStorage"` (`sideTable`,
   /// `array`, `json`).
   ///
@@ -252,7 +253,9 @@ extension SQLSchema {
     }
     let isView = try bool(d["view"], "\(name).view") ?? base?.isView ?? false
     var rowFilter = base?.rowFilter
-    if let column = try string(d["entityColumn"], "\(name).entityColumn") {
+    if let column = try string(d["entityColumn"], "\(name).entityColumn"),
+      d["entityValues"] != nil || d["ownEntityValues"] == nil
+    {
       guard case .array(let items)? = d["entityValues"] else {
         throw invalid("\(name).entityColumn needs \"entityValues\": a list of integers")
       }
@@ -265,9 +268,25 @@ extension SQLSchema {
     } else if d["entityValues"] != nil {
       throw invalid("\(name).entityValues needs \"entityColumn\"")
     }
-    return SQLEntity(
+    var entity = SQLEntity(
       name: name, table: table, primaryKey: pk, attributes: attributes, relationships: relationships,
       primaryKeyColumns: pkColumns, isView: isView, indexes: indexes, rowFilter: rowFilter)
+    entity.ownRows = base?.ownRows
+    if let own = d["ownEntityValues"] {
+      guard case .array(let items) = own, !items.isEmpty,
+        let column = try string(d["entityColumn"], "\(name).entityColumn")
+          ?? base?.rowFilter?.column
+      else {
+        throw invalid("\(name).ownEntityValues needs \"entityColumn\" and a list of integers")
+      }
+      var values: [Int64] = []
+      for item in items {
+        guard case .int(let n) = item else { throw invalid("\(name).ownEntityValues must be integers") }
+        values.append(n)
+      }
+      entity.ownRows = SQLRowFilter(column: column, values: values)
+    }
+    return entity
   }
 
   private static func attribute(

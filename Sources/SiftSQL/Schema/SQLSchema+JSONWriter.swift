@@ -53,6 +53,10 @@ extension SQLSchema {
       d["entityColumn"] = .string(f.column)
       d["entityValues"] = .array(f.values.map { .int($0) })
     }
+    if let own = e.ownRows {
+      d["entityColumn"] = .string(own.column)
+      d["ownEntityValues"] = .array(own.values.map { .int($0) })
+    }
     var attrs: [String: SiftValue] = [:]
     for a in e.attributes {
       var spec: [String: SiftValue] = ["type": .string(a.type.rawValue)]

@@ -155,7 +155,9 @@ package enum DiagnosticID: String, Sendable, Hashable, CaseIterable {
   case invalidStore = "invalid-store"
   case liveRefused = "live-refused"
   case notAnAggregate = "not-an-aggregate"
+  case unknownHavingKey = "unknown-having-key"
   case notEncodable = "not-encodable"
+  case invalidFetchRequest = "invalid-fetch-request"
   case negativeLimit = "negative-limit"
   case negativeOffset = "negative-offset"
 

@@ -49,6 +49,21 @@ public struct SiftFetchRequest: Sendable, Hashable {
   public var offset: Int?
   /// The result shape.
   public var resultType: ResultType
+  /// `havingPredicate`: which groups of an `.aggregates` result are kept, tested after
+  /// grouping. It names the result's columns: a group-by key path, or an aggregate's name as a
+  /// key (`count > 1`) or as a variable (`$count > 1`, Core Data's `NSExpression(forVariable:)`).
+  /// Any other result type refuses it (`invalid-fetch-request`); see Grammar/notes/fetch.md.
+  public var havingPredicate: SiftPredicate? = nil
+  /// `includesSubentities`: false keeps only the rows of `entity` itself, none of its
+  /// sub-entities' (SQL: the entity's own `Z_ENT`, `SQLEntity.ownRows`; memory: the records
+  /// whose entity, as given to `execute(on:entities:)`, is `entity`).
+  public var includesSubentities: Bool = true
+  /// `returnsDistinctResults` for a `.properties` result: one row per distinct combination of
+  /// the properties' values (Grammar/notes/fetch.md, "Distinct rows").
+  public var returnsDistinctResults: Bool = false
+  /// `fetchBatchSize`: rows are read and handed on this many at a time, with the same answer
+  /// (SiftSQL's `SQLDatabase.fetch(_:compiler:batches:)`); nil or 0 reads them all at once.
+  public var fetchBatchSize: Int? = nil
 
   /// Creates a request.
   ///
