@@ -53,6 +53,12 @@ struct CommandLineConventionTests {
           ["x", "--data", data, "--arg", "{"],
         ],
         failure: [["x +", "--data", data], ["x", "--data", missing], ["x", "--schema", missing, "--entity", "E"]]),
+      "fetch": Row(
+        usage: [
+          [], ["--data", data, "--limit", "-1"], ["--data", data, "--result", "rows"], ["--db", dir + "/x.sqlite"],
+          ["x == 1", "--data", data],
+        ],
+        failure: [["--data", missing], ["--data", data, "--where", "x =="]]),
       "sql": Row(
         usage: [
           ["x == 1"], ["x == 1", "--schema", schema, "--entity", "E", "--dialect", "oracle"],

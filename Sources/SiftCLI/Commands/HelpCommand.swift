@@ -45,6 +45,8 @@ enum HelpCommand: SiftSubcommand {
       sift parse 'FORMAT' …        print the canonical form or a diagnostic
       sift eval 'FORMAT' --data F  print the records of F that match
       sift expr 'EXPR' --data F    print an expression's value per record (--aggregate: over all)
+      sift fetch --sample venues --where 'P' [--sort …] [--properties …] [--group-by …] …
+                                   run a whole fetch request (JSON, a database) and print its rows
       sift sql 'FORMAT' --schema S --entity E
                                    print the SQL and its bindings
       sift batch …                 run JSON Lines cases from standard input

@@ -15,7 +15,8 @@ extension SiftCommandLine {
   /// Every command, in the order `sift help` lists them: the one list the dispatcher, `--help`,
   /// "did you mean" and the command-line tests read, so a new command cannot be left out.
   static let commands: [any SiftSubcommand.Type] = [
-    REPLSubcommand.self, ParseCommand.self, EvalCommand.self, ExprCommand.self, SQLCommand.self, BatchCommand.self,
+    REPLSubcommand.self, ParseCommand.self, EvalCommand.self, ExprCommand.self, FetchCommand.self, SQLCommand.self,
+    BatchCommand.self,
     LoadCommand.self, IndexCommand.self, SetupSQLCommand.self, SchemaCommand.self, WatchCommand.self,
     CheckCommand.self, HelpCommand.self,
   ]
