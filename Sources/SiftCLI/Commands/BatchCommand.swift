@@ -15,7 +15,7 @@ enum BatchCommand: SiftSubcommand {
   static let name = "batch"
   static let options = CommandOptions(
     valued: ["--data", "--schema", "--entity", "--postgres", "--db", "--pg-schema", "--model", "--dates", "--policy"],
-    switches: ["--lenient"])
+    switches: ["--lenient", "--write"])
   static var help: String { HelpCommand.pages[name] ?? "" }
 
   static func run(_ args: [String]) -> ExitStatus {
@@ -35,7 +35,12 @@ enum BatchCommand: SiftSubcommand {
     if source.namesDatabase && parsed.value("--entity") == nil {
       return CLIOutput.usageError("--entity TABLE is needed with --db or --pg-schema", command: "batch")
     }
+    if parsed.flags.contains("--write") && !source.namesDatabase {
+      return CLIOutput.usageError(
+        "--write goes with --db FILE or --postgres CONNINFO --pg-schema NAME", command: "batch")
+    }
     var context = BatchContext(lenient: parsed.flags.contains("--lenient"))
+    context.writable = parsed.flags.contains("--write")
     do {
       if let path = parsed.value("--policy") { context.policy = try CommandInputs.policy(path) }
       if let path = parsed.value("--data") {
@@ -73,6 +78,8 @@ struct BatchContext {
   var database: BatchDatabase?
   /// `--policy`: each case's predicate is a client's, checked and wrapped by it (stage `policy`).
   var policy: SiftQueryPolicy?
+  /// `--write`: the database is open for writing, and update/delete/insert cases run (`BatchWrite`).
+  var writable = false
 
   init(lenient: Bool) { self.lenient = lenient }
 
@@ -104,6 +111,7 @@ struct BatchContext {
       ]
     }
     let id = c["id"] ?? .null
+    if BatchWrite.isWrite(c) { return processWrite(c, id: id) }
     func failure(_ stage: String, _ error: SiftValue) -> SiftValue {
       ["id": id, "ok": false, "stage": .string(stage), "error": error]
     }

@@ -37,6 +37,6 @@ extension BatchContext {
   /// Opens the existing database `options` name for the batch (`--entity` required).
   mutating func configureDatabase(_ options: DatabaseOptions, entity: String?) throws {
     guard let entity else { throw CommandInputs.Failure.usage("--entity TABLE is needed with a database") }
-    database = try BatchDatabase(database: try options.open(), entity: entity)
+    database = try BatchDatabase(database: try options.open(writable: writable), entity: entity)
   }
 }

@@ -7,9 +7,10 @@ import SiftSyntax
 
 /// A database Sift did not create, opened read-only, with the schema read from it (and merged
 /// with a schema file when one is given). Used by `sift --db`/`--postgres … --pg-schema`, the
-/// REPL's `.open`, `sift sql --db` and `sift batch --db`. Nothing is ever written into it:
-/// SQLite is opened with `SQLiteDatabase(readOnly:)`, PostgreSQL with `readOnly: true` and a
-/// `.named` schema that is never created.
+/// REPL's `.open`, `sift sql --db`, `sift fetch` and `sift batch --db`. Nothing is written into
+/// it unless a command passes `writable` for its `--write` (`sift batch --write`'s update,
+/// delete and insert cases): else SQLite is opened with `SQLiteDatabase(untouched:)`,
+/// PostgreSQL with `readOnly: true`, and a `.named` schema is never created.
 ///
 /// ```swift
 /// let db = try ExistingDatabase.open(sqlite: "notes.sqlite")
@@ -56,14 +57,21 @@ final class ExistingDatabase {
 
   /// Opens an SQLite file read-only and reads its schema; `schemaFile` (JSON) overrides or adds.
   /// A Core Data store (or any file given with `model`) is read by SiftCoreData instead.
-  static func open(sqlite path: String, schemaFile: String? = nil, model: String? = nil) throws(Failure)
-    -> ExistingDatabase
+  /// `writable` (a command's `--write`): the file itself, opened for writing (it must exist).
+  static func open(sqlite path: String, schemaFile: String? = nil, model: String? = nil, writable: Bool = false)
+    throws(Failure) -> ExistingDatabase
   {
     let full = (path as NSString).expandingTildeInPath
     let db: SQLiteDatabase
     let read: SQLIntrospection
+    if writable && !FileManager.default.fileExists(atPath: full) { throw Failure("cannot open \(path): no such file") }
     do {
-      db = try SQLiteDatabase(untouched: full)
+      if writable {
+        db = try SQLiteDatabase(path: full)  // the file exists: never created here
+        db.waitWhenLocked(milliseconds: SQLiteDatabase.defaultBusyTimeout)
+      } else {
+        db = try SQLiteDatabase(untouched: full)
+      }
     } catch {
       let message = error.diagnostic.message
       throw Failure(message.contains(full) ? message : "cannot open \(path): \(message)")
@@ -83,15 +91,15 @@ final class ExistingDatabase {
   }
 
   /// Connects to PostgreSQL read-only and reads schema `name` (never created).
-  static func open(postgres conninfo: String, schema name: String, schemaFile: String? = nil) throws(Failure)
-    -> ExistingDatabase
+  static func open(postgres conninfo: String, schema name: String, schemaFile: String? = nil, writable: Bool = false)
+    throws(Failure) -> ExistingDatabase
   {
     guard !name.isEmpty else {
       throw Failure("--pg-schema is empty: name an existing schema, for example --pg-schema public")
     }
     let pg: PostgresDatabase
     do {
-      pg = try PostgresDatabase(conninfo: conninfo, schema: .named(name), readOnly: true)
+      pg = try PostgresDatabase(conninfo: conninfo, schema: .named(name), readOnly: !writable)
     } catch {
       let cause = error.underlying as? PostgresError
       throw Failure(cause == nil || cause?.kind == .connection ? error.message : "PostgreSQL: \(error.message)")
@@ -238,12 +246,15 @@ struct DatabaseOptions {
     return nil
   }
 
-  /// Opens the database the options name (check `namesDatabase` first).
-  func open() throws(ExistingDatabase.Failure) -> ExistingDatabase {
-    if let sqlitePath { return try ExistingDatabase.open(sqlite: sqlitePath, schemaFile: schemaFile, model: modelPath) }
+  /// Opens the database the options name (check `namesDatabase` first); read-only unless
+  /// `writable` (a command's explicit `--write`).
+  func open(writable: Bool = false) throws(ExistingDatabase.Failure) -> ExistingDatabase {
+    if let sqlitePath {
+      return try ExistingDatabase.open(sqlite: sqlitePath, schemaFile: schemaFile, model: modelPath, writable: writable)
+    }
     guard let conninfo, let pgSchema else {
       throw ExistingDatabase.Failure("no database given: use --db FILE or --postgres CONNINFO --pg-schema NAME")
     }
-    return try ExistingDatabase.open(postgres: conninfo, schema: pgSchema, schemaFile: schemaFile)
+    return try ExistingDatabase.open(postgres: conninfo, schema: pgSchema, schemaFile: schemaFile, writable: writable)
   }
 }

@@ -187,6 +187,7 @@ enum HelpCommand: SiftSubcommand {
     sift batch --db FILE.sqlite --entity TABLE [--schema S.json]
     sift batch --db STORE.sqlite [--model MODEL.xcdatamodeld] --entity ENTITY
     sift batch --postgres CONNINFO --pg-schema NAME --entity TABLE [--schema S.json]
+    sift batch (--db FILE.sqlite | --postgres CONNINFO --pg-schema NAME) --entity TABLE --write
 
     Reads one JSON case per line from standard input and writes one JSON result per line:
       in:  {"id": …, "format": "…", "args": [JSON…], "variables": {"NAME": JSON}}
@@ -206,6 +207,13 @@ enum HelpCommand: SiftSubcommand {
     the matching objects' Z_PK values, ascending.
     A case may add "sort": "key asc, key2 desc" ([c], [l], nulls first|last as well), "limit"
     and "offset": then matches, sqlMatches, pgMatches (and rows) come in the fetch's order.
+    Write cases (NSBatchUpdateRequest, NSBatchDeleteRequest, NSBatchInsertRequest) run only with
+    --write, each as one transaction; without it they are refused ("read-only"):
+      {"id": 1, "delete": true, "format": "rating < %@", "args": [2]}
+      {"id": 2, "update": {"open": false, "visits": {"expression": "visits + 1"}}, "format": "…"}
+      {"id": 3, "insert": [{"id": 7, "name": "Blue"}], "result": "ids"}
+    They answer "count" (rows changed), with "result": "ids" also "ids" (their keys), with
+    "result": "status" only "ok".
 
       --data D.json     the records each case is evaluated on ("matches")
       --dates F         which values of D.json are dates, as for 'sift eval'
@@ -217,11 +225,13 @@ enum HelpCommand: SiftSubcommand {
       --model M         with --db on a Core Data store: its .xcdatamodeld
       --policy P.json   check each case's format against a query policy (sift help check)
       --lenient         a record whose evaluation fails does not match (default: the case fails)
+      --write           with --db/--pg-schema: open it for writing and run update/delete/insert cases
 
     EXAMPLES
       sift batch --data venues.json < cases.jsonl
       echo '{"id": 1, "format": "rating > 4", "sort": "rating desc, name", "limit": 3}' | sift batch --data venues.json
       echo '{"id": 1, "format": "ANY tag.label == %@", "args": ["urgent"]}' | sift batch --db notes.sqlite --entity note
+      echo '{"id": 1, "delete": true, "format": "done == 1"}' | sift batch --db notes.sqlite --entity note --write
     """,
     "load": """
     sift load --data D.json --schema S.json --into NEW.sqlite [--entity E] [--replace]

@@ -171,6 +171,7 @@ package enum DiagnosticID: String, Sendable, Hashable, CaseIterable {
   // MARK: Command line (`sift batch`: a case line that is not a case)
 
   case invalidCase = "invalid-case"
+  case readOnly = "read-only"
 }
 
 extension SiftDiagnostic {
