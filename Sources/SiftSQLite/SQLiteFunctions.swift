@@ -23,6 +23,7 @@ import SiftSyntax
 /// | `sift_upper`, `sift_lower` | Unicode case mapping |
 /// | `sift_number_text`, … | CAST between kinds, `FUNCTION(x, 'length')`: `registerConversions` |
 /// | collation `SIFT_LOCALIZED` | `localizedStandardCompare` |
+/// | collation `SIFT_LOCALIZED_COMPARE` | `localizedCompare` |
 /// | `sift_sum`, `sift_avg` | aggregates, see `SQLiteAggregates` |
 ///
 /// ```swift
@@ -76,6 +77,7 @@ public enum SQLiteFunctions {
     add("sift_lower", 1, lowerFunction)
     registerConversions(add)
     sqlite3_create_collation_v2(db, "SIFT_LOCALIZED", SQLITE_UTF8, nil, localizedCollation, nil)
+    sqlite3_create_collation_v2(db, "SIFT_LOCALIZED_COMPARE", SQLITE_UTF8, nil, localizedCompareCollation, nil)
     SQLiteAggregates.register(on: db)
   }
 
@@ -363,5 +365,14 @@ public enum SQLiteFunctions {
     }
     // The same function memory's `.localizedStandard` sorts call.
     return Int32(SiftSortOrder.localizedStandard(string(p1, n1), string(p2, n2)))
+  }
+
+  /// `SIFT_LOCALIZED_COMPARE`: `localizedCompare:` order (`SiftSortOrder.localized`).
+  static let localizedCompareCollation: Collation = { _, n1, p1, n2, p2 in
+    func string(_ p: UnsafeRawPointer?, _ n: Int32) -> String {
+      guard let p, n > 0 else { return "" }
+      return String(decoding: UnsafeRawBufferPointer(start: p, count: Int(n)), as: UTF8.self)
+    }
+    return Int32(SiftSortOrder.localized(string(p1, n1), string(p2, n2)))
   }
 }

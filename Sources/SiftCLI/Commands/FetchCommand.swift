@@ -28,7 +28,7 @@ enum FetchCommand: SiftSubcommand {
       --where 'PREDICATE'     which records (%@ take the --arg values, $NAME the --var values)
       --arg JSON              a value for the next %@ of --where, then of --having
       --var NAME=JSON         a value for $NAME
-      --sort 'k asc, …'       sort descriptors ([c], [l], nulls first|last)
+      --sort 'k asc, …'       sort descriptors ([c], [l], localizedCompare:, nulls first|last)
       --limit N               at most N rows (fetchLimit)
       --offset N              skip N rows first (fetchOffset)
       --properties a,b.c      dictionaries of these key paths (propertiesToFetch)

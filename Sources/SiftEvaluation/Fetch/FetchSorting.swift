@@ -43,7 +43,11 @@ enum SortKey: Sendable {
   static func compare(_ a: SortKey, _ b: SortKey, _ comparison: SiftSortDescriptor.Comparison) -> Int {
     switch (a, b) {
     case (.string(let x), .string(let y)):
-      return comparison == .localizedStandard ? SiftSortOrder.localizedStandard(x, y) : SiftSortOrder.binary(x, y)
+      switch comparison {
+      case .localizedStandard: return SiftSortOrder.localizedStandard(x, y)
+      case .localized: return SiftSortOrder.localized(x, y)
+      case .binary, .caseInsensitive: return SiftSortOrder.binary(x, y)
+      }
     case (.int(let x), .int(let y)): return SiftSortOrder.sign(x, y)
     case (.double(let x), .double(let y)): return SiftSortOrder.compareDoubles(x, y)
     case (.null, .null): return 0

@@ -54,7 +54,7 @@ struct SortColumn {
         default: return 0
         }
       }
-    } else if allStrings && comparison != .localizedStandard {
+    } else if allStrings && (comparison == .binary || comparison == .caseInsensitive) {
       kind = .bytes
       starts.reserveCapacity(values.count + 1)
       starts.append(0)
@@ -87,7 +87,11 @@ struct SortColumn {
     switch kind {
     case .numbers: c = SiftSortOrder.compareDoubles(numbers[i], numbers[j])
     case .bytes: c = SiftSortOrder.compareBytes(bytes[starts[i]..<starts[i + 1]], bytes[starts[j]..<starts[j + 1]])
-    case .localized: c = SiftSortOrder.localizedStandard(forms: forms[i], forms[j], strings[i], strings[j])
+    case .localized:
+      c =
+        plan.comparison == .localized
+        ? SiftSortOrder.localized(forms: forms[i], forms[j], strings[i], strings[j])
+        : SiftSortOrder.localizedStandard(forms: forms[i], forms[j], strings[i], strings[j])
     case .general: c = SortKey.compare(general[i], general[j], plan.comparison)
     }
     return plan.directed(c)

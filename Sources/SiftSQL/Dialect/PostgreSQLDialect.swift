@@ -171,6 +171,17 @@ public struct PostgreSQLDialect: SQLDialect {
   public var codePointCollation: String? { "C" }
   /// `SQLDialect.localizedCollation` for this database (see the protocol for its meaning).
   public var localizedCollation: String? { functionSchema + ".sift_localized" }
+  /// `SQLDialect.localizedCompareSortKeys`: the compatibility form under ICU's root collation
+  /// (`und-x-icu`, which PostgreSQL builds with ICU always have), final sigma read as sigma
+  /// (Foundation's `localizedCompare` finds them equal, ICU orders them apart), then the text by
+  /// code point: the order of `SiftSortOrder.localized` (Grammar/notes/fetch.md).
+  public func localizedCompareSortKeys(_ value: String) -> [String]? {
+    [
+      "translate(normalize(" + value + ", NFKC), chr(962), chr(963)) COLLATE \"und-x-icu\"",
+      value + " COLLATE \"C\"",
+    ]
+  }
+
   /// `SQLDialect.localizedSortKeys` for this database: the keys of `PostgresLocalizedSQL`, which
   /// order as memory does (`localizedCollation` alone is ICU's order, not Foundation's).
   public func localizedSortKeys(_ value: String) -> [String]? {

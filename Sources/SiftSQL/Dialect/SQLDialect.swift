@@ -66,6 +66,9 @@ public protocol SQLDialect: Sendable {
   /// keys over `sift.sift_localized_*`, built the way memory compares, Grammar/notes/fetch.md);
   /// nil by default.
   func localizedSortKeys(_ value: String) -> [String]?
+  /// The ORDER BY keys, in turn, that sort the text `value` in `localizedCompare:` order
+  /// (`SiftSortOrder.localized`); nil when the dialect cannot (the sort is then refused).
+  func localizedCompareSortKeys(_ value: String) -> [String]?
   /// `(base, exponent) → number`: `sift_pow` (registered; see `powerKeepsIntegers`) or `power`.
   var powerFunction: String { get }
   /// The SQL function for a one-argument math built-in (`sqrt`, `ln`, `log`, `exp`,
@@ -184,6 +187,8 @@ public enum SQLConversion: String, Sendable, Hashable, CaseIterable {
 extension SQLDialect {
   /// None unless the dialect has them: `localizedCollation` orders localized sorts.
   public func localizedSortKeys(_ value: String) -> [String]? { nil }
+  /// None unless the dialect has them: a `localizedCompare:` sort is refused.
+  public func localizedCompareSortKeys(_ value: String) -> [String]? { nil }
   /// None unless the dialect has them.
   public var bytewiseRangeOperators: (greaterOrEqual: String, less: String)? { nil }
   /// No limit unless the dialect says so (PostgreSQL's parser stack grows to 10,000 entries).

@@ -69,6 +69,9 @@ public struct SQLiteDialect: SQLDialect {
   public var codePointCollation: String? { nil }
   /// `SQLDialect.localizedCollation` for this database (see the protocol for its meaning).
   public var localizedCollation: String? { "SIFT_LOCALIZED" }
+  /// `SQLDialect.localizedCompareSortKeys`: the `SIFT_LOCALIZED_COMPARE` collation SiftSQLite
+  /// registers (`SiftSortOrder.localized`).
+  public func localizedCompareSortKeys(_ value: String) -> [String]? { [value + " COLLATE \"SIFT_LOCALIZED_COMPARE\""] }
   /// `SQLDialect.powerFunction` for this database (see the protocol for its meaning).
   public var powerFunction: String { "sift_pow" }
   /// `SQLDialect.mathFunction` for this database (see the protocol for its meaning).

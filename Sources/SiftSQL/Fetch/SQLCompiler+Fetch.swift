@@ -194,6 +194,14 @@ extension SQLCompiler {
       switch s.comparison {
       case .binary: expr = SQLFragment("\(v)\(sql: c.collation(for: v))")
       case .caseInsensitive: expr = SQLFragment("\(c.fold(v, .caseInsensitive))\(sql: c.collation(for: v))")
+      case .localized:
+        guard let keys = dialect.localizedCompareSortKeys(v.sql.text) else {
+          throw SQLDiagnostic.noSQLEquivalent("localizedCompare:").error(source: s.keyPath)
+        }
+        for key in keys {
+          terms.append(sortTerm(SQLFragment("\(sql: key)"), ascending: s.ascending, nulls: s.nulls, &c))
+        }
+        return terms
       case .localizedStandard:
         if let keys = dialect.localizedSortKeys(v.sql.text) {
           for key in keys {

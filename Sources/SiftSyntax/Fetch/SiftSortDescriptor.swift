@@ -21,6 +21,11 @@ public struct SiftSortDescriptor: Sendable, Hashable, CustomStringConvertible {
     /// `SIFT_LOCALIZED` collation calling it; PostgreSQL: the ICU collation `sift_localized`,
     /// `und-u-kn-true`, from `setupSQL`).
     case localizedStandard
+    /// `localizedCompare:` (`SiftSortOrder.localized`: Foundation's `localizedCompare`, the
+    /// locale's collation without numeric order, `file10` < `file9`; SQLite: the
+    /// `SIFT_LOCALIZED_COMPARE` collation calling it; PostgreSQL: ICU's root collation). Spelled
+    /// `localizedCompare:` in sort lists; `[l]` stays `localizedStandardCompare:`.
+    case localized
   }
 
   /// Where nil values go.
@@ -72,6 +77,7 @@ public struct SiftSortDescriptor: Sendable, Hashable, CustomStringConvertible {
     case .binary: break
     case .caseInsensitive: s += " [c]"
     case .localizedStandard: s += " [l]"
+    case .localized: s += " localizedCompare:"
     }
     switch nulls {
     case .automatic: break
@@ -81,7 +87,8 @@ public struct SiftSortDescriptor: Sendable, Hashable, CustomStringConvertible {
     return s
   }
 
-  /// Parses `key [asc|desc] [[c]|[l]] [nulls first|last], …` (a leading `-` on the key also
+  /// Parses `key [asc|desc] [[c]|[l]|localizedCompare:] [nulls first|last], …` (`compare:`,
+  /// `caseInsensitiveCompare:` and `localizedStandardCompare:` also name their comparison; a leading `-` on the key also
   /// means descending). Errors are `SiftError`s at stage `.parse` with the range of the
   /// offending word.
   ///
@@ -131,8 +138,10 @@ public struct SiftSortDescriptor: Sendable, Hashable, CustomStringConvertible {
       switch w.lowercased() {
       case "asc", "ascending": d.ascending = true
       case "desc", "descending": d.ascending = false
-      case "[c]": d.comparison = .caseInsensitive
-      case "[l]": d.comparison = .localizedStandard
+      case "[c]", "caseinsensitivecompare:": d.comparison = .caseInsensitive
+      case "[l]", "localizedstandardcompare:": d.comparison = .localizedStandard
+      case "localizedcompare:": d.comparison = .localized
+      case "compare:": d.comparison = .binary
       case "nulls":
         guard k + 1 < words.count, ["first", "last"].contains(words[k + 1].0.lowercased()) else {
           throw fail("'nulls' needs 'first' or 'last'", r)
@@ -140,7 +149,9 @@ public struct SiftSortDescriptor: Sendable, Hashable, CustomStringConvertible {
         d.nulls = words[k + 1].0.lowercased() == "first" ? .first : .last
         k += 1
       default:
-        throw fail("sort direction must be asc or desc (optionally [c] or [l], nulls first|last), not '\(w)'", r)
+        throw fail(
+          "sort direction must be asc or desc (optionally [c], [l] or localizedCompare:, nulls first|last), not '\(w)'",
+          r)
       }
       k += 1
     }

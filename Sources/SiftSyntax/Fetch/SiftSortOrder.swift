@@ -70,6 +70,34 @@ public enum SiftSortOrder {
     case .binary: return binary(a, b)
     case .caseInsensitive: return binary(TextFolding.fold(a, .caseInsensitive), TextFolding.fold(b, .caseInsensitive))
     case .localizedStandard: return localizedStandard(a, b)
+    case .localized: return localized(a, b)
+    }
+  }
+
+  /// Foundation's `localizedCompare` (`localizedCompare:`: the current locale's collation, case
+  /// and accents secondary, digits as text: `file10` < `file9`) of the strings' compatibility
+  /// forms, then code points, as -1, 0, 1: 0 only for equal strings. SiftSQLite's
+  /// `SIFT_LOCALIZED_COMPARE` collation calls this function; PostgreSQL sorts the same by ICU's
+  /// root collation (Grammar/notes/fetch.md, "localizedCompare:").
+  ///
+  /// ```swift
+  /// SiftSortOrder.localized("file10", "file9")   // -1
+  /// SiftSortOrder.localized("a", "B")            // -1
+  /// ```
+  public static func localized(_ a: String, _ b: String) -> Int {
+    localized(forms: compatibilityForm(a), compatibilityForm(b), a, b)
+  }
+
+  /// `localized(a, b)` given the compatibility forms `x` of `a` and `y` of `b`.
+  ///
+  /// ```swift
+  /// SiftSortOrder.localized(forms: "fine", "fine", "ﬁne", "fine")   // 1
+  /// ```
+  package static func localized(forms x: String, _ y: String, _ a: String, _ b: String) -> Int {
+    switch x.localizedCompare(y) {
+    case .orderedAscending: return -1
+    case .orderedDescending: return 1
+    case .orderedSame: return binary(a, b)
     }
   }
 
