@@ -168,3 +168,16 @@ struct FetchSubcommandTests {
     return words
   }
 }
+
+extension FetchSubcommandTests {
+  /// `--no-subentities` on a Core Data store: Book's own objects, not its Novels and Comics.
+  @Test func ownRowsOfACoreDataEntity() throws {
+    let (dir, path) = try CoreDataCLITests.store()
+    defer { try? FileManager.default.removeItem(at: dir) }
+    let base = ["fetch", "--db", path, "--model", CoreDataCLITests.model, "--entity", "Book", "--sort", "title"]
+    let all = try SiftProcess.run(base + ["--result", "count"], stdin: "")
+    #expect(all.stdout == "{\"count\": 5}\n", "\(all.stderr)")
+    let own = try SiftProcess.run(base + ["--no-subentities", "--properties", "title"], stdin: "")
+    #expect(own.stdout == "{\"title\": \"Reference Manual\"}\n{\"title\": \"Untitled\"}\n", "\(own.stderr)")
+  }
+}
