@@ -74,3 +74,48 @@ struct FetchBatchTests {
     }
   }
 }
+
+extension FetchBatchTests {
+  /// Memory's batches joined are its one answer, and SQLite's rows.
+  @Test func memoryBatchesAreTheAnswer() throws {
+    let (three, sql) = try Self.engines()
+    defer { withExtendedLifetime(three) {} }
+    for resultType in [
+      SiftFetchRequest.ResultType.properties(["name", "x"]), .indices,
+      .expressions([SiftExpressionDescription(name: "twice", expression: try SiftExpression(format: "small * 2"))]),
+      .aggregates([SiftAggregate(.count, name: "n")], groupBy: ["flag"]),
+    ] {
+      for size in [nil, 1, 7, 80, 500] as [Int?] {
+        var r = SiftFetchRequest(
+          entity: "Thing", predicate: try SiftPredicate(format: "small > -20"),
+          sortDescriptors: try SiftSortDescriptor.parseList("name [c], x desc"), limit: 50, offset: 3,
+          resultType: resultType)
+        r.fetchBatchSize = size
+        var batches: [SiftFetchResult] = []
+        try r.execute(on: three.memory) { batches.append($0) }
+        let whole = try r.execute(on: three.memory)
+        let limit = (size ?? 0) > 0 ? size ?? 0 : Int.max
+        var joined: [[SiftValue]] = []
+        for b in batches {
+          switch b {
+          case .indices(let p):
+            #expect(!p.isEmpty && (p.count <= limit || resultType != .indices))
+            joined += p.map { [.int(Int64($0))] }
+          case .rows(_, let rows):
+            #expect(!rows.isEmpty)
+            if case .aggregates = resultType {} else { #expect(rows.count <= limit) }
+            joined += rows
+          default: Issue.record("unexpected \(b)")
+          }
+        }
+        switch whole {
+        case .indices(let p): #expect(joined == p.map { [.int(Int64($0))] }, "\(resultType) \(size ?? -1)")
+        case .rows(_, let rows): #expect(joined == rows, "\(resultType) \(size ?? -1)")
+        default: Issue.record("unexpected \(whole)")
+        }
+        if case .properties = resultType, let report = three.check(r) { Issue.record("\(report)") }
+      }
+    }
+    _ = sql
+  }
+}

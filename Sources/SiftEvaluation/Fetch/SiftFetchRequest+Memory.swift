@@ -95,25 +95,8 @@ extension SiftFetchRequest {
         keyPaths, sortedBy: distinctSortColumns(keyPaths), positions: selected, of: records, variables: variables,
         options: options)
       return .rows(columns: keyPaths, Array(rows[window(count: rows.count)]))
-    case .properties(let keyPaths):
-      let page = try ordered()
-      var columns: [[SiftValue]] = []
-      for k in keyPaths {
-        columns.append(
-          try FetchColumn(keyPath: k, options: options).read(records, at: page, variables: variables) { $0.siftValue() }
-        )
-      }
-      return .rows(columns: keyPaths, (0..<page.count).map { r in columns.map { $0[r] } })
-    case .expressions(let descriptions):
-      let page = try ordered()
-      var columns: [[SiftValue]] = []
-      for d in descriptions {
-        columns.append(
-          try FetchColumn(expression: d.expression, options: options).read(records, at: page, variables: variables) {
-            $0.siftValue()
-          })
-      }
-      return .rows(columns: descriptions.map(\.name), (0..<page.count).map { r in columns.map { $0[r] } })
+    case .properties, .expressions:
+      return try shaped(try ordered(), of: records, variables: variables, options: options)
     case .aggregates(let aggregates, let groupBy):
       var rows = try FetchAggregation.rows(
         aggregates, groupBy: groupBy, positions: selected, of: records, variables: variables, options: options)
@@ -122,6 +105,37 @@ extension SiftFetchRequest {
       }
       return .rows(columns: groupBy + aggregates.map(\.name), Array(rows[window(count: rows.count)]))
     }
+  }
+}
+
+extension SiftFetchRequest {
+  /// The rows of `.properties` and `.expressions` results for the records at `page` (in that
+  /// order); `.indices` for the other per-record shapes.
+  func shaped<R: SiftRecord>(
+    _ page: [Int], of records: [R], variables: [String: SiftValue], options: EvaluationOptions
+  ) throws(SiftError) -> SiftFetchResult {
+    var names: [String] = []
+    var columns: [[SiftValue]] = []
+    switch resultType {
+    case .properties(let keyPaths):
+      names = keyPaths
+      for k in keyPaths {
+        columns.append(
+          try FetchColumn(keyPath: k, options: options).read(records, at: page, variables: variables) { $0.siftValue() }
+        )
+      }
+    case .expressions(let descriptions):
+      names = descriptions.map(\.name)
+      for d in descriptions {
+        columns.append(
+          try FetchColumn(expression: d.expression, options: options).read(records, at: page, variables: variables) {
+            $0.siftValue()
+          })
+      }
+    default:
+      return .indices(page)
+    }
+    return .rows(columns: names, (0..<page.count).map { r in columns.map { $0[r] } })
   }
 }
 

@@ -62,7 +62,8 @@ public struct SiftFetchRequest: Sendable, Hashable {
   /// the properties' values (Grammar/notes/fetch.md, "Distinct rows").
   public var returnsDistinctResults: Bool = false
   /// `fetchBatchSize`: rows are read and handed on this many at a time, with the same answer
-  /// (SiftSQL's `SQLDatabase.fetch(_:compiler:batches:)`); nil or 0 reads them all at once.
+  /// (SiftSQL's `SQLDatabase.fetch(_:compiler:batches:)`, memory's `execute(on:batches:)`); nil
+  /// or 0 reads them all at once.
   public var fetchBatchSize: Int? = nil
 
   /// Creates a request.
