@@ -17,13 +17,18 @@ enum FetchOutput {
   static func run(_ plan: FetchPlan, on data: CommandInputs.DataSet) throws {
     var r = plan.request
     if r.resultType == .records { r.resultType = .indices }
-    let result: SiftFetchResult
-    if let records = data.records {
-      result = try r.execute(on: records, variables: plan.variables)
-    } else {
-      result = try r.execute(on: data.values, variables: plan.variables)
-    }
     var out = LineWriter()
+    // With --batch-size, each batch's rows are shaped and printed before the next.
+    if let records = data.records {
+      try r.execute(on: records, variables: plan.variables) { emit($0, plan, data, &out) }
+    } else {
+      try r.execute(on: data.values, variables: plan.variables) { emit($0, plan, data, &out) }
+    }
+    out.flush()
+  }
+
+  static func emit(_ result: SiftFetchResult, _ plan: FetchPlan, _ data: CommandInputs.DataSet, _ out: inout LineWriter)
+  {
     switch result {
     case .indices(let positions):
       for p in positions {
