@@ -122,5 +122,6 @@ extension CoreDataModel {
     let (entities, requests) = try reader.model(root)
     try self.init(checking: entities, fetchRequests: requests, file: file, versionName: versionName)
     warnings = reader.warnings
+    configurations = reader.configurations
   }
 }

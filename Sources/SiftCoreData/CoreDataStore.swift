@@ -90,9 +90,20 @@ public struct CoreDataStore {
     self.model = model
     isModelInferred = given == nil
     let numbers = Dictionary(catalog.entities.map { ($0.name, $0.number) }, uniquingKeysWith: { a, _ in a })
-    var mapping = try model.sqlMapping(entityNumbers: numbers.filter { model.entity($0.key) != nil })
+    let known = numbers.filter { model.entity($0.key) != nil }
+    let missingDerived = catalog.derivedWithoutColumn(model, entityNumbers: known)
+    for m in missingDerived.sorted() {
+      warnings.append("derived attribute \(m) has no column in \(label); left out (computed in memory only)")
+    }
+    var mapping: CoreDataSQLMapping
+    do { mapping = try model.mapping(entityNumbers: known, leavingOut: missingDerived) } catch {
+      throw SiftError.model(error)
+    }
     if given == nil { mapping = catalog.joinTablesApplied(to: mapping) }
     try catalog.check(mapping, modelFile: given?.file)
+    let (ordered, orderNotes) = catalog.orderColumnsChecked(mapping)
+    mapping = ordered
+    warnings += orderNotes
     warnings += mapping.unmapped
     self.mapping = mapping
     self.warnings = warnings

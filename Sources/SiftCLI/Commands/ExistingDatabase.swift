@@ -56,8 +56,8 @@ final class ExistingDatabase {
 
   /// Opens an SQLite file read-only and reads its schema; `schemaFile` (JSON) overrides or adds.
   /// A Core Data store (or any file given with `model`) is read by SiftCoreData instead.
-  static func open(sqlite path: String, schemaFile: String? = nil, model: String? = nil) throws(Failure)
-    -> ExistingDatabase
+  static func open(sqlite path: String, schemaFile: String? = nil, model: String? = nil, configuration: String? = nil)
+    throws(Failure) -> ExistingDatabase
   {
     let full = (path as NSString).expandingTildeInPath
     let db: SQLiteDatabase
@@ -69,7 +69,7 @@ final class ExistingDatabase {
       throw Failure(message.contains(full) ? message : "cannot open \(path): \(message)")
     }
     if model != nil || CoreDataStore.isStore(db) {
-      return try openCoreData(db, label: path, model: model, schemaFile: schemaFile)
+      return try openCoreData(db, label: path, model: model, schemaFile: schemaFile, configuration: configuration)
     }
     do {
       read = try db.introspectSchema()
@@ -224,6 +224,8 @@ struct DatabaseOptions {
   var schemaFile: String?
   /// A Core Data model for a `--db` store (`--model`).
   var modelPath: String? = nil
+  /// The model's configuration whose entities the store holds (`--configuration NAME`).
+  var configuration: String? = nil
 
   /// True when the options name an existing database (`--db`, or `--postgres` with `--pg-schema`).
   var namesDatabase: Bool { sqlitePath != nil || pgSchema != nil }
@@ -235,12 +237,16 @@ struct DatabaseOptions {
     }
     if pgSchema != nil && conninfo == nil { return "--pg-schema needs --postgres CONNINFO" }
     if modelPath != nil && sqlitePath == nil { return "--model goes with --db STORE.sqlite (a Core Data store)" }
+    if configuration != nil && modelPath == nil { return "--configuration NAME goes with --model MODEL" }
     return nil
   }
 
   /// Opens the database the options name (check `namesDatabase` first).
   func open() throws(ExistingDatabase.Failure) -> ExistingDatabase {
-    if let sqlitePath { return try ExistingDatabase.open(sqlite: sqlitePath, schemaFile: schemaFile, model: modelPath) }
+    if let sqlitePath {
+      return try ExistingDatabase.open(
+        sqlite: sqlitePath, schemaFile: schemaFile, model: modelPath, configuration: configuration)
+    }
     guard let conninfo, let pgSchema else {
       throw ExistingDatabase.Failure("no database given: use --db FILE or --postgres CONNINFO --pg-schema NAME")
     }

@@ -166,8 +166,9 @@ extension SQLCompilation {
     case (.collection(let c), .size):
       return try collectionOperator(.count, c, [], range)
     case (.collection(let c), _):
-      guard let position = c.position, case .value(let e) = c.element else {
-        throw fail(.indexingToMany, range)
+      guard let position = c.position else { throw fail(.indexingToMany, range) }
+      guard case .value(let e) = c.element, c.positionIsIndex else {
+        return try orderedElement(c, position, kind, range)
       }
       switch kind {
       case .first, .last:

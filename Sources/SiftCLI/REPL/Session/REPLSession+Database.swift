@@ -156,10 +156,14 @@ extension REPLSession {
         case .manyToMany(let join, let source, let other):
           (kind, key) = ("many-to-many", "\(join)(\(source) → \(e.table), \(other) → \(target(r, db)))")
         }
-        return [.string(r.name), .string(kind), .string(r.target), .string(key)]
+        let ordered = r.orderColumn.map { " ordered by \($0)" } ?? ""
+        return [.string(r.name), .string(kind + ordered), .string(r.target), .string(key)]
       }
       out += TableRenderer(style: style, maxCellWidth: 60).render(
         columns: ["relationship", "kind", "target", "keys"], rows: rels)
+    }
+    for index in e.indexes where index.isUnique {
+      out += TerminalText.escaped("unique: \(index.name) (\(index.columns.joined(separator: ", ")))") + "\n"
     }
     out += warningLines(db.warnings.filter { $0.table == e.table || $0.entity == e.name })
     return .ok(out)
