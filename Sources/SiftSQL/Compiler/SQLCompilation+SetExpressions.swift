@@ -1,0 +1,108 @@
+import SiftSyntax
+
+extension SQLCompilation {
+  /// `a UNION b`, `a INTERSECT b`, `a MINUS b` where an operand is a to-many key path or an
+  /// array attribute (both constant lists are folded before, `SetOperatorFolding`): a
+  /// collection whose elements come from a derived table,
+  ///
+  ///     (SELECT t1."item" AS "v" FROM "menuitem" t1 WHERE … UNION SELECT ?) s2
+  ///
+  /// so `@count`, `IN`, `ANY`/`ALL`/`NONE`, aggregates and SUBQUERY read it like any collection.
+  /// SQL's `UNION`, `INTERSECT` and `EXCEPT` keep each element once and tell elements apart
+  /// as memory's `SiftValueKey` does for the kinds allowed here: numbers by value (booleans as
+  /// 1 and 0), text by its bytes, nil equal to nil. The result has no order (`[FIRST]` is
+  /// refused) and is nil when an operand is nil. Refused with `unsupported-in-sql`, naming the
+  /// expression: objects as elements, elements of different kinds (PostgreSQL types each
+  /// column of a `UNION`), dates and data, and operands that are not collections.
+  mutating func setExpression(
+    _ op: BinaryOperator, _ a: ExpressionNode, _ b: ExpressionNode, _ range: SiftSourceRange
+  ) throws(SiftError) -> Operand {
+    let what = "'\(CanonicalPrinter().print(ExpressionNode(.binary(op, a, b), range: range)))'"
+    func refuse(_ why: String) -> SiftError {
+      fail(.notCompilable("\(what) (\(why))"), range)
+    }
+    // The collections' element types first, so constant lists are bound toward them.
+    var operands: [Operand] = []
+    var type: SQLType = .null
+    for side in [a, b] {
+      let o = try expression(side)
+      operands.append(o)
+      guard case .collection(let c) = o else { continue }
+      guard case .value(let v) = c.element else { throw refuse("a set of objects") }
+      type = try merged(type, elementType(plainValue(v)), refuse)
+    }
+    var branches: [SQLFragment] = []
+    var present: [SQLExpr] = []
+    for o in operands {
+      switch o {
+      case .collection(let c):
+        guard case .value(let raw) = c.element else { throw refuse("a set of objects") }
+        let v = numeric(plainValue(raw))
+        branches.append(SQLFragment("SELECT \(v) AS \(sql: q("v")) \(fromWhere(c))"))
+        if let p = c.presence { present.append(isNotNull(p)) }
+      case .constant(.array(let items)):
+        var list: SQLFragment? = nil
+        for item in items {
+          let x = numeric(try bind(item, hint: type == .null ? nil : type, range))
+          type = try merged(type, elementType(x), refuse)
+          if list != nil { list?.append(" UNION ALL ") } else { list = SQLFragment() }
+          list?.append(SQLFragment("SELECT \(x) AS \(sql: q("v"))"))
+        }
+        branches.append(list ?? noRow(type))
+      case .constant(.null):
+        present.append(.alwaysFalse)  // a nil operand: the result is nil
+        branches.append(noRow(type))
+      default:
+        throw refuse("an operand is \(o.kindName), not a collection")
+      }
+    }
+    let keyword: String
+    switch op {
+    case .union: keyword = " UNION "
+    case .intersect: keyword = " INTERSECT "
+    default: keyword = " EXCEPT "
+    }
+    let alias = newAlias("s")
+    // Each branch in parentheses would be PostgreSQL-only; as subselects both engines take them.
+    let left = SQLFragment("SELECT * FROM (\(branches[0])) \(sql: q(alias.name + "a"))")
+    let right = SQLFragment("SELECT * FROM (\(branches[1])) \(sql: q(alias.name + "b"))")
+    let from = SQLFragment("(\(left)\(sql: keyword)\(right)) \(alias)")
+    let element = SQLExpr(SQLFragment("\(alias).\(sql: q("v"))"), type: type == .null ? .unknown : type, nullable: true)
+    let presence: SQLExpr? =
+      present.isEmpty
+      ? nil
+      : SQLExpr(
+        SQLFragment("CASE WHEN \(and(present)) THEN 0 END"), type: .integer, nullable: true)
+    return .collection(
+      SQLCollection(
+        from: from, condition: and(present), element: .value(element), presence: presence, filtered: true))
+  }
+
+  /// A branch without rows, typed (PostgreSQL reads an untyped NULL column as text).
+  private func noRow(_ type: SQLType) -> SQLFragment {
+    let name: String
+    switch type {
+    case .integer: name = dialect.integerTypeName
+    case .double: name = dialect.doubleTypeName
+    default: name = "TEXT"
+    }
+    return SQLFragment("SELECT CAST(NULL AS \(sql: name)) AS \(sql: q("v")) WHERE 1 = 0")
+  }
+
+  /// The element type a set operator keeps: numbers (booleans as integers), text, or nil.
+  private func elementType(_ v: SQLExpr) -> SQLType {
+    v.type == .boolean ? .integer : v.type
+  }
+
+  /// `a` and `b` as one column type: numbers widen to double; other kinds must agree.
+  private func merged(_ a: SQLType, _ b: SQLType, _ refuse: (String) -> SiftError) throws(SiftError) -> SQLType {
+    for t in [a, b] where t == .date || t == .data || t == .any || t == .unknown {
+      throw refuse(t == .unknown ? "elements of no known kind" : "elements of kind \(t)")
+    }
+    if a == .null { return b }
+    if b == .null { return a }
+    if a == b { return a }
+    if a.isNumeric && b.isNumeric { return .double }
+    throw refuse("elements of different kinds, \(a) and \(b)")
+  }
+}
