@@ -41,6 +41,12 @@ struct CoreDataConfigurationCLITests {
       ["sql", "title == 'x'", "--db", path, "--model", Self.model, "--configuration", "Cloud", "--entity", "Book"],
       stdin: "")
     #expect(outside.status != 0 && outside.stderr.contains("Book"), "\(outside.stdout)\(outside.stderr)")
+    let repl = try SiftProcess.run(
+      ["--db", path, "--model", Self.model, "--configuration", "Cloud", "-c", ".tables"], stdin: "")
+    #expect(repl.status == 0 && repl.stdout.contains("Tag"), "\(repl.stdout)\(repl.stderr)")
+    #expect(repl.stdout.split(separator: "\n").filter { $0.contains("| table |") }.count == 1, "\(repl.stdout)")
+    let loose = try SiftProcess.run(["--db", path, "--configuration", "Cloud", "-c", ".tables"], stdin: "")
+    #expect(loose.status == 2 && loose.stderr.contains("--configuration NAME goes with --model"), "\(loose.stderr)")
     let sql = try SiftProcess.run(
       ["sql", "name == 'x'", "--db", path, "--model", Self.model, "--configuration", "Default", "--entity", "Tag"],
       stdin: "")
