@@ -47,11 +47,18 @@ struct SetExpressionSQLTests {
   }
 
   /// Array attributes as operands compile too (SetExpressionCollectionTests has more).
-  @Test(arguments: ["n IN nums UNION {1}", "n IN {1} MINUS nums", "(nums INTERSECT {1}).@count == 1"])
+  @Test(arguments: [
+    "n IN nums UNION {1}", "n IN {1, 5} MINUS nums", "(nums INTERSECT {1}).@count == 1",
+    // Integers and doubles are told apart exactly, beyond 2^53 too (not through Double).
+    "(nums UNION {9007199254740992.0}).@count == 2", "(nums INTERSECT {9007199254740992.0}).@count == 0",
+    "(nums UNION {2.0}).@count == 2",
+  ])
   func keyPathOperandsAgreeWithMemory(_ format: String) throws {
     let schema = try SQLSchema(json: Self.schemaJSON)
-    let engines = try ThreeWay(schema: schema, entity: "Row", records: Self.records)
+    let big: [SiftValue] = [["n": 5, "x": 0.5, "s": "b", "nums": [.int(9_007_199_254_740_993), 2]]]
+    let engines = try ThreeWay(schema: schema, entity: "Row", records: Self.records + big)
     let p = try SiftPredicate(format: format)
     if let failure = engines.check(p, label: format) { Issue.record("\(failure.report)") }
+    if case .matches(let m) = engines.outcomes(p).memory, m.isEmpty { Issue.record("\(format) selects nothing") }
   }
 }

@@ -21,15 +21,29 @@ extension SQLCompilation {
     func refuse(_ why: String) -> SiftError {
       fail(.notCompilable("\(what) (\(why))"), range)
     }
-    // The collections' element types first, so constant lists are bound toward them.
+    // Every element's type first, so constants are bound toward the collections' and a
+    // column mixing integers and doubles is exact where the dialect would round (PostgreSQL's
+    // UNION of bigint and double precision compares through double: 2^53 + 1 == 2^53).
     var operands: [Operand] = []
-    var type: SQLType = .null
+    var kinds = Set<SQLType>()
     for side in [a, b] {
       let o = try expression(side)
       operands.append(o)
-      guard case .collection(let c) = o else { continue }
-      guard case .value(let v) = c.element else { throw refuse("a set of objects") }
-      type = try merged(type, elementType(plainValue(v)), refuse)
+      switch o {
+      case .collection(let c):
+        guard case .value(let v) = c.element else { throw refuse("a set of objects") }
+        kinds.insert(elementType(plainValue(v)))
+      case .constant(.array(let items)):
+        for item in items { kinds.insert(try constantType(item, refuse)) }
+      default: continue
+      }
+    }
+    var type: SQLType = .null
+    for k in kinds { type = try merged(type, k, refuse) }
+    let exact = kinds.contains(.integer) && kinds.contains(.double) ? dialect.exactNumericTypeName : nil
+    func column(_ x: SQLExpr) -> SQLFragment {
+      guard let exact else { return x.sql }
+      return SQLFragment("CAST(\(x) AS \(sql: exact))")
     }
     var branches: [SQLFragment] = []
     var present: [SQLExpr] = []
@@ -38,15 +52,14 @@ extension SQLCompilation {
       case .collection(let c):
         guard case .value(let raw) = c.element else { throw refuse("a set of objects") }
         let v = numeric(plainValue(raw))
-        branches.append(SQLFragment("SELECT \(v) AS \(sql: q("v")) \(fromWhere(c))"))
+        branches.append(SQLFragment("SELECT \(column(v)) AS \(sql: q("v")) \(fromWhere(c))"))
         if let p = c.presence { present.append(isNotNull(p)) }
       case .constant(.array(let items)):
         var list: SQLFragment? = nil
         for item in items {
           let x = numeric(try bind(item, hint: type == .null ? nil : type, range))
-          type = try merged(type, elementType(x), refuse)
           if list != nil { list?.append(" UNION ALL ") } else { list = SQLFragment() }
-          list?.append(SQLFragment("SELECT \(x) AS \(sql: q("v"))"))
+          list?.append(SQLFragment("SELECT \(column(x)) AS \(sql: q("v"))"))
         }
         branches.append(list ?? noRow(type))
       case .constant(.null):
@@ -87,6 +100,17 @@ extension SQLCompilation {
     default: name = "TEXT"
     }
     return SQLFragment("SELECT CAST(NULL AS \(sql: name)) AS \(sql: q("v")) WHERE 1 = 0")
+  }
+
+  /// A constant element's type, as `elementType` gives it for a bound one.
+  private func constantType(_ v: SiftValue, _ refuse: (String) -> SiftError) throws(SiftError) -> SQLType {
+    switch v {
+    case .null: return .null
+    case .bool, .int: return .integer
+    case .double: return .double
+    case .string: return .string
+    default: throw refuse("an element is \(v.kindName)")
+    }
   }
 
   /// The element type a set operator keeps: numbers (booleans as integers), text, or nil.
