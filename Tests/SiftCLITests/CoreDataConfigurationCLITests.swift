@@ -25,6 +25,12 @@ struct CoreDataConfigurationCLITests {
     let unknown = try SiftProcess.run(["schema", "--model", Self.model, "--configuration", "Local"], stdin: "")
     #expect(unknown.status == 1)
     #expect(unknown.stderr.contains("no configuration 'Local'") && unknown.stderr.contains("Default, Cloud"))
+    let text = try SiftProcess.run(["schema", "--model", Self.model, "--text"], stdin: "")
+    #expect(text.status == 0, "\(text.stderr)")
+    #expect(text.stdout.contains("  unique Z_Tag_UNIQUE_name: ZNAME\n"), "\(text.stdout)")
+    #expect(
+      text.stdout.contains("join table Z_1BOOKS(Z_3BOOKS, Z_1AUTHORS), ordered by Z_FOK_1AUTHORS"), "\(text.stdout)")
+    #expect(text.stdout.contains("attribute itemCount: integer, column ZITEMCOUNT"), "\(text.stdout)")
     let alone = try SiftProcess.run(["schema", "--configuration", "Cloud"], stdin: "")
     #expect(alone.status == 2 && alone.stderr.contains("--configuration NAME goes with --model"), "\(alone.stderr)")
   }

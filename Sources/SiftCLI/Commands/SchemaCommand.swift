@@ -10,12 +10,13 @@ enum SchemaCommand: SiftSubcommand {
   static let name = "schema"
   static let options = CommandOptions(
     valued: ["--model", "--db", "--postgres", "--pg-schema", "--schema", "--configuration"],
-    switches: [])
+    switches: ["--text"])
 
   static let help = """
     sift schema --model MODEL.xcdatamodeld [--configuration NAME]
     sift schema --db FILE.sqlite [--model MODEL.xcdatamodeld [--configuration NAME]] [--schema S.json]
     sift schema --postgres CONNINFO --pg-schema NAME [--schema S.json]
+    (each form takes --text: the same schema as plain text, for reading)
 
     Prints the schema Sift queries with, as a schema file (JSON; format in README.md): save it,
     edit it and pass it back with --schema. --model reads a Core Data model (an .xcdatamodeld
@@ -31,6 +32,8 @@ enum SchemaCommand: SiftSubcommand {
       --postgres C      with --pg-schema NAME: read that PostgreSQL schema, read-only
       --pg-schema NAME  the PostgreSQL schema to read
       --schema S.json   a schema file merged over what was read (overrides or adds)
+      --text            print it as text (entities, columns, relationships with their order
+                        column, unique indexes such as a model's uniqueness constraints)
 
     EXAMPLES
       sift schema --model Library.xcdatamodeld > library.schema.json
@@ -80,7 +83,11 @@ enum SchemaCommand: SiftSubcommand {
         return CLIOutput.usageError(
           "schema needs --model MODEL or --db FILE (or --postgres … --pg-schema NAME)", command: "schema")
       }
-      print(schema.jsonText)
+      if parsed.flags.contains("--text") {
+        print(SchemaText.render(schema), terminator: "")
+      } else {
+        print(schema.jsonText)
+      }
       return .success
     } catch {
       return CLIOutput.failed("schema", error)
