@@ -87,8 +87,7 @@ public struct CoreDataDerivation: Sendable, Hashable {
   static func refused(_ attribute: String, _ text: String, _ why: String) -> SiftError {
     SiftError.model(
       CoreDataModelError(
-        file: attribute, element: "attribute",
-        message: "derivation expression '\(text)' is not supported: \(why)"))
+        file: "derived attribute \(attribute)", message: "derivation expression '\(text)' is not supported: \(why)"))
   }
 }
 

@@ -68,9 +68,11 @@ struct DerivedAttributeTests {
       }
       #expect(e?.diagnostic.message.contains("derivation expression '\(text)'") == true, "\(e?.description ?? "")")
     }
-    expectSiftError(id: "invalid-model", stage: .model) {
-      try CoreDataModel(xml: Self.oddModel).derivedValues(of: "Tag", in: ["name": "x"])
-    }
+    let odd = try CoreDataModel(xml: Self.oddModel)
+    #expect(odd.warnings.count == 1 && odd.warnings[0].contains("Tag.twice"), "\(odd.warnings)")
+    #expect(odd.warnings.first?.contains("'name + name'") == true, "\(odd.warnings)")
+    expectSiftError(id: "invalid-model", stage: .model) { try odd.derivedValues(of: "Tag", in: ["name": "x"]) }
+    #expect(try Self.model.get().warnings.isEmpty)
     #expect(try CoreDataAttribute(name: "n", type: .string).derivation() == nil)
   }
 
