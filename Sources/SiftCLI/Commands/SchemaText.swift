@@ -2,8 +2,9 @@ import SiftSQL
 
 /// `sift schema --text`: the schema Sift queries with, for reading rather than saving — each
 /// entity's table, primary key and row filter, attributes (column, type), relationships (kind,
-/// keys, the order column of an ordered one) and unique indexes (a Core Data model's uniqueness
-/// constraints among them). The JSON form (the default) is the schema file `--schema` takes.
+/// keys, the order column of an ordered one) and unique indexes other than the primary key's (a
+/// Core Data model's uniqueness constraints among them). The JSON form (the default) is the
+/// schema file `--schema` takes.
 enum SchemaText {
   static func render(_ schema: SQLSchema) -> String {
     var out = ""
@@ -28,7 +29,7 @@ enum SchemaText {
         out += "  relationship \(r.name) -> \(r.target): \(keys)"
         out += r.orderColumn.map { ", ordered by \($0)\n" } ?? "\n"
       }
-      for index in e.indexes where index.isUnique {
+      for index in e.indexes where index.isUnique && index.columns != e.primaryKeyColumns {
         out += "  unique \(index.name): \(index.columns.joined(separator: ", "))\n"
       }
     }

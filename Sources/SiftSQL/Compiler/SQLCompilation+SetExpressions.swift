@@ -5,8 +5,11 @@ extension SQLCompilation {
   /// array attribute (both constant lists are folded before, `SetOperatorFolding`): a
   /// collection whose elements come from a derived table,
   ///
-  ///     (SELECT t1."item" AS "v" FROM "menuitem" t1 WHERE … UNION SELECT ?) s2
+  ///     (SELECT * FROM (SELECT t1."item" AS "v" FROM "menuitem" t1 WHERE …) "s2a"
+  ///      UNION SELECT * FROM (SELECT ? AS "v") "s2b") s2
   ///
+  /// (each branch a subselect of its own: a constant list is itself a `UNION ALL`, and SQLite
+  /// takes no parentheses around a compound's members)
   /// so `@count`, `IN`, `ANY`/`ALL`/`NONE`, aggregates and SUBQUERY read it like any collection.
   /// SQL's `UNION`, `INTERSECT` and `EXCEPT` keep each element once and tell elements apart
   /// as memory's `SiftValueKey` does for the kinds allowed here: numbers by value (booleans as
@@ -76,7 +79,6 @@ extension SQLCompilation {
     default: keyword = " EXCEPT "
     }
     let alias = newAlias("s")
-    // Each branch in parentheses would be PostgreSQL-only; as subselects both engines take them.
     let left = SQLFragment("SELECT * FROM (\(branches[0])) \(sql: q(alias.name + "a"))")
     let right = SQLFragment("SELECT * FROM (\(branches[1])) \(sql: q(alias.name + "b"))")
     let from = SQLFragment("(\(left)\(sql: keyword)\(right)) \(alias)")

@@ -162,7 +162,7 @@ extension REPLSession {
       out += TableRenderer(style: style, maxCellWidth: 60).render(
         columns: ["relationship", "kind", "target", "keys"], rows: rels)
     }
-    for index in e.indexes where index.isUnique {
+    for index in e.indexes where index.isUnique && index.columns != e.primaryKeyColumns {
       out += TerminalText.escaped("unique: \(index.name) (\(index.columns.joined(separator: ", ")))") + "\n"
     }
     out += warningLines(db.warnings.filter { $0.table == e.table || $0.entity == e.name })
