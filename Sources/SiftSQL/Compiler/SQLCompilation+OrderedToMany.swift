@@ -23,9 +23,8 @@ extension SQLCompilation {
     let fw = fromWhere(c)
     switch c.element {
     case .row(let r):
-      let sql = SQLFragment(
-        "(SELECT \(r.key) \(fw) ORDER BY \(position)\(sql: direction), \(r.key)\(sql: direction) LIMIT 1 OFFSET \(bind: .integer(offset)))"
-      )
+      let order = SQLFragment("ORDER BY \(position)\(sql: direction), \(r.key)\(sql: direction)")
+      let sql = SQLFragment("(SELECT \(r.key) \(fw) \(order) LIMIT 1 OFFSET \(bind: .integer(offset)))")
       return .row(RowRef(entity: r.entity, key: SQLExpr(sql, type: r.key.type, nullable: true), alias: nil))
     case .value(let e):
       let sql = SQLFragment(
