@@ -75,9 +75,14 @@ public struct CoreDataStore {
       warnings += given.warnings
       let names = Set(catalog.entities.map(\.name))
       for e in given.entities where !names.contains(e.name) {
+        // A store of one configuration holds only its entities: name the ones that fit.
+        let fitting = given.configurations.filter { c in c.entities.allSatisfy { names.contains($0) } }.map(\.name)
+        let hint =
+          fitting.isEmpty
+          ? "" : "; or the configuration it holds (--configuration \(fitting.joined(separator: " or ")))"
         throw CoreDataStoreError(
           "\(label) has no entity '\(e.name)' in Z_PRIMARYKEY (model \(given.file)): the model does not describe this store; "
-            + "pass the model version the store was written with (one .xcdatamodel folder of the bundle)")
+            + "pass the model version the store was written with (one .xcdatamodel folder of the bundle)\(hint)")
       }
       for r in catalog.entities where given.entity(r.name) == nil {
         warnings.append("entity \(r.name) (Z_ENT \(r.number)) is in the store but not in the model; left out")

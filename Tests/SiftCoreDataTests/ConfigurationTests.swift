@@ -41,7 +41,10 @@ struct ConfigurationTests {
     let rows = try store.fetch(
       SiftFetchRequest(entity: "Tag", predicate: try SiftPredicate(format: "itemCount > 0")), as: SiftRow.self)
     #expect(rows.count == 1)
-    expectSiftError(id: "invalid-store", stage: .model) { try CoreDataStore(database: db, model: try Self.model.get()) }
+    let whole = expectSiftError(id: "invalid-store", stage: .model) {
+      try CoreDataStore(database: db, model: try Self.model.get())
+    }
+    #expect(whole?.diagnostic.message.contains("--configuration Cloud") == true, "\(whole?.description ?? "")")
   }
 
   @Test func unknownConfigurationListsTheNames() throws {
