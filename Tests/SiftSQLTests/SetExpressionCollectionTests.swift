@@ -26,6 +26,10 @@ struct SetExpressionCollectionTests {
     "(tags UNION {}).@count == 0", "({'a', 'é'} INTERSECT tags).@count == 1", "(tags UNION tags) == nil",
     "(tags MINUS {'é'}) != nil", "(menu.price INTERSECT {2.0, 7}).@max == 2", "ANY (tags UNION {'q'}) ==[c] 'Q'",
     "(menu.item UNION tags UNION {'z'}).@count >= 3", "(tags UNION nil) == nil",
+    // nil elements (items without a price) are elements, equal to each other
+    "(menu.price UNION {2}).@count == 2", "nil IN menu.price UNION {5}", "(menu.price MINUS {nil}).@count == 1",
+    "(menu.price INTERSECT {nil, 2}).@count == 1", "ANY (menu.price UNION {nil}) == nil",
+    "(menu.price UNION {nil, 3}).@count == 3", "(menu.price UNION {}).@count == 1",
   ]
 
   @Test func enginesAgree() throws {

@@ -60,14 +60,15 @@ extension SQLCompilation {
       case .constant(.array(let items)):
         var list: SQLFragment? = nil
         for item in items {
-          let x = numeric(try bind(item, hint: type == .null ? nil : type, range))
+          // A nil element as a NULL of the column's type (PostgreSQL binds an untyped one as text).
+          let x = item == .null ? typedNull(type, exact) : column(numeric(try bind(item, hint: type, range)))
           if list != nil { list?.append(" UNION ALL ") } else { list = SQLFragment() }
-          list?.append(SQLFragment("SELECT \(column(x)) AS \(sql: q("v"))"))
+          list?.append(SQLFragment("SELECT \(x) AS \(sql: q("v"))"))
         }
-        branches.append(list ?? noRow(type))
+        branches.append(list ?? noRow(type, exact))
       case .constant(.null):
         present.append(.alwaysFalse)  // a nil operand: the result is nil
-        branches.append(noRow(type))
+        branches.append(noRow(type, exact))
       default:
         throw refuse("an operand is \(o.kindName), not a collection")
       }
@@ -94,14 +95,20 @@ extension SQLCompilation {
   }
 
   /// A branch without rows, typed (PostgreSQL reads an untyped NULL column as text).
-  private func noRow(_ type: SQLType) -> SQLFragment {
+  private func noRow(_ type: SQLType, _ exact: String?) -> SQLFragment {
+    SQLFragment("SELECT \(typedNull(type, exact)) AS \(sql: q("v")) WHERE 1 = 0")
+  }
+
+  /// `CAST(NULL AS type)` for a set's column of `type` (`exact`: the exact numeric type
+  /// the column is cast to when it mixes integers and doubles).
+  private func typedNull(_ type: SQLType, _ exact: String?) -> SQLFragment {
     let name: String
     switch type {
-    case .integer: name = dialect.integerTypeName
-    case .double: name = dialect.doubleTypeName
+    case .integer, .double:
+      if let exact { name = exact } else { name = type == .integer ? dialect.integerTypeName : dialect.doubleTypeName }
     default: name = "TEXT"
     }
-    return SQLFragment("SELECT CAST(NULL AS \(sql: name)) AS \(sql: q("v")) WHERE 1 = 0")
+    return SQLFragment("CAST(NULL AS \(sql: name))")
   }
 
   /// A constant element's type, as `elementType` gives it for a bound one.
