@@ -51,6 +51,9 @@ struct CoreDataConfigurationCLITests {
       ["--db", path, "--model", Self.model, "--configuration", "Cloud", "-c", ".tables"], stdin: "")
     #expect(repl.status == 0 && repl.stdout.contains("Tag"), "\(repl.stdout)\(repl.stderr)")
     #expect(repl.stdout.split(separator: "\n").filter { $0.contains("| table |") }.count == 1, "\(repl.stdout)")
+    let opened = try SiftProcess.run(
+      ["-c", ".open \(path) --model \(Self.model) --configuration Cloud", "-c", ".tables"], stdin: "")
+    #expect(opened.stdout.split(separator: "\n").filter { $0.contains("| table |") }.count == 1, "\(opened.stdout)")
     let loose = try SiftProcess.run(["--db", path, "--configuration", "Cloud", "-c", ".tables"], stdin: "")
     #expect(loose.status == 2 && loose.stderr.contains("--configuration NAME goes with --model"), "\(loose.stderr)")
     let sql = try SiftProcess.run(
