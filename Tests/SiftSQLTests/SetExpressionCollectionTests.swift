@@ -30,6 +30,11 @@ struct SetExpressionCollectionTests {
     "(menu.price UNION {2}).@count == 2", "nil IN menu.price UNION {5}", "(menu.price MINUS {nil}).@count == 1",
     "(menu.price INTERSECT {nil, 2}).@count == 1", "ANY (menu.price UNION {nil}) == nil",
     "(menu.price UNION {nil, 3}).@count == 3", "(menu.price UNION {}).@count == 1",
+    // chains: one compound, left to right (PostgreSQL's INTERSECT would bind tighter unparenthesised)
+    "(tags UNION {'a'} UNION {'b', 'c'} MINUS {'a'}).@count == 3",
+    "(tags UNION {'x'} INTERSECT {'x', 'é'}).@count == 2",
+    "(menu.item UNION tags INTERSECT {'tea', 'é'} UNION {'q'}).@count == 3",
+    "'tea' IN tags MINUS {'x'} UNION menu.item",
   ]
 
   @Test func enginesAgree() throws {
@@ -40,6 +45,15 @@ struct SetExpressionCollectionTests {
       let (memory, _, _) = engines.outcomes(p)
       if case .failed(let m) = memory { Issue.record("\(format) failed in memory: \(m)") }
     }
+  }
+
+  /// A long chain is one compound SELECT, within SQLite's parser stack however long it grows.
+  @Test func longChainsStayFlat() throws {
+    let format = "(tags" + (0..<60).map { " UNION {'w\($0)'}" }.joined() + " MINUS {'w0'}).@count == 60"
+    let engines = try ThreeWay(schema: try SQLSchema(json: Self.schema), entity: "Venue", records: Self.records)
+    let p = try SiftPredicate(format: format)
+    if let found = engines.check(p, label: "a chain of 61") { Issue.record("\(found.report)") }
+    #expect(engines.outcomes(p).memory == .matches([1, 5]), "\(engines.outcomes(p).memory)")
   }
 
   /// What the derived table cannot hold: objects, kinds PostgreSQL cannot put in one column,

@@ -54,6 +54,11 @@ struct SQLCollection: Sendable {
   var length: SQLExpr? = nil
   /// True once SUBQUERY or a union operator narrowed the elements.
   var filtered = false
+  /// For a set expression's result: its compound SELECT (`from` without the parentheses and
+  /// alias), which a set operator applied to it continues rather than nests.
+  var compound: SQLFragment? = nil
+  /// Whether `compound`'s column is cast to the dialect's exact numeric type.
+  var compoundIsExact = false
 }
 
 extension SQLCompilation {

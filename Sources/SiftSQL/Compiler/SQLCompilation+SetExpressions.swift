@@ -5,11 +5,10 @@ extension SQLCompilation {
   /// array attribute (both constant lists are folded before, `SetOperatorFolding`): a
   /// collection whose elements come from a derived table,
   ///
-  ///     (SELECT * FROM (SELECT t1."item" AS "v" FROM "menuitem" t1 WHERE …) "s2a"
-  ///      UNION SELECT * FROM (SELECT ? AS "v") "s2b") s2
+  ///     (SELECT t1."item" AS "v" FROM "menuitem" t1 WHERE … UNION SELECT ? AS "v") s2
   ///
-  /// (each branch a subselect of its own: a constant list is itself a `UNION ALL`, and SQLite
-  /// takes no parentheses around a compound's members)
+  /// (a constant list of two or more elements, itself a `UNION ALL`, is a subselect of its own;
+  /// a chain `a UNION b MINUS c` is one compound, so it does not nest deeper as it grows)
   /// so `@count`, `IN`, `ANY`/`ALL`/`NONE`, aggregates and SUBQUERY read it like any collection.
   /// SQL's `UNION`, `INTERSECT` and `EXCEPT` keep each element once and tell elements apart
   /// as memory's `SiftValueKey` does for the kinds allowed here: numbers by value (booleans as
@@ -48,24 +47,43 @@ extension SQLCompilation {
       guard let exact else { return x.sql }
       return SQLFragment("CAST(\(x) AS \(sql: exact))")
     }
+    let alias = newAlias("s")
     var branches: [SQLFragment] = []
     var present: [SQLExpr] = []
-    for o in operands {
+    for (i, o) in operands.enumerated() {
       switch o {
       case .collection(let c):
         guard case .value(let raw) = c.element else { throw refuse("a set of objects") }
+        if i == 0, let compound = c.compound, c.compoundIsExact == (exact != nil), raw.type == type {
+          // `(a UNION b) MINUS c` continues a's compound: one level however long the chain.
+          // SQLite reads a compound left to right and takes no parentheses in it; PostgreSQL
+          // binds INTERSECT tighter, so the left part goes in parentheses there.
+          branches.append(dialect.parserStackLimit == nil ? SQLFragment("(\(compound))") : compound)
+          present.append(c.condition)
+          continue
+        }
         let v = numeric(plainValue(raw))
         branches.append(SQLFragment("SELECT \(column(v)) AS \(sql: q("v")) \(fromWhere(c))"))
         if let p = c.presence { present.append(isNotNull(p)) }
       case .constant(.array(let items)):
-        var list: SQLFragment? = nil
+        var list: [SQLFragment] = []
         for item in items {
           // A nil element as a NULL of the column's type (PostgreSQL binds an untyped one as text).
           let x = item == .null ? typedNull(type, exact) : column(numeric(try bind(item, hint: type, range)))
-          if list != nil { list?.append(" UNION ALL ") } else { list = SQLFragment() }
-          list?.append(SQLFragment("SELECT \(x) AS \(sql: q("v"))"))
+          list.append(SQLFragment("SELECT \(x) AS \(sql: q("v"))"))
         }
-        branches.append(list ?? noRow(type, exact))
+        if list.count < 2 {
+          branches.append(list.first ?? noRow(type, exact))
+        } else {
+          // A list is itself a compound (UNION ALL): a subselect of its own inside this one.
+          var all = SQLFragment("SELECT * FROM (")
+          for (n, x) in list.enumerated() {
+            if n > 0 { all.append(" UNION ALL ") }
+            all.append(x)
+          }
+          all.append(SQLFragment(") \(sql: q(alias.name + "l\(i)"))"))
+          branches.append(all)
+        }
       case .constant(.null):
         present.append(.alwaysFalse)  // a nil operand: the result is nil
         branches.append(noRow(type, exact))
@@ -79,19 +97,21 @@ extension SQLCompilation {
     case .intersect: keyword = " INTERSECT "
     default: keyword = " EXCEPT "
     }
-    let alias = newAlias("s")
-    let left = SQLFragment("SELECT * FROM (\(branches[0])) \(sql: q(alias.name + "a"))")
-    let right = SQLFragment("SELECT * FROM (\(branches[1])) \(sql: q(alias.name + "b"))")
-    let from = SQLFragment("(\(left)\(sql: keyword)\(right)) \(alias)")
+    var compound = branches[0]
+    compound.append(keyword)
+    compound.append(branches[1])
+    let from = SQLFragment("(\(compound)) \(alias)")
     let element = SQLExpr(SQLFragment("\(alias).\(sql: q("v"))"), type: type == .null ? .unknown : type, nullable: true)
     let presence: SQLExpr? =
       present.isEmpty
       ? nil
       : SQLExpr(
         SQLFragment("CASE WHEN \(and(present)) THEN 0 END"), type: .integer, nullable: true)
-    return .collection(
-      SQLCollection(
-        from: from, condition: and(present), element: .value(element), presence: presence, filtered: true))
+    var out = SQLCollection(
+      from: from, condition: and(present), element: .value(element), presence: presence, filtered: true)
+    out.compound = compound
+    out.compoundIsExact = exact != nil
+    return .collection(out)
   }
 
   /// A branch without rows, typed (PostgreSQL reads an untyped NULL column as text).
