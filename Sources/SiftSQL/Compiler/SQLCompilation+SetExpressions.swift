@@ -58,7 +58,7 @@ extension SQLCompilation {
           // `(a UNION b) MINUS c` continues a's compound: one level however long the chain.
           // SQLite reads a compound left to right and takes no parentheses in it; PostgreSQL
           // binds INTERSECT tighter, so the left part goes in parentheses there.
-          branches.append(dialect.parserStackLimit == nil ? SQLFragment("(\(compound))") : compound)
+          branches.append(dialect.name == SQLiteDialect().name ? compound : SQLFragment("(\(compound))"))
           present.append(c.condition)
           continue
         }
