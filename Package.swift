@@ -28,7 +28,7 @@ let package = Package(
     .target(name: "SiftSQLite", dependencies: ["SiftSyntax", "SiftSQL", "CSQLite"]),
     .target(name: "SiftPostgres", dependencies: ["SiftSyntax", "SiftSQL", "CLibPQ"]),
     // Core Data: .xcdatamodeld models (FoundationXML) and their SQLite store layout as an SQLSchema.
-    .target(name: "SiftCoreData", dependencies: ["SiftSyntax", "SiftSQL"]),
+    .target(name: "SiftCoreData", dependencies: ["SiftSyntax", "SiftSQL", "SiftEvaluation"]),
     // Live results (NSFetchedResultsController): change sets over fetched results kept current.
     .target(name: "SiftLive", dependencies: ["SiftSyntax", "SiftEvaluation"]),
     .target(

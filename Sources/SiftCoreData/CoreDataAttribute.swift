@@ -58,8 +58,9 @@ public struct CoreDataAttribute: Sendable, Hashable {
   public var isOptional: Bool
   /// `transient="YES"`: kept in memory only, never in the store.
   public var isTransient: Bool
-  /// `derived="YES"`: computed by Core Data from `derivationExpression`, stored in the store but
-  /// not by the app. Sift treats it as not stored (see `isStored`).
+  /// `derived="YES"`: computed by Core Data from `derivationExpression` when it saves and kept
+  /// in the attribute's column, which fetches read (`derivation()` parses the expression;
+  /// `CoreDataModel.derivedValues(of:in:)` computes it in memory).
   public var isDerived: Bool
   /// The derivation expression of a derived attribute.
   public var derivationExpression: String?
@@ -87,6 +88,7 @@ public struct CoreDataAttribute: Sendable, Hashable {
     self.line = line
   }
 
-  /// Whether the attribute has a column Sift reads: not transient and not derived.
-  public var isStored: Bool { !isTransient && !isDerived }
+  /// Whether the attribute has a column Sift reads: not transient (a derived attribute is
+  /// stored: Core Data keeps its value in its column).
+  public var isStored: Bool { !isTransient }
 }

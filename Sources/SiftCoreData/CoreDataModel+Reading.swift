@@ -122,5 +122,19 @@ extension CoreDataModel {
     let (entities, requests) = try reader.model(root)
     try self.init(checking: entities, fetchRequests: requests, file: file, versionName: versionName)
     warnings = reader.warnings
+    configurations = reader.configurations
+    // A derivation Sift cannot compute still has its column: read, with a warning now rather
+    // than an error when memory is asked for its value.
+    for e in entities {
+      for a in e.attributes where a.isDerived {
+        var named = a
+        named.name = "\(e.name).\(a.name)"
+        do throws(SiftError) { _ = try named.derivation() } catch {
+          let at = a.line.map { ":\($0)" } ?? ""
+          warnings.append(
+            "\(file)\(at): \(error.diagnostic.message); its column is read, memory cannot compute it")
+        }
+      }
+    }
   }
 }

@@ -107,7 +107,9 @@ extension CoreDataModel {
     do { return try mapping(entityNumbers: given) } catch { throw SiftError.model(error) }
   }
 
-  func mapping(entityNumbers given: [String: Int]?) throws -> CoreDataSQLMapping {
+  /// `leavingOut`: attributes (`"Root.name"`, by their root entity) the store has no column
+  /// for — a derived attribute of a store written before Core Data kept its column.
+  func mapping(entityNumbers given: [String: Int]?, leavingOut: Set<String> = []) throws -> CoreDataSQLMapping {
     let numbers = given ?? entityNumbers()
     for e in entities where numbers[e.name] == nil {
       throw CoreDataModelError(
@@ -131,7 +133,8 @@ extension CoreDataModel {
       filters[e.name] = filter
       let cols = columns[e.name] ?? [:]
       var attributes: [SQLAttribute] = []
-      for a in allAttributes(of: e.name) where a.isStored {
+      let root = rootEntity(of: e.name)?.name ?? e.name
+      for a in allAttributes(of: e.name) where a.isStored && !leavingOut.contains("\(root).\(a.name)") {
         guard let column = cols[a.name] else { continue }
         let type = Self.sqlType(a.type)
         attributes.append(
@@ -157,8 +160,11 @@ extension CoreDataModel {
           }
           // Inherited by sub-entities too: entities sharing a table through row filters may
           // claim the one foreign-key column (SQLSchema's column check).
+          // An ordered one keeps its order key beside the inverse's column: ZVENUE, Z_FOK_VENUE.
           relationships.append(
-            SQLRelationship(name: r.name, target: r.destination, kind: .toMany(inverseForeignKey: fk)))
+            SQLRelationship(
+              name: r.name, target: r.destination, kind: .toMany(inverseForeignKey: fk),
+              orderColumn: r.isOrdered ? "Z_FOK_" + fk.dropFirst() : nil))
         case .manyToMany:
           guard let inv = inverse(of: r) else {
             unmapped.append("\(e.name).\(r.name): a many-to-many relationship without its inverse; left out")
@@ -182,10 +188,12 @@ extension CoreDataModel {
             source += "1"  // a relationship that is its own inverse: a guess (notes, section 4)
             unmapped.append("\(e.name).\(r.name): is its own inverse; join columns \(target)/\(source) are a guess")
           }
+          // An ordered one's order key names its target column: Z_3SONGS, Z_FOK_3SONGS.
           relationships.append(
             SQLRelationship(
               name: r.name, target: r.destination,
-              kind: .manyToMany(joinTable: joinTable, sourceColumn: source, targetColumn: target)))
+              kind: .manyToMany(joinTable: joinTable, sourceColumn: source, targetColumn: target),
+              orderColumn: r.isOrdered ? "Z_FOK_" + target.dropFirst(2) : nil))
         case .toManyWithoutInverse:
           unmapped.append(
             "\(e.name).\(r.name): a to-many relationship without an inverse; left out (Core Data's storage for it is not "
@@ -196,6 +204,7 @@ extension CoreDataModel {
       let isRoot = rootEntity(of: e.name)?.name == e.name
       var sqlEntity = SQLEntity(
         name: e.name, table: table, primaryKey: "Z_PK", attributes: attributes, relationships: relationships,
+        indexes: uniquenessIndexes(of: e.name, columns: cols),
         rowFilter: isRoot ? nil : SQLRowFilter(column: "Z_ENT", values: filter.map { Int64($0) }))
       // `includesSubentities = false`: the entity's own rows, when it has sub-entities.
       if filter.count > 1, let own = numbers[e.name] {
@@ -207,6 +216,28 @@ extension CoreDataModel {
     return CoreDataSQLMapping(
       schema: schema, entityNumbers: numbers, storeTables: storeTables, entityFilters: filters, columns: columns,
       unmapped: unmapped)
+  }
+
+  /// The uniqueness constraints of `entity` and its ancestors as the unique indexes Core Data
+  /// creates for them, `Z_<Entity>_UNIQUE_<property>_<property>` (as in stores Core Data
+  /// wrote; Grammar/notes/coredata-mapping.md, section 8), on the properties' columns; a
+  /// constraint naming a property without a column (a to-many) is left out.
+  ///
+  /// ```swift
+  /// model.uniquenessIndexes(of: "Tag", columns: model.columnNames()["Tag"] ?? [:]).map(\.name)
+  /// // ["Z_Tag_UNIQUE_name"]
+  /// ```
+  public func uniquenessIndexes(of entity: String, columns: [String: String]) -> [SQLIndex] {
+    var out: [SQLIndex] = []
+    for e in lineage(of: entity).reversed() {
+      for constraint in e.uniquenessConstraints {
+        let cols = constraint.compactMap { columns[$0] }
+        guard cols.count == constraint.count else { continue }
+        out.append(
+          SQLIndex(name: "Z_\(e.name)_UNIQUE_" + constraint.joined(separator: "_"), columns: cols, isUnique: true))
+      }
+    }
+    return out
   }
 
   /// The `SQLAttributeType` an attribute type is read as.

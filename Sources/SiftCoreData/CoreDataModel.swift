@@ -26,6 +26,9 @@ public struct CoreDataModel: Sendable, Hashable {
   /// for w in model.warnings { print("note: \(w)") }
   /// ```
   public internal(set) var warnings: [String] = []
+  /// The configurations the file declares (`<configuration>`), in file order; choose one with
+  /// `restricted(toConfiguration:)`.
+  public internal(set) var configurations: [CoreDataConfiguration] = []
   private var entityIndex: [String: Int]
 
   /// Creates a model from already built parts and checks that names resolve (parents,

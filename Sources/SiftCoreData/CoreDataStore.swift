@@ -75,9 +75,14 @@ public struct CoreDataStore {
       warnings += given.warnings
       let names = Set(catalog.entities.map(\.name))
       for e in given.entities where !names.contains(e.name) {
+        // A store of one configuration holds only its entities: name the ones that fit.
+        let fitting = given.configurations.filter { c in c.entities.allSatisfy { names.contains($0) } }.map(\.name)
+        let hint =
+          fitting.isEmpty
+          ? "" : "; or the configuration it holds (--configuration \(fitting.joined(separator: " or ")))"
         throw CoreDataStoreError(
           "\(label) has no entity '\(e.name)' in Z_PRIMARYKEY (model \(given.file)): the model does not describe this store; "
-            + "pass the model version the store was written with (one .xcdatamodel folder of the bundle)")
+            + "pass the model version the store was written with (one .xcdatamodel folder of the bundle)\(hint)")
       }
       for r in catalog.entities where given.entity(r.name) == nil {
         warnings.append("entity \(r.name) (Z_ENT \(r.number)) is in the store but not in the model; left out")
@@ -90,9 +95,20 @@ public struct CoreDataStore {
     self.model = model
     isModelInferred = given == nil
     let numbers = Dictionary(catalog.entities.map { ($0.name, $0.number) }, uniquingKeysWith: { a, _ in a })
-    var mapping = try model.sqlMapping(entityNumbers: numbers.filter { model.entity($0.key) != nil })
+    let known = numbers.filter { model.entity($0.key) != nil }
+    let missingDerived = catalog.derivedWithoutColumn(model, entityNumbers: known)
+    for m in missingDerived.sorted() {
+      warnings.append("derived attribute \(m) has no column in \(label); left out (computed in memory only)")
+    }
+    var mapping: CoreDataSQLMapping
+    do { mapping = try model.mapping(entityNumbers: known, leavingOut: missingDerived) } catch {
+      throw SiftError.model(error)
+    }
     if given == nil { mapping = catalog.joinTablesApplied(to: mapping) }
     try catalog.check(mapping, modelFile: given?.file)
+    let (ordered, orderNotes) = catalog.orderColumnsChecked(mapping)
+    mapping = ordered
+    warnings += orderNotes
     warnings += mapping.unmapped
     self.mapping = mapping
     self.warnings = warnings

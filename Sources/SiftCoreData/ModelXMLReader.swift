@@ -4,8 +4,10 @@ struct ModelXMLReader {
   /// What was left out of the model, one line each (`CoreDataModel.warnings`).
   var warnings: [String] = []
 
-  /// Elements that carry nothing Sift uses (diagram layout, user info, configurations).
-  static let ignoredModelChildren: Set<String> = ["elements", "configuration"]
+  /// Elements that carry nothing Sift uses (diagram layout, user info).
+  static let ignoredModelChildren: Set<String> = ["elements"]
+  /// The `<configuration>` elements read, in file order.
+  var configurations: [CoreDataConfiguration] = []
   static let ignoredEntityChildren: Set<String> = ["userInfo"]
 
   func fail(_ node: ModelXMLNode, _ message: String) -> CoreDataModelError {
@@ -43,6 +45,7 @@ struct ModelXMLReader {
       switch child.name {
       case "entity": entities.append(try entity(child))
       case "fetchRequest": requests.append(try fetchRequest(child, named: true))
+      case "configuration": configurations.append(try configuration(child))
       // Xcode 15's composite types, used by an entity's Composite attributes (left out there).
       case "composite", "compositeAttribute": continue
       default:
@@ -51,6 +54,22 @@ struct ModelXMLReader {
       }
     }
     return (entities, requests)
+  }
+
+  func configuration(_ node: ModelXMLNode) throws(CoreDataModelError) -> CoreDataConfiguration {
+    let name = try required(node, "name")
+    var members: [String] = []
+    for child in node.children {
+      guard child.name == "memberEntity" else {
+        throw fail(child, "unknown element <\(child.name)> in configuration '\(name)'")
+      }
+      members.append(try required(child, "name"))
+    }
+    if configurations.contains(where: { $0.name == name }) {
+      throw fail(node, "configuration '\(name)' is defined twice")
+    }
+    return CoreDataConfiguration(
+      name: name, entities: members, isUsedWithCloudKit: try flag(node, "usedWithCloudKit"), line: node.line)
   }
 
   mutating func entity(_ node: ModelXMLNode) throws(CoreDataModelError) -> CoreDataEntity {

@@ -124,9 +124,11 @@ struct StoreCatalog {
         for j in joinTables {
           guard let target = j.sides.firstIndex(where: { $0.entity == dest && $0.name == relName }) else { continue }
           let source = j.sides[1 - target]
+          let order = "Z_FOK_" + j.sides[target].column.dropFirst(2)
           return SQLRelationship(
             name: r.name, target: r.target,
-            kind: .manyToMany(joinTable: j.name, sourceColumn: source.column, targetColumn: j.sides[target].column))
+            kind: .manyToMany(joinTable: j.name, sourceColumn: source.column, targetColumn: j.sides[target].column),
+            orderColumn: j.orderColumns.contains(order.uppercased()) ? order : nil)
         }
         return r
       }
@@ -138,6 +140,57 @@ struct StoreCatalog {
       out.schema = schema
     }
     return out
+  }
+
+  /// Derived attributes (`"Root.name"`) whose column the store lacks, on tables it has.
+  func derivedWithoutColumn(_ model: CoreDataModel, entityNumbers: [String: Int]) -> Set<String> {
+    let columns = model.columnNames(entityNumbers: entityNumbers)
+    var out = Set<String>()
+    for e in model.entities {
+      guard let root = model.rootEntity(of: e.name), let table = tables["Z" + root.name.uppercased()] else { continue }
+      for a in e.attributes where a.isDerived && a.isStored {
+        guard let c = columns[e.name]?[a.name] else { continue }
+        if !table.contains(where: { $0.name.uppercased() == c.uppercased() }) { out.insert("\(root.name).\(a.name)") }
+      }
+    }
+    return out
+  }
+
+  /// `mapping` without the order columns the store lacks (an ordered relationship whose
+  /// `Z_FOK_…` is not there: unordered, with a warning each).
+  func orderColumnsChecked(_ mapping: CoreDataSQLMapping) -> (CoreDataSQLMapping, [String]) {
+    var notes: [String] = []
+    var entities: [SQLEntity] = []
+    var changed = false
+    for e in mapping.schema.entityNames.compactMap({ mapping.schema.entity($0) }) {
+      let relationships = e.relationships.map { r -> SQLRelationship in
+        guard let order = r.orderColumn else { return r }
+        let table: String?
+        switch r.kind {
+        case .toMany: table = mapping.schema.entity(r.target)?.table
+        case .manyToMany(let join, _, _): table = join
+        case .toOne: table = nil
+        }
+        if let table,
+          tables[table.uppercased()]?.contains(where: { $0.name.uppercased() == order.uppercased() }) == true
+        {
+          return r
+        }
+        notes.append("\(e.name).\(r.name) is ordered but \(label) has no \(order) column; read unordered")
+        changed = true
+        var plain = r
+        plain.orderColumn = nil
+        return plain
+      }
+      entities.append(e.replacingRelationships(relationships))
+    }
+    guard changed,
+      let schema = try? SQLSchema(
+        entities: entities, dateEncoding: mapping.schema.dateEncoding, layout: mapping.schema.layout)
+    else { return (mapping, notes) }
+    var out = mapping
+    out.schema = schema
+    return (out, Array(Set(notes)).sorted())
   }
 
   /// Every table and column `mapping` names exists in the store.

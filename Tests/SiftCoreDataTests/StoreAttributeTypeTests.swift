@@ -46,7 +46,8 @@ struct StoreAttributeTypeTests {
     ("string == ''", []),
     ("uri CONTAINS 'example'", []), ("uri == nil", []), ("binary == %@", [data([0xDE, 0xAD, 0xBE, 0xEF])]),
     ("binary == nil", []), ("transformable != nil", []), ("uuid == %@", [data(Array(repeating: 0, count: 16))]),
-    ("uuid == nil", []),
+    ("uuid == nil", []), ("shout == 'NONE'", []), ("shout BEGINSWITH 'ÜN'", []), ("shout == string", []),
+    ("shout ==[c] string AND shout != nil", []),
   ]
 
   @Test func everyTypeAnswersLikeMemory() throws {
@@ -57,13 +58,17 @@ struct StoreAttributeTypeTests {
     #expect(
       sample.attributes.map(\.name).sorted() == [
         "Z_PK", "binary", "boolean", "date", "decimal", "double", "float", "int16",
-        "int32", "int64", "string", "transformable", "uri", "uuid",
+        "int32", "int64", "shout", "string", "transformable", "uri", "uuid",
       ])
     #expect(sample.attribute("boolean")?.type == .boolean && sample.attribute("uuid")?.type == .data)
     let bare = try #require(inferred.store.schema.entity("Sample"))
     #expect(bare.attribute("boolean")?.type == .integer && bare.attribute("decimal")?.type == .double)
     #expect(bare.attribute("date")?.dateEncoding == .referenceDateSeconds && bare.attribute("uuid")?.type == .data)
-    let objects = try JSONRecords.records(from: .array(Self.records))
+    // The derived attribute (shout = uppercase:(string)) computed in memory, as the store holds it.
+    let raw = Self.records.compactMap { r -> [String: SiftValue]? in if case .dictionary(let d) = r { d } else { nil } }
+    let derived = try model.addingDerivedValues(to: raw, entity: "Sample")
+    #expect(derived.map { $0["shout"] } == ["ÜNÏCODE OK", "NONE", ""])
+    let objects = try JSONRecords.records(from: .array(derived.map { .dictionary($0) }))
     for (format, args) in Self.predicates {
       let predicate = try SiftPredicate(format: format, arguments: args)
       let memory = try predicate.compile().matchingIndices(objects).map { Int64($0 + 1) }

@@ -14,7 +14,10 @@ import SiftSyntax
 enum BatchCommand: SiftSubcommand {
   static let name = "batch"
   static let options = CommandOptions(
-    valued: ["--data", "--schema", "--entity", "--postgres", "--db", "--pg-schema", "--model", "--dates", "--policy"],
+    valued: [
+      "--data", "--schema", "--entity", "--postgres", "--db", "--pg-schema", "--model", "--configuration", "--dates",
+      "--policy",
+    ],
     switches: ["--lenient", "--write"])
   static var help: String { HelpCommand.pages[name] ?? "" }
 
@@ -30,7 +33,8 @@ enum BatchCommand: SiftSubcommand {
     }
     let source = DatabaseOptions(
       sqlitePath: parsed.value("--db"), conninfo: parsed.value("--postgres"), pgSchema: parsed.value("--pg-schema"),
-      schemaFile: parsed.value("--schema"), modelPath: parsed.value("--model"))
+      schemaFile: parsed.value("--schema"), modelPath: parsed.value("--model"),
+      configuration: parsed.value("--configuration"))
     if let problem = source.usageProblem { return CLIOutput.usageError(problem, command: "batch") }
     if source.namesDatabase && parsed.value("--entity") == nil {
       return CLIOutput.usageError("--entity TABLE is needed with --db or --pg-schema", command: "batch")

@@ -2,6 +2,7 @@ import Foundation
 import SiftCoreData
 import SiftSQL
 import SiftSQLite
+import SiftSyntax
 
 /// `--db STORE.sqlite [--model MODEL.xcdatamodeld]` on a Core Data store: the schema comes from
 /// SiftCoreData (`CoreDataStore`): the model's entities and keys when a model is given, else
@@ -9,25 +10,26 @@ import SiftSQLite
 /// lower-cased). A file with `Z_PRIMARYKEY` and `Z_METADATA` is taken for a store. `"rows"`
 /// answers are `Z_PK` values; nothing is written.
 extension ExistingDatabase {
-  /// Reads a Core Data model file, bundle or `contents` XML, or fails naming it.
-  static func loadModel(_ path: String) throws(Failure) -> CoreDataModel {
+  /// Reads a Core Data model file, bundle or `contents` XML, or fails naming it; with
+  /// `configuration` (`--configuration NAME`), only that configuration's entities.
+  static func loadModel(_ path: String, configuration: String? = nil) throws(Failure) -> CoreDataModel {
     let full = (path as NSString).expandingTildeInPath
     guard FileManager.default.fileExists(atPath: full) else {
       throw Failure("cannot read model \(path): no such file or folder")
     }
     do {
-      return try CoreDataModel(contentsOf: URL(fileURLWithPath: full))
+      let model = try CoreDataModel(contentsOf: URL(fileURLWithPath: full))
+      return try configuration.map { c throws(SiftError) in try model.restricted(toConfiguration: c) } ?? model
     } catch {
       throw Failure(error.description)
     }
   }
 
   /// The database on a Core Data store opened read-only as `db`.
-  static func openCoreData(_ db: SQLiteDatabase, label: String, model modelPath: String?, schemaFile: String?)
-    throws(Failure)
-    -> ExistingDatabase
-  {
-    let model = try modelPath.map { p throws(Failure) in try loadModel(p) }
+  static func openCoreData(
+    _ db: SQLiteDatabase, label: String, model modelPath: String?, schemaFile: String?, configuration: String? = nil
+  ) throws(Failure) -> ExistingDatabase {
+    let model = try modelPath.map { p throws(Failure) in try loadModel(p, configuration: configuration) }
     guard CoreDataStore.isStore(db) else {
       throw Failure(
         "\(label) is not a Core Data store (no Z_PRIMARYKEY and Z_METADATA tables); --model goes with a store")

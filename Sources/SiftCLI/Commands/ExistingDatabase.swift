@@ -58,9 +58,10 @@ final class ExistingDatabase {
   /// Opens an SQLite file read-only and reads its schema; `schemaFile` (JSON) overrides or adds.
   /// A Core Data store (or any file given with `model`) is read by SiftCoreData instead.
   /// `writable` (a command's `--write`): the file itself, opened for writing (it must exist).
-  static func open(sqlite path: String, schemaFile: String? = nil, model: String? = nil, writable: Bool = false)
-    throws(Failure) -> ExistingDatabase
-  {
+  static func open(
+    sqlite path: String, schemaFile: String? = nil, model: String? = nil, configuration: String? = nil,
+    writable: Bool = false
+  ) throws(Failure) -> ExistingDatabase {
     let full = (path as NSString).expandingTildeInPath
     let db: SQLiteDatabase
     let read: SQLIntrospection
@@ -77,7 +78,7 @@ final class ExistingDatabase {
       throw Failure(message.contains(full) ? message : "cannot open \(path): \(message)")
     }
     if model != nil || CoreDataStore.isStore(db) {
-      return try openCoreData(db, label: path, model: model, schemaFile: schemaFile)
+      return try openCoreData(db, label: path, model: model, schemaFile: schemaFile, configuration: configuration)
     }
     do {
       read = try db.introspectSchema()
@@ -232,6 +233,8 @@ struct DatabaseOptions {
   var schemaFile: String?
   /// A Core Data model for a `--db` store (`--model`).
   var modelPath: String? = nil
+  /// The model's configuration whose entities the store holds (`--configuration NAME`).
+  var configuration: String? = nil
 
   /// True when the options name an existing database (`--db`, or `--postgres` with `--pg-schema`).
   var namesDatabase: Bool { sqlitePath != nil || pgSchema != nil }
@@ -243,6 +246,7 @@ struct DatabaseOptions {
     }
     if pgSchema != nil && conninfo == nil { return "--pg-schema needs --postgres CONNINFO" }
     if modelPath != nil && sqlitePath == nil { return "--model goes with --db STORE.sqlite (a Core Data store)" }
+    if configuration != nil && modelPath == nil { return "--configuration NAME goes with --model MODEL" }
     return nil
   }
 
@@ -250,7 +254,9 @@ struct DatabaseOptions {
   /// `writable` (a command's explicit `--write`).
   func open(writable: Bool = false) throws(ExistingDatabase.Failure) -> ExistingDatabase {
     if let sqlitePath {
-      return try ExistingDatabase.open(sqlite: sqlitePath, schemaFile: schemaFile, model: modelPath, writable: writable)
+      return try ExistingDatabase.open(
+        sqlite: sqlitePath, schemaFile: schemaFile, model: modelPath, configuration: configuration,
+        writable: writable)
     }
     guard let conninfo, let pgSchema else {
       throw ExistingDatabase.Failure("no database given: use --db FILE or --postgres CONNINFO --pg-schema NAME")

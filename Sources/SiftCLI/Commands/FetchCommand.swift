@@ -14,12 +14,12 @@ enum FetchCommand: SiftSubcommand {
     valued: [
       "--data", "--sample", "--dates", "--db", "--postgres", "--pg-schema", "--schema", "--model", "--entity",
       "--where", "--arg", "--var", "--sort", "--limit", "--offset", "--properties", "--group-by", "--aggregate",
-      "--having", "--result", "--batch-size",
+      "--having", "--result", "--batch-size", "--configuration",
     ],
     switches: ["--distinct", "--no-subentities"])
   static let help = """
     sift fetch (--data FILE.json [--dates FORMAT]... | --sample venues|notes) [REQUEST]
-    sift fetch --db FILE.sqlite [--model MODEL.xcdatamodeld] [--schema S.json] --entity E [REQUEST]
+    sift fetch --db FILE.sqlite [--model MODEL.xcdatamodeld [--configuration NAME]] [--schema S.json] --entity E [REQUEST]
     sift fetch --postgres CONNINFO --pg-schema NAME [--schema S.json] --entity E [REQUEST]
 
     Runs one fetch request, read-only, and prints one JSON value per line: a record or
@@ -68,7 +68,8 @@ enum FetchCommand: SiftSubcommand {
     }
     let source = DatabaseOptions(
       sqlitePath: parsed.value("--db"), conninfo: parsed.value("--postgres"), pgSchema: parsed.value("--pg-schema"),
-      schemaFile: parsed.value("--schema"), modelPath: parsed.value("--model"))
+      schemaFile: parsed.value("--schema"), modelPath: parsed.value("--model"),
+      configuration: parsed.value("--configuration"))
     if let problem = source.usageProblem { return CLIOutput.usageError(problem, command: name) }
     let inputs = [parsed.value("--data") != nil, parsed.value("--sample") != nil, source.namesDatabase]
     guard inputs.filter({ $0 }).count == 1 else {

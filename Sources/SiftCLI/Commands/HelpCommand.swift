@@ -170,6 +170,7 @@ enum HelpCommand: SiftSubcommand {
       --entity E        the entity to select
       --db FILE         read the schema from an SQLite file (or a Core Data store)
       --model M         with --db on a Core Data store: its .xcdatamodeld
+      --configuration C with --model: only configuration C's entities (the model's <configuration>)
       --postgres C      with --pg-schema NAME: read the schema from that PostgreSQL schema
       --pg-schema NAME  the PostgreSQL schema to read
       --dialect D       sqlite (default, '?' placeholders) or postgres ('$1' placeholders)
@@ -223,6 +224,7 @@ enum HelpCommand: SiftSubcommand {
       --pg-schema NAME  run the cases on that PostgreSQL schema's tables, read-only
       --db FILE         run the cases on an SQLite file or Core Data store, read-only ("rows")
       --model M         with --db on a Core Data store: its .xcdatamodeld
+      --configuration C with --model: only configuration C's entities (the model's <configuration>)
       --policy P.json   check each case's format against a query policy (sift help check)
       --lenient         a record whose evaluation fails does not match (default: the case fails)
       --write           with --db/--pg-schema: open it for writing and run update/delete/insert cases

@@ -10,7 +10,10 @@ import SiftSyntax
 enum SQLCommand: SiftSubcommand {
   static let name = "sql"
   static let options = CommandOptions(
-    valued: ["--schema", "--entity", "--dialect", "--arg", "--var", "--db", "--postgres", "--pg-schema", "--model"],
+    valued: [
+      "--schema", "--entity", "--dialect", "--arg", "--var", "--db", "--postgres", "--pg-schema", "--model",
+      "--configuration",
+    ],
     switches: ["--json"])
   static var help: String { HelpCommand.pages[name] ?? "" }
 
@@ -26,7 +29,8 @@ enum SQLCommand: SiftSubcommand {
     }
     let source = DatabaseOptions(
       sqlitePath: parsed.value("--db"), conninfo: parsed.value("--postgres"), pgSchema: parsed.value("--pg-schema"),
-      schemaFile: parsed.value("--schema"), modelPath: parsed.value("--model"))
+      schemaFile: parsed.value("--schema"), modelPath: parsed.value("--model"),
+      configuration: parsed.value("--configuration"))
     if let problem = source.usageProblem { return CLIOutput.usageError(problem, command: "sql") }
     if source.conninfo != nil && source.pgSchema == nil {
       return CLIOutput.usageError("--postgres needs --pg-schema NAME (the schema to read)", command: "sql")

@@ -14,12 +14,13 @@ import SiftSyntax
 enum WatchCommand: SiftSubcommand {
   static let name = "watch"
   static let options = CommandOptions(
-    valued: ["--data", "--sort", "--section", "--id", "--db", "--entity", "--dates", "--model"],
+    valued: ["--data", "--sort", "--section", "--id", "--db", "--entity", "--dates", "--model", "--configuration"],
     switches: ["--write"])
 
   static let help = """
     sift watch 'FORMAT' --data FILE.json [--sort 'KEY asc, KEY desc'] [--section KEYPATH] [--id KEY] [--dates F]
-    sift watch 'FORMAT' --db FILE.sqlite --entity ENTITY|TABLE [--model M] [--write] [--sort …] [--section …] [--id COLUMN]
+    sift watch 'FORMAT' --db FILE.sqlite --entity ENTITY|TABLE [--model M [--configuration C]] [--write]
+               [--sort …] [--section …] [--id COLUMN]
 
     Fetched results that stay current (NSFetchedResultsController). Prints the records of FILE
     that match FORMAT, sorted and grouped into sections:
@@ -44,6 +45,7 @@ enum WatchCommand: SiftSubcommand {
                                    from FILE, of a Core Data store's model, or --model M), which
                                    names attributes and to-one key paths as sift batch --db does
       --model M                    with --db on a Core Data store: its .xcdatamodeld
+      --configuration C            with --model: only configuration C's entities
       --write                      with --db: write the edits to the database (else refused)
 
     EXAMPLE
@@ -98,7 +100,8 @@ enum WatchCommand: SiftSubcommand {
         let writable = parsed.flags.contains("--write")
         source = .sqlite(
           try sqlite(
-            dbPath, entity: entity, model: parsed.value("--model"), writable: writable, key: parsed.value("--id"),
+            dbPath, entity: entity, model: parsed.value("--model"), configuration: parsed.value("--configuration"),
+            writable: writable, key: parsed.value("--id"),
             predicate: predicate, sorts: sorts, section: parsed.value("--section")),
           writable: writable)
       } else {
@@ -181,7 +184,8 @@ enum WatchCommand: SiftSubcommand {
 
   /// Opens the table: read-only unless `--write` (then the file must exist: watch never creates one).
   static func sqlite(
-    _ path: String, entity: String, model: String? = nil, writable: Bool, key: String?, predicate: SiftPredicate,
+    _ path: String, entity: String, model: String? = nil, configuration: String? = nil, writable: Bool, key: String?,
+    predicate: SiftPredicate,
     sorts: [SiftSortDescriptor], section: String?
   ) throws -> SQLiteLiveTable {
     let db: SQLiteDatabase
@@ -209,7 +213,7 @@ enum WatchCommand: SiftSubcommand {
       throw CommandInputs.Failure(description: error.diagnostic.message)  // one line naming the file
     }
     do {
-      let shape = try self.shape(of: entity, in: db, model: model)
+      let shape = try self.shape(of: entity, in: db, model: model, configuration: configuration)
       return try SQLiteLiveTable(
         database: db, table: shape?.table ?? entity, key: key, predicate: predicate, sortDescriptors: sorts,
         sectionKeyPath: section, shape: shape)
@@ -223,10 +227,12 @@ enum WatchCommand: SiftSubcommand {
   /// `entity` as `sift batch --db` reads it: an entity of the store's model (a Core Data store, or
   /// `--model`) or of the introspected schema, with attribute names and to-one key paths; nil for
   /// a table no entity names (its rows by column, as before).
-  static func shape(of entity: String, in db: SQLiteDatabase, model: String?) throws -> SQLiteLiveShape? {
+  static func shape(of entity: String, in db: SQLiteDatabase, model: String?, configuration: String? = nil) throws
+    -> SQLiteLiveShape?
+  {
     let schema: SQLSchema
     if model != nil || CoreDataStore.isStore(db) {
-      let loaded = try model.map { p throws in try ExistingDatabase.loadModel(p) }
+      let loaded = try model.map { p throws in try ExistingDatabase.loadModel(p, configuration: configuration) }
       schema = try CoreDataStore(database: db, model: loaded).schema
     } else {
       schema = try db.introspectSchema(sampleLimit: 100).schema

@@ -72,7 +72,9 @@ enum REPLStartup {
       if r.status != .ok { throw REPLDataError(r.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
     if let file = options.db {
-      _ = session.attach(try ExistingDatabase.open(sqlite: file, schemaFile: options.schemaFile, model: options.model))
+      _ = session.attach(
+        try ExistingDatabase.open(
+          sqlite: file, schemaFile: options.schemaFile, model: options.model, configuration: options.configuration))
       session.sql.writable = options.write
     } else if let pg = options.postgres, let name = options.pgSchema {
       _ = session.attach(try ExistingDatabase.open(postgres: pg, schema: name, schemaFile: options.schemaFile))

@@ -31,6 +31,8 @@ struct REPLOptions: Sendable, Equatable {
   var schemaFile: String?
   /// A Core Data model for a `--db` store (`--model`).
   var model: String?
+  /// The model's configuration whose entities the store holds (`--configuration`).
+  var configuration: String?
   /// With `--db`: `.insert`/`.update`/`.delete` under `.watch` write to the file (`--write`).
   var write = false
   /// History file (nil: default `~/.sift_history`).
@@ -73,6 +75,7 @@ struct REPLOptions: Sendable, Equatable {
       --model MODEL         with --db on a Core Data store: its .xcdatamodeld (keys as in the
                             model, fetch request templates for .fetch); without it keys are
                             the column names without Z, lower-cased
+      --configuration NAME  with --model: only that configuration's entities
       --write               with --db: .insert, .update and .delete under .watch write to the
                             watched table, one transaction each (as sift watch --write)
       --history FILE        history file (default ~/.sift_history)
@@ -98,7 +101,7 @@ struct REPLOptions: Sendable, Equatable {
 
   static let valued = [
     "--load", "--generate", "--entity", "--engine", "--postgres", "--history", "--command", "-c", "--db", "--pg-schema",
-    "--schema", "--model",
+    "--schema", "--model", "--configuration",
   ]
   static let switches = [
     "--keep-going", "--no-color", "--no-sample", "--no-history", "--echo", "--write", "--help", "-h",
@@ -138,6 +141,7 @@ struct REPLOptions: Sendable, Equatable {
         case "--pg-schema": o.pgSchema = value
         case "--schema": o.schemaFile = value
         case "--model": o.model = value
+        case "--configuration": o.configuration = value
         case "--history": o.historyPath = value
         default: o.commands.append(value)
         }
@@ -166,6 +170,9 @@ struct REPLOptions: Sendable, Equatable {
       throw UsageError(message: "--db and --pg-schema name two databases; give one")
     }
     if o.pgSchema != nil && o.postgres == nil { throw UsageError(message: "--pg-schema needs --postgres CONNINFO") }
+    if o.configuration != nil && o.model == nil {
+      throw UsageError(message: "--configuration NAME goes with --model MODEL")
+    }
     if o.model != nil && o.db == nil {
       throw UsageError(message: "--model goes with --db STORE.sqlite (a Core Data store)")
     }

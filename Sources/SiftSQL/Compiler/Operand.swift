@@ -38,8 +38,12 @@ struct SQLCollection: Sendable {
   /// Correlation plus SUBQUERY filters.
   var condition: SQLExpr
   var element: Element
-  /// The side table's position column, for `[FIRST]`, `[LAST]`, `[n]`.
+  /// The side table's position column, or an ordered to-many's order column, for `[FIRST]`,
+  /// `[LAST]`, `[n]`.
   var position: SQLFragment?
+  /// True when `position` holds 0, 1, 2, … (a side table); false for an order key whose
+  /// values only order (Core Data's sparse `Z_FOK_…`): `[n]` is then the n-th by order.
+  var positionIsIndex = true
   /// From `@distinctUnionOfObjects`: count distinct elements.
   var distinct = false
   /// The owner's element count (NULL when the collection is nil), if stored; for an array
@@ -50,6 +54,11 @@ struct SQLCollection: Sendable {
   var length: SQLExpr? = nil
   /// True once SUBQUERY or a union operator narrowed the elements.
   var filtered = false
+  /// For a set expression's result: its compound SELECT (`from` without the parentheses and
+  /// alias), which a set operator applied to it continues rather than nests.
+  var compound: SQLFragment? = nil
+  /// Whether `compound`'s column is cast to the dialect's exact numeric type.
+  var compoundIsExact = false
 }
 
 extension SQLCompilation {

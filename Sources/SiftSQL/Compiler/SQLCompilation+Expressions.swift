@@ -49,11 +49,10 @@ extension SQLCompilation {
       }
       let i = integerChecked(v)
       return .value(SQLExpr(SQLFragment("(~ \(i))"), type: .integer, nullable: v.nullable))
-    case .binary(let op, _, _) where op.isSetOperator:
-      // Folded over constant lists (one shared rule with memory); over key paths, not yet.
-      guard let items = SetOperatorFolding.constantElements(e) else {
-        throw fail(.notCompilable("'\(op.symbol)' over anything but constant lists"), e.range)
-      }
+    case .binary(let op, let a, let b) where op.isSetOperator:
+      // Folded over constant lists (one shared rule with memory); over collections, a derived
+      // table (SQLCompilation+SetExpressions.swift).
+      guard let items = SetOperatorFolding.constantElements(e) else { return try setExpression(op, a, b, e.range) }
       return try expression(ExpressionNode(.constant(.array(items)), range: e.range))
     case .binary(let op, let a, let b):
       return .value(try binary(op, a, b, e.range))
@@ -166,8 +165,9 @@ extension SQLCompilation {
     case (.collection(let c), .size):
       return try collectionOperator(.count, c, [], range)
     case (.collection(let c), _):
-      guard let position = c.position, case .value(let e) = c.element else {
-        throw fail(.indexingToMany, range)
+      guard let position = c.position else { throw fail(.indexingToMany, range) }
+      guard case .value(let e) = c.element, c.positionIsIndex else {
+        return try orderedElement(c, position, kind, range)
       }
       switch kind {
       case .first, .last:

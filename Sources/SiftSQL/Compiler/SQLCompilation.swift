@@ -110,7 +110,7 @@ struct SQLCompilation {
         return .row(RowRef(entity: target, key: keyExpr, alias: alias, joined: true))
       }
       return .row(RowRef(entity: target, key: keyExpr, alias: nil))
-    case .toMany(let targetPosition, let inverse, let count):
+    case .toMany(let targetPosition, let inverse, let count, let order):
       guard let target = schema.entity(at: targetPosition) else { break }
       let a = newAlias()
       let owner = primaryKey(row)
@@ -122,8 +122,9 @@ struct SQLCompilation {
         SQLCollection(
           from: SQLFragment("\(sql: target.quotedTable) \(a)"), condition: cond,
           element: .row(RowRef(entity: target, key: elementKey, alias: a)),
+          position: order.map { SQLFragment("\(a).\(sql: $0)") }, positionIsIndex: false,
           presence: count.map { column(row, $0, type: .integer) }))
-    case .manyToMany(let targetPosition, let table, let sourceColumn, let targetColumn, let count):
+    case .manyToMany(let targetPosition, let table, let sourceColumn, let targetColumn, let count, let order):
       guard let target = schema.entity(at: targetPosition) else { break }
       let j = newAlias("j")
       let a = newAlias()
@@ -138,6 +139,7 @@ struct SQLCompilation {
       return .collection(
         SQLCollection(
           from: from, condition: cond, element: .row(RowRef(entity: target, key: elementKey, alias: a)),
+          position: order.map { SQLFragment("\(j).\(sql: $0)") }, positionIsIndex: false,
           presence: count.map { column(row, $0, type: .integer) }))
     }
     if key == "self" { return .row(row) }

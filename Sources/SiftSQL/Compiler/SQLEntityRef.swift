@@ -36,10 +36,14 @@ final class SQLEntityRef: Sendable {
     /// `SQLEntityRefs.all` (nil: not in the schema).
     case toOne(target: Int?, foreignKey: SQLColumnRef)
     /// A to-many relationship: the target's quoted inverse foreign key, and the owner's
-    /// element-count column where Sift created the tables (nil: never nil, decision 10).
-    case toMany(target: Int?, inverse: String, count: SQLColumnRef?)
-    /// A many-to-many relationship through a join table (quoted names).
-    case manyToMany(target: Int?, joinTable: String, sourceColumn: String, targetColumn: String, count: SQLColumnRef?)
+    /// element-count column where Sift created the tables (nil: never nil, decision 10);
+    /// `order`: the quoted order column on the target table of an ordered one.
+    case toMany(target: Int?, inverse: String, count: SQLColumnRef?, order: String?)
+    /// A many-to-many relationship through a join table (quoted names); `order`: the join
+    /// table's quoted order column of an ordered one.
+    case manyToMany(
+      target: Int?, joinTable: String, sourceColumn: String, targetColumn: String, count: SQLColumnRef?,
+      order: String?)
   }
 
   /// `targets`: the position of each entity in `SQLEntityRefs.all`, by name.
@@ -73,12 +77,14 @@ final class SQLEntityRef: Sendable {
         members[r.name] = .toOne(target: targets[r.target], foreignKey: column(fk))
       case .toMany(let inverse):
         members[r.name] = .toMany(
-          target: targets[r.target], inverse: dialect.quoteIdentifier(inverse), count: count(r.name))
+          target: targets[r.target], inverse: dialect.quoteIdentifier(inverse), count: count(r.name),
+          order: r.orderColumn.map(dialect.quoteIdentifier))
       case .manyToMany(let table, let sourceColumn, let targetColumn):
         members[r.name] = .manyToMany(
           target: targets[r.target], joinTable: dialect.quoteIdentifier(table),
           sourceColumn: dialect.quoteIdentifier(sourceColumn),
-          targetColumn: dialect.quoteIdentifier(targetColumn), count: count(r.name))
+          targetColumn: dialect.quoteIdentifier(targetColumn), count: count(r.name),
+          order: r.orderColumn.map(dialect.quoteIdentifier))
       }
     }
     self.members = members

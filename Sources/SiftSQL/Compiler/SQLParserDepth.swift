@@ -137,9 +137,10 @@ enum SQLParserDepth {
   /// `AND`/`OR` (the parser has reduced the operand before them), `CASE`…`END` (nest like
   /// parentheses), `WHEN`/`ELSE` (SQLite's `case_exprlist` is left-recursive: the clauses
   /// before reduce to one symbol, held with the empty `case_operand`: at most 2 entries; THEN
-  /// does not reduce) and `SELECT`, in any case.
+  /// does not reduce), `SELECT`, and the compound operators `UNION`, `INTERSECT`, `EXCEPT`
+  /// (boundaries, like AND/OR), in any case.
   static func keyword(_ word: ArraySlice<UInt8>) -> Keyword {
-    guard word.count >= 2 && word.count <= 6, let first = word.first else { return .none }
+    guard word.count >= 2 && word.count <= 9, let first = word.first else { return .none }
     // Only the keyword of this length and first letter can match (most words are names).
     for (spelling, keyword) in keywordBytes
     where spelling.count == word.count && spelling.first == first & 0xDF
@@ -156,6 +157,8 @@ enum SQLParserDepth {
   static let keywords: [(String, Keyword)] = [
     ("AND", .boundary), ("OR", .boundary), ("CASE", .open), ("WHEN", .caseBoundary), ("ELSE", .caseBoundary),
     ("END", .close), ("SELECT", .select),
+    // A compound's members reduce as they go (`selectnowith` is left-recursive), as AND/OR do.
+    ("UNION", .boundary), ("INTERSECT", .boundary), ("EXCEPT", .boundary),
   ]
 }
 

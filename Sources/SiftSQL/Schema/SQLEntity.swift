@@ -88,12 +88,18 @@ public struct SQLRelationship: Sendable, Hashable {
   public var target: String
   /// Storage.
   public var kind: Kind
+  /// For an ordered to-many (Core Data's `ordered="YES"`): the integer column whose ascending
+  /// values give the order — on the target table beside the inverse foreign key
+  /// (`.toMany`), or on the join table (`.manyToMany`); Core Data's `Z_FOK_…`. Its values may
+  /// be sparse: only their order counts. Nil for an unordered relationship.
+  public var orderColumn: String?
 
   /// Creates a relationship.
-  public init(name: String, target: String, kind: Kind) {
+  public init(name: String, target: String, kind: Kind, orderColumn: String? = nil) {
     self.name = name
     self.target = target
     self.kind = kind
+    self.orderColumn = orderColumn
   }
 
   /// True for to-many and many-to-many.

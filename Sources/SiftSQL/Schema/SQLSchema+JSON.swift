@@ -17,7 +17,8 @@ extension SQLSchema {
   /// filter, `SQLRowFilter`: `"entityColumn": "Z_ENT", "entityValues": [3, 4]`; `"ownEntityValues": [3]`, the
   /// entity's own rows for `includesSubentities = false`, `SQLEntity.ownRows`); per attribute `"nullable"`, `"nativeType"`,
   /// `"dateEncoding"` (any `SQLDateEncoding` name) and `"arrayStorage"` (`sideTable`,
-  /// `array`, `json`).
+  /// `array`, `json`); per to-many relationship `"orderColumn"` (an ordered one's order key,
+  /// `SQLRelationship.orderColumn`).
   ///
   /// Defaults: `table` is the lower-cased entity name; `primaryKey` is `id`; a to-one's
   /// `foreignKey` is `<relationship>_id` on the source table; a to-many's
@@ -355,19 +356,22 @@ extension SQLSchema {
     let what = "\(entity).\(key)"
     if let target = try string(d["toOne"], "\(what).toOne") {
       let fk = try string(d["foreignKey"], "\(what).foreignKey") ?? key + "_id"
+      if d["orderColumn"] != nil { throw invalid("relationship \(what) is to-one: it has no order column") }
       return SQLRelationship(name: key, target: target, kind: .toOne(foreignKey: fk))
     }
     guard let target = try string(d["toMany"], "\(what).toMany") else {
       throw invalid("relationship \(what) needs \"toOne\" or \"toMany\"")
     }
+    let order = try string(d["orderColumn"], "\(what).orderColumn")
     if let join = try string(d["joinTable"], "\(what).joinTable") {
       let targetTable = tables[target] ?? target.lowercased()
       let source = try string(d["sourceColumn"], "\(what).sourceColumn") ?? table + "_id"
       let dest = try string(d["targetColumn"], "\(what).targetColumn") ?? targetTable + "_id"
       return SQLRelationship(
-        name: key, target: target, kind: .manyToMany(joinTable: join, sourceColumn: source, targetColumn: dest))
+        name: key, target: target, kind: .manyToMany(joinTable: join, sourceColumn: source, targetColumn: dest),
+        orderColumn: order)
     }
     let fk = try string(d["inverseForeignKey"], "\(what).inverseForeignKey") ?? table + "_id"
-    return SQLRelationship(name: key, target: target, kind: .toMany(inverseForeignKey: fk))
+    return SQLRelationship(name: key, target: target, kind: .toMany(inverseForeignKey: fk), orderColumn: order)
   }
 }

@@ -82,6 +82,10 @@ extension SQLSchema {
           "targetColumn": .string(target),
         ]
       }
+      if let order = r.orderColumn, case .dictionary(var spec)? = rels[r.name] {
+        spec["orderColumn"] = .string(order)
+        rels[r.name] = .dictionary(spec)
+      }
     }
     if !rels.isEmpty { d["relationships"] = .dictionary(rels) }
     if !e.indexes.isEmpty {

@@ -146,6 +146,12 @@ public struct SQLSchema: Sendable, Hashable {
           try check(s, "join column of \(e.name).\(r.name)")
           try check(d, "join column of \(e.name).\(r.name)")
         }
+        if let order = r.orderColumn {
+          guard r.isToMany else {
+            throw SQLSchema.invalid("relationship \(e.name).\(r.name) is to-one: it has no order column")
+          }
+          try check(order, "order column of \(e.name).\(r.name)")
+        }
       }
     }
     try checkColumnsAreDistinct()

@@ -77,13 +77,16 @@ struct DatabaseRecordReader {
             DatabaseValues.value(row[1], targetKey, db.schema))
         }
       case .toMany(let fk):
-        for row in try select([fk, targetKey.column], from: target, where: fk, in: keys, orderBy: targetKey.column)
+        // An ordered to-many in its order (Core Data's Z_FOK_…), ties and the rest by key.
+        let order = (r.orderColumn.map { [$0] } ?? []) + [targetKey.column]
+        for row in try select([fk, targetKey.column], from: target, where: fk, in: keys, orderBy: order)
         where row.count == 2 {
           links[DatabaseValues.value(row[0], e.primaryKeyAttribute, db.schema), default: []].append(
             DatabaseValues.value(row[1], targetKey, db.schema))
         }
       case .manyToMany(let join, let source, let other):
-        for row in try select([source, other], fromTable: join, where: source, in: keys, orderBy: other)
+        let order = (r.orderColumn.map { [$0] } ?? []) + [other]
+        for row in try select([source, other], fromTable: join, where: source, in: keys, orderBy: order)
         where row.count == 2 {
           links[DatabaseValues.value(row[0], e.primaryKeyAttribute, db.schema), default: []].append(
             DatabaseValues.value(row[1], targetKey, db.schema))
@@ -107,13 +110,13 @@ struct DatabaseRecordReader {
   /// `SELECT cols FROM entity's table WHERE column IN (keys…)`, chunked, within the
   /// entity's row filter (a Core Data sub-entity's `Z_ENT`).
   private func select(
-    _ columns: [String], from e: SQLEntity, where column: String, in keys: [SiftValue], orderBy: String? = nil
+    _ columns: [String], from e: SQLEntity, where column: String, in keys: [SiftValue], orderBy: [String] = []
   ) throws -> [[SQLValue]] {
     try select(columns, fromTable: e.table, where: column, in: keys, orderBy: orderBy, filter: e.rowFilter)
   }
 
   private func select(
-    _ columns: [String], fromTable table: String, where column: String, in keys: [SiftValue], orderBy: String? = nil,
+    _ columns: [String], fromTable table: String, where column: String, in keys: [SiftValue], orderBy: [String] = [],
     filter: SQLRowFilter? = nil
   ) throws -> [[SQLValue]] {
     let dialect = db.dialect
@@ -135,7 +138,7 @@ struct DatabaseRecordReader {
         sql += filter.values.indices.map { dialect.placeholder(bindings.count + $0 + 1) }.joined(separator: ", ") + ")"
         bindings += filter.values.map { SQLValue.integer($0) }
       }
-      if let orderBy { sql += " ORDER BY " + q(orderBy) }
+      if !orderBy.isEmpty { sql += " ORDER BY " + orderBy.map(q).joined(separator: ", ") }
       rows += try db.run(SQLStatement(sql: sql, bindings: bindings))
     }
     return rows

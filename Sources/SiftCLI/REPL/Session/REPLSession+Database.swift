@@ -29,19 +29,24 @@ extension REPLSession {
     return .ok(out)
   }
 
-  /// `.open FILE.sqlite [--schema S.json] [--model M]`: the file's tables (a Core Data store's
-  /// entities), read-only. Nothing is written.
+  /// `.open FILE.sqlite [--schema S.json] [--model M [--configuration C]]`: the file's tables (a
+  /// Core Data store's entities), read-only. Nothing is written.
   func open(_ arg: String) -> REPLResponse {
     let words = REPLSession.splitWords(arg)
-    let usage = "usage: .open FILE.sqlite [--schema S.json] [--model MODEL.xcdatamodeld]"
+    let usage = "usage: .open FILE.sqlite [--schema S.json] [--model MODEL.xcdatamodeld [--configuration NAME]]"
     var file: String?
     var schemaFile: String?
     var model: String?
+    var configuration: String?
     var i = 0
     while i < words.count {
-      if words[i] == "--schema" || words[i] == "--model" {
+      if words[i] == "--schema" || words[i] == "--model" || words[i] == "--configuration" {
         guard i + 1 < words.count else { return .failure(errorLine("\(words[i]) needs a value")) }
-        if words[i] == "--schema" { schemaFile = words[i + 1] } else { model = words[i + 1] }
+        switch words[i] {
+        case "--schema": schemaFile = words[i + 1]
+        case "--model": model = words[i + 1]
+        default: configuration = words[i + 1]
+        }
         i += 2
       } else {
         guard file == nil else { return .failure(errorLine(usage)) }
@@ -49,9 +54,10 @@ extension REPLSession {
         i += 1
       }
     }
-    guard let file else { return .failure(errorLine(usage)) }
+    guard let file, configuration == nil || model != nil else { return .failure(errorLine(usage)) }
     do {
-      return attach(try ExistingDatabase.open(sqlite: file, schemaFile: schemaFile, model: model))
+      return attach(
+        try ExistingDatabase.open(sqlite: file, schemaFile: schemaFile, model: model, configuration: configuration))
     } catch {
       return .failure(errorLine(error.description))
     }
@@ -156,10 +162,14 @@ extension REPLSession {
         case .manyToMany(let join, let source, let other):
           (kind, key) = ("many-to-many", "\(join)(\(source) → \(e.table), \(other) → \(target(r, db)))")
         }
-        return [.string(r.name), .string(kind), .string(r.target), .string(key)]
+        let ordered = r.orderColumn.map { " ordered by \($0)" } ?? ""
+        return [.string(r.name), .string(kind + ordered), .string(r.target), .string(key)]
       }
       out += TableRenderer(style: style, maxCellWidth: 60).render(
         columns: ["relationship", "kind", "target", "keys"], rows: rels)
+    }
+    for index in e.indexes where index.isUnique && index.columns != e.primaryKeyColumns {
+      out += TerminalText.escaped("unique: \(index.name) (\(index.columns.joined(separator: ", ")))") + "\n"
     }
     out += warningLines(db.warnings.filter { $0.table == e.table || $0.entity == e.name })
     return .ok(out)
