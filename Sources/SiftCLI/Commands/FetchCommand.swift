@@ -19,7 +19,8 @@ enum FetchCommand: SiftSubcommand {
     switches: ["--distinct", "--no-subentities"])
   static let help = """
     sift fetch (--data FILE.json [--dates FORMAT]... | --sample venues|notes) [REQUEST]
-    sift fetch --db FILE.sqlite [--model MODEL.xcdatamodeld [--configuration NAME]] [--schema S.json] --entity E [REQUEST]
+    sift fetch --db FILE.sqlite [--model MODEL.xcdatamodeld [--configuration NAME]] [--schema S.json]
+               --entity E [REQUEST]
     sift fetch --postgres CONNINFO --pg-schema NAME [--schema S.json] --entity E [REQUEST]
 
     Runs one fetch request, read-only, and prints one JSON value per line: a record or
