@@ -1,12 +1,8 @@
 import Foundation
 import SiftSyntax
 
-/// Runs a plan over rows `lo..<lo+n`, writing 1 (match) or 0 per row into `out`.
-///
-/// The loops read the columns through raw pointers: the row range is checked once against
-/// the column (every column of a data set has a row for every record), and a bounds check
-/// per value kept the numeric loops from vectorizing (`sift-bench --suite columnar`,
-/// `scan_vs_loop`).
+/// Runs a plan over rows `lo..<lo+n`, writing 1 (match) or 0 per row into `out`. The loops
+/// read the columns through the pointers `ColumnBuffers.lend` lends (checked once per run).
 enum ColumnarKernels {
   static func run(_ plan: ColumnarPlan, _ lo: Int, _ n: Int, _ out: UnsafeMutablePointer<UInt8>) {
     guard n > 0 else { return }
@@ -25,31 +21,29 @@ enum ColumnarKernels {
       }
       run(first, lo, n, out)
       guard terms.count > 1 else { return }
-      let tmp = UnsafeMutablePointer<UInt8>.allocate(capacity: n)
-      defer { tmp.deallocate() }
-      for t in terms.dropFirst() {
-        run(t, lo, n, tmp)
-        if isAnd {
-          for k in 0..<n { out[k] &= tmp[k] }
-        } else {
-          for k in 0..<n { out[k] |= tmp[k] }
+      ColumnBuffers.scratch(UInt8.self, n) { tmp in
+        for t in terms.dropFirst() {
+          run(t, lo, n, tmp)
+          if isAnd {
+            for k in 0..<n { out[k] &= tmp[k] }
+          } else {
+            for k in 0..<n { out[k] |= tmp[k] }
+          }
         }
       }
     }
   }
 
   static func run(_ leaf: ColumnarLeaf, _ lo: Int, _ n: Int, _ out: UnsafeMutablePointer<UInt8>) {
+    guard n > 0 else { return }
     let column = leaf.column
-    precondition(lo >= 0 && lo + n <= column.count, "a column has a row for every record")
     let na = leaf.nullAnswer
-    column.state.withUnsafeBufferPointer { states in
-      let st = states.baseAddress! + lo
+    ColumnBuffers.lend(column.state, from: lo, count: n) { st in
       switch leaf.test {
       case .nothing:
         for k in 0..<n { out[k] = st[k] < Column.value ? na : 0 }
       case .ints(let a, let b):
-        column.ints.withUnsafeBufferPointer { values in
-          let v = values.baseAddress! + lo
+        ColumnBuffers.lend(column.ints, from: lo, count: n) { v in
           for k in 0..<n {
             let valid = st[k] >> 1
             let hit: UInt8 = (v[k] >= a ? 1 : 0) & (v[k] <= b ? 1 : 0)
@@ -57,8 +51,7 @@ enum ColumnarKernels {
           }
         }
       case .doubles(let a, let b):
-        column.doubles.withUnsafeBufferPointer { values in
-          let v = values.baseAddress! + lo
+        ColumnBuffers.lend(column.doubles, from: lo, count: n) { v in
           for k in 0..<n {
             let valid = st[k] >> 1
             let hit: UInt8 = (v[k] >= a ? 1 : 0) & (v[k] <= b ? 1 : 0)
@@ -74,21 +67,21 @@ enum ColumnarKernels {
           out[k] = (valid & hit) | ((valid ^ 1) & na)
         }
       case .counts(let a, let b):
-        column.ends.withUnsafeBufferPointer { ends in
+        var start = lo == 0 ? 0 : Int64(column.ends[lo - 1])
+        ColumnBuffers.lend(column.ends, from: lo, count: n) { ends in
           for k in 0..<n {
-            let r = lo + k
-            let c = Int64(ends[r]) - (r == 0 ? 0 : Int64(ends[r - 1]))
+            let end = Int64(ends[k])
+            let c = end - start
             out[k] = st[k] < Column.value ? na : (c >= a && c <= b ? 1 : 0)
+            start = end
           }
         }
       case .intSet(let set):
-        column.ints.withUnsafeBufferPointer { values in
-          let v = values.baseAddress! + lo
+        ColumnBuffers.lend(column.ints, from: lo, count: n) { v in
           for k in 0..<n { out[k] = st[k] < Column.value ? na : (set.contains(v[k]) ? 1 : 0) }
         }
       case .doubleSet(let set):
-        column.doubles.withUnsafeBufferPointer { values in
-          let v = values.baseAddress! + lo
+        ColumnBuffers.lend(column.doubles, from: lo, count: n) { v in
           for k in 0..<n { out[k] = st[k] < Column.value ? na : (set.contains(v[k]) ? 1 : 0) }
         }
       case .stringSet(let set, let fold):
@@ -109,32 +102,33 @@ enum ColumnarKernels {
     _ q: SiftQuantifier, _ element: ColumnarLeaf, _ column: Column, _ lo: Int, _ n: Int, _ st: UnsafePointer<UInt8>,
     _ na: UInt8, _ out: UnsafeMutablePointer<UInt8>
   ) {
-    column.ends.withUnsafeBufferPointer { ends in
-      let eLo = lo == 0 ? 0 : Int(ends[lo - 1])
-      let m = Int(ends[lo + n - 1]) - eLo
-      let inner = UnsafeMutablePointer<UInt8>.allocate(capacity: max(m, 1))
-      defer { inner.deallocate() }
-      run(element, eLo, m, inner)
-      // counts[e]: matching elements before element e (of this part).
-      let counts = UnsafeMutablePointer<UInt32>.allocate(capacity: m + 1)
-      defer { counts.deallocate() }
-      var c: UInt32 = 0
-      counts[0] = 0
-      for e in 0..<m {
-        c &+= UInt32(inner[e])
-        counts[e + 1] = c
-      }
-      // ANY: hits != 0; NONE: hits == 0; ALL: hits == elements.
-      let everyOne: UInt32 = q == .all ? .max : 0
-      let flip: UInt8 = q == .any ? 1 : 0
-      var start = 0
-      for k in 0..<n {
-        let end = Int(ends[lo + k]) - eLo
-        let hits = counts[end] &- counts[start]
-        let target = UInt32(truncatingIfNeeded: end &- start) & everyOne
-        let answer = (hits == target ? 1 : 0) ^ flip
-        out[k] = st[k] < Column.value ? na : answer
-        start = end
+    let allEnds = column.ends
+    let eLo = lo == 0 ? 0 : Int(allEnds[lo - 1])
+    let m = Int(allEnds[lo + n - 1]) - eLo
+    ColumnBuffers.lend(allEnds, from: lo, count: n) { ends in
+      ColumnBuffers.scratch(UInt8.self, m) { inner in
+        ColumnBuffers.scratch(UInt32.self, m + 1) { counts in
+          run(element, eLo, m, inner)
+          // counts[e]: matching elements before element e (of this part).
+          var c: UInt32 = 0
+          counts[0] = 0
+          for e in 0..<m {
+            c &+= UInt32(inner[e])
+            counts[e + 1] = c
+          }
+          // ANY: hits != 0; NONE: hits == 0; ALL: hits == elements.
+          let everyOne: UInt32 = q == .all ? .max : 0
+          let flip: UInt8 = q == .any ? 1 : 0
+          var start = 0
+          for k in 0..<n {
+            let end = Int(ends[k]) - eLo
+            let hits = counts[end] &- counts[start]
+            let target = UInt32(truncatingIfNeeded: end &- start) & everyOne
+            let answer = (hits == target ? 1 : 0) ^ flip
+            out[k] = st[k] < Column.value ? na : answer
+            start = end
+          }
+        }
       }
     }
   }
@@ -146,15 +140,11 @@ enum ColumnarKernels {
     let folded = t.fold.isEmpty ? nil : column.folded(t.fold)
     let bytes = folded?.bytes ?? column.bytes
     let ends = folded?.ends ?? column.ends
-    let needle = t.needle.isEmpty ? [0] : t.needle
-    bytes.withUnsafeBufferPointer { all in
-      ends.withUnsafeBufferPointer { endsBuffer in
-        needle.withUnsafeBufferPointer { needleBuffer in
-          let base = all.baseAddress ?? UnsafePointer(bitPattern: 1)!
-          let ends = endsBuffer.baseAddress! + lo
-          let nd = needleBuffer.baseAddress!
-          let m = t.needle.count
-          var start = lo == 0 ? 0 : Int(endsBuffer[lo - 1])
+    let m = t.needle.count
+    var start = lo == 0 ? 0 : Int(ends[lo - 1])
+    ColumnBuffers.lend(bytes, from: 0, count: bytes.count) { base in
+      ColumnBuffers.lend(ends, from: lo, count: n) { ends in
+        ColumnBuffers.lend(t.needle, from: 0, count: m) { nd in
           // One loop per operation: the row's bytes are base[start..<end].
           switch t.operation {
           case .equal:
@@ -201,12 +191,11 @@ enum ColumnarKernels {
     let folded = fold.isEmpty ? nil : column.folded(fold)
     let bytes = folded?.bytes ?? column.bytes
     let ends = folded?.ends ?? column.ends
-    bytes.withUnsafeBufferPointer { all in
-      ends.withUnsafeBufferPointer { endsBuffer in
-        let base = all.baseAddress ?? UnsafePointer(bitPattern: 1)!
-        var start = lo == 0 ? 0 : Int(endsBuffer[lo - 1])
+    var start = lo == 0 ? 0 : Int(ends[lo - 1])
+    ColumnBuffers.lend(bytes, from: 0, count: bytes.count) { base in
+      ColumnBuffers.lend(ends, from: lo, count: n) { ends in
         for k in 0..<n {
-          let end = Int(endsBuffer[lo + k])
+          let end = Int(ends[k])
           out[k] = st[k] < Column.value ? na : (set.contains(base + start, end - start) ? 1 : 0)
           start = end
         }

@@ -88,36 +88,3 @@ extension ColumnarPlanner {
     return probe
   }
 }
-
-/// Byte strings hashed for lookups straight from a column's bytes (no `String` or array made
-/// per row). Hashed with the standard library's seeded `Hasher`, so a list chosen to collide
-/// cannot turn lookups into scans.
-struct ByteStringSet: Sendable {
-  /// The elements by hash: the hash of their bytes, then the elements with that hash.
-  private var buckets: [Int: [[UInt8]]] = [:]
-
-  init(_ elements: [[UInt8]]) {
-    for e in elements {
-      let h = e.withUnsafeBytes(Self.hash)
-      if buckets[h]?.contains(e) == true { continue }
-      buckets[h, default: []].append(e)
-    }
-  }
-
-  /// Whether the `n` bytes at `p` are an element.
-  @inline(__always)
-  func contains(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-    guard let candidates = buckets[Self.hash(UnsafeRawBufferPointer(start: p, count: n))] else { return false }
-    for c in candidates where c.count == n {
-      if n == 0 { return true }
-      if c.withUnsafeBufferPointer({ memcmp($0.baseAddress!, p, n) == 0 }) { return true }
-    }
-    return false
-  }
-
-  static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
-    var h = Hasher()
-    h.combine(bytes: bytes)
-    return h.finalize()
-  }
-}

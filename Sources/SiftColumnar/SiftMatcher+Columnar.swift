@@ -146,9 +146,7 @@ enum ColumnarScan {
     let parts = (count + part - 1) / part
     let queue = PartQueue(parts: parts)
     let threads = max(1, min(workers, parts))
-    let work = { @Sendable (caller: Bool) in
-      let mask = UnsafeMutablePointer<UInt8>.allocate(capacity: part)
-      defer { mask.deallocate() }
+    let work = { @Sendable (caller: Bool) in ColumnBuffers.scratch(UInt8.self, part) { mask in
       var spent: UInt64 = 0
       var scanned: UInt64 = 0
       func scan(_ p: Int) {
@@ -174,7 +172,7 @@ enum ColumnarScan {
       // scheduled.
       queue.waitForAll(nanoseconds: scanned > 0 ? 2 * spent / scanned : 100_000)
       while let p = queue.next(steal: true) { scan(p) }
-    }
+    } }
     // Helpers take parts when they get to run; the caller scans too, and then the parts helpers
     // have taken but not finished (the first answer for a part is kept; both are the same).
     // `concurrentPerform` waited for every thread: two threads were 4x slower than one on the
