@@ -62,12 +62,12 @@ final class Column: ColumnStorageCell, ColumnRows, @unchecked Sendable {
     return n
   }
 
-  /// The strings folded as `options` ask (`TextFolding.fold`, the evaluator's own folding),
+  /// The strings folded as `fold` asks (`TextFolding.fold`, the evaluator's own folding),
   /// built at first use: ASCII rows lower-cased (or kept, for `[d]` alone), others folded.
-  func folded(_ options: ComparisonOptions) -> FoldedStrings {
+  func folded(_ fold: TextFoldCode) -> FoldedStrings {
     foldLock.lock()
     defer { foldLock.unlock() }
-    if let f = folds[options.rawValue] { return f }
+    if let f = folds[fold.rawValue] { return f }
     var out = FoldedStrings()
     out.bytes.reserveCapacity(bytes.count)
     out.ends.reserveCapacity(count)
@@ -79,7 +79,7 @@ final class Column: ColumnStorageCell, ColumnRows, @unchecked Sendable {
         let end = Int(ends[r])
         let row = UnsafeBufferPointer(start: all + start, count: end - start)
         if state[r] == Column.marked {
-          TextFolding.fold(utf8: row, options, into: &out.bytes)
+          TextFolding.fold(utf8: row, fold.options, into: &out.bytes)
         } else {
           out.bytes.append(contentsOf: row)
         }
@@ -90,8 +90,8 @@ final class Column: ColumnStorageCell, ColumnRows, @unchecked Sendable {
     // ASCII rows lower-cased in one pass over everything: a `[c]` fold holds no ASCII capital
     // (`TextFoldingTests.caseFoldsHoldNoASCIICapital`), so the folded rows stay as they are.
     // (A byte at a time into the array per row was 4% of a `[c]` count from a file, perf.)
-    if options.contains(.caseInsensitive) { ColumnBuffers.lowerASCII(&out.bytes) }
-    folds[options.rawValue] = out
+    if fold.caseless { ColumnBuffers.lowerASCII(&out.bytes) }
+    folds[fold.rawValue] = out
     return out
   }
 }

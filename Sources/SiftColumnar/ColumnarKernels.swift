@@ -150,32 +150,35 @@ enum ColumnarKernels {
           case .equal:
             for k in 0..<n {
               let end = Int(ends[k])
-              out[k] = st[k] < Column.value ? na : (end - start == m && same(base + start, nd, m) ? 1 : 0)
+              let hit = end - start == m && TextSearch.same(base + start, nd, m)
+              out[k] = st[k] < Column.value ? na : (hit ? 1 : 0)
               start = end
             }
-          case .prefix:
+          case .search(let position):
             for k in 0..<n {
               let end = Int(ends[k])
-              out[k] = st[k] < Column.value ? na : (end - start >= m && same(base + start, nd, m) ? 1 : 0)
-              start = end
-            }
-          case .suffix:
-            for k in 0..<n {
-              let end = Int(ends[k])
-              out[k] = st[k] < Column.value ? na : (end - start >= m && same(base + end - m, nd, m) ? 1 : 0)
-              start = end
-            }
-          case .contains:
-            for k in 0..<n {
-              let end = Int(ends[k])
-              out[k] = st[k] < Column.value ? na : (find(nd, m, in: base + start, end - start) ? 1 : 0)
+              let hit = TextSearch.find(nd, count: m, in: base + start, count: end - start, position)
+              out[k] = st[k] < Column.value ? na : (hit ? 1 : 0)
               start = end
             }
           case .range:
-            for k in 0..<n {
-              let end = Int(ends[k])
-              out[k] = st[k] < Column.value ? na : (inRange(base + start, end - start, t) ? 1 : 0)
-              start = end
+            // Bounds in `TextSearch.order`: at least `least` against the lower one, at most
+            // `most` against the upper one (0 inclusive, 1 / -1 exclusive).
+            let lo = t.lower?.bytes ?? [], hi = t.upper?.bytes ?? []
+            let least = t.lower.map { $0.inclusive ? 0 : 1 }
+            let most = t.upper.map { $0.inclusive ? 0 : -1 }
+            ColumnBuffers.lend(lo, from: 0, count: lo.count) { lp in
+              ColumnBuffers.lend(hi, from: 0, count: hi.count) { hp in
+                for k in 0..<n {
+                  let end = Int(ends[k])
+                  let s = base + start
+                  var hit = true
+                  if let least, TextSearch.order(s, count: end - start, lp, count: lo.count) < least { hit = false }
+                  if hit, let most, TextSearch.order(s, count: end - start, hp, count: hi.count) > most { hit = false }
+                  out[k] = st[k] < Column.value ? na : (hit ? 1 : 0)
+                  start = end
+                }
+              }
             }
           }
         }
@@ -185,7 +188,7 @@ enum ColumnarKernels {
 
   /// Strings looked up in a set, their bytes folded as `fold` says.
   static func stringSet(
-    _ set: ByteStringSet, _ fold: ComparisonOptions, _ column: Column, _ lo: Int, _ n: Int,
+    _ set: ByteStringSet, _ fold: TextFoldCode, _ column: Column, _ lo: Int, _ n: Int,
     _ st: UnsafePointer<UInt8>, _ na: UInt8, _ out: UnsafeMutablePointer<UInt8>
   ) {
     let folded = fold.isEmpty ? nil : column.folded(fold)
@@ -201,52 +204,5 @@ enum ColumnarKernels {
         }
       }
     }
-  }
-
-  /// Whether the `n` bytes at `a` and `b` are the same (short runs compared in place: a call
-  /// to `memcmp` per row cost more than the comparison).
-  @inline(__always)
-  static func same(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-    if n > 16 { return memcmp(a, b, n) == 0 }
-    var i = 0
-    while i < n {
-      if a[i] != b[i] { return false }
-      i += 1
-    }
-    return true
-  }
-
-  /// Whether the `m` bytes at `needle` occur in the `len` bytes at `s` (`m` > 0).
-  static func find(_ needle: UnsafePointer<UInt8>, _ m: Int, in s: UnsafePointer<UInt8>, _ len: Int) -> Bool {
-    let first = needle[0]
-    var i = 0
-    while i + m <= len {
-      if s[i] == first && same(s + i, needle, m) { return true }
-      i += 1
-    }
-    return false
-  }
-
-  /// Byte order (`memcmp`, then length), as the evaluator's text rule compares.
-  static func inRange(_ s: UnsafePointer<UInt8>, _ len: Int, _ t: StringTest) -> Bool {
-    func compare(_ b: [UInt8]) -> Int {
-      b.withUnsafeBufferPointer { p in
-        let n = min(len, p.count)
-        if n > 0 {
-          let r = memcmp(s, p.baseAddress!, n)
-          if r != 0 { return r < 0 ? -1 : 1 }
-        }
-        return len == p.count ? 0 : (len < p.count ? -1 : 1)
-      }
-    }
-    if let (b, inclusive) = t.lower {
-      let c = compare(b)
-      if c < 0 || (c == 0 && !inclusive) { return false }
-    }
-    if let (b, inclusive) = t.upper {
-      let c = compare(b)
-      if c > 0 || (c == 0 && !inclusive) { return false }
-    }
-    return true
   }
 }

@@ -92,8 +92,10 @@ extension SiftMatcher {
       guard self.variables.allSatisfy({ variables[$0] != nil }) else { return (nil, "a variable without a value", []) }
       predicate = predicate.substituting(variables)
     }
-    var planner = ColumnarPlanner(root: records.root, options: EvaluationOptions(), reason: nil)
-    let plan = planner.plan(predicate.root)
+    // The evaluator's plan, lowered: constants folded, key paths split, operators prepared.
+    guard let evaluation = predicate.evaluationPlan() else { return (nil, "the predicate", []) }
+    var planner = ColumnarPlanner(root: records.root)
+    let plan = planner.plan(evaluation)
     return (plan, planner.reason, planner.keysRead)
   }
 }

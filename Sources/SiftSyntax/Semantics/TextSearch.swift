@@ -168,30 +168,84 @@ package enum TextSearch {
   package static func find(
     _ n: UnsafeBufferPointer<UInt8>, in h: UnsafeBufferPointer<UInt8>, _ position: Position, caseless: Bool = false
   ) -> Bool {
-    let count = n.count
-    guard count > 0, count <= h.count, let np = n.baseAddress, let hp = h.baseAddress else { return false }
+    guard let np = n.baseAddress, let hp = h.baseAddress else { return false }
+    return find(np, count: n.count, in: hp, count: h.count, position, caseless: caseless)
+  }
+
+  /// `find` on a pointer and a count each: a needle and a subject read where they are stored
+  /// (a column's row, in SiftColumnar's kernels).
+  ///
+  /// ```swift
+  /// n.withUnsafeBufferPointer { n in h.withUnsafeBufferPointer { h in
+  ///   TextSearch.find(n.baseAddress!, count: n.count, in: h.baseAddress!, count: h.count, .prefix) } }
+  /// ```
+  @inlinable @inline(__always)
+  package static func find(
+    _ np: UnsafePointer<UInt8>, count: Int, in hp: UnsafePointer<UInt8>, count hCount: Int, _ position: Position,
+    caseless: Bool = false
+  ) -> Bool {
+    guard count > 0, count <= hCount else { return false }
     @inline(__always) func at(_ offset: Int) -> Bool {
       if caseless {
         for i in 0..<count where lowerASCII(hp[offset + i]) != np[i] { return false }
         return true
       }
-      return memcmp(hp + offset, np, count) == 0
+      return same(hp + offset, np, count)
     }
     switch position {
     case .prefix:
       return at(0)
     case .suffix:
-      return at(h.count - count)
+      return at(hCount - count)
     case .anywhere:
       let first = np.pointee
       var i = 0
-      let last = h.count - count
+      let last = hCount - count
       while i <= last {
         if (caseless ? lowerASCII(hp[i]) : hp[i]) == first && at(i) { return true }
         i += 1
       }
       return false
     }
+  }
+
+  /// Whether the `n` bytes at `a` and `b` are the same. Short runs are compared in place:
+  /// a call to `memcmp` for each of a column's rows cost more than the comparison
+  /// (`sift-bench --suite columnar`, BEGINSWITH and `==` on names).
+  @inlinable @inline(__always)
+  package static func same(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+    if n > 16 { return memcmp(a, b, n) == 0 }
+    var i = 0
+    while i < n {
+      if a[i] != b[i] { return false }
+      i += 1
+    }
+    return true
+  }
+
+  /// The `n` bytes at `a` against the `m` at `b` in code-point order (UTF-8 byte order, then
+  /// the shorter first): -1, 0 or 1. The order of strings without `[c]`/`[d]` (and of folded
+  /// ones), in memory and in SiftColumnar's kernels.
+  ///
+  /// ```swift
+  /// // "ab" < "abc" < "b"
+  /// ```
+  @inlinable @inline(__always)
+  package static func order(_ a: UnsafePointer<UInt8>, count n: Int, _ b: UnsafePointer<UInt8>, count m: Int) -> Int {
+    let k = min(n, m)
+    if k >= 8 {
+      // The first eight bytes as one big-endian word decide most comparisons without a call
+      // (ISO-8601 text differs in its year or month): `sift-bench --suite columnar`, the range
+      // over `opened` as text.
+      let x = UInt64(bigEndian: UnsafeRawPointer(a).loadUnaligned(as: UInt64.self))
+      let y = UInt64(bigEndian: UnsafeRawPointer(b).loadUnaligned(as: UInt64.self))
+      if x != y { return x < y ? -1 : 1 }
+    }
+    if k > 0 {
+      let r = memcmp(a, b, k)
+      if r != 0 { return r < 0 ? -1 : 1 }
+    }
+    return n == m ? 0 : (n < m ? -1 : 1)
   }
 
   /// An ASCII capital lower-cased; every other byte unchanged.
