@@ -90,11 +90,11 @@ extension ColumnarJSONParser {
   }
 
   /// The format of the date key `child` stands for, when it is one stepped over.
-  @inline(__always) func skippedDateFormat(_ child: ColumnRef) -> SiftJSONDates.Format? {
+  @inline(__always) func skippedDateFormat(_ child: Column) -> SiftJSONDates.Format? {
     guard !dateKeys.isEmpty else { return nil }
-    if child.refers(to: skippedISO) { return .iso8601 }
-    if child.refers(to: skippedSeconds) { return .seconds }
-    if child.refers(to: skippedMilliseconds) { return .milliseconds }
+    if child === skippedISO { return .iso8601 }
+    if child === skippedSeconds { return .seconds }
+    if child === skippedMilliseconds { return .milliseconds }
     return nil
   }
 

@@ -6,9 +6,7 @@ import SiftSyntax
 //
 // - `ColumnStorageCell.s`: a column's storage without run-time exclusivity checks
 //   (`@exclusivity(unchecked)`); every write to it is a method in this file.
-// - `ColumnRef`: a child column lent by its parent's key slot, not retained
-//   (`Unmanaged`, read through `_withUnsafeGuaranteedRef`), and the key-slot lookup that
-//   hands it out (`ColumnStorage.keySlot`, keys compared as unaligned words).
+// - The key-slot lookup (`ColumnStorage.keySlot`): keys compared as unaligned words.
 // - The loader's input: the file's bytes lent as one `UnsafeBufferPointer` for the whole
 //   parse (`ColumnarJSONParser.reading`), read without bounds checks in release builds (every
 //   read is behind an `i < p.count` test of the parser's own), and the plain-string scan.
@@ -21,8 +19,14 @@ import SiftSyntax
 // `ColumnarPlan` and `ColumnarScan.PartQueue` says the same as the ownership rule below (built
 // once, then read only) or is a lock's (`PartQueue`).
 //
-// Why they exist, measured (`sift-bench --suite columnar`, release, 100,000 venues, each
-// construct against its plain form in the same hour; figures in each section).
+// Why they exist, measured: `sift-bench --suite columnar`, release, 1,000,000 venues, each
+// construct against its plain form within the hour (a shared 2-core machine at load 10-13, so
+// the CPU-time figures): the unchecked storage loads at 554 MB/s of CPU time, checked at 415
+// (`load_cpu_mb_per_s`; `load_vs_rows` 12.4 against 10.1): kept. Re-measured and removed:
+// child columns lent unretained from the key slots (`Unmanaged`, `_withUnsafeGuaranteedRef`;
+// 8.4% of counting JSON Lines once, perf): 554 MB/s against 568 with plain references, no
+// gain, so the loader now holds plain references. The kernels' lent rows and the parser's
+// lent input were not measured against a plain form this time (their reasons are beside them).
 //
 // The rule that keeps them sound: a column is built by one thread (the loader) and only read
 // after it is finished; a parent column owns its children (a key slot's column is always also
@@ -70,7 +74,7 @@ extension Column {
   /// (Inlined into the parser with `ColumnStorage.keySlot` and `ColumnarJSONParser.key`: 10.7%
   /// fewer instructions counting 100,000 venues of JSON Lines, 3.2% loading them whole;
   /// callgrind.)
-  @inline(__always) func keySlot(_ position: Int, _ p: UnsafeBufferPointer<UInt8>, _ start: Int) -> (ColumnRef, Int)? {
+  @inline(__always) func keySlot(_ position: Int, _ p: UnsafeBufferPointer<UInt8>, _ start: Int) -> (Column, Int)? {
     s.keySlot(position, p, start)
   }
 
@@ -79,37 +83,21 @@ extension Column {
   }
 }
 
-// MARK: - Child columns lent by their parent's key slot
-
-/// A column lent, not retained: the parent's key slot (`ColumnStorage.slotColumns`, and
-/// `fields`) or the parser's stand-in columns hold it while the loader uses it. A retain and
-/// release of every key's column were 8.4% of counting 267 MB of JSON Lines (perf).
-struct ColumnRef {
-  private let u: Unmanaged<Column>
-
-  /// `c`, lent: whoever passes it keeps `c` alive while the reference is used.
-  @inline(__always) init(lending c: Column) { u = .passUnretained(c) }
-
-  /// Whether this is `c` itself (an identity test, no retain).
-  @inline(__always) func refers(to c: Column) -> Bool { u.toOpaque() == Unmanaged.passUnretained(c).toOpaque() }
-
-  /// `body` with the column (the lender keeps it alive: `_withUnsafeGuaranteedRef`).
-  @inline(__always) func with<R>(_ body: (Column) -> R) -> R { u._withUnsafeGuaranteedRef(body) }
-}
-
 extension ColumnStorage {
   /// The column of the key at `position` of the previous record, when the text at `start` (just
   /// past a key's opening quote) is that key and its closing quote; and where the key ends.
-  @inline(__always) func keySlot(_ position: Int, _ p: UnsafeBufferPointer<UInt8>, _ start: Int) -> (ColumnRef, Int)? {
+  @inline(__always) func keySlot(_ position: Int, _ p: UnsafeBufferPointer<UInt8>, _ start: Int) -> (Column, Int)? {
     guard position < slotColumns.count, let text = p.baseAddress else { return nil }
     let a = position == 0 ? 0 : slotEnds[position - 1]
     let n = slotEnds[position] - a
     let end = start + n
     guard end < p.count, p[end] == UInt8(ascii: "\"") else { return nil }
-    guard n == 0 || slotBytes.withUnsafeBufferPointer({ $0.baseAddress.map { Self.same($0 + a, text + start, n) } })
-      == true
+    guard
+      n == 0
+        || slotBytes.withUnsafeBufferPointer({ $0.baseAddress.map { Self.same($0 + a, text + start, n) } })
+          == true
     else { return nil }
-    return (ColumnRef(lending: slotColumns[position]), end)
+    return (slotColumns[position], end)
   }
 
   /// Whether the `n` bytes (`n` > 0) at `a` and `b` are the same. Keys are short: up to 16

@@ -148,33 +148,35 @@ enum ColumnarScan {
     let parts = (count + part - 1) / part
     let queue = PartQueue(parts: parts)
     let threads = max(1, min(workers, parts))
-    let work = { @Sendable (caller: Bool) in ColumnBuffers.scratch(UInt8.self, part) { mask in
-      var spent: UInt64 = 0
-      var scanned: UInt64 = 0
-      func scan(_ p: Int) {
-        let lo = base + p * part
-        let n = min(part, range.upperBound - lo)
-        ColumnarKernels.run(plan, lo, n, mask)
-        queue.set(p, body(lo, mask, n))
-        if let deadline, deadline.passed { queue.stop() }
-      }
-      while let p = queue.next(steal: false) {
-        let t0 = caller ? DispatchTime.now().uptimeNanoseconds : 0
-        scan(p)
-        if caller {
-          spent &+= DispatchTime.now().uptimeNanoseconds &- t0
-          scanned += 1
+    let work = { @Sendable (caller: Bool) in
+      ColumnBuffers.scratch(UInt8.self, part) { mask in
+        var spent: UInt64 = 0
+        var scanned: UInt64 = 0
+        func scan(_ p: Int) {
+          let lo = base + p * part
+          let n = min(part, range.upperBound - lo)
+          ColumnarKernels.run(plan, lo, n, mask)
+          queue.set(p, body(lo, mask, n))
+          if let deadline, deadline.passed { queue.stop() }
         }
+        while let p = queue.next(steal: false) {
+          let t0 = caller ? DispatchTime.now().uptimeNanoseconds : 0
+          scan(p)
+          if caller {
+            spent &+= DispatchTime.now().uptimeNanoseconds &- t0
+            scanned += 1
+          }
+        }
+        guard caller else { return }
+        // No part is left untaken. The caller waits for a helper finishing its last part, up to
+        // two of its own part times (rescanning that part at once made the caller finish up to a
+        // part later, and the helper's leftover part ran into the next scan); then it scans the
+        // parts still open itself, so it never waits long for a thread the machine has not
+        // scheduled.
+        queue.waitForAll(nanoseconds: scanned > 0 ? 2 * spent / scanned : 100_000)
+        while let p = queue.next(steal: true) { scan(p) }
       }
-      guard caller else { return }
-      // No part is left untaken. The caller waits for a helper finishing its last part, up to
-      // two of its own part times (rescanning that part at once made the caller finish up to a
-      // part later, and the helper's leftover part ran into the next scan); then it scans the
-      // parts still open itself, so it never waits long for a thread the machine has not
-      // scheduled.
-      queue.waitForAll(nanoseconds: scanned > 0 ? 2 * spent / scanned : 100_000)
-      while let p = queue.next(steal: true) { scan(p) }
-    } }
+    }
     // Helpers take parts when they get to run; the caller scans too, and then the parts helpers
     // have taken but not finished (the first answer for a part is kept; both are the same).
     // `concurrentPerform` waited for every thread: two threads were 4x slower than one on the
