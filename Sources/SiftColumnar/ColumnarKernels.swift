@@ -141,49 +141,46 @@ enum ColumnarKernels {
     let bytes = folded?.bytes ?? column.bytes
     let ends = folded?.ends ?? column.ends
     let m = t.needle.count
-    var start = lo == 0 ? 0 : Int(ends[lo - 1])
+    let start = lo == 0 ? 0 : Int(ends[lo - 1])
+    // `TextSearch` answers each row into `out` (a call for the whole part), then null and
+    // missing rows take the null answer.
     ColumnBuffers.lend(bytes, from: 0, count: bytes.count) { base in
       ColumnBuffers.lend(ends, from: lo, count: n) { ends in
-        ColumnBuffers.lend(t.needle, from: 0, count: m) { nd in
-          // One loop per operation: the row's bytes are base[start..<end].
-          switch t.operation {
-          case .equal:
-            for k in 0..<n {
-              let end = Int(ends[k])
-              let hit = end - start == m && TextSearch.same(base + start, nd, m)
-              out[k] = st[k] < Column.value ? na : (hit ? 1 : 0)
-              start = end
-            }
-          case .search(let position):
-            for k in 0..<n {
-              let end = Int(ends[k])
-              let hit = TextSearch.find(nd, count: m, in: base + start, count: end - start, position)
-              out[k] = st[k] < Column.value ? na : (hit ? 1 : 0)
-              start = end
-            }
-          case .range:
-            // Bounds in `TextSearch.order`: at least `least` against the lower one, at most
-            // `most` against the upper one (0 inclusive, 1 / -1 exclusive).
-            let lo = t.lower?.bytes ?? [], hi = t.upper?.bytes ?? []
-            let least = t.lower.map { $0.inclusive ? 0 : 1 }
-            let most = t.upper.map { $0.inclusive ? 0 : -1 }
-            ColumnBuffers.lend(lo, from: 0, count: lo.count) { lp in
-              ColumnBuffers.lend(hi, from: 0, count: hi.count) { hp in
-                for k in 0..<n {
-                  let end = Int(ends[k])
-                  let s = base + start
-                  var hit = true
-                  if let least, TextSearch.order(s, count: end - start, lp, count: lo.count) < least { hit = false }
-                  if hit, let most, TextSearch.order(s, count: end - start, hp, count: hi.count) > most { hit = false }
-                  out[k] = st[k] < Column.value ? na : (hit ? 1 : 0)
-                  start = end
-                }
+        switch t.operation {
+        case .equal:
+          ColumnBuffers.lend(t.needle, from: 0, count: m) { nd in
+            TextSearch.equal(runs: base, from: start, ends: ends, count: n, to: nd, count: m, into: out)
+          }
+        case .search(let position):
+          ColumnBuffers.lend(t.needle, from: 0, count: m) { nd in
+            TextSearch.find(nd, count: m, inRuns: base, from: start, ends: ends, count: n, position, into: out)
+          }
+        case .range:
+          // Each bound's order of every row: at least 0 against an inclusive lower bound (1
+          // exclusive), at most 0 against an inclusive upper one (-1 exclusive).
+          for k in 0..<n { out[k] = 1 }
+          ColumnBuffers.scratch(Int8.self, n) { orders in
+            func order(against b: [UInt8]) {
+              ColumnBuffers.lend(b, from: 0, count: b.count) { bp in
+                TextSearch.order(
+                  runs: base, from: start, ends: ends, count: n, against: bp, count: b.count, into: orders)
               }
+            }
+            if let (b, inclusive) = t.lower {
+              order(against: b)
+              let least: Int8 = inclusive ? 0 : 1
+              for k in 0..<n { out[k] &= orders[k] >= least ? 1 : 0 }
+            }
+            if let (b, inclusive) = t.upper {
+              order(against: b)
+              let most: Int8 = inclusive ? 0 : -1
+              for k in 0..<n { out[k] &= orders[k] <= most ? 1 : 0 }
             }
           }
         }
       }
     }
+    for k in 0..<n where st[k] < Column.value { out[k] = na }
   }
 
   /// Strings looked up in a set, their bytes folded as `fold` says.

@@ -95,7 +95,7 @@ struct ColumnarPlanner {
         guard let x = plan(t) else { return nil }
         out.append(x)
       }
-      if case .and = p { return .and(out) }
+      if case .and = p { return .and(Self.mergingRanges(out)) }
       return .or(out)
     case .comparison(let c):
       let r = comparison(c)
@@ -202,7 +202,8 @@ struct ColumnarPlanner {
       guard case .string(let s) = rhs, let position = TextSearch.Position(op) else { return nil }
       let needle = Array(fold.fold(s).utf8)
       if needle.isEmpty { return leaf(.nothing) }
-      return leaf(.strings(StringTest(operation: .search(position), needle: needle, lower: nil, upper: nil, fold: fold)))
+      return leaf(
+        .strings(StringTest(operation: .search(position), needle: needle, lower: nil, upper: nil, fold: fold)))
     default:
       return nil
     }

@@ -209,13 +209,18 @@ package enum TextSearch {
     }
   }
 
-  /// Whether the `n` bytes at `a` and `b` are the same. Short runs are compared in place:
-  /// a call to `memcmp` for each of a column's rows cost more than the comparison
-  /// (`sift-bench --suite columnar`, BEGINSWITH and `==` on names).
+  /// Whether the `n` bytes at `a` and `b` are the same, eight at a time (a call to `memcmp`
+  /// per row cost more than comparing a short run in place).
   @inlinable @inline(__always)
   package static func same(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-    if n > 16 { return memcmp(a, b, n) == 0 }
+    let x = UnsafeRawPointer(a), y = UnsafeRawPointer(b)
     var i = 0
+    while i + 8 <= n {
+      if x.loadUnaligned(fromByteOffset: i, as: UInt64.self) != y.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+        return false
+      }
+      i += 8
+    }
     while i < n {
       if a[i] != b[i] { return false }
       i += 1
@@ -225,7 +230,8 @@ package enum TextSearch {
 
   /// The `n` bytes at `a` against the `m` at `b` in code-point order (UTF-8 byte order, then
   /// the shorter first): -1, 0 or 1. The order of strings without `[c]`/`[d]` (and of folded
-  /// ones), in memory and in SiftColumnar's kernels.
+  /// ones), in memory and in SiftColumnar's kernels. Eight bytes at a time as big-endian words
+  /// (ISO-8601 text differs in its first eight, its year or month).
   ///
   /// ```swift
   /// // "ab" < "abc" < "b"
@@ -233,19 +239,74 @@ package enum TextSearch {
   @inlinable @inline(__always)
   package static func order(_ a: UnsafePointer<UInt8>, count n: Int, _ b: UnsafePointer<UInt8>, count m: Int) -> Int {
     let k = min(n, m)
-    if k >= 8 {
-      // The first eight bytes as one big-endian word decide most comparisons without a call
-      // (ISO-8601 text differs in its year or month): `sift-bench --suite columnar`, the range
-      // over `opened` as text.
-      let x = UInt64(bigEndian: UnsafeRawPointer(a).loadUnaligned(as: UInt64.self))
-      let y = UInt64(bigEndian: UnsafeRawPointer(b).loadUnaligned(as: UInt64.self))
-      if x != y { return x < y ? -1 : 1 }
+    let x = UnsafeRawPointer(a), y = UnsafeRawPointer(b)
+    var i = 0
+    while i + 8 <= k {
+      let p = UInt64(bigEndian: x.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+      let q = UInt64(bigEndian: y.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+      if p != q { return p < q ? -1 : 1 }
+      i += 8
     }
-    if k > 0 {
-      let r = memcmp(a, b, k)
-      if r != 0 { return r < 0 ? -1 : 1 }
+    while i < k {
+      if a[i] != b[i] { return a[i] < b[i] ? -1 : 1 }
+      i += 1
     }
     return n == m ? 0 : (n < m ? -1 : 1)
+  }
+
+  // MARK: Runs of text one after another (a column's rows)
+  //
+  // One call for many strings stored end to end: run `k` is `bytes[ends[k - 1]..<ends[k]]`,
+  // the first starting at `start`. SiftColumnar's kernels call these once per part of a
+  // column: these helpers are not inlined across modules (not even `@inlinable` ones, Swift
+  // 6.3, release), and a call per row cost BEGINSWITH[c] 3.4 -> 5.3 CPU ns a record
+  // (`sift-bench --suite columnar`).
+
+  /// 1 in `hits[k]` where run `k` is the `m` bytes at `needle`, else 0.
+  package static func equal(
+    runs bytes: UnsafePointer<UInt8>, from start: Int, ends: UnsafePointer<UInt32>, count n: Int,
+    to needle: UnsafePointer<UInt8>, count m: Int, into hits: UnsafeMutablePointer<UInt8>
+  ) {
+    var s = start
+    for k in 0..<n {
+      let e = Int(ends[k])
+      hits[k] = e - s == m && same(bytes + s, needle, m) ? 1 : 0
+      s = e
+    }
+  }
+
+  /// 1 in `hits[k]` where the `m` bytes at `needle` occur in run `k` at `position` (`find`).
+  package static func find(
+    _ needle: UnsafePointer<UInt8>, count m: Int, inRuns bytes: UnsafePointer<UInt8>, from start: Int,
+    ends: UnsafePointer<UInt32>, count n: Int, _ position: Position, into hits: UnsafeMutablePointer<UInt8>
+  ) {
+    // One loop per position, each with its position a constant.
+    @inline(__always) func each(_ position: Position) {
+      var s = start
+      for k in 0..<n {
+        let e = Int(ends[k])
+        hits[k] = find(needle, count: m, in: bytes + s, count: e - s, position) ? 1 : 0
+        s = e
+      }
+    }
+    switch position {
+    case .anywhere: each(.anywhere)
+    case .prefix: each(.prefix)
+    case .suffix: each(.suffix)
+    }
+  }
+
+  /// `orders[k]`: run `k` against the `m` bytes at `b` in `order` (-1, 0 or 1).
+  package static func order(
+    runs bytes: UnsafePointer<UInt8>, from start: Int, ends: UnsafePointer<UInt32>, count n: Int,
+    against b: UnsafePointer<UInt8>, count m: Int, into orders: UnsafeMutablePointer<Int8>
+  ) {
+    var s = start
+    for k in 0..<n {
+      let e = Int(ends[k])
+      orders[k] = Int8(truncatingIfNeeded: order(bytes + s, count: e - s, b, count: m))
+      s = e
+    }
   }
 
   /// An ASCII capital lower-cased; every other byte unchanged.
