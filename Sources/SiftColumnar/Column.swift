@@ -12,7 +12,9 @@ import SiftSyntax
 /// to the row evaluator.
 ///
 /// Built once by the loader, then read only (shared by scan threads).
-final class Column: ColumnRows, @unchecked Sendable {
+/// Its storage and the loader's writes into it are in `ColumnarUnsafeAccess.swift`
+/// (`ColumnStorageCell`).
+final class Column: ColumnStorageCell, ColumnRows, @unchecked Sendable {
   enum Kind: UInt8 { case empty, int, double, bool, date, string, array, object, mixed }
 
   /// Row states.
@@ -23,20 +25,6 @@ final class Column: ColumnRows, @unchecked Sendable {
   /// A value with a mark: a non-ASCII string, an integer kept in a `Double` column, `true`.
   static let marked: UInt8 = 3
 
-  /// `.object`, for the loader: the column of the key at `position` in the previous record,
-  /// when the text at `start` is that key again and its closing quote; and where the key ends.
-  /// (Inlined into the parser with `ColumnStorage.keySlot` and `ColumnarJSONParser.key`: 10.7%
-  /// fewer instructions counting 100,000 venues of JSON Lines, 3.2% loading them whole;
-  /// callgrind.)
-  @inline(__always) func keySlot(_ position: Int, _ p: UnsafeBufferPointer<UInt8>, _ start: Int) -> (
-    Unmanaged<Column>, Int
-  )? {
-    s.keySlot(position, p, start)
-  }
-  func rememberKey(_ position: Int, _ key: UnsafeBufferPointer<UInt8>, _ column: Column) {
-    s.rememberKey(position, key, column)
-  }
-
   /// Strings folded for `[c]`, `[d]`, `[cd]` (built at first use, then shared).
   private let foldLock = NSLock()
   private var folds: [UInt8: FoldedStrings] = [:]
@@ -45,17 +33,6 @@ final class Column: ColumnRows, @unchecked Sendable {
   static let exactDoubleLimit: UInt64 = 1 << 53
 
   struct Unsupported: Error {}
-
-  /// The values (one access per append: the loader's run-time exclusivity checks on each
-  /// array of the column cost 17% of loading, perf over `sift eval --count`).
-  ///
-  /// Unchecked: the one remaining check per append, key lookup and value read was still 23% of
-  /// the instructions of loading 20,000 venues (callgrind over `sift eval --count --data`, 5 MB:
-  /// `swift_beginAccess`, `AccessSet::insert`, `swift_endAccess` and their thread-local
-  /// lookups; 286 M instructions checked, 209 M unchecked). No access can overlap: a column is built by one thread (the loader) and only
-  /// read after, and a `ColumnStorage` method only ever reaches other columns (its children,
-  /// always new objects, never itself or a parent).
-  @exclusivity(unchecked) private(set) var s = ColumnStorage()
 
   var kind: Kind { s.kind }
   var count: Int { s.count }
@@ -69,24 +46,6 @@ final class Column: ColumnRows, @unchecked Sendable {
   var fieldOrder: [String] { s.fieldOrder }
   var mixed: [SiftValue] { s.mixed }
   var largestInt: UInt64 { s.largestInt }
-
-  func appendNull(_ row: Int) throws(Unsupported) { try s.appendNull(row) }
-  func appendInt(_ v: Int64, _ row: Int) throws(Unsupported) { try s.appendInt(v, row) }
-  func appendDouble(_ v: Double, _ row: Int) throws(Unsupported) { try s.appendDouble(v, row) }
-  func appendBool(_ v: Bool, _ row: Int) throws(Unsupported) { try s.appendBool(v, row) }
-  func appendDate(_ v: Date, _ row: Int) throws(Unsupported) { try s.appendDate(v, row) }
-  func appendString(_ p: UnsafeBufferPointer<UInt8>, ascii: Bool, _ row: Int) throws(Unsupported) {
-    try s.appendString(p, ascii: ascii, row)
-  }
-  func appendString(_ text: String, _ row: Int) throws(Unsupported) { try s.appendString(text, row) }
-  func beginArray(_ row: Int) throws(Unsupported) -> Column? { try s.beginArray(row) }
-  func endArray() { s.endArray() }
-  func beginObject(_ row: Int) throws(Unsupported) -> Bool { try s.beginObject(row) }
-  func endObject() { s.endObject() }
-  func field(_ key: String) -> Column { s.field(key) }
-  func append(_ v: SiftValue, _ row: Int, depth: Int = 64) throws(Unsupported) { try s.append(v, row, depth: depth) }
-  func finish(rows: Int) { s.finish(rows: rows) }
-  func convertToDates(_ format: SiftJSONDates.Format) -> Bool { s.convertToDates(format) }
 
   /// Whether every row is null or missing.
   var hasNoValues: Bool { !state.contains { $0 >= Column.value } }
@@ -103,39 +62,36 @@ final class Column: ColumnRows, @unchecked Sendable {
     return n
   }
 
-  /// The strings folded as `options` ask (`TextFolding.fold`, the evaluator's own folding),
+  /// The strings folded as `fold` asks (`TextFolding.fold`, the evaluator's own folding),
   /// built at first use: ASCII rows lower-cased (or kept, for `[d]` alone), others folded.
-  func folded(_ options: ComparisonOptions) -> FoldedStrings {
+  func folded(_ fold: TextFoldCode) -> FoldedStrings {
     foldLock.lock()
     defer { foldLock.unlock() }
-    if let f = folds[options.rawValue] { return f }
+    if let f = folds[fold.rawValue] { return f }
     var out = FoldedStrings()
     out.bytes.reserveCapacity(bytes.count)
     out.ends.reserveCapacity(count)
     let state = self.state
     let ends = self.ends
-    bytes.withUnsafeBufferPointer { all in
+    ColumnBuffers.lend(bytes, from: 0, count: bytes.count) { all in
       var start = 0
       for r in 0..<count {
-        let row = UnsafeBufferPointer(rebasing: all[start..<Int(ends[r])])
+        let end = Int(ends[r])
+        let row = UnsafeBufferPointer(start: all + start, count: end - start)
         if state[r] == Column.marked {
-          TextFolding.fold(utf8: row, options, into: &out.bytes)
+          TextFolding.fold(utf8: row, fold.options, into: &out.bytes)
         } else {
           out.bytes.append(contentsOf: row)
         }
         out.ends.append(UInt32(truncatingIfNeeded: out.bytes.count))
-        start = Int(ends[r])
+        start = end
       }
     }
     // ASCII rows lower-cased in one pass over everything: a `[c]` fold holds no ASCII capital
     // (`TextFoldingTests.caseFoldsHoldNoASCIICapital`), so the folded rows stay as they are.
     // (A byte at a time into the array per row was 4% of a `[c]` count from a file, perf.)
-    if options.contains(.caseInsensitive) {
-      out.bytes.withUnsafeMutableBufferPointer { b in
-        for k in b.indices where b[k] &- 0x41 < 26 { b[k] |= 0x20 }
-      }
-    }
-    folds[options.rawValue] = out
+    if fold.caseless { ColumnBuffers.lowerASCII(&out.bytes) }
+    folds[fold.rawValue] = out
     return out
   }
 }

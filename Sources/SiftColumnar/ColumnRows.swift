@@ -31,14 +31,14 @@ extension ColumnRows {
   }
 
   func string(at row: Int) -> String {
-    let r = range(of: row)
-    return bytes.withUnsafeBufferPointer { String(decoding: UnsafeBufferPointer(rebasing: $0[r]), as: UTF8.self) }
+    String(decoding: bytes[range(of: row)], as: UTF8.self)
   }
 
   /// The value of `row` as the row evaluator sees it; nil when the key is missing.
   func value(at row: Int, depth: Int = 256) -> SiftValue? {
     let kind = self.kind
-    let s: UInt8 = state.withUnsafeBufferPointer { row < $0.count ? $0[row] : Column.missing }
+    let state = self.state
+    let s = row < state.count ? state[row] : Column.missing
     if s == Column.missing { return nil }
     if kind == .mixed { return mixed[row] }
     if s == Column.null || depth <= 0 { return .null }

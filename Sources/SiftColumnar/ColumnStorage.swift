@@ -18,45 +18,7 @@ struct ColumnStorage: ColumnRows {
   var slotEnds: [Int] = []
   var slotColumns: [Column] = []
 
-  /// The column of the key at `position` of the previous record, when the text at `start` (just
-  /// past a key's opening quote) is that key and its closing quote; and where the key ends.
-  @inline(__always) func keySlot(_ position: Int, _ p: UnsafeBufferPointer<UInt8>, _ start: Int) -> (
-    Unmanaged<Column>, Int
-  )? {
-    guard position < slotColumns.count else { return nil }
-    let a = position == 0 ? 0 : slotEnds[position - 1]
-    let n = slotEnds[position] - a
-    let end = start + n
-    guard end < p.count, p[end] == UInt8(ascii: "\"") else { return nil }
-    guard n == 0 || slotBytes.withUnsafeBufferPointer({ Self.same($0.baseAddress! + a, p.baseAddress! + start, n) })
-    else { return nil }
-    return (Unmanaged.passUnretained(slotColumns[position]), end)
-  }
-
-  /// Whether the `n` bytes (`n` > 0) at `a` and `b` are the same. Keys are short: up to 16
-  /// bytes are compared as two overlapping words, loaded from inside both runs. A loop of byte
-  /// comparisons cost twice `memcmp`'s instructions here, and calling `memcmp` was 5.7% of
-  /// counting 267 MB of JSON Lines (perf).
-  @inline(__always)
-  static func same(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-    let x = UnsafeRawPointer(a)
-    let y = UnsafeRawPointer(b)
-    switch n {
-    case 8...16:
-      return x.loadUnaligned(as: UInt64.self) == y.loadUnaligned(as: UInt64.self)
-        && x.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
-          == y.loadUnaligned(fromByteOffset: n - 8, as: UInt64.self)
-    case 4..<8:
-      return x.loadUnaligned(as: UInt32.self) == y.loadUnaligned(as: UInt32.self)
-        && x.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
-          == y.loadUnaligned(fromByteOffset: n - 4, as: UInt32.self)
-    case 1..<4:
-      return a[0] == b[0] && a[n / 2] == b[n / 2] && a[n - 1] == b[n - 1]
-    default:
-      return memcmp(a, b, n) == 0
-    }
-  }
-
+  // `keySlot` (the lookup) is in ColumnarUnsafeAccess.swift.
   mutating func rememberKey(_ position: Int, _ key: UnsafeBufferPointer<UInt8>, _ column: Column) {
     if position < slotColumns.count {
       let a = position == 0 ? 0 : slotEnds[position - 1]
@@ -316,9 +278,11 @@ struct ColumnStorage: ColumnRows {
       // Read from the stored bytes (what `SiftJSON.parseDate` reads of the same text): making a
       // `String` of each first was half the conversion's cost (callgrind, loading venues).
       var out = [Double](repeating: 0, count: count)
-      let parsed = bytes.withUnsafeBufferPointer { all in
+      let parsed = ColumnBuffers.lend(bytes, from: 0, count: bytes.count) { all in
         for r in 0..<count where state[r] >= Column.value {
-          guard let d = SiftDateParser.parse(bytes: UnsafeBufferPointer(rebasing: all[range(of: r)])) else {
+          let row = range(of: r)
+          guard let d = SiftDateParser.parse(bytes: UnsafeBufferPointer(start: all + row.lowerBound, count: row.count))
+          else {
             return false
           }
           out[r] = d.timeIntervalSinceReferenceDate

@@ -9,8 +9,9 @@ import SiftSyntax
 /// key, `{"$date": …}`, deep nesting — stops it (`Unsupported`): the caller then reads the
 /// file the general way, which also reports errors with their line and column.
 ///
-/// Why a parser of its own: `load_mb_per_s` (`sift-bench --suite columnar`), the general
-/// parser building a `SiftValue` tree first ran at a fraction of the target 300 MB/s.
+/// Why a reader of its own beside `JSONObjectReader` (the row loader's): it fills columns
+/// straight from the text, 219 MB/s (568 MB/s of CPU time) against 33 for `JSONObjectReader`
+/// and 15 for the general path (`sift-bench --suite columnar`, 1,000,000 venues, loaded machine).
 struct ColumnarJSONParser {
   typealias Unsupported = Column.Unsupported
 
@@ -83,7 +84,7 @@ struct ColumnarJSONParser {
       row += 1
       if row > 1 || hasMoreRecords() {
         // In JSON Lines a record may not span lines.
-        if memchr(p.baseAddress! + start, 0x0A, i - start) != nil { throw Unsupported() }
+        if ColumnarJSONParser.hasLineFeed(p, start, i) { throw Unsupported() }
       }
       while i < p.count, p[i] == 0x20 || p[i] == 0x09 || p[i] == 0x0D { i += 1 }
       if i == p.count { return row }
@@ -131,19 +132,12 @@ struct ColumnarJSONParser {
       guard i < p.count, p[i] == UInt8(ascii: ":") else { throw Unsupported() }
       i += 1
       skipSpace()
-      if child.toOpaque() == Unmanaged.passUnretained(skipped).toOpaque() {
+      if child === skipped {
         try skipValue(depth: depth)
       } else if depth == 1, let format = skippedDateFormat(child) {
         try skipDate(format, depth: depth)
       } else {
-        // `column`'s key slot holds `child` until the next key of this object is read.
-        let read = child._withUnsafeGuaranteedRef { child in
-          do throws(Unsupported) {
-            try value(into: child, row: row, depth: depth)
-            return true
-          } catch { return false }
-        }
-        guard read else { throw Unsupported() }
+        try value(into: child, row: row, depth: depth)
       }
     } while try !closesAfterMember(UInt8(ascii: "}"))
     column.endObject()
@@ -177,11 +171,9 @@ struct ColumnarJSONParser {
 
   /// Reads a key and finds its column: the key at the same position in the previous record
   /// of this object column, compared byte for byte with the text, else by name. A key of a
-  /// `record` (top level) not in `keep` gets `skipped`. The column comes unretained: `column`'s
-  /// key slot for `position` holds it (a retain and release of every key's column were 8.4%
-  /// of counting 267 MB of JSON Lines, perf).
+  /// `record` (top level) not in `keep` gets `skipped`.
   @inline(__always) mutating func key(of column: Column, position: Int, record: Bool) throws(Unsupported)
-    -> Unmanaged<Column>
+    -> Column
   {
     let start = i + 1
     if let (known, end) = column.keySlot(position, p, start) {
@@ -197,7 +189,7 @@ struct ColumnarJSONParser {
     let name = String(decoding: keyBytes, as: UTF8.self)
     let child = record && keep.map({ !$0.contains(name) }) == true ? stepOverColumn(name) : column.field(name)
     column.rememberKey(position, keyBytes, child)
-    return Unmanaged.passUnretained(child)
+    return child
   }
 
   /// The column standing for a top-level key whose values are stepped over: `skipped`, or the
@@ -246,22 +238,13 @@ struct ColumnarJSONParser {
 
   mutating func literal(_ word: StaticString) throws(Unsupported) {
     let n = word.utf8CodeUnitCount
-    guard i + n <= p.count, memcmp(p.baseAddress! + i, word.utf8Start, n) == 0 else { throw Unsupported() }
+    guard ColumnarJSONParser.holds(p, word, at: i) else { throw Unsupported() }
     i += n
   }
 
   mutating func string(into column: Column, row: Int) throws(Unsupported) {
     let start = i + 1
-    var j = start
-    var high: UInt8 = 0
-    stops.withUnsafeBufferPointer { stops in
-      while j < p.count {
-        let b = p[j]
-        if stops[Int(b)] != 0 { break }
-        high |= b
-        j += 1
-      }
-    }
+    let (j, high) = ColumnarJSONParser.plainRun(p, from: start, stops)
     if j < p.count, p[j] == UInt8(ascii: "\"") {
       i = j + 1
       let text = UnsafeBufferPointer(rebasing: p[start..<j])
@@ -311,8 +294,8 @@ struct ColumnarJSONParser {
     return true
   }
 
-  /// 1 for the bytes a plain string's scan stops at (`"`, `\`, control characters): one load
-  /// and test a byte where three comparisons were about 6 instructions (callgrind, loading).
+  /// 1 for the bytes a plain string's scan stops at (`"`, `\`, control characters; see
+  /// `plainRun`).
   static let stops: [UInt8] = (0..<256).map { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 ? 1 : 0 }
 
   static let exact: [Double] = (0...22).map { pow(10, Double($0)) }

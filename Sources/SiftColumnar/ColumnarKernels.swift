@@ -1,12 +1,8 @@
 import Foundation
 import SiftSyntax
 
-/// Runs a plan over rows `lo..<lo+n`, writing 1 (match) or 0 per row into `out`.
-///
-/// The loops read the columns through raw pointers: the row range is checked once against
-/// the column (every column of a data set has a row for every record), and a bounds check
-/// per value kept the numeric loops from vectorizing (`sift-bench --suite columnar`,
-/// `scan_vs_loop`).
+/// Runs a plan over rows `lo..<lo+n`, writing 1 (match) or 0 per row into `out`. The loops
+/// read the columns through the pointers `ColumnBuffers.lend` lends (checked once per run).
 enum ColumnarKernels {
   static func run(_ plan: ColumnarPlan, _ lo: Int, _ n: Int, _ out: UnsafeMutablePointer<UInt8>) {
     guard n > 0 else { return }
@@ -25,31 +21,29 @@ enum ColumnarKernels {
       }
       run(first, lo, n, out)
       guard terms.count > 1 else { return }
-      let tmp = UnsafeMutablePointer<UInt8>.allocate(capacity: n)
-      defer { tmp.deallocate() }
-      for t in terms.dropFirst() {
-        run(t, lo, n, tmp)
-        if isAnd {
-          for k in 0..<n { out[k] &= tmp[k] }
-        } else {
-          for k in 0..<n { out[k] |= tmp[k] }
+      ColumnBuffers.scratch(UInt8.self, n) { tmp in
+        for t in terms.dropFirst() {
+          run(t, lo, n, tmp)
+          if isAnd {
+            for k in 0..<n { out[k] &= tmp[k] }
+          } else {
+            for k in 0..<n { out[k] |= tmp[k] }
+          }
         }
       }
     }
   }
 
   static func run(_ leaf: ColumnarLeaf, _ lo: Int, _ n: Int, _ out: UnsafeMutablePointer<UInt8>) {
+    guard n > 0 else { return }
     let column = leaf.column
-    precondition(lo >= 0 && lo + n <= column.count, "a column has a row for every record")
     let na = leaf.nullAnswer
-    column.state.withUnsafeBufferPointer { states in
-      let st = states.baseAddress! + lo
+    ColumnBuffers.lend(column.state, from: lo, count: n) { st in
       switch leaf.test {
       case .nothing:
         for k in 0..<n { out[k] = st[k] < Column.value ? na : 0 }
       case .ints(let a, let b):
-        column.ints.withUnsafeBufferPointer { values in
-          let v = values.baseAddress! + lo
+        ColumnBuffers.lend(column.ints, from: lo, count: n) { v in
           for k in 0..<n {
             let valid = st[k] >> 1
             let hit: UInt8 = (v[k] >= a ? 1 : 0) & (v[k] <= b ? 1 : 0)
@@ -57,8 +51,7 @@ enum ColumnarKernels {
           }
         }
       case .doubles(let a, let b):
-        column.doubles.withUnsafeBufferPointer { values in
-          let v = values.baseAddress! + lo
+        ColumnBuffers.lend(column.doubles, from: lo, count: n) { v in
           for k in 0..<n {
             let valid = st[k] >> 1
             let hit: UInt8 = (v[k] >= a ? 1 : 0) & (v[k] <= b ? 1 : 0)
@@ -74,21 +67,21 @@ enum ColumnarKernels {
           out[k] = (valid & hit) | ((valid ^ 1) & na)
         }
       case .counts(let a, let b):
-        column.ends.withUnsafeBufferPointer { ends in
+        var start = lo == 0 ? 0 : Int64(column.ends[lo - 1])
+        ColumnBuffers.lend(column.ends, from: lo, count: n) { ends in
           for k in 0..<n {
-            let r = lo + k
-            let c = Int64(ends[r]) - (r == 0 ? 0 : Int64(ends[r - 1]))
+            let end = Int64(ends[k])
+            let c = end - start
             out[k] = st[k] < Column.value ? na : (c >= a && c <= b ? 1 : 0)
+            start = end
           }
         }
       case .intSet(let set):
-        column.ints.withUnsafeBufferPointer { values in
-          let v = values.baseAddress! + lo
+        ColumnBuffers.lend(column.ints, from: lo, count: n) { v in
           for k in 0..<n { out[k] = st[k] < Column.value ? na : (set.contains(v[k]) ? 1 : 0) }
         }
       case .doubleSet(let set):
-        column.doubles.withUnsafeBufferPointer { values in
-          let v = values.baseAddress! + lo
+        ColumnBuffers.lend(column.doubles, from: lo, count: n) { v in
           for k in 0..<n { out[k] = st[k] < Column.value ? na : (set.contains(v[k]) ? 1 : 0) }
         }
       case .stringSet(let set, let fold):
@@ -109,32 +102,33 @@ enum ColumnarKernels {
     _ q: SiftQuantifier, _ element: ColumnarLeaf, _ column: Column, _ lo: Int, _ n: Int, _ st: UnsafePointer<UInt8>,
     _ na: UInt8, _ out: UnsafeMutablePointer<UInt8>
   ) {
-    column.ends.withUnsafeBufferPointer { ends in
-      let eLo = lo == 0 ? 0 : Int(ends[lo - 1])
-      let m = Int(ends[lo + n - 1]) - eLo
-      let inner = UnsafeMutablePointer<UInt8>.allocate(capacity: max(m, 1))
-      defer { inner.deallocate() }
-      run(element, eLo, m, inner)
-      // counts[e]: matching elements before element e (of this part).
-      let counts = UnsafeMutablePointer<UInt32>.allocate(capacity: m + 1)
-      defer { counts.deallocate() }
-      var c: UInt32 = 0
-      counts[0] = 0
-      for e in 0..<m {
-        c &+= UInt32(inner[e])
-        counts[e + 1] = c
-      }
-      // ANY: hits != 0; NONE: hits == 0; ALL: hits == elements.
-      let everyOne: UInt32 = q == .all ? .max : 0
-      let flip: UInt8 = q == .any ? 1 : 0
-      var start = 0
-      for k in 0..<n {
-        let end = Int(ends[lo + k]) - eLo
-        let hits = counts[end] &- counts[start]
-        let target = UInt32(truncatingIfNeeded: end &- start) & everyOne
-        let answer = (hits == target ? 1 : 0) ^ flip
-        out[k] = st[k] < Column.value ? na : answer
-        start = end
+    let allEnds = column.ends
+    let eLo = lo == 0 ? 0 : Int(allEnds[lo - 1])
+    let m = Int(allEnds[lo + n - 1]) - eLo
+    ColumnBuffers.lend(allEnds, from: lo, count: n) { ends in
+      ColumnBuffers.scratch(UInt8.self, m) { inner in
+        ColumnBuffers.scratch(UInt32.self, m + 1) { counts in
+          run(element, eLo, m, inner)
+          // counts[e]: matching elements before element e (of this part).
+          var c: UInt32 = 0
+          counts[0] = 0
+          for e in 0..<m {
+            c &+= UInt32(inner[e])
+            counts[e + 1] = c
+          }
+          // ANY: hits != 0; NONE: hits == 0; ALL: hits == elements.
+          let everyOne: UInt32 = q == .all ? .max : 0
+          let flip: UInt8 = q == .any ? 1 : 0
+          var start = 0
+          for k in 0..<n {
+            let end = Int(ends[k]) - eLo
+            let hits = counts[end] &- counts[start]
+            let target = UInt32(truncatingIfNeeded: end &- start) & everyOne
+            let answer = (hits == target ? 1 : 0) ^ flip
+            out[k] = st[k] < Column.value ? na : answer
+            start = end
+          }
+        }
       }
     }
   }
@@ -146,118 +140,66 @@ enum ColumnarKernels {
     let folded = t.fold.isEmpty ? nil : column.folded(t.fold)
     let bytes = folded?.bytes ?? column.bytes
     let ends = folded?.ends ?? column.ends
-    let needle = t.needle.isEmpty ? [0] : t.needle
-    bytes.withUnsafeBufferPointer { all in
-      ends.withUnsafeBufferPointer { endsBuffer in
-        needle.withUnsafeBufferPointer { needleBuffer in
-          let base = all.baseAddress ?? UnsafePointer(bitPattern: 1)!
-          let ends = endsBuffer.baseAddress! + lo
-          let nd = needleBuffer.baseAddress!
-          let m = t.needle.count
-          var start = lo == 0 ? 0 : Int(endsBuffer[lo - 1])
-          // One loop per operation: the row's bytes are base[start..<end].
-          switch t.operation {
-          case .equal:
-            for k in 0..<n {
-              let end = Int(ends[k])
-              out[k] = st[k] < Column.value ? na : (end - start == m && same(base + start, nd, m) ? 1 : 0)
-              start = end
+    let m = t.needle.count
+    let start = lo == 0 ? 0 : Int(ends[lo - 1])
+    // `TextSearch` answers each row into `out` (a call for the whole part), then null and
+    // missing rows take the null answer.
+    ColumnBuffers.lend(bytes, from: 0, count: bytes.count) { base in
+      ColumnBuffers.lend(ends, from: lo, count: n) { ends in
+        switch t.operation {
+        case .equal:
+          ColumnBuffers.lend(t.needle, from: 0, count: m) { nd in
+            TextSearch.equal(runs: base, from: start, ends: ends, count: n, to: nd, count: m, into: out)
+          }
+        case .search(let position):
+          ColumnBuffers.lend(t.needle, from: 0, count: m) { nd in
+            TextSearch.find(nd, count: m, inRuns: base, from: start, ends: ends, count: n, position, into: out)
+          }
+        case .range:
+          // Each bound's order of every row: at least 0 against an inclusive lower bound (1
+          // exclusive), at most 0 against an inclusive upper one (-1 exclusive).
+          for k in 0..<n { out[k] = 1 }
+          ColumnBuffers.scratch(Int8.self, n) { orders in
+            func order(against b: [UInt8]) {
+              ColumnBuffers.lend(b, from: 0, count: b.count) { bp in
+                TextSearch.order(
+                  runs: base, from: start, ends: ends, count: n, against: bp, count: b.count, into: orders)
+              }
             }
-          case .prefix:
-            for k in 0..<n {
-              let end = Int(ends[k])
-              out[k] = st[k] < Column.value ? na : (end - start >= m && same(base + start, nd, m) ? 1 : 0)
-              start = end
+            if let (b, inclusive) = t.lower {
+              order(against: b)
+              let least: Int8 = inclusive ? 0 : 1
+              for k in 0..<n { out[k] &= orders[k] >= least ? 1 : 0 }
             }
-          case .suffix:
-            for k in 0..<n {
-              let end = Int(ends[k])
-              out[k] = st[k] < Column.value ? na : (end - start >= m && same(base + end - m, nd, m) ? 1 : 0)
-              start = end
-            }
-          case .contains:
-            for k in 0..<n {
-              let end = Int(ends[k])
-              out[k] = st[k] < Column.value ? na : (find(nd, m, in: base + start, end - start) ? 1 : 0)
-              start = end
-            }
-          case .range:
-            for k in 0..<n {
-              let end = Int(ends[k])
-              out[k] = st[k] < Column.value ? na : (inRange(base + start, end - start, t) ? 1 : 0)
-              start = end
+            if let (b, inclusive) = t.upper {
+              order(against: b)
+              let most: Int8 = inclusive ? 0 : -1
+              for k in 0..<n { out[k] &= orders[k] <= most ? 1 : 0 }
             }
           }
         }
       }
     }
+    for k in 0..<n where st[k] < Column.value { out[k] = na }
   }
 
   /// Strings looked up in a set, their bytes folded as `fold` says.
   static func stringSet(
-    _ set: ByteStringSet, _ fold: ComparisonOptions, _ column: Column, _ lo: Int, _ n: Int,
+    _ set: ByteStringSet, _ fold: TextFoldCode, _ column: Column, _ lo: Int, _ n: Int,
     _ st: UnsafePointer<UInt8>, _ na: UInt8, _ out: UnsafeMutablePointer<UInt8>
   ) {
     let folded = fold.isEmpty ? nil : column.folded(fold)
     let bytes = folded?.bytes ?? column.bytes
     let ends = folded?.ends ?? column.ends
-    bytes.withUnsafeBufferPointer { all in
-      ends.withUnsafeBufferPointer { endsBuffer in
-        let base = all.baseAddress ?? UnsafePointer(bitPattern: 1)!
-        var start = lo == 0 ? 0 : Int(endsBuffer[lo - 1])
+    var start = lo == 0 ? 0 : Int(ends[lo - 1])
+    ColumnBuffers.lend(bytes, from: 0, count: bytes.count) { base in
+      ColumnBuffers.lend(ends, from: lo, count: n) { ends in
         for k in 0..<n {
-          let end = Int(endsBuffer[lo + k])
+          let end = Int(ends[k])
           out[k] = st[k] < Column.value ? na : (set.contains(base + start, end - start) ? 1 : 0)
           start = end
         }
       }
     }
-  }
-
-  /// Whether the `n` bytes at `a` and `b` are the same (short runs compared in place: a call
-  /// to `memcmp` per row cost more than the comparison).
-  @inline(__always)
-  static func same(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-    if n > 16 { return memcmp(a, b, n) == 0 }
-    var i = 0
-    while i < n {
-      if a[i] != b[i] { return false }
-      i += 1
-    }
-    return true
-  }
-
-  /// Whether the `m` bytes at `needle` occur in the `len` bytes at `s` (`m` > 0).
-  static func find(_ needle: UnsafePointer<UInt8>, _ m: Int, in s: UnsafePointer<UInt8>, _ len: Int) -> Bool {
-    let first = needle[0]
-    var i = 0
-    while i + m <= len {
-      if s[i] == first && same(s + i, needle, m) { return true }
-      i += 1
-    }
-    return false
-  }
-
-  /// Byte order (`memcmp`, then length), as the evaluator's text rule compares.
-  static func inRange(_ s: UnsafePointer<UInt8>, _ len: Int, _ t: StringTest) -> Bool {
-    func compare(_ b: [UInt8]) -> Int {
-      b.withUnsafeBufferPointer { p in
-        let n = min(len, p.count)
-        if n > 0 {
-          let r = memcmp(s, p.baseAddress!, n)
-          if r != 0 { return r < 0 ? -1 : 1 }
-        }
-        return len == p.count ? 0 : (len < p.count ? -1 : 1)
-      }
-    }
-    if let (b, inclusive) = t.lower {
-      let c = compare(b)
-      if c < 0 || (c == 0 && !inclusive) { return false }
-    }
-    if let (b, inclusive) = t.upper {
-      let c = compare(b)
-      if c > 0 || (c == 0 && !inclusive) { return false }
-    }
-    return true
   }
 }

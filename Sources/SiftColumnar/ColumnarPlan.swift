@@ -2,10 +2,10 @@ import Foundation
 import SiftEvaluation
 import SiftSyntax
 
-/// A predicate compiled to kernels over the columns of one data set. Only comparisons whose
+/// A predicate lowered to kernels over the columns of one data set. Only comparisons whose
 /// answer can never be an error on these columns become kernels; the answer for a row whose
-/// value is null or missing is asked of the row evaluator itself (the comparison over an
-/// empty record), so nil rules cannot drift. AND/OR/NOT combine the kernels' answers; with no
+/// value is null or missing is the evaluator's own (`ComparisonPlan.answerOverEmptyRecord`),
+/// so nil rules cannot drift. AND/OR/NOT combine the kernels' answers; with no
 /// error possible, evaluation order makes no difference.
 indirect enum ColumnarPlan {
   case constant(Bool)
@@ -52,61 +52,71 @@ indirect enum ColumnarTest {
   /// Numbers (or dates, as seconds since 2001) in a set.
   case doubleSet(Set<Double>)
   /// Strings whose bytes, folded with `fold` (empty: as stored), are in a set.
-  case stringSet(ByteStringSet, fold: ComparisonOptions)
+  case stringSet(ByteStringSet, fold: TextFoldCode)
 }
 
-/// A string test over plain or folded bytes (`TextFolding.fold`, as the evaluator's text rule
-/// defines `[c]`, `[d]`).
+/// A string test over plain or folded bytes (`TextFoldCode.fold`, the evaluator's text rule),
+/// searched and ordered through `TextSearch`.
 struct StringTest {
-  enum Operation { case equal, prefix, suffix, contains, range }
+  enum Operation {
+    case equal
+    /// BEGINSWITH, ENDSWITH, CONTAINS: where the needle must occur.
+    case search(TextSearch.Position)
+    case range
+  }
   let operation: Operation
   let needle: [UInt8]
   /// `.range`: bounds (folded), each inclusive or not; nil for none.
   let lower: (bytes: [UInt8], inclusive: Bool)?
   let upper: (bytes: [UInt8], inclusive: Bool)?
-  /// Options to fold with; empty: the bytes as stored.
-  let fold: ComparisonOptions
+  /// How the column's strings are folded first (`.none`: the bytes as stored).
+  let fold: TextFoldCode
 }
 
-/// Builds plans; nil wherever a kernel could differ from the row evaluator (that predicate
-/// then runs on the row evaluator, over the same columns).
+/// Lowers the evaluator's plan (`PredicatePlan`: constants folded, key paths split, operators
+/// prepared with their text rule) to kernels; nil wherever a kernel could differ from the row
+/// evaluator (that predicate then runs on the row evaluator, over the same columns).
 struct ColumnarPlanner {
   let root: Column
-  let options: EvaluationOptions
   /// Why the last plan fell back (for `--explain`-style reports and the bench).
   var reason: String?
   /// The top-level keys the plan's comparisons read.
   var keysRead: Set<String> = []
 
-  mutating func plan(_ p: PredicateNode) -> ColumnarPlan? {
-    switch p.kind {
+  init(root: Column) { self.root = root }
+
+  mutating func plan(_ p: PredicatePlan) -> ColumnarPlan? {
+    switch p {
     case .constant(let b): return .constant(b)
     case .not(let inner): return plan(inner).map { .not($0) }
-    case .and(let terms), .or(let terms):
+    case .and(let terms, _), .or(let terms, _):
       var out: [ColumnarPlan] = []
       for t in terms {
         guard let x = plan(t) else { return nil }
         out.append(x)
       }
-      if case .and = p.kind { return .and(out) }
+      if case .and = p { return .and(Self.mergingRanges(out)) }
       return .or(out)
     case .comparison(let c):
       let r = comparison(c)
-      if r == nil, reason == nil { reason = "\(PredicateNode(.comparison(c)))" }
+      if r == nil, reason == nil { reason = "\(PredicateNode(.comparison(c.node)))" }
       return r
     }
   }
 
-  mutating func comparison(_ c: SiftComparison) -> ColumnarPlan? {
-    // `constant IN keyPath` is `keyPath CONTAINS constant`.
-    if c.quantifier == nil, c.op == .in, constant(c.lhs) != nil, case .keyPath = c.rhs.kind {
-      var swapped = c
-      swapped.lhs = c.rhs
-      swapped.rhs = c.lhs
-      swapped.op = .contains
-      return comparison(swapped)
+  /// A comparison of a key path from the record with a constant (either side: `constant IN
+  /// keyPath` is `keyPath CONTAINS constant`).
+  mutating func comparison(_ c: ComparisonPlan) -> ColumnarPlan? {
+    let kp: SiftKeyPath
+    let rhs: SiftValue
+    var op = c.node.op
+    if c.node.quantifier == nil, op == .in, let k = c.constantLeft, let right = c.rightKeyPath {
+      (kp, rhs, op) = (right, k, .contains)
+    } else if let left = c.leftKeyPath, let k = c.constantRight {
+      (kp, rhs) = (left, k)
+    } else {
+      return nil
     }
-    guard let rhs = constant(c.rhs), case .keyPath(nil, let kp) = c.lhs.kind else { return nil }
     var keys: [String] = []
     var counted = false
     for (i, part) in kp.components.enumerated() {
@@ -116,46 +126,36 @@ struct ColumnarPlanner {
       default: return nil
       }
     }
-    let probe = nullProbe(c, rhs)
-    guard let nullAnswer = evaluatorAnswer(probe, record: [:]) else { return nil }
+    // The evaluator's own answer where the key path reads nil.
+    guard let nullAnswer = c.answerOverEmptyRecord else { return nil }
     if let first = keys.first { keysRead.insert(first) }
     guard let column = resolve(keys) else {
       return resolvedNothing(keys) ? .constant(nullAnswer) : nil
     }
     if column.kind == .empty { return .constant(nullAnswer) }
+    let fold = c.fold
     if counted {
-      guard c.quantifier == nil, column.kind == .array, let (lo, hi) = intBounds(c.op, rhs) else { return nil }
+      guard c.node.quantifier == nil, column.kind == .array, let (lo, hi) = intBounds(op, rhs) else { return nil }
       return .leaf(ColumnarLeaf(column: column, test: lo > hi ? .nothing : .counts(lo, hi), nullAnswer: nullAnswer))
     }
-    if let q = c.quantifier {
-      guard column.kind == .array, let elements = column.elements else { return nil }
-      var one = probe
-      one.quantifier = .any
-      one.lhs = .keyPath("x")
-      guard let elementNull = evaluatorAnswer(one, record: ["x": [.null]]) else { return nil }
-      if elements.kind == .empty {
-        return .leaf(
-          ColumnarLeaf(
-            column: column,
-            test: .quantified(q, ColumnarLeaf(column: elements, test: .nothing, nullAnswer: elementNull)),
-            nullAnswer: nullAnswer))
+    // ANY/ALL/NONE, and `array CONTAINS x` (ANY element == x): a test of each element.
+    let quantifier = c.node.quantifier ?? (op == .contains && column.kind == .array ? .any : nil)
+    if let q = quantifier {
+      guard column.kind == .array, let elements = column.elements, let elementNull = c.answerForNullElement else {
+        return nil
       }
-      guard let inner = plainTest(elements, c.op, c.options, rhs) else { return nil }
-      guard case .leaf(let e) = inner else { return nil }
-      let element = ColumnarLeaf(column: elements, test: e.test, nullAnswer: elementNull)
+      let test: ColumnarTest
+      if elements.kind == .empty {
+        test = .nothing
+      } else {
+        let elementOp = c.node.quantifier == nil ? .equal : op
+        guard case .leaf(let e)? = plainTest(elements, elementOp, fold, rhs) else { return nil }
+        test = e.test
+      }
+      let element = ColumnarLeaf(column: elements, test: test, nullAnswer: elementNull)
       return .leaf(ColumnarLeaf(column: column, test: .quantified(q, element), nullAnswer: nullAnswer))
     }
-    if c.op == .contains, column.kind == .array {
-      // `array CONTAINS x`: ANY element == x.
-      var any = c
-      any.quantifier = .any
-      any.op = .equal
-      return comparison(any).map { plan in
-        guard case .leaf(let l) = plan, case .quantified(_, let e) = l.test else { return plan }
-        return .leaf(ColumnarLeaf(column: column, test: .quantified(.any, e), nullAnswer: nullAnswer))
-      }
-    }
-    guard let t = plainTest(column, c.op, c.options, rhs) else { return nil }
+    guard let t = plainTest(column, op, fold, rhs) else { return nil }
     return attach(t, nullAnswer, column)
   }
 
@@ -180,19 +180,17 @@ struct ColumnarPlanner {
 
   /// A comparison of `column`'s values (not null) with constant `rhs`; nil when some value
   /// could make the evaluator fail, or the operation has no kernel.
-  func plainTest(_ column: Column, _ op: ComparisonOperator, _ options: ComparisonOptions, _ rhs: SiftValue)
-    -> ColumnarPlan?
-  {
+  func plainTest(_ column: Column, _ op: ComparisonOperator, _ fold: TextFoldCode, _ rhs: SiftValue) -> ColumnarPlan? {
     func leaf(_ t: ColumnarTest) -> ColumnarPlan { .leaf(ColumnarLeaf(column: column, test: t, nullAnswer: 0)) }
     switch op {
     case .notEqual:
-      return plainTest(column, .equal, options, rhs).map { .not($0) }
+      return plainTest(column, .equal, fold, rhs).map { .not($0) }
     case .in:
       guard case .array(let items) = rhs else { return nil }
-      if items.count >= Self.membershipSetMinimum { return membershipTest(column, options, items).map(leaf) }
+      if items.count >= ConstantSet.minimumCount { return membershipTest(column, fold, items).map(leaf) }
       var out: [ColumnarPlan] = []
       for item in items {
-        guard let p = plainTest(column, .equal, options, item) else { return nil }
+        guard let p = plainTest(column, .equal, fold, item) else { return nil }
         out.append(p)
       }
       return .or(out)
@@ -201,12 +199,11 @@ struct ColumnarPlanner {
     case .beginsWith, .endsWith, .contains:
       guard column.kind == .string else { return nil }
       if rhs == .null { return leaf(.nothing) }
-      guard case .string(let s) = rhs else { return nil }
-      let fold = Self.relevant(options)
-      let needle = Array((fold.isEmpty ? s : TextFolding.fold(s, fold)).utf8)
+      guard case .string(let s) = rhs, let position = TextSearch.Position(op) else { return nil }
+      let needle = Array(fold.fold(s).utf8)
       if needle.isEmpty { return leaf(.nothing) }
-      let operation: StringTest.Operation = op == .beginsWith ? .prefix : op == .endsWith ? .suffix : .contains
-      return leaf(.strings(StringTest(operation: operation, needle: needle, lower: nil, upper: nil, fold: fold)))
+      return leaf(
+        .strings(StringTest(operation: .search(position), needle: needle, lower: nil, upper: nil, fold: fold)))
     default:
       return nil
     }
@@ -249,8 +246,7 @@ struct ColumnarPlanner {
         guard case .string(let s) = b else { return ordering ? nil : leaf(.nothing) }
         texts.append(s)
       }
-      let fold = Self.relevant(options)
-      let folded = texts.map { Array((fold.isEmpty ? $0 : TextFolding.fold($0, fold)).utf8) }
+      let folded = texts.map { Array(fold.fold($0).utf8) }
       let t: StringTest
       switch op {
       case .equal: t = StringTest(operation: .equal, needle: folded[0], lower: nil, upper: nil, fold: fold)
@@ -268,11 +264,6 @@ struct ColumnarPlanner {
     default:
       return nil
     }
-  }
-
-  /// `[c]` and `[d]`: the options that change text (as the evaluator's text rule keeps them).
-  static func relevant(_ options: ComparisonOptions) -> ComparisonOptions {
-    options.intersection([.caseInsensitive, .diacriticInsensitive])
   }
 
   /// The column at `keys` through object columns; nil when the path leaves them.
@@ -296,35 +287,6 @@ struct ColumnarPlanner {
       c = next
     }
     return c.kind == .empty
-  }
-
-  /// The row evaluator's answer for comparison `c` on `record`; nil when it fails.
-  func evaluatorAnswer(_ c: SiftComparison, record: [String: SiftValue]) -> Bool? {
-    let p = SiftPredicate(root: PredicateNode(.comparison(c)))
-    var strict = options
-    strict.policy = .strict
-    guard let m = try? p.compile(strict) else { return nil }
-    return try? m.matches(record)
-  }
-
-  /// The value of a constant expression (no key paths, variables or random numbers); nil for
-  /// anything else.
-  func constant(_ e: ExpressionNode) -> SiftValue? {
-    switch e.kind {
-    case .constant(let v): return v
-    case .aggregate(let items):
-      var out: [SiftValue] = []
-      for x in items {
-        guard let v = constant(x) else { return nil }
-        out.append(v)
-      }
-      return .array(out)
-    case .cast(let x, _):
-      guard constant(x) != nil else { return nil }
-      return try? SiftExpression(root: e).expressionValue()
-    default:
-      return nil
-    }
   }
 }
 

@@ -78,3 +78,49 @@ extension ColumnarPlanner {
     }
   }
 }
+
+/// Comparisons of one column joined by AND, as one range kernel: `createdAt >= x AND
+/// createdAt < y` makes one pass over the column instead of two passes and a mask.
+extension ColumnarPlanner {
+  /// `terms` (an AND's) with each range test merged into an earlier one over the same column.
+  static func mergingRanges(_ terms: [ColumnarPlan]) -> [ColumnarPlan] {
+    var out: [ColumnarPlan] = []
+    for t in terms {
+      if case .leaf(let b) = t {
+        let earlier = out.lastIndex { if case .leaf(let a) = $0 { a.column === b.column } else { false } }
+        if let i = earlier, case .leaf(let a) = out[i], let m = merged(a, b) {
+          out[i] = .leaf(m)
+          continue
+        }
+      }
+      out.append(t)
+    }
+    return out
+  }
+
+  /// One leaf answering `a AND b` (both over the same column), or nil when they do not merge.
+  /// A null row answers both null answers ANDed.
+  static func merged(_ a: ColumnarLeaf, _ b: ColumnarLeaf) -> ColumnarLeaf? {
+    func leaf(_ t: ColumnarTest) -> ColumnarLeaf {
+      ColumnarLeaf(column: a.column, test: t, nullAnswer: a.nullAnswer & b.nullAnswer)
+    }
+    switch (a.test, b.test) {
+    case (.ints(let l1, let h1), .ints(let l2, let h2)):
+      let lo = max(l1, l2), hi = min(h1, h2)
+      return leaf(lo <= hi ? .ints(lo, hi) : .nothing)
+    case (.doubles(let l1, let h1), .doubles(let l2, let h2)):
+      let lo = max(l1, l2), hi = min(h1, h2)
+      return leaf(lo <= hi ? .doubles(lo, hi) : .nothing)
+    case (.strings(let s), .strings(let t)):
+      guard case .range = s.operation, case .range = t.operation, s.fold == t.fold,
+        s.lower == nil || t.lower == nil, s.upper == nil || t.upper == nil
+      else { return nil }
+      return leaf(
+        .strings(
+          StringTest(operation: .range, needle: [], lower: s.lower ?? t.lower, upper: s.upper ?? t.upper, fold: s.fold))
+      )
+    default:
+      return nil
+    }
+  }
+}

@@ -2,9 +2,9 @@ import Foundation
 import SiftEvaluation
 import SiftSyntax
 
-/// `key IN {…}` over a column: a short list is an OR of equality kernels (each a vectorized
-/// range test), a long one a single kernel that looks every value up in a hashed set of the
-/// list's elements. The OR scanned the column once per element: `qty IN %@` with 150,000
+/// `key IN {…}` over a column: a short list (below `ConstantSet.minimumCount`, as in the row
+/// evaluator) is an OR of equality kernels (each a vectorized range test), a long one a single
+/// kernel that looks every value up in a hashed set of the list's elements. The OR scanned the column once per element: `qty IN %@` with 150,000
 /// integers over 100,000 records took 46 s (`sift batch --data`); the set takes one lookup a
 /// row (`sift-bench --suite hostile`, `hostile.in_columnar`).
 ///
@@ -13,13 +13,9 @@ import SiftSyntax
 /// a `Double` only when equal exactly), strings by their bytes folded as `[c]`/`[d]` fold,
 /// dates by their instant; an element of another kind (or nil) matches no value of the column.
 extension ColumnarPlanner {
-  /// Lists shorter than this stay an OR of equality kernels (as `ConstantSet.minimumCount` in
-  /// the row evaluator).
-  static let membershipSetMinimum = 16
-
   /// The kernel test for `IN items` over the values of `column`, as one set lookup a row; nil
   /// for a column kind with no kernel.
-  func membershipTest(_ column: Column, _ options: ComparisonOptions, _ items: [SiftValue]) -> ColumnarTest? {
+  func membershipTest(_ column: Column, _ fold: TextFoldCode, _ items: [SiftValue]) -> ColumnarTest? {
     switch column.kind {
     case .int:
       var set: Set<Int64> = []
@@ -64,60 +60,11 @@ extension ColumnarPlanner {
       if zero && one { return .bools(0, 1) }
       return zero ? .bools(0, 0) : one ? .bools(1, 1) : .nothing
     case .string:
-      let fold = Self.relevant(options)
       var needles: [[UInt8]] = []
-      for case .string(let s) in items { needles.append(Array((fold.isEmpty ? s : TextFolding.fold(s, fold)).utf8)) }
+      for case .string(let s) in items { needles.append(Array(fold.fold(s).utf8)) }
       return needles.isEmpty ? .nothing : .stringSet(ByteStringSet(needles), fold: fold)
     default:
       return nil
     }
-  }
-}
-
-extension ColumnarPlanner {
-  /// `c` as the row evaluator is asked it for a null or missing value (`nullAnswer`): a long
-  /// IN list cut to one element and its nil, since nil's membership asks only whether the
-  /// list holds nil; the whole list was hashed again for that one question (half of planning
-  /// `qty IN` 150,000 integers, `sift-bench --suite hostile`, `hostile.in_columns`).
-  func nullProbe(_ c: SiftComparison, _ rhs: SiftValue) -> SiftComparison {
-    guard c.op == .in, case .array(let items) = rhs, items.count >= Self.membershipSetMinimum else { return c }
-    var kept = Array(items.lazy.filter { $0 != .null }.prefix(1))
-    if items.contains(.null) { kept.append(.null) }
-    var probe = c
-    probe.rhs = ExpressionNode(.constant(.array(kept)), range: c.rhs.range)
-    return probe
-  }
-}
-
-/// Byte strings hashed for lookups straight from a column's bytes (no `String` or array made
-/// per row). Hashed with the standard library's seeded `Hasher`, so a list chosen to collide
-/// cannot turn lookups into scans.
-struct ByteStringSet: Sendable {
-  /// The elements by hash: the hash of their bytes, then the elements with that hash.
-  private var buckets: [Int: [[UInt8]]] = [:]
-
-  init(_ elements: [[UInt8]]) {
-    for e in elements {
-      let h = e.withUnsafeBytes(Self.hash)
-      if buckets[h]?.contains(e) == true { continue }
-      buckets[h, default: []].append(e)
-    }
-  }
-
-  /// Whether the `n` bytes at `p` are an element.
-  @inline(__always)
-  func contains(_ p: UnsafePointer<UInt8>, _ n: Int) -> Bool {
-    guard let candidates = buckets[Self.hash(UnsafeRawBufferPointer(start: p, count: n))] else { return false }
-    for c in candidates where c.count == n {
-      if n == 0 { return true }
-      if c.withUnsafeBufferPointer({ memcmp($0.baseAddress!, p, n) == 0 }) { return true }
-    }
-    return false
-  }
-
-  static func hash(_ bytes: UnsafeRawBufferPointer) -> Int {
-    var h = Hasher()
-    h.combine(bytes: bytes)
-    return h.finalize()
   }
 }

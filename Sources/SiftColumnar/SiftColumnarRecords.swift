@@ -95,7 +95,7 @@ public final class SiftColumnarRecords: @unchecked Sendable {
         dates.keys.keys.filter { $0.contains(".") }.compactMap { $0.split(separator: ".").first.map(String.init) })
     }
     let dateKeys = dates.keys.filter { !$0.key.contains(".") && keep?.contains($0.key) == false }
-    let n: Int? = bytes.withUnsafeBufferPointer { p in
+    let n: Int? = ColumnarJSONParser.reading(bytes) { p in
       var parser = ColumnarJSONParser(p, bytes: bytes, keep: keep, dateKeys: dateKeys)
       return try? parser.records(into: root)
     }

@@ -92,8 +92,10 @@ extension SiftMatcher {
       guard self.variables.allSatisfy({ variables[$0] != nil }) else { return (nil, "a variable without a value", []) }
       predicate = predicate.substituting(variables)
     }
-    var planner = ColumnarPlanner(root: records.root, options: EvaluationOptions(), reason: nil)
-    let plan = planner.plan(predicate.root)
+    // The evaluator's plan, lowered: constants folded, key paths split, operators prepared.
+    guard let evaluation = predicate.evaluationPlan() else { return (nil, "the predicate", []) }
+    var planner = ColumnarPlanner(root: records.root)
+    let plan = planner.plan(evaluation)
     return (plan, planner.reason, planner.keysRead)
   }
 }
@@ -147,33 +149,33 @@ enum ColumnarScan {
     let queue = PartQueue(parts: parts)
     let threads = max(1, min(workers, parts))
     let work = { @Sendable (caller: Bool) in
-      let mask = UnsafeMutablePointer<UInt8>.allocate(capacity: part)
-      defer { mask.deallocate() }
-      var spent: UInt64 = 0
-      var scanned: UInt64 = 0
-      func scan(_ p: Int) {
-        let lo = base + p * part
-        let n = min(part, range.upperBound - lo)
-        ColumnarKernels.run(plan, lo, n, mask)
-        queue.set(p, body(lo, mask, n))
-        if let deadline, deadline.passed { queue.stop() }
-      }
-      while let p = queue.next(steal: false) {
-        let t0 = caller ? DispatchTime.now().uptimeNanoseconds : 0
-        scan(p)
-        if caller {
-          spent &+= DispatchTime.now().uptimeNanoseconds &- t0
-          scanned += 1
+      ColumnBuffers.scratch(UInt8.self, part) { mask in
+        var spent: UInt64 = 0
+        var scanned: UInt64 = 0
+        func scan(_ p: Int) {
+          let lo = base + p * part
+          let n = min(part, range.upperBound - lo)
+          ColumnarKernels.run(plan, lo, n, mask)
+          queue.set(p, body(lo, mask, n))
+          if let deadline, deadline.passed { queue.stop() }
         }
+        while let p = queue.next(steal: false) {
+          let t0 = caller ? DispatchTime.now().uptimeNanoseconds : 0
+          scan(p)
+          if caller {
+            spent &+= DispatchTime.now().uptimeNanoseconds &- t0
+            scanned += 1
+          }
+        }
+        guard caller else { return }
+        // No part is left untaken. The caller waits for a helper finishing its last part, up to
+        // two of its own part times (rescanning that part at once made the caller finish up to a
+        // part later, and the helper's leftover part ran into the next scan); then it scans the
+        // parts still open itself, so it never waits long for a thread the machine has not
+        // scheduled.
+        queue.waitForAll(nanoseconds: scanned > 0 ? 2 * spent / scanned : 100_000)
+        while let p = queue.next(steal: true) { scan(p) }
       }
-      guard caller else { return }
-      // No part is left untaken. The caller waits for a helper finishing its last part, up to
-      // two of its own part times (rescanning that part at once made the caller finish up to a
-      // part later, and the helper's leftover part ran into the next scan); then it scans the
-      // parts still open itself, so it never waits long for a thread the machine has not
-      // scheduled.
-      queue.waitForAll(nanoseconds: scanned > 0 ? 2 * spent / scanned : 100_000)
-      while let p = queue.next(steal: true) { scan(p) }
     }
     // Helpers take parts when they get to run; the caller scans too, and then the parts helpers
     // have taken but not finished (the first answer for a part is kept; both are the same).

@@ -38,6 +38,7 @@ func runColumnarBenchmarks(_ options: BenchOptions) throws {
   var loadTimes: [Double] = []
   var loadCPU: [Double] = []
   var rowTimes: [Double] = []
+  var objectTimes: [Double] = []
   var objects: [SiftObject] = []
   for round in 0..<3 {
     columnar = nil
@@ -52,6 +53,11 @@ func runColumnarBenchmarks(_ options: BenchOptions) throws {
       rowTimes.append(columnarClock() - t0)
     }
   }
+  // Without dates the row loader reads objects directly (`JSONObjectReader`): after the columnar
+  // loads, so that its freed records do not change theirs.
+  let t1 = columnarClock()
+  blackHole(try JSONRecords.load(contentsOf: url).count)
+  objectTimes.append(columnarClock() - t1)
   guard let data = columnar, data.count == n, objects.count == n else {
     throw BenchOptions.Failure(description: "the loaders read a different count")
   }
@@ -61,6 +67,7 @@ func runColumnarBenchmarks(_ options: BenchOptions) throws {
     ("name", "columnar.load"), ("records", .int(Int64(n))), ("mb", .double(r2(mb))),
     ("load_mb_per_s", .double(r2(mb / median(loadTimes)))), ("load_cpu_mb_per_s", .double(r2(mb / median(loadCPU)))),
     ("rows_load_mb_per_s", .double(r2(mb / median(rowTimes)))),
+    ("objects_load_mb_per_s", .double(r2(mb / median(objectTimes)))),
     ("load_vs_rows", .double(r2(median(rowTimes) / median(loadTimes)))), ("load_average", .double(r2(loadAverage()))),
   ])
   emit([
@@ -96,44 +103,63 @@ func runColumnarBenchmarks(_ options: BenchOptions) throws {
   // SIFT_BENCH_CASE=TEXT: only the questions whose format contains TEXT (for profiling).
   let only = environment["SIFT_BENCH_CASE"]
   for (format, arguments) in questions where only.map({ format.contains($0) }) ?? true {
-    let matcher = try SiftPredicate(format: format, arguments: arguments).compile()
-    let rows = try matcher.matchingIndices(objects)
-    let found = try matcher.matchingIndices(data)
-    guard rows == found, try matcher.matchingIndices(data, workers: 2) == rows else {
-      throw BenchOptions.Failure(description: "\(format): columns found \(found.count), rows \(rows.count)")
-    }
-    // SIFT_BENCH_SCANS=K: only K one-thread counts, no timing (for `valgrind --tool=callgrind
-    // --toggle-collect='*ColumnarScan*count*'`: instructions per record are Ir / (K × records)).
-    if let k = scans {
-      for _ in 0..<k { blackHole(try? matcher.count(data)) }
-      continue
-    }
-    let t = InterleavedTiming(
-      seconds: options.seconds,
-      [
-        { blackHole(try? matcher.count(data)) },
-        { blackHole(try? matcher.count(data, workers: 2)) },
-        { blackHole(try? matcher.matchingIndices(objects).count) },
-      ])
-    // CPU time (every thread) on two threads over one: near 1 means the second thread adds no
-    // work, so the wall-clock speedup is what the machine's other load leaves of two cores.
-    var cpu: [Double] = []
-    for workers in [1, 2] {
-      let c0 = columnarCPU()
-      for _ in 0..<20 { blackHole(try? matcher.count(data, workers: workers)) }
-      cpu.append(columnarCPU() - c0)
-    }
-    var line: [(String, SiftValue)] = [
-      ("name", "columnar.question"), ("format", .string(format)), ("records", .int(Int64(n))),
-      ("matches", .int(Int64(rows.count))), ("ns_per_record", .double(r2(t.nsPerOp[0] / Double(n)))),
-      ("cpu_ns_per_record", .double(r2(cpu[0] / 20 / Double(n) * 1e9))),
-      ("parallel_speedup", .double(r2(t.ratio(0, 1)))), ("parallel_cpu_ratio", .double(r2(cpu[1] / cpu[0]))),
-      ("row_ns_per_record", .double(r2(t.nsPerOp[2] / Double(n)))),
-      ("vs_rows", .double(r2(t.ratio(2, 0)))), ("load_average", .double(r2(loadAverage()))),
-    ]
-    if let why = matcher.columnarFallback(for: data) { line.append(("fallback", .string(why))) }
-    emit(line)
+    try ask(format, arguments, data, objects, scans: scans, options)
   }
+  // ISO-8601 text loaded without `--dates`: a range over the text itself (byte order).
+  let isoText = "opened >= \"2023-01-01T00:00:00Z\" AND opened < \"2023-07-01T00:00:00Z\""
+  if only.map({ isoText.contains($0) }) ?? true {
+    let text = try SiftColumnarRecords(contentsOf: url)
+    let textObjects = (0..<text.count).map { text.object(at: $0) }
+    try ask(isoText, [], text, textObjects, datesAsText: true, scans: scans, options)
+  }
+}
+
+/// One question: the columnar count against the row evaluator over the same records (and the
+/// positions checked against it), as one `columnar.question` line.
+private func ask(
+  _ format: String, _ arguments: [SiftValue], _ data: SiftColumnarRecords, _ objects: [SiftObject],
+  datesAsText: Bool = false,
+  scans: Int?, _ options: BenchOptions
+) throws {
+  let n = data.count
+  let matcher = try SiftPredicate(format: format, arguments: arguments).compile()
+  let rows = try matcher.matchingIndices(objects)
+  let found = try matcher.matchingIndices(data)
+  guard rows == found, try matcher.matchingIndices(data, workers: 2) == rows else {
+    throw BenchOptions.Failure(description: "\(format): columns found \(found.count), rows \(rows.count)")
+  }
+  // SIFT_BENCH_SCANS=K: only K one-thread counts, no timing (for `valgrind --tool=callgrind
+  // --toggle-collect='*ColumnarScan*count*'`: instructions per record are Ir / (K × records)).
+  if let k = scans {
+    for _ in 0..<k { blackHole(try? matcher.count(data)) }
+    return
+  }
+  let t = InterleavedTiming(
+    seconds: options.seconds,
+    [
+      { blackHole(try? matcher.count(data)) },
+      { blackHole(try? matcher.count(data, workers: 2)) },
+      { blackHole(try? matcher.matchingIndices(objects).count) },
+    ])
+  // CPU time (every thread) on two threads over one: near 1 means the second thread adds no
+  // work, so the wall-clock speedup is what the machine's other load leaves of two cores.
+  var cpu: [Double] = []
+  for workers in [1, 2] {
+    let c0 = columnarCPU()
+    for _ in 0..<20 { blackHole(try? matcher.count(data, workers: workers)) }
+    cpu.append(columnarCPU() - c0)
+  }
+  var line: [(String, SiftValue)] = [
+    ("name", "columnar.question"), ("format", .string(format)), ("records", .int(Int64(n))),
+    ("matches", .int(Int64(rows.count))), ("ns_per_record", .double(r2(t.nsPerOp[0] / Double(n)))),
+    ("cpu_ns_per_record", .double(r2(cpu[0] / 20 / Double(n) * 1e9))),
+    ("parallel_speedup", .double(r2(t.ratio(0, 1)))), ("parallel_cpu_ratio", .double(r2(cpu[1] / cpu[0]))),
+    ("row_ns_per_record", .double(r2(t.nsPerOp[2] / Double(n)))),
+    ("vs_rows", .double(r2(t.ratio(2, 0)))), ("load_average", .double(r2(loadAverage()))),
+  ]
+  if datesAsText { line.insert(("dates", "none"), at: 2) }
+  if let why = matcher.columnarFallback(for: data) { line.append(("fallback", .string(why))) }
+  emit(line)
 }
 
 /// `columnar.loop`: Sift's count of `distance BETWEEN {1, 5}` against a hand-written loop over

@@ -50,7 +50,7 @@ import Testing
     var kernels = 0
     for key in ["i", "d", "b", "s", "day", "m", "missing", "ANY t", "NONE t"] {
       for options in ["", "[c]", "[d]", "[cd]"] {
-        var list = (0..<ColumnarPlanner.membershipSetMinimum).map { _ in
+        var list = (0..<ConstantSet.minimumCount).map { _ in
           Self.elements[Int(rng.next() % UInt64(Self.elements.count))]
         }
         if rng.next() % 4 == 0 { list = list.filter { $0 != .null } }

@@ -6,9 +6,10 @@ import SiftSyntax
 /// of the list. Equality is exactly `ValueComparison.equal` under the comparison's `TextRule`:
 /// strings by their (folded) UTF-8 bytes, numbers by value (booleans 1 and 0, `2.0 == 2`),
 /// nil equal to nil; other kinds (dates, data, collections) are compared one by one.
-struct ConstantSet: Sendable {
-  /// Lists shorter than this are scanned as they are.
-  static let minimumCount = 16
+package struct ConstantSet: Sendable {
+  /// Lists shorter than this are scanned as they are (SiftColumnar's kernels too: an OR of
+  /// equality kernels below it, one set lookup a row from it).
+  package static let minimumCount = 16
 
   let rule: TextRule
   let strings: Set<ByteKey>

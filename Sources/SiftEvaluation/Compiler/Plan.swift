@@ -7,8 +7,8 @@ import SiftSyntax
 // tests compare against); `Specializer`, the one pass that chooses fast paths, builds a
 // specialized or fused closure where a node's shape allows and the generic one elsewhere.
 
-/// A planned predicate.
-indirect enum PredicatePlan {
+/// A planned predicate (other engines lower it too: `Plan+Engines.swift`).
+package indirect enum PredicatePlan {
   case constant(Bool)
   case not(PredicatePlan)
   /// The terms, planned, beside the terms as written.
@@ -18,9 +18,9 @@ indirect enum PredicatePlan {
 }
 
 /// A planned comparison.
-struct ComparisonPlan {
+package struct ComparisonPlan {
   /// The comparison as written.
-  let node: SiftComparison
+  package let node: SiftComparison
   /// The operator, prepared for the constant right side if there is one.
   var test: PreparedComparison
   let lhs: Left

@@ -114,9 +114,8 @@ enum Bytes {
             let x = lower(pa[i]), y = lower(pb[i])
             if x != y { return x < y ? -1 : 1 }
           }
-        } else if n > 0, let x = pa.baseAddress, let y = pb.baseAddress {
-          let r = memcmp(x, y, n)
-          if r != 0 { return r < 0 ? -1 : 1 }
+        } else if let x = pa.baseAddress, let y = pb.baseAddress {
+          return TextSearch.order(x, count: pa.count, y, count: pb.count)  // the one byte order
         }
         return pa.count == pb.count ? 0 : (pa.count < pb.count ? -1 : 1)
       }

@@ -168,29 +168,144 @@ package enum TextSearch {
   package static func find(
     _ n: UnsafeBufferPointer<UInt8>, in h: UnsafeBufferPointer<UInt8>, _ position: Position, caseless: Bool = false
   ) -> Bool {
-    let count = n.count
-    guard count > 0, count <= h.count, let np = n.baseAddress, let hp = h.baseAddress else { return false }
+    guard let np = n.baseAddress, let hp = h.baseAddress else { return false }
+    return find(np, count: n.count, in: hp, count: h.count, position, caseless: caseless)
+  }
+
+  /// `find` on a pointer and a count each: a needle and a subject read where they are stored
+  /// (a column's row, in SiftColumnar's kernels).
+  ///
+  /// ```swift
+  /// n.withUnsafeBufferPointer { n in h.withUnsafeBufferPointer { h in
+  ///   TextSearch.find(n.baseAddress!, count: n.count, in: h.baseAddress!, count: h.count, .prefix) } }
+  /// ```
+  @inlinable @inline(__always)
+  package static func find(
+    _ np: UnsafePointer<UInt8>, count: Int, in hp: UnsafePointer<UInt8>, count hCount: Int, _ position: Position,
+    caseless: Bool = false
+  ) -> Bool {
+    guard count > 0, count <= hCount else { return false }
     @inline(__always) func at(_ offset: Int) -> Bool {
       if caseless {
         for i in 0..<count where lowerASCII(hp[offset + i]) != np[i] { return false }
         return true
       }
-      return memcmp(hp + offset, np, count) == 0
+      return same(hp + offset, np, count)
     }
     switch position {
     case .prefix:
       return at(0)
     case .suffix:
-      return at(h.count - count)
+      return at(hCount - count)
     case .anywhere:
       let first = np.pointee
       var i = 0
-      let last = h.count - count
+      let last = hCount - count
       while i <= last {
         if (caseless ? lowerASCII(hp[i]) : hp[i]) == first && at(i) { return true }
         i += 1
       }
       return false
+    }
+  }
+
+  /// Whether the `n` bytes at `a` and `b` are the same, eight at a time (a call to `memcmp`
+  /// per row cost more than comparing a short run in place).
+  @inlinable @inline(__always)
+  package static func same(_ a: UnsafePointer<UInt8>, _ b: UnsafePointer<UInt8>, _ n: Int) -> Bool {
+    let x = UnsafeRawPointer(a), y = UnsafeRawPointer(b)
+    var i = 0
+    while i + 8 <= n {
+      if x.loadUnaligned(fromByteOffset: i, as: UInt64.self) != y.loadUnaligned(fromByteOffset: i, as: UInt64.self) {
+        return false
+      }
+      i += 8
+    }
+    while i < n {
+      if a[i] != b[i] { return false }
+      i += 1
+    }
+    return true
+  }
+
+  /// The `n` bytes at `a` against the `m` at `b` in code-point order (UTF-8 byte order, then
+  /// the shorter first): -1, 0 or 1. The order of strings without `[c]`/`[d]` (and of folded
+  /// ones), in memory and in SiftColumnar's kernels. Eight bytes at a time as big-endian words
+  /// (ISO-8601 text differs in its first eight, its year or month).
+  ///
+  /// ```swift
+  /// // "ab" < "abc" < "b"
+  /// ```
+  @inlinable @inline(__always)
+  package static func order(_ a: UnsafePointer<UInt8>, count n: Int, _ b: UnsafePointer<UInt8>, count m: Int) -> Int {
+    let k = min(n, m)
+    let x = UnsafeRawPointer(a), y = UnsafeRawPointer(b)
+    var i = 0
+    while i + 8 <= k {
+      let p = UInt64(bigEndian: x.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+      let q = UInt64(bigEndian: y.loadUnaligned(fromByteOffset: i, as: UInt64.self))
+      if p != q { return p < q ? -1 : 1 }
+      i += 8
+    }
+    while i < k {
+      if a[i] != b[i] { return a[i] < b[i] ? -1 : 1 }
+      i += 1
+    }
+    return n == m ? 0 : (n < m ? -1 : 1)
+  }
+
+  // MARK: Runs of text one after another (a column's rows)
+  //
+  // One call for many strings stored end to end: run `k` is `bytes[ends[k - 1]..<ends[k]]`,
+  // the first starting at `start`. SiftColumnar's kernels call these once per part of a
+  // column: these helpers are not inlined across modules (not even `@inlinable` ones, Swift
+  // 6.3, release), and a call per row cost BEGINSWITH[c] 3.4 -> 5.3 CPU ns a record
+  // (`sift-bench --suite columnar`).
+
+  /// 1 in `hits[k]` where run `k` is the `m` bytes at `needle`, else 0.
+  package static func equal(
+    runs bytes: UnsafePointer<UInt8>, from start: Int, ends: UnsafePointer<UInt32>, count n: Int,
+    to needle: UnsafePointer<UInt8>, count m: Int, into hits: UnsafeMutablePointer<UInt8>
+  ) {
+    var s = start
+    for k in 0..<n {
+      let e = Int(ends[k])
+      hits[k] = e - s == m && same(bytes + s, needle, m) ? 1 : 0
+      s = e
+    }
+  }
+
+  /// 1 in `hits[k]` where the `m` bytes at `needle` occur in run `k` at `position` (`find`).
+  package static func find(
+    _ needle: UnsafePointer<UInt8>, count m: Int, inRuns bytes: UnsafePointer<UInt8>, from start: Int,
+    ends: UnsafePointer<UInt32>, count n: Int, _ position: Position, into hits: UnsafeMutablePointer<UInt8>
+  ) {
+    // One loop per position, each with its position a constant.
+    @inline(__always) func each(_ position: Position) {
+      var s = start
+      for k in 0..<n {
+        let e = Int(ends[k])
+        hits[k] = find(needle, count: m, in: bytes + s, count: e - s, position) ? 1 : 0
+        s = e
+      }
+    }
+    switch position {
+    case .anywhere: each(.anywhere)
+    case .prefix: each(.prefix)
+    case .suffix: each(.suffix)
+    }
+  }
+
+  /// `orders[k]`: run `k` against the `m` bytes at `b` in `order` (-1, 0 or 1).
+  package static func order(
+    runs bytes: UnsafePointer<UInt8>, from start: Int, ends: UnsafePointer<UInt32>, count n: Int,
+    against b: UnsafePointer<UInt8>, count m: Int, into orders: UnsafeMutablePointer<Int8>
+  ) {
+    var s = start
+    for k in 0..<n {
+      let e = Int(ends[k])
+      orders[k] = Int8(truncatingIfNeeded: order(bytes + s, count: e - s, b, count: m))
+      s = e
     }
   }
 
