@@ -118,3 +118,37 @@ import Testing
     expectSiftError(id: "decode-missing-key", stage: .decode) { _ = try table.rows(as: Missing.self) }
   }
 }
+
+/// The outputs README and the Typed predicates article print for their live examples.
+@Suite struct TypedLiveReadmeTests {
+  @Test func readmeExample() throws {
+    struct Note: Codable, Sendable {
+      var id: Int
+      var title: String
+      var rating: Int
+    }
+    let notes = [
+      Note(id: 1, title: "Milk", rating: 2), Note(id: 2, title: "Swift", rating: 5),
+      Note(id: 3, title: "Linux", rating: 4),
+    ]
+    let rated = #Predicate<Note> { $0.rating > 3 }
+    let live = try SiftLiveResults(
+      values: notes, id: \.id, predicate: rated, sortDescriptors: [SortDescriptor(\.title)])
+    let changes = try live.apply([.update(1, Note(id: 1, title: "Milk", rating: 4))])
+    #expect("\(live.ids) \(changes.inserted) \(live.record(for: 1)?.rating ?? 0)" == "[3, 1, 2] [[0, 1]] 4")
+  }
+
+  @Test func articleExample() throws {
+    struct Chore: Codable, Sendable {
+      var id: Int
+      var title: String
+      var done: Bool
+    }
+    let chores = [Chore(id: 1, title: "Milk", done: false), Chore(id: 2, title: "Bread", done: true)]
+    let open = try SiftLiveResults(
+      values: chores, id: \.id, predicate: #Predicate<Chore> { !$0.done }, sortDescriptors: [SortDescriptor(\.title)])
+    let changes = try open.perform { tx in try tx.update(2) { $0.done = false } }
+    #expect("\(open.ids) \(changes.inserted)" == "[2, 1] [[0, 0]]")
+    #expect(open.record(for: 2)?.title == "Bread")
+  }
+}
