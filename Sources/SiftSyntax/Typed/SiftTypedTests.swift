@@ -102,7 +102,15 @@ extension SiftTypedReaders {
         guard let f = compile(t, type) else { return nil }
         fs.append(f)
       }
-      if case .and = p.kind { return { v in fs.allSatisfy { $0(v) } } }
+      // Two terms (the usual case) as one closure: iterating an array of closures generic over
+      // `Root` copies each out through its value witness.
+      let isAnd: Bool
+      if case .and = p.kind { isAnd = true } else { isAnd = false }
+      if fs.count == 2 {
+        let (a, b) = (fs[0], fs[1])
+        return isAnd ? { a($0) && b($0) } : { a($0) || b($0) }
+      }
+      if isAnd { return { v in fs.allSatisfy { $0(v) } } }
       return { v in fs.contains { $0(v) } }
     case .comparison(let c):
       guard c.quantifier == nil, c.options.isEmpty else { return nil }
