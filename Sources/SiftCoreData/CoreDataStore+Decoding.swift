@@ -11,9 +11,9 @@ extension CoreDataStore {
   /// struct Book: Decodable { var title: String; var createdAt: Date }
   /// let books = try store.fetch(SiftFetchRequest(entity: "Book", predicate: try SiftPredicate(format: "title BEGINSWITH 'A'")), as: Book.self)
   /// ```
-  /// - Throws: `SiftError` (the compiler's, or a decoding error naming the row, key, column
-  ///   and what was found) or the database's error.
-  public func fetch<T: Decodable>(_ request: SiftFetchRequest, as type: T.Type) throws -> [T] {
+  /// - Throws: `SiftError`: the compiler's, the database's, or a decoding error naming the
+  ///   row, key, column and what was found (the type's own errors as `decode-failed`).
+  public func fetch<T: Decodable>(_ request: SiftFetchRequest, as type: T.Type) throws(SiftError) -> [T] {
     try SQLCompiler(dialect: SQLiteDialect(), schema: schema).fetch(request, as: type, in: database)
   }
 
@@ -22,8 +22,8 @@ extension CoreDataStore {
   /// ```swift
   /// let n = try store.fetchCount(SiftFetchRequest(entity: "Book"))
   /// ```
-  /// - Throws: `SiftError` or the database's error.
-  public func fetchCount(_ request: SiftFetchRequest) throws -> Int {
+  /// - Throws: `SiftError`: the compiler's or the database's.
+  public func fetchCount(_ request: SiftFetchRequest) throws(SiftError) -> Int {
     try SQLCompiler(dialect: SQLiteDialect(), schema: schema).fetchCount(request, in: database)
   }
 }

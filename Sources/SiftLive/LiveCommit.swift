@@ -54,8 +54,7 @@ extension SiftLiveResults {
   /// The record's sort keys when it matches; nil when it does not.
   func keys(of record: Record, id: ID) throws(SiftError) -> SiftSortKeys? {
     do {
-      if let matcher, try !matcher.matches(record, variables: variables) { return nil }
-      return try order.keys(of: record, variables: variables)
+      return try keysOfRecord(record)
     } catch {
       throw SiftError.live("object \(describe(id)): \(error.diagnostic.message)", underlying: error)
     }

@@ -102,4 +102,11 @@ extension SiftError {
   package static func live(_ message: String, underlying: (any Error)? = nil) -> SiftError {
     SiftError(stage: .live, id: .liveRefused, message: message, underlying: underlying)
   }
+
+  /// What a caller's closure threw, as Sift's one error type: a `SiftError` as it is, any
+  /// other as stage `.live` (id `live-refused`), kept as `underlying`.
+  package static func live(caught error: any Error) -> SiftError {
+    if let e = error as? SiftError { return e }
+    return live("\(error)", underlying: error)
+  }
 }

@@ -13,15 +13,11 @@ extension SiftLiveResults {
   public func refetchedSections() throws(SiftError) -> [SiftLiveSection<ID>] {
     let stored = store.sorted { $0.value.seq < $1.value.seq }
     let records = stored.map(\.value.record)
-    let request = SiftFetchRequest(
-      entity: "", predicate: predicate,
-      sortDescriptors: Self.effectiveDescriptors(sortDescriptors, section: sectionKeyPath))
     do {
-      let ordered = try request.matchingIndices(in: records, variables: variables)
+      let (ordered, keys) = try fetchRecords(records)
       guard sectionKeyPath != nil else {
         return [SiftLiveSection(name: "", value: .null, ids: ordered.map { stored[$0].key })]
       }
-      let keys = try order.keys(of: records, at: ordered, variables: variables)
       var out: [SiftLiveSection<ID>] = []
       for (i, p) in ordered.enumerated() {
         if i == 0 || order.compare(keys[i - 1], keys[i], prefix: 1) != 0 {
@@ -32,7 +28,7 @@ extension SiftLiveResults {
       }
       return out
     } catch {
-      throw SiftError.live(Self.message(of: error), underlying: error)
+      throw SiftError.live(error.diagnostic.message, underlying: error)
     }
   }
 }

@@ -19,7 +19,7 @@ import SiftSyntax
 /// let changes = try live.apply([.update(.int(7), changedVenue)])
 /// print(changes.moved, live.sections.map(\.name))
 /// ```
-public final class SiftLiveResults<ID: Hashable, Record: SiftRecord> {
+public final class SiftLiveResults<ID: Hashable, Record> {
   struct Stored {
     var record: Record
     var seq: Int
@@ -51,37 +51,48 @@ public final class SiftLiveResults<ID: Hashable, Record: SiftRecord> {
   var nextSeq = 0
   let describe: (ID) -> String
 
-  /// Fetches `records` (stored under `ids`, same order; that order breaks ties between equal
-  /// sort keys).
-  ///
-  /// ```swift
-  /// let live = try SiftLiveResults(records: rows, ids: rows.indices.map { $0 }, predicate: nil,
-  ///                                sortDescriptors: [SiftSortDescriptor("name")])
-  /// ```
-  /// - Throws: `SiftError` (stage `.live`) for a duplicate id, counts that differ, or a predicate or sort
-  ///   key that fails to compile or to evaluate on a record.
-  public init(
+  /// How one record is evaluated (matches, then its sort keys): the records themselves when
+  /// they are `SiftRecord`s, their encoded form when they are `Encodable` values.
+  let keysOfRecord: (Record) throws(SiftError) -> SiftSortKeys?
+  /// A fresh fetch of `records`: the matching offsets in order and their sort keys.
+  let fetchRecords: ([Record]) throws(SiftError) -> (ordered: [Int], keys: [SiftSortKeys])
+
+  /// The one initializer the public ones call: `view` turns a record into what the predicate
+  /// and the sort keys are evaluated on, `views` does so for many at once.
+  init<View: SiftRecord>(
     records: [Record], ids: [ID], predicate: SiftPredicate?, sortDescriptors: [SiftSortDescriptor],
-    sectionKeyPath: String? = nil, variables: [String: SiftValue] = [:],
-    options: EvaluationOptions = EvaluationOptions()
+    sectionKeyPath: String?, variables: [String: SiftValue], options: EvaluationOptions,
+    view: @escaping (Record) throws(SiftError) -> View, views: @escaping ([Record]) throws(SiftError) -> [View]
   ) throws(SiftError) {
     self.predicate = predicate
     self.sortDescriptors = sortDescriptors
     self.sectionKeyPath = sectionKeyPath
     self.variables = variables
-    describe = { id in (id as? SiftValue).map { SiftJSON.serialize($0) } ?? "\(id)" }
+    let describe: (ID) -> String = { id in (id as? SiftValue).map { SiftJSON.serialize($0) } ?? "\(id)" }
+    self.describe = describe
     guard records.count == ids.count else {
       throw SiftError.live("\(records.count) records but \(ids.count) ids")
     }
-    do {
-      matcher = try predicate?.compile(options)
-      order = try SiftSortKeyReader(
+    do throws(SiftError) {
+      let matcher = try predicate?.compile(options)
+      let order = try SiftSortKeyReader(
         Self.effectiveDescriptors(sortDescriptors, section: sectionKeyPath), options: options)
-      let selected = try matcher?.matchingIndices(records, variables: variables) ?? Array(records.indices)
-      // The fetch's own sort (ties keep the given, ascending order), then each key read once.
-      let effective = SiftFetchRequest(entity: "", sortDescriptors: order.descriptors)
-      let ordered = try effective.sort(selected, of: records, variables: variables, options: options)
-      let keys = try order.keys(of: records, at: ordered, variables: variables)
+      self.matcher = matcher
+      self.order = order
+      keysOfRecord = { (record) throws(SiftError) in
+        let v = try view(record)
+        if let matcher, try !matcher.matches(v, variables: variables) { return nil }
+        return try order.keys(of: v, variables: variables)
+      }
+      fetchRecords = { (records) throws(SiftError) in
+        let rows = try views(records)
+        let selected = try matcher?.matchingIndices(rows, variables: variables) ?? Array(rows.indices)
+        // The fetch's own sort (ties keep the given, ascending order), then each key read once.
+        let effective = SiftFetchRequest(entity: "", sortDescriptors: order.descriptors)
+        let ordered = try effective.sort(selected, of: rows, variables: variables, options: options)
+        return (ordered, try order.keys(of: rows, at: ordered, variables: variables))
+      }
+      let (ordered, keys) = try fetchRecords(records)
       var keysAt = [SiftSortKeys?](repeating: nil, count: records.count)
       var sorted: [Entry] = []
       sorted.reserveCapacity(ordered.count)
@@ -96,10 +107,10 @@ public final class SiftLiveResults<ID: Hashable, Record: SiftRecord> {
         }
       }
       entries = ChunkedArray(sorted)
-    } catch let e as SiftError where e.stage == .live {
+    } catch let e where e.stage == .live {
       throw e
     } catch {
-      throw SiftError.live(Self.message(of: error), underlying: error)
+      throw SiftError.live(error.diagnostic.message, underlying: error)
     }
     nextSeq = records.count
     sectionStarts = computeSectionStarts()
@@ -116,11 +127,6 @@ public final class SiftLiveResults<ID: Hashable, Record: SiftRecord> {
       lead.nulls = first.nulls
     }
     return [lead] + sorts
-  }
-
-  static func message(of error: any Error) -> String {
-    if let e = error as? SiftError { return e.diagnostic.message }
-    return "\(error)"
   }
 
   // MARK: Reading
@@ -206,9 +212,13 @@ public final class SiftLiveResults<ID: Hashable, Record: SiftRecord> {
   /// ```swift
   /// let changes = try live.perform { tx in try tx.update(.int(7)) { $0["rating"] = 5 } }
   /// ```
-  public func perform(_ body: (inout SiftLiveTransaction<ID, Record>) throws -> Void) throws -> SiftChangeSet<ID> {
+  /// - Throws: `SiftError`: what `body` throws when it is one, any other error of `body` as
+  ///   stage `.live` (id `live-refused`, kept as `underlying`), or as `apply(_:)`.
+  public func perform(
+    _ body: (inout SiftLiveTransaction<ID, Record>) throws -> Void
+  ) throws(SiftError) -> SiftChangeSet<ID> {
     var tx = makeTransaction()
-    try body(&tx)
+    do { try body(&tx) } catch { throw SiftError.live(caught: error) }
     return try commit(tx)
   }
 

@@ -78,10 +78,11 @@ public struct SiftLiveTransaction<ID: Hashable, Record> {
   /// ```swift
   /// try tx.update(7) { $0["rating"] = 5 }
   /// ```
-  /// - Throws: `SiftError` (stage `.live`) when `id` holds no record, or what `change` throws.
-  public mutating func update(_ id: ID, _ change: (inout Record) throws -> Void) throws {
+  /// - Throws: `SiftError` (stage `.live`) when `id` holds no record, or what `change` throws
+  ///   (another error than a `SiftError` as stage `.live`, id `live-refused`, kept as `underlying`).
+  public mutating func update(_ id: ID, _ change: (inout Record) throws -> Void) throws(SiftError) {
     guard var record = record(for: id) else { throw SiftError.live("no object with id \(describe(id))") }
-    try change(&record)
+    do { try change(&record) } catch { throw SiftError.live(caught: error) }
     try update(id, to: record)
   }
 

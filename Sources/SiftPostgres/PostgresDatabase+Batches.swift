@@ -12,7 +12,9 @@ extension PostgresDatabase {
   /// try db.forEachBatch(try compiler.compile(request), size: 100) { rows in print(rows.count) }
   /// ```
   /// - Throws: `SiftError` as `execute(_:)` does; `body`'s error (the transaction is rolled back).
-  public func forEachBatch(_ statement: SQLStatement, size: Int, _ body: ([[SQLValue]]) throws -> Void) throws {
+  public func forEachBatch(
+    _ statement: SQLStatement, size: Int, _ body: ([[SQLValue]]) throws(SiftError) -> Void
+  ) throws(SiftError) {
     let size = max(1, size)
     try executeScript("BEGIN READ ONLY")
     do {

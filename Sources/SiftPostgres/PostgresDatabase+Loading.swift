@@ -32,7 +32,7 @@ final class PostgresRowWriter: SQLRowWriter {
     buffers = Array(repeating: [], count: tables.count)
   }
 
-  func write(_ table: Int, _ values: [SQLValue]) throws {
+  func write(_ table: Int, _ values: [SQLValue]) throws(SiftError) {
     let before = buffers[table].count
     do {
       for (i, v) in values.enumerated() {
@@ -48,7 +48,7 @@ final class PostgresRowWriter: SQLRowWriter {
     if buffered > PostgresRowWriter.flushSize { try flush() }
   }
 
-  func flush() throws {
+  func flush() throws(SiftError) {
     for (i, data) in buffers.enumerated() where !data.isEmpty {
       buffers[i] = []
       do { try database.copyIn(copySQL[i], data: data) } catch { throw error.siftError }
@@ -56,7 +56,7 @@ final class PostgresRowWriter: SQLRowWriter {
     buffered = 0
   }
 
-  func finish() throws { try flush() }
+  func finish() throws(SiftError) { try flush() }
 
   func cancel() {
     buffers = buffers.map { _ in [] }

@@ -1,5 +1,6 @@
 import CSQLite
 import SiftSQL
+import SiftSyntax
 
 extension SQLiteDatabase {
   /// Steps the statement and hands its rows on `size` at a time, holding one batch
@@ -10,7 +11,9 @@ extension SQLiteDatabase {
   /// try db.forEachBatch(try compiler.compile(request), size: 100) { rows in print(rows.count) }
   /// ```
   /// - Throws: `SiftError` (stage `.sql`, id `sqlite-error`); `body`'s error.
-  public func forEachBatch(_ statement: SQLStatement, size: Int, _ body: ([[SQLValue]]) throws -> Void) throws {
+  public func forEachBatch(
+    _ statement: SQLStatement, size: Int, _ body: ([[SQLValue]]) throws(SiftError) -> Void
+  ) throws(SiftError) {
     let st = try bound(statement)
     defer { sqlite3_reset(st) }
     let size = max(1, size)

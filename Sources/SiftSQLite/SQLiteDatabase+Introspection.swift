@@ -13,14 +13,8 @@ extension SQLiteDatabase {
   /// ```
   /// - Throws: `SiftError` (stage `.sql`, id `sqlite-error`, or `invalid-schema`).
   public func introspectSchema(sampleLimit: Int = 1000) throws(SiftError) -> SQLIntrospection {
-    do {
-      let read = try SQLSchemaReader(source: .sqlite, sampleLimit: sampleLimit).read(from: self)
-      schemaChecks.passed(read.schema)  // the file's own description, from its own values
-      return read
-    } catch let error as SiftError {
-      throw error
-    } catch {
-      throw SQLiteDatabase.error("\(error)", sql: "")
-    }
+    let read = try SQLSchemaReader(source: .sqlite, sampleLimit: sampleLimit).read(from: self)
+    schemaChecks.passed(read.schema)  // the file's own description, from its own values
+    return read
   }
 }

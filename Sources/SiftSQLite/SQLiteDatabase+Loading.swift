@@ -15,7 +15,7 @@ extension SQLiteDatabase: SQLBulkLoading {
   /// try db.load(records, entity: "Venue", schema: schema, dialect: SQLiteDialect())   // uses it
   /// ```
   /// - Throws: `SiftError` (stage `.sql`, id `sqlite-error`) when an INSERT does not prepare.
-  public func rowWriter(for tables: [SQLLoadTable]) throws -> any SQLRowWriter {
+  public func rowWriter(for tables: [SQLLoadTable]) throws(SiftError) -> any SQLRowWriter {
     guard let handle else { throw SQLiteDatabase.error("database is closed", sql: "") }
     let inserts = SQLiteInserts(handle: handle)
     for t in tables {

@@ -39,7 +39,7 @@ final class SQLiteRowWriter: SQLRowWriter {
 
   deinit { cancel() }
 
-  func write(_ table: Int, _ values: [SQLValue]) throws {
+  func write(_ table: Int, _ values: [SQLValue]) throws(SiftError) {
     guard values.count == inserts.statements[table].width else {
       throw SQLiteDatabase.error(
         "\(values.count) values for \(inserts.statements[table].width) columns", sql: inserts.statements[table].sql)
@@ -50,7 +50,7 @@ final class SQLiteRowWriter: SQLRowWriter {
   }
 
   /// Hands the rows held back to the inserting thread (waiting while two batches wait).
-  func flush() throws {
+  func flush() throws(SiftError) {
     if let error = failure.error { throw error }
     guard pendingCount > 0 else { return }
     let rows = pending
@@ -65,7 +65,7 @@ final class SQLiteRowWriter: SQLRowWriter {
     }
   }
 
-  func finish() throws {
+  func finish() throws(SiftError) {
     try flush()
     queue.sync {}
     let error = failure.error

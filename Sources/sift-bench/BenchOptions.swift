@@ -59,12 +59,14 @@ struct BenchOptions {
       case "--suite":
         let name = try value()
         guard
-          ["parse", "evaluate", "sql", "fetch", "existing", "live", "scale", "decode", "hostile", "columnar"].contains(
-            name)
+          ["parse", "evaluate", "sql", "fetch", "existing", "live", "scale", "decode", "hostile", "columnar", "typed"]
+            .contains(
+              name)
         else {
           throw Failure(
             description:
-              "--suite needs parse, evaluate, sql, fetch, existing, live, scale, decode, hostile or columnar, not \(name)"
+              "--suite needs parse, evaluate, sql, fetch, existing, live, scale, decode, hostile, columnar or typed, "
+              + "not \(name)"
           )
         }
         o.suites.insert(name)
@@ -76,7 +78,7 @@ struct BenchOptions {
       case "-h", "--help":
         print(
           "usage: sift-bench [--format 'P'] [--arg JSON]... [--data FILE.json] [--schema S.json --entity E] [--seconds N]"
-            + " [--suite parse|evaluate|sql|fetch|existing|live|scale|decode|hostile|columnar]... [--records N]"
+            + " [--suite parse|evaluate|sql|fetch|existing|live|scale|decode|hostile|columnar|typed]... [--records N]"
             + " [--record FILE | --check FILE]")
         exit(0)
       default: throw Failure(description: "unknown option \(args[i])")

@@ -55,6 +55,7 @@ func runSuites(_ options: BenchOptions) throws {
   try suite("decode", inDefaultSet: false) { try runDecodeBenchmarks(options) }
   try suite("hostile", inDefaultSet: false) { try runHostileBenchmarks(options) }
   try suite("columnar", inDefaultSet: false) { try runColumnarBenchmarks(options) }
+  try suite("typed", inDefaultSet: false) { try runTypedBenchmarks(options) }
 }
 
 /// `--record FILE`: this run's ratios replace the file's entries of the suites run.

@@ -198,25 +198,15 @@ final class ExistingDatabase {
 
   /// Runs a statement; database errors become `SiftError`s at stage `sql`.
   func run(_ statement: SQLStatement, timeLimit: Int? = nil) throws(SiftError) -> [[SQLValue]] {
-    do {
-      // Under a time limit (a query policy), each driver's own way of stopping a statement.
-      if let timeLimit, let sqlite = database as? SQLiteDatabase {
-        return try sqlite.execute(statement, timeLimit: timeLimit)
-      }
-      if let timeLimit, let pg = database as? PostgresDatabase {
-        return try pg.execute(statement, timeLimit: timeLimit)
-      }
-      return try database.execute(statement)
-    } catch let e as SiftError {
-      // PostgreSQL's errors keep their ids (missing-sift-functions: the statement was not run).
-      throw e
-    } catch {
-      let id = DiagnosticID.databaseError
-      throw SiftError(
-        stage: .sql,
-        diagnostic: SiftDiagnostic(id: id, message: ExistingDatabase.message(of: error), range: .at(0)),
-        source: "")
+    // Every driver throws `SiftError`s (PostgreSQL's keep their ids: missing-sift-functions).
+    // Under a time limit (a query policy), each driver's own way of stopping a statement.
+    if let timeLimit, let sqlite = database as? SQLiteDatabase {
+      return try sqlite.execute(statement, timeLimit: timeLimit)
     }
+    if let timeLimit, let pg = database as? PostgresDatabase {
+      return try pg.execute(statement, timeLimit: timeLimit)
+    }
+    return try database.execute(statement)
   }
 
   func close() {

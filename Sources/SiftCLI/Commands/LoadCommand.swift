@@ -77,10 +77,8 @@ enum LoadCommand: SiftSubcommand {
     do {
       let db = try SQLiteDatabase(path: temporary)
       try db.load(records, entity: entity, schema: schema, dialect: SQLiteDialect())
-    } catch let e as SiftError {
-      throw CommandInputs.Failure(description: "cannot load into \(path): \(e.diagnostic.message)")
     } catch {
-      throw CommandInputs.Failure(description: "cannot load into \(path): \(ExistingDatabase.message(of: error))")
+      throw CommandInputs.Failure(description: "cannot load into \(path): \(error.diagnostic.message)")
     }
     do {
       if replace && fm.fileExists(atPath: target) { try fm.removeItem(atPath: target) }

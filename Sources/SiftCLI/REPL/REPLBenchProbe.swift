@@ -47,7 +47,7 @@ import SiftSyntax
   }
 
   /// Drops the SQLite copy and opens a fresh in-memory database (not part of a copy's time).
-  public func resetSQLite() throws {
+  public func resetSQLite() throws(SiftError) {
     session.dropSQLCopies(of: "venues")
     session.sql.sqlite = nil
     session.sql.sqlite = try SQLiteDatabase()
@@ -55,13 +55,13 @@ import SiftSyntax
   }
 
   /// Copies the records into the SQLite database, as the first SQL use does.
-  public func copyIntoSQLite() throws {
-    try session.ensureInSQL(try session.current.orThrow(), .sqlite)
+  public func copyIntoSQLite() throws(SiftError) {
+    try Self.probe { try session.ensureInSQL(try session.current.orThrow(), .sqlite) }
   }
 
   /// Streams the rows a copy inserts without a database (the loader's share of a copy);
   /// returns how many there are.
-  public func streamRows() throws -> Int {
+  public func streamRows() throws(SiftError) -> Int {
     guard let set = session.current, set.isAllDictionaries, let schema else { return 0 }
     var n = 0
     let loader = SQLDataLoader(schema: schema, dialect: SQLiteDialect())
@@ -75,18 +75,30 @@ import SiftSyntax
   }
 
   /// Connects to PostgreSQL (a temporary schema) and copies the records there.
-  public func copyIntoPostgres(conninfo: String) throws {
+  public func copyIntoPostgres(conninfo: String) throws(SiftError) {
     if session.sql.postgres == nil {
       let r = session.execute(".connect " + conninfo)
-      guard r.status == .ok else { throw REPLDataError(r.text) }
+      guard r.status == .ok else { throw Self.failure(REPLDataError(r.text)) }
     }
     session.dropSQLCopies(of: "venues")
-    try session.ensureInSQL(try session.current.orThrow(), .postgres)
+    try Self.probe { try session.ensureInSQL(try session.current.orThrow(), .postgres) }
   }
 
   /// Parses JSON file contents as `.load` does; returns the number of records.
-  public static func loadJSON(bytes: [UInt8]) throws -> Int {
-    try JSONDataLoader.dataSet(bytes: bytes, path: "bench.json", name: "bench", origin: "bench").count
+  public static func loadJSON(bytes: [UInt8]) throws(SiftError) -> Int {
+    try probe { try JSONDataLoader.dataSet(bytes: bytes, path: "bench.json", name: "bench", origin: "bench").count }
+  }
+
+  /// Runs a REPL step, its error as Sift's one error type.
+  static func probe<T>(_ body: () throws -> T) throws(SiftError) -> T {
+    do { return try body() } catch { throw failure(error) }
+  }
+
+  /// A `SiftError` as it is; the REPL's own (a data set that is not there or not loadable) as
+  /// stage `.data`, id `load-error`, kept as `underlying`.
+  static func failure(_ error: any Error) -> SiftError {
+    if let e = error as? SiftError { return e }
+    return SiftError(stage: .data, id: .loadError, message: "\(error)", underlying: error)
   }
 }
 

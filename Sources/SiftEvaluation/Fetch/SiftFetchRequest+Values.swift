@@ -4,7 +4,9 @@ extension SiftFetchRequest {
   /// The values of `values` the request selects, in its order and page: your own `Encodable`
   /// values, no conformance to write. Each is encoded once (as `SiftRecordEncoder` does: a `Date`
   /// compares as a date, an optional that is nil as nil), the request is evaluated as
-  /// `execute(on:)` does, and the original values come back.
+  /// `execute(on:)` does, and the original values come back. A request made from Swift's own
+  /// `#Predicate` and `SortDescriptor`s over `T` encodes nothing: it reads the properties it
+  /// uses through their key paths (`note[keyPath: \.title]`).
   ///
   /// ```swift
   /// struct Note: Codable { var title: String; var createdAt: Date; var pinned: Bool }
@@ -18,10 +20,9 @@ extension SiftFetchRequest {
   public func fetch<T: Encodable>(
     from values: [T], variables: [String: SiftValue] = [:], options: EvaluationOptions = EvaluationOptions()
   ) throws(SiftError) -> [T] {
-    let records: [SiftObject]
-    do { records = try SiftRecordBatchEncoder.records(values) } catch {
-      throw SiftRecordEncoder.failure(error, encoding: T.self)
-    }
+    // A converted #Predicate reads its attributes through key paths; anything else is encoded.
+    if let positions = try keyPathFilterIndices(values, options: options) { return positions.map { values[$0] } }
+    let records = try records(of: values)
     return try matchingIndices(in: records, variables: variables, options: options).map { values[$0] }
   }
 
@@ -34,14 +35,21 @@ extension SiftFetchRequest {
   public func fetchCount<T: Encodable>(
     from values: [T], variables: [String: SiftValue] = [:], options: EvaluationOptions = EvaluationOptions()
   ) throws(SiftError) -> Int {
+    if resultType == .records, let positions = try keyPathFilterIndices(values, options: options, counting: true) {
+      return positions.count
+    }
     var request = self
     request.resultType = .count
-    let records: [SiftObject]
-    do { records = try SiftRecordBatchEncoder.records(values) } catch {
-      throw SiftRecordEncoder.failure(error, encoding: T.self)
-    }
+    let records = try records(of: values)
     guard case .count(let n) = try request.execute(on: records, variables: variables, options: options)
     else { return 0 }
     return n
+  }
+
+  /// `values` as records: through key paths when the request allows (`keyPathRecords`),
+  /// otherwise encoded.
+  func records<T: Encodable>(of values: [T]) throws(SiftError) -> [SiftObject] {
+    if let direct = keyPathRecords(values) { return direct }
+    return try SiftRecordEncoder.batchRecords(values)
   }
 }

@@ -182,3 +182,11 @@ struct BatchKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
     return SiftValueEncoder(ref: EncodingRef(), codingPath: [], depth: 1)
   }
 }
+
+extension SiftRecordEncoder {
+  /// Many values of one type as records, the fast way `SiftFetchRequest.fetch(from:)` encodes
+  /// them (`SiftRecordBatchEncoder`); the failure as Sift's error (stage `.data`, `not-encodable`).
+  package static func batchRecords<T: Encodable>(_ values: [T]) throws(SiftError) -> [SiftObject] {
+    do { return try SiftRecordBatchEncoder.records(values) } catch { throw failure(error, encoding: T.self) }
+  }
+}

@@ -48,9 +48,9 @@ extension SQLDatabase {
   @discardableResult
   public func run(
     _ request: BatchDeleteRequest, compiler: SQLCompiler, resultType: SiftBatchResultType = .count
-  ) throws -> SiftBatchResult {
+  ) throws(SiftError) -> SiftBatchResult {
     let statements = try compiler.deleteStatements(request, returningKeys: true)
-    return try withDeclaredForeignKeys(compiler) {
+    return try withDeclaredForeignKeys(compiler) { () throws(SiftError) in
       Self.result(try executeTransaction(statements).first ?? [], resultType)
     }
   }
@@ -61,7 +61,9 @@ extension SQLDatabase {
   /// a child pointing at no parent, refuses it with `foreign-key-violation`, undoing it all); the
   /// connection's setting is restored afterwards. The pragma does nothing inside a transaction,
   /// so it is set before `body`'s `BEGIN`. Other databases enforce their keys always.
-  func withDeclaredForeignKeys<T>(_ compiler: SQLCompiler, _ body: () throws -> T) throws -> T {
+  func withDeclaredForeignKeys<T>(
+    _ compiler: SQLCompiler, _ body: () throws(SiftError) -> T
+  ) throws(SiftError) -> T {
     guard compiler.schema.layout == .existing, compiler.dialect is SQLiteDialect,
       case .integer(0)? = try execute(SQLStatement(sql: "PRAGMA foreign_keys")).first?.first
     else { return try body() }
@@ -80,9 +82,9 @@ extension SQLDatabase {
   @discardableResult
   public func run(
     _ request: BatchUpdateRequest, compiler: SQLCompiler, resultType: SiftBatchResultType = .count
-  ) throws -> SiftBatchResult {
+  ) throws(SiftError) -> SiftBatchResult {
     let statement = try compiler.updateStatement(request, returningKeys: true)
-    return try withDeclaredForeignKeys(compiler) {
+    return try withDeclaredForeignKeys(compiler) { () throws(SiftError) in
       Self.result(try executeTransaction([statement]).first ?? [], resultType)
     }
   }
@@ -97,9 +99,9 @@ extension SQLDatabase {
   @discardableResult
   public func run(
     _ request: BatchInsertRequest, compiler: SQLCompiler, resultType: SiftBatchResultType = .count
-  ) throws -> SiftBatchResult {
+  ) throws(SiftError) -> SiftBatchResult {
     let statements = try compiler.insertStatements(request, returningKeys: true)
-    return try withDeclaredForeignKeys(compiler) {
+    return try withDeclaredForeignKeys(compiler) { () throws(SiftError) in
       Self.result(try executeTransaction(statements).flatMap { $0 }, resultType)
     }
   }

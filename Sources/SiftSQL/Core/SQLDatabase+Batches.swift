@@ -6,7 +6,9 @@ extension SQLDatabase {
   /// ```swift
   /// try db.forEachBatch(statement, size: 100) { rows in print(rows.count) }
   /// ```
-  public func forEachBatch(_ statement: SQLStatement, size: Int, _ body: ([[SQLValue]]) throws -> Void) throws {
+  public func forEachBatch(
+    _ statement: SQLStatement, size: Int, _ body: ([[SQLValue]]) throws(SiftError) -> Void
+  ) throws(SiftError) {
     let rows = try execute(statement)
     var start = 0
     while start < rows.count {
@@ -30,8 +32,8 @@ extension SQLDatabase {
   /// - Throws: `SiftError` from compiling (a negative batch size is `invalid-fetch-request`);
   ///   the database's error; `body`'s.
   public func fetch(
-    _ request: SiftFetchRequest, compiler: SQLCompiler, batches body: ([[SQLValue]]) throws -> Void
-  ) throws {
+    _ request: SiftFetchRequest, compiler: SQLCompiler, batches body: ([[SQLValue]]) throws(SiftError) -> Void
+  ) throws(SiftError) {
     let statement = try compiler.compile(request)
     guard let size = request.fetchBatchSize, size != 0 else {
       let rows = try execute(statement)

@@ -1,3 +1,5 @@
+import SiftSyntax
+
 extension SQLDatabase {
   /// Runs `statements` in order as one transaction (`BEGIN` … `COMMIT`): all of them, or — when
   /// one fails, or the commit does — none (`ROLLBACK`), and the error is thrown. This is how
@@ -10,11 +12,11 @@ extension SQLDatabase {
   /// ```
   /// - Throws: the database's error for the statement (or the `BEGIN`/`COMMIT`) that failed.
   @discardableResult
-  public func executeTransaction(_ statements: [SQLStatement]) throws -> [[[SQLValue]]] {
+  public func executeTransaction(_ statements: [SQLStatement]) throws(SiftError) -> [[[SQLValue]]] {
     try executeScript("BEGIN")
     var results: [[[SQLValue]]] = []
     results.reserveCapacity(statements.count)
-    do {
+    do throws(SiftError) {
       for statement in statements { results.append(try execute(statement)) }
       try executeScript("COMMIT")
     } catch {

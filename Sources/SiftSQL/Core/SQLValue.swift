@@ -1,4 +1,5 @@
 import Foundation
+import SiftSyntax
 
 /// A value bound to a statement placeholder or read back from a result row.
 ///
@@ -94,17 +95,19 @@ public struct SQLStatement: Sendable, Hashable, CustomStringConvertible {
 /// provide, so loaders and tests can drive either one.
 ///
 /// ```swift
-/// func countVenues(_ db: any SQLDatabase) throws -> Int64? {
+/// func countVenues(_ db: any SQLDatabase) throws(SiftError) -> Int64? {
 ///   try db.execute(SQLStatement(sql: "SELECT COUNT(*) FROM \"venue\"")).first?.first?.intValue
 /// }
 /// ```
 public protocol SQLDatabase: AnyObject {
   /// Runs one statement with its bindings and returns every result row.
-  func execute(_ statement: SQLStatement) throws -> [[SQLValue]]
+  func execute(_ statement: SQLStatement) throws(SiftError) -> [[SQLValue]]
   /// Runs a script of one or more statements without bindings (DDL, setup).
-  func executeScript(_ sql: String) throws
+  func executeScript(_ sql: String) throws(SiftError)
   /// Runs one statement and hands its rows to `body` in batches of at most `size` (never an
   /// empty one), keeping no more than one batch: `fetchBatchSize` (`fetch(_:compiler:batches:)`).
   /// The default reads every row first; SiftSQLite and SiftPostgres stream them.
-  func forEachBatch(_ statement: SQLStatement, size: Int, _ body: ([[SQLValue]]) throws -> Void) throws
+  func forEachBatch(
+    _ statement: SQLStatement, size: Int, _ body: ([[SQLValue]]) throws(SiftError) -> Void
+  ) throws(SiftError)
 }

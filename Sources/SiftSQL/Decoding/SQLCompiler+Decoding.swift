@@ -7,9 +7,10 @@ extension SiftRowColumns {
   /// ```swift
   /// let notes = try columns.decode(try db.execute(statement), as: Note.self)
   /// ```
-  /// - Throws: `SiftError` (id `decode-mismatch`, `decode-missing-key`) naming the row, key,
-  ///   column and what was found, or the type's own errors.
-  public func decode<T: Decodable>(_ rows: [[SQLValue]], as type: T.Type) throws -> [T] {
+  /// - Throws: `SiftError` (stage `.decode`, id `decode-mismatch`, `decode-missing-key`) naming
+  ///   the row, key, column and what was found; the type's own errors as `decode-failed`
+  ///   (kept as `underlying`), naming the row.
+  public func decode<T: Decodable>(_ rows: [[SQLValue]], as type: T.Type) throws(SiftError) -> [T] {
     var sink = SiftRowSink(columns: self, as: type)
     for values in rows { try sink.append(values) }
     return sink.results
@@ -40,7 +41,7 @@ package struct SiftRowSink<T: Decodable> {
 
   /// Decodes one row.
   /// - Throws: as `SiftRowColumns.decode(_:as:)`.
-  public mutating func append(_ values: [SQLValue]) throws {
+  public mutating func append(_ values: [SQLValue]) throws(SiftError) {
     let row = SiftRow(columns: columns, values: values, number: results.count)
     if wantsRows {
       // T is SiftRow (checked in init), so the bit cast reinterprets nothing (see SiftRowDecoder
@@ -49,7 +50,9 @@ package struct SiftRowSink<T: Decodable> {
       return
     }
     cursor.next = 0
-    results.append(try T(from: SiftRowDecoder(row: row, cursor: cursor)))
+    do { results.append(try T(from: SiftRowDecoder(row: row, cursor: cursor))) } catch {
+      throw SiftError.decoding(error, row: row.number)
+    }
   }
 }
 
@@ -61,10 +64,11 @@ extension SQLCompiler {
   /// ```swift
   /// let notes = try SQLCompiler(dialect: SQLiteDialect(), schema: schema).fetch(request, as: Note.self, in: db)
   /// ```
-  /// - Throws: the compiler's `SiftError`, the database's error, or a decoding error.
+  /// - Throws: `SiftError`: the compiler's, the database's, or a decoding error (as
+  ///   `SiftRowColumns.decode(_:as:)`).
   public func fetch<T: Decodable>(
     _ request: SiftFetchRequest, as type: T.Type, in database: any SQLDatabase, keys: SiftKeyStrategy = .exact
-  ) throws -> [T] {
+  ) throws(SiftError) -> [T] {
     let columns = try resultColumns(for: request).renamed(for: keys)
     return try columns.decode(try database.execute(try compileForDecoding(request)), as: type)
   }
@@ -74,8 +78,8 @@ extension SQLCompiler {
   /// ```swift
   /// let n = try compiler.fetchCount(request, in: db)
   /// ```
-  /// - Throws: the compiler's `SiftError` or the database's error.
-  public func fetchCount(_ request: SiftFetchRequest, in database: any SQLDatabase) throws -> Int {
+  /// - Throws: `SiftError`: the compiler's or the database's.
+  public func fetchCount(_ request: SiftFetchRequest, in database: any SQLDatabase) throws(SiftError) -> Int {
     var r = request
     r.resultType = .count
     guard let first = try database.execute(try compile(r)).first?.first, let n = first.intValue else {

@@ -48,12 +48,14 @@ public struct SiftRow: Sendable, Decodable, CustomStringConvertible {
   /// ```
   /// - Throws: `SiftError` (stage `.decode`, id `decode-mismatch` or `decode-missing-key`)
   ///   naming the row, the key, the column and what was found.
-  public func decode<T: Decodable>(_ type: T.Type, _ name: String) throws -> T {
+  public func decode<T: Decodable>(_ type: T.Type, _ name: String) throws(SiftError) -> T {
     guard let i = columns.position(of: name), i < values.count else {
       if let optional = type as? any SiftRowOptional.Type, let none = optional.siftNone as? T { return none }
       throw missing(name)
     }
-    return try SiftCellDecoder(row: self, index: i, key: SiftRowKey(name)).decode(type)
+    do { return try SiftCellDecoder(row: self, index: i, key: SiftRowKey(name)).decode(type) } catch {
+      throw SiftError.decoding(error, row: number, key: name)
+    }
   }
 
   /// The whole row decoded as `type`, whose coding keys are column names.
@@ -61,10 +63,11 @@ public struct SiftRow: Sendable, Decodable, CustomStringConvertible {
   /// ```swift
   /// let note = try row.decode(Note.self)
   /// ```
-  /// - Throws: what `decode(_:_:)` throws, and the type's own errors.
-  public func decode<T: Decodable>(_ type: T.Type) throws -> T {
+  /// - Throws: `SiftError`: what `decode(_:_:)` throws; the type's own errors as stage
+  ///   `.decode`, id `decode-failed`, naming the row (kept as `underlying`).
+  public func decode<T: Decodable>(_ type: T.Type) throws(SiftError) -> T {
     if let row = self as? T { return row }
-    return try T(from: SiftRowDecoder(row: self))
+    do { return try T(from: SiftRowDecoder(row: self)) } catch { throw SiftError.decoding(error, row: number) }
   }
 
   /// The row's decoder, for a driver that reads most values itself and hands the rest here
@@ -138,6 +141,42 @@ extension SiftError {
   package static func decoding(_ error: any Error) -> SiftError {
     if let e = error as? SiftError { return e }
     return SiftError(stage: .decode, id: .decodeFailed, message: "\(error)", underlying: error)
+  }
+
+  /// `decoding(_:)` naming the row (and the key, when known) the type's own error came from:
+  /// "row 3, key 'status': cannot initialize Status from invalid String value x".
+  package static func decoding(_ error: any Error, row: Int, key: String? = nil) -> SiftError {
+    if let e = error as? SiftError { return e }
+    var place = "row \(row)"
+    if let key {
+      place += ", key '\(key)'"
+    } else if let path = SiftError.codingPath(of: error) {
+      place += ", key '\(path)'"
+    }
+    return SiftError(
+      stage: .decode, id: .decodeFailed, message: "\(place): \(SiftError.reason(of: error))", underlying: error)
+  }
+
+  /// The coding path a `DecodingError` names, dotted; nil when it names none.
+  static func codingPath(of error: any Error) -> String? {
+    guard let e = error as? DecodingError else { return nil }
+    let path: [any CodingKey]
+    switch e {
+    case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c):
+      path = c.codingPath
+    @unknown default: return nil
+    }
+    return path.isEmpty ? nil : path.map(\.stringValue).joined(separator: ".")
+  }
+
+  /// A `DecodingError`'s own description, or the error as printed.
+  static func reason(of error: any Error) -> String {
+    guard let e = error as? DecodingError else { return "\(error)" }
+    switch e {
+    case .typeMismatch(_, let c), .valueNotFound(_, let c), .keyNotFound(_, let c), .dataCorrupted(let c):
+      return c.debugDescription
+    @unknown default: return "\(e)"
+    }
   }
 }
 

@@ -12,6 +12,35 @@ public enum SQLUpdateValue: Sendable, Hashable {
   /// An expression, with the text its ranges point into.
   case expression(ExpressionNode, source: String)
 
+  /// A constant from a plain Swift value: `Bool`, every integer width, `Double`, `String`,
+  /// `Date`, `UUID`, `Data`, an optional (`nil` stores NULL) or any `SiftValueConvertible`.
+  ///
+  /// ```swift
+  /// let isFavorite = true, rating: Int? = nil
+  /// let sets: [(String, SQLUpdateValue)] = [("favorite", .value(isFavorite)), ("rating", .value(rating))]
+  /// ```
+  @_disfavoredOverload
+  public static func value<T: SiftValueConvertible>(_ value: T) -> SQLUpdateValue { .value(value.siftValue) }
+
+  /// A constant from an enum with a raw value: the raw value is stored.
+  ///
+  /// ```swift
+  /// enum Status: String { case open, done }
+  /// let set = SQLUpdateValue.value(Status.done)   // .value("done")
+  /// ```
+  @_disfavoredOverload
+  public static func value<T: RawRepresentable>(_ value: T) -> SQLUpdateValue where T.RawValue: SiftValueConvertible {
+    .value(value.rawValue.siftValue)
+  }
+
+  /// A constant from an enum that is both: its `siftValue`.
+  @_disfavoredOverload
+  public static func value<T: RawRepresentable & SiftValueConvertible>(
+    _ value: T
+  ) -> SQLUpdateValue where T.RawValue: SiftValueConvertible {
+    .value(value.siftValue)
+  }
+
   /// Parses an expression in the predicate language (with `%@` arguments).
   /// - Throws: `SiftError` at stage `.parse` or `.arguments`.
   public static func expression(_ format: String, _ arguments: SiftValue...) throws(SiftError) -> SQLUpdateValue {

@@ -68,16 +68,23 @@ public struct SQLSchemaReader: Sendable, Hashable {
   public static func toOneName(_ column: String) -> String { IntrospectedSchemaBuilder.toOneName(column) }
 
   /// Reads the schema. The result's layout is `.existing`.
-  /// - Throws: the database's errors; `SiftError` (`invalid-schema`) if what was read cannot
-  ///   form a schema (a bug: names that would be invalid are skipped with a warning).
-  public func read(from db: any SQLDatabase) throws -> SQLIntrospection {
-    let catalog: IntrospectedCatalog
-    switch source {
-    case .sqlite: catalog = try SQLiteCatalogReader(db: db, sampleLimit: sampleLimit).read()
-    case .postgres(let schema):
-      catalog = try PostgresCatalogReader(db: db, schema: schema, sampleLimit: sampleLimit).read()
+  /// - Throws: `SiftError`: the database's; `invalid-schema` if what was read cannot form a
+  ///   schema (a bug: names that would be invalid are skipped with a warning).
+  public func read(from db: any SQLDatabase) throws(SiftError) -> SQLIntrospection {
+    do {
+      let catalog: IntrospectedCatalog
+      switch source {
+      case .sqlite: catalog = try SQLiteCatalogReader(db: db, sampleLimit: sampleLimit).read()
+      case .postgres(let schema):
+        catalog = try PostgresCatalogReader(db: db, schema: schema, sampleLimit: sampleLimit).read()
+      }
+      return try IntrospectedSchemaBuilder(catalog: catalog).build()
+    } catch let e as SiftError {
+      throw e
+    } catch {
+      // Every step throws Sift's error already; anything else is kept as `underlying`.
+      throw SiftError(stage: .sql, id: .invalidSchema, message: "\(error)", underlying: error)
     }
-    return try IntrospectedSchemaBuilder(catalog: catalog).build()
   }
 }
 

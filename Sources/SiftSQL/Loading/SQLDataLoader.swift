@@ -38,13 +38,9 @@ public struct SQLDataLoader: Sendable {
   /// - Throws: `SiftError` (stage `.sql`, id `load-error`) naming the record and key.
   public func insertStatements(for records: [SiftValue], entity name: String) throws(SiftError) -> [SQLStatement] {
     var out: [SQLStatement] = []
-    do {
-      let tables = try tables(for: name)
-      try forEachRow(in: records, entity: name) { table, values in
-        out.append(SQLStatement(sql: tables[table].insertSQL, bindings: values))
-      }
-    } catch {
-      throw error as? SiftError ?? SQLDataLoader.error("\(error)")
+    let tables = try tables(for: name)
+    try forEachRow(in: records, entity: name) { table, values in
+      out.append(SQLStatement(sql: tables[table].insertSQL, bindings: values))
     }
     return out
   }
@@ -66,6 +62,14 @@ public struct SQLDataLoader: Sendable {
   @inlinable
   public func forEachRow<Records: Collection>(
     in records: Records, entity name: String, _ row: (_ table: Int, _ values: [SQLValue]) throws -> Void
+  ) throws(SiftError) where Records.Element: SQLLoadRecord {
+    do { try forEachRowUntyped(in: records, entity: name, row) } catch { throw SQLDataLoader.caught(error) }
+  }
+
+  /// `forEachRow`'s body; what `row` throws passes through untouched.
+  @inlinable
+  func forEachRowUntyped<Records: Collection>(
+    in records: Records, entity name: String, _ row: (_ table: Int, _ values: [SQLValue]) throws -> Void
   ) throws where Records.Element: SQLLoadRecord {
     // Generic only this far (inlined into the caller, so specialized for its record type); the
     // rest reads each record through a closure. Left generic across the module boundary, the
@@ -85,6 +89,14 @@ public struct SQLDataLoader: Sendable {
 
   static func error(_ message: String) -> SiftError {
     SiftError(stage: .sql, diagnostic: SiftDiagnostic(id: .loadError, message: message, range: .at(0)), source: "")
+  }
+
+  /// An error met while loading as Sift's one error type: a `SiftError` as it is, any other
+  /// (a row callback's own) as stage `.sql`, id `load-error`, kept as `underlying`.
+  @usableFromInline
+  static func caught(_ error: any Error) -> SiftError {
+    if let e = error as? SiftError { return e }
+    return SiftError(stage: .sql, id: .loadError, message: "\(error)", underlying: error)
   }
 
   /// The columns an entity's INSERT lists, in DDL order.

@@ -6,7 +6,7 @@ extension SQLDatabase {
   /// ```swift
   /// try db.createTables(schema, dialect: SQLiteDialect())
   /// ```
-  public func createTables(_ schema: SQLSchema, dialect: any SQLDialect) throws {
+  public func createTables(_ schema: SQLSchema, dialect: any SQLDialect) throws(SiftError) {
     for sql in SQLDDL(schema: schema, dialect: dialect).createStatements() { try executeScript(sql) }
   }
 
@@ -23,15 +23,15 @@ extension SQLDatabase {
   @inlinable
   public func load<Records: Collection>(
     _ records: Records, entity: String, schema: SQLSchema, dialect: any SQLDialect
-  ) throws where Records.Element: SQLLoadRecord {
+  ) throws(SiftError) where Records.Element: SQLLoadRecord {
     let loader = SQLDataLoader(schema: schema, dialect: dialect)
     let tables = try loader.tables(for: entity)
     try createTables(schema, dialect: dialect)
     try executeScript("BEGIN")
-    do {
+    do throws(SiftError) {
       if let bulk = self as? any SQLBulkLoading {
         let writer = try bulk.rowWriter(for: tables)
-        do {
+        do throws(SiftError) {
           try loader.forEachRow(in: records, entity: entity) { table, values in try writer.write(table, values) }
           try writer.finish()
         } catch {
@@ -56,7 +56,9 @@ extension SQLDatabase {
   /// ```swift
   /// let hits = try db.matchingIndices(of: p, entity: "Venue", compiler: compiler)
   /// ```
-  public func matchingIndices(of predicate: SiftPredicate, entity: String, compiler: SQLCompiler) throws -> [Int] {
+  public func matchingIndices(
+    of predicate: SiftPredicate, entity: String, compiler: SQLCompiler
+  ) throws(SiftError) -> [Int] {
     let rows = try execute(try compiler.compileMatchingIndices(predicate, entity: entity))
     return rows.compactMap { $0.first?.intValue.map { Int(truncatingIfNeeded: $0) } }
   }
@@ -66,15 +68,15 @@ extension SQLDatabase {
 /// asks it for a writer inside its transaction, hands it every row, then calls `finish`.
 public protocol SQLBulkLoading: SQLDatabase {
   /// A writer for rows of `tables` (named by their `index`).
-  func rowWriter(for tables: [SQLLoadTable]) throws -> any SQLRowWriter
+  func rowWriter(for tables: [SQLLoadTable]) throws(SiftError) -> any SQLRowWriter
 }
 
 /// Receives the rows of one load (see `SQLBulkLoading`).
 public protocol SQLRowWriter: AnyObject {
   /// Inserts one row of `tables[table]`: one value per column, in order.
-  func write(_ table: Int, _ values: [SQLValue]) throws
+  func write(_ table: Int, _ values: [SQLValue]) throws(SiftError)
   /// Sends whatever is buffered and releases the writer's statements; the load then commits.
-  func finish() throws
+  func finish() throws(SiftError)
   /// Drops buffered rows and releases the statements after an error; the load rolls back.
   func cancel()
 }

@@ -17,9 +17,10 @@ extension SiftPredicate {
   ///   store can answer (a regex, a cast, a force unwrap, a subscript…), `unconvertible-key-path`
   ///   for a computed property, `unconvertible-value` for a captured value with no `SiftValue`.
   public init<Root>(_ predicate: Predicate<Root>, keys: SiftKeyStrategy = .exact) throws(SiftError) {
-    var converter = TypedConverter(keys: keys)
+    var converter = TypedConverter(keys: keys, root: Root.self)
     let root = try converter.predicate(predicate.expression)
     self.init(root: root)
+    typed = SiftTypedReadersBox(converter.readers)
   }
 }
 
@@ -47,6 +48,13 @@ extension SiftSortDescriptor {
     }
     let names = try TypedValues.names(of: keyPath).map(keys.storedName)
     self.init(names.joined(separator: "."), ascending: descriptor.order == .forward)
+    let readers = SiftTypedReaders(root: Root.self)
+    if names.count == 1 {
+      readers.add(names[0], keyPath: keyPath, valueType: type(of: keyPath).valueType)
+    } else {
+      readers.markIncomplete()
+    }
+    typed = SiftTypedReadersBox(readers)
   }
 }
 

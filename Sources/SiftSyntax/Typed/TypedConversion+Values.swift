@@ -50,6 +50,14 @@ extension PredicateExpressions.KeyPath: SiftConvertibleExpression {
     for name in try TypedValues.names(of: keyPath) {
       node = TypedValues.append(.key(converter.keys.storedName(name)), to: node)
     }
+    if case .keyPath(nil, let kp) = node.kind, let first = kp.components.first {
+      // A key path of the root: read it from the value itself in memory (one property only).
+      if case .evaluatedObject = base.kind, kp.components.count == 1, case .key(let name) = first {
+        converter.readers.add(name, keyPath)
+      } else {
+        converter.readers.markIncomplete()
+      }
+    }
     return .expression(node)
   }
 }

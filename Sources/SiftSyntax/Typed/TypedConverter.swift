@@ -55,8 +55,13 @@ struct TypedConverter {
   /// one is (a `Predicate` may be decoded from data, so its depth is input too).
   var depth = 0
   let maxDepth = ParserLimits().maxDepth
+  /// How memory reads the root's key paths from a value (`SiftTypedReaders`).
+  let readers: SiftTypedReaders
 
-  init(keys: SiftKeyStrategy) { self.keys = keys }
+  init(keys: SiftKeyStrategy, root: Any.Type) {
+    self.keys = keys
+    readers = SiftTypedReaders(root: root)
+  }
 
   /// Converts one child node, or refuses a node type Sift has no reading of.
   mutating func convert(_ node: Any) throws(SiftError) -> TypedTerm {

@@ -51,10 +51,8 @@ final class FetchThreeWay {
     do {
       let rows = try db.execute(try compiler.compile(r))
       return .rows(rows.map { $0.map(Self.normalize) })
-    } catch let error as SiftError {
-      return .failed("\(error.diagnostic.id): \(error.diagnostic.message)")
     } catch {
-      return .failed("\(error)")
+      return .failed("\(error.diagnostic.id): \(error.diagnostic.message)")
     }
   }
 

@@ -99,10 +99,8 @@ final class ThreeWay {
       let statement = try compiler.compileMatchingIndices(p, entity: entity)
       let rows = try db.execute(statement)
       return .matches(rows.compactMap { $0.first?.intValue.map { Int(truncatingIfNeeded: $0) } })
-    } catch let error as SiftError {
-      return .failed("\(error.diagnostic.id): \(error.diagnostic.message)")
     } catch {
-      return .failed("\(error)")
+      return .failed("\(error.diagnostic.id): \(error.diagnostic.message)")
     }
   }
 

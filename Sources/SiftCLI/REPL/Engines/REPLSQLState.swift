@@ -95,10 +95,10 @@ extension REPLSession {
         try db.load(set.records, entity: set.name, schema: schema, dialect: dialect)
       }
       if kind == .postgres { sql.inPostgres.insert(set.name) } else { sql.inSQLite.insert(set.name) }
-    } catch let e as SiftError {
+    } catch {
       // The records do not fit the schema (inferred from the first records): memory only.
-      sql.problems[set.name] = e.diagnostic.message
-      throw REPLDataError("'\(set.name)' is not in SQL: \(e.diagnostic.message)")
+      sql.problems[set.name] = error.diagnostic.message
+      throw REPLDataError("'\(set.name)' is not in SQL: \(error.diagnostic.message)")
     }
   }
 
