@@ -9,7 +9,6 @@ import Testing
 /// the same rows in the same order as one `execute`, on SQLite and PostgreSQL.
 @Suite("Fetch batches")
 struct FetchBatchTests {
-  struct Stop: Error {}
 
   static func engines() throws -> (FetchThreeWay, [(String, SQLCompiler, any SQLDatabase)]) {
     let three = try FetchThreeWay(records: RandomData.records(seed: 7, count: 80))
@@ -43,7 +42,8 @@ struct FetchBatchTests {
     }
   }
 
-  /// An error thrown by the caller stops the reading; the connection stays usable.
+  /// An error thrown by the caller (a `SiftError`, as `body` is typed) stops the reading; the
+  /// connection stays usable.
   @Test func theCallerCanStop() throws {
     let (three, sql) = try Self.engines()
     defer { withExtendedLifetime(three) {} }  // it owns the PostgreSQL connection
@@ -51,10 +51,10 @@ struct FetchBatchTests {
       var r = SiftFetchRequest(entity: "Thing", resultType: .properties(["name"]))
       r.fetchBatchSize = 10
       var seen = 0
-      #expect(throws: Stop.self) {
-        try db.fetch(r, compiler: compiler) { _ in
+      expectSiftError(id: "cancelled", stage: .sql) {
+        try db.fetch(r, compiler: compiler) { (_: [[SQLValue]]) throws(SiftError) in
           seen += 1
-          throw Stop()
+          throw SiftError(stage: .sql, id: .cancelled, message: "stopped by the caller")
         }
       }
       #expect(seen == 1, "\(name)")
