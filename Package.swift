@@ -19,8 +19,11 @@ let package = Package(
     .executable(name: "sift-bench", targets: ["sift-bench"]),
   ],
   targets: [
-    // Pipeline stages. Arrows point one way: Syntax ← Evaluation; Syntax ← SQL ← SQLite/Postgres.
-    .target(name: "SiftSyntax"),
+    // Pipeline stages. Arrows point one way: Semantics ← Syntax ← Evaluation; Syntax ← SQL ← SQLite/Postgres.
+    // SiftSemantics: the runtime rules every engine shares, below the syntax tree (values, operators,
+    // text rules, MATCHES, numbers, JSON); SiftSyntax re-exports it.
+    .target(name: "SiftSemantics"),
+    .target(name: "SiftSyntax", dependencies: ["SiftSemantics"]),
     .target(name: "SiftEvaluation", dependencies: ["SiftSyntax"]),
     .target(name: "SiftSQL", dependencies: ["SiftSyntax"]),
     // Columnar data sets: JSON records as typed columns, predicates as kernels over them.
@@ -60,7 +63,7 @@ let package = Package(
 
     // What every test target shares: expectSiftError(id:stage:at:), the contract's assertion.
     .target(name: "SiftTestSupport", dependencies: ["SiftSyntax"], path: "Tests/SiftTestSupport"),
-    .testTarget(name: "SiftSyntaxTests", dependencies: ["SiftSyntax", "SiftTestSupport"]),
+    .testTarget(name: "SiftSyntaxTests", dependencies: ["SiftSemantics", "SiftSyntax", "SiftTestSupport"]),
     .testTarget(name: "SiftEvaluationTests", dependencies: ["SiftSyntax", "SiftEvaluation", "SiftTestSupport"]),
     .testTarget(
       name: "SiftColumnarTests", dependencies: ["SiftSyntax", "SiftEvaluation", "SiftColumnar", "SiftTestSupport"]),

@@ -3,7 +3,7 @@ import Foundation
 import SiftSyntax
 
 /// The aggregates Sift registers on every SQLite connection, computed as in-memory
-/// evaluation computes `@sum` (both accumulate with SiftSyntax's `NumericSum`) and `@avg`
+/// evaluation computes `@sum` (both accumulate with SiftSemantics' `NumericSum`) and `@avg`
 /// (`Aggregates` in SiftEvaluation), so that SQL and memory give the same number:
 ///
 /// | aggregate | meaning |

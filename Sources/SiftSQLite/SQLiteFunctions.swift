@@ -3,7 +3,7 @@ import Foundation
 import SiftSyntax
 
 /// The SQL functions and collation Sift registers on every SQLite connection. Each calls the
-/// same SiftSyntax code in-memory evaluation uses (`TextFolding`, `LikePattern`,
+/// same SiftSemantics code in-memory evaluation uses (`TextFolding`, `LikePattern`,
 /// `RegexPattern`), so `[c]`, `[d]`, LIKE and MATCHES give identical answers in both places.
 /// Every function returns NULL when an argument is NULL.
 ///

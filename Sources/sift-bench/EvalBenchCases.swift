@@ -8,6 +8,12 @@ enum EvalBenchCases {
   static func all() throws -> [EvalBenchCase] {
     let regex = try NSRegularExpression(pattern: "\\A(?:(Blue|Red) .*)\\z")
     nonisolated(unsafe) let wholeRegex = try Regex("^(?:(Blue|Red) .*)$")
+    let classRegex = try NSRegularExpression(pattern: "\\A(?:[A-Z][a-z]+ .*)\\z")
+    nonisolated(unsafe) let wholeClassRegex = try Regex("^(?:[A-Z][a-z]+ .*)$")
+    func icu(_ r: NSRegularExpression, _ s: String?) -> Bool {
+      guard let s else { return false }
+      return r.firstMatch(in: s, range: NSRange(s.startIndex..<s.endIndex, in: s)) != nil
+    }
     func string(_ d: [String: SiftValue], _ k: String) -> String? {
       if case .string(let s)? = d[k] { return s }
       return nil
@@ -104,6 +110,12 @@ enum EvalBenchCases {
           return regex.firstMatch(in: n, range: NSRange(n.startIndex..<n.endIndex, in: n)) != nil
         },
         foundation: #Predicate<BenchVenue> { $0.name.contains(wholeRegex) }),
+      // A class and a `+` (outside what `SimpleRegex` took; the automaton's fast path since).
+      EvalBenchCase(
+        name: "matches_class", format: "name MATCHES \"[A-Z][a-z]+ .*\"",
+        closure: { d in icu(classRegex, string(d, "name")) },
+        objectClosure: { o in icu(classRegex, string(o, "name")) },
+        foundation: #Predicate<BenchVenue> { $0.name.contains(wholeClassRegex) }),
     ]
   }
 }

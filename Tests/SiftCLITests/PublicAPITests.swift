@@ -8,8 +8,8 @@ import Testing
 @Suite("Public API of each library module")
 struct PublicAPITests {
   static let modules = [
-    "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftCoreData", "SiftLive",
-    "SiftLiveSQLite", "SiftColumnar",
+    "SiftSemantics", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftCoreData",
+    "SiftLive", "SiftLiveSQLite", "SiftColumnar",
   ]
   static let fixtures = ReadmeSnippetTests.root.appendingPathComponent("Tests/Fixtures/public-api")
 

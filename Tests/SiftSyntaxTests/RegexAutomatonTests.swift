@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import SiftSemantics
 @testable import SiftSyntax
 
 /// The linear-time automaton against ICU's backtracking matcher: the same whole-string answer

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import SiftSemantics
 @testable import SiftSyntax
 
 /// The committed `TextFoldingData.swift` is exactly what `FoldTableGenerator` computes from

@@ -1,8 +1,9 @@
 import Foundation
 
+@testable import SiftSemantics
 @testable import SiftSyntax
 
-/// Writes `Sources/SiftSyntax/Semantics/TextFoldingData.swift`: the per-scalar folds that
+/// Writes `Sources/SiftSemantics/Text/TextFoldingData.swift`: the per-scalar folds that
 /// `FoldTable` reads at first use, computed here from Foundation itself (the definition,
 /// `TextFolding.referenceFold`) and Swift's Unicode data. Run it after a toolchain or
 /// Foundation update:
@@ -208,5 +209,5 @@ enum FoldTableGenerator {
   /// Where the generated file lives in this checkout.
   static let dataFile = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
     .deletingLastPathComponent().deletingLastPathComponent()
-    .appendingPathComponent("Sources/SiftSyntax/Semantics/TextFoldingData.swift")
+    .appendingPathComponent("Sources/SiftSemantics/Text/TextFoldingData.swift")
 }

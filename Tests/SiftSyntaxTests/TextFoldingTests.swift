@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 
+@testable import SiftSemantics
 @testable import SiftSyntax
 
 /// The table-based folding must give exactly Foundation's answer (`referenceFold`): compared

@@ -20,8 +20,8 @@ struct ConstantTest: Sendable {
     case numberOrder(Number)
     /// `BEGINSWITH`, `ENDSWITH`, `CONTAINS` a string (a string subject).
     case text(PreparedText, TextSearch.Position)
-    /// `MATCHES` a pattern `SimpleRegex` handles.
-    case regex(SimpleRegex)
+    /// `MATCHES` a pattern `RegexPattern.quickMatch` decides.
+    case regex(RegexPattern)
     case generic
   }
 
@@ -56,7 +56,7 @@ struct ConstantTest: Sendable {
         kind = .generic
       }
     case (.matches, .string):
-      if let r = test.simpleRegex { kind = .regex(r) } else { kind = .generic }
+      if test.quickRegex, let r = test.regex { kind = .regex(r) } else { kind = .generic }
     default:
       kind = .generic
     }
@@ -91,7 +91,7 @@ struct ConstantTest: Sendable {
       if case .string(let s) = v { return test.rule.find(n, in: s, position) }
       return try test.test(v, k)
     case .regex(let r):
-      if case .string(let s) = v, let answer = r.matches(s) { return answer }
+      if case .string(let s) = v, let answer = r.quickMatch(s) { return answer }
       return try test.test(v, k)
     case .generic:
       return try test.test(v, k)
@@ -259,21 +259,21 @@ struct ASCIIPrefixTest: ValueTest {
   }
 }
 
-/// `MATCHES` a pattern `SimpleRegex` decides; other subjects (and patterns it gives up on)
-/// through `ConstantTest`.
+/// `MATCHES` a pattern `RegexPattern.quickMatch` decides; other subjects (longer ones, and
+/// non-strings) through `ConstantTest`.
 struct RegexTest: ValueTest {
-  let regex: SimpleRegex
+  let regex: RegexPattern
   let ct: ConstantFallback
 
   @inline(__always)
   func run(_ v: EvalValue) throws(EvalFailure) -> Bool {
-    if case .string(let s) = v, let answer = regex.matches(s) { return answer }
+    if case .string(let s) = v, let answer = regex.quickMatch(s) { return answer }
     return try ct.run(v)
   }
 
   @inline(__always)
   func run(entry v: SiftValue?) throws(EvalFailure) -> Bool {
-    if case .string(let s)? = v, let answer = regex.matches(s) { return answer }
+    if case .string(let s)? = v, let answer = regex.quickMatch(s) { return answer }
     return try ct.run(EvalValue(v))
   }
 }

@@ -25,8 +25,9 @@ struct PreparedComparison: Sendable {
   let position: TextSearch.Position?
   let like: LikePattern?
   let regex: RegexPattern?
-  /// The constant pattern again, when `SimpleRegex` decides it without ICU (set by `Specializer`).
-  var simpleRegex: SimpleRegex?
+  /// Whether `regex.quickMatch` decides the constant pattern without a clock (set by
+  /// `Specializer`).
+  var quickRegex = false
   /// `IN` a constant list of at least `ConstantSet.minimumCount` elements, hashed (set by
   /// `Specializer`).
   var constantSet: ConstantSet?
@@ -67,7 +68,7 @@ struct PreparedComparison: Sendable {
   /// Applies the operator to evaluated operands. `clock` is the call's work meter, whose
   /// deadline MATCHES reads while it matches (a costly pattern stops inside one subject);
   /// callers without one are the fast paths, which `Specializer` never builds for a
-  /// MATCHES that `SimpleRegex` does not decide.
+  /// MATCHES that `RegexPattern.quickMatch` does not decide.
   @inline(__always)
   func test(_ l: EvalValue, _ r: EvalValue, clock: WorkMeter? = nil) throws(EvalFailure) -> Bool {
     switch op {
@@ -99,7 +100,6 @@ struct PreparedComparison: Sendable {
     case .matches:
       guard case .string(let s)? = try checkedString(l, lhsRange) else { return false }
       if let regex, case .string = r {
-        if let simpleRegex, let answer = simpleRegex.matches(s) { return answer }
         return try PreparedComparison.match(regex, s, clock: clock, at: rhsRange)
       }
       guard case .string(let p)? = try checkedString(r, rhsRange) else { return false }
@@ -132,9 +132,9 @@ struct PreparedComparison: Sendable {
   }
 
   /// True when the fast paths (`ConstantTest`, which have no clock) must leave this
-  /// comparison to the generic closure: a MATCHES that `SimpleRegex` does not decide can run
+  /// comparison to the generic closure: a MATCHES that `RegexPattern.quickMatch` does not decide can run
   /// long on one subject, and only the generic closure hands it the call's deadline.
-  var needsClock: Bool { op == .matches && simpleRegex == nil }
+  var needsClock: Bool { op == .matches && !quickRegex }
 
   @inline(__always)
   func equal(_ l: EvalValue, _ r: EvalValue) -> Bool {

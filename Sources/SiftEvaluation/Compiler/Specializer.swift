@@ -13,7 +13,7 @@ import SiftSyntax
 ///   (`ConstantTest`);
 /// - `key op c1 AND key op c2 …` (one read), `$x.a op c1 AND $x.b op c2` (one lookup);
 /// - runs of `x == c` in an OR, as one `x IN {…}` (`SiftOrMerging`), hashed when long
-///   (`ConstantSet`); MATCHES a pattern `SimpleRegex` decides;
+///   (`ConstantSet`); MATCHES a pattern `RegexPattern.quickMatch` decides;
 /// - plain key paths read by slot (`PlainPath`), `key….@count` counted in place.
 struct Specializer: PlanLowering {
   @inline(never)
@@ -67,7 +67,7 @@ struct Specializer: PlanLowering {
   func comparison(_ plan: ComparisonPlan) -> PredicateFn {
     var plan = plan
     plan.test = plan.test.specialized(constantRHS: plan.rhs.constant)
-    // A MATCHES `SimpleRegex` does not decide reads the deadline while matching: generic.
+    // A MATCHES `RegexPattern.quickMatch` does not decide reads the deadline while matching: generic.
     guard let k = plan.rhs.constant, !plan.test.needsClock else { return plan.generic(self) }
     let ct = ConstantTest(plan.test, k)
     switch plan.lhs {
@@ -154,11 +154,11 @@ struct Specializer: PlanLowering {
 }
 
 extension PreparedComparison {
-  /// With the constants the fast paths use: a MATCHES pattern `SimpleRegex` decides (no
-  /// `[c]`/`[d]`), an IN list of at least `ConstantSet.minimumCount` elements hashed.
+  /// With the constants the fast paths use: a MATCHES pattern `RegexPattern.quickMatch`
+  /// decides (no `[c]`/`[d]`), an IN list of at least `ConstantSet.minimumCount` elements hashed.
   func specialized(constantRHS: EvalValue?) -> PreparedComparison {
     var t = self
-    if regex != nil, rule.options.isEmpty, case .string(let s)? = constantRHS { t.simpleRegex = SimpleRegex(s) }
+    if let regex, case .string? = constantRHS { t.quickRegex = regex.hasQuickMatch }
     if op == .in, let list = constantRHS?.list, list.count >= ConstantSet.minimumCount {
       t.constantSet = ConstantSet(list, rule: rule)
     }

@@ -22,7 +22,7 @@ import SiftSyntax
 //
 // Record storage keeps its own raw memory with its reason beside it (`SiftObject.slots`,
 // `KeyTable`'s dense table, `SiftRecordBatchEncoder`'s buffers), as do the UTF-8 byte scans
-// of strings in Semantics/ (`TextRule`, `SimpleRegex`).
+// of strings in Semantics/ (`TextRule`).
 
 // MARK: - Record arrays, read in place
 

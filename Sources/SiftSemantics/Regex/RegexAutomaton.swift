@@ -1,8 +1,9 @@
 /// A whole-string matcher in time linear in the subject for the ICU patterns that need no
 /// backtracking (see `RegexAutomaton.Parser` for the subset), as RE2 and Rust's `regex` do:
-/// a Thompson automaton, turned into a DFA over ASCII at compile time when it stays small
-/// (at most `maxStates` states), simulated state-set by state-set otherwise and for non-ASCII
-/// characters. Immutable: safe to share between threads.
+/// a Thompson automaton, turned into a DFA at compile time when it stays small (at most
+/// `maxStates` states) — over ASCII, and over the non-ASCII scalars too, cut into pieces
+/// (`wideStarts`), unless the pattern uses `\d`/`\w`/`\s` or `[c]` — and simulated state-set by
+/// state-set otherwise. Immutable: safe to share between threads.
 ///
 /// `RegexPattern` runs it whenever it exists, so memory (MATCHES) and SQLite's functions
 /// (`sift_matches`, `regexp`) use it alike; patterns outside the subset go to ICU.
@@ -30,8 +31,15 @@ struct RegexAutomaton: Sendable {
   let program: [Instruction]
   let sets: [ScalarSet]
   let caseInsensitive: Bool
-  /// DFA over ASCII: `transitions[state * 128 + byte]`, -1 for the dead state.
+  /// The DFA: `transitions[state * columns + column]`, -1 for the dead state. Columns 0…127
+  /// are the ASCII bytes, then one per piece of `wideStarts`.
   let transitions: [Int32]
+  let columns: Int
+  /// Where each non-ASCII column's scalars begin (the first is 0x80): the scalars above ASCII
+  /// cut at every end of the pattern's ranges and around ICU's line terminators, so that every
+  /// scalar of one piece is in the same sets. Empty, and non-ASCII characters simulated state
+  /// set by state set, when a set holds `\d`, `\w` or `\s` (Unicode properties) or under `[c]`.
+  let wideStarts: [UInt32]
   /// Per DFA state: the consuming instructions (`.set`) alive, and whether the end accepts.
   let states: [[Int32]]
   let accepting: [Bool]
@@ -56,6 +64,8 @@ struct RegexAutomaton: Sendable {
     var ids: [[Int32]: Int32] = [:]
     var transitions: [Int32] = []
     var complete = true
+    let wideStarts = caseInsensitive ? [] : RegexAutomaton.wideStarts(parser.sets)
+    let columns = 128 + wideStarts.count
     let first = RegexAutomaton.closure([0], atStart: true, program)
     states.append(first.alive)
     accepting.append(first.accepts)
@@ -63,13 +73,14 @@ struct RegexAutomaton: Sendable {
     var k = 0
     var work = 0
     while k < states.count {
-      work += 128 * builder.code.count
+      work += columns * builder.code.count
       if work > RegexAutomaton.dfaBudget {
         complete = false
         break
       }
-      for b in 0..<128 {
-        let next = RegexAutomaton.step(states[k], UInt32(b), program, parser.sets)
+      for b in 0..<columns {
+        let v = b < 128 ? UInt32(b) : wideStarts[b - 128]
+        let next = RegexAutomaton.step(states[k], v, program, parser.sets)
         if next.alive.isEmpty && !next.accepts {
           transitions.append(-1)
           continue
@@ -92,9 +103,30 @@ struct RegexAutomaton: Sendable {
     }
     hasDFA = complete
     self.transitions = complete ? transitions : []
+    self.columns = columns
+    self.wideStarts = complete ? wideStarts : []
     self.states = states
     self.accepting = accepting
     stateIDs = ids
+  }
+
+  /// Longest subject (UTF-8 bytes) `RegexPattern.quickMatch` decides without a clock.
+  static let quickSubjectBytes = 1024
+  /// Largest program `RegexPattern.quickMatch` runs without a clock: with a DFA, an ASCII byte
+  /// is one table read, and any other character at most one walk of these instructions, so a
+  /// subject of `quickSubjectBytes` bytes stays well under a millisecond whatever it holds.
+  static let quickInstructions = 128
+
+  /// Whether `RegexPattern.quickMatch` may run this automaton without a clock.
+  var isQuick: Bool { hasDFA && program.count <= RegexAutomaton.quickInstructions }
+
+  /// `matches(_:)` when `isQuick` and `text` has at most `quickSubjectBytes` bytes; else nil.
+  func quickMatches(_ text: String) -> Bool? {
+    guard isQuick, text.utf8.count <= RegexAutomaton.quickSubjectBytes else { return nil }
+    // A native string's bytes are read in place, without the copy `withUTF8` would retain.
+    let outcome = text.utf8.withContiguousStorageIfAvailable { run($0, deadline: 0) } ?? matches(text, deadline: 0)
+    if case .answer(let a) = outcome { return a }
+    return nil
   }
 
   /// What `run` found: the answer, a subject only ICU decides, or the deadline passed first.
@@ -133,10 +165,17 @@ struct RegexAutomaton: Sendable {
         let end = deadline == 0 ? t.count : min(t.count, i &+ RegexAutomaton.dfaClockInterval)
         while i < end {
           let b = t[i]
-          if b >= 0x80 { break }
-          state = transitions[Int(state) &* 128 &+ Int(b)]
+          var column = Int(b)
+          var width = 1
+          if b >= 0x80 {
+            if wideStarts.isEmpty { break }
+            let (v, w) = RegexAutomaton.scalar(t, i)
+            column = wideColumn(v)
+            width = w
+          }
+          state = transitions[Int(state) &* columns &+ column]
           if state < 0 { return .answer(false) }
-          i &+= 1
+          i &+= width
         }
         if i < end { break }  // a non-ASCII byte
         if RegexPattern.passed(deadline) && i < t.count { return .deadlinePassed }
@@ -156,7 +195,7 @@ struct RegexAutomaton: Sendable {
       if caseInsensitive && v >= 0x80 { return .undecided }
       i &+= w
       if hasDFA && v < 0x80, let id = stateIDs[alive + [accepts ? -2 : -3]] {
-        let next = transitions[Int(id) &* 128 &+ Int(v)]
+        let next = transitions[Int(id) &* columns &+ Int(v)]
         if next < 0 { return .answer(false) }
         alive = states[Int(next)]
         accepts = accepting[Int(next)]
@@ -168,6 +207,33 @@ struct RegexAutomaton: Sendable {
       if alive.isEmpty && !accepts { return .answer(false) }
     }
     return .answer(accepts)
+  }
+
+  /// `wideStarts` for a program's sets: the pieces above ASCII in which every scalar is in the
+  /// same sets, or none when a set's non-ASCII members follow Unicode properties.
+  static func wideStarts(_ sets: [ScalarSet]) -> [UInt32] {
+    // ICU's line terminators above ASCII (U+0085, U+2028, U+2029) are where `.` changes.
+    var cuts: Set<UInt32> = [0x80, 0x85, 0x86, 0x2028, 0x202A]
+    for s in sets {
+      if !s.negatedClasses.isEmpty || s.classes.contains(where: { $0 != .dot }) { return [] }
+      for r in s.ranges where r.upperBound >= 0x80 {
+        cuts.insert(max(r.lowerBound, 0x80))
+        if r.upperBound < 0x10FFFF { cuts.insert(r.upperBound + 1) }
+      }
+    }
+    return cuts.sorted()
+  }
+
+  /// The DFA column of the non-ASCII scalar `v`: the piece of `wideStarts` holding it.
+  @inline(__always)
+  func wideColumn(_ v: UInt32) -> Int {
+    var lo = 0
+    var hi = wideStarts.count
+    while hi - lo > 1 {
+      let mid = (lo + hi) / 2
+      if wideStarts[mid] <= v { lo = mid } else { hi = mid }
+    }
+    return 128 + lo
   }
 
   /// The consuming instructions reached after `v` from the alive ones.

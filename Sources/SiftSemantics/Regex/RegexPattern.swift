@@ -97,6 +97,33 @@ package struct RegexPattern: @unchecked Sendable {
     (try? match(text)) ?? false
   }
 
+  // One matcher beside ICU. `SimpleRegex` (a Glushkov bit-set matcher for literals, `.`,
+  // groups, `|`, `?` and one `*`/`+`) used to answer the evaluator's constant MATCHES before
+  // this automaton existed; re-measured against it (`sift-bench --data
+  // Tests/Fixtures/conformance/venues.json --format P`, 1,000 venues, release, ns/record, three
+  // interleaved runs on a shared 2-core machine, min-max): on its own shapes it was as fast or a
+  // little faster — `(Blue|Red) .*` 18-48 vs 21-57, `Red Caf.` 15-31 vs 37-50, `v0x..` 37-59
+  // vs 27-76, `\+1-555-.*` 45-94 vs 61-185 — and every pattern outside them (a class, a counted
+  // repeat, an anchor) went to the generic path with the clock: `v0x[0-9a-f]{2}` 166-293 vs
+  // 27-92, `[A-Z][a-z]+ .*` 140-401 vs 38-105. The automaton covers both, so it stayed and
+  // `SimpleRegex` went; its DFA reads non-ASCII scalars by piece (`wideStarts`), without which
+  // `.*(bar|Café)` took 470 ns (37-102 with `SimpleRegex`, 74-109 now).
+  /// Whether `quickMatch(_:)` decides this pattern: no `[c]`/`[d]`, and an automaton small
+  /// enough (`RegexAutomaton.isQuick`) to run without reading a clock.
+  package var hasQuickMatch: Bool { options.isEmpty && automaton?.isQuick == true }
+
+  /// The whole-string answer without a clock, for the evaluator's fast paths (which have
+  /// none): nil unless `hasQuickMatch` and `text` has at most
+  /// `RegexAutomaton.quickSubjectBytes` UTF-8 bytes — then `match(_:deadline:)` decides.
+  ///
+  /// ```swift
+  /// try RegexPattern("(Blue|Red) .*").quickMatch("Red bar")   // true
+  /// ```
+  package func quickMatch(_ text: String) -> Bool? {
+    // Optional chaining reads the automaton in place (`if let` would copy its arrays out).
+    options.isEmpty ? automaton?.quickMatches(text) : nil
+  }
+
   /// Thrown by `match(_:)` when ICU's matcher used up its step budget.
   package struct LimitExceeded: Error, Sendable, CustomStringConvertible {
     /// The pattern.
