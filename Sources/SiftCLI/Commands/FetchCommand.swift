@@ -46,6 +46,7 @@ enum FetchCommand: SiftSubcommand {
       --sample NAME           the built-in sample records: venues or notes
       --db FILE.sqlite        an SQLite file or Core Data store
       --model M               with --db on a Core Data store: its .xcdatamodeld
+      --configuration NAME    with --model: the model configuration the store holds
       --postgres C            a PostgreSQL server, with --pg-schema NAME
       --pg-schema NAME        the PostgreSQL schema whose tables are fetched
       --schema S.json         a schema file merged over the database's
