@@ -53,9 +53,12 @@ extension SQLCompilation {
     case .string:
       switch v.type {
       case .string: return .value(v)
-      case .integer:
+      case .integer where dialect.integerCheckFunction == nil:
         return .value(SQLExpr(SQLFragment("CAST(\(v) AS TEXT)"), type: .string, nullable: v.nullable))
-      case .double:
+      case .integer, .double:
+        // An integer-typed value is a double at run time where integer arithmetic that overflows
+        // gives one (SQLite, the dialects with an integer check): `n + 1` of Int64.max is
+        // 9.223372036854776e+18 in memory, and SQLite's own text of it has 15 digits.
         let text = try call(.numberText, v, .string)
         guard dialect.nanBecomesNull, let nilWhen = v.nilWhen else { return .value(text) }
         // A NaN stored as NULL (SQLite) but not nil: memory's text is "nan".
