@@ -53,6 +53,17 @@ typealias Row = (String, Bool?)
   ]
   @Test(arguments: nilBeforeKinds) func nilBeforeKind(_ row: Row) { Self.check(row) }
 
+  /// A date NaN seconds from 2001 is ordered against nothing, as a NaN number (fuzz:
+  /// differential, Regressions/differential/nan-date-ordered-against-a-date: memory said it
+  /// was after every date, SQL, where it is NULL, false).
+  static let nanDates: [Row] = [
+    ("CAST(sqrt(-1), 'NSDate') > when", false), ("CAST(sqrt(-1), 'NSDate') < when", false),
+    ("CAST(sqrt(-1), 'NSDate') >= when", false), ("when <= CAST(sqrt(-1), 'NSDate')", false),
+    ("CAST(sqrt(-1), 'NSDate') BETWEEN {when, when}", false), ("CAST(sqrt(-1), 'NSDate') != nil", true),
+    ("CAST(sqrt(-1), 'NSDate') == CAST(sqrt(-1), 'NSDate')", false),
+  ]
+  @Test(arguments: nanDates) func nanDateIsUnordered(_ row: Row) { Self.check(row) }
+
   static let strings: [Row] = [
     ("name BEGINSWITH 'Crème'", true), ("name BEGINSWITH 'creme'", false), ("name BEGINSWITH[c] 'CRÈME'", true),
     ("name BEGINSWITH[d] 'Creme'", true), ("name BEGINSWITH[cd] 'CREME BRULEE'", true),
