@@ -19,6 +19,8 @@ public enum EvaluateOracle {
     "function-failed", "incomparable-values", "invalid-argument", "invalid-cast", "invalid-index",
     "invalid-regex", "not-a-collection", "not-a-number", "not-a-string", "quantifier-needs-collection",
     "unbound-argument", "unbound-variable", "unknown-function", "unsupported",
+    // The budgets (decision 14): a MATCHES out of steps, a SUBQUERY nest out of work per record.
+    "regex-limit", "work-limit",
   ]
 
   /// Nil when the oracle holds for `text`.

@@ -38,10 +38,13 @@ extension ColumnarPlanner {
       case .int(let i): return strict ? (i == .max ? nil : i + 1) : i
       case .bool(let b): return strict ? (b ? 2 : 1) : (b ? 1 : 0)
       case .double(let d):
+        // i > d ⇔ i ≥ ⌊d⌋ + 1, i ≥ d ⇔ i ≥ ⌈d⌉ (`d.nextUp` skips integers where a double's
+        // step is over 1: `n > 2^63 - 1024.0` is true for Int64.max).
         if d.isNaN { return nil }
-        let x = (strict ? d.nextUp : d).rounded(.up)
+        let x = strict ? d.rounded(.down) : d.rounded(.up)
         if x >= 9_223_372_036_854_775_808.0 { return nil }
-        return x <= -9_223_372_036_854_775_808.0 ? .min : Int64(x)
+        if x < -9_223_372_036_854_775_808.0 { return .min }
+        return strict ? Int64(x) + 1 : Int64(x)  // x < 2^63 is at most 2^63 - 1024: no overflow
       default: return nil
       }
     }
@@ -50,10 +53,13 @@ extension ColumnarPlanner {
       case .int(let i): return strict ? (i == .min ? nil : i - 1) : i
       case .bool(let b): return strict ? (b ? 0 : -1) : (b ? 1 : 0)
       case .double(let d):
+        // i < d ⇔ i ≤ ⌈d⌉ - 1, i ≤ d ⇔ i ≤ ⌊d⌋ (`d.nextDown` skips integers where a double's
+        // step is over 1: `n < 2^63` is true for Int64.max).
         if d.isNaN { return nil }
-        let x = (strict ? d.nextDown : d).rounded(.down)
-        if x < -9_223_372_036_854_775_808.0 { return nil }
-        return x >= 9_223_372_036_854_775_808.0 ? .max : Int64(x)
+        let x = strict ? d.rounded(.up) : d.rounded(.down)
+        if x >= 9_223_372_036_854_775_808.0 { return .max }
+        if strict ? x <= -9_223_372_036_854_775_808.0 : x < -9_223_372_036_854_775_808.0 { return nil }
+        return strict ? Int64(x) - 1 : Int64(x)  // x > -2^63 when strict: no overflow
       default: return nil
       }
     }

@@ -22,7 +22,7 @@ import Testing
   /// `(format, error id)`.
   static let errors: [(String, String)] = [
     ("random:(5) < 5", "not-a-collection"), ("random:('abc') == 'a'", "not-a-collection"),
-    ("objectFrom:withIndex:(nums, 'x') == 1", "invalid-index"),
+    ("objectFrom:withIndex:(nums, name) == 1", "invalid-index"),
   ]
   @Test(arguments: errors) func errorsNameTheProblem(_ row: (String, String)) {
     #expect(evaluationError(row.0)?.diagnostic.id == row.1, "\(row.0)")
@@ -40,6 +40,16 @@ import Testing
     let a = try SiftPredicate(format: "objectFrom:withIndex:(nums, 2) == 3")
     let b = try SiftPredicate(format: "nums[2] == 3")
     #expect(a.description == b.description)
+    // A string index is a key, as `a["x"]` parses, so the printed form parses back to the same
+    // tree (fuzz: parse, Regressions/parse/object-from-with-string-index).
+    for (format, literal) in [
+      ("objectFrom:withIndex:(loc, 'city') == 'Zürich'", "loc['city'] == 'Zürich'"),
+      ("objectFrom:withIndex:(nums, '1') == 2", "nums['1'] == 2"),
+    ] {
+      let p = try SiftPredicate(format: format)
+      #expect(p.root == (try SiftPredicate(format: literal).root), "\(format)")
+      #expect(try SiftPredicate(format: p.predicateFormat).root == p.root, "\(format)")
+    }
     #expect(BuiltinFunction.randomElement.isDeterministic == false)
     #expect(BuiltinFunction(spelling: "random", argumentCount: 1) == .randomElement)
   }

@@ -41,6 +41,29 @@ typealias Row = (String, Bool?)
   ]
   @Test(arguments: nils) func nilRules(_ row: Row) { Self.check(row) }
 
+  /// A nil operand makes a string operator, `IN` or `CONTAINS` false before the other
+  /// operand's kind is checked, as Apple's operators test nil first (fuzz: differential,
+  /// Regressions/differential/*-nil-*: memory said `not-a-string`, SQL false). With no nil the
+  /// kind is still checked.
+  static let nilBeforeKinds: [Row] = [
+    ("n LIKE nil", false), ("n MATCHES nil", false), ("n BEGINSWITH nothing", false), ("n ENDSWITH missing", false),
+    ("n UTI-EQUALS nil", false), ("n UTI-CONFORMS-TO nothing", false), ("n CONTAINS nil", false),
+    ("nil IN n", false), ("ANY nums LIKE nil", false), ("n LIKE 'x'", nil), ("n CONTAINS 'x'", nil),
+    ("'x' IN n", nil), ("n UTI-EQUALS 'x'", nil),
+  ]
+  @Test(arguments: nilBeforeKinds) func nilBeforeKind(_ row: Row) { Self.check(row) }
+
+  /// A date NaN seconds from 2001 is ordered against nothing, as a NaN number (fuzz:
+  /// differential, Regressions/differential/nan-date-ordered-against-a-date: memory said it
+  /// was after every date, SQL, where it is NULL, false).
+  static let nanDates: [Row] = [
+    ("CAST(sqrt(-1), 'NSDate') > when", false), ("CAST(sqrt(-1), 'NSDate') < when", false),
+    ("CAST(sqrt(-1), 'NSDate') >= when", false), ("when <= CAST(sqrt(-1), 'NSDate')", false),
+    ("CAST(sqrt(-1), 'NSDate') BETWEEN {when, when}", false), ("CAST(sqrt(-1), 'NSDate') != nil", true),
+    ("CAST(sqrt(-1), 'NSDate') == CAST(sqrt(-1), 'NSDate')", false),
+  ]
+  @Test(arguments: nanDates) func nanDateIsUnordered(_ row: Row) { Self.check(row) }
+
   static let strings: [Row] = [
     ("name BEGINSWITH 'Crème'", true), ("name BEGINSWITH 'creme'", false), ("name BEGINSWITH[c] 'CRÈME'", true),
     ("name BEGINSWITH[d] 'Creme'", true), ("name BEGINSWITH[cd] 'CREME BRULEE'", true),

@@ -118,6 +118,21 @@ struct OracleTests {
     #expect(ParseOracle.diagnosticProblem(error, stages: [.parse]) == nil)
   }
 
+  /// The budgets every evaluation has are documented errors, not oracle violations (fuzz:
+  /// evaluate, Regressions/evaluate/regex-out-of-steps and subquery-nest-out-of-work: the oracle
+  /// called `regex-limit` and `work-limit` undocumented, so the first input to reach one failed).
+  @Test func budgetErrorsAreDocumented() throws {
+    let nest = (0..<14).reduce("TRUEPREDICATE") { inner, i in "SUBQUERY(nums, $v\(i), \(inner)).@count > 0" }
+    for (text, id) in [("name MATCHES '((.*)*)*\\\\1y'", "regex-limit"), (nest, "work-limit")] {
+      let p = try #require(PreparedInput.predicate(text))
+      #expect(throws: SiftError.self) { try p.compile().matchingIndices(FuzzData.objects) }
+      do { _ = try p.compile().matchingIndices(FuzzData.objects) } catch {
+        #expect(error.diagnostic.id == id, "\(text)")
+      }
+      #expect(EvaluateOracle.check(text) == nil, "\(text)")
+    }
+  }
+
   @Test(arguments: ["", "Type", "-a", "a-", "a_b", "a b"])
   func diagnosticIdsThatAreNot(_ id: String) {
     let error = SiftError(stage: .parse, diagnostic: SiftDiagnostic(id: id, message: "m", range: .at(0)), source: "")

@@ -11,8 +11,10 @@ import SiftSyntax
 /// - `BETWEEN`: inclusive, the right side must be a two-element array.
 /// - `IN`/`CONTAINS`: membership in an array or a dictionary's values, or substring when the
 ///   container is a string; nil container or needle gives false; other containers are errors.
-/// - `BEGINSWITH`/`ENDSWITH`/`LIKE`/`MATCHES`: both sides strings (nil gives false, another
+/// - `BEGINSWITH`/`ENDSWITH`/`LIKE`/`MATCHES`/`UTI-…`: both sides strings (nil gives false, another
 ///   kind is `not-a-string`); an empty needle never begins/ends/is contained.
+/// - A nil operand of a string operator, `IN` or `CONTAINS` gives false before the other
+///   operand's kind is checked, as Apple's operators test nil first: `5 LIKE nil` is false.
 struct PreparedComparison: Sendable {
   let op: ComparisonOperator
   let rule: TextRule
@@ -93,11 +95,13 @@ struct PreparedComparison: Sendable {
       guard let (s, n) = try strings(l, r), let position else { return false }
       return rule.find(n, in: s, position)
     case .like:
+      if r.isNull { return false }  // nil before kinds: `5 LIKE nil` is false
       guard case .string(let s)? = try checkedString(l, lhsRange) else { return false }
       if let like, case .string = r { return like.matches(s) }
       guard case .string(let p)? = try checkedString(r, rhsRange) else { return false }
       return LikePattern(p, options: rule.options).matches(s)
     case .matches:
+      if r.isNull { return false }
       guard case .string(let s)? = try checkedString(l, lhsRange) else { return false }
       if let regex, case .string = r {
         return try PreparedComparison.match(regex, s, clock: clock, at: rhsRange)
@@ -110,6 +114,7 @@ struct PreparedComparison: Sendable {
       return try PreparedComparison.match(pattern, s, clock: clock, at: rhsRange)
     case .utiConformsTo, .utiEquals:
       // Exact identifiers; conformance through Apple's public hierarchy (`SystemTypeIdentifiers`).
+      if r.isNull { return false }
       guard case .string(let t)? = try checkedString(l, lhsRange),
         case .string(let u)? = try checkedString(r, rhsRange)
       else { return false }
@@ -173,6 +178,7 @@ struct PreparedComparison: Sendable {
       guard let k = Keyed(container) else { return false }
       return k.values.contains { ValueComparison.equal(needle, $0, rule) }
     default:
+      if needle.isNull { return false }  // nil before kinds: `5 CONTAINS nil` is false
       throw EvalDiagnostics.needsCollection(
         "\(op.keyword)", container, at: op == .in ? rhsRange : lhsRange)
     }
@@ -181,6 +187,7 @@ struct PreparedComparison: Sendable {
   /// Both operands as strings; nil when either is nil; an error for other kinds.
   @inline(__always)
   func strings(_ l: EvalValue, _ r: EvalValue) throws(EvalFailure) -> (String, PreparedText)? {
+    if r.isNull { return nil }  // nil before kinds: `5 BEGINSWITH nil` is false
     guard case .string(let s)? = try checkedString(l, lhsRange) else { return nil }
     if let needle, case .string = r { return (s, needle) }
     guard case .string(let n)? = try checkedString(r, rhsRange) else { return nil }

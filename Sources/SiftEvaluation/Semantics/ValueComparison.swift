@@ -81,7 +81,8 @@ enum ValueComparison {
   static func order(_ a: EvalValue, _ b: EvalValue, _ rule: TextRule) -> Int? {
     switch (a, b) {
     case (.string(let x), .string(let y)): return rule.compare(x, y)
-    case (.date(let x), .date(let y)): return x < y ? -1 : (x == y ? 0 : 1)
+    // A date NaN seconds from 2001 (`CAST(sqrt(-1), "NSDate")`) is ordered against nothing, as NaN.
+    case (.date(let x), .date(let y)): return x < y ? -1 : (x == y ? 0 : (x > y ? 1 : unordered))
     default: break
     }
     if let x = a.number, let y = b.number { return NumericOrder.compare(x, y) ?? unordered }

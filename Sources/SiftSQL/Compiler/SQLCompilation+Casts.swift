@@ -53,17 +53,17 @@ extension SQLCompilation {
     case .string:
       switch v.type {
       case .string: return .value(v)
-      case .integer:
+      case .integer where dialect.integerCheckFunction == nil:
         return .value(SQLExpr(SQLFragment("CAST(\(v) AS TEXT)"), type: .string, nullable: v.nullable))
-      case .double:
-        let text = try call(.numberText, v, .string)
-        guard dialect.nanBecomesNull, let nilWhen = v.nilWhen else { return .value(text) }
-        // A NaN stored as NULL (SQLite) but not nil: memory's text is "nan".
-        let sql = SQLFragment(
-          "CASE WHEN \(v) IS NULL AND NOT (\(or(nilWhen))) THEN \(bind: .text("nan")) ELSE \(text) END")
-        return .value(SQLExpr(sql, type: .string, nullable: true))
+      case .integer, .double:
+        // An integer-typed value is a double at run time where integer arithmetic that overflows
+        // gives one (SQLite, the dialects with an integer check): `n + 1` of Int64.max is
+        // 9.223372036854776e+18 in memory, and SQLite's own text of it has 15 digits.
+        return .value(nanAsText(v, try call(.numberText, v, .string)))
       case .boolean: return .value(booleanText(v))
-      case .date: return .value(try call(.dateText, seconds(v, dateForm(v).form), .string))
+      case .date:
+        let s = seconds(v, dateForm(v).form)
+        return .value(nanAsText(s, try call(.dateText, s, .string)))
       default: throw refuse()
       }
     case .date:
@@ -72,6 +72,7 @@ extension SQLCompilation {
       case .date: return .value(v)
       case .integer, .double:
         out = SQLExpr(SQLFragment("CAST(\(v) AS \(sql: dialect.doubleTypeName))"), type: .date, nullable: v.nullable)
+        out.nilWhen = v.nilWhen  // a NaN is a date too (not nil), as in memory
       case .string: out = try call(.textDate, v, .date, raises: true)
       default: throw refuse()
       }
@@ -103,6 +104,15 @@ extension SQLCompilation {
     case (.string, .date(let d)): return .string(SiftJSON.formatDate(d))
     default: return nil
     }
+  }
+
+  /// `text`, the text of `v`, or memory's `nan` where `v` is a NaN (or a date that many seconds
+  /// from 2001) that SQLite stored as NULL but that is not nil (`v.nilWhen`, see "NaN").
+  func nanAsText(_ v: SQLExpr, _ text: SQLExpr) -> SQLExpr {
+    guard dialect.nanBecomesNull, let nilWhen = v.nilWhen else { return text }
+    let sql = SQLFragment(
+      "CASE WHEN \(v) IS NULL AND NOT (\(or(nilWhen))) THEN \(bind: .text("nan")) ELSE \(text) END")
+    return SQLExpr(sql, type: .string, nullable: true)
   }
 
   /// A boolean as the integer 1 or 0.

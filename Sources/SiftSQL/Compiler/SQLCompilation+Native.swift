@@ -259,6 +259,7 @@ extension SQLCompilation {
     }
     var out = SQLExpr(sql, type: .date, nullable: e.nullable)
     out.form = .date(.referenceSeconds, integer: false)
+    out.nilWhen = e.nilWhen  // NULL exactly when `e` is: a NaN date stays a NaN, not nil
     return out
   }
 }

@@ -122,9 +122,12 @@ package enum SiftJSON {
 
   /// ISO 8601 in UTC with milliseconds when needed: `2024-03-01T00:00:00Z`. A date outside
   /// the years 0000–9999 (arithmetic and CAST reach them: `CAST(1e300, "NSDate")`) has no
-  /// such form and is written as its seconds since 1970 (`1e+300`, `inf`, `nan`).
+  /// such form and is written as its seconds since 1970 (`1e+300`, `inf`, `nan`). A NaN is
+  /// `nan` whatever its sign bit (`sqrt(-1)` has it set, and Swift writes that `-nan`), as
+  /// `SiftNumberText` writes it and SQL, which stores no NaN, can give it.
   package static func formatDate(_ date: Date) -> String {
     let seconds = date.timeIntervalSince1970
+    if seconds.isNaN { return "nan" }
     guard isoSeconds.contains(seconds) else { return "\(seconds)" }
     // Rounded to the millisecond first, so a fraction that rounds up carries into the second
     // (0.9996 s is 00:00:01, not 00:00:00 with the fraction dropped: nearly a second lost).

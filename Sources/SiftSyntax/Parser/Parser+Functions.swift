@@ -9,7 +9,7 @@ extension Parser {
   /// functionName ::= identifier | ( identifier ":" )+
   /// ```
   /// Unknown names and wrong argument counts are parse errors. `objectFrom:withIndex:(a, i)` is
-  /// Apple's spelling of `a[i]` and parses to the same index node.
+  /// Apple's spelling of `a[i]` and parses to the same node (a key path for a string `i`).
   mutating func parseFunctionCall() throws(ParseFailure) -> ExpressionNode {
     let start = current.range.start
     var spelling = ""
@@ -40,6 +40,10 @@ extension Parser {
         throw ParseFailure(
           DiagnosticCatalog.wrongArgumentCount(
             function: spelling, expected: 2...2, found: args.count, at: range(from: start)))
+      }
+      if case .constant(.string(let key)) = args[1].kind {
+        // A string index is a key, as `a["x"]` parses (and as binding `a[%@]` to text gives).
+        return try appendKey((.key(key), range(from: start)), to: args[0])
       }
       return try make(.index(args[0], .expression(args[1])), from: start)
     }

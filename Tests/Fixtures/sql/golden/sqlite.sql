@@ -491,7 +491,7 @@ sift_number_text(t0."rating") = ?
 -- bindings: ['4.5']
 
 -- CAST(specialCount, 'NSString') == '5'
-CAST(t0."specialCount" AS TEXT) = ?
+sift_number_text(t0."specialCount") = ?
 -- bindings: ['5']
 
 -- CAST(favorite, 'NSString') == '1'
