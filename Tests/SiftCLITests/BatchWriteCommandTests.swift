@@ -108,19 +108,27 @@ struct BatchWriteCommandTests {
   @Test func badWriteCasesAreInputErrors() throws {
     let db = FetchSubcommandTests.scratch("sqlite")
     try SQLiteDatabase(path: db).executeScript(FetchSubcommandTests.script)
+    let before = try SQLiteDatabase(readOnly: db).execute(Self.check)
     let input = [
       #"{"id": 1, "delete": true, "update": {"visits": 1}}"#, #"{"id": 2, "delete": false}"#,
       #"{"id": 3, "insert": [], "result": "ids"}"#, #"{"id": 4, "delete": true, "result": "rows"}"#,
       #"{"id": 5, "update": {"visits": {"expression": "visits +"}}}"#,
       #"{"id": 6, "insert": [{"id": 11}], "format": "visits > 1"}"#, #"{"id": 7, "delete": true, "limit": 1}"#,
+      // A misspelt key is refused, not ignored (an update without "format" changes every row).
+      #"{"id": 8, "update": {"visits": 0}, "where": "visits > 1"}"#,
     ].joined(separator: "\n")
     let r = try SiftProcess.run(["batch", "--db", db, "--entity", "place", "--write"], stdin: input)
     let out = try Self.lines(r.stdout)
-    #expect(out.count == 7)
+    #expect(out.count == 8)
     for (n, answer) in out.enumerated() {
       #expect(answer["ok"] == .bool(false), "\(n): \(answer)")
       #expect(answer["stage"] == .string(n == 4 ? "parse" : "input"), "\(n): \(answer)")
     }
-    #expect(try SQLiteDatabase(readOnly: db).execute(Self.check).count == 6)
+    guard case .dictionary(let error)? = out.last?["error"] else {
+      Issue.record("no error for the misspelt key: \(out)")
+      return
+    }
+    #expect(error["message"]?.stringValue?.contains(#"no key "where""#) == true, "\(error)")
+    #expect(try SQLiteDatabase(readOnly: db).execute(Self.check) == before)
   }
 }

@@ -36,6 +36,14 @@ struct BatchWrite {
     guard asked.count == 1 else {
       throw BatchFetchError.input("a case writes one way: \"delete\", \"update\" or \"insert\", not \(asked.count)")
     }
+    // A key the write does not know (a misspelt "format", say) would leave every row selected:
+    // refused, never ignored.
+    let known: Set = ["id", "delete", "update", "insert", "format", "args", "variables", "result"]
+    let fetchOnly: Set = ["sort", "limit", "offset"]  // refused below with their own message
+    if let unknown = c.keys.sorted().first(where: { !known.contains($0) && !fetchOnly.contains($0) }) {
+      let keys = known.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+      throw BatchFetchError.input("a write case has no key \"\(unknown)\" (it takes: \(keys))")
+    }
     switch c["result"] {
     case nil, .null?: result = .count
     case .string(let s)? where Result(rawValue: s) != nil: result = Result(rawValue: s) ?? .count
