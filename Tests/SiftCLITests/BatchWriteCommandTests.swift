@@ -103,6 +103,13 @@ struct BatchWriteCommandTests {
     // --write needs a database; write cases on --data alone are refused per case.
     let usage = try SiftProcess.run(["batch", "--data", db, "--write"], stdin: "")
     #expect(usage.status == 2 && usage.stderr.contains("--write goes with --db"))
+    // A policy governs clients' reads: a write under it would bypass its `require`.
+    let policy = FetchSubcommandTests.scratch("json")
+    try #"{"require": "visits > 0"}"#.write(toFile: policy, atomically: true, encoding: .utf8)
+    let both = try SiftProcess.run(
+      ["batch", "--db", db, "--entity", "place", "--write", "--policy", policy], stdin: Self.cases[0])
+    #expect(both.status == 2 && both.stderr.contains("--write does not go with --policy"), "\(both.stderr)")
+    #expect(try Data(contentsOf: URL(fileURLWithPath: db)) == before)
   }
 
   @Test func badWriteCasesAreInputErrors() throws {

@@ -43,6 +43,12 @@ enum BatchCommand: SiftSubcommand {
       return CLIOutput.usageError(
         "--write goes with --db FILE or --postgres CONNINFO --pg-schema NAME", command: "batch")
     }
+    if parsed.flags.contains("--write") && parsed.value("--policy") != nil {
+      // A policy checks a client's reads; a write case's format, values and inserted rows are
+      // beyond what it can vouch for, so the two never run together.
+      return CLIOutput.usageError(
+        "--write does not go with --policy: a query policy governs clients' reads, not writes", command: "batch")
+    }
     var context = BatchContext(lenient: parsed.flags.contains("--lenient"))
     context.writable = parsed.flags.contains("--write")
     do {

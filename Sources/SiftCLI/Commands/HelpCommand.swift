@@ -228,6 +228,7 @@ enum HelpCommand: SiftSubcommand {
       --policy P.json   check each case's format against a query policy (sift help check)
       --lenient         a record whose evaluation fails does not match (default: the case fails)
       --write           with --db/--pg-schema: open it for writing and run update/delete/insert cases
+                        (not with --policy, which governs clients' reads)
 
     EXAMPLES
       sift batch --data venues.json < cases.jsonl
