@@ -11,7 +11,7 @@ package final class SiftTypedReaders: @unchecked Sendable {
   /// Stored name → a `(Root) -> SiftValue` closure.
   package private(set) var readers: [String: Any] = [:]
   package private(set) var isComplete = true
-  /// Stored name → a `SiftTypedTestFactory<Root>` for the attributes `SiftTypedTests` compiles.
+  /// Stored name → a `SiftTypedComparisonFactory<Root>` for the attributes `SiftTypedComparisons` compiles.
   private(set) var tests: [String: Any] = [:]
 
   package init(root: Any.Type) { self.root = root }
@@ -23,7 +23,7 @@ package final class SiftTypedReaders: @unchecked Sendable {
       return
     }
     readers[name] = r
-    if let t = SiftTypedTests.factory(keyPath) { tests[name] = t }
+    if let t = SiftTypedComparisons.factory(keyPath) { tests[name] = t }
   }
 
   func markIncomplete() { isComplete = false }

@@ -5,11 +5,11 @@ import Foundation
 /// answer is Sift's: non-optional `Int`, `Bool`, `Date` and `String` attributes (strings by
 /// code point, as Sift compares them) against a constant of the same kind, no options, no
 /// quantifier. Anything else gives nil and is evaluated by Sift's evaluator.
-typealias SiftTypedTestFactory<Root> = (ComparisonOperator, SiftValue) -> ((Root) -> Bool)?
+typealias SiftTypedComparisonFactory<Root> = (ComparisonOperator, SiftValue) -> ((Root) -> Bool)?
 
-enum SiftTypedTests {
+enum SiftTypedComparisons {
   /// The test factory for a key path of one of the supported types; nil for any other.
-  static func factory<Root, Value>(_ keyPath: KeyPath<Root, Value>) -> SiftTypedTestFactory<Root>? {
+  static func factory<Root, Value>(_ keyPath: KeyPath<Root, Value>) -> SiftTypedComparisonFactory<Root>? {
     switch keyPath {
     case let k as KeyPath<Root, Int>:
       return { op, c in
@@ -83,7 +83,7 @@ enum SiftTypedTests {
 
 extension SiftTypedReaders {
   /// `predicate` as one Swift closure over `Root` values, when every part of it is a
-  /// conjunction, disjunction, negation, constant or a comparison `SiftTypedTests` compiles;
+  /// conjunction, disjunction, negation, constant or a comparison `SiftTypedComparisons` compiles;
   /// nil otherwise.
   package func filter<Root>(_ predicate: PredicateNode, as type: Root.Type) -> ((Root) -> Bool)? {
     guard isComplete, root == Root.self else { return nil }
@@ -115,7 +115,7 @@ extension SiftTypedReaders {
     case .comparison(let c):
       guard c.quantifier == nil, c.options.isEmpty else { return nil }
       if let f = test(c.lhs, c.op, c.rhs, type) { return f }
-      guard let op = SiftTypedTests.flipped(c.op) else { return nil }
+      guard let op = SiftTypedComparisons.flipped(c.op) else { return nil }
       return test(c.rhs, op, c.lhs, type)
     }
   }
@@ -124,7 +124,7 @@ extension SiftTypedReaders {
     _ lhs: ExpressionNode, _ op: ComparisonOperator, _ rhs: ExpressionNode, _ type: Root.Type
   ) -> ((Root) -> Bool)? {
     guard case .keyPath(nil, let kp) = lhs.kind, kp.components.count == 1, case .key(let name)? = kp.components.first,
-      case .constant(let value) = rhs.kind, let factory = tests[name] as? SiftTypedTestFactory<Root>
+      case .constant(let value) = rhs.kind, let factory = tests[name] as? SiftTypedComparisonFactory<Root>
     else { return nil }
     return factory(op, value)
   }
