@@ -17,7 +17,7 @@ extension SQLiteDatabase {
     // Sift's own functions name memory's id first (`SQLiteFunctions.orderableFunction`).
     var id = DiagnosticID.sqliteError
     var text = message
-    for own in [DiagnosticID.incomparableValues, .notAString, .notACollection]
+    for own in [DiagnosticID.incomparableValues, .notAString, .notACollection, .integerOverflow]
     where message.hasPrefix(own.rawValue + ": ") {
       id = own
       text = String(message.dropFirst(own.rawValue.count + 2))

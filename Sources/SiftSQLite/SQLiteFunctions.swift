@@ -63,6 +63,7 @@ public enum SQLiteFunctions {
     add("sift_div", 2, divFunction)
     add("sift_mod", 2, modFunction)
     add("sift_int", 1, intFunction)
+    add("sift_int", 2, intWriteFunction)
     add("sift_orderable", 2, orderableFunction)
     add("sift_text", 2, textFunction)
     add("sift_sqrt", 1) { ctx, _, argv in SQLiteFunctions.math(ctx, argv) { $0.squareRoot() } }
@@ -181,6 +182,23 @@ public enum SQLiteFunctions {
 
   /// An integer or NULL passes through; anything else (a double from overflowed arithmetic)
   /// is the error memory reports for a bitwise operator on a non-integer.
+  /// `sift_int(x, column)`: a value computed for an integer column in a batch update — integer
+  /// arithmetic that overflowed is a double in SQLite (as in memory), which an INTEGER column of
+  /// an ordinary table would keep as a rounded REAL. Refused (`integer-overflow`) instead.
+  static let intWriteFunction: Function = { ctx, _, argv in
+    let a = value(argv, 0)
+    switch sqlite3_value_type(a) {
+    case SQLITE_NULL: sqlite3_result_null(ctx)
+    case SQLITE_INTEGER: sqlite3_result_int64(ctx, sqlite3_value_int64(a))
+    default:
+      let column = sqlite3_value_text(value(argv, 1)).map { String(cString: $0) } ?? "?"
+      let message =
+        "integer-overflow: the value computed for the integer column '\(column)' is not an integer "
+        + "(integer arithmetic that overflows gives a double); nothing was written"
+      sqlite3_result_error(ctx, message, -1)
+    }
+  }
+
   static let intFunction: Function = { ctx, _, argv in
     let a = value(argv, 0)
     switch sqlite3_value_type(a) {

@@ -123,15 +123,19 @@ struct BatchWriteCommandTests {
       #"{"id": 6, "insert": [{"id": 11}], "format": "visits > 1"}"#, #"{"id": 7, "delete": true, "limit": 1}"#,
       // A misspelt key is refused, not ignored (an update without "format" changes every row).
       #"{"id": 8, "update": {"visits": 0}, "where": "visits > 1"}"#,
+      // So is a misspelt verb (it used to answer as a read) and "args"/"variables" of the wrong kind.
+      #"{"id": 9, "delet": true, "format": "visits > 1"}"#,
+      #"{"id": 10, "update": {"visits": 0}, "format": "visits > $v", "variables": [1]}"#,
+      #"{"id": 11, "delete": true, "format": "visits > %@", "args": 5}"#,
     ].joined(separator: "\n")
     let r = try SiftProcess.run(["batch", "--db", db, "--entity", "place", "--write"], stdin: input)
     let out = try Self.lines(r.stdout)
-    #expect(out.count == 8)
+    #expect(out.count == 11)
     for (n, answer) in out.enumerated() {
       #expect(answer["ok"] == .bool(false), "\(n): \(answer)")
       #expect(answer["stage"] == .string(n == 4 ? "parse" : "input"), "\(n): \(answer)")
     }
-    guard case .dictionary(let error)? = out.last?["error"] else {
+    guard out.count == 11, case .dictionary(let error)? = out[7]["error"] else {
       Issue.record("no error for the misspelt key: \(out)")
       return
     }

@@ -125,6 +125,20 @@ struct BatchContext {
     func failure(_ stage: String, _ error: SiftValue) -> SiftValue {
       ["id": id, "ok": false, "stage": .string(stage), "error": error]
     }
+    // A key a read does not know is refused, never ignored: a misspelt "delete" or "limit"
+    // would otherwise answer as a plain read of every match.
+    let readKeys: Set = ["id", "format", "args", "variables", "sort", "limit", "offset"]
+    if let unknown = c.keys.sorted().first(where: { !readKeys.contains($0) }) {
+      let keys = readKeys.sorted().map { "\"\($0)\"" }.joined(separator: ", ")
+      return failure(
+        "input",
+        [
+          "id": .string(DiagnosticID.invalidCase.rawValue),
+          "message": .string(
+            "the case has no key \"\(unknown)\" (a read takes \(keys); a write \"delete\", \"update\" or \"insert\")"),
+          "line": 1, "column": 1, "offset": 0,
+        ])
+    }
     guard case .string(let format)? = c["format"] else {
       return failure(
         "input",

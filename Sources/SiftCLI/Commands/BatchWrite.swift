@@ -160,8 +160,16 @@ extension BatchContext {
     if case .string(let format)? = c["format"] {
       var arguments: [SiftValue] = []
       var variables: [String: SiftValue] = [:]
-      if case .array(let a)? = c["args"] { arguments = a }
-      if case .dictionary(let v)? = c["variables"] { variables = v }
+      switch c["args"] {
+      case .array(let a)?: arguments = a
+      case nil, .null?: break
+      default: return input(.invalidCase, "\"args\" must be an array of JSON values, one per %@")
+      }
+      switch c["variables"] {
+      case .dictionary(let v)?: variables = v
+      case nil, .null?: break
+      default: return input(.invalidCase, "\"variables\" must be an object, name to JSON value")
+      }
       do {
         predicate = try SiftPredicate.parse(format).binding(arguments).substituting(variables)
       } catch {

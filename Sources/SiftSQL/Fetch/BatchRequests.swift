@@ -200,7 +200,13 @@ extension SQLCompiler {
       throw SQLDiagnostic.assignmentType(entity: e.name, attribute: name, is: a.type.rawValue, value: v.type)
         .error(spanning: name)
     }
-    return (a, try c.assigned(v, to: a, SiftSourceRange(start: 0, end: name.utf8.count)))  // the column's own date form
+    var written = v
+    if target == .integer, v.type == .integer, v.constant == nil, let check = dialect.integerCheckFunction {
+      // Computed integer arithmetic that overflowed is a double here: refused per row, never
+      // stored as a rounded REAL (`sift_int(x, column)`; PostgreSQL fails on overflow itself).
+      written.sql = c.raising(true, SQLFragment("\(sql: check)(\(v), \(bind: .text(a.name)))"))
+    }
+    return (a, try c.assigned(written, to: a, SiftSourceRange(start: 0, end: name.utf8.count)))  // the column's own date form
   }
 
   /// A table Core Data wrote (`Z_PK` key in a schema of a database Sift did not create): its

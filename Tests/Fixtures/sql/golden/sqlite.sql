@@ -599,8 +599,8 @@ SELECT COALESCE(sift_sum(t0."tipCount"), 0) AS "sum(tipCount)" FROM "venue" t0 W
 -- bindings: [5, 5]
 
 -- batch update
-UPDATE "venue" AS t0 SET "favorite" = ?, "tipCount" = (t0."tipCount" + ?) WHERE t0."rating" IS NULL
--- bindings: [0, 1]
+UPDATE "venue" AS t0 SET "favorite" = ?, "tipCount" = sift_int((t0."tipCount" + ?), ?) WHERE t0."rating" IS NULL
+-- bindings: [0, 1, 'tipCount']
 
 -- batch delete, statement 1
 DELETE FROM "venue" AS t0 WHERE (t0."tipCount" < ? AND (SELECT t1."city" FROM "location" t1 WHERE t1."id" = t0."location_id") = ?)
