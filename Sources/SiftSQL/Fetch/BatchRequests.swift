@@ -206,7 +206,8 @@ extension SQLCompiler {
       // stored as a rounded REAL (`sift_int(x, column)`; PostgreSQL fails on overflow itself).
       written.sql = c.raising(true, SQLFragment("\(sql: check)(\(v), \(bind: .text(a.name)))"))
     }
-    return (a, try c.assigned(written, to: a, SiftSourceRange(start: 0, end: name.utf8.count)))  // the column's own date form
+    // The column's own date form.
+    return (a, try c.assigned(written, to: a, SiftSourceRange(start: 0, end: name.utf8.count)))
   }
 
   /// A table Core Data wrote (`Z_PK` key in a schema of a database Sift did not create): its
