@@ -111,6 +111,17 @@ struct FetchSubcommandTests {
       (["--db", Self.scratch("sqlite"), "--entity", "place"], 1, "cannot open"),
       (["--data", data, "--sample", "venues"], 2, "one source"),
       (["--db", "x.sqlite"], 2, "--entity"),
+      // Found by review: each of these used to answer quietly with something else.
+      (["--data", data, "--where", "visits > 4", "--where", "visits < 2"], 2, "--where is given more than once"),
+      (
+        ["--data", data, "--group-by", "city", "--aggregate", "n=count:(SELF)", "--sort", "n desc"], 2,
+        "--sort does not go"
+      ),
+      (
+        ["--data", data, "--group-by", "city", "--aggregate", "n=count:(SELF)", "--aggregate", "n=sum:(visits)"], 2,
+        "named 'n'"
+      ),
+      (["--data", data, "--group-by", "city", "--aggregate", "city=count:(SELF)"], 2, "named 'city'"),
     ] as [([String], Int32, String)] {
       let r = try SiftProcess.run(["fetch"] + args, stdin: "")
       #expect(r.status == status, "\(args): \(r.stderr)")

@@ -129,6 +129,12 @@ struct FetchPlan {
   var variables: [String: SiftValue]
 
   init(_ parsed: CLIArguments, entity: String) throws {
+    // An option given twice would silently keep one value (a second --where is not an AND).
+    let repeatable: Set = ["--arg", "--var", "--aggregate", "--dates"]
+    for option in FetchCommand.options.valued.sorted()
+    where !repeatable.contains(option) && parsed.all(option).count > 1 {
+      throw CommandInputs.Failure.usage("\(option) is given more than once")
+    }
     variables = try CommandInputs.variables(parsed.all("--var"))
     let arguments = try CommandInputs.arguments(parsed.all("--arg"))
     var predicate: SiftPredicate?
@@ -164,6 +170,16 @@ struct FetchPlan {
         "\(arguments.count) --arg values, but --where uses \(used) and there is no --having")
     }
     if !aggregates.isEmpty || !groupBy.isEmpty {
+      // Groups come ordered by their keys; a sort the engines would not apply is refused.
+      guard parsed.value("--sort") == nil else {
+        throw CommandInputs.Failure.usage(
+          "--sort does not go with --group-by/--aggregate: the groups come ordered by their group-by keys")
+      }
+      var columns = Set(groupBy)
+      for a in aggregates where !columns.insert(a.name).inserted {
+        throw CommandInputs.Failure.usage(
+          "two columns of the grouped result are named '\(a.name)': give each --aggregate its own NAME=")
+      }
       guard properties.isEmpty else {
         throw CommandInputs.Failure.usage(
           "--properties does not go with --group-by/--aggregate: the groups are the rows")
