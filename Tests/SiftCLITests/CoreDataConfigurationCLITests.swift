@@ -31,6 +31,12 @@ struct CoreDataConfigurationCLITests {
     #expect(
       text.stdout.contains("join table Z_1BOOKS(Z_3BOOKS, Z_1AUTHORS), ordered by Z_FOK_1AUTHORS"), "\(text.stdout)")
     #expect(text.stdout.contains("attribute itemCount: integer, column ZITEMCOUNT"), "\(text.stdout)")
+    // A table without a primary key (a view, say) says so, rather than "primary key " and nothing.
+    let keyless = FileManager.default.temporaryDirectory.appendingPathComponent("sift-keyless-\(UUID()).sqlite").path
+    defer { try? FileManager.default.removeItem(atPath: keyless) }
+    try SQLiteDatabase(path: keyless).executeScript("CREATE TABLE t (a TEXT); CREATE VIEW v AS SELECT a FROM t;")
+    let plain = try SiftProcess.run(["schema", "--db", keyless, "--text"], stdin: "")
+    #expect(plain.stdout.contains("entity t: table t, no primary key\n"), "\(plain.stdout) \(plain.stderr)")
     let alone = try SiftProcess.run(["schema", "--configuration", "Cloud"], stdin: "")
     #expect(alone.status == 2 && alone.stderr.contains("--configuration NAME goes with --model"), "\(alone.stderr)")
   }

@@ -193,7 +193,7 @@ enum HelpCommand: SiftSubcommand {
     Reads one JSON case per line from standard input and writes one JSON result per line:
       in:  {"id": …, "format": "…", "args": [JSON…], "variables": {"NAME": JSON}}
       out: {"id": …, "ok": true, "canonical": "…"}
-           {"id": …, "ok": false, "stage": "parse"|"arguments"|"policy"|"evaluate"|"sql",
+           {"id": …, "ok": false, "stage": "input"|"parse"|"arguments"|"policy"|"evaluate"|"sql",
             "error": {"id", "message", "line", "column", "offset"}}
     With --policy POLICY.json each case's format is a client's filter: checked against the
     policy (sift help check), the policy's "require" ANDed around it with the case's

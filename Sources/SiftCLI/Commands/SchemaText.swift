@@ -10,7 +10,9 @@ enum SchemaText {
     var out = ""
     for name in schema.entityNames {
       guard let e = schema.entity(name) else { continue }
-      out += "entity \(e.name): table \(e.table), primary key \(e.primaryKeyColumns.joined(separator: ", "))"
+      let key =
+        e.primaryKeyColumns.isEmpty ? "no primary key" : "primary key \(e.primaryKeyColumns.joined(separator: ", "))"
+      out += "entity \(e.name): table \(e.table), \(key)"
       if let f = e.rowFilter {
         out += ", rows with \(f.column) in \(f.values.map(String.init).joined(separator: ", "))"
       }
