@@ -17,8 +17,8 @@ public struct SiftPredicate: Sendable, Hashable, CustomStringConvertible {
   public var warnings: [SiftDiagnostic]
   /// Format specifiers still waiting for an argument (0 once bound).
   public var unboundArgumentCount: Int
-  /// A converted `#Predicate`'s key-path readers (Typed/SiftTypedReaders.swift); no part of equality.
-  package var typed = SiftTypedReadersBox()
+  /// A converted `#Predicate`'s key paths (Typed/SiftTypedKeyPaths.swift); no part of equality.
+  package var typed = SiftTypedKeyPathsBox()
 
   /// Wraps a tree built in code; `source` is only used to render diagnostics.
   public init(root: PredicateNode, source: String = "", warnings: [SiftDiagnostic] = []) {

@@ -46,7 +46,7 @@ import Testing
     }.sorted { a, b in a.title != b.title ? a.title < b.title : a.id > b.id }
     #expect(got.map(\.id) == Array(reference.dropFirst().prefix(10)).map(\.id))
     #expect(try request.fetchCount(from: Self.values) == min(10, reference.count - 1))
-    // Plain comparisons compile to one closure (SiftTypedComparisons): still nothing encoded.
+    // Plain comparisons lower to one test (TypedLowering): still nothing encoded.
     let plain = try SiftFetchRequest(
       entity: "Sealed", predicate: #Predicate<Sealed> { $0.id > 3 && $0.title != "milk" },
       sortBy: [SortDescriptor(\.id)])
@@ -87,7 +87,7 @@ import Testing
   }
 
   /// Comparisons of plain attributes with constants run as one Swift closure
-  /// (`SiftTypedComparisons`): strings by code point as Sift compares them ("e\u{301}" is not "é"),
+  /// (`TypedLowering`): strings by code point as Sift compares them ("e\u{301}" is not "é"),
   /// the same answers as the tree evaluated over encoded values.
   @Test func compiledComparisonsAgreeWithTheEvaluator() throws {
     struct Row: Codable { var id: Int; var title: String; var on: Bool; var at: Date }

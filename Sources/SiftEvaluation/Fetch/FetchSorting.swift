@@ -85,22 +85,28 @@ struct FetchSorter {
     for (d, column) in zip(descriptors, columns) {
       keys.append(SortColumn(try column.read(records, at: positions, variables: variables) { $0 }, d))
     }
-    let order: [Int]
+    let order = Self.order(keys, count: positions.count, first: first)
+    return order.map { positions[$0] }
+  }
+
+  /// `0..<count` in the order of the sort columns (key `i` of each column is position `i`'s),
+  /// ties in ascending order; with `first`, only that many leading positions (`ordered`).
+  static func order(_ keys: [SortColumn], count: Int, first: Int?) -> [Int] {
     if keys.count == 1 {
       let k = keys[0]
-      order = Self.ordered(positions.count, first: first) { i, j in
+      return Self.ordered(count, first: first) { i, j in
         let c = k.compare(i, j)
         return c != 0 ? c < 0 : i < j
       }
     } else if keys.count == 2 {
       let (k0, k1) = (keys[0], keys[1])
-      order = Self.ordered(positions.count, first: first) { i, j in
+      return Self.ordered(count, first: first) { i, j in
         var c = k0.compare(i, j)
         if c == 0 { c = k1.compare(i, j) }
         return c != 0 ? c < 0 : i < j
       }
     } else {
-      order = Self.ordered(positions.count, first: first) { i, j in
+      return Self.ordered(count, first: first) { i, j in
         for k in keys {
           let c = k.compare(i, j)
           if c != 0 { return c < 0 }
@@ -108,7 +114,6 @@ struct FetchSorter {
         return i < j
       }
     }
-    return order.map { positions[$0] }
   }
 
   /// `0..<count` in the order `less` (a strict total order) gives; with `first` much smaller

@@ -49,7 +49,7 @@ extension SiftFetchRequest {
   /// `values` as records: through key paths when the request allows (`keyPathRecords`),
   /// otherwise encoded.
   func records<T: Encodable>(of values: [T]) throws(SiftError) -> [SiftObject] {
-    if let direct = keyPathRecords(values) { return direct }
+    if let direct = try keyPathRecords(values) { return direct }
     return try SiftRecordEncoder.batchRecords(values)
   }
 }

@@ -46,8 +46,8 @@ public struct SiftSortDescriptor: Sendable, Hashable, CustomStringConvertible {
   public var comparison: Comparison
   /// Nil placement.
   public var nulls: NullPlacement
-  /// A converted `SortDescriptor`'s key-path reader (Typed/SiftTypedReaders.swift); no part of equality.
-  package var typed = SiftTypedReadersBox()
+  /// A converted `SortDescriptor`'s key path (Typed/SiftTypedKeyPaths.swift); no part of equality.
+  package var typed = SiftTypedKeyPathsBox()
 
   /// Creates a sort descriptor.
   ///

@@ -20,7 +20,7 @@ extension SiftPredicate {
     var converter = TypedConverter(keys: keys, root: Root.self)
     let root = try converter.predicate(predicate.expression)
     self.init(root: root)
-    typed = SiftTypedReadersBox(converter.readers)
+    typed = SiftTypedKeyPathsBox(converter.keyPaths)
   }
 }
 
@@ -48,13 +48,13 @@ extension SiftSortDescriptor {
     }
     let names = try TypedValues.names(of: keyPath).map(keys.storedName)
     self.init(names.joined(separator: "."), ascending: descriptor.order == .forward)
-    let readers = SiftTypedReaders(root: Root.self)
+    let keyPaths = SiftTypedKeyPaths(root: Root.self)
     if names.count == 1 {
-      readers.add(names[0], keyPath: keyPath, valueType: type(of: keyPath).valueType)
+      keyPaths.add(names[0], keyPath)
     } else {
-      readers.markIncomplete()
+      keyPaths.markIncomplete()
     }
-    typed = SiftTypedReadersBox(readers)
+    typed = SiftTypedKeyPathsBox(keyPaths)
   }
 }
 

@@ -53,9 +53,9 @@ extension PredicateExpressions.KeyPath: SiftConvertibleExpression {
     if case .keyPath(nil, let kp) = node.kind, let first = kp.components.first {
       // A key path of the root: read it from the value itself in memory (one property only).
       if case .evaluatedObject = base.kind, kp.components.count == 1, case .key(let name) = first {
-        converter.readers.add(name, keyPath)
+        converter.keyPaths.add(name, keyPath)
       } else {
-        converter.readers.markIncomplete()
+        converter.keyPaths.markIncomplete()
       }
     }
     return .expression(node)

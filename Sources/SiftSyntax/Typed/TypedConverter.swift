@@ -55,12 +55,12 @@ struct TypedConverter {
   /// one is (a `Predicate` may be decoded from data, so its depth is input too).
   var depth = 0
   let maxDepth = ParserLimits().maxDepth
-  /// How memory reads the root's key paths from a value (`SiftTypedReaders`).
-  let readers: SiftTypedReaders
+  /// The root's key paths memory reads a value through (`SiftTypedKeyPaths`).
+  let keyPaths: SiftTypedKeyPaths
 
   init(keys: SiftKeyStrategy, root: Any.Type) {
     self.keys = keys
-    readers = SiftTypedReaders(root: root)
+    keyPaths = SiftTypedKeyPaths(root: root)
   }
 
   /// Converts one child node, or refuses a node type Sift has no reading of.
