@@ -92,6 +92,11 @@ struct FetchSorter {
   /// `0..<count` in the order of the sort columns (key `i` of each column is position `i`'s),
   /// ties in ascending order; with `first`, only that many leading positions (`ordered`).
   static func order(_ keys: [SortColumn], count: Int, first: Int?) -> [Int] {
+    if keys.count == 1, keys[0].kind == .numbers, !Self.selectsFew(count, first: first),
+      !keys[0].nulls.contains(true)
+    {
+      return numbersOrder(keys[0], first: first)
+    }
     if keys.count == 1 {
       let k = keys[0]
       return Self.ordered(count, first: first) { i, j in
@@ -116,6 +121,35 @@ struct FetchSorter {
     }
   }
 
+  /// One column of numbers with no nil, the whole of it sorted: each key beside its position
+  /// (decorate, sort, undecorate), so that a comparison reads two adjacent pairs instead of
+  /// two positions' keys from the column. The same order as `SortColumn.compare` then the
+  /// position. Measured: `--suite typed` (Benchmarks.md).
+  static func numbersOrder(_ key: SortColumn, first: Int?) -> [Int] {
+    var pairs: [(key: Double, at: Int)] = []
+    pairs.reserveCapacity(key.numbers.count)
+    for (i, x) in key.numbers.enumerated() { pairs.append((x, i)) }
+    if key.plan.ascending {
+      pairs.sort { a, b in
+        let c = SiftSortOrder.compareDoubles(a.key, b.key)
+        return c != 0 ? c < 0 : a.at < b.at
+      }
+    } else {
+      pairs.sort { a, b in
+        let c = SiftSortOrder.compareDoubles(a.key, b.key)
+        return c != 0 ? c > 0 : a.at < b.at
+      }
+    }
+    let n = first.map { Swift.min($0, pairs.count) } ?? pairs.count
+    return pairs[..<n].map(\.at)
+  }
+
+  /// Whether `ordered` keeps only the first `first` positions by insertion (few of many).
+  static func selectsFew(_ count: Int, first: Int?) -> Bool {
+    guard let first else { return false }
+    return first <= 128 && first < count / 16
+  }
+
   /// `0..<count` in the order `less` (a strict total order) gives; with `first` much smaller
   /// than `count` (and at most 128), just the first that many, kept sorted by binary
   /// insertion. The cap bounds the worst case: records in the opposite order each insert at
@@ -123,7 +157,7 @@ struct FetchSorter {
   /// full sort's 0.01 s).
   @inline(__always)
   static func ordered(_ count: Int, first: Int?, _ less: (Int, Int) -> Bool) -> [Int] {
-    guard let first, first <= 128, first < count / 16 else {
+    guard let first, selectsFew(count, first: first) else {
       var order = Array(0..<count)
       order.sort(by: less)
       return first.map { Array(order.prefix($0)) } ?? order

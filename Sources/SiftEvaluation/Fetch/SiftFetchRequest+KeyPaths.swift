@@ -53,8 +53,8 @@ extension SiftFetchRequest {
   }
 
   /// The positions the request selects, in its order and page, when its predicate lowers to
-  /// one Swift test over `T` (`TypedLowering`: comparisons of plain attributes with constants):
-  /// the test runs over every value, and only the selected ones are read for sorting, each
+  /// one Swift scan over `T` (`TypedLowering`: comparisons of plain attributes with constants):
+  /// the scan runs over every value, and only the selected ones are read for sorting, each
   /// sort key once (`typedOrder`). Nil when it does not lower (the caller evaluates the tree).
   /// `counting`: only how many are selected matters (the order is not worked out).
   func keyPathFilterIndices<T>(
@@ -63,13 +63,11 @@ extension SiftFetchRequest {
     guard resultType == .records || resultType == .indices, let predicate,
       let set = predicate.typed.keyPaths, set.isComplete, set.root == T.self,
       let plan = predicate.evaluationPlan(options),
-      let test = TypedLowering<T>(keyPaths: set.keyPaths).predicate(plan)
+      let scan = TypedLowering<T>(keyPaths: set.keyPaths).scan(plan)
     else { return nil }
     let selected =
       try values.withTypedElements { (base: TypedElement, stride: Int) throws(SiftError) -> [Int] in
-        var selected: [Int] = []
-        for i in values.indices where test(base + i * stride) { selected.append(i) }
-        return selected
+        scan(base, stride, values.count, nil)
       } ?? []
     if sortDescriptors.isEmpty || counting { return Array(selected[window(count: selected.count)]) }
     return try typedOrder(selected, of: values, options: options)
@@ -91,7 +89,13 @@ extension SiftFetchRequest {
       try values.withTypedElements { (base: TypedElement, stride: Int) throws(SiftError) -> [SortColumn] in
         var columns: [SortColumn] = []
         for (d, read) in zip(sortDescriptors, reads) {
-          columns.append(SortColumn(selected.map { (i: Int) -> EvalValue in EvalValue(read(base + i * stride)) }, d))
+          if let keyPath = d.typed.keyPaths?.keyPaths[d.keyPath],
+            let numbers = TypedNumbers.column(keyPath, T.self)?(base, stride, selected)
+          {
+            columns.append(SortColumn(numbers: numbers, d))
+          } else {
+            columns.append(SortColumn(selected.map { (i: Int) -> EvalValue in EvalValue(read(base + i * stride)) }, d))
+          }
         }
         return columns
       } ?? []

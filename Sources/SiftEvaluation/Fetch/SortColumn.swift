@@ -25,6 +25,15 @@ struct SortColumn {
   var forms: [String] = []
   var general: [SortKey] = []
 
+  /// A column of numbers (or dates as seconds since 1970) with no nil, as `init(_:_:)` lays
+  /// out the same values (typed sort keys read through key paths: `SiftFetchRequest.typedOrder`).
+  init(numbers: [Double], _ d: SiftSortDescriptor) {
+    plan = SortPlan(d)
+    kind = .numbers
+    nulls = [Bool](repeating: false, count: numbers.count)
+    self.numbers = numbers
+  }
+
   init(_ values: [EvalValue], _ d: SiftSortDescriptor) {
     plan = SortPlan(d)
     let comparison = d.comparison

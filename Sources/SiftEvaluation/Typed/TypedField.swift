@@ -102,3 +102,45 @@ extension Array {
     return try result.get()
   }
 }
+
+/// Sort keys read straight into a column of numbers (`SortColumn(numbers:_:)`), as
+/// `SortColumn(_:_:)` would lay out the same values: `Int` (when every key is within 2^53),
+/// `Double`, `Bool` as 0 or 1, `Date` as seconds since 1970. No `SiftValue` made per key.
+enum TypedNumbers {
+  /// Reads the keys of the elements at `positions`; nil when they do not make a column of
+  /// numbers (a key path of another type, an `Int` beyond 2^53).
+  typealias Column = (_ base: TypedElement, _ stride: Int, _ positions: [Int]) -> [Double]?
+
+  static func column<Root>(_ keyPath: AnyKeyPath, _ root: Root.Type) -> Column? {
+    switch keyPath {
+    case let k as KeyPath<Root, Int>:
+      guard let o = MemoryLayout<Root>.offset(of: k) else { return nil }
+      return { base, stride, positions in
+        var out: [Double] = []
+        out.reserveCapacity(positions.count)
+        for p in positions {
+          let x = (base + p * stride + o).assumingMemoryBound(to: Int.self).pointee
+          guard x.magnitude <= 1 << 53 else { return nil }
+          out.append(Double(x))
+        }
+        return out
+      }
+    case let k as KeyPath<Root, Double>:
+      guard let o = MemoryLayout<Root>.offset(of: k) else { return nil }
+      return { base, stride, positions in
+        positions.map { (base + $0 * stride + o).assumingMemoryBound(to: Double.self).pointee }
+      }
+    case let k as KeyPath<Root, Bool>:
+      guard let o = MemoryLayout<Root>.offset(of: k) else { return nil }
+      return { base, stride, positions in
+        positions.map { (base + $0 * stride + o).assumingMemoryBound(to: Bool.self).pointee ? 1 : 0 }
+      }
+    case let k as KeyPath<Root, Date>:
+      guard let o = MemoryLayout<Root>.offset(of: k) else { return nil }
+      return { base, stride, positions in
+        positions.map { (base + $0 * stride + o).assumingMemoryBound(to: Date.self).pointee.timeIntervalSince1970 }
+      }
+    default: return nil
+    }
+  }
+}

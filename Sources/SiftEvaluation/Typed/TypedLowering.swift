@@ -4,6 +4,11 @@ import SiftSyntax
 /// A test of one element (`TypedElement`).
 typealias TypedTest = (TypedElement) -> Bool
 
+/// A test in a box (`chain`).
+struct TypedTestBox {
+  let run: TypedTest
+}
+
 /// Lowers the evaluator's plan (`PredicatePlan`) of a converted `#Predicate` to one Swift test
 /// over `Root` values read through the key paths conversion captured (`SiftTypedKeyPaths`), as
 /// SiftColumnar lowers it to kernels: `rating >= 3` is a load of `rating` and `>= 3`, no
@@ -29,15 +34,17 @@ struct TypedLowering<Root> {
   }
 
   private func chain(_ terms: [PredicatePlan], and: Bool) -> TypedTest? {
-    var fs: [TypedTest] = []
+    // Boxed: an array of bare closures holds them re-abstracted, and each call out of it goes
+    // through a thunk (`perf`, `--suite typed`).
+    var fs: [TypedTestBox] = []
     for t in terms {
       guard let f = predicate(t) else { return nil }
-      fs.append(f)
+      fs.append(TypedTestBox(run: f))
     }
-    guard var f = fs.last else { return { _ in and } }
+    guard var f = fs.last?.run else { return { _ in and } }
     // Nested two-term closures, short-circuiting left to right (no loop over an array).
-    for a in fs.dropLast().reversed() {
-      let b = f
+    for box in fs.dropLast().reversed() {
+      let a = box.run, b = f
       f = and ? { a($0) && b($0) } : { a($0) || b($0) }
     }
     return f

@@ -133,3 +133,22 @@ enum VariableCollector {
     return found
   }
 }
+
+extension PredicateNode {
+  /// The keys the predicate reads from the record itself (the first key of each key path with
+  /// no base); nil when it reads the record in any other way (`SELF`, `ANYKEY`, a key path of
+  /// the record that starts with an operator).
+  package var recordKeys: Set<String>? {
+    var keys: Set<String> = []
+    var whole = false
+    ASTWalker.forEachExpression(in: self) { e in
+      switch e.kind {
+      case .keyPath(nil, let kp):
+        if case .key(let name)? = kp.components.first { keys.insert(name) } else { whole = true }
+      case .evaluatedObject, .anyKey: whole = true
+      default: break
+      }
+    }
+    return whole ? nil : keys
+  }
+}
