@@ -74,7 +74,8 @@ import Testing
       scanned, scanned.predicate?.predicateFormat ?? "", [SiftSortDescriptor("at")], over: Self.rows, ids: { $0.id })
     let two = try SiftFetchRequest(
       entity: "Row", predicate: #Predicate<Row> { $0.id != 7 }, sortBy: [SortDescriptor(\.title), SortDescriptor(\.at)])
-    try expectSame(two, "id != 7", [SiftSortDescriptor("title"), SiftSortDescriptor("at")], over: Self.rows, ids: { $0.id })
+    try expectSame(
+      two, "id != 7", [SiftSortDescriptor("title"), SiftSortDescriptor("at")], over: Self.rows, ids: { $0.id })
   }
 
   @Test func aClassIsReadThroughItsKeyPaths() throws {

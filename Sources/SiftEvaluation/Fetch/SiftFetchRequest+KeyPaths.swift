@@ -34,7 +34,8 @@ extension SiftFetchRequest {
     let known = Set(names)
     if let predicate, !SiftTypedKeyPaths.covers(predicate.root, names: known) { return nil }
     for d in sortDescriptors {
-      guard SiftTypedKeyPaths.covers(SiftKeyPath(d.keyPath.split(separator: ".").map { .key(String($0)) }), names: known)
+      guard
+        SiftTypedKeyPaths.covers(SiftKeyPath(d.keyPath.split(separator: ".").map { .key(String($0)) }), names: known)
       else { return nil }
     }
     let reads = names.compactMap { readers[$0] }

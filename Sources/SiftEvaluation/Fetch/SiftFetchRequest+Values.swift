@@ -22,7 +22,14 @@ extension SiftFetchRequest {
   ) throws(SiftError) -> [T] {
     // A converted #Predicate reads its attributes through key paths; anything else is encoded.
     if let positions = try keyPathFilterIndices(values, options: options) { return positions.map { values[$0] } }
-    let records = try records(of: values)
+    if let records = try keyPathRecords(values) {
+      return try matchingIndices(in: records, variables: variables, options: options).map { values[$0] }
+    }
+    // Otherwise each value is encoded, only what the request reads, and tested at once.
+    if let positions = try encodedMatchingIndices(values, variables: variables, options: options) {
+      return positions.map { values[$0] }
+    }
+    let records = try SiftRecordEncoder.batchRecords(values)
     return try matchingIndices(in: records, variables: variables, options: options).map { values[$0] }
   }
 

@@ -15,6 +15,7 @@ struct SiftRecordBatchEncoder {
       throw SiftRecordEncoder.EncodingFailure(message: "\(T.self) does not encode as keyed records")
     }
     let slots = BatchSlots(keys: d.keys.sorted())
+    defer { slots.releaseContainer() }
     var out: [SiftObject] = []
     out.reserveCapacity(values.count)
     for v in values {
@@ -43,14 +44,23 @@ final class BatchSlots {
   /// The slot of the n-th field encoded, as the values so far gave them.
   let order: UnsafeMutablePointer<Int>
   var learned = 0
+  /// Per slot: false for an attribute nothing reads (`init(first:reading:)`), whose value is
+  /// checked for its key but not stored (a nested value is not even encoded).
+  let stores: [Bool]
+  /// The keyed container handed to every value's `encode(to:)`, made once (`BatchEncoder`):
+  /// making one per value cost an allocation per struct (`perf`, `--suite typed`). It holds
+  /// these slots: whoever makes the slots calls `releaseContainer()` when done (no cycle left).
+  var container: AnyObject?
+  var containerKey: ObjectIdentifier?
   /// Fields encoded so far in the current value.
   var calls = 0
   /// Set when the value did something the flat layout cannot hold.
   var unsupported = false
   var cache = ShapeCache()
 
-  init(keys: [String]) {
+  init(keys: [String], reading read: Set<String>? = nil) {
     self.keys = keys
+    stores = keys.map { read?.contains($0) ?? true }
     var cache = ShapeCache()
     shape = cache.shape(for: keys)
     var index: [String: Int] = [:]
@@ -72,6 +82,39 @@ final class BatchSlots {
     order.deallocate()
   }
 
+  /// A layout learned from `first` (its keys as `SiftRecordEncoder` encodes it) that stores
+  /// only the attributes in `read`; nil when `first` does not encode as a keyed record.
+  convenience init?<T: Encodable>(first: T, reading read: Set<String>) throws(SiftError) {
+    let encoded: SiftValue
+    do { encoded = try SiftRecordEncoder.encode(first) } catch {
+      throw SiftRecordEncoder.failure(error, encoding: T.self)
+    }
+    guard case .dictionary(let d) = encoded else { return nil }
+    self.init(keys: d.keys.sorted(), reading: read)
+  }
+
+  /// Encodes `v` into the slots (`values`); false when its keys differ from the layout's.
+  func fill<T: Encodable>(_ v: T) throws(SiftError) -> Bool {
+    for i in 0..<count {
+      values[i] = .null
+      filled[i] = false
+    }
+    calls = 0
+    unsupported = false
+    do { try v.encode(to: BatchEncoder(slots: self)) } catch {
+      throw SiftRecordEncoder.failure(error, encoding: T.self)
+    }
+    guard !unsupported, calls == count else { return false }
+    for i in 0..<count where !filled[i] { return false }
+    return true
+  }
+
+  /// Drops the kept container (and with it the container's reference to these slots).
+  func releaseContainer() {
+    container = nil
+    containerKey = nil
+  }
+
   /// `v` as a record of this layout, or nil when its keys differ.
   func encode<T: Encodable>(_ v: T) throws -> SiftObject? {
     for i in 0..<count {
@@ -87,33 +130,42 @@ final class BatchSlots {
   }
 
   @inline(__always)
-  func put(_ value: EvalValue, _ key: String) {
+  func put(_ value: @autoclosure () -> EvalValue, _ key: String) {
+    guard let i = slot(key) else { return }
+    if stores[i] { values[i] = value() }
+  }
+
+  /// The slot of the field `key` arriving now, marked filled; nil (and `unsupported` set)
+  /// when the value's keys differ from the layout's.
+  @inline(__always)
+  func slot(_ key: String) -> Int? {
     let n = calls
     calls += 1
     guard n < count else {
       unsupported = true
-      return
+      return nil
     }
     var i = order[n]
     if i < 0 || keys[i] != key {
       guard let j = index[key] else {
         unsupported = true
-        return
+        return nil
       }
       i = j
       order[n] = j
     }
-    values[i] = value
     filled[i] = true
+    return i
   }
 
   func putEncodable<T: Encodable>(_ value: T, _ key: String) throws {
+    guard let i = slot(key), stores[i] else { return }
     if T.self == Date.self {
       // T is Date (checked above); a dynamic `as? Date` on every field of every value cost
       // 45 → 52 ms per 100,000 structs (sift-bench --suite decode).
-      put(.date(unsafeBitCast(value, to: Date.self)), key)
+      values[i] = .date(unsafeBitCast(value, to: Date.self))
     } else {
-      put(SiftObject.convert(try SiftRecordEncoder.encode(value), cache: &cache, depth: EvalLimits.maxDataDepth), key)
+      values[i] = SiftObject.convert(try SiftRecordEncoder.encode(value), cache: &cache, depth: EvalLimits.maxDataDepth)
     }
   }
 }
@@ -124,7 +176,15 @@ struct BatchEncoder: Encoder {
   var userInfo: [CodingUserInfoKey: Any] { [:] }
 
   func container<Key: CodingKey>(keyedBy type: Key.Type) -> KeyedEncodingContainer<Key> {
-    KeyedEncodingContainer(BatchKeyedContainer<Key>(slots: slots))
+    // The container of the last value, when it was made for this `Key` (checked, so the
+    // downcast holds); it has no state of its own beyond `slots`.
+    if slots.containerKey == ObjectIdentifier(Key.self), let made = slots.container {
+      return unsafeDowncast(made, to: BatchContainerBox<Key>.self).container
+    }
+    let made = BatchContainerBox(KeyedEncodingContainer(BatchKeyedContainer<Key>(slots: slots)))
+    slots.container = made
+    slots.containerKey = ObjectIdentifier(Key.self)
+    return made.container
   }
   func unkeyedContainer() -> any UnkeyedEncodingContainer {
     slots.unsupported = true
@@ -134,6 +194,12 @@ struct BatchEncoder: Encoder {
     slots.unsupported = true
     return SiftValueEncoder(ref: EncodingRef(), codingPath: [], depth: 1)
   }
+}
+
+/// A keyed container kept between values (`BatchSlots.container`).
+final class BatchContainerBox<Key: CodingKey> {
+  let container: KeyedEncodingContainer<Key>
+  init(_ container: KeyedEncodingContainer<Key>) { self.container = container }
 }
 
 struct BatchKeyedContainer<Key: CodingKey>: KeyedEncodingContainerProtocol {
