@@ -17,20 +17,33 @@ extension SiftFetchRequest {
   /// ```
   /// - Throws: `SiftError`: stage `.data` (id `not-encodable`) for a value that does not
   ///   encode as a keyed record, stage `.evaluate` as `execute(on:)`.
+  @inlinable
   public func fetch<T: Encodable>(
     from values: [T], variables: [String: SiftValue] = [:], options: EvaluationOptions = EvaluationOptions()
   ) throws(SiftError) -> [T] {
+    // Inlined so that copying the selected values out is specialized for `T` in the caller's
+    // module. Unspecialized, each copy went through `T`'s value witness: `perf`, `--suite
+    // typed`, 313 samples in `Note`'s copy witness under the two fetches, against 289 in the
+    // converted #Predicate's whole scan and sort.
+    try fetchPositions(values, variables: variables, options: options).map { values[$0] }
+  }
+
+  /// The positions `fetch(from:)` returns the values of.
+  @usableFromInline
+  func fetchPositions<T: Encodable>(
+    _ values: [T], variables: [String: SiftValue], options: EvaluationOptions
+  ) throws(SiftError) -> [Int] {
     // A converted #Predicate reads its attributes through key paths; anything else is encoded.
-    if let positions = try keyPathFilterIndices(values, options: options) { return positions.map { values[$0] } }
+    if let positions = try keyPathFilterIndices(values, options: options) { return positions }
     if let records = try keyPathRecords(values) {
-      return try matchingIndices(in: records, variables: variables, options: options).map { values[$0] }
+      return try matchingIndices(in: records, variables: variables, options: options)
     }
     // Otherwise each value is encoded, only what the request reads, and tested at once.
     if let positions = try encodedMatchingIndices(values, variables: variables, options: options) {
-      return positions.map { values[$0] }
+      return positions
     }
     let records = try SiftRecordEncoder.batchRecords(values)
-    return try matchingIndices(in: records, variables: variables, options: options).map { values[$0] }
+    return try matchingIndices(in: records, variables: variables, options: options)
   }
 
   /// The number of values of `values` the request selects (its limit and offset applied).
