@@ -23,7 +23,7 @@ extension SiftFetchRequest {
   }
 
   /// The positions the request selects from `values`, in its order and page, each value
-  /// encoded into one reused buffer holding only the attributes the request reads
+  /// encoded into one reused record (`BatchSlots.record`) holding only the attributes the request reads
   /// (`recordKeysRead`), the predicate run on it at once, and only the selected values' sort
   /// keys kept: no record is built per value. Nil when that does not apply (a result other
   /// than records, a sort key path of more than one key, a value whose keys differ from the
@@ -49,7 +49,7 @@ extension SiftFetchRequest {
       guard let s = slots.index[d.keyPath] else { return nil }
       sortSlots.append(s)
     }
-    let record = SiftObject(shape: slots.shape, values: [EvalValue](repeating: .null, count: slots.count))
+    guard let record = slots.record else { return nil }
     var selected: [Int] = []
     var sortKeys = [[EvalValue]](repeating: [], count: sortDescriptors.count)
     let timed = run.map { $0.frame.workMeter.deadline != 0 } ?? false
@@ -62,7 +62,6 @@ extension SiftFetchRequest {
             throw run.fail(error, index: i - 1)
           }
         }
-        record.slots.update(from: slots.values, count: slots.count)
         guard try run.test(record.siftRecordRoot, index: i) else { continue }
       }
       selected.append(i)

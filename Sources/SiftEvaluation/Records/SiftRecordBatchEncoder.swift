@@ -39,7 +39,11 @@ final class BatchSlots {
   let keys: [String]
   let index: [String: Int]
   let count: Int
+  /// The slots: a buffer of its own, or `record`'s.
   let values: UnsafeMutablePointer<EvalValue>
+  /// With `init(first:reading:)`, a record whose slots are `values`: the value just filled is
+  /// this record, read by the evaluator as it is (no copy into a record per value).
+  let record: SiftObject?
   let filled: UnsafeMutablePointer<Bool>
   /// The slot of the n-th field encoded, as the values so far gave them.
   let order: UnsafeMutablePointer<Int>
@@ -58,7 +62,7 @@ final class BatchSlots {
   var unsupported = false
   var cache = ShapeCache()
 
-  init(keys: [String], reading read: Set<String>? = nil) {
+  init(keys: [String], reading read: Set<String>? = nil, asRecord: Bool = false) {
     self.keys = keys
     stores = keys.map { read?.contains($0) ?? true }
     var cache = ShapeCache()
@@ -67,8 +71,15 @@ final class BatchSlots {
     for (i, k) in keys.enumerated() { index[k] = i }
     self.index = index
     count = keys.count
-    values = .allocate(capacity: max(count, 1))
-    values.initialize(repeating: .null, count: count)
+    if asRecord {
+      let made = SiftObject(shape: shape, values: [EvalValue](repeating: .null, count: count))
+      record = made
+      values = made.slots
+    } else {
+      record = nil
+      values = .allocate(capacity: max(count, 1))
+      values.initialize(repeating: .null, count: count)
+    }
     filled = .allocate(capacity: max(count, 1))
     filled.initialize(repeating: false, count: count)
     order = .allocate(capacity: max(count, 1))
@@ -76,21 +87,24 @@ final class BatchSlots {
   }
 
   deinit {
-    values.deinitialize(count: count)
-    values.deallocate()
+    if record == nil {
+      values.deinitialize(count: count)
+      values.deallocate()
+    }
     filled.deallocate()
     order.deallocate()
   }
 
   /// A layout learned from `first` (its keys as `SiftRecordEncoder` encodes it) that stores
-  /// only the attributes in `read`; nil when `first` does not encode as a keyed record.
+  /// only the attributes in `read`, into `record`; nil when `first` does not encode as a keyed
+  /// record.
   convenience init?<T: Encodable>(first: T, reading read: Set<String>) throws(SiftError) {
     let encoded: SiftValue
     do { encoded = try SiftRecordEncoder.encode(first) } catch {
       throw SiftRecordEncoder.failure(error, encoding: T.self)
     }
     guard case .dictionary(let d) = encoded else { return nil }
-    self.init(keys: d.keys.sorted(), reading: read)
+    self.init(keys: d.keys.sorted(), reading: read, asRecord: true)
   }
 
   /// Encodes `v` into the slots (`values`); false when its keys differ from the layout's.
