@@ -10,8 +10,15 @@ final class MySQLConnection {
   /// `host:port`, for messages.
   let server: String
 
+  /// The client library's one-time set-up (`mysql_library_init`), which `mysql_init` would
+  /// otherwise run unsynchronized on whichever thread connects first.
+  private static let libraryReady: Bool = mysql_server_init(0, nil, nil) == 0
+
   init(url: MySQLURL, timeouts: MySQLTimeouts) throws(MySQLError) {
     server = url.server
+    guard Self.libraryReady else {
+      throw MySQLError(kind: .connection, message: "the MariaDB client library could not be initialized")
+    }
     guard let h = mysql_init(nil) else {
       throw MySQLError(kind: .connection, message: "could not allocate a connection to \(url.server)")
     }

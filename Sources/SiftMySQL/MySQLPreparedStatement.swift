@@ -10,25 +10,27 @@ final class MySQLPreparedStatement {
   private let stmt: UnsafeMutablePointer<MYSQL_STMT>
   let sql: String
   let server: String
+  private let connection: MySQLConnection
   private var columns: MySQLResultColumns?
 
   init(connection: MySQLConnection, handle: UnsafeMutablePointer<MYSQL>, sql: String) throws(MySQLError) {
     self.sql = sql
     server = connection.server
+    self.connection = connection
     guard let stmt = mysql_stmt_init(handle) else { throw connection.error(.connection, statement: sql) }
     self.stmt = stmt
     let length = UInt(sql.utf8.count)
-    if sql.withCString({ mysql_stmt_prepare(stmt, $0, length) }) != 0 {
-      let e = error(.query)
-      mysql_stmt_close(stmt)
-      throw e
-    }
+    // On failure `deinit` closes the statement.
+    if sql.withCString({ mysql_stmt_prepare(stmt, $0, length) }) != 0 { throw error(.query) }
   }
 
   deinit { mysql_stmt_close(stmt) }
 
+  /// The statement's last error, or the connection's when the statement has none (an error
+  /// while rows stream in is reported on the connection).
   func error(_ kind: MySQLError.Kind) -> MySQLError {
-    MySQLError(
+    if mysql_stmt_errno(stmt) == 0 { return connection.error(kind, statement: sql) }
+    return MySQLError(
       kind: kind, message: String(cString: mysql_stmt_error(stmt)), code: Int(mysql_stmt_errno(stmt)),
       sqlState: String(cString: mysql_stmt_sqlstate(stmt)), server: server, statement: sql)
   }
