@@ -7,9 +7,9 @@ import SiftSyntax
 ///
 /// Every statement is prepared and every value bound (`?`); cells come back by their column's
 /// real type (`execute(_:)` lists the mapping). The session is set up the same way on every
-/// server: utf8mb4, time zone `+00:00` (so `TIMESTAMP`s read as UTC, and a `DATETIME` is read
-/// as UTC too), a fixed `sql_mode` (`STRICT_ALL_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION`:
-/// identifiers are quoted with backticks, `"` delimits strings, `||` is OR), and the limits of
+/// server: utf8mb4 with a code-point, no-pad connection collation, time zone `+00:00` (so
+/// `TIMESTAMP`s read as UTC, and a `DATETIME` is read as UTC too), a fixed strict `sql_mode`
+/// (identifiers quoted with backticks, backslashes plain, `||` concatenates), and the limits of
 /// `MySQLTimeouts`. Read-only by default (`SET SESSION TRANSACTION READ ONLY`: the server
 /// refuses any write or DDL); `readOnly: false` for a database Sift writes.
 ///
@@ -110,19 +110,30 @@ public final class MySQLDatabase: @unchecked Sendable {
       if case .text(let version)? = row.first { serverVersion = version }
       isMariaDB = serverVersion.lowercased().contains("mariadb")
       databaseName = row.count > 1 ? { if case .text(let d) = row[1] { return d } else { return nil } }() : nil
-      var settings = [
-        "time_zone = '+00:00'",
-        "sql_mode = 'STRICT_ALL_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'",
-      ]
-      settings += timeouts.sessionSettings(isMariaDB: isMariaDB)
-      var script = "SET NAMES utf8mb4 COLLATE utf8mb4_bin; SET SESSION " + settings.joined(separator: ", ")
-      script += isReadOnly ? "; SET SESSION TRANSACTION READ ONLY" : "; SET SESSION TRANSACTION READ WRITE"
-      try c.executeScript(script)
+      try c.executeScript(MySQLDatabase.sessionScript(isMariaDB: isMariaDB, readOnly: isReadOnly, timeouts: timeouts))
     } catch {
       c.close()
       throw error
     }
     return c
+  }
+
+  /// The session every connection starts with (the same on every server, so compiled SQL means
+  /// one thing): utf8mb4 text whose bound values compare by code point without padding
+  /// (`utf8mb4_nopad_bin` on MariaDB, `utf8mb4_0900_bin` on MySQL); `sql_mode` strict, with
+  /// backslashes as plain characters and `||` as concatenation (identifiers in backticks, as
+  /// `ANSI_QUOTES` is off); time zone `+00:00`; the limits of `timeouts`; read-only or
+  /// read-write transactions.
+  static func sessionScript(isMariaDB: Bool, readOnly: Bool, timeouts: MySQLTimeouts) -> String {
+    let collation = isMariaDB ? "utf8mb4_nopad_bin" : "utf8mb4_0900_bin"
+    var settings = [
+      "time_zone = '+00:00'",
+      "sql_mode = 'STRICT_ALL_TABLES,NO_BACKSLASH_ESCAPES,PIPES_AS_CONCAT,NO_ENGINE_SUBSTITUTION,NO_ZERO_DATE,"
+        + "NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO'",
+    ]
+    settings += timeouts.sessionSettings(isMariaDB: isMariaDB)
+    return "SET NAMES utf8mb4 COLLATE \(collation); SET SESSION " + settings.joined(separator: ", ")
+      + "; SET SESSION TRANSACTION " + (readOnly ? "READ ONLY" : "READ WRITE")
   }
 
   /// Runs `body` on the connection under the lock, connecting again first if the last one was

@@ -102,3 +102,22 @@ struct MySQLRoundTripTests {
     #expect(try s.db.execute(SQLStatement(sql: "SELECT 1")) == [[.integer(1)]])
   }
 }
+
+@Suite(.enabled(if: MySQLTestServer.isAvailable, "\(MySQLTestServer.skipMessage)"))
+struct MySQLSessionTests {
+  @Test func everySessionComparesBoundTextByCodePointInUTC() throws {
+    let s = try MySQLTestServer.Scratch()
+    for db in [s.db, try s.reader()] {
+      let row = try #require(
+        try db.execute(
+          SQLStatement(
+            sql: "SELECT ? = ?, ? = ?, ? || ?, CHAR_LENGTH(?), @@session.time_zone, @@session.sql_mode",
+            bindings: [.text("a"), .text("a "), .text("a"), .text("A"), .text("x"), .text("y"), .text(#"\%"#)])
+        ).first)
+      #expect(Array(row[0..<5]) == [.integer(0), .integer(0), .text("xy"), .integer(2), .text("+00:00")])
+      guard case .text(let mode) = row[5] else { Issue.record("sql_mode \(row[5])"); continue }
+      #expect(
+        mode.contains("STRICT_ALL_TABLES") && mode.contains("NO_BACKSLASH_ESCAPES") && !mode.contains("ANSI_QUOTES"))
+    }
+  }
+}
