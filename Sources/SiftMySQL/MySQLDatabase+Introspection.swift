@@ -4,7 +4,7 @@ import SiftSyntax
 extension MySQLDatabase {
   /// Reads the schema of the tables and views of database `named` (default: the connection's
   /// own, from its URL) from `information_schema` (see `SQLSchemaReader` for the naming rules,
-  /// join tables, keys and warnings; Grammar/notes/mysql.md for the type mapping). Only reads:
+  /// join tables, keys and warnings; the "MySQL and MariaDB" article for the type mapping). Only reads:
   /// a read-only connection or a user with nothing but `SELECT` is enough.
   ///
   /// ```swift

@@ -91,7 +91,7 @@ public final class MySQLDatabase: @unchecked Sendable {
     return connection?.threadID ?? 0
   }
 
-  /// `` `name` `` with embedded backticks doubled, safe to splice into SQL as an identifier.
+  /// The name in backticks, embedded backticks doubled: safe to splice into SQL as an identifier.
   ///
   /// ```swift
   /// MySQLDatabase.quoteIdentifier("a`b")   // `a``b`
