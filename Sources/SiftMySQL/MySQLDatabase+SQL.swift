@@ -94,6 +94,8 @@ extension MySQLDatabase: SQLDatabase {
     } catch {
       throw error.siftError
     }
+    // Closed under the lock, whichever way this ends: closing talks to the server.
+    defer { locked { prepared.close() } }
     while true {
       let rows: [[SQLValue]]
       do throws(MySQLError) {

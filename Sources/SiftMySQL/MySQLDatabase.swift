@@ -37,11 +37,11 @@ public final class MySQLDatabase: @unchecked Sendable {
   /// True for a connection opened with `readOnly: true` (the default).
   public let isReadOnly: Bool
   /// The server's `VERSION()`, e.g. `10.11.6-MariaDB-0+deb12u1` or `8.0.36`.
-  public private(set) var serverVersion: String = ""
+  public let serverVersion: String
   /// True when the server is MariaDB (from `VERSION()`), false for MySQL.
-  public private(set) var isMariaDB = false
+  public let isMariaDB: Bool
   /// The database (schema) the connection uses, from the URL or the server's default; nil when none.
-  public private(set) var databaseName: String?
+  public let databaseName: String?
 
   /// Connects to `url` (`mysql://USER:PASSWORD@HOST:PORT/DATABASE`, see `MySQLURL`) and sets
   /// the session up (see the type's description).
@@ -59,7 +59,11 @@ public final class MySQLDatabase: @unchecked Sendable {
     self.timeouts = timeouts
     isReadOnly = readOnly
     do throws(MySQLError) {
-      connection = try connect()
+      let (c, version, database) = try Self.connect(url: self.url, timeouts: timeouts, readOnly: readOnly)
+      connection = c
+      serverVersion = version
+      isMariaDB = version.lowercased().contains("mariadb")
+      databaseName = database
     } catch {
       throw error.siftError
     }
@@ -100,22 +104,25 @@ public final class MySQLDatabase: @unchecked Sendable {
     "`" + name.replacingOccurrences(of: "`", with: "``") + "`"
   }
 
-  /// A new connection with the session set up.
-  private func connect() throws(MySQLError) -> MySQLConnection {
+  /// A new connection with the session set up, the server's `VERSION()` and the database in use.
+  private static func connect(
+    url: MySQLURL, timeouts: MySQLTimeouts, readOnly: Bool
+  ) throws(MySQLError) -> (MySQLConnection, version: String, database: String?) {
     let c = try MySQLConnection(url: url, timeouts: timeouts)
     do {
       let statement = try c.prepare("SELECT VERSION(), DATABASE()")
       try statement.execute([])
       let row = try statement.fetch().first ?? []
-      if case .text(let version)? = row.first { serverVersion = version }
-      isMariaDB = serverVersion.lowercased().contains("mariadb")
-      databaseName = row.count > 1 ? { if case .text(let d) = row[1] { return d } else { return nil } }() : nil
-      try c.executeScript(MySQLDatabase.sessionScript(isMariaDB: isMariaDB, readOnly: isReadOnly, timeouts: timeouts))
+      var version = "", database: String?
+      if row.count == 2, case .text(let v) = row[0] { version = v }
+      if row.count == 2, case .text(let d) = row[1] { database = d }
+      let isMariaDB = version.lowercased().contains("mariadb")
+      try c.executeScript(MySQLDatabase.sessionScript(isMariaDB: isMariaDB, readOnly: readOnly, timeouts: timeouts))
+      return (c, version, database)
     } catch {
       c.close()
       throw error
     }
-    return c
   }
 
   /// The session every connection starts with (the same on every server, so compiled SQL means
@@ -156,7 +163,7 @@ public final class MySQLDatabase: @unchecked Sendable {
     if let connection {
       c = connection
     } else {
-      c = try connect()
+      c = try Self.connect(url: url, timeouts: timeouts, readOnly: isReadOnly).0
       connection = c
     }
     do {
@@ -169,6 +176,14 @@ public final class MySQLDatabase: @unchecked Sendable {
       }
       throw error
     }
+  }
+
+  /// Runs `body` under the lock, connected or not (closing a statement: the library then talks
+  /// to the server, which must not interleave with another thread's statement).
+  func locked<T>(_ body: () -> T) -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    return body()
   }
 
   /// Acknowledges a transaction lost with its connection (see `withConnection`).

@@ -156,7 +156,7 @@ final class MySQLResultColumns {
 
   /// A variable-length cell, read at the length the fetch reported.
   private func fetchBytes(_ stmt: UnsafeMutablePointer<MYSQL_STMT>, column i: Int) throws(MySQLError) -> [UInt8] {
-    let length = Int(lengths[i])
+    let length = Int(clamping: lengths[i])
     guard length > 0 else { return [] }
     var bytes = [UInt8](repeating: 0, count: length)
     var got: UInt = 0

@@ -97,7 +97,7 @@ public struct MySQLURL: Sendable, Hashable, CustomStringConvertible {
       }
       database = d
     }
-    for (what, value) in [("user", user), ("password", password ?? ""), ("database", database ?? "")]
+    for (what, value) in [("host", host), ("user", user), ("password", password ?? ""), ("database", database ?? "")]
     where value.utf8.contains(0) {
       throw invalid("the \(what) contains NUL")
     }

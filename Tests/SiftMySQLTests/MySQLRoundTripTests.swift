@@ -121,3 +121,25 @@ struct MySQLSessionTests {
     }
   }
 }
+
+extension MySQLRoundTripTests {
+  @Test func aBatchBodyThatThrowsLeavesTheConnectionUsable() throws {
+    let s = try MySQLTestServer.Scratch()
+    try s.db.executeScript("CREATE TABLE c (id INT PRIMARY KEY); INSERT INTO c VALUES (1), (2), (3)")
+    let stop = SiftError(stage: .sql, id: "cancelled", message: "stop")
+    let e = expectSiftError(id: "cancelled") {
+      try s.db.forEachBatch(SQLStatement(sql: "SELECT id FROM c"), size: 1) { _ throws(SiftError) in throw stop }
+    }
+    #expect(e?.message == "stop")
+    #expect(try s.db.execute(SQLStatement(sql: "SELECT COUNT(*) FROM c")) == [[.integer(3)]])
+  }
+
+  @Test func aProcedureWithSeveralResultSetsLeavesTheConnectionUsable() throws {
+    let s = try MySQLTestServer.Scratch()
+    try s.db.executeScript("CREATE PROCEDURE two() BEGIN SELECT 1; SELECT 2, 3; END")
+    #expect(try s.db.execute(SQLStatement(sql: "CALL two()")) == [[.integer(1)]])
+    #expect(try s.db.execute(SQLStatement(sql: "SELECT ?", bindings: [.integer(4)])) == [[.integer(4)]])
+    try s.db.executeScript("CALL two()")
+    #expect(try s.db.execute(SQLStatement(sql: "SELECT 5")) == [[.integer(5)]])
+  }
+}

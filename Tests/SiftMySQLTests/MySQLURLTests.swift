@@ -48,3 +48,9 @@ import Testing
     #expect(error?.message.contains("hunter2") == false)
   }
 }
+
+extension MySQLURLTests {
+  @Test func aNULInTheHostIsRefused() {
+    expectSiftError(id: "mysql-connection", stage: .sql) { try MySQLURL("mysql://u@h\u{0}evil/d") }
+  }
+}
