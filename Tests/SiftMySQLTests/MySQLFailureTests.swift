@@ -148,3 +148,19 @@ struct MySQLFailureTests {
     expectSiftError(id: "mysql-connection", stage: .sql) { try db.execute(SQLStatement(sql: "SELECT 1")) }
   }
 }
+
+extension MySQLFailureTests {
+  @Test func aTimeLimitStopsOneStatementAndIsPutBack() throws {
+    let s = try MySQLTestServer.Scratch()
+    let db = try s.reader()
+    defer { db.close() }
+    let e = expectSiftError(id: "time-limit", stage: .policy) {
+      try db.execute(SQLStatement(sql: "SELECT SLEEP(?)", bindings: [.integer(5)]), timeLimit: 100)
+    }
+    #expect([1969, 3024].contains((e?.underlying as? MySQLError)?.code ?? 0), "\(String(describing: e))")
+    let variable = db.isMariaDB ? "@@session.max_statement_time" : "@@session.max_execution_time"
+    let row = try db.execute(SQLStatement(sql: "SELECT \(variable)")).first?.first
+    #expect(row == (db.isMariaDB ? .double(300) : .integer(300_000)), "\(String(describing: row))")
+    #expect(try db.execute(SQLStatement(sql: "SELECT ?", bindings: [.integer(1)]), timeLimit: 5000) == [[.integer(1)]])
+  }
+}
