@@ -10,7 +10,8 @@ struct MySQLRoundTripTests {
   @Test func boundValuesComeBackWithTheirTypes() throws {
     let s = try MySQLTestServer.Scratch()
     let values: [SQLValue] = [
-      .null, .integer(Int64.min), .integer(Int64.max), .double(0.1), .double(-1e300), .text("it's \"q\" `b` \\ é 🍵"),
+      .null, .integer(Int64.min), .integer(Int64.max), .double(0.1), .double(-1e300),
+      .text("it's \"q\" `b` \\ é 🍵 nul\u{0}here"),
       .text(""), .blob(Data([0, 1, 255, 0x5C])), .blob(Data()), .bool(true),
     ]
     let sql = "SELECT " + values.map { _ in "?" }.joined(separator: ", ")

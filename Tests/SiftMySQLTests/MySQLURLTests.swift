@@ -54,3 +54,14 @@ extension MySQLURLTests {
     expectSiftError(id: "mysql-connection", stage: .sql) { try MySQLURL("mysql://u@h\u{0}evil/d") }
   }
 }
+
+extension MySQLURLTests {
+  @Test func aServerThatNeverAnswersIsGivenUpOnAfterTheConnectTimeout() {
+    // 10.255.255.1 is not routed: the connect waits for its timeout (or fails at once without a network).
+    let e = expectSiftError(id: "mysql-connection", stage: .sql) {
+      try MySQLDatabase(
+        url: "mysql://u:p@10.255.255.1:3306/d", timeouts: MySQLTimeouts(connect: 1, lock: 1, statement: 1))
+    }
+    #expect(e?.message.contains("10.255.255.1:3306") == true, "\(e?.message ?? "")")
+  }
+}
