@@ -183,6 +183,8 @@ public protocol SQLDialect: Sendable {
   /// operands are integers and `modulusFunction` is nil (MySQL's `%` gives NULL for zero); nil
   /// to use `%`.
   var integerModulusFunction: String? { get }
+  /// The CAST target of text: `TEXT`, or `CHAR` on MySQL.
+  var textTypeName: String { get }
   /// The escape character of `LIKE … ESCAPE e` as SQL: `'\\'`, or `CHAR(92)` on MySQL, whose
   /// string literals read a backslash as an escape unless the session's sql_mode says otherwise.
   var likeEscape: String { get }
@@ -258,6 +260,8 @@ extension SQLDialect {
   public func deleteHead(_ table: String) -> String { "DELETE FROM " + table + " AS t0" }
   /// `%` unless the dialect has a function.
   public var integerModulusFunction: String? { nil }
+  /// `TEXT` unless the dialect says otherwise.
+  public var textTypeName: String { "TEXT" }
   /// `'\\'` unless the dialect says otherwise.
   public var likeEscape: String { "'\\'" }
   /// Bitwise results are signed unless the dialect says otherwise.
