@@ -20,6 +20,8 @@ extension MySQLDatabase {
         kind: .connection, message: "no database to read: name one in the URL (mysql://USER@HOST/DATABASE)"
       ).siftError
     }
-    return try SQLSchemaReader.mysql(database: database).read(from: self)
+    let read = try SQLSchemaReader.mysql(database: database).read(from: self)
+    schemaChecks.passed(read.schema)  // the database's own description, from its own values
+    return read
   }
 }

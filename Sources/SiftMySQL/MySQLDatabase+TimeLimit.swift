@@ -13,6 +13,7 @@ extension MySQLDatabase {
   /// let rows = try db.execute(statement, timeLimit: 2000)
   /// ```
   public func execute(_ statement: SQLStatement, timeLimit milliseconds: Int) throws(SiftError) -> [[SQLValue]] {
+    try checkSchema(of: statement)
     let ms = max(1, min(milliseconds, 31_536_000_000))
     let variable = isMariaDB ? "max_statement_time" : "max_execution_time"
     let limit = isMariaDB ? String(format: "%.3f", Double(ms) / 1000) : String(ms)

@@ -43,6 +43,10 @@ public final class MySQLDatabase: @unchecked Sendable {
   /// The database (schema) the connection uses, from the URL or the server's default; nil when none.
   public let databaseName: String?
 
+  /// Schemas given to `fetch`/`fetchCount` or carried by compiled statements, already checked
+  /// against the database (on first use).
+  let schemaChecks = SQLSchemaCheckCache()
+
   /// Connects to `url` (`mysql://USER:PASSWORD@HOST:PORT/DATABASE`, see `MySQLURL`) and sets
   /// the session up (see the type's description).
   ///
