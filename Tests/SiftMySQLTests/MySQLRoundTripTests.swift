@@ -67,6 +67,12 @@ struct MySQLRoundTripTests {
       "CREATE TABLE n (id BIGINT PRIMARY KEY, v INT) ENGINE=InnoDB; INSERT INTO n VALUES (1, 0), (2, 0)")
     #expect(try s.db.executeUpdate(SQLStatement(sql: "UPDATE n SET v = ?", bindings: [.integer(0)])) == 2)
     #expect(try s.db.executeUpdate(SQLStatement(sql: "DELETE FROM n WHERE id = ?", bindings: [.integer(9)])) == 0)
+    // ROW_COUNT() on the same connection says the same (matched rows), for SQL that counts without RETURNING.
+    let counted = try s.db.executeTransaction([
+      SQLStatement(sql: "UPDATE n SET v = ? WHERE id >= ?", bindings: [.integer(0), .integer(1)]),
+      SQLStatement(sql: "SELECT ROW_COUNT()"),
+    ])
+    #expect(counted.last == [[.integer(2)]])
     expectSiftError(id: "mysql-query", stage: .sql) {
       try s.db.executeTransaction([
         SQLStatement(sql: "DELETE FROM n WHERE id = ?", bindings: [.integer(1)]),
