@@ -11,6 +11,7 @@ import Testing
       ("mysql://a%2Fb:x@[::1]:3310/d", "a/b", "x", "::1", 3310, "d"),
       ("mysql://u:p@a@host/", "u", "p@a", "host", 3306, nil),
       ("MYSQL://h", "", nil, "h", 3306, nil),
+      ("mysql://u:se/cr:e@t?#@h/d", "u", "se/cr:e@t?#", "h", 3306, "d"),
     ] as [(String, String, String?, String, Int, String?)])
   func parses(_ text: String, user: String, password: String?, host: String, port: Int, database: String?) throws {
     let url = try MySQLURL(text)
@@ -26,10 +27,11 @@ import Testing
     "postgres://u:secret@h/d", "mysql://u:secret@h:0/d", "mysql://u:secret@h:99999/d", "mysql://u:secret@h:x/d",
     "mysql://u:secret@/d", "mysql://u:secret@h/d/e", "mysql://u:secret@h/d?ssl=1", "u:secret@h/d",
     "mysql://u:secret%zz@h/d", "mysql://u:secret@[::1/d", "mysql://u:secret@h/a%00b",
+    "mysql://u:sec/ret@h:x/d", "mysql://u:sec@ret@h/d?x=1", "mysql://u:secret/@h:99999",
   ])
   func refusesWithoutShowingThePassword(_ text: String) {
     let error = expectSiftError(id: "mysql-connection", stage: .sql) { try MySQLURL(text) }
-    #expect(error?.message.contains("secret") == false, "\(error?.message ?? "")")
+    #expect(error?.message.contains("sec") == false, "\(error?.message ?? "")")
     #expect(error?.message.contains("mysql://USER:PASSWORD@HOST:PORT/DATABASE") == true)
   }
 
