@@ -150,3 +150,35 @@ extension MySQLRoundTripTests {
     #expect(try s.db.execute(SQLStatement(sql: "SELECT 5")) == [[.integer(5)]])
   }
 }
+
+extension MySQLRoundTripTests {
+  @Test func explainRunsWithBoundValues() throws {
+    let s = try MySQLTestServer.Scratch()
+    try s.db.executeScript("CREATE TABLE e (id INT PRIMARY KEY, k INT, KEY by_k (k))")
+    let plan = try s.reader().execute(
+      SQLStatement(sql: "EXPLAIN SELECT id FROM e WHERE k = ?", bindings: [.integer(3)]))
+    #expect(plan.count == 1)
+    #expect(plan.first?.contains(.text("by_k")) == true, "\(plan)")
+  }
+
+  @Test func oneConnectionSharedByThreadsRunsOneStatementAtATime() throws {
+    let s = try MySQLTestServer.Scratch()
+    let db = s.db
+    final class Results: @unchecked Sendable {
+      let lock = NSLock()
+      var values: [Int64] = []
+    }
+    let results = Results()
+    DispatchQueue.concurrentPerform(iterations: 16) { i in
+      for j in 0..<5 {
+        let n = Int64(i * 100 + j)
+        if let row = try? db.execute(SQLStatement(sql: "SELECT ? + 0", bindings: [.integer(n)])).first,
+          case .integer(let got)? = row.first
+        {
+          results.lock.withLock { results.values.append(got) }
+        }
+      }
+    }
+    #expect(results.values.sorted() == (0..<16).flatMap { i in (0..<5).map { Int64(i * 100 + $0) } })
+  }
+}
