@@ -46,3 +46,36 @@ struct MySQLTypedResultsTests {
     expectSiftError(id: "schema-mismatch") { try s.reader().fetchCount(SiftFetchRequest(entity: "ev"), schema: schema) }
   }
 }
+
+extension MySQLTypedResultsTests {
+  @Test func missingSiftFunctionsAreNamedAndCreatedOnRequest() throws {
+    let s = try MySQLTestServer.Scratch()
+    let q = MySQLDatabase.quoteIdentifier
+    let e = expectSiftError(id: "missing-sift-functions", stage: .sql) {
+      try s.db.execute(SQLStatement(sql: "SELECT \(q(s.name)).sift_idiv(?, ?)", bindings: [.integer(7), .integer(2)]))
+    }
+    #expect(e?.message.contains("sift setup-sql --dialect mysql") == true, "\(e?.message ?? "")")
+    try s.db.prepareSiftFunctions(database: s.name)
+    try s.db.prepareSiftFunctions(database: s.name)  // again: nothing to do, no error
+    #expect(
+      try s.db.execute(SQLStatement(sql: "SELECT \(q(s.name)).sift_idiv(?, ?)", bindings: [.integer(7), .integer(2)]))
+        == [[.integer(3)]])
+  }
+
+  @Test func aUserWhoMayNotCreateFunctionsIsToldWhatToDo() throws {
+    let s = try MySQLTestServer.Scratch()
+    let user = MySQLTestServer.unique("sift_ro")
+    let password = MySQLTestServer.unique("pw")
+    try s.admin.executeScript(
+      "CREATE USER '\(user)'@'%' IDENTIFIED BY '\(password)'; "
+        + "GRANT SELECT ON \(MySQLDatabase.quoteIdentifier(s.name)).* TO '\(user)'@'%'")
+    defer { try? s.admin.executeScript("DROP USER IF EXISTS '\(user)'@'%'") }
+    let db = try MySQLDatabase(
+      url: try MySQLTestServer.url(database: s.name, user: user, password: password), readOnly: false)
+    defer { db.close() }
+    let e = expectSiftError(id: "sift-functions-privilege", stage: .sql) {
+      try db.prepareSiftFunctions(database: s.name)
+    }
+    #expect(e?.message.contains("CREATE ROUTINE") == true, "\(e?.message ?? "")")
+  }
+}
