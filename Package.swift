@@ -1,6 +1,6 @@
 // swift-tools-version:6.0
 // Sift: Apple's NSPredicate format-string language on every platform Swift runs on.
-// No package dependencies: only the toolchain and system C libraries (libsqlite3, libpq).
+// No package dependencies: only the toolchain and system C libraries (libsqlite3, libpq, libmariadb).
 import PackageDescription
 
 let package = Package(
@@ -11,6 +11,7 @@ let package = Package(
     .library(name: "SiftSQL", targets: ["SiftSQL"]),
     .library(name: "SiftSQLite", targets: ["SiftSQLite"]),
     .library(name: "SiftPostgres", targets: ["SiftPostgres"]),
+    .library(name: "SiftMySQL", targets: ["SiftMySQL"]),
     .library(name: "SiftCoreData", targets: ["SiftCoreData"]),
     .library(name: "SiftLive", targets: ["SiftLive"]),
     .library(name: "SiftLiveSQLite", targets: ["SiftLiveSQLite"]),
@@ -30,6 +31,8 @@ let package = Package(
     .target(name: "SiftColumnar", dependencies: ["SiftSyntax", "SiftEvaluation"]),
     .target(name: "SiftSQLite", dependencies: ["SiftSyntax", "SiftSQL", "CSQLite"]),
     .target(name: "SiftPostgres", dependencies: ["SiftSyntax", "SiftSQL", "CLibPQ"]),
+    // MySQL and MariaDB through the MariaDB Connector/C.
+    .target(name: "SiftMySQL", dependencies: ["SiftSyntax", "SiftSQL", "CMariaDB"]),
     // Core Data: .xcdatamodeld models (FoundationXML) and their SQLite store layout as an SQLSchema.
     .target(name: "SiftCoreData", dependencies: ["SiftSyntax", "SiftSQL", "SiftEvaluation"]),
     // Live results (NSFetchedResultsController): change sets over fetched results kept current.
@@ -42,6 +45,9 @@ let package = Package(
     .systemLibrary(
       name: "CLibPQ", path: "Sources/CLibPQ", pkgConfig: "libpq",
       providers: [.apt(["libpq-dev"]), .brew(["libpq"])]),
+    .systemLibrary(
+      name: "CMariaDB", path: "Sources/CMariaDB", pkgConfig: "libmariadb",
+      providers: [.apt(["libmariadb-dev"]), .brew(["mariadb-connector-c"])]),
 
     // The command-line tool: a library (testable) plus a thin executable.
     .target(
@@ -69,7 +75,11 @@ let package = Package(
       name: "SiftColumnarTests", dependencies: ["SiftSyntax", "SiftEvaluation", "SiftColumnar", "SiftTestSupport"]),
     .testTarget(
       name: "SiftSQLTests",
-      dependencies: ["SiftSyntax", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftEvaluation", "SiftTestSupport"]),
+      dependencies: [
+        "SiftSyntax", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftMySQL", "SiftEvaluation", "SiftTestSupport",
+      ]),
+    .testTarget(
+      name: "SiftMySQLTests", dependencies: ["SiftMySQL", "SiftSyntax", "SiftSQL", "SiftTestSupport"]),
     .testTarget(
       name: "SiftLiveTests",
       dependencies: [

@@ -55,7 +55,8 @@ extension SQLCompilation {
   /// `uuidEquality`) or another type read as a string (an enum); `v` otherwise.
   func plainValue(_ v: SQLExpr) -> SQLExpr {
     guard v.form == .uuid || v.form == .castToText else { return v }
-    var out = SQLExpr(SQLFragment("CAST(\(v) AS TEXT)"), type: .string, nullable: v.nullable)
+    var out = collated(
+      SQLExpr(SQLFragment("CAST(\(v) AS \(sql: dialect.textTypeName))"), type: .string, nullable: v.nullable))
     out.form = .plain
     return out
   }
@@ -72,7 +73,7 @@ extension SQLCompilation {
     }
     let bound = SQLFragment("CAST(\(bind: .text(s)) AS uuid)")
     if op == .equal { return condition(SQLFragment("\(v) = \(bound)")) }
-    return condition(SQLFragment("\(v) \(sql: dialect.nullSafeNotEqualOperator) \(bound)"))
+    return nullSafeNotEqual(v.sql, bound)
   }
 
   /// A double constant meeting a PostgreSQL `numeric` column, bound as its exact decimal

@@ -38,6 +38,8 @@ public struct SQLSchemaReader: Sendable, Hashable {
     case sqlite
     /// One schema (namespace) of a PostgreSQL database.
     case postgres(schema: String)
+    /// One database (schema) of a MySQL or MariaDB server.
+    case mysql(database: String)
   }
 
   /// Which catalog to read.
@@ -59,6 +61,11 @@ public struct SQLSchemaReader: Sendable, Hashable {
     SQLSchemaReader(source: .postgres(schema: schema))
   }
 
+  /// A reader for MySQL/MariaDB database `database`.
+  public static func mysql(database: String) -> SQLSchemaReader {
+    SQLSchemaReader(source: .mysql(database: database))
+  }
+
   /// The to-one name for a foreign-key column (the rule above).
   ///
   /// ```swift
@@ -77,6 +84,7 @@ public struct SQLSchemaReader: Sendable, Hashable {
       case .sqlite: catalog = try SQLiteCatalogReader(db: db, sampleLimit: sampleLimit).read()
       case .postgres(let schema):
         catalog = try PostgresCatalogReader(db: db, schema: schema, sampleLimit: sampleLimit).read()
+      case .mysql(let database): catalog = try MySQLCatalogReader(db: db, database: database).read()
       }
       return try IntrospectedSchemaBuilder(catalog: catalog).build()
     } catch let e as SiftError {
