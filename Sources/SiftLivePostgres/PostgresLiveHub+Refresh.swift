@@ -64,6 +64,7 @@ extension PostgresLiveHub {
       let shared = shape.statement(for: members.map(\.statement))
       let rows: [[SQLValue]]
       do throws(SiftError) {
+        queriesRun += 1
         rows = try db.execute(shared)
       } catch let e where !Self.isConnectionLoss(e) {
         for w in members { out[ObjectIdentifier(w)] = .error(w, e) }
@@ -78,6 +79,7 @@ extension PostgresLiveHub {
     }
     for w in alone {
       do throws(SiftError) {
+        queriesRun += 1
         let rows = try db.execute(w.statement)
         out[ObjectIdentifier(w)] = Self.event(w, rows)
       } catch let e where !Self.isConnectionLoss(e) {

@@ -59,6 +59,8 @@ public final class PostgresLiveHub {
   var nextAttempt = Date.distantPast
   /// How many times the connection was made again.
   public internal(set) var reconnections = 0
+  /// How many watcher queries ran since the hub started (a shared statement counts once).
+  public internal(set) var queriesRun = 0
   static let firstBackoff = 0.25
   static let lastBackoff = 8.0
 
