@@ -68,3 +68,45 @@ struct WatchPostgresTests {
     #expect(lines.dropFirst().first?.contains(#""ids": [4, 1, 2]"#) == true)
   }
 }
+
+/// The REPL's `.watch` on a PostgreSQL session: read-only, other programs' commits shown at the
+/// next `.watch` as delegate calls, edits refused.
+@Suite("REPL .watch on PostgreSQL")
+struct REPLWatchPostgresTests {
+  @Test(.enabled(if: REPLPostgres.available, Comment(rawValue: REPLPostgres.skipMessage)))
+  func watchShowsCommitsAndRefusesEdits() throws {
+    let db = try PostgresDatabase(conninfo: REPLPostgres.conninfo ?? "", schema: .temporary(prefix: "sift_watch"))
+    defer { db.close() }
+    try db.run("CREATE TABLE venue (id int8 PRIMARY KEY, name text, city text, rating int8)")
+    try db.run("INSERT INTO venue VALUES (1, 'Blue', 'Oslo', 4), (2, 'Red', 'Paris', 2), (3, 'Kiosk', 'Oslo', 5)")
+    let binary = try #require(TmuxHarness.siftBinary)
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: binary)
+    p.arguments = ["--postgres", REPLPostgres.conninfo ?? "", "--pg-schema", db.schemaName ?? ""]
+    var environment = ProcessInfo.processInfo.environment
+    environment["NO_COLOR"] = "1"
+    p.environment = environment
+    let input = Pipe(), output = Pipe()
+    p.standardInput = input
+    p.standardOutput = output
+    p.standardError = output
+    try p.run()
+    input.fileHandleForWriting.write(Data(".use venue\n.sort name\n.watch rating > 2 --section city\n.delete 1\n".utf8))
+    var seen = Data()
+    while !String(decoding: seen, as: UTF8.self).contains("edits are not written") {
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      seen += chunk
+    }
+    try db.run("UPDATE venue SET rating = 3 WHERE id = 2")
+    input.fileHandleForWriting.write(Data(".watch\n".utf8))
+    try input.fileHandleForWriting.close()
+    seen += output.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    let text = String(decoding: seen, as: UTF8.self)
+    #expect(text.contains(#"2 of venue: "Oslo" [1, 3]"#), "\(text)")
+    #expect(text.contains("error: venue is watched read-only on PostgreSQL"), "\(text)")
+    #expect(text.contains("committed elsewhere:\ncontrollerWillChangeContent\n  section 1 \"Paris\": insert"), "\(text)")
+    #expect(text.contains(#"3 of venue: "Oslo" [1, 3] · "Paris" [2]"#), "\(text)")
+  }
+}
