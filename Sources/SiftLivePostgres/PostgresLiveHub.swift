@@ -122,8 +122,8 @@ public final class PostgresLiveHub {
     }
     guard case .records = request.resultType else { throw SiftError.live("a live fetch returns records") }
     guard let e = schema.entity(request.entity) else {
-      throw SiftError.live(
-        "no table or view '\(request.entity)' in schema \(schemaName) (entities: \(schema.entityNames.joined(separator: ", ")))")
+      let names = schema.entityNames.joined(separator: ", ")
+      throw SiftError.live("no table or view '\(request.entity)' in schema \(schemaName) (entities: \(names))")
     }
     let keyName: String
     if let key {

@@ -13,7 +13,8 @@ enum LiveChangeSetCheck {
     let deletedSections = Set(cs.sectionDeletes)
     var kept: [[SiftValue]] = []
     for (s, items) in old.enumerated() where !deletedSections.contains(s) {
-      kept.append(items.enumerated().filter { !removed.contains(SiftIndexPath(section: s, item: $0.offset)) }.map(\.element))
+      kept.append(
+        items.enumerated().filter { !removed.contains(SiftIndexPath(section: s, item: $0.offset)) }.map(\.element))
     }
     let inserts = Set(cs.sectionInserts)
     var result: [[SiftValue]] = []

@@ -54,7 +54,8 @@ struct PostgresLiveDifferentialTests {
     func row() -> String {
       defer { nextID += 1 }
       let g = groups.randomElement(using: &random) ?? "a"
-      return "(\(nextID), '\(g)', \(Int.random(in: 0..<100, using: &random)), 'n\(Int.random(in: 0..<30, using: &random))')"
+      return
+        "(\(nextID), '\(g)', \(Int.random(in: 0..<100, using: &random)), 'n\(Int.random(in: 0..<30, using: &random))')"
     }
     try db.run("INSERT INTO item VALUES " + (0..<30).map { _ in row() }.joined(separator: ", "))
     let hub = try PostgresLiveHub(conninfo: info, schema: schemaName, source: source())
@@ -62,8 +63,8 @@ struct PostgresLiveDifferentialTests {
     var watchers: [(PostgresLiveWatcher, Spec)] = []
     for s in specs {
       let p = try s.format.map { f throws in
-      s.argument == .null ? try SiftPredicate(format: f) : try SiftPredicate(format: f, s.argument)
-    }
+        s.argument == .null ? try SiftPredicate(format: f) : try SiftPredicate(format: f, s.argument)
+      }
       let r = SiftFetchRequest(entity: "item", predicate: p, sortDescriptors: s.sorts, limit: s.limit, offset: s.offset)
       watchers.append((try hub.watch(r, sectionKeyPath: s.section), s))
     }
@@ -84,9 +85,12 @@ struct PostgresLiveDifferentialTests {
         switch Int.random(in: 0..<6, using: &random) {
         case 0: statements.append("INSERT INTO item VALUES \(row())")
         case 1: statements.append("DELETE FROM item WHERE id = \(id)")
-        case 2: statements.append("UPDATE item SET grp = '\(groups.randomElement(using: &random) ?? "a")' WHERE id = \(id)")
-        case 3: statements.append("UPDATE item SET name = 'n\(Int.random(in: 0..<30, using: &random))' WHERE id = \(id)")
-        default: statements.append("UPDATE item SET score = \(Int.random(in: 0..<100, using: &random)) WHERE id = \(id)")
+        case 2:
+          statements.append("UPDATE item SET grp = '\(groups.randomElement(using: &random) ?? "a")' WHERE id = \(id)")
+        case 3:
+          statements.append("UPDATE item SET name = 'n\(Int.random(in: 0..<30, using: &random))' WHERE id = \(id)")
+        default:
+          statements.append("UPDATE item SET score = \(Int.random(in: 0..<100, using: &random)) WHERE id = \(id)")
         }
       }
       let s = sessions[step % 2]
@@ -112,7 +116,9 @@ struct PostgresLiveDifferentialTests {
     let wanted = try watchers.map { try expected($0.1, db) }
     let deadline = Date().addingTimeInterval(5)
     var before = watchers.map { sections($0.0) }
-    var records = watchers.map { w in Dictionary(uniqueKeysWithValues: w.0.results.ids.map { ($0, w.0.results.record(for: $0)) }) }
+    var records = watchers.map { w in
+      Dictionary(uniqueKeysWithValues: w.0.results.ids.map { ($0, w.0.results.record(for: $0)) })
+    }
     repeat {
       for event in hub.refresh(timeout: 0.02) {
         switch event {
@@ -122,7 +128,9 @@ struct PostgresLiveDifferentialTests {
           let applied = LiveChangeSetCheck.apply(cs, to: before[i]) { w.results.id(at: $0) }
           #expect(applied == sections(w), "\(label), watcher \(i): the change set does not lead to the results")
           let updated = cs.updated.map { before[i][$0.section][$0.item] }
-          for id in updated { #expect(records[i][id] != w.results.record(for: id), "\(label): \(id) updated unchanged") }
+          for id in updated {
+            #expect(records[i][id] != w.results.record(for: id), "\(label): \(id) updated unchanged")
+          }
           for id in w.results.ids where records[i][id] != nil && records[i][id] != w.results.record(for: id) {
             let moved = cs.moved.contains { before[i][$0.from.section][$0.from.item] == id }
             let replaced = cs.deleted.contains { before[i][$0.section][$0.item] == id }

@@ -56,7 +56,8 @@ enum WatchPostgres {
         request = try policy.applying(to: request, variables: try CommandInputs.variables(parsed.all("--var")))
       }
       hub = try PostgresLiveHub(
-        conninfo: conninfo, schema: parsed.value("--pg-schema") ?? "public", source: PostgresLivePolling(interval: interval))
+        conninfo: conninfo, schema: parsed.value("--pg-schema") ?? "public",
+        source: PostgresLivePolling(interval: interval))
       watcher = try hub.watch(request, sectionKeyPath: parsed.value("--section"), key: parsed.value("--id"))
     } catch let e as SiftError {
       return fail(e)
@@ -77,7 +78,8 @@ enum WatchPostgres {
         if text.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
         report(hub.refresh(), line: line)
         WatchCommand.emit(
-          WatchProtocol.error("watch --postgres is read-only: edits are not written (write with sift batch)", line: line))
+          WatchProtocol.error(
+            "watch --postgres is read-only: edits are not written (write with sift batch)", line: line))
       }
     }
   }

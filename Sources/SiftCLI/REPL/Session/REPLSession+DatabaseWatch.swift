@@ -17,7 +17,9 @@ extension REPLSession {
       return
         ".watch reads a table's columns as stored, and a Core Data store (\(db.label)) is written only with Core Data's bookkeeping: use a predicate, .count or .compare on \(e.name)"
     }
-    if e.isView, db.kind != .postgres { return ".watch follows a table by its key; \(e.name) is a view: use a predicate or .count" }
+    if e.isView, db.kind != .postgres {
+      return ".watch follows a table by its key; \(e.name) is a view: use a predicate or .count"
+    }
     return nil
   }
 

@@ -123,7 +123,9 @@ extension REPLSession {
     }
     if w.hub != nil {
       return .refusal(
-        errorLine("\(w.entity) is watched read-only on PostgreSQL: .watch shows other programs' commits; edits are not written"))
+        errorLine(
+          "\(w.entity) is watched read-only on PostgreSQL: .watch shows other programs' commits; edits are not written")
+      )
     }
     if let table = w.table {
       guard w.writable else {
