@@ -148,3 +148,37 @@ struct PostgresLiveFaultTests {
     expectSiftError(id: "live-refused") { _ = try f.hub.watch(SiftFetchRequest(entity: "venue", resultType: .count)) }
   }
 }
+
+/// A source naming rows (the push mode's seam): watchers without a window read only those rows.
+@Suite("PostgreSQL live: rows named by the source")
+struct PostgresLiveRowsTests {
+  @Test(.enabled(if: LivePostgresServer.isAvailable, Comment(rawValue: LivePostgresServer.skipMessage)))
+  func namedRowsAreReadByKeyAndMatchedInMemory() throws {
+    let db = try LivePostgresServer.open()
+    defer { db.close() }
+    try db.run("CREATE TABLE venue (id int8 PRIMARY KEY, name text, rating int8)")
+    try db.run("INSERT INTO venue VALUES (1, 'Alpha', 3), (2, 'Beta', 5), (3, 'Gamma', 1)")
+    let source = ScriptedChangeSource()
+    let hub = try PostgresLiveHub(
+      conninfo: LivePostgresServer.conninfo ?? "", schema: db.schemaName ?? "", source: source)
+    defer { hub.close() }
+    let p = try SiftPredicate(format: "rating >= 3")
+    let kept = try hub.watch(
+      SiftFetchRequest(entity: "venue", predicate: p, sortDescriptors: [SiftSortDescriptor("name")]))
+    let windowed = try hub.watch(
+      SiftFetchRequest(entity: "venue", predicate: p, sortDescriptors: [SiftSortDescriptor("name")], limit: 1))
+    #expect(kept.rowMatcher != nil && windowed.rowMatcher == nil)
+    try db.run("UPDATE venue SET rating = 4 WHERE id = 3; DELETE FROM venue WHERE id = 1")
+    source.pending = [.rows(table: kept.table, keys: ["3", "1"])]
+    let before = hub.queriesRun
+    let events = hub.refresh()
+    #expect(hub.queriesRun - before == 2, "one read by key, one query for the window")
+    #expect(kept.results.ids == [2, 3] && windowed.results.ids == [2])
+    guard case .changes(let w, let cs)? = events.first else {
+      Issue.record("no change set: \(events)")
+      return
+    }
+    #expect(w === kept)
+    #expect(cs.deleted == [SiftIndexPath(section: 0, item: 0)] && cs.inserted == [SiftIndexPath(section: 0, item: 1)])
+  }
+}
