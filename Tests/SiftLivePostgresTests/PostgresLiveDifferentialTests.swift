@@ -38,7 +38,7 @@ struct PostgresLiveDifferentialTests {
 
   @Test(.enabled(if: LivePostgresServer.isAvailable, Comment(rawValue: LivePostgresServer.skipMessage)))
   func pollingChangeSetsEqualRefetchAndDiff() throws {
-    try Self.run(source: { PostgresLivePolling(interval: 0.01) }, commits: 80, seed: 0x5EED_0033)
+    try Self.run(source: { PostgresLivePolling(interval: 0.01) }, commits: 150, seed: 0x5EED_0033)
   }
 
   @Test(.enabled(if: LivePostgresServer.isAvailable, Comment(rawValue: LivePostgresServer.skipMessage)))
@@ -46,7 +46,7 @@ struct PostgresLiveDifferentialTests {
     // A source naming the rows each commit changed (as the push mode does): watchers without a
     // window re-read only those rows and match them in memory; the others run their query.
     let source = ScriptedChangeSource()
-    try Self.run(source: { source }, commits: 80, seed: 0x5EED_0034) { table, keys in
+    try Self.run(source: { source }, commits: 150, seed: 0x5EED_0034) { table, keys in
       source.pending.append(.rows(table: table, keys: keys))
     }
   }
@@ -99,13 +99,18 @@ struct PostgresLiveDifferentialTests {
       for _ in 0..<Int.random(in: 1...4, using: &random) {
         let id = Int.random(in: 0..<max(nextID, 1), using: &random)
         touched.append(String(id))
-        switch Int.random(in: 0..<6, using: &random) {
+        switch Int.random(in: 0..<7, using: &random) {
         case 0:
           touched.append(String(nextID))
           statements.append("INSERT INTO item VALUES \(row())")
         case 1: statements.append("DELETE FROM item WHERE id = \(id)")
         case 2:
           statements.append("UPDATE item SET grp = '\(groups.randomElement(using: &random) ?? "a")' WHERE id = \(id)")
+        case 6:
+          // A new key for the row (its old and new key both change).
+          touched.append(String(nextID))
+          statements.append("UPDATE item SET id = \(nextID) WHERE id = \(id)")
+          nextID += 1
         case 3:
           statements.append("UPDATE item SET name = 'n\(Int.random(in: 0..<30, using: &random))' WHERE id = \(id)")
         default:
