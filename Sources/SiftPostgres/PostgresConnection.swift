@@ -72,6 +72,11 @@ final class PostgresConnection {
     return port.isEmpty ? shownHost : "\(shownHost):\(port)"
   }
 
+  /// The session's settings (`PostgresDatabase` sets it once they are applied): run again on
+  /// the new session after `open()` resets a lost connection, so a reconnected session is
+  /// read-only, in UTC and on the search path exactly as the first one was.
+  var sessionSetup: String?
+
   /// Whether `close()` has not been called yet.
   var isOpen: Bool { handle != nil }
 
@@ -161,6 +166,20 @@ final class PostgresConnection {
       guard PQstatus(handle) == CONNECTION_OK else {
         throw PostgresError(
           kind: .connection, message: PostgresConnection.errorText(PQerrorMessage(handle)))
+      }
+      // A reset opens a new session with the server's defaults: without this it would be
+      // writable, in the server's time zone and on the default search path.
+      if let sessionSetup {
+        let result = PQexec(handle, sessionSetup)
+        defer { PQclear(result) }
+        do throws(PostgresError) {
+          try check(result, conn: handle, statement: sessionSetup)
+        } catch {
+          close()
+          throw PostgresError(
+            kind: .connection,
+            message: "the connection was lost and the new session could not be set up again: \(error.message)")
+        }
       }
     }
     return handle

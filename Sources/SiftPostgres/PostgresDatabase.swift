@@ -136,6 +136,7 @@ public final class PostgresDatabase: @unchecked Sendable {
       }
       setup += timeouts.settings(sources: bySetting)
       try connection.executeScript(setup)
+      connection.sessionSetup = setup
     } catch {
       connection.close()
       throw error
