@@ -35,9 +35,8 @@ extension SQLCompilation {
       }
       x = withoutAffinity(x)
       y = withoutAffinity(y)
-      let sym =
-        op == .equal
-        ? (bothNullable ? dialect.nullSafeEqualOperator : "=") : dialect.nullSafeNotEqualOperator
+      if op != .equal { return nullSafeNotEqual(x.sql, y.sql) }
+      let sym = bothNullable ? dialect.nullSafeEqualOperator : "="
       return condition(SQLFragment("\(x) \(sql: sym) \(y)"))
     default:
       if other == .date || other == .data {

@@ -62,10 +62,10 @@ extension SQLCompilation {
       return real(call)
     case .bitwiseAnd, .bitwiseOr:
       try ints()
-      return (make(SQLFragment("(\(x) \(sql: op.symbol) \(y))"), .integer))
+      return make(signed(SQLFragment("(\(x) \(sql: op.symbol) \(y))")), .integer)
     case .bitwiseXor:
       try ints()
-      if let xor = dialect.xorOperator { return (make(SQLFragment("(\(x) \(sql: xor) \(y))"), .integer)) }
+      if let xor = dialect.xorOperator { return make(signed(SQLFragment("(\(x) \(sql: xor) \(y))")), .integer) }
       return SQLExpr(SQLFragment("((\(x) | \(y)) - (\(x) & \(y)))"), type: .integer, nullable: nullable)
     case .leftShift, .rightShift:
       try ints()
@@ -77,6 +77,12 @@ extension SQLCompilation {
       // Never reached: `expression` folds set operators before arithmetic sees them.
       throw fail(.notCompilable("'\(op.symbol)' here"), range)
     }
+  }
+
+  /// A bitwise result as a signed 64-bit integer where the dialect's are unsigned (MySQL):
+  /// `CAST(r AS SIGNED)` reads the 64 bits as two's complement, as memory's `Int64` holds them.
+  func signed(_ r: SQLFragment) -> SQLFragment {
+    dialect.bitwiseResultsAreUnsigned ? SQLFragment("CAST(\(r) AS \(sql: dialect.integerTypeName))") : r
   }
 
   mutating func function(_ f: BuiltinFunction, _ args: [ExpressionNode], _ range: SiftSourceRange) throws(SiftError)
@@ -114,6 +120,9 @@ extension SQLCompilation {
       }
       guard bothInt else {
         throw fail(.notCompilable("modulus:by: of non-integers", for: dialect.name), range)
+      }
+      if let f = dialect.integerModulusFunction {
+        return .value(SQLExpr(raising(raises, SQLFragment("\(sql: f)(\(x), \(y))")), type: .integer, nullable: true))
       }
       return .value(SQLExpr(raising(raises, SQLFragment("(\(x) % \(y))")), type: .integer, nullable: true))
     case .abs:

@@ -84,7 +84,7 @@ extension SQLCompilation {
       if !bothNullable { return condition(SQLFragment("\(x) = \(y)")) }
       return condition(SQLFragment("\(x) \(sql: dialect.nullSafeEqualOperator) \(y)"))
     case .notEqual:
-      return condition(SQLFragment("\(x) \(sql: dialect.nullSafeNotEqualOperator) \(y)"))
+      return nullSafeNotEqual(x.sql, y.sql)
     default:
       let coll = x.type == .string && y.type == .string ? collation(for: x) : ""
       let symbol: String
@@ -213,8 +213,8 @@ extension SQLCompilation {
     case .constant(.null):
       return op == .equal ? isNull(row.key) : isNotNull(row.key)
     case .row(let o) where o.entity.name == row.entity.name:
-      let sym = op == .equal ? dialect.nullSafeEqualOperator : dialect.nullSafeNotEqualOperator
-      return condition(SQLFragment("\(row.key) \(sql: sym) \(o.key)"))
+      if op == .notEqual { return nullSafeNotEqual(row.key.sql, o.key.sql) }
+      return condition(SQLFragment("\(row.key) \(sql: dialect.nullSafeEqualOperator) \(o.key)"))
     default:
       throw fail(.objectComparedWithOther(entity: row.entity.name), otherRange)
     }

@@ -72,7 +72,7 @@ extension SQLCompilation {
     }
     let bound = SQLFragment("CAST(\(bind: .text(s)) AS uuid)")
     if op == .equal { return condition(SQLFragment("\(v) = \(bound)")) }
-    return condition(SQLFragment("\(v) \(sql: dialect.nullSafeNotEqualOperator) \(bound)"))
+    return nullSafeNotEqual(v.sql, bound)
   }
 
   /// A double constant meeting a PostgreSQL `numeric` column, bound as its exact decimal

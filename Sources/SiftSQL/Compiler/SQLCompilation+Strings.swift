@@ -86,10 +86,10 @@ extension SQLCompilation {
         let folded = o.fold(needle)
         let escaped = SQLText.escapeLike(folded)
         let pattern = (kind.isAnchoredAtStart ? "" : "%") + escaped + (kind.isAnchoredAtEnd ? "" : "%")
-        return condition(SQLFragment("\(fx) LIKE \(bind: .text(pattern)) ESCAPE '\\'"))
+        return condition(SQLFragment("\(fx) LIKE \(bind: .text(pattern)) ESCAPE \(sql: dialect.likeEscape)"))
       }
       let fy = o.isEmpty ? y : fold(y, o)
-      let len = SQLFragment("length(\(fy))")
+      let len = SQLFragment("\(sql: dialect.characterLengthFunction)(\(fy))")
       let test: SQLFragment
       // The position's anchors decide the test, so a new `TextSearch.Position` needs no case here.
       switch (kind.isAnchoredAtStart, kind.isAnchoredAtEnd) {
@@ -116,7 +116,7 @@ extension SQLCompilation {
     // The pattern is folded in Swift first, exactly as LikePattern folds it in memory.
     let folded = o.fold(pattern)
     let fx = o.isEmpty ? x : fold(x, o)
-    return condition(SQLFragment("\(fx) LIKE \(bind: .text(SQLText.likePattern(folded))) ESCAPE '\\'"))
+    return condition(SQLFragment("\(fx) LIKE \(bind: .text(SQLText.likePattern(folded))) ESCAPE \(sql: dialect.likeEscape)"))
   }
 
   /// MATCHES: whole-string ICU regex through a registered function (SQLite), or an anchored
@@ -137,6 +137,16 @@ extension SQLCompilation {
       let fy = d.isEmpty ? y : SQLExpr(SQLFragment("\(sql: dialect.foldFunction)(\(y), \(sql: d.sql))"), type: .string)
       let sym = o.caseless ? ci : cs
       return condition(raising(raises, SQLFragment("\(fx) \(sql: sym) ('^(?:' || \(fy) || ')$')")))
+    case .anchoredPCRE(let op):
+      if let pattern, let construct = SQLCompilation.pcreDifference(pattern) {
+        throw fail(.notCompilable("MATCHES with \(construct) (ICU and PCRE read it differently)", for: dialect.name), range)
+      }
+      let d = o.diacriticsOnly
+      let fx = d.isEmpty ? x : fold(x, d)
+      let fy = d.isEmpty ? y : fold(y, d)
+      let head = o.caseless ? "(*ANY)(*UCP)(?i)^(?:" : "(*ANY)(*UCP)^(?:"
+      // CONCAT, not `||`: MySQL reads `||` as OR unless the session's sql_mode says otherwise.
+      return condition(raising(raises, SQLFragment("\(fx) \(sql: op) CONCAT('\(sql: head)', \(fy), ')(?!(?s:.))')")))
     }
   }
 }

@@ -57,15 +57,15 @@ struct SQLCompilation {
 
   /// A column of a row: `alias."col"`, or a correlated subselect through the row's key.
   mutating func column(_ row: RowRef, _ column: SQLColumnRef, type: SQLType, nullable: Bool = true) -> SQLExpr {
-    if row.isRoot { return SQLExpr(SQLFragment(utf8: column.rootUTF8), type: type, nullable: nullable) }
+    if row.isRoot { return collated(SQLExpr(SQLFragment(utf8: column.rootUTF8), type: type, nullable: nullable)) }
     if let alias = row.alias {
-      return SQLExpr(SQLFragment("\(alias).\(sql: column.quoted)"), type: type, nullable: nullable)
+      return collated(SQLExpr(SQLFragment("\(alias).\(sql: column.quoted)"), type: type, nullable: nullable))
     }
     let a = newAlias()
     let sql = SQLFragment(
       "(SELECT \(a).\(sql: column.quoted) FROM \(sql: row.entity.quotedTable) \(a) WHERE \(a).\(sql: row.entity.primaryKeyColumn.quoted) = \(row.key))"
     )
-    return SQLExpr(sql, type: type, nullable: true)
+    return collated(SQLExpr(sql, type: type, nullable: true))
   }
 
   /// `alias."Z_ENT" IN (?, …)`: the rows of `e` in a table it shares (nil: every row is
@@ -303,6 +303,22 @@ struct SQLCompilation {
   func guardPresence(_ e: SQLExpr, _ c: SQLCollection) -> SQLExpr {
     guard let p = c.presence else { return e }
     return SQLExpr(SQLFragment("CASE WHEN \(p) IS NULL THEN NULL ELSE \(e) END"), type: e.type, nullable: true)
+  }
+
+  /// `x IS DISTINCT FROM y` in the dialect's words (`NOT (x <=> y)` on MySQL).
+  func nullSafeNotEqual(_ x: SQLFragment, _ y: SQLFragment) -> SQLExpr {
+    if dialect.negatesNullSafeEqual {
+      return condition(SQLFragment("NOT (\(x) \(sql: dialect.nullSafeEqualOperator) \(y))"))
+    }
+    return condition(SQLFragment("\(x) \(sql: dialect.nullSafeNotEqualOperator) \(y)"))
+  }
+
+  /// A text column as read: under `SQLDialect.textColumnCollation` where the dialect has one.
+  func collated(_ e: SQLExpr) -> SQLExpr {
+    guard e.type == .string, let c = dialect.textColumnCollation else { return e }
+    var out = e
+    out.sql = SQLFragment("(\(e) COLLATE \(sql: c))")
+    return out
   }
 
   /// ` COLLATE "C"` for text where the dialect needs it to order by code point.

@@ -162,6 +162,33 @@ public protocol SQLDialect: Sendable {
   /// `FUNCTION` selectors that need one), or nil when the dialect has none: the CAST or
   /// selector that needs it is then refused (`unsupported-in-sql`).
   func conversionFunction(_ conversion: SQLConversion) -> String?
+  /// A collation put on every text column the compiled SQL reads (`col COLLATE c`), so that
+  /// comparisons, `LIKE`, `GROUP BY` and `DISTINCT` on it are by code point without padding
+  /// whatever the column's own collation (MySQL's `utf8mb4_nopad_bin`); nil when the database
+  /// already compares so or `codePointCollation` serves (the default).
+  var textColumnCollation: String? { get }
+  /// True when null-safe inequality is written `NOT (x <=> y)` (MySQL, which has no
+  /// `IS DISTINCT FROM`) instead of `x nullSafeNotEqualOperator y`; false by default.
+  var negatesNullSafeEqual: Bool { get }
+  /// The function giving a text's length in characters, as `left`/`right` count them:
+  /// `length` (SQLite, PostgreSQL) or `CHAR_LENGTH` (MySQL, whose `length` counts bytes).
+  var characterLengthFunction: String { get }
+  /// The column type of a key, a foreign key or an indexed column of this attribute type
+  /// (MySQL indexes no `LONGTEXT`: `VARCHAR(768)` there); `columnType` by default.
+  func keyColumnType(_ type: SQLAttributeType) -> String
+  /// The start of a batch delete of `table` (quoted) under the alias `t0`: `DELETE FROM table AS t0`
+  /// by default, `DELETE t0 FROM table AS t0` on MariaDB (which takes no alias otherwise).
+  func deleteHead(_ table: String) -> String
+  /// `(a, b)` integer remainder that truncates and raises for a zero divisor, used when both
+  /// operands are integers and `modulusFunction` is nil (MySQL's `%` gives NULL for zero); nil
+  /// to use `%`.
+  var integerModulusFunction: String? { get }
+  /// The escape character of `LIKE … ESCAPE e` as SQL: `'\\'`, or `CHAR(92)` on MySQL, whose
+  /// string literals read a backslash as an escape unless the session's sql_mode says otherwise.
+  var likeEscape: String { get }
+  /// True when `&`, `|` and XOR give unsigned 64-bit results (MySQL): the result is then cast
+  /// back to a signed integer (`CAST(x AS SIGNED)`, two's complement, as memory).
+  var bitwiseResultsAreUnsigned: Bool { get }
 }
 
 /// Sift's SQL functions for CAST between kinds and `FUNCTION(x, 'length')`, each the SQL twin
@@ -219,6 +246,22 @@ extension SQLDialect {
   public var nativeTypes: SQLNativeTypeStyle { .sqlite }
   /// No conversion functions unless the dialect has them.
   public func conversionFunction(_ conversion: SQLConversion) -> String? { nil }
+  /// No collation on text columns unless the dialect needs one.
+  public var textColumnCollation: String? { nil }
+  /// Null-safe inequality is an operator unless the dialect says otherwise.
+  public var negatesNullSafeEqual: Bool { false }
+  /// `length` unless the dialect says otherwise.
+  public var characterLengthFunction: String { "length" }
+  /// `columnType` unless the dialect says otherwise.
+  public func keyColumnType(_ type: SQLAttributeType) -> String { columnType(type) }
+  /// `DELETE FROM table AS t0` unless the dialect says otherwise.
+  public func deleteHead(_ table: String) -> String { "DELETE FROM " + table + " AS t0" }
+  /// `%` unless the dialect has a function.
+  public var integerModulusFunction: String? { nil }
+  /// `'\\'` unless the dialect says otherwise.
+  public var likeEscape: String { "'\\'" }
+  /// Bitwise results are signed unless the dialect says otherwise.
+  public var bitwiseResultsAreUnsigned: Bool { false }
 
   /// Default quoting: double quotes, embedded quotes doubled (both databases).
   public func quoteIdentifier(_ name: String) -> String {
@@ -250,6 +293,11 @@ public enum SQLRegexStyle: Sendable, Hashable {
   case registeredFunction(String)
   /// An operator applied to `'^(?:' || pattern || ')$'`.
   case anchoredOperator(caseSensitive: String, caseInsensitive: String)
+  /// A PCRE operator (MariaDB's `REGEXP`) applied to
+  /// `'(*ANY)(*UCP)^(?:' || pattern || ')\z'` (`(?i)` after the verbs for `[c]`): line
+  /// terminators as ICU's, Unicode classes, the whole string. Constant patterns whose syntax
+  /// ICU and PCRE read differently are refused at compile time (Grammar/notes/mysql.md).
+  case anchoredPCRE(operator: String)
 }
 
 /// Storage of scalar-array attributes (`tags: stringArray`).

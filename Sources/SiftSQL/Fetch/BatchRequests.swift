@@ -240,7 +240,7 @@ extension SQLCompiler {
     if isCoreDataTable(e), let related = rowsPointingAt(e).first {
       throw SQLDiagnostic.coreDataDelete(entity: e.name, pointedAtBy: "\(related)").error()
     }
-    var sql = SQLFragment(sql: "DELETE FROM " + q(e.table) + " AS t0")
+    var sql = SQLFragment(sql: dialect.deleteHead(q(e.table)))
     var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: request.predicate?.source ?? "")
     if let w = try c.whereClause(request.predicate?.root) {
       sql.append(" WHERE ")

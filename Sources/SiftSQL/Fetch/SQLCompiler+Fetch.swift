@@ -213,6 +213,8 @@ extension SQLCompiler {
           let name = coll.split(separator: ".", maxSplits: 1).map { dialect.quoteIdentifier(String($0)) }.joined(
             separator: ".")
           expr = SQLFragment("\(v) COLLATE \(sql: name)")
+        } else {
+          throw SQLDiagnostic.noSQLEquivalent("localizedStandardCompare:").error(source: s.keyPath)
         }
       }
     }

@@ -62,7 +62,8 @@ package struct SQLDDL: Sendable {
       var columns: [String] = []
       var seen = Set<String>()
       for a in e.columnAttributes where seen.insert(a.column).inserted {
-        var def = q(a.column) + " " + dialect.columnType(a.type)
+        let keyed = a.name == e.primaryKey || a.indexed
+        var def = q(a.column) + " " + (keyed ? dialect.keyColumnType(a.type) : dialect.columnType(a.type))
         if a.name == e.primaryKey { def += " PRIMARY KEY" }
         columns.append(def)
         if a.indexed && a.name != e.primaryKey { index(e.table, a.column) }
@@ -71,11 +72,11 @@ package struct SQLDDL: Sendable {
         guard case .toOne(let fk) = r.kind, let target = schema.entity(r.target), seen.insert(fk).inserted else {
           continue
         }
-        columns.append(q(fk) + " " + dialect.columnType(target.primaryKeyAttribute.type))
+        columns.append(q(fk) + " " + dialect.keyColumnType(target.primaryKeyAttribute.type))
         index(e.table, fk)
       }
       for (fk, type) in inverseForeignKeys(of: e) where seen.insert(fk).inserted {
-        columns.append(q(fk) + " " + dialect.columnType(type))
+        columns.append(q(fk) + " " + dialect.keyColumnType(type))
         index(e.table, fk)
       }
       for name in SQLDDL.countedCollections(of: e) where seen.insert(SQLSchema.countColumn(name)).inserted {
@@ -83,12 +84,13 @@ package struct SQLDDL: Sendable {
       }
       columns.append(q(SQLSchema.indexColumn) + " " + dialect.columnType(.integer))
       tables.append("CREATE TABLE IF NOT EXISTS " + q(e.table) + " (" + columns.joined(separator: ", ") + ")")
-      let pkType = dialect.columnType(e.primaryKeyAttribute.type)
+      let pkType = dialect.keyColumnType(e.primaryKeyAttribute.type)
       for a in e.attributes where a.type.isArray {
         tables.append(
           "CREATE TABLE IF NOT EXISTS " + q(e.sideTable(for: a)) + " (" + q(SQLSchema.ownerColumn) + " " + pkType
             + " NOT NULL, " + q(SQLSchema.positionColumn) + " " + dialect.columnType(.integer) + " NOT NULL, "
-            + q(SQLSchema.valueColumn) + " " + dialect.columnType(a.type) + ", PRIMARY KEY (" + q(SQLSchema.ownerColumn)
+            + q(SQLSchema.valueColumn) + " " + (a.indexed ? dialect.keyColumnType(a.type) : dialect.columnType(a.type))
+            + ", PRIMARY KEY (" + q(SQLSchema.ownerColumn)
             + ", " + q(SQLSchema.positionColumn) + "))")
         if a.indexed { index(e.sideTable(for: a), SQLSchema.valueColumn) }
       }
@@ -98,7 +100,7 @@ package struct SQLDDL: Sendable {
         else { continue }
         tables.append(
           "CREATE TABLE IF NOT EXISTS " + q(table) + " (" + q(s) + " " + pkType + " NOT NULL, " + q(d) + " "
-            + dialect.columnType(target.primaryKeyAttribute.type) + " NOT NULL)")
+            + dialect.keyColumnType(target.primaryKeyAttribute.type) + " NOT NULL)")
         index(table, s)
       }
     }
