@@ -53,16 +53,16 @@ let package = Package(
     .target(
       name: "SiftCLI",
       dependencies: [
-        "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftCoreData", "SiftLive",
-        "SiftLiveSQLite", "SiftColumnar",
+        "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftMySQL", "SiftCoreData",
+        "SiftLive", "SiftLiveSQLite", "SiftColumnar",
       ],
       resources: [.copy("Resources")]),
     .executableTarget(name: "sift", dependencies: ["SiftCLI"]),
     .executableTarget(
       name: "sift-bench",
       dependencies: [
-        "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftLive", "SiftLiveSQLite",
-        "CSQLite", "SiftCLI", "SiftColumnar",
+        "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftMySQL", "SiftLive",
+        "SiftLiveSQLite", "CSQLite", "SiftCLI", "SiftColumnar",
       ],
       // The committed ratios `sift-bench --check` compares against (read from the path given).
       exclude: ["baselines.json"]),
@@ -89,8 +89,8 @@ let package = Package(
     .testTarget(
       name: "SiftCLITests",
       dependencies: [
-        "SiftCLI", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftCoreData",
-        "SiftColumnar", "SiftTestSupport",
+        "SiftCLI", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftMySQL",
+        "SiftCoreData", "SiftColumnar", "SiftTestSupport",
       ],
       exclude: ["Transcripts"]),
 

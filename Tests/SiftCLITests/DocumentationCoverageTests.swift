@@ -20,6 +20,7 @@ struct DocumentationCoverageTests {
       "swift-symbolgraph-extract", "-module-name", module, "-target", "x86_64-unknown-linux-gnu",
       "-I", modules.path, "-I", sources.appendingPathComponent("CSQLite").path,
       "-I", sources.appendingPathComponent("CLibPQ").path, "-Xcc", "-I/usr/include/postgresql",
+      "-I", sources.appendingPathComponent("CMariaDB").path, "-Xcc", "-I/usr/include/mariadb",
       "-minimum-access-level", "public", "-skip-inherited-docs", "-output-dir", out.path,
     ])
     #expect(result.status == 0, "\(result.output)")

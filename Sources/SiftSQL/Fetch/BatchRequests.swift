@@ -292,6 +292,29 @@ extension SQLCompiler {
   }
 
   /// ` RETURNING "key", …`: the written rows' key columns.
+  /// False for MySQL/MariaDB, which have no `RETURNING` on `UPDATE` or on the multi-table
+  /// `DELETE` (the one that takes the alias `t0`): a write there reports its rows' keys from
+  /// `lockedKeysStatement`, run first in the write's transaction.
+  package var writesReturnKeys: Bool { !(dialect is MySQLDialect) }
+
+  /// The key columns of the rows a batch update or delete of `entity` matching `predicate`
+  /// changes, locked until the transaction ends (`SELECT … FOR UPDATE`): run in the write's
+  /// transaction just before it, it selects the rows the write then changes (their keys, or
+  /// `1` per row for a table without a key).
+  package func lockedKeysStatement(entity: String, predicate: SiftPredicate?) throws(SiftError) -> SQLStatement {
+    let e = try writableEntity(entity)
+    let q = dialect.quoteIdentifier
+    let keys = e.primaryKeyColumns.isEmpty ? ["1"] : e.primaryKeyColumns.map { "t0." + q($0) }
+    var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: predicate?.source ?? "")
+    var sql = SQLFragment(sql: "SELECT " + keys.joined(separator: ", ") + " FROM " + q(e.table) + " AS t0")
+    if let w = try c.whereClause(predicate?.root) {
+      sql.append(" WHERE ")
+      sql.append(w.sql)
+    }
+    sql.append(" FOR UPDATE")
+    return checked(sql.statement(dialect))
+  }
+
   func returning(_ e: SQLEntity) -> String {
     " RETURNING " + e.primaryKeyColumns.map(dialect.quoteIdentifier).joined(separator: ", ")
   }

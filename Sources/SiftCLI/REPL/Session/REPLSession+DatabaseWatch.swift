@@ -12,7 +12,7 @@ import SiftSyntax
 extension REPLSession {
   /// Why `.watch` (and so `.insert`, `.update`, `.delete`) does not apply to `e`, or nil.
   func watchRefusal(_ e: SQLEntity, _ db: ExistingDatabase) -> String? {
-    if db.kind == .postgres {
+    if db.kind != .sqlite {
       return
         ".watch keeps a fetch current on an SQLite table (SiftLiveSQLite); \(db.label) has no live table in Sift: run the predicate again, or .watch a JSON data set"
     }
