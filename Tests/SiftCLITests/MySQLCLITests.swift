@@ -196,6 +196,24 @@ struct MySQLCLITests {
     let count = try SiftProcess.run(["--mysql", s.url, "-c", ".use place", "-c", ".count city == 'Oslo'"], stdin: "")
     #expect(count.stdout.contains("3"), "\(count.stdout) \(count.stderr)")
   }
+
+  /// `==` on a text column under the server's default (case-insensitive, padding) collation:
+  /// the column's index serves it, and the answer stays exact (case and trailing spaces count).
+  @Test func textEqualityUsesTheIndexAndStaysExact() throws {
+    let s = try Scratch()
+    let table = "\(MySQLDatabase.quoteIdentifier(s.name)).tag"
+    try s.admin.executeScript(
+      "CREATE TABLE \(table) (id INT PRIMARY KEY, word VARCHAR(20), KEY tag_word (word)); "
+        + "INSERT INTO \(table) SELECT seq, CONCAT('w', seq) FROM seq_1_to_2000; ANALYZE TABLE \(table)")
+    let r = try SiftProcess.run(
+      [
+        "--mysql", s.url, "-c", ".use tag", "-c", ".plan word == 'w17'", "-c", ".count word == 'w17'", "-c",
+        ".count word == 'W17'", "-c", ".count word == 'w17 '",
+      ], stdin: "")
+    #expect(r.status == 0, "\(r.stderr)")
+    #expect(r.stdout.contains("index: tag_word serves the predicate on tag"), "\(r.stdout)")
+    #expect(r.stdout.hasSuffix("1\n0\n0\n"), "\(r.stdout)")
+  }
 }
 
 /// Conflicting engine flags: usage errors (exit 2), with or without a server.

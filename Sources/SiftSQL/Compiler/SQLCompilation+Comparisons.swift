@@ -81,6 +81,7 @@ extension SQLCompilation {
     }
     switch op {
     case .equal:
+      if !bothNullable, o.isEmpty, let e = indexedTextEquality(x, y) ?? indexedTextEquality(y, x) { return e }
       if !bothNullable { return condition(SQLFragment("\(x) = \(y)")) }
       return condition(SQLFragment("\(x) \(sql: dialect.nullSafeEqualOperator) \(y)"))
     case .notEqual:
