@@ -45,6 +45,28 @@ struct MySQLCLITests {
     }
   }
 
+  /// The commands of SiftSQL.docc/ExistingDatabases.md on Tests/Fixtures/existing/shop.mysql.sql,
+  /// which they leave as it was.
+  @Test func theArticlesShopCommands() throws {
+    let s = try Scratch()
+    let script = try String(
+      contentsOf: ExistingFixture.fixtures.appendingPathComponent("existing/shop.mysql.sql"), encoding: .utf8)
+    let owner = try MySQLDatabase(url: s.url, readOnly: false)
+    defer { owner.close() }
+    try owner.executeScript(script)
+    let tables = "SELECT TABLE_NAME, UPDATE_TIME FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() ORDER BY 1"
+    let before = try s.rows(tables)
+    let schema = try SiftProcess.run(["schema", "--mysql", s.url, "--text"], stdin: "")
+    #expect(schema.status == 0 && schema.stdout.contains("entity order: table order"), "\(schema.stderr)")
+    let batch = try SiftProcess.run(
+      ["batch", "--mysql", s.url, "--entity", "product"],
+      stdin: #"{"id": 1, "format": "price > 10 OR ANY category.name == %@", "args": ["garden"]}"#)
+    #expect(batch.stdout.contains(#""rows": ["HAM-1", "SEED-7"]"#), "\(batch.stdout) \(batch.stderr)")
+    let repl = try SiftProcess.run(["--mysql", s.url, "-c", ".use product", "-c", ".plan price > 10"], stdin: "")
+    #expect(repl.stdout.contains("t0: type"), "\(repl.stdout) \(repl.stderr)")
+    #expect(try s.rows(tables) == before)
+  }
+
   @Test func sqlReadsTheSchemaAndBindsEveryValue() throws {
     let s = try Scratch()
     let r = try SiftProcess.run(
