@@ -54,7 +54,8 @@ struct MySQLCLITests {
     let owner = try MySQLDatabase(url: s.url, readOnly: false)
     defer { owner.close() }
     try owner.executeScript(script)
-    let tables = "SELECT TABLE_NAME, UPDATE_TIME FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() ORDER BY 1"
+    let tables =
+      "SELECT TABLE_NAME, UPDATE_TIME FROM information_schema.TABLES WHERE TABLE_SCHEMA = DATABASE() ORDER BY 1"
     let before = try s.rows(tables)
     let schema = try SiftProcess.run(["schema", "--mysql", s.url, "--text"], stdin: "")
     #expect(schema.status == 0 && schema.stdout.contains("entity order: table order"), "\(schema.stderr)")
