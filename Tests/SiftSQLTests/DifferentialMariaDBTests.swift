@@ -37,7 +37,8 @@ struct DifferentialMariaDBTests {
     }
     var diff = ""
     if case .matches(let a) = mem, case .matches(let b) = maria {
-      diff = " (memory only: \(Set(a).subtracting(b).sorted().prefix(8)); mariadb only: "
+      diff =
+        " (memory only: \(Set(a).subtracting(b).sorted().prefix(8)); mariadb only: "
         + "\(Set(b).subtracting(a).sorted().prefix(8)))"
     }
     t.reports.append(

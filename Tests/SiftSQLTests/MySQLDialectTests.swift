@@ -59,7 +59,8 @@ struct MySQLDialectTests {
       expectSiftError(id: "unsupported-in-sql", stage: .sql) { _ = try Self.compiler.compileWhere(p, entity: "T") }
     }
     // Portable syntax compiles.
-    _ = try Self.compiler.compileWhere(try SiftPredicate(format: "name MATCHES %@", "[a-z]+\\d{2}[[:alpha:]]"), entity: "T")
+    _ = try Self.compiler.compileWhere(
+      try SiftPredicate(format: "name MATCHES %@", "[a-z]+\\d{2}[[:alpha:]]"), entity: "T")
   }
 
   /// A dialect with neither localized sort keys nor a collation used to sort by code point.
@@ -84,7 +85,8 @@ struct MySQLDialectTests {
     try leg.db.executeScript(
       "CREATE TABLE ci (id BIGINT PRIMARY KEY, name VARCHAR(20) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci);"
         + "INSERT INTO ci VALUES (1, 'abc'), (2, 'ABC'), (3, 'abc '), (4, 'abd')")
-    let schema = try SQLSchema(json: #"{"entities": {"Ci": {"table": "ci", "attributes": {"id": "integer", "name": "string"}}}}"#)
+    let schema = try SQLSchema(
+      json: #"{"entities": {"Ci": {"table": "ci", "attributes": {"id": "integer", "name": "string"}}}}"#)
     let compiler = SQLCompiler(dialect: leg.dialect, schema: schema)
     func ids(_ format: String) throws -> [Int64] {
       let w = try compiler.compileWhere(try SiftPredicate(format: format), entity: "Ci")
@@ -131,7 +133,9 @@ struct MySQLDialectTests {
 
   @Test func matchesIsWholeString() throws {
     let names = ["abc", "abc\n", "xabc", "a\rc", "ABC", "a\nc"]
-    for (format, expected) in [("name MATCHES 'abc'", [0]), ("name MATCHES 'a.c'", [0]), ("name MATCHES[c] 'abc'", [0, 4])] {
+    for (format, expected) in [
+      ("name MATCHES 'abc'", [0]), ("name MATCHES 'a.c'", [0]), ("name MATCHES[c] 'abc'", [0, 4]),
+    ] {
       guard let r = try Self.both(format, Self.rows(names)) else { return }
       #expect(r.memory == .matches(expected), "\(format)")
       #expect(r.mariadb == r.memory, "\(format)")
@@ -140,8 +144,10 @@ struct MySQLDialectTests {
 
   @Test func integerDivisionTruncatesAndZeroFails() throws {
     let records: [SiftValue] = [["id": 0, "n": 5, "m": 2], ["id": 1, "n": -7, "m": 2], ["id": 2, "n": 1, "m": 0]]
-    for (format, expected) in [("id < 2 AND n / m == 2", [0]), ("id < 2 AND n / m == -3", [1]),
-                               ("id < 2 AND modulus:by:(n, m) == -1", [1])] {
+    for (format, expected) in [
+      ("id < 2 AND n / m == 2", [0]), ("id < 2 AND n / m == -3", [1]),
+      ("id < 2 AND modulus:by:(n, m) == -1", [1]),
+    ] {
       guard let r = try Self.both(format, records) else { return }
       #expect(r.memory == .matches(expected), "\(format)")
       #expect(r.mariadb == r.memory, "\(format)")
