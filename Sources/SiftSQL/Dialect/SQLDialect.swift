@@ -1,5 +1,6 @@
 /// What a database can do, as data: the compiler asks these questions instead of testing
-/// which database it is compiling for. `SQLiteDialect` and `PostgreSQLDialect` answer them.
+/// which database it is compiling for. `SQLiteDialect`, `PostgreSQLDialect` and `MySQLDialect`
+/// answer them.
 ///
 /// ```swift
 /// let d: any SQLDialect = PostgreSQLDialect()
