@@ -75,7 +75,9 @@ let package = Package(
       name: "SiftColumnarTests", dependencies: ["SiftSyntax", "SiftEvaluation", "SiftColumnar", "SiftTestSupport"]),
     .testTarget(
       name: "SiftSQLTests",
-      dependencies: ["SiftSyntax", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftEvaluation", "SiftTestSupport"]),
+      dependencies: [
+        "SiftSyntax", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftMySQL", "SiftEvaluation", "SiftTestSupport",
+      ]),
     .testTarget(
       name: "SiftMySQLTests", dependencies: ["SiftMySQL", "SiftSyntax", "SiftSQL", "SiftTestSupport"]),
     .testTarget(

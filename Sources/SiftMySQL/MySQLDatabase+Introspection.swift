@@ -4,7 +4,7 @@ import SiftSyntax
 extension MySQLDatabase {
   /// Reads the schema of the tables and views of database `named` (default: the connection's
   /// own, from its URL) from `information_schema` (see `SQLSchemaReader` for the naming rules,
-  /// join tables, keys and warnings; Grammar/notes/mysql.md for the type mapping). Only reads:
+  /// join tables, keys and warnings; the "MySQL and MariaDB" article for the type mapping). Only reads:
   /// a read-only connection or a user with nothing but `SELECT` is enough.
   ///
   /// ```swift
@@ -20,6 +20,8 @@ extension MySQLDatabase {
         kind: .connection, message: "no database to read: name one in the URL (mysql://USER@HOST/DATABASE)"
       ).siftError
     }
-    return try SQLSchemaReader.mysql(database: database).read(from: self)
+    let read = try SQLSchemaReader.mysql(database: database).read(from: self)
+    schemaChecks.passed(read.schema)  // the database's own description, from its own values
+    return read
   }
 }

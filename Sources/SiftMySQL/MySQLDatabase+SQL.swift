@@ -22,6 +22,7 @@ extension MySQLDatabase: SQLDatabase {
   ///   raise), `mysql-connection` when the connection is lost or closed, `mysql-result` for a
   ///   cell that cannot be read, `foreign-key-violation` for a declared key refusing a write.
   public func execute(_ statement: SQLStatement) throws(SiftError) -> [[SQLValue]] {
+    try checkSchema(of: statement)
     do throws(MySQLError) {
       return try withConnection { c throws(MySQLError) in
         let prepared = try c.prepare(statement.sql)
@@ -42,6 +43,7 @@ extension MySQLDatabase: SQLDatabase {
   /// ```
   /// - Throws: `SiftError` as `execute(_:)` does.
   public func executeUpdate(_ statement: SQLStatement) throws(SiftError) -> Int {
+    try checkSchema(of: statement)
     do throws(MySQLError) {
       return try withConnection { c throws(MySQLError) in
         let prepared = try c.prepare(statement.sql)
@@ -84,6 +86,7 @@ extension MySQLDatabase: SQLDatabase {
     _ statement: SQLStatement, size: Int, _ body: ([[SQLValue]]) throws(SiftError) -> Void
   ) throws(SiftError) {
     let size = max(1, size)
+    try checkSchema(of: statement)
     let prepared: MySQLPreparedStatement
     do throws(MySQLError) {
       prepared = try withConnection { c throws(MySQLError) in
@@ -94,6 +97,8 @@ extension MySQLDatabase: SQLDatabase {
     } catch {
       throw error.siftError
     }
+    // Closed under the lock, whichever way this ends: closing talks to the server.
+    defer { locked { prepared.close() } }
     while true {
       let rows: [[SQLValue]]
       do throws(MySQLError) {

@@ -7,9 +7,9 @@ import SiftSyntax
 ///
 /// Every statement is prepared and every value bound (`?`); cells come back by their column's
 /// real type (`execute(_:)` lists the mapping). The session is set up the same way on every
-/// server: utf8mb4, time zone `+00:00` (so `TIMESTAMP`s read as UTC, and a `DATETIME` is read
-/// as UTC too), a fixed `sql_mode` (`STRICT_ALL_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION`:
-/// identifiers are quoted with backticks, `"` delimits strings, `||` is OR), and the limits of
+/// server: utf8mb4 with a code-point, no-pad connection collation, time zone `+00:00` (so
+/// `TIMESTAMP`s read as UTC, and a `DATETIME` is read as UTC too), a fixed strict `sql_mode`
+/// (identifiers quoted with backticks, backslashes plain, `||` concatenates), and the limits of
 /// `MySQLTimeouts`. Read-only by default (`SET SESSION TRANSACTION READ ONLY`: the server
 /// refuses any write or DDL); `readOnly: false` for a database Sift writes.
 ///
@@ -37,11 +37,15 @@ public final class MySQLDatabase: @unchecked Sendable {
   /// True for a connection opened with `readOnly: true` (the default).
   public let isReadOnly: Bool
   /// The server's `VERSION()`, e.g. `10.11.6-MariaDB-0+deb12u1` or `8.0.36`.
-  public private(set) var serverVersion: String = ""
+  public let serverVersion: String
   /// True when the server is MariaDB (from `VERSION()`), false for MySQL.
-  public private(set) var isMariaDB = false
+  public let isMariaDB: Bool
   /// The database (schema) the connection uses, from the URL or the server's default; nil when none.
-  public private(set) var databaseName: String?
+  public let databaseName: String?
+
+  /// Schemas given to `fetch`/`fetchCount` or carried by compiled statements, already checked
+  /// against the database (on first use).
+  let schemaChecks = SQLSchemaCheckCache()
 
   /// Connects to `url` (`mysql://USER:PASSWORD@HOST:PORT/DATABASE`, see `MySQLURL`) and sets
   /// the session up (see the type's description).
@@ -59,7 +63,11 @@ public final class MySQLDatabase: @unchecked Sendable {
     self.timeouts = timeouts
     isReadOnly = readOnly
     do throws(MySQLError) {
-      connection = try connect()
+      let (c, version, database) = try Self.connect(url: self.url, timeouts: timeouts, readOnly: readOnly)
+      connection = c
+      serverVersion = version
+      isMariaDB = version.lowercased().contains("mariadb")
+      databaseName = database
     } catch {
       throw error.siftError
     }
@@ -91,7 +99,7 @@ public final class MySQLDatabase: @unchecked Sendable {
     return connection?.threadID ?? 0
   }
 
-  /// `` `name` `` with embedded backticks doubled, safe to splice into SQL as an identifier.
+  /// The name in backticks, embedded backticks doubled: safe to splice into SQL as an identifier.
   ///
   /// ```swift
   /// MySQLDatabase.quoteIdentifier("a`b")   // `a``b`
@@ -100,29 +108,43 @@ public final class MySQLDatabase: @unchecked Sendable {
     "`" + name.replacingOccurrences(of: "`", with: "``") + "`"
   }
 
-  /// A new connection with the session set up.
-  private func connect() throws(MySQLError) -> MySQLConnection {
+  /// A new connection with the session set up, the server's `VERSION()` and the database in use.
+  private static func connect(
+    url: MySQLURL, timeouts: MySQLTimeouts, readOnly: Bool
+  ) throws(MySQLError) -> (MySQLConnection, version: String, database: String?) {
     let c = try MySQLConnection(url: url, timeouts: timeouts)
     do {
       let statement = try c.prepare("SELECT VERSION(), DATABASE()")
       try statement.execute([])
       let row = try statement.fetch().first ?? []
-      if case .text(let version)? = row.first { serverVersion = version }
-      isMariaDB = serverVersion.lowercased().contains("mariadb")
-      databaseName = row.count > 1 ? { if case .text(let d) = row[1] { return d } else { return nil } }() : nil
-      var settings = [
-        "time_zone = '+00:00'",
-        "sql_mode = 'STRICT_ALL_TABLES,ERROR_FOR_DIVISION_BY_ZERO,NO_ENGINE_SUBSTITUTION'",
-      ]
-      settings += timeouts.sessionSettings(isMariaDB: isMariaDB)
-      var script = "SET NAMES utf8mb4 COLLATE utf8mb4_bin; SET SESSION " + settings.joined(separator: ", ")
-      script += isReadOnly ? "; SET SESSION TRANSACTION READ ONLY" : "; SET SESSION TRANSACTION READ WRITE"
-      try c.executeScript(script)
+      var version = "", database: String?
+      if row.count == 2, case .text(let v) = row[0] { version = v }
+      if row.count == 2, case .text(let d) = row[1] { database = d }
+      let isMariaDB = version.lowercased().contains("mariadb")
+      try c.executeScript(MySQLDatabase.sessionScript(isMariaDB: isMariaDB, readOnly: readOnly, timeouts: timeouts))
+      return (c, version, database)
     } catch {
       c.close()
       throw error
     }
-    return c
+  }
+
+  /// The session every connection starts with (the same on every server, so compiled SQL means
+  /// one thing): utf8mb4 text whose bound values compare by code point without padding
+  /// (`utf8mb4_nopad_bin` on MariaDB, `utf8mb4_0900_bin` on MySQL); `sql_mode` strict, with
+  /// backslashes as plain characters and `||` as concatenation (identifiers in backticks, as
+  /// `ANSI_QUOTES` is off); time zone `+00:00`; the limits of `timeouts`; read-only or
+  /// read-write transactions.
+  static func sessionScript(isMariaDB: Bool, readOnly: Bool, timeouts: MySQLTimeouts) -> String {
+    let collation = isMariaDB ? "utf8mb4_nopad_bin" : "utf8mb4_0900_bin"
+    var settings = [
+      "time_zone = '+00:00'",
+      "sql_mode = 'STRICT_ALL_TABLES,NO_BACKSLASH_ESCAPES,PIPES_AS_CONCAT,NO_ENGINE_SUBSTITUTION,NO_ZERO_DATE,"
+        + "NO_ZERO_IN_DATE,ERROR_FOR_DIVISION_BY_ZERO'",
+    ]
+    settings += timeouts.sessionSettings(isMariaDB: isMariaDB)
+    return "SET NAMES utf8mb4 COLLATE \(collation); SET SESSION " + settings.joined(separator: ", ")
+      + "; SET SESSION TRANSACTION " + (readOnly ? "READ ONLY" : "READ WRITE")
   }
 
   /// Runs `body` on the connection under the lock, connecting again first if the last one was
@@ -145,7 +167,7 @@ public final class MySQLDatabase: @unchecked Sendable {
     if let connection {
       c = connection
     } else {
-      c = try connect()
+      c = try Self.connect(url: url, timeouts: timeouts, readOnly: isReadOnly).0
       connection = c
     }
     do {
@@ -158,6 +180,14 @@ public final class MySQLDatabase: @unchecked Sendable {
       }
       throw error
     }
+  }
+
+  /// Runs `body` under the lock, connected or not (closing a statement: the library then talks
+  /// to the server, which must not interleave with another thread's statement).
+  func locked<T>(_ body: () -> T) -> T {
+    lock.lock()
+    defer { lock.unlock() }
+    return body()
   }
 
   /// Acknowledges a transaction lost with its connection (see `withConnection`).

@@ -76,6 +76,9 @@ public struct MySQLError: Error, Sendable, Hashable, CustomStringConvertible {
     return text
   }
 
+  /// True when a function Sift's compiled SQL calls (`sift_…`) does not exist (1305).
+  var isMissingSiftFunction: Bool { code == 1305 && message.contains(".sift_") }
+
   /// True for the errors after which the connection cannot go on (lost, gone away, closed).
   var losesConnection: Bool {
     if kind == .connection { return true }
@@ -86,7 +89,8 @@ public struct MySQLError: Error, Sendable, Hashable, CustomStringConvertible {
 
 extension MySQLError {
   /// This error as Sift's one error type (stage `.sql`): ids `mysql-connection`, `mysql-query`
-  /// (`foreign-key-violation` for codes 1451/1452, a declared foreign key refusing the statement),
+  /// (`foreign-key-violation` for codes 1451/1452, a declared foreign key refusing the statement;
+  /// `missing-sift-functions` for a `sift_…` function that does not exist),
   /// `mysql-unsupported-value`, `mysql-result`. The message names the server and adds a hint for
   /// a lock wait or statement timeout.
   package var siftError: SiftError {
@@ -94,7 +98,15 @@ extension MySQLError {
     switch kind {
     case .connection: id = .mysqlConnection
     case .query:
-      id = code == 1451 || code == 1452 ? .foreignKeyViolation : losesConnection ? .mysqlConnection : .mysqlQuery
+      if code == 1451 || code == 1452 {
+        id = .foreignKeyViolation
+      } else if losesConnection {
+        id = .mysqlConnection
+      } else if isMissingSiftFunction {
+        id = .missingSiftFunctions
+      } else {
+        id = .mysqlQuery
+      }
     case .unsupportedValue: id = .mysqlUnsupportedValue
     case .result: id = .mysqlResult
     }
@@ -105,6 +117,11 @@ extension MySQLError {
       text += " (server \(server))"
     }
     if let hint = MySQLTimeouts.hint(code: code) { text += "; " + hint }
+    if isMissingSiftFunction {
+      text +=
+        "; create Sift's SQL functions once, as a user who may: sift setup-sql --dialect mysql "
+        + "(MySQLDatabase.prepareSiftFunctions(database:))"
+    }
     return SiftError(stage: .sql, id: id, message: text, underlying: self)
   }
 }

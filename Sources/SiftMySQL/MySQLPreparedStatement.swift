@@ -7,7 +7,7 @@ import SiftSQL
 /// result (`CURSOR_TYPE_READ_ONLY`) and rows are fetched a batch at a time, so other
 /// statements may run on the connection between batches.
 final class MySQLPreparedStatement {
-  private let stmt: UnsafeMutablePointer<MYSQL_STMT>
+  private var stmt: UnsafeMutablePointer<MYSQL_STMT>?
   let sql: String
   let server: String
   private let connection: MySQLConnection
@@ -24,11 +24,28 @@ final class MySQLPreparedStatement {
     if sql.withCString({ mysql_stmt_prepare(stmt, $0, length) }) != 0 { throw error(.query) }
   }
 
-  deinit { mysql_stmt_close(stmt) }
+  deinit { close() }
+
+  /// Closes the statement (and its cursor) on the server; later calls report it closed.
+  func close() {
+    if let stmt { mysql_stmt_close(stmt) }
+    stmt = nil
+  }
+
+  /// The open statement.
+  private func open() throws(MySQLError) -> UnsafeMutablePointer<MYSQL_STMT> {
+    guard let stmt else {
+      throw MySQLError(kind: .connection, message: "the statement is closed", server: server, statement: sql)
+    }
+    return stmt
+  }
 
   /// The statement's last error, or the connection's when the statement has none (an error
   /// while rows stream in is reported on the connection).
   func error(_ kind: MySQLError.Kind) -> MySQLError {
+    guard let stmt else {
+      return MySQLError(kind: .connection, message: "the statement is closed", server: server, statement: sql)
+    }
     if mysql_stmt_errno(stmt) == 0 { return connection.error(kind, statement: sql) }
     return MySQLError(
       kind: kind, message: String(cString: mysql_stmt_error(stmt)), code: Int(mysql_stmt_errno(stmt)),
@@ -37,6 +54,7 @@ final class MySQLPreparedStatement {
 
   /// Binds `values` (one per `?`) and runs the statement.
   func execute(_ values: [SQLValue], cursorBatch: Int? = nil) throws(MySQLError) {
+    let stmt = try open()
     let expected = Int(mysql_stmt_param_count(stmt))
     guard expected == values.count else {
       throw MySQLError(
@@ -68,6 +86,7 @@ final class MySQLPreparedStatement {
 
   /// Rows changed (matched, with `CLIENT_FOUND_ROWS`) by the statement; 0 for a query.
   var affectedRows: Int {
+    guard let stmt else { return 0 }
     let n = mysql_stmt_affected_rows(stmt)
     return n == UInt64.max ? 0 : Int(clamping: n)
   }
@@ -75,6 +94,7 @@ final class MySQLPreparedStatement {
   /// Up to `limit` more rows (fewer only at the end; empty when none are left).
   func fetch(limit: Int = .max) throws(MySQLError) -> [[SQLValue]] {
     guard let columns else { return [] }
+    let stmt = try open()
     var rows: [[SQLValue]] = []
     while rows.count < limit {
       let rc = mysql_stmt_fetch(stmt)

@@ -102,9 +102,16 @@ final class MySQLResultColumns {
   }
 
   static func kind(of field: MYSQL_FIELD) -> Kind {
-    let unsigned = field.flags & UInt32(UNSIGNED_FLAG) != 0
-    let binary = field.charsetnr == 63
-    switch field.type {
+    kind(type: field.type.rawValue, flags: field.flags, charset: field.charsetnr, decimals: field.decimals)
+  }
+
+  /// How a column of field type `type` (`enum_field_types`), `flags`, character set number and
+  /// fraction digits is read.
+  static func kind(type raw: UInt32, flags: UInt32, charset: UInt32, decimals: UInt32) -> Kind {
+    let unsigned = flags & UInt32(UNSIGNED_FLAG) != 0
+    let binary = charset == 63
+    let type = enum_field_types(rawValue: raw)
+    switch type {
     case MYSQL_TYPE_NULL: return .null
     case MYSQL_TYPE_TINY, MYSQL_TYPE_SHORT, MYSQL_TYPE_INT24, MYSQL_TYPE_LONG, MYSQL_TYPE_LONGLONG:
       return .integer(unsigned: unsigned)
@@ -114,8 +121,10 @@ final class MySQLResultColumns {
     case MYSQL_TYPE_DECIMAL, MYSQL_TYPE_NEWDECIMAL: return .decimal
     case MYSQL_TYPE_DATE, MYSQL_TYPE_NEWDATE: return .temporal(MYSQL_TYPE_DATE, decimals: 0)
     case MYSQL_TYPE_DATETIME, MYSQL_TYPE_TIMESTAMP, MYSQL_TYPE_TIME:
-      return .temporal(field.type, decimals: field.decimals <= 6 ? Int(field.decimals) : 6)
+      return .temporal(type, decimals: decimals <= 6 ? Int(decimals) : 6)
     case MYSQL_TYPE_BIT: return .bit
+    // MySQL's JSON reports the binary character set, but is utf8mb4 text.
+    case MYSQL_TYPE_JSON: return .bytes(binary: false)
     default: return .bytes(binary: binary)
     }
   }
@@ -156,7 +165,7 @@ final class MySQLResultColumns {
 
   /// A variable-length cell, read at the length the fetch reported.
   private func fetchBytes(_ stmt: UnsafeMutablePointer<MYSQL_STMT>, column i: Int) throws(MySQLError) -> [UInt8] {
-    let length = Int(lengths[i])
+    let length = Int(clamping: lengths[i])
     guard length > 0 else { return [] }
     var bytes = [UInt8](repeating: 0, count: length)
     var got: UInt = 0

@@ -44,16 +44,17 @@ public struct MySQLURL: Sendable, Hashable, CustomStringConvertible {
       throw invalid("the scheme must be mysql:// or mariadb://")
     }
     rest = rest[scheme.upperBound...]
+    // The user information runs to the last `@`, so a password may hold `/`, `:` or `@` as typed.
+    var userInfo: Substring?
+    if let at = rest.lastIndex(of: "@") {
+      userInfo = rest[..<at]
+      rest = rest[rest.index(after: at)...]
+    }
     if rest.contains("?") || rest.contains("#") { throw invalid("query parameters are not supported") }
     var path: Substring?
     if let slash = rest.firstIndex(of: "/") {
       path = rest[rest.index(after: slash)...]
       rest = rest[..<slash]
-    }
-    var userInfo: Substring?
-    if let at = rest.lastIndex(of: "@") {
-      userInfo = rest[..<at]
-      rest = rest[rest.index(after: at)...]
     }
     var hostText = rest
     var portText: Substring?
@@ -97,7 +98,7 @@ public struct MySQLURL: Sendable, Hashable, CustomStringConvertible {
       }
       database = d
     }
-    for (what, value) in [("user", user), ("password", password ?? ""), ("database", database ?? "")]
+    for (what, value) in [("host", host), ("user", user), ("password", password ?? ""), ("database", database ?? "")]
     where value.utf8.contains(0) {
       throw invalid("the \(what) contains NUL")
     }
@@ -117,13 +118,13 @@ public struct MySQLURL: Sendable, Hashable, CustomStringConvertible {
   /// `host:port`, for messages.
   public var server: String { (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
 
-  /// `text` with whatever lies between `user:` and the last `@` before the path masked.
+  /// `text` with whatever lies between `user:` and the last `@` masked.
   static func mask(_ text: String) -> String {
     guard let scheme = text.range(of: "://") else { return text.contains("@") ? "(URL not shown)" : text }
     let afterScheme = text[scheme.upperBound...]
-    let authorityEnd = afterScheme.firstIndex(of: "/") ?? afterScheme.endIndex
-    let authority = afterScheme[..<authorityEnd]
-    guard let at = authority.lastIndex(of: "@"), let colon = authority[..<at].firstIndex(of: ":") else { return text }
+    guard let at = afterScheme.lastIndex(of: "@"), let colon = afterScheme[..<at].firstIndex(of: ":") else {
+      return text
+    }
     return String(text[..<colon]) + ":***" + String(text[at...])
   }
 

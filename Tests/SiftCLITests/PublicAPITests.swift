@@ -8,8 +8,8 @@ import Testing
 @Suite("Public API of each library module")
 struct PublicAPITests {
   static let modules = [
-    "SiftSemantics", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftCoreData",
-    "SiftLive", "SiftLiveSQLite", "SiftColumnar",
+    "SiftSemantics", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftMySQL",
+    "SiftCoreData", "SiftLive", "SiftLiveSQLite", "SiftColumnar",
   ]
   static let fixtures = ReadmeSnippetTests.root.appendingPathComponent("Tests/Fixtures/public-api")
 
@@ -29,7 +29,8 @@ struct PublicAPITests {
     let result = try ReadmeSnippetTests.run([
       "swift-api-digester", "-dump-sdk", "-module", module, "-I", modules.path,
       "-I", sources.appendingPathComponent("CSQLite").path, "-I", sources.appendingPathComponent("CLibPQ").path,
-      "-Xcc", "-I/usr/include/postgresql", "-o", out.path,
+      "-I", sources.appendingPathComponent("CMariaDB").path, "-Xcc", "-I/usr/include/postgresql",
+      "-Xcc", "-I/usr/include/mariadb", "-o", out.path,
     ])
     #expect(result.status == 0, "\(result.output)")
     let json = try JSONSerialization.jsonObject(with: Data(contentsOf: out)) as? [String: Any]

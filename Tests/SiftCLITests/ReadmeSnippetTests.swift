@@ -97,7 +97,8 @@ struct ReadmeSnippetTests {
       let result = try Self.run([
         "swiftc", "-typecheck", "-swift-version", "6", "-I", modules.path,
         "-I", sources.appendingPathComponent("CSQLite").path, "-I", sources.appendingPathComponent("CLibPQ").path,
-        "-Xcc", "-I/usr/include/postgresql", file.path,
+        "-Xcc", "-I/usr/include/postgresql", "-I", sources.appendingPathComponent("CMariaDB").path,
+        "-Xcc", "-I/usr/include/mariadb", file.path,
       ])
       #expect(result.status == 0, "\(document) snippet at line \(line) does not compile:\n\(result.output)")
     }

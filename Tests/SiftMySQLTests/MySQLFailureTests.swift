@@ -148,3 +148,38 @@ struct MySQLFailureTests {
     expectSiftError(id: "mysql-connection", stage: .sql) { try db.execute(SQLStatement(sql: "SELECT 1")) }
   }
 }
+
+extension MySQLFailureTests {
+  @Test func aTimeLimitStopsOneStatementAndIsPutBack() throws {
+    let s = try MySQLTestServer.Scratch()
+    let db = try s.reader()
+    defer { db.close() }
+    let e = expectSiftError(id: "time-limit", stage: .policy) {
+      try db.execute(SQLStatement(sql: "SELECT SLEEP(?)", bindings: [.integer(5)]), timeLimit: 100)
+    }
+    #expect([1969, 3024].contains((e?.underlying as? MySQLError)?.code ?? 0), "\(String(describing: e))")
+    let variable = db.isMariaDB ? "@@session.max_statement_time" : "@@session.max_execution_time"
+    let row = try db.execute(SQLStatement(sql: "SELECT \(variable)")).first?.first
+    #expect(row == (db.isMariaDB ? .double(300) : .integer(300_000)), "\(String(describing: row))")
+    #expect(try db.execute(SQLStatement(sql: "SELECT ?", bindings: [.integer(1)]), timeLimit: 5000) == [[.integer(1)]])
+  }
+}
+
+extension MySQLFailureTests {
+  @Test func aLockedTableIsWaitedForABoundedTime() throws {
+    let s = try MySQLTestServer.Scratch()
+    try s.db.executeScript("CREATE TABLE lt (id INT PRIMARY KEY) ENGINE=InnoDB; INSERT INTO lt VALUES (1)")
+    // An open transaction holds the table's metadata lock; ALTER TABLE has to wait for it.
+    try s.db.executeScript("BEGIN; SELECT * FROM lt")
+    defer { try? s.db.executeScript("ROLLBACK") }
+    let other = try MySQLDatabase(
+      url: try MySQLTestServer.url(database: s.name), readOnly: false,
+      timeouts: MySQLTimeouts(connect: 5, lock: 1, statement: 30))
+    defer { other.close() }
+    let e = expectSiftError(id: "mysql-query", stage: .sql) {
+      try other.executeScript("ALTER TABLE lt ADD COLUMN v INT")
+    }
+    #expect((e?.underlying as? MySQLError)?.code == 1205, "\(String(describing: e))")
+    #expect(try other.execute(SQLStatement(sql: "SELECT COUNT(*) FROM lt")) == [[.integer(1)]])
+  }
+}

@@ -10,7 +10,8 @@ struct MySQLRoundTripTests {
   @Test func boundValuesComeBackWithTheirTypes() throws {
     let s = try MySQLTestServer.Scratch()
     let values: [SQLValue] = [
-      .null, .integer(Int64.min), .integer(Int64.max), .double(0.1), .double(-1e300), .text("it's \"q\" `b` \\ é 🍵"),
+      .null, .integer(Int64.min), .integer(Int64.max), .double(0.1), .double(-1e300),
+      .text("it's \"q\" `b` \\ é 🍵 nul\u{0}here"),
       .text(""), .blob(Data([0, 1, 255, 0x5C])), .blob(Data()), .bool(true),
     ]
     let sql = "SELECT " + values.map { _ in "?" }.joined(separator: ", ")
@@ -66,6 +67,12 @@ struct MySQLRoundTripTests {
       "CREATE TABLE n (id BIGINT PRIMARY KEY, v INT) ENGINE=InnoDB; INSERT INTO n VALUES (1, 0), (2, 0)")
     #expect(try s.db.executeUpdate(SQLStatement(sql: "UPDATE n SET v = ?", bindings: [.integer(0)])) == 2)
     #expect(try s.db.executeUpdate(SQLStatement(sql: "DELETE FROM n WHERE id = ?", bindings: [.integer(9)])) == 0)
+    // ROW_COUNT() on the same connection says the same (matched rows), for SQL that counts without RETURNING.
+    let counted = try s.db.executeTransaction([
+      SQLStatement(sql: "UPDATE n SET v = ? WHERE id >= ?", bindings: [.integer(0), .integer(1)]),
+      SQLStatement(sql: "SELECT ROW_COUNT()"),
+    ])
+    #expect(counted.last == [[.integer(2)]])
     expectSiftError(id: "mysql-query", stage: .sql) {
       try s.db.executeTransaction([
         SQLStatement(sql: "DELETE FROM n WHERE id = ?", bindings: [.integer(1)]),
@@ -100,5 +107,78 @@ struct MySQLRoundTripTests {
     let s = try MySQLTestServer.Scratch()
     expectSiftError(id: "mysql-query", stage: .sql) { try s.db.execute(SQLStatement(sql: "SELECT ?", bindings: [])) }
     #expect(try s.db.execute(SQLStatement(sql: "SELECT 1")) == [[.integer(1)]])
+  }
+}
+
+@Suite(.enabled(if: MySQLTestServer.isAvailable, "\(MySQLTestServer.skipMessage)"))
+struct MySQLSessionTests {
+  @Test func everySessionComparesBoundTextByCodePointInUTC() throws {
+    let s = try MySQLTestServer.Scratch()
+    for db in [s.db, try s.reader()] {
+      let row = try #require(
+        try db.execute(
+          SQLStatement(
+            sql: "SELECT ? = ?, ? = ?, ? || ?, CHAR_LENGTH(?), @@session.time_zone, @@session.sql_mode",
+            bindings: [.text("a"), .text("a "), .text("a"), .text("A"), .text("x"), .text("y"), .text(#"\%"#)])
+        ).first)
+      #expect(Array(row[0..<5]) == [.integer(0), .integer(0), .text("xy"), .integer(2), .text("+00:00")])
+      guard case .text(let mode) = row[5] else { Issue.record("sql_mode \(row[5])"); continue }
+      #expect(
+        mode.contains("STRICT_ALL_TABLES") && mode.contains("NO_BACKSLASH_ESCAPES") && !mode.contains("ANSI_QUOTES"))
+    }
+  }
+}
+
+extension MySQLRoundTripTests {
+  @Test func aBatchBodyThatThrowsLeavesTheConnectionUsable() throws {
+    let s = try MySQLTestServer.Scratch()
+    try s.db.executeScript("CREATE TABLE c (id INT PRIMARY KEY); INSERT INTO c VALUES (1), (2), (3)")
+    let stop = SiftError(stage: .sql, id: "cancelled", message: "stop")
+    let e = expectSiftError(id: "cancelled") {
+      try s.db.forEachBatch(SQLStatement(sql: "SELECT id FROM c"), size: 1) { _ throws(SiftError) in throw stop }
+    }
+    #expect(e?.message == "stop")
+    #expect(try s.db.execute(SQLStatement(sql: "SELECT COUNT(*) FROM c")) == [[.integer(3)]])
+  }
+
+  @Test func aProcedureWithSeveralResultSetsLeavesTheConnectionUsable() throws {
+    let s = try MySQLTestServer.Scratch()
+    try s.db.executeScript("CREATE PROCEDURE two() BEGIN SELECT 1; SELECT 2, 3; END")
+    #expect(try s.db.execute(SQLStatement(sql: "CALL two()")) == [[.integer(1)]])
+    #expect(try s.db.execute(SQLStatement(sql: "SELECT ?", bindings: [.integer(4)])) == [[.integer(4)]])
+    try s.db.executeScript("CALL two()")
+    #expect(try s.db.execute(SQLStatement(sql: "SELECT 5")) == [[.integer(5)]])
+  }
+}
+
+extension MySQLRoundTripTests {
+  @Test func explainRunsWithBoundValues() throws {
+    let s = try MySQLTestServer.Scratch()
+    try s.db.executeScript("CREATE TABLE e (id INT PRIMARY KEY, k INT, KEY by_k (k))")
+    let plan = try s.reader().execute(
+      SQLStatement(sql: "EXPLAIN SELECT id FROM e WHERE k = ?", bindings: [.integer(3)]))
+    #expect(plan.count == 1)
+    #expect(plan.first?.contains(.text("by_k")) == true, "\(plan)")
+  }
+
+  @Test func oneConnectionSharedByThreadsRunsOneStatementAtATime() throws {
+    let s = try MySQLTestServer.Scratch()
+    let db = s.db
+    final class Results: @unchecked Sendable {
+      let lock = NSLock()
+      var values: [Int64] = []
+    }
+    let results = Results()
+    DispatchQueue.concurrentPerform(iterations: 16) { i in
+      for j in 0..<5 {
+        let n = Int64(i * 100 + j)
+        if let row = try? db.execute(SQLStatement(sql: "SELECT ? + 0", bindings: [.integer(n)])).first,
+          case .integer(let got)? = row.first
+        {
+          results.lock.withLock { results.values.append(got) }
+        }
+      }
+    }
+    #expect(results.values.sorted() == (0..<16).flatMap { i in (0..<5).map { Int64(i * 100 + $0) } })
   }
 }

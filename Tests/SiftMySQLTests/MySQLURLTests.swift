@@ -11,6 +11,7 @@ import Testing
       ("mysql://a%2Fb:x@[::1]:3310/d", "a/b", "x", "::1", 3310, "d"),
       ("mysql://u:p@a@host/", "u", "p@a", "host", 3306, nil),
       ("MYSQL://h", "", nil, "h", 3306, nil),
+      ("mysql://u:se/cr:e@t?#@h/d", "u", "se/cr:e@t?#", "h", 3306, "d"),
     ] as [(String, String, String?, String, Int, String?)])
   func parses(_ text: String, user: String, password: String?, host: String, port: Int, database: String?) throws {
     let url = try MySQLURL(text)
@@ -26,10 +27,11 @@ import Testing
     "postgres://u:secret@h/d", "mysql://u:secret@h:0/d", "mysql://u:secret@h:99999/d", "mysql://u:secret@h:x/d",
     "mysql://u:secret@/d", "mysql://u:secret@h/d/e", "mysql://u:secret@h/d?ssl=1", "u:secret@h/d",
     "mysql://u:secret%zz@h/d", "mysql://u:secret@[::1/d", "mysql://u:secret@h/a%00b",
+    "mysql://u:sec/ret@h:x/d", "mysql://u:sec@ret@h/d?x=1", "mysql://u:secret/@h:99999",
   ])
   func refusesWithoutShowingThePassword(_ text: String) {
     let error = expectSiftError(id: "mysql-connection", stage: .sql) { try MySQLURL(text) }
-    #expect(error?.message.contains("secret") == false, "\(error?.message ?? "")")
+    #expect(error?.message.contains("sec") == false, "\(error?.message ?? "")")
     #expect(error?.message.contains("mysql://USER:PASSWORD@HOST:PORT/DATABASE") == true)
   }
 
@@ -46,5 +48,22 @@ import Testing
     }
     #expect(error?.message.contains("127.0.0.1:1") == true, "\(error?.message ?? "")")
     #expect(error?.message.contains("hunter2") == false)
+  }
+}
+
+extension MySQLURLTests {
+  @Test func aNULInTheHostIsRefused() {
+    expectSiftError(id: "mysql-connection", stage: .sql) { try MySQLURL("mysql://u@h\u{0}evil/d") }
+  }
+}
+
+extension MySQLURLTests {
+  @Test func aServerThatNeverAnswersIsGivenUpOnAfterTheConnectTimeout() {
+    // 10.255.255.1 is not routed: the connect waits for its timeout (or fails at once without a network).
+    let e = expectSiftError(id: "mysql-connection", stage: .sql) {
+      try MySQLDatabase(
+        url: "mysql://u:p@10.255.255.1:3306/d", timeouts: MySQLTimeouts(connect: 1, lock: 1, statement: 1))
+    }
+    #expect(e?.message.contains("10.255.255.1:3306") == true, "\(e?.message ?? "")")
   }
 }

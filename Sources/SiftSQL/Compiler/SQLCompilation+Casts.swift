@@ -54,7 +54,9 @@ extension SQLCompilation {
       switch v.type {
       case .string: return .value(v)
       case .integer where dialect.integerCheckFunction == nil:
-        return .value(SQLExpr(SQLFragment("CAST(\(v) AS TEXT)"), type: .string, nullable: v.nullable))
+        return .value(
+          collated(
+            SQLExpr(SQLFragment("CAST(\(v) AS \(sql: dialect.textTypeName))"), type: .string, nullable: v.nullable)))
       case .integer, .double:
         // An integer-typed value is a double at run time where integer arithmetic that overflows
         // gives one (SQLite, the dialects with an integer check): `n + 1` of Int64.max is
@@ -124,8 +126,8 @@ extension SQLCompilation {
 
   /// A boolean as the text `1` or `0`, as memory prints it.
   func booleanText(_ v: SQLExpr) -> SQLExpr {
-    let sql = SQLFragment("CAST(\(booleanNumber(v)) AS TEXT)")
-    return SQLExpr(sql, type: .string, nullable: v.nullable)
+    let sql = SQLFragment("CAST(\(booleanNumber(v)) AS \(sql: dialect.textTypeName))")
+    return collated(SQLExpr(sql, type: .string, nullable: v.nullable))
   }
 
   /// The name `dialect` calls `c` by, or the refusal of `what` on this dialect.

@@ -155,7 +155,9 @@ extension SQLCompilation {
       if let f = dialect.exactDoubleFunction {
         return SQLExpr(SQLFragment("\(sql: f)(\(x))"), type: .double, nullable: x.nullable)
       }
-      return SQLExpr(SQLFragment("CAST(CAST(\(x) AS TEXT) AS \(sql: type))"), type: .double, nullable: x.nullable)
+      return SQLExpr(
+        SQLFragment("CAST(CAST(\(x) AS \(sql: dialect.textTypeName)) AS \(sql: type))"), type: .double,
+        nullable: x.nullable)
     }
     var value = x.sql
     if case .double(let d)? = constant(x) {

@@ -55,7 +55,8 @@ extension SQLCompilation {
   /// `uuidEquality`) or another type read as a string (an enum); `v` otherwise.
   func plainValue(_ v: SQLExpr) -> SQLExpr {
     guard v.form == .uuid || v.form == .castToText else { return v }
-    var out = SQLExpr(SQLFragment("CAST(\(v) AS TEXT)"), type: .string, nullable: v.nullable)
+    var out = collated(
+      SQLExpr(SQLFragment("CAST(\(v) AS \(sql: dialect.textTypeName))"), type: .string, nullable: v.nullable))
     out.form = .plain
     return out
   }

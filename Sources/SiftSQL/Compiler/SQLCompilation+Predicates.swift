@@ -362,7 +362,8 @@ extension SQLCompilation {
       let folded = code.fold(s)
       return withConstant(bound(.text(folded), type: .string), .string(folded))
     }
-    return SQLExpr(
-      SQLFragment("\(sql: dialect.foldFunction)(\(e), \(sql: code.sql))"), type: .string, nullable: e.nullable)
+    return collated(
+      SQLExpr(
+        SQLFragment("\(sql: dialect.foldFunction)(\(e), \(sql: code.sql))"), type: .string, nullable: e.nullable))
   }
 }

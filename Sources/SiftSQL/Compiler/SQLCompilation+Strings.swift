@@ -116,7 +116,8 @@ extension SQLCompilation {
     // The pattern is folded in Swift first, exactly as LikePattern folds it in memory.
     let folded = o.fold(pattern)
     let fx = o.isEmpty ? x : fold(x, o)
-    return condition(SQLFragment("\(fx) LIKE \(bind: .text(SQLText.likePattern(folded))) ESCAPE \(sql: dialect.likeEscape)"))
+    return condition(
+      SQLFragment("\(fx) LIKE \(bind: .text(SQLText.likePattern(folded))) ESCAPE \(sql: dialect.likeEscape)"))
   }
 
   /// MATCHES: whole-string ICU regex through a registered function (SQLite), or an anchored
@@ -139,7 +140,8 @@ extension SQLCompilation {
       return condition(raising(raises, SQLFragment("\(fx) \(sql: sym) ('^(?:' || \(fy) || ')$')")))
     case .anchoredPCRE(let op):
       if let pattern, let construct = SQLCompilation.pcreDifference(pattern) {
-        throw fail(.notCompilable("MATCHES with \(construct) (ICU and PCRE read it differently)", for: dialect.name), range)
+        throw fail(
+          .notCompilable("MATCHES with \(construct) (ICU and PCRE read it differently)", for: dialect.name), range)
       }
       let d = o.diacriticsOnly
       let fx = d.isEmpty ? x : fold(x, d)

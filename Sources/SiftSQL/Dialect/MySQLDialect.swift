@@ -140,6 +140,10 @@ public struct MySQLDialect: SQLDialect {
   public var positionFunction: String { "INSTR" }
   /// `SQLDialect.prefixRangeScan` for this database (see the protocol for its meaning).
   public var prefixRangeScan: Bool { false }
+  /// `SQLDialect.limitInSubqueryNeedsDerivedTable`: MariaDB refuses `IN (SELECT … LIMIT n)`.
+  public var limitInSubqueryNeedsDerivedTable: Bool { true }
+  /// `SQLDialect.textTypeName`: `CHAR` (MySQL's CAST takes no `TEXT`).
+  public var textTypeName: String { "CHAR" }
   /// `SQLDialect.likeEscape`: `CHAR(92)`, a backslash whatever the session's sql_mode.
   public var likeEscape: String { "CHAR(92)" }
   /// `SQLDialect.likeFunction` for this database (see the protocol for its meaning).

@@ -147,7 +147,14 @@ extension SQLCompiler {
     var sql = SQLFragment(
       "SELECT \(value) AS \(sql: q(a.name)) FROM \(sql: q(e.table)) t0 WHERE t0.\(sql: q(e.primaryKeyAttribute.column)) IN ("
     )
-    sql.append(page)
+    if dialect.limitInSubqueryNeedsDerivedTable {
+      // MariaDB: "doesn't yet support 'LIMIT & IN/ALL/ANY/SOME subquery'"; a derived table it takes.
+      sql.append("SELECT * FROM (")
+      sql.append(page)
+      sql.append(") sift_page")
+    } else {
+      sql.append(page)
+    }
     sql.append(")")
     return checked(sql.statement(dialect))
   }

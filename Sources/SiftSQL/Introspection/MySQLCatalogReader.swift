@@ -3,7 +3,7 @@
 /// foreign keys (`KEY_COLUMN_USAGE`), indexes (`STATISTICS`); the database's name is bound
 /// (`?`) and matched byte for byte, so `Shop` and `shop` stay apart. Nothing is sampled.
 ///
-/// Types (Grammar/notes/mysql.md): `TINYINT(1)` and `BIT(1)` are booleans; other integers
+/// Types (SiftMySQL's article "MySQL and MariaDB"): `TINYINT(1)` and `BIT(1)` are booleans; other integers
 /// (signed or unsigned), `YEAR` and `BIT(n)` integers; `FLOAT`, `DOUBLE`, `DECIMAL(p,s)`
 /// doubles; `CHAR`, `VARCHAR`, the `TEXT`s, `ENUM`, `SET` and `JSON` (text on MariaDB) strings;
 /// `BINARY`, `VARBINARY` and the `BLOB`s data; `DATETIME`/`TIMESTAMP` dates stored as

@@ -5,17 +5,27 @@ import SiftSQL
 import SiftSQLite
 import SiftSyntax
 
-/// `Thing` records loaded in memory, SQLite and PostgreSQL (when `SIFT_POSTGRES` reaches a
-/// server), and fetch requests run against all three. `check` gives nil when every engine
+/// `Thing` records loaded in memory, SQLite, PostgreSQL (when `SIFT_POSTGRES` reaches a
+/// server) and MariaDB (when `SIFT_MYSQL` does), and fetch requests run against all of them;
+/// a MariaDB refusal documented in Grammar/notes/mysql.md is counted in `mariaRefusals`. `check` gives nil when every engine
 /// returns the same rows in the same order, else a report: the request, each engine's rows
 /// (or error), the SQL and the first differing row.
 final class FetchThreeWay {
   let memory: [SiftObject]
   let engines: ThreeWay
+  let maria: MariaDBLeg?
+  /// Requests MariaDB refused as Grammar/notes/mysql.md documents (memory answered).
+  private(set) var mariaRefusals = 0
 
   init(records: [SiftValue]) throws {
     engines = try ThreeWay(schema: try DifferentialSchemas.thing(), entity: "Thing", records: records)
     memory = engines.memory
+    maria = try MariaDBLeg(schema: try DifferentialSchemas.thing(), entity: "Thing", records: records)
+    if maria == nil { print("note: \(MariaDBLeg.skipMessage)") }
+  }
+
+  deinit {
+    if maria != nil { print("fetch differential: mariadb included, \(mariaRefusals) documented refusals") }
   }
 
   /// One engine's rows, normalized so equal answers compare equal: booleans as 0/1, dates as
@@ -110,6 +120,16 @@ final class FetchThreeWay {
     ]
     if let pg = engines.postgres {
       others.append(("postgresql", sqlOutcome(r, engines.postgresCompiler, pg), engines.postgresCompiler))
+    }
+    if let m = maria {
+      let outcome = sqlOutcome(r, m.compiler, m.db)
+      if case .failed(let why) = outcome, case .rows = mem,
+        MariaDBLeg.isDocumentedRefusal(EngineOutcome.failed(why))
+      {
+        mariaRefusals += 1
+      } else {
+        others.append(("mariadb", outcome, m.compiler))
+      }
     }
     let bad = others.filter { !Self.agree(mem, $0.1) }
     guard !bad.isEmpty else { return nil }

@@ -35,7 +35,7 @@ enum EngineOutcome: Equatable, CustomStringConvertible {
 /// range"), not Sift's id, and agrees with any refusal.
 enum RefusalIDs {
   /// Ids that report the database's own run-time failure.
-  static let databaseRunTime: Set<String> = ["sqlite-error", "postgres-query"]
+  static let databaseRunTime: Set<String> = ["sqlite-error", "postgres-query", "mysql-query"]
 
   /// The id of a failure written as "id: message".
   static func id(_ failure: String) -> String { String(failure.prefix { $0 != ":" }) }
