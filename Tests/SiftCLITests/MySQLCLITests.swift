@@ -200,6 +200,19 @@ struct MySQLCLITests {
     }
   }
 
+  /// `setup-sql --dialect mysql --mysql URL` creates the functions (idempotent); a refused
+  /// login is exit 1, naming the server and not the password.
+  @Test func setupRunsOnTheServer() throws {
+    let server = try #require(MySQLCLIServer.url)
+    let r = try SiftProcess.run(["setup-sql", "--dialect", "mysql", "--mysql", server], stdin: "")
+    #expect(r.status == 0 && r.stdout.contains("database sift"), "\(r.stdout) \(r.stderr)")
+    var parsed = try MySQLURL(server)
+    parsed.password = "not-the-pw-4711"
+    let bad = try SiftProcess.run(
+      ["setup-sql", "--dialect", "mysql", "--mysql", MySQLCLIServer.text(parsed)], stdin: "")
+    #expect(bad.status == 1 && bad.stderr.contains(parsed.server) && !bad.stderr.contains("4711"), "\(bad.stderr)")
+  }
+
   @Test func aLongOrUnknownTableIsAnError() throws {
     let s = try Scratch()
     for entity in [String(repeating: "t", count: 1000), "plase"] {

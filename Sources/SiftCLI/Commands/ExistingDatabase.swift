@@ -237,6 +237,9 @@ final class ExistingDatabase {
     if let timeLimit, let pg = database as? PostgresDatabase {
       return try pg.execute(statement, timeLimit: timeLimit)
     }
+    if let timeLimit, let mysql = database as? MySQLDatabase {
+      return try mysql.execute(statement, timeLimit: timeLimit)
+    }
     return try database.execute(statement)
   }
 

@@ -122,9 +122,7 @@ enum SetupSQLCommand: SiftSubcommand {
     do {
       let db = try MySQLDatabase(url: url, readOnly: false)
       defer { db.close() }
-      for statement in MySQLDialect.setupSQL(database: MySQLDialect.defaultFunctionDatabase) {
-        try db.executeScript(statement)
-      }
+      try db.prepareSiftFunctions()
       print(
         "created or updated Sift's SQL functions in database \(MySQLDialect.defaultFunctionDatabase) on "
           + "\((try? MySQLURL(url))?.server ?? "the server"); grant EXECUTE on it to the users that query")

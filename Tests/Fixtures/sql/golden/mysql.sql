@@ -3,8 +3,8 @@
 -- == Sift-made layout: venues.schema.json, entity Venue
 
 -- name == %@  args: "Red bar"
-(t0.`name` COLLATE utf8mb4_nopad_bin) = ?
--- bindings: ['Red bar']
+(t0.`name` = ? AND (t0.`name` COLLATE utf8mb4_nopad_bin) = ?)
+-- bindings: ['Red bar', 'Red bar']
 
 -- priceCategory != '$'
 NOT ((t0.`priceCategory` COLLATE utf8mb4_nopad_bin) <=> ?)
@@ -107,8 +107,8 @@ t0.`createdAt` > ?
 -- bindings: [1700000000]
 
 -- code == %@  args: "B-1"
-(t0.`code` COLLATE utf8mb4_nopad_bin) = ?
--- bindings: ['B-1']
+(t0.`code` = ? AND (t0.`code` COLLATE utf8mb4_nopad_bin) = ?)
+-- bindings: ['B-1', 'B-1']
 
 -- phone == nil AND code != nil
 ((t0.`phone` COLLATE utf8mb4_nopad_bin) IS NULL AND (t0.`code` COLLATE utf8mb4_nopad_bin) IS NOT NULL)
@@ -119,16 +119,16 @@ t0.`createdAt` > ?
 -- bindings: [5, 1, 5]
 
 -- NOT (name == 'x' OR ANY tags == 'y')
-(((t0.`name` COLLATE utf8mb4_nopad_bin) = ?) IS NOT TRUE AND NOT EXISTS (SELECT 1 FROM `venue__tags` t1 WHERE (t1.`owner` = t0.`id` AND t1.`value` = ?)))
--- bindings: ['x', 'y']
+(((t0.`name` = ? AND (t0.`name` COLLATE utf8mb4_nopad_bin) = ?)) IS NOT TRUE AND NOT EXISTS (SELECT 1 FROM `venue__tags` t1 WHERE (t1.`owner` = t0.`id` AND t1.`value` = ?)))
+-- bindings: ['x', 'x', 'y']
 
 -- NOT (NOT (rating > 3))
 t0.`rating` > ?
 -- bindings: [3]
 
 -- name == 'a' OR name == 'b' OR name == 'c'
-((t0.`name` COLLATE utf8mb4_nopad_bin) = ? OR (t0.`name` COLLATE utf8mb4_nopad_bin) = ? OR (t0.`name` COLLATE utf8mb4_nopad_bin) = ?)
--- bindings: ['a', 'b', 'c']
+((t0.`name` = ? AND (t0.`name` COLLATE utf8mb4_nopad_bin) = ?) OR (t0.`name` = ? AND (t0.`name` COLLATE utf8mb4_nopad_bin) = ?) OR (t0.`name` = ? AND (t0.`name` COLLATE utf8mb4_nopad_bin) = ?))
+-- bindings: ['a', 'a', 'b', 'b', 'c', 'c']
 
 -- name IN {'Red bar', 'Blue cafe'}
 (t0.`name` COLLATE utf8mb4_nopad_bin) IN (?, ?)
@@ -247,8 +247,8 @@ NOT ((`sift`.sift_fold((t0.`name` COLLATE utf8mb4_nopad_bin), 1) COLLATE utf8mb4
 -- bindings: ['berlin']
 
 -- location.city == 'Oslo'
-((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) = ?
--- bindings: ['Oslo']
+((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) = ? AND ((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) = ?)
+-- bindings: ['Oslo', 'Oslo']
 
 -- location.city == nil
 ((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) IS NULL
@@ -279,8 +279,8 @@ t0.`location_id` IS NOT NULL
 -- bindings: ['10115', '0150']
 
 -- NOT (location.city == 'Oslo')
-(((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) = ?) IS NOT TRUE
--- bindings: ['Oslo']
+(((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) = ? AND ((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) = ?)) IS NOT TRUE
+-- bindings: ['Oslo', 'Oslo']
 
 -- ANY tags == 'wifi'
 EXISTS (SELECT 1 FROM `venue__tags` t1 WHERE (t1.`owner` = t0.`id` AND t1.`value` = ?))
@@ -403,8 +403,8 @@ CASE WHEN t0.`__sift_count_menu` IS NULL THEN NULL ELSE (SELECT MAX((t1.`item` C
 -- bindings: ['M']
 
 -- ANY menu.@distinctUnionOfObjects.item == 'soup'
-EXISTS (SELECT 1 FROM `menu_item` t1 WHERE ((t1.`venue_id` = t0.`id` AND (t1.`item` COLLATE utf8mb4_nopad_bin) IS NOT NULL) AND (t1.`item` COLLATE utf8mb4_nopad_bin) = ?))
--- bindings: ['soup']
+EXISTS (SELECT 1 FROM `menu_item` t1 WHERE ((t1.`venue_id` = t0.`id` AND (t1.`item` COLLATE utf8mb4_nopad_bin) IS NOT NULL) AND (t1.`item` = ? AND (t1.`item` COLLATE utf8mb4_nopad_bin) = ?)))
+-- bindings: ['soup', 'soup']
 
 -- ANY menu.price < location.distance
 EXISTS (SELECT 1 FROM `menu_item` t1 WHERE (t1.`venue_id` = t0.`id` AND t1.`price` < (SELECT t2.`distance` FROM `location` t2 WHERE t2.`id` = t0.`location_id`)))
@@ -479,23 +479,23 @@ UPPER((t0.`name` COLLATE utf8mb4_nopad_bin)) LIKE ? ESCAPE CHAR(92)
 -- bindings: ['RED%']
 
 -- SELF.name == 'Red bar'
-(t0.`name` COLLATE utf8mb4_nopad_bin) = ?
--- bindings: ['Red bar']
+(t0.`name` = ? AND (t0.`name` COLLATE utf8mb4_nopad_bin) = ?)
+-- bindings: ['Red bar', 'Red bar']
 
 -- name == %@ AND distance < %@  args: "Red bar", 2.5
-((t0.`name` COLLATE utf8mb4_nopad_bin) = ? AND t0.`distance` < ?)
--- bindings: ['Red bar', 2.5]
+((t0.`name` = ? AND (t0.`name` COLLATE utf8mb4_nopad_bin) = ?) AND t0.`distance` < ?)
+-- bindings: ['Red bar', 'Red bar', 2.5]
 
 -- CAST(rating, 'NSString') == '4.5'
 -- refused: unsupported-in-sql: CAST(…, "NSString") of double cannot be compiled for mysql
 
 -- CAST(specialCount, 'NSString') == '5'
-(CAST(t0.`specialCount` AS CHAR) COLLATE utf8mb4_nopad_bin) = ?
--- bindings: ['5']
+(CAST(t0.`specialCount` AS CHAR) = ? AND (CAST(t0.`specialCount` AS CHAR) COLLATE utf8mb4_nopad_bin) = ?)
+-- bindings: ['5', '5']
 
 -- CAST(favorite, 'NSString') == '1'
-(CAST(t0.`favorite` AS CHAR) COLLATE utf8mb4_nopad_bin) = ?
--- bindings: ['1']
+(CAST(t0.`favorite` AS CHAR) = ? AND (CAST(t0.`favorite` AS CHAR) COLLATE utf8mb4_nopad_bin) = ?)
+-- bindings: ['1', '1']
 
 -- CAST(code, 'NSNumber') > 1
 -- refused: unsupported-in-sql: CAST(…, "NSNumber") of string cannot be compiled for mysql
@@ -528,20 +528,20 @@ t0.`__sift_count_tags` = ?
 -- bindings: [2]
 
 -- fetch: location.city == 'Oslo' (a semi-join)
-SELECT COUNT(*) FROM `venue` t0 WHERE t0.`location_id` IN (SELECT t1.`id` FROM `location` t1 WHERE (t1.`city` COLLATE utf8mb4_nopad_bin) = ?)
--- bindings: ['Oslo']
+SELECT COUNT(*) FROM `venue` t0 WHERE t0.`location_id` IN (SELECT t1.`id` FROM `location` t1 WHERE (t1.`city` = ? AND (t1.`city` COLLATE utf8mb4_nopad_bin) = ?))
+-- bindings: ['Oslo', 'Oslo']
 
 -- fetch: location.city == nil OR name == 'x' (a left join)
-SELECT COUNT(*) FROM `venue` t0 LEFT JOIN `location` t1 ON t1.`id` = t0.`location_id` WHERE ((t1.`city` COLLATE utf8mb4_nopad_bin) IS NULL OR (t0.`name` COLLATE utf8mb4_nopad_bin) = ?)
--- bindings: ['x']
+SELECT COUNT(*) FROM `venue` t0 LEFT JOIN `location` t1 ON t1.`id` = t0.`location_id` WHERE ((t1.`city` COLLATE utf8mb4_nopad_bin) IS NULL OR (t0.`name` = ? AND (t0.`name` COLLATE utf8mb4_nopad_bin) = ?))
+-- bindings: ['x', 'x']
 
 -- fetch: location.city ==[c] 'oslo' AND NOT (location.zip == '1') (semi-joins)
-SELECT t0.`id`, t0.`code`, t0.`createdAt`, t0.`distance`, t0.`favorite`, t0.`name`, t0.`phone`, t0.`priceCategory`, t0.`rating`, t0.`specialCount`, t0.`tipCount` FROM `venue` t0 WHERE (t0.`location_id` IN (SELECT t1.`id` FROM `location` t1 WHERE (`sift`.sift_fold((t1.`city` COLLATE utf8mb4_nopad_bin), 1) COLLATE utf8mb4_nopad_bin) = ?) AND (t0.`location_id` IN (SELECT t2.`id` FROM `location` t2 WHERE (t2.`zip` COLLATE utf8mb4_nopad_bin) = ?)) IS NOT TRUE) ORDER BY t0.`id` ASC
--- bindings: ['oslo', '1']
+SELECT t0.`id`, t0.`code`, t0.`createdAt`, t0.`distance`, t0.`favorite`, t0.`name`, t0.`phone`, t0.`priceCategory`, t0.`rating`, t0.`specialCount`, t0.`tipCount` FROM `venue` t0 WHERE (t0.`location_id` IN (SELECT t1.`id` FROM `location` t1 WHERE (`sift`.sift_fold((t1.`city` COLLATE utf8mb4_nopad_bin), 1) COLLATE utf8mb4_nopad_bin) = ?) AND (t0.`location_id` IN (SELECT t2.`id` FROM `location` t2 WHERE (t2.`zip` = ? AND (t2.`zip` COLLATE utf8mb4_nopad_bin) = ?))) IS NOT TRUE) ORDER BY t0.`id` ASC
+-- bindings: ['oslo', '1', '1']
 
 -- fetch: NOT (location.city == 'Oslo') (a negated semi-join)
-SELECT COUNT(*) FROM `venue` t0 WHERE (t0.`location_id` IN (SELECT t1.`id` FROM `location` t1 WHERE (t1.`city` COLLATE utf8mb4_nopad_bin) = ?)) IS NOT TRUE
--- bindings: ['Oslo']
+SELECT COUNT(*) FROM `venue` t0 WHERE (t0.`location_id` IN (SELECT t1.`id` FROM `location` t1 WHERE (t1.`city` = ? AND (t1.`city` COLLATE utf8mb4_nopad_bin) = ?))) IS NOT TRUE
+-- bindings: ['Oslo', 'Oslo']
 
 -- fetch: location.distance < distance AND location.zip == nil (one left join)
 SELECT COUNT(*) FROM `venue` t0 LEFT JOIN `location` t1 ON t1.`id` = t0.`location_id` WHERE (t1.`distance` < t0.`distance` AND (t1.`zip` COLLATE utf8mb4_nopad_bin) IS NULL)
@@ -599,8 +599,8 @@ UPDATE `venue` AS t0 SET `favorite` = ?, `tipCount` = (t0.`tipCount` + ?) WHERE 
 -- bindings: [0, 1]
 
 -- batch delete, statement 1
-DELETE t0 FROM `venue` AS t0 WHERE (t0.`tipCount` < ? AND ((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) = ?)
--- bindings: [10, 'x']
+DELETE t0 FROM `venue` AS t0 WHERE (t0.`tipCount` < ? AND ((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) = ? AND ((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) = ?))
+-- bindings: [10, 'x', 'x']
 
 -- batch delete, statement 2
 DELETE FROM `venue__scores` WHERE NOT EXISTS (SELECT 1 FROM `venue` p WHERE p.`id` = `venue__scores`.`owner`)
@@ -617,8 +617,8 @@ UPDATE `menu_item` SET `venue_id` = NULL WHERE `menu_item`.`venue_id` IS NOT NUL
 -- == A database Sift did not create: ExistingEvents.schema, entity event
 
 -- title == %@  args: "Launch"
-(t0.`title` COLLATE utf8mb4_nopad_bin) = ?
--- bindings: ['Launch']
+(t0.`title` = ? AND (t0.`title` COLLATE utf8mb4_nopad_bin) = ?)
+-- bindings: ['Launch', 'Launch']
 
 -- title BEGINSWITH[c] 'la'
 (`sift`.sift_fold((t0.`title` COLLATE utf8mb4_nopad_bin), 1) COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92)
@@ -705,12 +705,12 @@ t0.`flag` = ?
 -- bindings: [1]
 
 -- code == %@  args: "00000000-0000-0000-0000-000000000001"
-(t0.`code` COLLATE utf8mb4_nopad_bin) = ?
--- bindings: ['00000000-0000-0000-0000-000000000001']
+(t0.`code` = ? AND (t0.`code` COLLATE utf8mb4_nopad_bin) = ?)
+-- bindings: ['00000000-0000-0000-0000-000000000001', '00000000-0000-0000-0000-000000000001']
 
 -- venue.name == 'Hall'
-t0.`venue_id` IN (SELECT t1.`id` FROM `venue` t1 WHERE (t1.`name` COLLATE utf8mb4_nopad_bin) = ?)
--- bindings: ['Hall']
+t0.`venue_id` IN (SELECT t1.`id` FROM `venue` t1 WHERE (t1.`name` = ? AND (t1.`name` COLLATE utf8mb4_nopad_bin) = ?))
+-- bindings: ['Hall', 'Hall']
 
 -- venue == nil
 t0.`venue_id` IS NULL
@@ -725,8 +725,8 @@ EXISTS (SELECT 1 FROM `ticket` t1 WHERE (t1.`event_id` = t0.`id` AND (t1.`seat` 
 -- bindings: ['A%']
 
 -- ANY performers.name == 'Ada'
-EXISTS (SELECT 1 FROM `event_performer` j1 JOIN `performer` t2 ON t2.`id` = j1.`performer_id` WHERE (j1.`event_id` = t0.`id` AND (t2.`name` COLLATE utf8mb4_nopad_bin) = ?))
--- bindings: ['Ada']
+EXISTS (SELECT 1 FROM `event_performer` j1 JOIN `performer` t2 ON t2.`id` = j1.`performer_id` WHERE (j1.`event_id` = t0.`id` AND (t2.`name` = ? AND (t2.`name` COLLATE utf8mb4_nopad_bin) = ?)))
+-- bindings: ['Ada', 'Ada']
 
 -- SUBQUERY(tickets, $t, $t.seat != nil).@count > 1
 (SELECT COUNT(*) FROM `ticket` t1 WHERE (t1.`event_id` = t0.`id` AND (t1.`seat` COLLATE utf8mb4_nopad_bin) IS NOT NULL)) > ?
