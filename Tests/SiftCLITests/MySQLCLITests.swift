@@ -249,6 +249,13 @@ struct MySQLCLITests {
     #expect(r.status == 0, "\(r.stderr)")
     #expect(r.stdout.contains("index: tag_word serves the predicate on tag"), "\(r.stdout)")
     #expect(r.stdout.hasSuffix("1\n0\n0\n"), "\(r.stdout)")
+    let list = try SiftProcess.run(
+      [
+        "--mysql", s.url, "-c", ".use tag", "-c", ".plan word IN {'w17', 'w18'}", "-c", ".count word IN {'w17', 'W18'}",
+      ],
+      stdin: "")
+    #expect(list.stdout.contains("index: tag_word serves the predicate on tag"), "\(list.stdout)")
+    #expect(list.stdout.hasSuffix("\n1\n"), "\(list.stdout)")
   }
 }
 

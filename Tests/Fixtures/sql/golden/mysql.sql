@@ -131,8 +131,8 @@ t0.`rating` > ?
 -- bindings: ['a', 'a', 'b', 'b', 'c', 'c']
 
 -- name IN {'Red bar', 'Blue cafe'}
-(t0.`name` COLLATE utf8mb4_nopad_bin) IN (?, ?)
--- bindings: ['Red bar', 'Blue cafe']
+(t0.`name` IN (?, ?) AND (t0.`name` COLLATE utf8mb4_nopad_bin) IN (?, ?))
+-- bindings: ['Red bar', 'Blue cafe', 'Red bar', 'Blue cafe']
 
 -- name IN[c] {'red bar', 'BLUE CAFE'}
 (`sift`.sift_fold((t0.`name` COLLATE utf8mb4_nopad_bin), 1) COLLATE utf8mb4_nopad_bin) IN (?, ?)
@@ -275,8 +275,8 @@ t0.`location_id` IS NOT NULL
 -- bindings: ['Be%']
 
 -- location.zip IN {'10115', '0150'}
-((SELECT t1.`zip` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) IN (?, ?)
--- bindings: ['10115', '0150']
+((SELECT t1.`zip` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) IN (?, ?) AND ((SELECT t1.`zip` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) IN (?, ?))
+-- bindings: ['10115', '0150', '10115', '0150']
 
 -- NOT (location.city == 'Oslo')
 (((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) = ? AND ((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) = ?)) IS NOT TRUE
