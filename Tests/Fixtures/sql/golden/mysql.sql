@@ -139,8 +139,8 @@ t0.`rating` > ?
 -- bindings: ['red bar', 'blue cafe']
 
 -- name BEGINSWITH 'Blue'
-(t0.`name` COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92)
--- bindings: ['Blue%']
+(t0.`name` LIKE ? ESCAPE CHAR(92) AND (t0.`name` COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92))
+-- bindings: ['Blue%', 'Blue%']
 
 -- name BEGINSWITH[c] 'blue'
 (`sift`.sift_fold((t0.`name` COLLATE utf8mb4_nopad_bin), 1) COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92)
@@ -271,8 +271,8 @@ t0.`location_id` IS NOT NULL
 -- bindings: []
 
 -- location.city BEGINSWITH 'Be'
-((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92)
--- bindings: ['Be%']
+((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) LIKE ? ESCAPE CHAR(92) AND ((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92))
+-- bindings: ['Be%', 'Be%']
 
 -- location.zip IN {'10115', '0150'}
 ((SELECT t1.`zip` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) IN (?, ?) AND ((SELECT t1.`zip` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) IN (?, ?))
@@ -721,8 +721,8 @@ t0.`venue_id` IS NULL
 -- bindings: [0]
 
 -- ANY tickets.seat BEGINSWITH 'A'
-EXISTS (SELECT 1 FROM `ticket` t1 WHERE (t1.`event_id` = t0.`id` AND (t1.`seat` COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92)))
--- bindings: ['A%']
+EXISTS (SELECT 1 FROM `ticket` t1 WHERE (t1.`event_id` = t0.`id` AND (t1.`seat` LIKE ? ESCAPE CHAR(92) AND (t1.`seat` COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92))))
+-- bindings: ['A%', 'A%']
 
 -- ANY performers.name == 'Ada'
 EXISTS (SELECT 1 FROM `event_performer` j1 JOIN `performer` t2 ON t2.`id` = j1.`performer_id` WHERE (j1.`event_id` = t0.`id` AND (t2.`name` = ? AND (t2.`name` COLLATE utf8mb4_nopad_bin) = ?)))
