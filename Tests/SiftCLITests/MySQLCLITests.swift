@@ -114,6 +114,17 @@ struct MySQLCLITests {
     #expect(try BatchWriteCommandTests.lines(hostile.stdout).first?["rows"] == .array([.int(1)]), "\(hostile.stdout)")
   }
 
+  /// `"rows"` are the keys in ascending code-point order, as on SQLite and PostgreSQL, not in
+  /// the key column's case-insensitive collation.
+  @Test func textKeysComeInCodePointOrder() throws {
+    let s = try Scratch()
+    try s.admin.executeScript(
+      "CREATE TABLE \(MySQLDatabase.quoteIdentifier(s.name)).k (id VARCHAR(8) PRIMARY KEY, n INT); "
+        + "INSERT INTO \(MySQLDatabase.quoteIdentifier(s.name)).k VALUES ('a', 1), ('B', 2), ('c', 3)")
+    let r = try SiftProcess.run(["batch", "--mysql", s.url, "--entity", "k"], stdin: #"{"id": 1, "format": "n > 0"}"#)
+    #expect(try BatchWriteCommandTests.lines(r.stdout).first?["rows"] == .array(["B", "a", "c"]), "\(r.stdout)")
+  }
+
   /// Without `--write` the session is read-only: write cases are refused and nothing changes.
   @Test func batchWithoutWriteChangesNothing() throws {
     let s = try Scratch()
