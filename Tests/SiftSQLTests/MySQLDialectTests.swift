@@ -171,4 +171,28 @@ struct MySQLDialectTests {
       #expect(r.mariadb == r.memory, "\(format)")
     }
   }
+
+  /// An integer meeting a double beyond every BIGINT inside a write: a bare
+  /// `CAST(… AS DECIMAL(65, 30))` of 1e300 is an overflow error under strict mode there (a
+  /// warning in a SELECT); `sift_exact` compares it exactly. The count is the rows memory matches,
+  /// read first (`FOR UPDATE`), as MariaDB's UPDATE takes no RETURNING.
+  @Test func batchUpdateComparesIntegersWithHugeDoubles() throws {
+    let records: [SiftValue] = [
+      ["id": 0, "n": 5, "x": 1e300], ["id": 1, "n": 5, "x": -1e300],
+      ["id": 2, "n": 1_152_921_504_606_846_976, "x": 1152921504606846976.0],
+    ]
+    guard let leg = try MariaDBLeg(schema: try Self.schema, entity: "T", records: records) else {
+      print("note: \(MariaDBLeg.skipMessage)")
+      return
+    }
+    for (format, expected) in [("n < x", 1), ("n == x", 1), ("n > x", 1)] {
+      let update = BatchUpdateRequest(
+        entity: "T", predicate: try SiftPredicate(format: format), assignments: [("m", .value(7))])
+      #expect(try leg.db.run(update, compiler: leg.compiler).count == expected, "\(format)")
+    }
+    let keys = try leg.db.run(
+      BatchDeleteRequest(entity: "T", predicate: try SiftPredicate(format: "n < x")), compiler: leg.compiler,
+      resultType: .keys)
+    #expect(keys.keys == [[.integer(0)]])
+  }
 }
