@@ -44,8 +44,17 @@ struct MySQLDialectTests {
   @Test func identifiersAreQuotedWithBackticks() throws {
     #expect(MySQLDialect().quoteIdentifier("a`b") == "`a``b`")
     let st = try Self.compiler.compileWhere(try SiftPredicate(format: "name == %@", "x"), entity: "T")
-    #expect(st.sql == "(t0.`name` COLLATE utf8mb4_nopad_bin) = ?")
+    // Sift's own tables are made in utf8mb4_nopad_bin: the column stays bare, so its index serves.
+    #expect(st.sql == "t0.`name` = ?")
     #expect(st.bindings == [.text("x")])
+    // A table Sift did not create: its column's collation is unknown, so the comparison names one.
+    let existing = try SQLSchema(
+      json:
+        #"{"layout": "existing", "entities": {"T": {"table": "t", "attributes": {"id": "integer", "name": "string"}}}}"#
+    )
+    let e = try SQLCompiler(dialect: MySQLDialect(), schema: existing)
+      .compileWhere(try SiftPredicate(format: "name == %@", "x"), entity: "T")
+    #expect(e.sql == "(t0.`name` COLLATE utf8mb4_nopad_bin) = ?")
   }
 
   @Test func nullSafeInequalityIsANegation() throws {
@@ -86,7 +95,9 @@ struct MySQLDialectTests {
       "CREATE TABLE ci (id BIGINT PRIMARY KEY, name VARCHAR(20) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci);"
         + "INSERT INTO ci VALUES (1, 'abc'), (2, 'ABC'), (3, 'abc '), (4, 'abd')")
     let schema = try SQLSchema(
-      json: #"{"entities": {"Ci": {"table": "ci", "attributes": {"id": "integer", "name": "string"}}}}"#)
+      json:
+        #"{"layout": "existing", "entities": {"Ci": {"table": "ci", "attributes": {"id": "integer", "name": "string"}}}}"#
+    )
     let compiler = SQLCompiler(dialect: leg.dialect, schema: schema)
     func ids(_ format: String) throws -> [Int64] {
       let w = try compiler.compileWhere(try SiftPredicate(format: format), entity: "Ci")
@@ -194,5 +205,22 @@ struct MySQLDialectTests {
       BatchDeleteRequest(entity: "T", predicate: try SiftPredicate(format: "n < x")), compiler: leg.compiler,
       resultType: .keys)
     #expect(keys.keys == [[.integer(0)]])
+  }
+
+  /// On Sift's tables an equality or range on an indexed text column can use its index: MariaDB
+  /// offers none for `(col COLLATE c) = ?`, even with the column's own collation.
+  @Test func indexedTextColumnKeepsItsIndex() throws {
+    guard let leg = try MariaDBLeg(schema: SQLFixtures.schema, entity: "Venue", records: SQLFixtures.records) else {
+      print("note: \(MariaDBLeg.skipMessage)")
+      return
+    }
+    for format in ["name == 'Blue Cafe'", "name BEGINSWITH 'Blue'", "name IN {'a', 'b'}"] {
+      let w = try leg.compiler.compileWhere(try SiftPredicate(format: format), entity: "Venue")
+      let sql = "EXPLAIN SELECT t0.`id` FROM \(try leg.compiler.fromClause(entity: "Venue")) WHERE \(w.sql)"
+      let plan = try leg.db.execute(SQLStatement(sql: sql, bindings: w.bindings))
+      // EXPLAIN's columns: id, select_type, table, type, possible_keys, key, …
+      let possible = plan.first.flatMap { $0.count > 4 ? $0[4] : nil }
+      #expect(possible.map { "\($0)".contains("name") } == true, "\(format): \(plan)")
+    }
   }
 }
