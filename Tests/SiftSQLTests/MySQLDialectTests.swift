@@ -44,9 +44,19 @@ struct MySQLDialectTests {
   @Test func identifiersAreQuotedWithBackticks() throws {
     #expect(MySQLDialect().quoteIdentifier("a`b") == "`a``b`")
     let st = try Self.compiler.compileWhere(try SiftPredicate(format: "name == %@", "x"), entity: "T")
-    // The column in its own collation first (its index serves it), then the exact test.
-    #expect(st.sql == "(t0.`name` = ? AND (t0.`name` COLLATE utf8mb4_nopad_bin) = ?)")
-    #expect(st.bindings == [.text("x"), .text("x")])
+    // Sift's own tables are made in utf8mb4_nopad_bin: the column stays bare, so its index serves.
+    #expect(st.sql == "t0.`name` = ?")
+    #expect(st.bindings == [.text("x")])
+    // A table Sift did not create: its column's collation is unknown, so the comparison names one.
+    let existing = try SQLSchema(
+      json:
+        #"{"layout": "existing", "entities": {"T": {"table": "t", "attributes": {"id": "integer", "name": "string"}}}}"#
+    )
+    let e = try SQLCompiler(dialect: MySQLDialect(), schema: existing)
+      .compileWhere(try SiftPredicate(format: "name == %@", "x"), entity: "T")
+    // …and the column in its own collation goes first, so its index serves the exact test.
+    #expect(e.sql == "(t0.`name` = ? AND (t0.`name` COLLATE utf8mb4_nopad_bin) = ?)")
+    #expect(e.bindings == [.text("x"), .text("x")])
   }
 
   @Test func nullSafeInequalityIsANegation() throws {
@@ -87,7 +97,9 @@ struct MySQLDialectTests {
       "CREATE TABLE ci (id BIGINT PRIMARY KEY, name VARCHAR(20) CHARACTER SET utf8mb4 COLLATE utf8mb4_general_ci);"
         + "INSERT INTO ci VALUES (1, 'abc'), (2, 'ABC'), (3, 'abc '), (4, 'abd')")
     let schema = try SQLSchema(
-      json: #"{"entities": {"Ci": {"table": "ci", "attributes": {"id": "integer", "name": "string"}}}}"#)
+      json:
+        #"{"layout": "existing", "entities": {"Ci": {"table": "ci", "attributes": {"id": "integer", "name": "string"}}}}"#
+    )
     let compiler = SQLCompiler(dialect: leg.dialect, schema: schema)
     func ids(_ format: String) throws -> [Int64] {
       let w = try compiler.compileWhere(try SiftPredicate(format: format), entity: "Ci")
@@ -170,6 +182,47 @@ struct MySQLDialectTests {
       guard let r = try Self.both(format, records) else { return }
       #expect(r.memory == .matches(expected), "\(format)")
       #expect(r.mariadb == r.memory, "\(format)")
+    }
+  }
+
+  /// An integer meeting a double beyond every BIGINT inside a write: a bare
+  /// `CAST(… AS DECIMAL(65, 30))` of 1e300 is an overflow error under strict mode there (a
+  /// warning in a SELECT); `sift_exact` compares it exactly. The count is the rows memory matches,
+  /// read first (`FOR UPDATE`), as MariaDB's UPDATE takes no RETURNING.
+  @Test func batchUpdateComparesIntegersWithHugeDoubles() throws {
+    let records: [SiftValue] = [
+      ["id": 0, "n": 5, "x": 1e300], ["id": 1, "n": 5, "x": -1e300],
+      ["id": 2, "n": 1_152_921_504_606_846_976, "x": 1152921504606846976.0],
+    ]
+    guard let leg = try MariaDBLeg(schema: try Self.schema, entity: "T", records: records) else {
+      print("note: \(MariaDBLeg.skipMessage)")
+      return
+    }
+    for (format, expected) in [("n < x", 1), ("n == x", 1), ("n > x", 1)] {
+      let update = BatchUpdateRequest(
+        entity: "T", predicate: try SiftPredicate(format: format), assignments: [("m", .value(7))])
+      #expect(try leg.db.run(update, compiler: leg.compiler).count == expected, "\(format)")
+    }
+    let keys = try leg.db.run(
+      BatchDeleteRequest(entity: "T", predicate: try SiftPredicate(format: "n < x")), compiler: leg.compiler,
+      resultType: .keys)
+    #expect(keys.keys == [[.integer(0)]])
+  }
+
+  /// On Sift's tables an equality or range on an indexed text column can use its index: MariaDB
+  /// offers none for `(col COLLATE c) = ?`, even with the column's own collation.
+  @Test func indexedTextColumnKeepsItsIndex() throws {
+    guard let leg = try MariaDBLeg(schema: SQLFixtures.schema, entity: "Venue", records: SQLFixtures.records) else {
+      print("note: \(MariaDBLeg.skipMessage)")
+      return
+    }
+    for format in ["name == 'Blue Cafe'", "name BEGINSWITH 'Blue'", "name IN {'a', 'b'}"] {
+      let w = try leg.compiler.compileWhere(try SiftPredicate(format: format), entity: "Venue")
+      let sql = "EXPLAIN SELECT t0.`id` FROM \(try leg.compiler.fromClause(entity: "Venue")) WHERE \(w.sql)"
+      let plan = try leg.db.execute(SQLStatement(sql: sql, bindings: w.bindings))
+      // EXPLAIN's columns: id, select_type, table, type, possible_keys, key, …
+      let possible = plan.first.flatMap { $0.count > 4 ? $0[4] : nil }
+      #expect(possible.map { "\($0)".contains("name") } == true, "\(format): \(plan)")
     }
   }
 }

@@ -57,15 +57,18 @@ struct SQLCompilation {
 
   /// A column of a row: `alias."col"`, or a correlated subselect through the row's key.
   mutating func column(_ row: RowRef, _ column: SQLColumnRef, type: SQLType, nullable: Bool = true) -> SQLExpr {
-    if row.isRoot { return collated(SQLExpr(SQLFragment(utf8: column.rootUTF8), type: type, nullable: nullable)) }
+    if row.isRoot {
+      return collated(SQLExpr(SQLFragment(utf8: column.rootUTF8), type: type, nullable: nullable), isColumn: true)
+    }
     if let alias = row.alias {
-      return collated(SQLExpr(SQLFragment("\(alias).\(sql: column.quoted)"), type: type, nullable: nullable))
+      return collated(
+        SQLExpr(SQLFragment("\(alias).\(sql: column.quoted)"), type: type, nullable: nullable), isColumn: true)
     }
     let a = newAlias()
     let sql = SQLFragment(
       "(SELECT \(a).\(sql: column.quoted) FROM \(sql: row.entity.quotedTable) \(a) WHERE \(a).\(sql: row.entity.primaryKeyColumn.quoted) = \(row.key))"
     )
-    return collated(SQLExpr(sql, type: type, nullable: true))
+    return collated(SQLExpr(sql, type: type, nullable: true), isColumn: true)
   }
 
   /// `alias."Z_ENT" IN (?, …)`: the rows of `e` in a table it shares (nil: every row is
@@ -313,12 +316,16 @@ struct SQLCompilation {
     return condition(SQLFragment("\(x) \(sql: dialect.nullSafeNotEqualOperator) \(y)"))
   }
 
-  /// A text column as read: under `SQLDialect.textColumnCollation` where the dialect has one.
-  func collated(_ e: SQLExpr) -> SQLExpr {
+  /// Text as read: under `SQLDialect.textColumnCollation` where the dialect has one. A column
+  /// of a table Sift made (`isColumn`, layout `.sift`) has that collation already and stays bare:
+  /// MariaDB uses no index for `(col COLLATE c) = ?`, even when `c` is the column's own.
+  func collated(_ e: SQLExpr, isColumn: Bool = false) -> SQLExpr {
     guard e.type == .string, let c = dialect.textColumnCollation else { return e }
+    if isColumn && schema.layout == .sift { return e }
     var out = e
     out.sql = SQLFragment("(\(e) COLLATE \(sql: c))")
-    out.uncollated = (e.sql, out.sql.text)
+    // A column only: a function's or CAST's result is not what an index holds.
+    if isColumn { out.uncollated = (e.sql, out.sql.text) }
     return out
   }
 

@@ -49,11 +49,6 @@ extension SQLDatabase {
   public func run(
     _ request: BatchDeleteRequest, compiler: SQLCompiler, resultType: SiftBatchResultType = .count
   ) throws(SiftError) -> SiftBatchResult {
-    guard compiler.writesReturnKeys else {
-      let keys = try compiler.lockedKeysStatement(entity: request.entity, predicate: request.predicate)
-      let statements = try compiler.deleteStatements(request, returningKeys: false)
-      return Self.result(try executeTransaction([keys] + statements).first ?? [], resultType)
-    }
     let statements = try compiler.deleteStatements(request, returningKeys: true)
     return try withDeclaredForeignKeys(compiler) { () throws(SiftError) in
       Self.result(try executeTransaction(statements).first ?? [], resultType)
@@ -88,14 +83,9 @@ extension SQLDatabase {
   public func run(
     _ request: BatchUpdateRequest, compiler: SQLCompiler, resultType: SiftBatchResultType = .count
   ) throws(SiftError) -> SiftBatchResult {
-    guard compiler.writesReturnKeys else {
-      let keys = try compiler.lockedKeysStatement(entity: request.entity, predicate: request.predicate)
-      let statement = try compiler.updateStatement(request, returningKeys: false)
-      return Self.result(try executeTransaction([keys, statement]).first ?? [], resultType)
-    }
-    let statement = try compiler.updateStatement(request, returningKeys: true)
+    let statements = try compiler.updateStatements(request, returningKeys: true)
     return try withDeclaredForeignKeys(compiler) { () throws(SiftError) in
-      Self.result(try executeTransaction([statement]).first ?? [], resultType)
+      Self.result(try executeTransaction(statements).first ?? [], resultType)
     }
   }
 

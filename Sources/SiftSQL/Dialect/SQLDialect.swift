@@ -187,6 +187,10 @@ public protocol SQLDialect: Sendable {
   /// True when `x IN (SELECT … LIMIT n)` must read the page through a derived table,
   /// `x IN (SELECT * FROM (SELECT … LIMIT n) sift_page)` (MariaDB and MySQL refuse the former).
   var limitInSubqueryNeedsDerivedTable: Bool { get }
+  /// Whether `UPDATE`/`DELETE … RETURNING` is available (SQLite, PostgreSQL); when false
+  /// (MariaDB, MySQL) a batch write reads the keys it will change first, locked (`FOR UPDATE`),
+  /// in its transaction.
+  var supportsReturning: Bool { get }
   /// The CAST target of text: `TEXT`, or `CHAR` on MySQL.
   var textTypeName: String { get }
   /// The escape character of `LIKE … ESCAPE e` as SQL: `'\\'`, or `CHAR(92)` on MySQL, whose
@@ -266,6 +270,8 @@ extension SQLDialect {
   public var integerModulusFunction: String? { nil }
   /// A LIMIT in an IN subquery is fine unless the dialect says otherwise.
   public var limitInSubqueryNeedsDerivedTable: Bool { false }
+  /// `RETURNING` unless the dialect says otherwise.
+  public var supportsReturning: Bool { true }
   /// `TEXT` unless the dialect says otherwise.
   public var textTypeName: String { "TEXT" }
   /// `'\\'` unless the dialect says otherwise.

@@ -246,8 +246,9 @@ extension SQLCompiler {
       sql.append(" WHERE ")
       sql.append(w.sql)
     }
-    if returningKeys { sql.append(returning(e)) }
+    if returningKeys && dialect.supportsReturning { sql.append(returning(e)) }
     var out = [checked(sql.statement(dialect))]  // the schema checked on first use, as a fetch's
+    if returningKeys && !dialect.supportsReturning { out.insert(try lockedKeys(e, request.predicate), at: 0) }
     guard schema.layout == .sift else { return out }
     let pk = q(e.primaryKeyAttribute.column)
     func orphan(_ column: String) -> String {
@@ -292,21 +293,23 @@ extension SQLCompiler {
   }
 
   /// ` RETURNING "key", …`: the written rows' key columns.
-  /// False for MySQL/MariaDB, which have no `RETURNING` on `UPDATE` or on the multi-table
-  /// `DELETE` (the one that takes the alias `t0`): a write there reports its rows' keys from
-  /// `lockedKeysStatement`, run first in the write's transaction.
-  package var writesReturnKeys: Bool { !(dialect is MySQLDialect) }
+  /// `updateStatement` as the statements to run: the keys read first (`lockedKeys`) where the
+  /// dialect has no `RETURNING` and keys are asked for.
+  func updateStatements(_ request: BatchUpdateRequest, returningKeys: Bool) throws(SiftError) -> [SQLStatement] {
+    guard returningKeys, !dialect.supportsReturning else {
+      return [try updateStatement(request, returningKeys: returningKeys)]
+    }
+    let keys = try lockedKeys(try writableEntity(request.entity), request.predicate)
+    return [keys, try updateStatement(request, returningKeys: false)]
+  }
 
-  /// The key columns of the rows a batch update or delete of `entity` matching `predicate`
-  /// changes, locked until the transaction ends (`SELECT … FOR UPDATE`): run in the write's
-  /// transaction just before it, it selects the rows the write then changes (their keys, or
-  /// `1` per row for a table without a key).
-  package func lockedKeysStatement(entity: String, predicate: SiftPredicate?) throws(SiftError) -> SQLStatement {
-    let e = try writableEntity(entity)
-    let q = dialect.quoteIdentifier
-    let keys = e.primaryKeyColumns.isEmpty ? ["1"] : e.primaryKeyColumns.map { "t0." + q($0) }
+  /// Where the dialect has no `RETURNING` (MariaDB's UPDATE and multi-table DELETE): the keys of
+  /// the rows a write will change, read in its transaction and locked until it commits
+  /// (`SELECT t0.pk FROM t t0 WHERE … FOR UPDATE`), so they are the rows it changes.
+  func lockedKeys(_ e: SQLEntity, _ predicate: SiftPredicate?) throws(SiftError) -> SQLStatement {
     var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: predicate?.source ?? "")
-    var sql = SQLFragment(sql: "SELECT " + keys.joined(separator: ", ") + " FROM " + q(e.table) + " AS t0")
+    let keys = e.primaryKeyColumns.map { "t0." + dialect.quoteIdentifier($0) }.joined(separator: ", ")
+    var sql = SQLFragment(sql: "SELECT " + keys + " FROM " + dialect.quoteIdentifier(e.table) + " t0")
     if let w = try c.whereClause(predicate?.root) {
       sql.append(" WHERE ")
       sql.append(w.sql)

@@ -3,11 +3,11 @@
 -- == Sift-made layout: venues.schema.json, entity Venue
 
 -- name == %@  args: "Red bar"
-(t0.`name` = ? AND (t0.`name` COLLATE utf8mb4_nopad_bin) = ?)
--- bindings: ['Red bar', 'Red bar']
+t0.`name` = ?
+-- bindings: ['Red bar']
 
 -- priceCategory != '$'
-NOT ((t0.`priceCategory` COLLATE utf8mb4_nopad_bin) <=> ?)
+NOT (t0.`priceCategory` <=> ?)
 -- bindings: ['$']
 
 -- NOT (rating > 4.5)
@@ -91,7 +91,7 @@ t0.`favorite` IS NULL
 -- bindings: []
 
 -- name == name
-(t0.`name` COLLATE utf8mb4_nopad_bin) <=> (t0.`name` COLLATE utf8mb4_nopad_bin)
+t0.`name` <=> t0.`name`
 -- bindings: []
 
 -- distance < rating
@@ -107,11 +107,11 @@ t0.`createdAt` > ?
 -- bindings: [1700000000]
 
 -- code == %@  args: "B-1"
-(t0.`code` = ? AND (t0.`code` COLLATE utf8mb4_nopad_bin) = ?)
--- bindings: ['B-1', 'B-1']
+t0.`code` = ?
+-- bindings: ['B-1']
 
 -- phone == nil AND code != nil
-((t0.`phone` COLLATE utf8mb4_nopad_bin) IS NULL AND (t0.`code` COLLATE utf8mb4_nopad_bin) IS NOT NULL)
+(t0.`phone` IS NULL AND t0.`code` IS NOT NULL)
 -- bindings: []
 
 -- (specialCount > 5 OR favorite == YES) AND distance < 5
@@ -119,63 +119,63 @@ t0.`createdAt` > ?
 -- bindings: [5, 1, 5]
 
 -- NOT (name == 'x' OR ANY tags == 'y')
-(((t0.`name` = ? AND (t0.`name` COLLATE utf8mb4_nopad_bin) = ?)) IS NOT TRUE AND NOT EXISTS (SELECT 1 FROM `venue__tags` t1 WHERE (t1.`owner` = t0.`id` AND t1.`value` = ?)))
--- bindings: ['x', 'x', 'y']
+((t0.`name` = ?) IS NOT TRUE AND NOT EXISTS (SELECT 1 FROM `venue__tags` t1 WHERE (t1.`owner` = t0.`id` AND t1.`value` = ?)))
+-- bindings: ['x', 'y']
 
 -- NOT (NOT (rating > 3))
 t0.`rating` > ?
 -- bindings: [3]
 
 -- name == 'a' OR name == 'b' OR name == 'c'
-((t0.`name` = ? AND (t0.`name` COLLATE utf8mb4_nopad_bin) = ?) OR (t0.`name` = ? AND (t0.`name` COLLATE utf8mb4_nopad_bin) = ?) OR (t0.`name` = ? AND (t0.`name` COLLATE utf8mb4_nopad_bin) = ?))
--- bindings: ['a', 'a', 'b', 'b', 'c', 'c']
+(t0.`name` = ? OR t0.`name` = ? OR t0.`name` = ?)
+-- bindings: ['a', 'b', 'c']
 
 -- name IN {'Red bar', 'Blue cafe'}
-(t0.`name` IN (?, ?) AND (t0.`name` COLLATE utf8mb4_nopad_bin) IN (?, ?))
--- bindings: ['Red bar', 'Blue cafe', 'Red bar', 'Blue cafe']
+t0.`name` IN (?, ?)
+-- bindings: ['Red bar', 'Blue cafe']
 
 -- name IN[c] {'red bar', 'BLUE CAFE'}
-(`sift`.sift_fold((t0.`name` COLLATE utf8mb4_nopad_bin), 1) COLLATE utf8mb4_nopad_bin) IN (?, ?)
+(`sift`.sift_fold(t0.`name`, 1) COLLATE utf8mb4_nopad_bin) IN (?, ?)
 -- bindings: ['red bar', 'blue cafe']
 
 -- name BEGINSWITH 'Blue'
-(t0.`name` LIKE ? ESCAPE CHAR(92) AND (t0.`name` COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92))
--- bindings: ['Blue%', 'Blue%']
+t0.`name` LIKE ? ESCAPE CHAR(92)
+-- bindings: ['Blue%']
 
 -- name BEGINSWITH[c] 'blue'
-(`sift`.sift_fold((t0.`name` COLLATE utf8mb4_nopad_bin), 1) COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92)
+(`sift`.sift_fold(t0.`name`, 1) COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92)
 -- bindings: ['blue%']
 
 -- name BEGINSWITH[d] 'cafe'
-(`sift`.sift_fold((t0.`name` COLLATE utf8mb4_nopad_bin), 2) COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92)
+(`sift`.sift_fold(t0.`name`, 2) COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92)
 -- bindings: ['cafe%']
 
 -- name BEGINSWITH[cd] 'blue'
-(`sift`.sift_fold((t0.`name` COLLATE utf8mb4_nopad_bin), 3) COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92)
+(`sift`.sift_fold(t0.`name`, 3) COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92)
 -- bindings: ['blue%']
 
 -- name ENDSWITH 'Café'
-(t0.`name` COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92)
+t0.`name` LIKE ? ESCAPE CHAR(92)
 -- bindings: ['%Café']
 
 -- name ENDSWITH[c] 'BAR'
-(`sift`.sift_fold((t0.`name` COLLATE utf8mb4_nopad_bin), 1) COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92)
+(`sift`.sift_fold(t0.`name`, 1) COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92)
 -- bindings: ['%bar']
 
 -- name CONTAINS %@  args: "50%_off\\"
-(t0.`name` COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92)
+t0.`name` LIKE ? ESCAPE CHAR(92)
 -- bindings: ['%50\%\_off\\%']
 
 -- name CONTAINS[c] 'BAR'
-(`sift`.sift_fold((t0.`name` COLLATE utf8mb4_nopad_bin), 1) COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92)
+(`sift`.sift_fold(t0.`name`, 1) COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92)
 -- bindings: ['%bar%']
 
 -- name CONTAINS[cd] 'cafe'
-(`sift`.sift_fold((t0.`name` COLLATE utf8mb4_nopad_bin), 3) COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92)
+(`sift`.sift_fold(t0.`name`, 3) COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92)
 -- bindings: ['%cafe%']
 
 -- name CONTAINS code
-(INSTR((t0.`name` COLLATE utf8mb4_nopad_bin), (t0.`code` COLLATE utf8mb4_nopad_bin)) > 0 AND CHAR_LENGTH((t0.`code` COLLATE utf8mb4_nopad_bin)) > 0)
+(INSTR(t0.`name`, t0.`code`) > 0 AND CHAR_LENGTH(t0.`code`) > 0)
 -- bindings: []
 
 -- name BEGINSWITH ''
@@ -183,79 +183,79 @@ t0.`rating` > ?
 -- bindings: []
 
 -- name LIKE 'Blue*'
-(t0.`name` COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92)
+t0.`name` LIKE ? ESCAPE CHAR(92)
 -- bindings: ['Blue%']
 
 -- name LIKE[c] '*bar?'
-(`sift`.sift_fold((t0.`name` COLLATE utf8mb4_nopad_bin), 1) COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92)
+(`sift`.sift_fold(t0.`name`, 1) COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92)
 -- bindings: ['%bar_']
 
 -- name LIKE[cd] 'caf*'
-(`sift`.sift_fold((t0.`name` COLLATE utf8mb4_nopad_bin), 3) COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92)
+(`sift`.sift_fold(t0.`name`, 3) COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92)
 -- bindings: ['caf%']
 
 -- name MATCHES '(Blue|Red) .*'
-(t0.`name` COLLATE utf8mb4_nopad_bin) REGEXP CONCAT('(*ANY)(*UCP)^(?:', ?, ')(?!(?s:.))')
+t0.`name` REGEXP CONCAT('(*ANY)(*UCP)^(?:', ?, ')(?!(?s:.))')
 -- bindings: ['(Blue|Red) .*']
 
 -- name MATCHES[c] 'blue.*'
-(t0.`name` COLLATE utf8mb4_nopad_bin) REGEXP CONCAT('(*ANY)(*UCP)(?i)^(?:', ?, ')(?!(?s:.))')
+t0.`name` REGEXP CONCAT('(*ANY)(*UCP)(?i)^(?:', ?, ')(?!(?s:.))')
 -- bindings: ['blue.*']
 
 -- name MATCHES[cd] 'cafe.*'
-(`sift`.sift_fold((t0.`name` COLLATE utf8mb4_nopad_bin), 2) COLLATE utf8mb4_nopad_bin) REGEXP CONCAT('(*ANY)(*UCP)(?i)^(?:', ?, ')(?!(?s:.))')
+(`sift`.sift_fold(t0.`name`, 2) COLLATE utf8mb4_nopad_bin) REGEXP CONCAT('(*ANY)(*UCP)(?i)^(?:', ?, ')(?!(?s:.))')
 -- bindings: ['cafe.*']
 
 -- name ==[c] 'RED BAR'
-(`sift`.sift_fold((t0.`name` COLLATE utf8mb4_nopad_bin), 1) COLLATE utf8mb4_nopad_bin) = ?
+(`sift`.sift_fold(t0.`name`, 1) COLLATE utf8mb4_nopad_bin) = ?
 -- bindings: ['red bar']
 
 -- name ==[d] 'Cafe'
-(`sift`.sift_fold((t0.`name` COLLATE utf8mb4_nopad_bin), 2) COLLATE utf8mb4_nopad_bin) = ?
+(`sift`.sift_fold(t0.`name`, 2) COLLATE utf8mb4_nopad_bin) = ?
 -- bindings: ['Cafe']
 
 -- name ==[cd] 'zurich'
-(`sift`.sift_fold((t0.`name` COLLATE utf8mb4_nopad_bin), 3) COLLATE utf8mb4_nopad_bin) = ?
+(`sift`.sift_fold(t0.`name`, 3) COLLATE utf8mb4_nopad_bin) = ?
 -- bindings: ['zurich']
 
 -- name !=[c] 'red bar'
-NOT ((`sift`.sift_fold((t0.`name` COLLATE utf8mb4_nopad_bin), 1) COLLATE utf8mb4_nopad_bin) <=> ?)
+NOT ((`sift`.sift_fold(t0.`name`, 1) COLLATE utf8mb4_nopad_bin) <=> ?)
 -- bindings: ['red bar']
 
 -- name < 'C'
-(t0.`name` COLLATE utf8mb4_nopad_bin) < ?
+t0.`name` < ?
 -- bindings: ['C']
 
 -- name >= 'M' AND name < 'N'
-((t0.`name` COLLATE utf8mb4_nopad_bin) >= ? AND (t0.`name` COLLATE utf8mb4_nopad_bin) < ?)
+(t0.`name` >= ? AND t0.`name` < ?)
 -- bindings: ['M', 'N']
 
 -- name BETWEEN {'A', 'M'}
-((t0.`name` COLLATE utf8mb4_nopad_bin) >= ? AND (t0.`name` COLLATE utf8mb4_nopad_bin) <= ?)
+(t0.`name` >= ? AND t0.`name` <= ?)
 -- bindings: ['A', 'M']
 
 -- name <[c] 'c'
-(`sift`.sift_fold((t0.`name` COLLATE utf8mb4_nopad_bin), 1) COLLATE utf8mb4_nopad_bin) < ?
+(`sift`.sift_fold(t0.`name`, 1) COLLATE utf8mb4_nopad_bin) < ?
 -- bindings: ['c']
 
 -- 'Blue' IN name
-(t0.`name` COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92)
+t0.`name` LIKE ? ESCAPE CHAR(92)
 -- bindings: ['%Blue%']
 
 -- location.city ==[c] 'berlin'
-(`sift`.sift_fold(((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin), 1) COLLATE utf8mb4_nopad_bin) = ?
+(`sift`.sift_fold((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`), 1) COLLATE utf8mb4_nopad_bin) = ?
 -- bindings: ['berlin']
 
 -- location.city == 'Oslo'
-((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) = ? AND ((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) = ?)
--- bindings: ['Oslo', 'Oslo']
+(SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) = ?
+-- bindings: ['Oslo']
 
 -- location.city == nil
-((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) IS NULL
+(SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) IS NULL
 -- bindings: []
 
 -- location.city != 'Oslo'
-NOT (((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) <=> ?)
+NOT ((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) <=> ?)
 -- bindings: ['Oslo']
 
 -- location == nil
@@ -271,16 +271,16 @@ t0.`location_id` IS NOT NULL
 -- bindings: []
 
 -- location.city BEGINSWITH 'Be'
-((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) LIKE ? ESCAPE CHAR(92) AND ((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) LIKE ? ESCAPE CHAR(92))
--- bindings: ['Be%', 'Be%']
+(SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) LIKE ? ESCAPE CHAR(92)
+-- bindings: ['Be%']
 
 -- location.zip IN {'10115', '0150'}
-((SELECT t1.`zip` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) IN (?, ?) AND ((SELECT t1.`zip` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) IN (?, ?))
--- bindings: ['10115', '0150', '10115', '0150']
+(SELECT t1.`zip` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) IN (?, ?)
+-- bindings: ['10115', '0150']
 
 -- NOT (location.city == 'Oslo')
-(((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) = ? AND ((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) = ?)) IS NOT TRUE
--- bindings: ['Oslo', 'Oslo']
+((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) = ?) IS NOT TRUE
+-- bindings: ['Oslo']
 
 -- ANY tags == 'wifi'
 EXISTS (SELECT 1 FROM `venue__tags` t1 WHERE (t1.`owner` = t0.`id` AND t1.`value` = ?))
@@ -371,7 +371,7 @@ EXISTS (SELECT 1 FROM `menu_item` t1 WHERE (t1.`venue_id` = t0.`id` AND t1.`pric
 -- bindings: [10]
 
 -- ANY menu.item ==[c] 'soup'
-EXISTS (SELECT 1 FROM `menu_item` t1 WHERE (t1.`venue_id` = t0.`id` AND (`sift`.sift_fold((t1.`item` COLLATE utf8mb4_nopad_bin), 1) COLLATE utf8mb4_nopad_bin) = ?))
+EXISTS (SELECT 1 FROM `menu_item` t1 WHERE (t1.`venue_id` = t0.`id` AND (`sift`.sift_fold(t1.`item`, 1) COLLATE utf8mb4_nopad_bin) = ?))
 -- bindings: ['soup']
 
 -- NONE menu.price > 30
@@ -399,12 +399,12 @@ CASE WHEN t0.`__sift_count_menu` IS NULL THEN NULL ELSE (SELECT MIN(t1.`price`) 
 -- bindings: [5]
 
 -- menu.@max.item > 'M'
-CASE WHEN t0.`__sift_count_menu` IS NULL THEN NULL ELSE (SELECT MAX((t1.`item` COLLATE utf8mb4_nopad_bin)) FROM `menu_item` t1 WHERE t1.`venue_id` = t0.`id`) END > ?
+CASE WHEN t0.`__sift_count_menu` IS NULL THEN NULL ELSE (SELECT MAX(t1.`item`) FROM `menu_item` t1 WHERE t1.`venue_id` = t0.`id`) END > ?
 -- bindings: ['M']
 
 -- ANY menu.@distinctUnionOfObjects.item == 'soup'
-EXISTS (SELECT 1 FROM `menu_item` t1 WHERE ((t1.`venue_id` = t0.`id` AND (t1.`item` COLLATE utf8mb4_nopad_bin) IS NOT NULL) AND (t1.`item` = ? AND (t1.`item` COLLATE utf8mb4_nopad_bin) = ?)))
--- bindings: ['soup', 'soup']
+EXISTS (SELECT 1 FROM `menu_item` t1 WHERE ((t1.`venue_id` = t0.`id` AND t1.`item` IS NOT NULL) AND t1.`item` = ?))
+-- bindings: ['soup']
 
 -- ANY menu.price < location.distance
 EXISTS (SELECT 1 FROM `menu_item` t1 WHERE (t1.`venue_id` = t0.`id` AND t1.`price` < (SELECT t2.`distance` FROM `location` t2 WHERE t2.`id` = t0.`location_id`)))
@@ -471,31 +471,31 @@ CASE WHEN t0.`rating` IS NULL THEN ? ELSE t0.`rating` END >= ?
 -- bindings: [0, 4]
 
 -- lowercase:(name) == 'red bar'
-LOWER((t0.`name` COLLATE utf8mb4_nopad_bin)) = ?
+LOWER(t0.`name`) = ?
 -- bindings: ['red bar']
 
 -- uppercase:(name) BEGINSWITH 'RED'
-UPPER((t0.`name` COLLATE utf8mb4_nopad_bin)) LIKE ? ESCAPE CHAR(92)
+UPPER(t0.`name`) LIKE ? ESCAPE CHAR(92)
 -- bindings: ['RED%']
 
 -- SELF.name == 'Red bar'
-(t0.`name` = ? AND (t0.`name` COLLATE utf8mb4_nopad_bin) = ?)
--- bindings: ['Red bar', 'Red bar']
+t0.`name` = ?
+-- bindings: ['Red bar']
 
 -- name == %@ AND distance < %@  args: "Red bar", 2.5
-((t0.`name` = ? AND (t0.`name` COLLATE utf8mb4_nopad_bin) = ?) AND t0.`distance` < ?)
--- bindings: ['Red bar', 'Red bar', 2.5]
+(t0.`name` = ? AND t0.`distance` < ?)
+-- bindings: ['Red bar', 2.5]
 
 -- CAST(rating, 'NSString') == '4.5'
 -- refused: unsupported-in-sql: CAST(…, "NSString") of double cannot be compiled for mysql
 
 -- CAST(specialCount, 'NSString') == '5'
-(CAST(t0.`specialCount` AS CHAR) = ? AND (CAST(t0.`specialCount` AS CHAR) COLLATE utf8mb4_nopad_bin) = ?)
--- bindings: ['5', '5']
+(CAST(t0.`specialCount` AS CHAR) COLLATE utf8mb4_nopad_bin) = ?
+-- bindings: ['5']
 
 -- CAST(favorite, 'NSString') == '1'
-(CAST(t0.`favorite` AS CHAR) = ? AND (CAST(t0.`favorite` AS CHAR) COLLATE utf8mb4_nopad_bin) = ?)
--- bindings: ['1', '1']
+(CAST(t0.`favorite` AS CHAR) COLLATE utf8mb4_nopad_bin) = ?
+-- bindings: ['1']
 
 -- CAST(code, 'NSNumber') > 1
 -- refused: unsupported-in-sql: CAST(…, "NSNumber") of string cannot be compiled for mysql
@@ -509,11 +509,11 @@ CAST(t0.`createdAt` AS DOUBLE) < ?
 -- bindings: [721692800.0]
 
 -- FUNCTION(name, 'length') > 3
-`sift`.sift_utf16_length((t0.`name` COLLATE utf8mb4_nopad_bin)) > ?
+`sift`.sift_utf16_length(t0.`name`) > ?
 -- bindings: [3]
 
 -- FUNCTION(name, 'uppercaseString') == 'RED BAR'
-UPPER((t0.`name` COLLATE utf8mb4_nopad_bin)) = ?
+UPPER(t0.`name`) = ?
 -- bindings: ['RED BAR']
 
 -- FUNCTION(rating, 'intValue') == 4
@@ -528,23 +528,23 @@ t0.`__sift_count_tags` = ?
 -- bindings: [2]
 
 -- fetch: location.city == 'Oslo' (a semi-join)
-SELECT COUNT(*) FROM `venue` t0 WHERE t0.`location_id` IN (SELECT t1.`id` FROM `location` t1 WHERE (t1.`city` = ? AND (t1.`city` COLLATE utf8mb4_nopad_bin) = ?))
--- bindings: ['Oslo', 'Oslo']
+SELECT COUNT(*) FROM `venue` t0 WHERE t0.`location_id` IN (SELECT t1.`id` FROM `location` t1 WHERE t1.`city` = ?)
+-- bindings: ['Oslo']
 
 -- fetch: location.city == nil OR name == 'x' (a left join)
-SELECT COUNT(*) FROM `venue` t0 LEFT JOIN `location` t1 ON t1.`id` = t0.`location_id` WHERE ((t1.`city` COLLATE utf8mb4_nopad_bin) IS NULL OR (t0.`name` = ? AND (t0.`name` COLLATE utf8mb4_nopad_bin) = ?))
--- bindings: ['x', 'x']
+SELECT COUNT(*) FROM `venue` t0 LEFT JOIN `location` t1 ON t1.`id` = t0.`location_id` WHERE (t1.`city` IS NULL OR t0.`name` = ?)
+-- bindings: ['x']
 
 -- fetch: location.city ==[c] 'oslo' AND NOT (location.zip == '1') (semi-joins)
-SELECT t0.`id`, t0.`code`, t0.`createdAt`, t0.`distance`, t0.`favorite`, t0.`name`, t0.`phone`, t0.`priceCategory`, t0.`rating`, t0.`specialCount`, t0.`tipCount` FROM `venue` t0 WHERE (t0.`location_id` IN (SELECT t1.`id` FROM `location` t1 WHERE (`sift`.sift_fold((t1.`city` COLLATE utf8mb4_nopad_bin), 1) COLLATE utf8mb4_nopad_bin) = ?) AND (t0.`location_id` IN (SELECT t2.`id` FROM `location` t2 WHERE (t2.`zip` = ? AND (t2.`zip` COLLATE utf8mb4_nopad_bin) = ?))) IS NOT TRUE) ORDER BY t0.`id` ASC
--- bindings: ['oslo', '1', '1']
+SELECT t0.`id`, t0.`code`, t0.`createdAt`, t0.`distance`, t0.`favorite`, t0.`name`, t0.`phone`, t0.`priceCategory`, t0.`rating`, t0.`specialCount`, t0.`tipCount` FROM `venue` t0 WHERE (t0.`location_id` IN (SELECT t1.`id` FROM `location` t1 WHERE (`sift`.sift_fold(t1.`city`, 1) COLLATE utf8mb4_nopad_bin) = ?) AND (t0.`location_id` IN (SELECT t2.`id` FROM `location` t2 WHERE t2.`zip` = ?)) IS NOT TRUE) ORDER BY t0.`id` ASC
+-- bindings: ['oslo', '1']
 
 -- fetch: NOT (location.city == 'Oslo') (a negated semi-join)
-SELECT COUNT(*) FROM `venue` t0 WHERE (t0.`location_id` IN (SELECT t1.`id` FROM `location` t1 WHERE (t1.`city` = ? AND (t1.`city` COLLATE utf8mb4_nopad_bin) = ?))) IS NOT TRUE
--- bindings: ['Oslo', 'Oslo']
+SELECT COUNT(*) FROM `venue` t0 WHERE (t0.`location_id` IN (SELECT t1.`id` FROM `location` t1 WHERE t1.`city` = ?)) IS NOT TRUE
+-- bindings: ['Oslo']
 
 -- fetch: location.distance < distance AND location.zip == nil (one left join)
-SELECT COUNT(*) FROM `venue` t0 LEFT JOIN `location` t1 ON t1.`id` = t0.`location_id` WHERE (t1.`distance` < t0.`distance` AND (t1.`zip` COLLATE utf8mb4_nopad_bin) IS NULL)
+SELECT COUNT(*) FROM `venue` t0 LEFT JOIN `location` t1 ON t1.`id` = t0.`location_id` WHERE (t1.`distance` < t0.`distance` AND t1.`zip` IS NULL)
 -- bindings: []
 
 -- fetch: ANY menu.price < location.distance (a left join the subselect refers to)
@@ -552,11 +552,11 @@ SELECT COUNT(*) FROM `venue` t0 LEFT JOIN `location` t2 ON t2.`id` = t0.`locatio
 -- bindings: []
 
 -- fetch: location.city == 'Oslo', sorted by location.city, distinct cities
-SELECT DISTINCT ((SELECT t2.`city` FROM `location` t2 WHERE t2.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) FROM `venue` t0 LEFT JOIN `location` t1 ON t1.`id` = t0.`location_id` WHERE (t1.`city` COLLATE utf8mb4_nopad_bin) IS NOT NULL ORDER BY (((SELECT t2.`city` FROM `location` t2 WHERE t2.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) IS NULL) DESC, ((SELECT t2.`city` FROM `location` t2 WHERE t2.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) ASC
+SELECT DISTINCT (SELECT t2.`city` FROM `location` t2 WHERE t2.`id` = t0.`location_id`) FROM `venue` t0 LEFT JOIN `location` t1 ON t1.`id` = t0.`location_id` WHERE t1.`city` IS NOT NULL ORDER BY ((SELECT t2.`city` FROM `location` t2 WHERE t2.`id` = t0.`location_id`) IS NULL) DESC, (SELECT t2.`city` FROM `location` t2 WHERE t2.`id` = t0.`location_id`) ASC
 -- bindings: []
 
 -- fetch: distance < 5, sort name[c], rating desc, limit 10 offset 20
-SELECT t0.`id`, t0.`code`, t0.`createdAt`, t0.`distance`, t0.`favorite`, t0.`name`, t0.`phone`, t0.`priceCategory`, t0.`rating`, t0.`specialCount`, t0.`tipCount` FROM `venue` t0 WHERE t0.`distance` < ? ORDER BY ((`sift`.sift_fold((t0.`name` COLLATE utf8mb4_nopad_bin), 1) COLLATE utf8mb4_nopad_bin) IS NULL) DESC, (`sift`.sift_fold((t0.`name` COLLATE utf8mb4_nopad_bin), 1) COLLATE utf8mb4_nopad_bin) ASC, (t0.`rating` IS NULL) ASC, t0.`rating` DESC, t0.`id` ASC LIMIT ? OFFSET ?
+SELECT t0.`id`, t0.`code`, t0.`createdAt`, t0.`distance`, t0.`favorite`, t0.`name`, t0.`phone`, t0.`priceCategory`, t0.`rating`, t0.`specialCount`, t0.`tipCount` FROM `venue` t0 WHERE t0.`distance` < ? ORDER BY ((`sift`.sift_fold(t0.`name`, 1) COLLATE utf8mb4_nopad_bin) IS NULL) DESC, (`sift`.sift_fold(t0.`name`, 1) COLLATE utf8mb4_nopad_bin) ASC, (t0.`rating` IS NULL) ASC, t0.`rating` DESC, t0.`id` ASC LIMIT ? OFFSET ?
 -- bindings: [5, 10, 20]
 
 -- fetch: sort rating nulls last, localized name
@@ -571,7 +571,7 @@ SELECT t0.`id` AS `id` FROM `venue` t0 ORDER BY t0.`id` ASC LIMIT ? OFFSET ?
 -- bindings: [9223372036854775807, 2]
 
 -- fetch: properties name, location.city
-SELECT (t0.`name` COLLATE utf8mb4_nopad_bin) AS `name`, ((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) AS `location.city` FROM `venue` t0 WHERE t0.`favorite` = ? ORDER BY t0.`id` ASC
+SELECT t0.`name` AS `name`, (SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) AS `location.city` FROM `venue` t0 WHERE t0.`favorite` = ? ORDER BY t0.`id` ASC
 -- bindings: [1]
 
 -- fetch: indices
@@ -579,11 +579,11 @@ SELECT t0.`__sift_index` FROM `venue` t0 WHERE (EXISTS (SELECT 1 FROM `venue__ta
 -- bindings: ['wifi']
 
 -- fetch: aggregates grouped by priceCategory
-SELECT (t0.`priceCategory` COLLATE utf8mb4_nopad_bin) AS `priceCategory`, COUNT(*) AS `count()`, COALESCE(SUM(t0.`tipCount`), 0) AS `sum(tipCount)`, (SUM(CAST(t0.`rating` AS DOUBLE)) / NULLIF(COUNT(t0.`rating`), 0)) AS `avg(rating)`, MIN((t0.`name` COLLATE utf8mb4_nopad_bin)) AS `min(name)`, MAX(t0.`distance`) AS `max(distance)` FROM `venue` t0 WHERE t0.`distance` < ? GROUP BY (t0.`priceCategory` COLLATE utf8mb4_nopad_bin) ORDER BY ((t0.`priceCategory` COLLATE utf8mb4_nopad_bin) IS NULL) DESC, (t0.`priceCategory` COLLATE utf8mb4_nopad_bin) ASC
+SELECT t0.`priceCategory` AS `priceCategory`, COUNT(*) AS `count()`, COALESCE(SUM(t0.`tipCount`), 0) AS `sum(tipCount)`, (SUM(CAST(t0.`rating` AS DOUBLE)) / NULLIF(COUNT(t0.`rating`), 0)) AS `avg(rating)`, MIN(t0.`name`) AS `min(name)`, MAX(t0.`distance`) AS `max(distance)` FROM `venue` t0 WHERE t0.`distance` < ? GROUP BY t0.`priceCategory` ORDER BY (t0.`priceCategory` IS NULL) DESC, t0.`priceCategory` ASC
 -- bindings: [10]
 
 -- fetch: aggregates grouped by location.city
-SELECT ((SELECT t2.`city` FROM `location` t2 WHERE t2.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) AS `location.city`, COUNT(*) AS `count()` FROM `venue` t0 LEFT JOIN `location` t1 ON t1.`id` = t0.`location_id` WHERE (t1.`city` COLLATE utf8mb4_nopad_bin) IS NOT NULL GROUP BY ((SELECT t2.`city` FROM `location` t2 WHERE t2.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) ORDER BY (((SELECT t2.`city` FROM `location` t2 WHERE t2.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) IS NULL) DESC, ((SELECT t2.`city` FROM `location` t2 WHERE t2.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) ASC
+SELECT (SELECT t2.`city` FROM `location` t2 WHERE t2.`id` = t0.`location_id`) AS `location.city`, COUNT(*) AS `count()` FROM `venue` t0 LEFT JOIN `location` t1 ON t1.`id` = t0.`location_id` WHERE t1.`city` IS NOT NULL GROUP BY (SELECT t2.`city` FROM `location` t2 WHERE t2.`id` = t0.`location_id`) ORDER BY ((SELECT t2.`city` FROM `location` t2 WHERE t2.`id` = t0.`location_id`) IS NULL) DESC, (SELECT t2.`city` FROM `location` t2 WHERE t2.`id` = t0.`location_id`) ASC
 -- bindings: []
 
 -- fetch: expressions
@@ -599,8 +599,8 @@ UPDATE `venue` AS t0 SET `favorite` = ?, `tipCount` = (t0.`tipCount` + ?) WHERE 
 -- bindings: [0, 1]
 
 -- batch delete, statement 1
-DELETE t0 FROM `venue` AS t0 WHERE (t0.`tipCount` < ? AND ((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) = ? AND ((SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) COLLATE utf8mb4_nopad_bin) = ?))
--- bindings: [10, 'x', 'x']
+DELETE t0 FROM `venue` AS t0 WHERE (t0.`tipCount` < ? AND (SELECT t1.`city` FROM `location` t1 WHERE t1.`id` = t0.`location_id`) = ?)
+-- bindings: [10, 'x']
 
 -- batch delete, statement 2
 DELETE FROM `venue__scores` WHERE NOT EXISTS (SELECT 1 FROM `venue` p WHERE p.`id` = `venue__scores`.`owner`)
