@@ -57,16 +57,16 @@ let package = Package(
     .target(
       name: "SiftCLI",
       dependencies: [
-        "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftCoreData", "SiftLive",
-        "SiftLiveSQLite", "SiftLivePostgres", "SiftColumnar",
+        "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftMySQL", "SiftCoreData",
+        "SiftLive", "SiftLiveSQLite", "SiftLivePostgres", "SiftColumnar",
       ],
       resources: [.copy("Resources")]),
     .executableTarget(name: "sift", dependencies: ["SiftCLI"]),
     .executableTarget(
       name: "sift-bench",
       dependencies: [
-        "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftLive", "SiftLiveSQLite",
-        "CSQLite", "SiftCLI", "SiftColumnar",
+        "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftMySQL", "SiftLive",
+        "SiftLiveSQLite", "CSQLite", "SiftCLI", "SiftColumnar",
       ],
       // The committed ratios `sift-bench --check` compares against (read from the path given).
       exclude: ["baselines.json"]),
@@ -100,8 +100,8 @@ let package = Package(
     .testTarget(
       name: "SiftCLITests",
       dependencies: [
-        "SiftCLI", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftCoreData",
-        "SiftColumnar", "SiftTestSupport",
+        "SiftCLI", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftMySQL",
+        "SiftCoreData", "SiftColumnar", "SiftTestSupport",
       ],
       exclude: ["Transcripts"]),
 

@@ -14,7 +14,8 @@ import SiftSyntax
 /// ISO-8601 text (`TIMESTAMP`) and integer millisecond (`DATETIME`) dates, NUMERIC amounts, a foreign key to `sensor`;
 /// one index per column, plus `sift_fold(label, 1)` for `[c]` (the README's recipe) and
 /// `label COLLATE NOCASE` for the hand-written case-insensitive queries. With `SIFT_POSTGRES`
-/// set, the same on PostgreSQL (ExistingBenchPostgres.swift).
+/// set, the same on PostgreSQL (ExistingBenchPostgres.swift); with `SIFT_MYSQL`, on MySQL or
+/// MariaDB (ExistingBenchMySQL.swift).
 func runExistingBenchmarks(_ options: BenchOptions) throws {
   let rows = 1_000_000
   let dir = FileManager.default.temporaryDirectory.appendingPathComponent("sift-bench-existing-\(UUID().uuidString)")
@@ -54,6 +55,7 @@ func runExistingBenchmarks(_ options: BenchOptions) throws {
     try compareWithHand("sqlite-nocase-only-before", db, before, scans, seconds: options.seconds, clock: .threadCPU)
   }
   try runExistingPostgresBenchmarks(options, rows: rows)
+  try runExistingMySQLBenchmarks(options, rows: rows)
 }
 
 /// Times each case's compiled SQL against its hand-written SQL on `db`, interleaved, after

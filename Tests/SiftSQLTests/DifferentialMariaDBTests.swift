@@ -1,5 +1,6 @@
 import Foundation
 import SiftEvaluation
+import SiftSQL
 import SiftSyntax
 import Testing
 
@@ -37,7 +38,8 @@ struct DifferentialMariaDBTests {
     }
     var diff = ""
     if case .matches(let a) = mem, case .matches(let b) = maria {
-      diff = " (memory only: \(Set(a).subtracting(b).sorted().prefix(8)); mariadb only: "
+      diff =
+        " (memory only: \(Set(a).subtracting(b).sorted().prefix(8)); mariadb only: "
         + "\(Set(b).subtracting(a).sorted().prefix(8)))"
     }
     t.reports.append(
@@ -90,5 +92,56 @@ struct DifferentialMariaDBTests {
     print(
       "differential mariadb conformance: \(t.compared) cases × \(records.count) records, "
         + "\(t.reports.count) disagreements, \(t.documented.count) documented refusals")
+  }
+
+  /// Batch writes report the rows memory matches: an update (of a column to itself, so the data
+  /// stay as generated) for the first 120 predicates of a seed, and a delete, on fresh data each
+  /// time, for the first 12, after which the rows left are those memory does not match.
+  @Test(arguments: [1, 2] as [UInt64])
+  func batchCountsAgreeWithMemory(seed: UInt64) throws {
+    let records = RandomData.records(seed: seed, count: DifferentialRandomTests.recordsPerSeed)
+    let schema = try DifferentialSchemas.thing()
+    guard let leg = try MariaDBLeg(schema: schema, entity: "Thing", records: records) else {
+      print("note: \(MariaDBLeg.skipMessage)")
+      return
+    }
+    let memory = try JSONRecords.records(from: .array(records))
+    var generator = RandomPredicates(seed: seed &* 7919)
+    var reports: [String] = []
+    var updates = 0
+    var deletes = 0
+    for i in 0..<120 {
+      let g = generator.next()
+      guard let p = try? SiftPredicate(format: g.format, arguments: g.args),
+        let matched = try? p.compile().matchingIndices(memory)
+      else { continue }
+      let update = BatchUpdateRequest(entity: "Thing", predicate: p, assignments: [("small", try .expression("small"))])
+      do {
+        let count = try leg.db.run(update, compiler: leg.compiler).count
+        updates += 1
+        if count != matched.count { reports.append("update #\(i) \(p.source): \(count) rows, memory \(matched.count)") }
+      } catch {
+        let outcome = EngineOutcome.failed("\(error.diagnostic.id): \(error.diagnostic.message)")
+        if !MariaDBLeg.isDocumentedRefusal(outcome) { reports.append("update #\(i) \(p.source): \(outcome)") }
+      }
+      guard i < 12, let fresh = try MariaDBLeg(schema: schema, entity: "Thing", records: records) else { continue }
+      do {
+        let count = try fresh.db.run(BatchDeleteRequest(entity: "Thing", predicate: p), compiler: fresh.compiler).count
+        deletes += 1
+        let left = fresh.run(try SiftPredicate(format: "TRUEPREDICATE"))
+        let expected = EngineOutcome.matches((0..<records.count).filter { !matched.contains($0) })
+        if count != matched.count || left != expected {
+          reports.append("delete #\(i) \(p.source): \(count) rows (memory \(matched.count)); left \(left)")
+        }
+      } catch {
+        let outcome = EngineOutcome.failed("\(error.diagnostic.id): \(error.diagnostic.message)")
+        if !MariaDBLeg.isDocumentedRefusal(outcome) { reports.append("delete #\(i) \(p.source): \(outcome)") }
+      }
+    }
+    for r in reports { print(r) }
+    #expect(reports.isEmpty, "seed \(seed): \(reports.count) batch writes disagree")
+    #expect(updates > 60)
+    print(
+      "differential mariadb batch seed \(seed): \(updates) updates, \(deletes) deletes, \(reports.count) disagreements")
   }
 }

@@ -17,17 +17,28 @@ struct SQLCompilerReuseTests {
     }
   }
 
+  /// A statement, or the refusal's id and message (MySQL refuses some golden cases).
+  static func outcome(_ compiler: SQLCompiler, _ format: String, _ args: [SiftValue]) -> String {
+    do {
+      let st = try compiler.compileWhere(SiftPredicate(format: format, arguments: args), entity: "Venue")
+      return st.sql + " " + st.bindings.map(\.description).joined(separator: ", ")
+    } catch {
+      return "refused: \(error.diagnostic.id): \(error.diagnostic.message)"
+    }
+  }
+
   /// The golden cases compiled in turn, three times over, with one compiler equal the same
   /// cases compiled each with a new compiler.
   @Test(arguments: SQLGoldenTests.dialects.map(\.name))
   func sequentialReuseMatchesFresh(dialectName: String) throws {
     let dialect = try #require(SQLGoldenTests.dialects.first { $0.name == dialectName })
-    let expected = try Self.fresh(dialect)
+    let expected = Self.formats.map {
+      Self.outcome(SQLCompiler(dialect: dialect, schema: SQLFixtures.schema), $0.0, $0.1)
+    }
     let compiler = SQLCompiler(dialect: dialect, schema: SQLFixtures.schema)
     for _ in 0..<3 {
       for ((format, args), want) in zip(Self.formats, expected) {
-        let got = try compiler.compileWhere(SiftPredicate(format: format, arguments: args), entity: "Venue")
-        #expect(got == want, "\(format)")
+        #expect(Self.outcome(compiler, format, args) == want, "\(format)")
       }
     }
   }

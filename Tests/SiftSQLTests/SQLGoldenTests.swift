@@ -20,6 +20,9 @@ struct SQLGoldenTests {
     /// A WHERE condition alone (run as `SELECT COUNT(*) FROM <from> WHERE …`), or a statement.
     var from: String?
     var target: Target
+    /// The refusal ("id: message") in place of SQL: only MySQL refuses golden cases, each one
+    /// documented in Grammar/notes/mysql.md; the file shows it where the SQL would be.
+    var refusal: String? = nil
   }
 
   static let dialects: [any SQLDialect] = [SQLiteDialect(), PostgreSQLDialect(), MySQLDialect()]
@@ -31,10 +34,30 @@ struct SQLGoldenTests {
   static func whereEntries(
     _ cases: [(String, [SiftValue])], _ compiler: SQLCompiler, entity: String, target: Entry.Target
   ) throws -> [Entry] {
-    try cases.map { format, args in
-      let st = try compiler.compileWhere(try SiftPredicate(format: format, arguments: args), entity: entity)
+    var out: [Entry] = []
+    for (format, args) in cases {
+      let p = try SiftPredicate(format: format, arguments: args)
+      let from = try compiler.fromClause(entity: entity)
+      out.append(
+        try attempt(compiler.dialect, caseTitle(format, args), target, from: from) {
+          try compiler.compileWhere(p, entity: entity)
+        })
+    }
+    return out
+  }
+
+  /// The entry `make` compiles, or on MySQL its refusal (`Entry.refusal`); other dialects throw.
+  static func attempt(
+    _ dialect: any SQLDialect, _ title: String, _ target: Entry.Target, from: String? = nil,
+    _ make: () throws -> SQLStatement
+  ) throws -> Entry {
+    do {
+      return Entry(title: title, statement: try make(), from: from, target: target)
+    } catch {
+      guard dialect.name == "mysql", let e = error as? SiftError else { throw error }
       return Entry(
-        title: caseTitle(format, args), statement: st, from: try compiler.fromClause(entity: entity), target: target)
+        title: title, statement: SQLStatement(sql: ""), from: nil, target: target,
+        refusal: "\(e.diagnostic.id): \(e.diagnostic.message)")
     }
   }
 
@@ -49,7 +72,7 @@ struct SQLGoldenTests {
     let compiler = SQLCompiler(dialect: dialect, schema: SQLFixtures.schema)
     var out = try whereEntries(SQLGoldenCases.venuePredicates, compiler, entity: "Venue", target: .venues)
     for (title, request) in try SQLGoldenCases.venueRequests() {
-      out.append(Entry(title: title, statement: try compiler.compile(request), target: .venues))
+      out.append(try attempt(dialect, title, .venues) { try compiler.compile(request) })
     }
     let paged = SiftFetchRequest(entity: "Venue", predicate: try SiftPredicate(format: "distance < 5"), limit: 5)
     out.append(
@@ -88,6 +111,10 @@ struct SQLGoldenTests {
         case .events: out += "-- == A database Sift did not create: ExistingEvents.schema, entity event\n\n"
         case .introspectedEvents: out += "-- == The same file's schema read by introspection, entity event\n\n"
         }
+      }
+      if let refusal = e.refusal {
+        out += "-- " + e.title + "\n-- refused: " + refusal + "\n\n"
+        continue
       }
       out += "-- " + e.title + "\n" + e.statement.sql + "\n"
       out += "-- bindings: [" + e.statement.bindings.map(\.description).joined(separator: ", ") + "]\n\n"
@@ -171,7 +198,7 @@ struct SQLGoldenTests {
       print("note: \(MariaDBLeg.skipMessage)")
       return
     }
-    for e in try Self.entries(dialect) where e.target == .venues {
+    for e in try Self.entries(dialect) where e.target == .venues && e.refusal == nil {
       // The same case compiled for the leg's own function database.
       var st = e.statement
       st = SQLStatement(
@@ -179,13 +206,24 @@ struct SQLGoldenTests {
       if let from = e.from {
         st = SQLStatement(sql: "SELECT COUNT(*) FROM \(from) WHERE \(st.sql)", bindings: st.bindings)
       }
-      do {
-        try leg.db.executeScript("START TRANSACTION")
-        defer { try? leg.db.executeScript("ROLLBACK") }
-        _ = try leg.db.execute(st)
-      } catch {
-        Issue.record("mysql: \(e.title) does not run: \(error)\n\(st.sql)")
+      // The fixture's names go beyond ASCII: a [c]/[d] case parses and runs until sift_fold
+      // meets one (Grammar/notes/mysql.md), a documented refusal.
+      let outcome = Self.rolledBack(st, on: leg)
+      if case .failed(let why) = outcome, !MariaDBLeg.isDocumentedRefusal(outcome) {
+        Issue.record("mysql: \(e.title) does not run: \(why)\n\(st.sql)")
       }
+    }
+  }
+
+  /// `st` run in a transaction rolled back afterwards.
+  static func rolledBack(_ st: SQLStatement, on leg: MariaDBLeg) -> EngineOutcome {
+    do {
+      try leg.db.executeScript("START TRANSACTION")
+      defer { try? leg.db.executeScript("ROLLBACK") }
+      _ = try leg.db.execute(st)
+      return .matches([])
+    } catch {
+      return .failed("\(error.diagnostic.id): \(error.diagnostic.message)")
     }
   }
 }

@@ -15,7 +15,8 @@ enum BatchCommand: SiftSubcommand {
   static let name = "batch"
   static let options = CommandOptions(
     valued: [
-      "--data", "--schema", "--entity", "--postgres", "--db", "--pg-schema", "--model", "--configuration", "--dates",
+      "--data", "--schema", "--entity", "--postgres", "--db", "--pg-schema", "--mysql", "--model", "--configuration",
+      "--dates",
       "--policy",
     ],
     switches: ["--lenient", "--write"])
@@ -31,17 +32,14 @@ enum BatchCommand: SiftSubcommand {
     guard parsed.positionals.isEmpty else {
       return CLIOutput.usageError("batch reads cases from standard input and takes no format string", command: "batch")
     }
-    let source = DatabaseOptions(
-      sqlitePath: parsed.value("--db"), conninfo: parsed.value("--postgres"), pgSchema: parsed.value("--pg-schema"),
-      schemaFile: parsed.value("--schema"), modelPath: parsed.value("--model"),
-      configuration: parsed.value("--configuration"))
+    let source = DatabaseOptions(parsed)
     if let problem = source.usageProblem { return CLIOutput.usageError(problem, command: "batch") }
     if source.namesDatabase && parsed.value("--entity") == nil {
-      return CLIOutput.usageError("--entity TABLE is needed with --db or --pg-schema", command: "batch")
+      return CLIOutput.usageError("--entity TABLE is needed with --db, --pg-schema or --mysql", command: "batch")
     }
     if parsed.flags.contains("--write") && !source.namesDatabase {
       return CLIOutput.usageError(
-        "--write goes with --db FILE or --postgres CONNINFO --pg-schema NAME", command: "batch")
+        "--write goes with \(DatabaseOptions.usage)", command: "batch")
     }
     if parsed.flags.contains("--write") && parsed.value("--policy") != nil {
       // A policy checks a client's reads; a write case's format, values and inserted rows are

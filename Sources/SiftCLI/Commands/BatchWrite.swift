@@ -141,7 +141,8 @@ extension BatchContext {
       failure("input", ["id": .string(id.rawValue), "message": .string(message), "line": 1, "column": 1, "offset": 0])
     }
     guard let database else {
-      return input(.invalidCase, "update, delete and insert cases run on a database: --db FILE or --pg-schema NAME")
+      return input(
+        .invalidCase, "update, delete and insert cases run on a database: --db FILE, --pg-schema NAME or --mysql URL")
     }
     guard writable else {
       return input(

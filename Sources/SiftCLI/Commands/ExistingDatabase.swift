@@ -1,16 +1,18 @@
 import Foundation
 import SiftCoreData
+import SiftMySQL
 import SiftPostgres
 import SiftSQL
 import SiftSQLite
 import SiftSyntax
 
 /// A database Sift did not create, opened read-only, with the schema read from it (and merged
-/// with a schema file when one is given). Used by `sift --db`/`--postgres … --pg-schema`, the
+/// with a schema file when one is given). Used by `sift --db`/`--postgres … --pg-schema`/`--mysql`, the
 /// REPL's `.open`, `sift sql --db`, `sift fetch` and `sift batch --db`. Nothing is written into
 /// it unless a command passes `writable` for its `--write` (`sift batch --write`'s update,
 /// delete and insert cases): else SQLite is opened with `SQLiteDatabase(untouched:)`,
-/// PostgreSQL with `readOnly: true`, and a `.named` schema is never created.
+/// PostgreSQL and MySQL/MariaDB with `readOnly: true` (a read-only session), and a `.named`
+/// schema is never created.
 ///
 /// ```swift
 /// let db = try ExistingDatabase.open(sqlite: "notes.sqlite")
@@ -27,7 +29,27 @@ final class ExistingDatabase {
   }
 
   /// Which engine the database runs on.
-  enum Kind: String { case sqlite, postgres }
+  enum Kind: String {
+    case sqlite, postgres, mysql
+
+    /// The dialect compiled statements use on this engine.
+    var dialect: any SQLDialect {
+      switch self {
+      case .sqlite: SQLiteDialect()
+      case .postgres: PostgreSQLDialect()
+      case .mysql: MySQLDialect()
+      }
+    }
+
+    /// The engine's name in messages ("an SQLite database", "a PostgreSQL database").
+    var article: String {
+      switch self {
+      case .sqlite: "an SQLite"
+      case .postgres: "a PostgreSQL"
+      case .mysql: "a MySQL/MariaDB"
+      }
+    }
+  }
 
   let kind: Kind
   /// The connection (read-only).
@@ -38,7 +60,7 @@ final class ExistingDatabase {
   let warnings: [SQLIntrospectionWarning]
   /// The Core Data store when the file is one (`CoreDataDatabase.swift`).
   var coreData: CoreDataStore?
-  /// The file path, or `PostgreSQL schema NAME`.
+  /// The file path, `PostgreSQL schema NAME` or `MariaDB database NAME at HOST:PORT`.
   let label: String
   /// How to connect again to a PostgreSQL schema (the REPL's `.watch` opens its own live hub).
   var postgres: (conninfo: String, schema: String)?
@@ -52,7 +74,7 @@ final class ExistingDatabase {
   }
 
   /// The dialect the database speaks.
-  var dialect: any SQLDialect { kind == .postgres ? PostgreSQLDialect() : SQLiteDialect() }
+  var dialect: any SQLDialect { kind.dialect }
 
   /// A compiler for the database's schema and dialect.
   var compiler: SQLCompiler { SQLCompiler(dialect: dialect, schema: schema) }
@@ -107,29 +129,38 @@ final class ExistingDatabase {
       let cause = error.underlying as? PostgresError
       throw Failure(cause == nil || cause?.kind == .connection ? error.message : "PostgreSQL: \(error.message)")
     }
-    let read: SQLIntrospection
-    do {
-      read = try pg.introspectSchema(named: name)
-    } catch {
-      pg.close()
-      throw Failure("cannot read PostgreSQL schema '\(name)': \(message(of: error))")
-    }
-    guard !read.schema.entityNames.isEmpty else {
-      pg.close()
-      throw Failure("PostgreSQL schema '\(name)' has no tables or views (or does not exist)")
-    }
-    let schema: SQLSchema
-    do {
-      schema = try merge(read.schema, schemaFile: schemaFile)
-      try check(schema, schemaFile: schemaFile, in: pg, dialect: PostgreSQLDialect())
-    } catch {
-      pg.close()
-      throw error
-    }
-    let db = ExistingDatabase(
-      kind: .postgres, database: pg, schema: schema, warnings: read.warnings, label: "PostgreSQL schema \(name)")
+    let db = try adopt(
+      pg, kind: .postgres, label: "PostgreSQL schema \(name)", schemaFile: schemaFile, close: pg.close,
+      read: { () throws(Failure) in
+        do {
+          return try pg.introspectSchema(named: name)
+        } catch {
+          throw Failure("cannot read PostgreSQL schema '\(name)': \(message(of: error))")
+        }
+      })
     db.postgres = (conninfo, name)
     return db
+  }
+
+  /// A server database just connected to, made an `ExistingDatabase`: its schema read (`read`),
+  /// refused when it holds no table or view, merged with the schema file and checked against
+  /// it; `close` is called on every failure.
+  static func adopt(
+    _ db: any SQLDatabase, kind: Kind, label: String, schemaFile: String?, close: () -> Void,
+    read: () throws(Failure) -> SQLIntrospection
+  ) throws(Failure) -> ExistingDatabase {
+    do throws(Failure) {
+      let introspection = try read()
+      guard !introspection.schema.entityNames.isEmpty else {
+        throw Failure("\(label) has no tables or views (or does not exist)")
+      }
+      let schema = try merge(introspection.schema, schemaFile: schemaFile)
+      try check(schema, schemaFile: schemaFile, in: db, dialect: kind.dialect)
+      return ExistingDatabase(kind: kind, database: db, schema: schema, warnings: introspection.warnings, label: label)
+    } catch {
+      close()
+      throw error
+    }
   }
 
   /// A schema file's descriptions checked against the stored values (`SQLSchema.checkStorage`):
@@ -210,51 +241,14 @@ final class ExistingDatabase {
     if let timeLimit, let pg = database as? PostgresDatabase {
       return try pg.execute(statement, timeLimit: timeLimit)
     }
+    if let timeLimit, let mysql = database as? MySQLDatabase {
+      return try mysql.execute(statement, timeLimit: timeLimit)
+    }
     return try database.execute(statement)
   }
 
   func close() {
     (database as? PostgresDatabase)?.close()
-  }
-}
-
-/// `--db FILE` / `--postgres CONNINFO --pg-schema NAME` / `--schema S.json` as given to a
-/// subcommand: which existing database to open, if any.
-struct DatabaseOptions {
-  var sqlitePath: String?
-  var conninfo: String?
-  var pgSchema: String?
-  var schemaFile: String?
-  /// A Core Data model for a `--db` store (`--model`).
-  var modelPath: String? = nil
-  /// The model's configuration whose entities the store holds (`--configuration NAME`).
-  var configuration: String? = nil
-
-  /// True when the options name an existing database (`--db`, or `--postgres` with `--pg-schema`).
-  var namesDatabase: Bool { sqlitePath != nil || pgSchema != nil }
-
-  /// A usage problem (both engines, `--pg-schema` without `--postgres`), or nil.
-  var usageProblem: String? {
-    if sqlitePath != nil && (conninfo != nil || pgSchema != nil) {
-      return "--db and --postgres/--pg-schema name two databases; give one"
-    }
-    if pgSchema != nil && conninfo == nil { return "--pg-schema needs --postgres CONNINFO" }
-    if modelPath != nil && sqlitePath == nil { return "--model goes with --db STORE.sqlite (a Core Data store)" }
-    if configuration != nil && modelPath == nil { return "--configuration NAME goes with --model MODEL" }
-    return nil
-  }
-
-  /// Opens the database the options name (check `namesDatabase` first); read-only unless
-  /// `writable` (a command's explicit `--write`).
-  func open(writable: Bool = false) throws(ExistingDatabase.Failure) -> ExistingDatabase {
-    if let sqlitePath {
-      return try ExistingDatabase.open(
-        sqlite: sqlitePath, schemaFile: schemaFile, model: modelPath, configuration: configuration,
-        writable: writable)
-    }
-    guard let conninfo, let pgSchema else {
-      throw ExistingDatabase.Failure("no database given: use --db FILE or --postgres CONNINFO --pg-schema NAME")
-    }
-    return try ExistingDatabase.open(postgres: conninfo, schema: pgSchema, schemaFile: schemaFile, writable: writable)
+    (database as? MySQLDatabase)?.close()
   }
 }

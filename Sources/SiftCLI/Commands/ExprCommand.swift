@@ -131,11 +131,9 @@ enum ExprCommand: SiftSubcommand {
     _ expression: SiftExpression, _ request: SiftFetchRequest, _ schemaPath: String, dialect name: String?,
     aggregate: Bool
   ) -> ExitStatus {
-    let dialect: any SQLDialect
-    switch name ?? "sqlite" {
-    case "sqlite": dialect = SQLiteDialect()
-    case "postgres", "postgresql": dialect = PostgreSQLDialect()
-    case let other: return CLIOutput.usageError("unknown dialect '\(other)'; use sqlite or postgres", command: "expr")
+    guard let dialect = ExistingDatabase.Kind(dialectName: name ?? "sqlite")?.dialect else {
+      return CLIOutput.usageError(
+        "unknown dialect '\(name ?? "")'; use \(ExistingDatabase.Kind.dialectNames)", command: "expr")
     }
     let schema: SQLSchema
     do {

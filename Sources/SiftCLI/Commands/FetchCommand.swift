@@ -12,8 +12,9 @@ enum FetchCommand: SiftSubcommand {
   static let name = "fetch"
   static let options = CommandOptions(
     valued: [
-      "--data", "--sample", "--dates", "--db", "--postgres", "--pg-schema", "--schema", "--model", "--entity",
-      "--where", "--arg", "--var", "--sort", "--limit", "--offset", "--properties", "--group-by", "--aggregate",
+      "--data", "--sample", "--dates", "--db", "--postgres", "--pg-schema", "--mysql", "--schema", "--model",
+      "--entity", "--where", "--arg", "--var", "--sort", "--limit", "--offset", "--properties", "--group-by",
+      "--aggregate",
       "--having", "--result", "--batch-size", "--configuration",
     ],
     switches: ["--distinct", "--no-subentities"])
@@ -22,6 +23,7 @@ enum FetchCommand: SiftSubcommand {
     sift fetch --db FILE.sqlite [--model MODEL.xcdatamodeld [--configuration NAME]] [--schema S.json]
                --entity E [REQUEST]
     sift fetch --postgres CONNINFO --pg-schema NAME [--schema S.json] --entity E [REQUEST]
+    sift fetch --mysql mysql://USER:PASSWORD@HOST:PORT/DATABASE [--schema S.json] --entity E [REQUEST]
 
     Runs one fetch request, read-only, and prints one JSON value per line: a record or
     dictionary per row, a key per row (--result ids), or {"count": N}. REQUEST is any of:
@@ -49,6 +51,7 @@ enum FetchCommand: SiftSubcommand {
       --configuration NAME    with --model: the model configuration the store holds
       --postgres C            a PostgreSQL server, with --pg-schema NAME
       --pg-schema NAME        the PostgreSQL schema whose tables are fetched
+      --mysql URL             a MySQL/MariaDB database (mysql://USER:PASSWORD@HOST:PORT/DATABASE)
       --schema S.json         a schema file merged over the database's
 
     EXAMPLES
@@ -68,19 +71,16 @@ enum FetchCommand: SiftSubcommand {
       return CLIOutput.usageError(
         "fetch takes no format string: give the predicate with --where 'PREDICATE'", command: name)
     }
-    let source = DatabaseOptions(
-      sqlitePath: parsed.value("--db"), conninfo: parsed.value("--postgres"), pgSchema: parsed.value("--pg-schema"),
-      schemaFile: parsed.value("--schema"), modelPath: parsed.value("--model"),
-      configuration: parsed.value("--configuration"))
+    let source = DatabaseOptions(parsed)
     if let problem = source.usageProblem { return CLIOutput.usageError(problem, command: name) }
     let inputs = [parsed.value("--data") != nil, parsed.value("--sample") != nil, source.namesDatabase]
     guard inputs.filter({ $0 }).count == 1 else {
       return CLIOutput.usageError(
-        "fetch needs one source: --data FILE.json, --sample NAME, --db FILE.sqlite or --postgres C --pg-schema NAME",
+        "fetch needs one source: --data FILE.json, --sample NAME, \(DatabaseOptions.usage)",
         command: name)
     }
     if source.namesDatabase && parsed.value("--entity") == nil {
-      return CLIOutput.usageError("--entity E is needed with --db or --pg-schema", command: name)
+      return CLIOutput.usageError("--entity E is needed with --db, --pg-schema or --mysql", command: name)
     }
     let plan: FetchPlan
     do {

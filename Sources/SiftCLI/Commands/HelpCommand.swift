@@ -41,6 +41,8 @@ enum HelpCommand: SiftSubcommand {
                                    .insert/.update/.delete under .watch write to it)
       sift --postgres CONNINFO --pg-schema NAME
                                    the REPL on a PostgreSQL schema's tables (read-only)
+      sift --mysql mysql://USER:PASSWORD@HOST:PORT/DATABASE
+                                   the REPL on a MySQL/MariaDB database's tables (read-only)
       sift repl [OPTIONS]          the REPL (see 'sift help repl')
       sift parse 'FORMAT' …        print the canonical form or a diagnostic
       sift eval 'FORMAT' --data F  print the records of F that match
@@ -54,8 +56,8 @@ enum HelpCommand: SiftSubcommand {
                                    copy JSON records into a new SQLite file Sift creates
       sift index --db F --fold TABLE.COLUMN [--options c|d|cd]
                                    create the sift_fold index [c]/[d] comparisons use
-      sift setup-sql --dialect D [--postgres CONNINFO] [--grant ROLE]
-                                   Sift's SQL functions for PostgreSQL (or how for SQLite)
+      sift setup-sql --dialect D [--postgres CONNINFO | --mysql URL] [--grant ROLE]
+                                   Sift's SQL functions for PostgreSQL or MySQL (or how for SQLite)
       sift --db STORE.sqlite [--model MODEL.xcdatamodeld]
                                    the REPL on a Core Data store's entities (read-only)
       sift schema --model M | --db FILE [--model M]
@@ -157,12 +159,13 @@ enum HelpCommand: SiftSubcommand {
       sift eval "SELF BEGINSWITH[c] 'd'" --data notes.json     # notes.json: ["Do", "Re", "Mi"]
     """,
     "sql": """
-    sift sql 'FORMAT' --schema S.json --entity E [--dialect sqlite|postgres] [--arg JSON]...
+    sift sql 'FORMAT' --schema S.json --entity E [--dialect sqlite|postgres|mysql] [--arg JSON]...
     sift sql 'FORMAT' --db FILE.sqlite --entity TABLE [--schema S.json] [--arg JSON]...
     sift sql 'FORMAT' --postgres CONNINFO --pg-schema NAME --entity TABLE [--arg JSON]...
+    sift sql 'FORMAT' --mysql mysql://USER:PASSWORD@HOST:PORT/DATABASE --entity TABLE [--arg JSON]...
 
     Compiles a predicate into a parameterized SELECT for one entity of a schema and prints the
-    SQL and its bindings. No value ever appears in the SQL text. With --db or --pg-schema the
+    SQL and its bindings. No value ever appears in the SQL text. With --db, --pg-schema or --mysql the
     schema is read from that database (read-only; --schema then overrides or adds) and the
     dialect is the database's.
 
@@ -173,7 +176,8 @@ enum HelpCommand: SiftSubcommand {
       --configuration C with --model: only configuration C's entities (the model's <configuration>)
       --postgres C      with --pg-schema NAME: read the schema from that PostgreSQL schema
       --pg-schema NAME  the PostgreSQL schema to read
-      --dialect D       sqlite (default, '?' placeholders) or postgres ('$1' placeholders)
+      --mysql URL       read the schema from the URL's MySQL/MariaDB database
+      --dialect D       sqlite (default, '?' placeholders), postgres ('$1') or mysql ('?', backticks)
       --arg JSON        an argument for the next format specifier
       --var N=JSON      a value for $N
       --json            print {"sql", "bindings", "functions"} as one JSON object
@@ -188,7 +192,8 @@ enum HelpCommand: SiftSubcommand {
     sift batch --db FILE.sqlite --entity TABLE [--schema S.json]
     sift batch --db STORE.sqlite [--model MODEL.xcdatamodeld] --entity ENTITY
     sift batch --postgres CONNINFO --pg-schema NAME --entity TABLE [--schema S.json]
-    sift batch (--db FILE.sqlite | --postgres CONNINFO --pg-schema NAME) --entity TABLE --write
+    sift batch --mysql mysql://USER:PASSWORD@HOST:PORT/DATABASE --entity TABLE [--schema S.json]
+    sift batch (--db FILE.sqlite | --postgres CONNINFO --pg-schema NAME | --mysql URL) --entity TABLE --write
 
     Reads one JSON case per line from standard input and writes one JSON result per line:
       in:  {"id": …, "format": "…", "args": [JSON…], "variables": {"NAME": JSON}}
@@ -201,7 +206,7 @@ enum HelpCommand: SiftSubcommand {
     "stage": "policy".
     With --data, ok lines add "matches": [record indices]. With --schema and --entity they add
     "sql", "bindings" and "sqlMatches" (from an in-memory SQLite database loaded with D); with
-    --postgres CONNINFO also "pgMatches". With --db or --pg-schema the cases run on that
+    --postgres CONNINFO also "pgMatches". With --db, --pg-schema or --mysql the cases run on that
     database, read-only, and ok lines add "rows" (the matching rows' primary-key values,
     ascending), "sql" and "bindings"; a table without a one-column primary key answers each
     case with an error at stage "sql". On a Core Data store (see 'sift help schema') "rows" are
@@ -219,15 +224,16 @@ enum HelpCommand: SiftSubcommand {
       --data D.json     the records each case is evaluated on ("matches")
       --dates F         which values of D.json are dates, as for 'sift eval'
       --schema S.json   with --entity: compile each case to SQL ("sql", "sqlMatches")
-      --entity E        the entity (or, with --db/--pg-schema, the table) the cases select
+      --entity E        the entity (or, with --db/--pg-schema/--mysql, the table) the cases select
       --postgres C      also run on PostgreSQL ("pgMatches"); with --pg-schema: that database
       --pg-schema NAME  run the cases on that PostgreSQL schema's tables, read-only
+      --mysql URL       run the cases on the URL's MySQL/MariaDB database, read-only ("rows")
       --db FILE         run the cases on an SQLite file or Core Data store, read-only ("rows")
       --model M         with --db on a Core Data store: its .xcdatamodeld
       --configuration C with --model: only configuration C's entities (the model's <configuration>)
       --policy P.json   check each case's format against a query policy (sift help check)
       --lenient         a record whose evaluation fails does not match (default: the case fails)
-      --write           with --db/--pg-schema: open it for writing and run update/delete/insert cases
+      --write           with --db/--pg-schema/--mysql: open it for writing and run update/delete/insert cases
                         (not with --policy, which governs clients' reads)
 
     EXAMPLES
@@ -277,7 +283,7 @@ enum HelpCommand: SiftSubcommand {
       sift --db notes.sqlite -c ".plan title BEGINSWITH[c] 'meet'"
     """,
     "setup-sql": """
-    sift setup-sql --dialect postgres|sqlite [--postgres CONNINFO] [--grant ROLE]
+    sift setup-sql --dialect postgres|mysql|sqlite [--postgres CONNINFO | --mysql URL] [--grant ROLE]
 
     postgres: prints the idempotent migration (CREATE SCHEMA sift, CREATE OR REPLACE FUNCTION
     sift.sift_fold, …) that statements using [c]/[d], division and localized sorts need; run it
@@ -289,16 +295,25 @@ enum HelpCommand: SiftSubcommand {
     application role can call them; --grant ROLE (repeatable, or ROLE,ROLE) grants them to
     those roles instead. Run it as a role that may create the schema (or owns it); any other
     role fails with sift-functions-privilege (exit 1) naming what it lacks.
+    mysql: prints the statements (CREATE DATABASE IF NOT EXISTS sift, CREATE OR REPLACE
+    FUNCTION sift.sift_fold, sift_idiv, sift_imod, sift_fdiv, sift_utf16_length) that statements
+    using [c]/[d], integer division and length need, in the database sift that compiled SQL
+    calls; run it once per server as a user that may create them:
+      sift setup-sql --dialect mysql | mariadb -u root
+    or with --mysql URL let sift run it on that server (the database sift only; nothing of the
+    URL's database). Grant EXECUTE ON sift.* to the users that query.
     sqlite: SQLite keeps functions in the connection, so there is nothing to run; prints how
     to call SQLiteFunctions.register(on:) on a connection from any SQLite library.
 
-      --dialect D     postgres or sqlite
+      --dialect D     postgres, mysql or sqlite
       --postgres C    with --dialect postgres: run the setup on that database
+      --mysql URL     with --dialect mysql: run the setup on that server
       --grant ROLE    grant the functions to ROLE instead of PUBLIC (repeatable, or ROLE,ROLE)
 
     EXAMPLES
       sift setup-sql --dialect postgres | psql "$DATABASE_URL"
       sift setup-sql --dialect postgres --postgres "dbname=app"
+      sift setup-sql --dialect mysql | mariadb -u root
       sift setup-sql --dialect sqlite
     """,
   ]

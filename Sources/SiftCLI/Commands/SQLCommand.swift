@@ -11,7 +11,7 @@ enum SQLCommand: SiftSubcommand {
   static let name = "sql"
   static let options = CommandOptions(
     valued: [
-      "--schema", "--entity", "--dialect", "--arg", "--var", "--db", "--postgres", "--pg-schema", "--model",
+      "--schema", "--entity", "--dialect", "--arg", "--var", "--db", "--postgres", "--pg-schema", "--mysql", "--model",
       "--configuration",
     ],
     switches: ["--json"])
@@ -27,29 +27,24 @@ enum SQLCommand: SiftSubcommand {
     guard parsed.positionals.count == 1, let format = parsed.positionals.first else {
       return CLIOutput.usageError("sql takes exactly one format string", command: "sql")
     }
-    let source = DatabaseOptions(
-      sqlitePath: parsed.value("--db"), conninfo: parsed.value("--postgres"), pgSchema: parsed.value("--pg-schema"),
-      schemaFile: parsed.value("--schema"), modelPath: parsed.value("--model"),
-      configuration: parsed.value("--configuration"))
+    let source = DatabaseOptions(parsed)
     if let problem = source.usageProblem { return CLIOutput.usageError(problem, command: "sql") }
     if source.conninfo != nil && source.pgSchema == nil {
       return CLIOutput.usageError("--postgres needs --pg-schema NAME (the schema to read)", command: "sql")
     }
     guard let entity = parsed.value("--entity"), source.namesDatabase || source.schemaFile != nil else {
       return CLIOutput.usageError(
-        "sql needs --entity NAME and a schema: --schema S.json, --db FILE.sqlite or --postgres CONNINFO --pg-schema NAME",
+        "sql needs --entity NAME and a schema: --schema S.json, \(DatabaseOptions.usage)",
         command: "sql")
     }
     if source.namesDatabase && parsed.value("--dialect") != nil {
       return CLIOutput.usageError(
-        "--dialect does not go with --db or --pg-schema: the SQL is that database's", command: "sql")
+        "--dialect does not go with --db, --pg-schema or --mysql: the SQL is that database's", command: "sql")
     }
-    var dialect: any SQLDialect
-    switch parsed.value("--dialect") ?? "sqlite" {
-    case "sqlite": dialect = SQLiteDialect()
-    case "postgres", "postgresql": dialect = PostgreSQLDialect()
-    case let other:
-      return CLIOutput.usageError("unknown dialect '\(other)'; use sqlite or postgres", command: "sql")
+    let dialectName = parsed.value("--dialect") ?? "sqlite"
+    guard var dialect = ExistingDatabase.Kind(dialectName: dialectName)?.dialect else {
+      return CLIOutput.usageError(
+        "unknown dialect '\(dialectName)'; use \(ExistingDatabase.Kind.dialectNames)", command: "sql")
     }
     var schema: SQLSchema
     let arguments: [SiftValue]

@@ -9,13 +9,14 @@ import SiftSQL
 enum SchemaCommand: SiftSubcommand {
   static let name = "schema"
   static let options = CommandOptions(
-    valued: ["--model", "--db", "--postgres", "--pg-schema", "--schema", "--configuration"],
+    valued: ["--model", "--db", "--postgres", "--pg-schema", "--mysql", "--schema", "--configuration"],
     switches: ["--text"])
 
   static let help = """
     sift schema --model MODEL.xcdatamodeld [--configuration NAME]
     sift schema --db FILE.sqlite [--model MODEL.xcdatamodeld [--configuration NAME]] [--schema S.json]
     sift schema --postgres CONNINFO --pg-schema NAME [--schema S.json]
+    sift schema --mysql mysql://USER:PASSWORD@HOST:PORT/DATABASE [--schema S.json]
     (each form takes --text: the same schema as plain text, for reading)
 
     Prints the schema Sift queries with, as a schema file (JSON; format in README.md): save it,
@@ -31,6 +32,7 @@ enum SchemaCommand: SiftSubcommand {
       --db FILE         an SQLite file or Core Data store, read-only
       --postgres C      with --pg-schema NAME: read that PostgreSQL schema, read-only
       --pg-schema NAME  the PostgreSQL schema to read
+      --mysql URL       read the URL's MySQL/MariaDB database, read-only
       --schema S.json   a schema file merged over what was read (overrides or adds)
       --text            print it as text (entities, columns, relationships with their order
                         column, unique indexes such as a model's uniqueness constraints)
@@ -51,9 +53,7 @@ enum SchemaCommand: SiftSubcommand {
     guard parsed.positionals.isEmpty else {
       return CLIOutput.usageError("schema takes no positional argument ('\(parsed.positionals[0])')", command: "schema")
     }
-    var source = DatabaseOptions(
-      sqlitePath: parsed.value("--db"), conninfo: parsed.value("--postgres"), pgSchema: parsed.value("--pg-schema"),
-      schemaFile: parsed.value("--schema"))
+    var source = DatabaseOptions(parsed)
     let modelPath = parsed.value("--model")
     let configuration = parsed.value("--configuration")
     source.modelPath = source.sqlitePath == nil ? nil : modelPath
@@ -65,9 +65,10 @@ enum SchemaCommand: SiftSubcommand {
     if source.conninfo != nil && source.pgSchema == nil {
       return CLIOutput.usageError("--postgres needs --pg-schema NAME (the schema to read)", command: "schema")
     }
-    if source.pgSchema != nil && modelPath != nil {
+    if let engine = source.engine, engine != .sqlite, modelPath != nil {
       return CLIOutput.usageError(
-        "--model goes with --db STORE.sqlite (a Core Data store), not --pg-schema", command: "schema")
+        "--model goes with --db STORE.sqlite (a Core Data store), not --\(engine == .mysql ? "mysql" : "pg-schema")",
+        command: "schema")
     }
     do {
       let schema: SQLSchema
@@ -81,7 +82,8 @@ enum SchemaCommand: SiftSubcommand {
           schemaFile: source.schemaFile)
       } else {
         return CLIOutput.usageError(
-          "schema needs --model MODEL or --db FILE (or --postgres … --pg-schema NAME)", command: "schema")
+          "schema needs --model MODEL or --db FILE (or --postgres … --pg-schema NAME, or --mysql URL)",
+          command: "schema")
       }
       if parsed.flags.contains("--text") {
         print(SchemaText.render(schema), terminator: "")

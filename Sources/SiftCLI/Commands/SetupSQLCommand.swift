@@ -1,4 +1,5 @@
 import Foundation
+import SiftMySQL
 import SiftPostgres
 import SiftSQL
 
@@ -11,12 +12,14 @@ import SiftSQL
 /// explicit write: the schema `sift` only, nothing of the user's). Both grant `USAGE` on the schema and
 /// `EXECUTE` on its functions to `PUBLIC`, or with `--grant ROLE` (repeatable, or `a,b`) to those
 /// roles alone. A role that may not create or grant them fails (exit 1), never "nothing changed".
-/// SQLite: functions live in the connection, not the file, so nothing
+/// MySQL/MariaDB: prints `MySQLDialect.setupSQL` (the database `sift` and its functions, `CREATE
+/// OR REPLACE`); with `--mysql URL` it runs it on that server (an explicit write: the database
+/// `sift` only). SQLite: functions live in the connection, not the file, so nothing
 /// is printed to run; the text explains `SQLiteFunctions.register(on:)`.
 enum SetupSQLCommand: SiftSubcommand {
   static let name = "setup-sql"
   static let options = CommandOptions(
-    valued: ["--dialect", "--postgres", "--grant"],
+    valued: ["--dialect", "--postgres", "--mysql", "--grant"],
     switches: [])
   static var help: String { HelpCommand.pages[name] ?? "" }
 
@@ -45,14 +48,24 @@ enum SetupSQLCommand: SiftSubcommand {
       return CLIOutput.usageError(error.message, command: "setup-sql")
     }
     guard parsed.positionals.isEmpty, let dialect = parsed.value("--dialect") else {
-      return CLIOutput.usageError("setup-sql needs --dialect postgres or --dialect sqlite", command: "setup-sql")
+      return CLIOutput.usageError("setup-sql needs --dialect postgres, mysql or sqlite", command: "setup-sql")
     }
     let grantees = parsed.all("--grant").flatMap { $0.split(separator: ",").map(String.init) }
     if grantees.contains(where: { $0.isEmpty }) {
       return CLIOutput.usageError("--grant needs a role name", command: "setup-sql")
     }
-    switch dialect {
-    case "postgres", "postgresql":
+    let kind = ExistingDatabase.Kind(dialectName: dialect)
+    if parsed.value("--postgres") != nil && kind != .postgres {
+      return CLIOutput.usageError("--postgres goes with --dialect postgres", command: "setup-sql")
+    }
+    if parsed.value("--mysql") != nil && kind != .mysql {
+      return CLIOutput.usageError("--mysql goes with --dialect mysql", command: "setup-sql")
+    }
+    if !grantees.isEmpty && kind != .postgres {
+      return CLIOutput.usageError("--grant is for --dialect postgres", command: "setup-sql")
+    }
+    switch kind {
+    case .postgres?:
       if let conninfo = parsed.value("--postgres") { return install(conninfo, grantees: grantees) }
       print("-- Sift's SQL functions for PostgreSQL (idempotent: CREATE OR REPLACE; re-run after upgrading Sift).")
       print(
@@ -69,12 +82,54 @@ enum SetupSQLCommand: SiftSubcommand {
       }
       print("COMMIT;")
       return .success
-    case "sqlite":
-      if !grantees.isEmpty { return CLIOutput.usageError("--grant is for --dialect postgres", command: "setup-sql") }
+    case .mysql?:
+      if let url = parsed.value("--mysql") { return installMySQL(url) }
+      print(mysqlText)
+      return .success
+    case .sqlite?:
       print(sqliteText)
       return .success
-    default:
-      return CLIOutput.usageError("unknown dialect '\(dialect)'; use postgres or sqlite", command: "setup-sql")
+    case nil:
+      return CLIOutput.usageError(
+        "unknown dialect '\(dialect)'; use \(ExistingDatabase.Kind.dialectNames)", command: "setup-sql")
+    }
+  }
+
+  /// The MySQL/MariaDB setup as a script for the `mariadb`/`mysql` client: its bodies hold `;`,
+  /// so each statement ends with the `$$` delimiter.
+  static var mysqlText: String {
+    let database = MySQLDialect.defaultFunctionDatabase
+    var lines = [
+      "-- Sift's SQL functions for MySQL/MariaDB (idempotent: CREATE OR REPLACE; re-run after upgrading Sift).",
+      "-- Creates the database \(database) (nothing else) and its functions, which compiled SQL calls",
+      "-- as \(database).sift_fold, ...: run once per server as a user that may create them:",
+      "--   sift setup-sql --dialect mysql | mariadb -u root",
+      "-- then let the users that query call them: GRANT EXECUTE ON \(database).* TO 'app'@'%';",
+      "DELIMITER $$",
+      "",
+    ]
+    for statement in MySQLDialect.setupSQL(database: database) {
+      lines.append(statement.trimmingCharacters(in: .whitespacesAndNewlines) + " $$")
+      lines.append("")
+    }
+    lines.append("DELIMITER ;")
+    return lines.joined(separator: "\n")
+  }
+
+  /// Runs the MySQL/MariaDB setup on the server `url` names, one statement at a time, and says
+  /// what it did; a user that may not create the database or its functions is an error (exit 1).
+  static func installMySQL(_ url: String) -> ExitStatus {
+    do {
+      let db = try MySQLDatabase(url: url, readOnly: false)
+      defer { db.close() }
+      try db.prepareSiftFunctions()
+      print(
+        "created or updated Sift's SQL functions in database \(MySQLDialect.defaultFunctionDatabase) on "
+          + "\((try? MySQLURL(url))?.server ?? "the server"); grant EXECUTE on it to the users that query")
+      return .success
+    } catch {
+      CLIOutput.error(TerminalText.escaped("sift setup-sql: \(error.message)", keeping: ["\t"]))
+      return .failure
     }
   }
 

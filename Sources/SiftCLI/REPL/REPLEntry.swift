@@ -60,7 +60,7 @@ func runREPL(arguments: [String]) -> ExitStatus {
 /// Builds the session the command line asked for.
 enum REPLStartup {
   static func makeSession(_ options: REPLOptions, style: REPLStyle) throws -> REPLSession {
-    let onDatabase = options.db != nil || options.pgSchema != nil
+    let onDatabase = options.database.namesDatabase
     let session =
       options.noSample || onDatabase ? REPLSession(style: style) : try REPLSession.withSampleData(style: style)
     for file in options.loads {
@@ -71,13 +71,9 @@ enum REPLStartup {
       let r = session.execute(".generate " + n)
       if r.status != .ok { throw REPLDataError(r.text.trimmingCharacters(in: .whitespacesAndNewlines)) }
     }
-    if let file = options.db {
-      _ = session.attach(
-        try ExistingDatabase.open(
-          sqlite: file, schemaFile: options.schemaFile, model: options.model, configuration: options.configuration))
+    if onDatabase {
+      _ = session.attach(try options.database.open())
       session.sql.writable = options.write
-    } else if let pg = options.postgres, let name = options.pgSchema {
-      _ = session.attach(try ExistingDatabase.open(postgres: pg, schema: name, schemaFile: options.schemaFile))
     } else if let pg = options.postgres {
       let r = session.execute(".connect " + pg)
       if r.status != .ok { throw REPLDataError(r.text.trimmingCharacters(in: .whitespacesAndNewlines)) }

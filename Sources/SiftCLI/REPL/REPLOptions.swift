@@ -27,7 +27,9 @@ struct REPLOptions: Sendable, Equatable {
   var db: String?
   /// With `--postgres`: the existing schema to query, read-only (`--pg-schema`).
   var pgSchema: String?
-  /// A schema file merged over what `--db`/`--pg-schema` read (`--schema`).
+  /// A MySQL/MariaDB database to query, read-only (`--mysql mysql://USER:PASSWORD@HOST:PORT/DATABASE`).
+  var mysql: String?
+  /// A schema file merged over what `--db`/`--pg-schema`/`--mysql` read (`--schema`).
   var schemaFile: String?
   /// A Core Data model for a `--db` store (`--model`).
   var model: String?
@@ -52,8 +54,8 @@ struct REPLOptions: Sendable, Equatable {
 
     Opens the Sift REPL on the built-in sample data (1,000 bubble-tea venues and 200 notes,
     in memory; copied into an in-memory SQLite database on first SQL use), or on your own
-    database's tables with --db FILE.sqlite or --postgres CONNINFO --pg-schema NAME (read-only:
-    nothing is written into it). Type predicates to see matching rows;
+    database's tables with --db FILE.sqlite, --postgres CONNINFO --pg-schema NAME or --mysql URL
+    (read-only: nothing is written into it). Type predicates to see matching rows;
     type .help for commands. When stdin is not a terminal the inputs are run as a script:
     `echo 'distance < 5' | sift` or `sift < queries.txt`.
 
@@ -71,7 +73,9 @@ struct REPLOptions: Sendable, Equatable {
       --postgres CONNINFO   connect to PostgreSQL at start (e.g. "dbname=sift"): a scratch
                             schema for JSON data, or with --pg-schema NAME that schema's tables
       --pg-schema NAME      with --postgres: query schema NAME's tables, read-only
-      --schema S.json       with --db or --pg-schema: a schema file that overrides or adds
+      --mysql URL           query a MySQL/MariaDB database's tables, read-only
+                            (mysql://USER:PASSWORD@HOST:PORT/DATABASE)
+      --schema S.json       with --db, --pg-schema or --mysql: a schema file that overrides or adds
       --model MODEL         with --db on a Core Data store: its .xcdatamodeld (keys as in the
                             model, fetch request templates for .fetch); without it keys are
                             the column names without Z, lower-cased
@@ -101,7 +105,7 @@ struct REPLOptions: Sendable, Equatable {
 
   static let valued = [
     "--load", "--generate", "--entity", "--engine", "--postgres", "--history", "--command", "-c", "--db", "--pg-schema",
-    "--schema", "--model", "--configuration",
+    "--mysql", "--schema", "--model", "--configuration",
   ]
   static let switches = [
     "--keep-going", "--no-color", "--no-sample", "--no-history", "--echo", "--write", "--help", "-h",
@@ -139,6 +143,7 @@ struct REPLOptions: Sendable, Equatable {
         case "--postgres": o.postgres = value
         case "--db": o.db = value
         case "--pg-schema": o.pgSchema = value
+        case "--mysql": o.mysql = value
         case "--schema": o.schemaFile = value
         case "--model": o.model = value
         case "--configuration": o.configuration = value
@@ -166,10 +171,7 @@ struct REPLOptions: Sendable, Equatable {
       }
       i += 1
     }
-    if o.db != nil && o.pgSchema != nil {
-      throw UsageError(message: "--db and --pg-schema name two databases; give one")
-    }
-    if o.pgSchema != nil && o.postgres == nil { throw UsageError(message: "--pg-schema needs --postgres CONNINFO") }
+    if let problem = o.database.usageProblem { throw UsageError(message: problem) }
     if o.configuration != nil && o.model == nil {
       throw UsageError(message: "--configuration NAME goes with --model MODEL")
     }
@@ -179,9 +181,23 @@ struct REPLOptions: Sendable, Equatable {
     if o.write && o.db == nil {
       throw UsageError(message: "--write goes with --db FILE.sqlite (edits under .watch are written to it)")
     }
-    if o.schemaFile != nil && o.db == nil && o.pgSchema == nil {
-      throw UsageError(message: "--schema goes with --db or --pg-schema (for JSON files: .load FILE --schema S.json)")
+    if o.schemaFile != nil && !o.database.namesDatabase {
+      throw UsageError(
+        message: "--schema goes with --db, --pg-schema or --mysql (for JSON files: .load FILE --schema S.json)")
     }
     return o
+  }
+
+  /// The existing database the options name (`--db`, `--postgres` with `--pg-schema`, `--mysql`).
+  var database: DatabaseOptions {
+    var d = DatabaseOptions()
+    d.sqlitePath = db
+    d.conninfo = postgres
+    d.pgSchema = pgSchema
+    d.mysqlURL = mysql
+    d.schemaFile = schemaFile
+    d.modelPath = model
+    d.configuration = configuration
+    return d
   }
 }

@@ -81,6 +81,7 @@ extension SQLCompilation {
     }
     switch op {
     case .equal:
+      if !bothNullable, o.isEmpty, let e = indexedTextEquality(x, y) ?? indexedTextEquality(y, x) { return e }
       if !bothNullable { return condition(SQLFragment("\(x) = \(y)")) }
       return condition(SQLFragment("\(x) \(sql: dialect.nullSafeEqualOperator) \(y)"))
     case .notEqual:
@@ -154,7 +155,9 @@ extension SQLCompilation {
       if let f = dialect.exactDoubleFunction {
         return SQLExpr(SQLFragment("\(sql: f)(\(x))"), type: .double, nullable: x.nullable)
       }
-      return SQLExpr(SQLFragment("CAST(CAST(\(x) AS \(sql: dialect.textTypeName)) AS \(sql: type))"), type: .double, nullable: x.nullable)
+      return SQLExpr(
+        SQLFragment("CAST(CAST(\(x) AS \(sql: dialect.textTypeName)) AS \(sql: type))"), type: .double,
+        nullable: x.nullable)
     }
     var value = x.sql
     if case .double(let d)? = constant(x) {

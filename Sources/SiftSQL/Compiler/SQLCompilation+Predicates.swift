@@ -308,13 +308,22 @@ extension SQLCompilation {
       return or([large, nullTerm])
     }
     try checkedParameters(kept, needleRange)
-    var list = SQLFragment("\(x) IN (")
-    for (i, e) in kept.enumerated() {
-      if i > 0 { list.append(", ") }
-      list.append(e.sql)
+    func list(_ needle: SQLFragment) -> SQLFragment {
+      var list = SQLFragment("\(needle) IN (")
+      for (i, e) in kept.enumerated() {
+        if i > 0 { list.append(", ") }
+        list.append(e.sql)
+      }
+      list.append(")")
+      return list
     }
-    list.append(")")
-    return or([condition(list), nullTerm])
+    // A text column read under its collation (MySQL): the column's own IN first, which its
+    // index serves, then the exact one (`indexedTextEquality`); a short list only, as each
+    // value is bound twice.
+    if !folds, kept.count <= 1000, let u = x.uncollated, x.sql.text == u.collatedText {
+      return or([condition(SQLFragment("(\(list(u.column)) AND \(list(x.sql)))")), nullTerm])
+    }
+    return or([condition(list(x.sql)), nullTerm])
   }
 
   /// A boolean column compared with booleans only (PostgreSQL): unchanged.

@@ -86,7 +86,15 @@ extension SQLCompilation {
         let folded = o.fold(needle)
         let escaped = SQLText.escapeLike(folded)
         let pattern = (kind.isAnchoredAtStart ? "" : "%") + escaped + (kind.isAnchoredAtEnd ? "" : "%")
-        return condition(SQLFragment("\(fx) LIKE \(bind: .text(pattern)) ESCAPE \(sql: dialect.likeEscape)"))
+        let exact = SQLFragment("\(fx) LIKE \(bind: .text(pattern)) ESCAPE \(sql: dialect.likeEscape)")
+        if o.isEmpty, kind == .prefix, let u = x.uncollated, x.sql.text == u.collatedText {
+          // A text column read under its collation (MySQL): the same LIKE in the column's own
+          // collation first, which its index serves as a range; a string that matches byte for
+          // byte matches there too, and the exact LIKE decides (`indexedTextEquality`).
+          let own = SQLFragment("\(u.column) LIKE \(bind: .text(pattern)) ESCAPE \(sql: dialect.likeEscape)")
+          return condition(SQLFragment("(\(own) AND \(exact))"))
+        }
+        return condition(exact)
       }
       let fy = o.isEmpty ? y : fold(y, o)
       let len = SQLFragment("\(sql: dialect.characterLengthFunction)(\(fy))")
@@ -116,7 +124,8 @@ extension SQLCompilation {
     // The pattern is folded in Swift first, exactly as LikePattern folds it in memory.
     let folded = o.fold(pattern)
     let fx = o.isEmpty ? x : fold(x, o)
-    return condition(SQLFragment("\(fx) LIKE \(bind: .text(SQLText.likePattern(folded))) ESCAPE \(sql: dialect.likeEscape)"))
+    return condition(
+      SQLFragment("\(fx) LIKE \(bind: .text(SQLText.likePattern(folded))) ESCAPE \(sql: dialect.likeEscape)"))
   }
 
   /// MATCHES: whole-string ICU regex through a registered function (SQLite), or an anchored
@@ -139,7 +148,8 @@ extension SQLCompilation {
       return condition(raising(raises, SQLFragment("\(fx) \(sql: sym) ('^(?:' || \(fy) || ')$')")))
     case .anchoredPCRE(let op):
       if let pattern, let construct = SQLCompilation.pcreDifference(pattern) {
-        throw fail(.notCompilable("MATCHES with \(construct) (ICU and PCRE read it differently)", for: dialect.name), range)
+        throw fail(
+          .notCompilable("MATCHES with \(construct) (ICU and PCRE read it differently)", for: dialect.name), range)
       }
       let d = o.diacriticsOnly
       let fx = d.isEmpty ? x : fold(x, d)

@@ -54,6 +54,10 @@ struct SQLExpr: Sendable {
   /// How the value is stored, where that decides how a constant meeting it is bound (a
   /// date column's encoding, a PostgreSQL `numeric` or `uuid` column); `.plain` otherwise.
   var form: SQLValueForm = .plain
+  /// A text column read under `SQLDialect.textColumnCollation`: the column without it, and
+  /// the text of the collated form, so an equality can add an index-served prefilter while
+  /// `sql` is still exactly that form (`SQLCompilation.collated`).
+  var uncollated: (column: SQLFragment, collatedText: String)? = nil
   /// The constant this fragment binds, when it is exactly one bound constant
   /// (`SQLCompilation.bind`), so comparisons can fold or convert it.
   var constant: SiftValue? {

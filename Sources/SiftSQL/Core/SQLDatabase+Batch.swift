@@ -83,9 +83,9 @@ extension SQLDatabase {
   public func run(
     _ request: BatchUpdateRequest, compiler: SQLCompiler, resultType: SiftBatchResultType = .count
   ) throws(SiftError) -> SiftBatchResult {
-    let statement = try compiler.updateStatement(request, returningKeys: true)
+    let statements = try compiler.updateStatements(request, returningKeys: true)
     return try withDeclaredForeignKeys(compiler) { () throws(SiftError) in
-      Self.result(try executeTransaction([statement]).first ?? [], resultType)
+      Self.result(try executeTransaction(statements).first ?? [], resultType)
     }
   }
 

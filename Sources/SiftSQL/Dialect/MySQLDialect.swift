@@ -37,11 +37,12 @@ public struct MySQLDialect: SQLDialect {
   /// opts)` (`[c]`/`[d]`: exact for ASCII text, an error naming the limit for other text),
   /// `sift_idiv`/`sift_imod` (integer division and remainder, truncating, an error for a zero
   /// divisor as memory), `sift_fdiv` (double division; a zero divisor is an error, as MariaDB
-  /// has no infinity) and `sift_utf16_length` (`NSString.length`). Each is one statement (no
+  /// has no infinity), `sift_exact` (a double as the exact DECIMAL, to meet a BIGINT) and
+  /// `sift_utf16_length` (`NSString.length`). Each is one statement (no
   /// `DELIMITER` needed through the client library).
   ///
   /// ```swift
-  /// MySQLDialect.setupSQL(database: "sift").count   // 6
+  /// MySQLDialect.setupSQL(database: "sift").count   // 7
   /// ```
   public static func setupSQL(database: String) -> [String] {
     let d = MySQLDialect(functionDatabase: database)
@@ -90,6 +91,19 @@ public struct MySQLDialect: SQLDialect {
         END IF;
         RETURN a / b;
       END
+      """,
+      // A double as the exact DECIMAL it is, to meet a BIGINT: doubles of magnitude 2^53 to 2^63
+      // through SIGNED (their shortest text rounds: 2^60 prints as 1.152921504606847e18), those
+      // beyond every BIGINT as ±10^20 (same order against every BIGINT; a bare CAST overflows,
+      // an error inside a write under strict mode), the rest through their shortest text.
+      """
+      CREATE OR REPLACE FUNCTION \(d.function("sift_exact"))(x DOUBLE) RETURNS DECIMAL(65, 30)
+      DETERMINISTIC NO SQL
+      RETURN CASE
+        WHEN x >= 9223372036854775808 THEN 100000000000000000000
+        WHEN x < -9223372036854775808 THEN -100000000000000000000
+        WHEN ABS(x) >= 9007199254740992 THEN CAST(x AS SIGNED)
+        ELSE CAST(CAST(x AS CHAR) AS DECIMAL(65, 30)) END
       """,
       """
       CREATE OR REPLACE FUNCTION \(d.function("sift_utf16_length"))(s \(text)) RETURNS BIGINT
@@ -140,6 +154,10 @@ public struct MySQLDialect: SQLDialect {
   public var positionFunction: String { "INSTR" }
   /// `SQLDialect.prefixRangeScan` for this database (see the protocol for its meaning).
   public var prefixRangeScan: Bool { false }
+  /// `SQLDialect.limitInSubqueryNeedsDerivedTable`: MariaDB refuses `IN (SELECT … LIMIT n)`.
+  public var limitInSubqueryNeedsDerivedTable: Bool { true }
+  /// `SQLDialect.supportsReturning`: no (MariaDB's UPDATE and multi-table DELETE take none).
+  public var supportsReturning: Bool { false }
   /// `SQLDialect.textTypeName`: `CHAR` (MySQL's CAST takes no `TEXT`).
   public var textTypeName: String { "CHAR" }
   /// `SQLDialect.likeEscape`: `CHAR(92)`, a backslash whatever the session's sql_mode.
@@ -186,6 +204,8 @@ public struct MySQLDialect: SQLDialect {
   public var lowercaseFunction: String { "LOWER" }
   /// `SQLDialect.exactNumericTypeName`: MySQL compares a `BIGINT` with a `DOUBLE` as doubles.
   public var exactNumericTypeName: String? { "DECIMAL(65, 30)" }
+  /// `SQLDialect.exactDoubleFunction`: `sift_exact` of the setup.
+  public var exactDoubleFunction: String? { function("sift_exact") }
   /// `SQLDialect.doubleTypeName` for this database (see the protocol for its meaning).
   public var doubleTypeName: String { "DOUBLE" }
   /// `SQLDialect.integerTypeName`: `SIGNED` (the CAST target of a 64-bit integer).

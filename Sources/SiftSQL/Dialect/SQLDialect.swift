@@ -1,5 +1,6 @@
 /// What a database can do, as data: the compiler asks these questions instead of testing
-/// which database it is compiling for. `SQLiteDialect` and `PostgreSQLDialect` answer them.
+/// which database it is compiling for. `SQLiteDialect`, `PostgreSQLDialect` and `MySQLDialect`
+/// answer them.
 ///
 /// ```swift
 /// let d: any SQLDialect = PostgreSQLDialect()
@@ -183,6 +184,13 @@ public protocol SQLDialect: Sendable {
   /// operands are integers and `modulusFunction` is nil (MySQL's `%` gives NULL for zero); nil
   /// to use `%`.
   var integerModulusFunction: String? { get }
+  /// True when `x IN (SELECT … LIMIT n)` must read the page through a derived table,
+  /// `x IN (SELECT * FROM (SELECT … LIMIT n) sift_page)` (MariaDB and MySQL refuse the former).
+  var limitInSubqueryNeedsDerivedTable: Bool { get }
+  /// Whether `UPDATE`/`DELETE … RETURNING` is available (SQLite, PostgreSQL); when false
+  /// (MariaDB, MySQL) a batch write reads the keys it will change first, locked (`FOR UPDATE`),
+  /// in its transaction.
+  var supportsReturning: Bool { get }
   /// The CAST target of text: `TEXT`, or `CHAR` on MySQL.
   var textTypeName: String { get }
   /// The escape character of `LIKE … ESCAPE e` as SQL: `'\\'`, or `CHAR(92)` on MySQL, whose
@@ -260,6 +268,10 @@ extension SQLDialect {
   public func deleteHead(_ table: String) -> String { "DELETE FROM " + table + " AS t0" }
   /// `%` unless the dialect has a function.
   public var integerModulusFunction: String? { nil }
+  /// A LIMIT in an IN subquery is fine unless the dialect says otherwise.
+  public var limitInSubqueryNeedsDerivedTable: Bool { false }
+  /// `RETURNING` unless the dialect says otherwise.
+  public var supportsReturning: Bool { true }
   /// `TEXT` unless the dialect says otherwise.
   public var textTypeName: String { "TEXT" }
   /// `'\\'` unless the dialect says otherwise.

@@ -246,8 +246,9 @@ extension SQLCompiler {
       sql.append(" WHERE ")
       sql.append(w.sql)
     }
-    if returningKeys { sql.append(returning(e)) }
+    if returningKeys && dialect.supportsReturning { sql.append(returning(e)) }
     var out = [checked(sql.statement(dialect))]  // the schema checked on first use, as a fetch's
+    if returningKeys && !dialect.supportsReturning { out.insert(try lockedKeys(e, request.predicate), at: 0) }
     guard schema.layout == .sift else { return out }
     let pk = q(e.primaryKeyAttribute.column)
     func orphan(_ column: String) -> String {
@@ -292,6 +293,31 @@ extension SQLCompiler {
   }
 
   /// ` RETURNING "key", …`: the written rows' key columns.
+  /// `updateStatement` as the statements to run: the keys read first (`lockedKeys`) where the
+  /// dialect has no `RETURNING` and keys are asked for.
+  func updateStatements(_ request: BatchUpdateRequest, returningKeys: Bool) throws(SiftError) -> [SQLStatement] {
+    guard returningKeys, !dialect.supportsReturning else {
+      return [try updateStatement(request, returningKeys: returningKeys)]
+    }
+    let keys = try lockedKeys(try writableEntity(request.entity), request.predicate)
+    return [keys, try updateStatement(request, returningKeys: false)]
+  }
+
+  /// Where the dialect has no `RETURNING` (MariaDB's UPDATE and multi-table DELETE): the keys of
+  /// the rows a write will change, read in its transaction and locked until it commits
+  /// (`SELECT t0.pk FROM t t0 WHERE … FOR UPDATE`), so they are the rows it changes.
+  func lockedKeys(_ e: SQLEntity, _ predicate: SiftPredicate?) throws(SiftError) -> SQLStatement {
+    var c = SQLCompilation(dialect: dialect, schema: refs, entity: e, source: predicate?.source ?? "")
+    let keys = e.primaryKeyColumns.map { "t0." + dialect.quoteIdentifier($0) }.joined(separator: ", ")
+    var sql = SQLFragment(sql: "SELECT " + keys + " FROM " + dialect.quoteIdentifier(e.table) + " t0")
+    if let w = try c.whereClause(predicate?.root) {
+      sql.append(" WHERE ")
+      sql.append(w.sql)
+    }
+    sql.append(" FOR UPDATE")
+    return checked(sql.statement(dialect))
+  }
+
   func returning(_ e: SQLEntity) -> String {
     " RETURNING " + e.primaryKeyColumns.map(dialect.quoteIdentifier).joined(separator: ", ")
   }

@@ -35,7 +35,12 @@ extension SQLCompiler {
     var columns: [SQLFragment] = []
     var order: [SQLFragment] = []
     var groups: [SQLFragment] = []
-    let pk = "t0." + q(e.primaryKeyAttribute.column)
+    var pk = "t0." + q(e.primaryKeyAttribute.column)
+    if e.primaryKeyAttribute.type == .string, let collation = dialect.textColumnCollation {
+      // The tie-break (and `sift batch`'s key order) by code point, as the key is read, not in
+      // the column's own collation (MySQL's default one puts "a" before "B").
+      pk = "(" + pk + " COLLATE " + collation + ")"
+    }
     let wrapCount = request.resultType == .count && (request.limit != nil || request.offset != nil)
     try request.validateShape()
     let having = try request.havingPlan()
@@ -147,7 +152,14 @@ extension SQLCompiler {
     var sql = SQLFragment(
       "SELECT \(value) AS \(sql: q(a.name)) FROM \(sql: q(e.table)) t0 WHERE t0.\(sql: q(e.primaryKeyAttribute.column)) IN ("
     )
-    sql.append(page)
+    if dialect.limitInSubqueryNeedsDerivedTable {
+      // MariaDB: "doesn't yet support 'LIMIT & IN/ALL/ANY/SOME subquery'"; a derived table it takes.
+      sql.append("SELECT * FROM (")
+      sql.append(page)
+      sql.append(") sift_page")
+    } else {
+      sql.append(page)
+    }
     sql.append(")")
     return checked(sql.statement(dialect))
   }

@@ -41,7 +41,8 @@ final class MariaDBLeg {
     var parsed = try MySQLURL(url)
     parsed.database = name
     let enc: (String) -> String = { $0.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? $0 }
-    let own = "mysql://" + enc(parsed.user) + (parsed.password.map { ":" + enc($0) } ?? "") + "@\(parsed.server)/" + name
+    let own =
+      "mysql://" + enc(parsed.user) + (parsed.password.map { ":" + enc($0) } ?? "") + "@\(parsed.server)/" + name
     db = try MySQLDatabase(url: own, readOnly: false)
     dialect = MySQLDialect(functionDatabase: name)
     for statement in dialect.setupSQL { try db.executeScript(statement) }

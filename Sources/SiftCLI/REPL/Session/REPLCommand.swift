@@ -110,8 +110,9 @@ struct REPLCommandSpec: Sendable {
       name: "dialect", aliases: [], usage: "[sqlite | postgres]",
       summary: "set or show the SQL dialect (on a database: its own)", group: "SQL"),
     .init(
-      name: "connect", aliases: ["c"], usage: "CONNINFO [--pg-schema NAME]",
-      summary: "connect to PostgreSQL (scratch schema); --pg-schema: query that schema read-only", group: "SQL"),
+      name: "connect", aliases: ["c"], usage: "CONNINFO [--pg-schema NAME] | URL",
+      summary: "connect to PostgreSQL (scratch schema); --pg-schema, or a mysql:// URL: query it read-only",
+      group: "SQL"),
     .init(
       name: "watch", aliases: [], usage: "[PRED] [--section K] [--id K]",
       summary: "keep the fetch current, print each change (off: stop); a database table too", group: "Live"),

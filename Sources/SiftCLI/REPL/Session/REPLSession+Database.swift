@@ -63,9 +63,23 @@ extension REPLSession {
     }
   }
 
-  /// `.connect CONNINFO --pg-schema NAME [--schema S.json]`: an existing PostgreSQL schema.
+  /// `.connect CONNINFO --pg-schema NAME [--schema S.json]`: an existing PostgreSQL schema;
+  /// `.connect mysql://USER:PASSWORD@HOST:PORT/DATABASE [--schema S.json]`: a MySQL/MariaDB database.
   func connectExisting(_ arg: String) -> REPLResponse? {
     let words = REPLSession.splitWords(arg)
+    if let url = words.first, url.hasPrefix("mysql://") {
+      var schemaFile: String?
+      if words.count == 3, words[1] == "--schema" {
+        schemaFile = words[2]
+      } else if words.count != 1 {
+        return .failure(errorLine("usage: .connect mysql://USER:PASSWORD@HOST:PORT/DATABASE [--schema S.json]"))
+      }
+      do {
+        return attach(try ExistingDatabase.open(mysql: url, schemaFile: schemaFile))
+      } catch {
+        return .failure(errorLine(error.description))
+      }
+    }
     guard let at = words.firstIndex(of: "--pg-schema") else { return nil }
     guard at + 1 < words.count else { return .failure(errorLine("--pg-schema needs a value")) }
     var rest = words
@@ -257,8 +271,9 @@ extension REPLSession {
       let functions = st.requiredFunctions
       if !functions.isEmpty {
         let setup =
-          db.kind == .postgres
-          ? "created once per database by sift setup-sql --dialect postgres" : "registered on this connection"
+          db.kind == .sqlite
+          ? "registered on this connection"
+          : "created once per \(db.kind == .mysql ? "server" : "database") by sift setup-sql --dialect \(db.kind.rawValue)"
         out += style.dim("functions:") + " " + functions.joined(separator: ", ") + " (Sift's SQL functions, \(setup))\n"
       }
       return .ok(out)

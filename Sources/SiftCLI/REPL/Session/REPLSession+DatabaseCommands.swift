@@ -64,15 +64,15 @@ extension REPLSession {
   /// `.dialect` on a table: the database's own dialect; another one is refused (its SQL could
   /// not run there).
   func databaseDialect(_ arg: String, _ db: ExistingDatabase) -> REPLResponse {
-    let own = db.kind == .postgres ? REPLDialect.postgres : .sqlite
-    let line = "dialect: \(own.rawValue) (the dialect of \(db.label); .dialect chooses for JSON data sets)\n"
-    guard !arg.isEmpty, REPLDialect(rawValue: arg.lowercased()) != own else { return .ok(line) }
+    let own = db.kind.rawValue
+    let line = "dialect: \(own) (the dialect of \(db.label); .dialect chooses for JSON data sets)\n"
+    guard !arg.isEmpty, arg.lowercased() != own else { return .ok(line) }
     guard REPLDialect(rawValue: arg.lowercased()) != nil else {
       return .failure(errorLine("dialect must be sqlite or postgres"))
     }
     return .refusal(
       errorLine(
-        "\(db.label) is \(own == .postgres ? "a PostgreSQL" : "an SQLite") database: .sql shows the statement it runs, in its dialect; "
+        "\(db.label) is \(db.kind.article) database: .sql shows the statement it runs, in its dialect; "
           + ".dialect \(arg.lowercased()) applies to JSON data sets (.use one), or use sift sql --schema S.json --dialect \(arg.lowercased())"
       ))
   }
@@ -80,8 +80,7 @@ extension REPLSession {
   /// `.engine` on a table: typed predicates run in the database; another engine is refused.
   func databaseEngine(_ arg: String, _ db: ExistingDatabase) -> REPLResponse {
     let line = "engine: \(db.label) (read-only; its tables are queried there — .engine chooses for JSON data sets)\n"
-    let own = db.kind == .postgres ? REPLEngineKind.postgres : .sqlite
-    guard !arg.isEmpty, REPLEngineKind(rawValue: arg.lowercased()) != own else { return .ok(line) }
+    guard !arg.isEmpty, arg.lowercased() != db.kind.rawValue else { return .ok(line) }
     guard REPLEngineKind(rawValue: arg.lowercased()) != nil else {
       return .failure(errorLine("engine must be memory, sqlite or postgres"))
     }
@@ -144,7 +143,7 @@ extension REPLSession {
   }
 
   /// `.plan [PREDICATE]` on a table: the database's plan for the statement the REPL runs
-  /// (`EXPLAIN QUERY PLAN`; `EXPLAIN` on PostgreSQL), and one line on whether an index serves
+  /// (`EXPLAIN QUERY PLAN`; `EXPLAIN` on PostgreSQL and MySQL/MariaDB), and one line on whether an index serves
   /// the predicate.
   func databasePlan(_ arg: String, _ e: SQLEntity, _ db: ExistingDatabase) -> REPLResponse {
     guard let text = predicateText(arg) else { return .failure(errorLine("usage: .plan PREDICATE")) }
@@ -159,7 +158,10 @@ extension REPLSession {
       let statement = try db.compiler.compile(sessionRequest(e, predicate, limit: limit))
       let lines: [String]
       let verdict: String
-      if db.kind == .postgres {
+      if db.kind == .mysql {
+        lines = try mysqlPlan(statement, db)
+        verdict = DatabasePlanVerdict.mysql(lines, table: e.table, entity: e.name, predicate: predicate)
+      } else if db.kind == .postgres {
         lines = try postgresPlan(statement, db)
         verdict = try DatabasePlanVerdict.postgres(lines, table: e.table, entity: e.name, predicate: predicate) {
           try self.postgresPlan(statement, db, discourageScans: true)
@@ -174,7 +176,7 @@ extension REPLSession {
         }
       }
       var hint = ""
-      if db.kind != .postgres, verdict.hasPrefix("no index"), let f = DatabasePlanVerdict.foldedColumn(statement.sql) {
+      if db.kind == .sqlite, verdict.hasPrefix("no index"), let f = DatabasePlanVerdict.foldedColumn(statement.sql) {
         hint =
           "an index on sift_fold(\(f.column), …) would serve [\(f.options)]: "
           + "sift index --db FILE --fold \(e.table).\(f.column)\(f.options == "c" ? "" : " --options " + f.options)\n"

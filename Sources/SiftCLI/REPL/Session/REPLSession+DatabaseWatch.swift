@@ -13,6 +13,10 @@ import SiftSyntax
 extension REPLSession {
   /// Why `.watch` (and so `.insert`, `.update`, `.delete`) does not apply to `e`, or nil.
   func watchRefusal(_ e: SQLEntity, _ db: ExistingDatabase) -> String? {
+    if db.kind == .mysql {
+      return
+        ".watch keeps a fetch current on an SQLite table or a PostgreSQL table or view; \(db.label) has no live table in Sift: run the predicate again, or .watch a JSON data set"
+    }
     if db.coreData != nil {
       return
         ".watch reads a table's columns as stored, and a Core Data store (\(db.label)) is written only with Core Data's bookkeeping: use a predicate, .count or .compare on \(e.name)"
