@@ -12,12 +12,13 @@ import SiftSQL
 /// `EXECUTE` on its functions to `PUBLIC`, or with `--grant ROLE` (repeatable, or `a,b`) to those
 /// roles alone. A role that may not create or grant them fails (exit 1), never "nothing changed".
 /// SQLite: functions live in the connection, not the file, so nothing
-/// is printed to run; the text explains `SQLiteFunctions.register(on:)`.
+/// is printed to run; the text explains `SQLiteFunctions.register(on:)`. With `--live`: live push
+/// mode's publication and replication slot (`SetupSQLLive`).
 enum SetupSQLCommand: SiftSubcommand {
   static let name = "setup-sql"
   static let options = CommandOptions(
-    valued: ["--dialect", "--postgres", "--grant"],
-    switches: [])
+    valued: ["--dialect", "--postgres", "--grant", "--pg-schema", "--entity", "--table", "--slot"],
+    switches: ["--live", "--drop"])
   static var help: String { HelpCommand.pages[name] ?? "" }
 
   static let sqliteText = """
@@ -43,6 +44,16 @@ enum SetupSQLCommand: SiftSubcommand {
       parsed = try CLIArguments(args, options)
     } catch {
       return CLIOutput.usageError(error.message, command: "setup-sql")
+    }
+    if parsed.flags.contains("--live") {
+      guard parsed.positionals.isEmpty else {
+        return CLIOutput.usageError("setup-sql takes no positional arguments", command: "setup-sql")
+      }
+      return SetupSQLLive.run(parsed)
+    }
+    for live in ["--drop", "--pg-schema", "--entity", "--table", "--slot"]
+    where parsed.flags.contains(live) || parsed.value(live) != nil {
+      return CLIOutput.usageError("\(live) goes with --live (push mode's setup)", command: "setup-sql")
     }
     guard parsed.positionals.isEmpty, let dialect = parsed.value("--dialect") else {
       return CLIOutput.usageError("setup-sql needs --dialect postgres or --dialect sqlite", command: "setup-sql")
