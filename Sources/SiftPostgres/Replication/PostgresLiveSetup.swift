@@ -128,8 +128,20 @@ package struct PostgresLiveSetup: Sendable {
     guard PostgresReplicationStream.isValidName(name) else {
       throw Self.refused("'\(name)' cannot name a slot: use lowercase letters, digits and '_' (1-63)")
     }
-    let slot = try Self.query(
-      db, "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = $1", [.text(name)])
+    // A stream closed a moment ago holds the slot until its walsender exits (SQLSTATE 55006):
+    // try again for up to five seconds; a slot someone streams from stays and is an error.
+    let deadline = Date().addingTimeInterval(5)
+    var slot: [[PostgresWireValue]] = []
+    while true {
+      do throws(PostgresError) {
+        slot = try db.query(
+          "SELECT pg_drop_replication_slot(slot_name) FROM pg_replication_slots WHERE slot_name = $1", [.text(name)])
+        break
+      } catch {
+        guard error.sqlState == "55006", Date() < deadline else { throw error.siftError }
+        Thread.sleep(forTimeInterval: 0.05)
+      }
+    }
     let publication = try Self.query(db, "SELECT 1 FROM pg_publication WHERE pubname = $1", [.text(name)])
     try Self.run(db, "DROP PUBLICATION IF EXISTS \(name)")
     let gone = (slot.isEmpty ? [] : ["slot \(name)"]) + (publication.isEmpty ? [] : ["publication \(name)"])
