@@ -14,6 +14,7 @@ let package = Package(
     .library(name: "SiftCoreData", targets: ["SiftCoreData"]),
     .library(name: "SiftLive", targets: ["SiftLive"]),
     .library(name: "SiftLiveSQLite", targets: ["SiftLiveSQLite"]),
+    .library(name: "SiftLivePostgres", targets: ["SiftLivePostgres"]),
     .library(name: "SiftColumnar", targets: ["SiftColumnar"]),
     .executable(name: "sift", targets: ["sift"]),
     .executable(name: "sift-bench", targets: ["sift-bench"]),
@@ -36,6 +37,9 @@ let package = Package(
     .target(name: "SiftLive", dependencies: ["SiftSyntax", "SiftEvaluation"]),
     .target(
       name: "SiftLiveSQLite", dependencies: ["SiftLive", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite"]),
+    .target(
+      name: "SiftLivePostgres",
+      dependencies: ["SiftLive", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftPostgres"]),
     .systemLibrary(
       name: "CSQLite", path: "Sources/CSQLite", pkgConfig: "sqlite3",
       providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]),
@@ -48,7 +52,7 @@ let package = Package(
       name: "SiftCLI",
       dependencies: [
         "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftCoreData", "SiftLive",
-        "SiftLiveSQLite", "SiftColumnar",
+        "SiftLiveSQLite", "SiftLivePostgres", "SiftColumnar",
       ],
       resources: [.copy("Resources")]),
     .executableTarget(name: "sift", dependencies: ["SiftCLI"]),
@@ -74,6 +78,11 @@ let package = Package(
       name: "SiftLiveTests",
       dependencies: [
         "SiftLive", "SiftLiveSQLite", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftTestSupport",
+      ]),
+    .testTarget(
+      name: "SiftLivePostgresTests",
+      dependencies: [
+        "SiftLivePostgres", "SiftLive", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftPostgres", "SiftTestSupport",
       ]),
     .testTarget(
       name: "SiftCoreDataTests",
