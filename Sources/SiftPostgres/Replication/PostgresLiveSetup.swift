@@ -154,3 +154,23 @@ package struct PostgresLiveSetup: Sendable {
     return "unknown"
   }
 }
+
+extension PostgresDatabase {
+  /// The tables (schema, name) publication `publication` publishes; empty when there is none.
+  package func publishedTables(publication: String) throws(SiftError) -> [(String, String)] {
+    let rows: [[PostgresWireValue]]
+    do throws(PostgresError) {
+      rows = try query(
+        "SELECT schemaname::text, tablename::text FROM pg_publication_tables WHERE pubname = $1",
+        [
+          .text(publication)
+        ])
+    } catch {
+      throw error.siftError
+    }
+    return rows.compactMap { row in
+      guard row.count == 2, case .text(let schema) = row[0], case .text(let table) = row[1] else { return nil }
+      return (schema, table)
+    }
+  }
+}
