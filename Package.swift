@@ -60,7 +60,7 @@ let package = Package(
       name: "sift-bench",
       dependencies: [
         "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftLive", "SiftLiveSQLite",
-        "CSQLite", "SiftCLI", "SiftColumnar",
+        "SiftLivePostgres", "CSQLite", "SiftCLI", "SiftColumnar",
       ],
       // The committed ratios `sift-bench --check` compares against (read from the path given).
       exclude: ["baselines.json"]),

@@ -47,7 +47,7 @@ public final class PostgresLivePush: PostgresLiveChangeSource {
   /// The next commit's changed keys per table (`.unknown` for a TRUNCATE or a key the stream
   /// cannot name), waiting at most `timeout` seconds.
   public func changes(database: PostgresDatabase, timeout: Double) throws(SiftError) -> [PostgresLiveChange] {
-    try feed.changes(timeout: timeout).map { change in
+    try feed.changes(database: database, timeout: timeout).map { change in
       guard let keys = change.keys else { return .unknown }
       return .rows(table: PostgresLiveTableName(schema: change.schema, name: change.table), keys: keys)
     }

@@ -34,6 +34,8 @@ package struct PostgresCommittedTransaction: Equatable, Sendable {
   package var endLSN: PostgresLSN
   /// Microseconds since 2000-01-01 UTC.
   package var commitTime: Int64
+  /// The transaction id (32 bits, as Begin gives it).
+  package var xid: UInt32 = 0
   package var tables: [PostgresTableChanges]
 }
 
@@ -43,21 +45,22 @@ package struct PostgresCommittedTransaction: Equatable, Sendable {
 /// transaction or a Commit outside one is a protocol error, not a trap.
 package struct PostgresChangeAssembler: Sendable {
   private var relations: [UInt32: PgOutputRelation] = [:]
-  private var open: (begin: PostgresLSN, tables: [UInt32: PostgresTableChanges], order: [UInt32])?
+  private var open: (xid: UInt32, tables: [UInt32: PostgresTableChanges], order: [UInt32])?
 
   package init() {}
 
   /// Feeds one message; returns the transaction when `message` is its Commit.
   package mutating func consume(_ message: PgOutputMessage) throws(PostgresError) -> PostgresCommittedTransaction? {
     switch message {
-    case .begin(let lsn, _, _):
+    case .begin(_, _, let xid):
       guard open == nil else { throw Self.protocolError("Begin inside a transaction") }
-      open = (lsn, [:], [])
+      open = (xid, [:], [])
     case .commit(_, let commitLSN, let endLSN, let time):
       guard let tx = open else { throw Self.protocolError("Commit outside a transaction") }
       open = nil
       return PostgresCommittedTransaction(
-        commitLSN: commitLSN, endLSN: endLSN, commitTime: time, tables: tx.order.compactMap { tx.tables[$0] })
+        commitLSN: commitLSN, endLSN: endLSN, commitTime: time, xid: tx.xid,
+        tables: tx.order.compactMap { tx.tables[$0] })
     case .relation(let relation):
       relations[relation.id] = relation
     case .origin, .type, .message:
