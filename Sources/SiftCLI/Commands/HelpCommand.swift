@@ -306,8 +306,8 @@ enum HelpCommand: SiftSubcommand {
     (max_replication_slots, max_wal_senders), and the role REPLICATION and ownership of the
     tables. Each table needs a primary key (REPLICA IDENTITY DEFAULT) or REPLICA IDENTITY FULL;
     a view is refused (live-push-setup): PostgreSQL cannot publish it, watch it read-only.
-    --drop removes the slot and the publication. An inactive slot that holds back too much WAL
-    (or whose WAL is lost) is dropped by the live watcher, with a message.
+    --drop removes the slot and the publication. When push mode starts, an inactive slot that
+    holds back over 1 GiB of WAL (or whose WAL is lost) is dropped, with a message.
       --live          push mode's setup instead of Sift's SQL functions
       --pg-schema S   the tables' schema (default public)
       --entity T      a table to publish (repeatable, or T,T)
