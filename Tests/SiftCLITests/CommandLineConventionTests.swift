@@ -95,8 +95,15 @@ struct CommandLineConventionTests {
       "watch": Row(
         usage: [
           [], ["x == 1"], ["x == 1", "--data", data, "--dates", "fortnights"], ["x == 1", "--data", data, "--write"],
+          ["x == 1", "--postgres", "host=/nonexistent-sift-dir"], ["x == 1", "--data", data, "--pg-schema", "s"],
+          ["x == 1", "--postgres", "host=/nonexistent-sift-dir", "--entity", "t", "--mode", "fast"],
+          ["x == 1", "--postgres", "host=/nonexistent-sift-dir", "--entity", "t", "--interval", "0"],
         ],
-        failure: [["x ==", "--data", data], ["x == 1", "--data", missing]]),
+        failure: [
+          ["x ==", "--data", data], ["x == 1", "--data", missing],
+          ["x == 1", "--postgres", "host=/nonexistent-sift-dir connect_timeout=2", "--entity", "t"],
+          ["x == 1", "--postgres", "host=/nonexistent-sift-dir", "--entity", "t", "--mode", "push"],
+        ]),
       "check": Row(
         usage: [
           ["x == 1"], ["x == 1", "--policy", policy, "--var", "novalue"],

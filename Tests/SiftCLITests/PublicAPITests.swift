@@ -9,7 +9,7 @@ import Testing
 struct PublicAPITests {
   static let modules = [
     "SiftSemantics", "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftCoreData",
-    "SiftLive", "SiftLiveSQLite", "SiftColumnar",
+    "SiftLive", "SiftLiveSQLite", "SiftLivePostgres", "SiftColumnar",
   ]
   static let fixtures = ReadmeSnippetTests.root.appendingPathComponent("Tests/Fixtures/public-api")
 

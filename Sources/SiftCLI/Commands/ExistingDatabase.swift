@@ -40,6 +40,8 @@ final class ExistingDatabase {
   var coreData: CoreDataStore?
   /// The file path, or `PostgreSQL schema NAME`.
   let label: String
+  /// How to connect again to a PostgreSQL schema (the REPL's `.watch` opens its own live hub).
+  var postgres: (conninfo: String, schema: String)?
 
   init(kind: Kind, database: any SQLDatabase, schema: SQLSchema, warnings: [SQLIntrospectionWarning], label: String) {
     self.kind = kind
@@ -124,8 +126,10 @@ final class ExistingDatabase {
       pg.close()
       throw error
     }
-    return ExistingDatabase(
+    let db = ExistingDatabase(
       kind: .postgres, database: pg, schema: schema, warnings: read.warnings, label: "PostgreSQL schema \(name)")
+    db.postgres = (conninfo, name)
+    return db
   }
 
   /// A schema file's descriptions checked against the stored values (`SQLSchema.checkStorage`):

@@ -14,13 +14,17 @@ import SiftSyntax
 enum WatchCommand: SiftSubcommand {
   static let name = "watch"
   static let options = CommandOptions(
-    valued: ["--data", "--sort", "--section", "--id", "--db", "--entity", "--dates", "--model", "--configuration"],
+    valued: Set(
+      ["--data", "--sort", "--section", "--id", "--db", "--entity", "--dates", "--model", "--configuration"]
+        + WatchPostgres.valued),
     switches: ["--write"])
 
   static let help = """
     sift watch 'FORMAT' --data FILE.json [--sort 'KEY asc, KEY desc'] [--section KEYPATH] [--id KEY] [--dates F]
     sift watch 'FORMAT' --db FILE.sqlite --entity ENTITY|TABLE [--model M [--configuration C]] [--write]
                [--sort …] [--section …] [--id COLUMN]
+    sift watch 'FORMAT' --postgres CONNINFO [--pg-schema S] --entity TABLE [--mode poll|push] [--interval SECONDS]
+               [--policy POLICY.json [--var NAME=JSON]] [--sort …] [--section …] [--id COLUMN]
 
     Fetched results that stay current (NSFetchedResultsController). Prints the records of FILE
     that match FORMAT, sorted and grouped into sections:
@@ -47,6 +51,17 @@ enum WatchCommand: SiftSubcommand {
       --model M                    with --db on a Core Data store: its .xcdatamodeld
       --configuration C            with --model: only configuration C's entities
       --write                      with --db: write the edits to the database (else refused)
+      --postgres CONNINFO          watch a PostgreSQL table or view instead, read-only (a role with
+                                   SELECT is enough; nothing is created): commits are printed as
+                                   {"external": true, …} lines; input lines are answered with an error
+      --pg-schema S                with --postgres: the schema of the table (default public)
+      --mode poll|push             with --postgres: how commits are noticed; poll (the default)
+                                   compares pg_current_snapshot() every --interval and re-runs the
+                                   fetch when it changed; push is not available yet
+      --interval SECONDS           with --postgres: seconds between looks (default 0.25)
+      --policy POLICY.json         with --postgres: FORMAT is a client's filter, checked and narrowed
+                                   by the policy (as sift check and sift batch --policy)
+      --var NAME=JSON              with --policy: a server variable the policy's require uses
 
     EXAMPLE
       echo '{"update": {"id": 2, "set": {"rating": 1}}}' |
@@ -75,6 +90,10 @@ enum WatchCommand: SiftSubcommand {
     }
     guard parsed.positionals.count == 1, let format = parsed.positionals.first else {
       return CLIOutput.usageError("watch takes exactly one format string", command: "watch")
+    }
+    if parsed.value("--postgres") != nil { return WatchPostgres.run(format, parsed) }
+    for o in WatchPostgres.valued where parsed.value(o) != nil {
+      return CLIOutput.usageError("\(o) goes with --postgres CONNINFO", command: "watch")
     }
     let dataPath = parsed.value("--data"), dbPath = parsed.value("--db")
     guard (dataPath == nil) != (dbPath == nil) else {

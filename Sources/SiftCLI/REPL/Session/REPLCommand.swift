@@ -114,7 +114,7 @@ struct REPLCommandSpec: Sendable {
       summary: "connect to PostgreSQL (scratch schema); --pg-schema: query that schema read-only", group: "SQL"),
     .init(
       name: "watch", aliases: [], usage: "[PRED] [--section K] [--id K]",
-      summary: "keep the fetch current, print each change (off: stop); an SQLite table too", group: "Live"),
+      summary: "keep the fetch current, print each change (off: stop); a database table too", group: "Live"),
     .init(
       name: "insert", aliases: [], usage: "{RECORD}",
       summary: "insert a record into the watched results (a table: with sift --db F --write)", group: "Live"),

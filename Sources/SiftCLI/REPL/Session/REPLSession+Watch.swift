@@ -1,5 +1,6 @@
 import Foundation
 import SiftLive
+import SiftLivePostgres
 import SiftLiveSQLite
 import SiftSyntax
 
@@ -14,6 +15,8 @@ final class REPLWatch {
   let table: SQLiteLiveTable?
   /// True when edits are written to that table (`sift --db FILE --write`).
   let writable: Bool
+  /// The live hub when a PostgreSQL table is watched (read-only; `REPLSession+DatabaseWatch.swift`).
+  var hub: PostgresLiveHub?
 
   init(
     live: SiftLiveResults<SiftValue, [String: SiftValue]>, idKey: String, entity: String, table: SQLiteLiveTable? = nil,
@@ -117,6 +120,12 @@ extension REPLSession {
         return .refusal(errorLine(why))
       }
       return .failure(errorLine("nothing is watched; start with .watch [PREDICATE]"))
+    }
+    if w.hub != nil {
+      return .refusal(
+        errorLine(
+          "\(w.entity) is watched read-only on PostgreSQL: .watch shows other programs' commits; edits are not written")
+      )
     }
     if let table = w.table {
       guard w.writable else {
