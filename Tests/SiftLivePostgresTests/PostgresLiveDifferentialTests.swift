@@ -41,8 +41,12 @@ struct PostgresLiveDifferentialTests {
     try Self.run(source: { PostgresLivePolling(interval: 0.01) }, commits: 80, seed: 0x5EED_0033)
   }
 
-  /// Drives `commits` random commits against watchers on a hub with `source`.
-  static func run(source: () -> any PostgresLiveChangeSource, commits: Int, seed: UInt64) throws {
+  /// Drives `commits` random commits against watchers on a hub with `source`; `prepare` runs on
+  /// the table's schema (its name given) before the hub starts (push mode's setup).
+  static func run(
+    source: () -> any PostgresLiveChangeSource, commits: Int, seed: UInt64,
+    prepare: (PostgresDatabase, String) throws -> Void = { _, _ in }
+  ) throws {
     let info = LivePostgresServer.conninfo ?? ""
     let db = try LivePostgresServer.open()
     defer { db.close() }
@@ -58,6 +62,7 @@ struct PostgresLiveDifferentialTests {
         "(\(nextID), '\(g)', \(Int.random(in: 0..<100, using: &random)), 'n\(Int.random(in: 0..<30, using: &random))')"
     }
     try db.run("INSERT INTO item VALUES " + (0..<30).map { _ in row() }.joined(separator: ", "))
+    try prepare(db, schemaName)
     let hub = try PostgresLiveHub(conninfo: info, schema: schemaName, source: source())
     defer { hub.close() }
     var watchers: [(PostgresLiveWatcher, Spec)] = []
