@@ -30,14 +30,24 @@ final class LivePGTable {
     name = PostgresLiveTableName(schema: schema, name: "venue")
     table = PostgresDatabase.quoteIdentifier(schema) + ".venue"
     slot = "sift_bench_" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    setup = PostgresLiveSetup(name: slot, tables: [(schema, "venue")])
+    do {
+      try fill(rows, schema: schema)
+    } catch {
+      writer.close()
+      db.close()
+      throw error
+    }
+  }
+
+  private func fill(_ rows: Int, schema: String) throws {
     try db.run(
       """
       CREATE TABLE venue (id int8 PRIMARY KEY, rating int8 NOT NULL, name text NOT NULL, seq int8 NOT NULL);
-      INSERT INTO venue SELECT g, (g * 7919) % 10000, 'v' || (g % 977), 0 FROM generate_series(0, \(rows - 1)) g;
+      INSERT INTO venue SELECT g, (g::int8 * 7919) % 10000, 'v' || (g % 977), 0 FROM generate_series(0, \(rows - 1)) g;
       CREATE INDEX ON venue (rating);
       ANALYZE venue
       """)
-    setup = PostgresLiveSetup(name: slot, tables: [(schema, "venue")])
     _ = try setup.apply(on: db)
   }
 
