@@ -55,6 +55,19 @@ func runLivePostgresBenchmarks(_ options: BenchOptions) throws {
         ("poll_missing", .int(Int64(poll.missing))),
       ]
     }
+    if rows == o.rows {
+      let push = try livePostgresHubLatency(
+        bench, source: PostgresLivePush(slot: bench.slot, tables: [bench.name]), rate: o.latencyRate,
+        seconds: o.latencySeconds)
+      let poll = try livePostgresHubLatency(
+        bench, source: PostgresLivePolling(interval: o.poll), rate: o.latencyRate, seconds: o.latencySeconds)
+      emit([
+        ("name", "live.postgres.hub"), ("rows", .int(Int64(rows))), ("push_p50_ms", .double(push.p50)),
+        ("push_p99_ms", .double(push.p99)), ("push_missing", .int(Int64(push.missing))),
+        ("poll_p50_ms", .double(poll.p50)), ("poll_p99_ms", .double(poll.p99)),
+        ("poll_missing", .int(Int64(poll.missing))),
+      ])
+    }
     emit(fields)
   }
   if let small = push[o.smallRows], let large = push[o.rows] {

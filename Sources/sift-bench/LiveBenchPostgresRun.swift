@@ -76,8 +76,7 @@ final class LivePGTable {
     source: PostgresLiveChangeSource, watchers: [LivePGWatcher], rate: Double, seconds: Double, insidePredicate: Bool
   ) throws -> LivePGStats {
     let clock = LivePGClock(count: min(Int(rate * seconds) + 1, 99_999_999))
-    runs += 1
-    let base = Int64(runs) * 100_000_000
+    let base = nextBase()
     try source.start(database: db, conninfo: conninfo)
     defer { source.stop() }
     var seen: [Int64: Int64] = [:]
@@ -87,29 +86,7 @@ final class LivePGTable {
     let pids = try backendPIDs(source)
     let cpu0 = pids.map(Self.cpuTicks).reduce(0, +)
     let targets = insidePredicate ? Array(try Self.fetchRows(db, watchers[0].sql, []).keys).sorted() : []
-    let writer = self.writer
-    let table = self.table
-    let total = clock.count
-    let n = rows
-    let done = DispatchSemaphore(value: 0)
-    Thread.detachNewThread {
-      let start = DispatchTime.now().uptimeNanoseconds
-      var rng = SeededRandom(seed: 7)
-      for s in 1..<total {
-        let due = start + UInt64(Double(s) / rate * 1e9)
-        let now = DispatchTime.now().uptimeNanoseconds
-        if due > now { Thread.sleep(forTimeInterval: Double(due - now) / 1e9) }
-        // Ids in order: no row is updated twice within a run's window, so each seq is seen.
-        let id = targets.isEmpty ? Int64((s * 7_919) % n) : targets[s % targets.count]
-        let rating = insidePredicate ? rng.below(100) : rng.below(10_000)
-        clock.sent(s)
-        _ = try? writer.execute(
-          SQLStatement(
-            sql: "UPDATE \(table) SET rating = $1, seq = $2 WHERE id = $3",
-            bindings: [.integer(Int64(rating)), .integer(base + Int64(s)), .integer(id)]))
-      }
-      done.signal()
-    }
+    let done = startWriter(clock: clock, targets: targets, rate: rate, insidePredicate: insidePredicate, base: base)
     var stats = LivePGStats()
     var writerDone = false
     while true {
@@ -159,6 +136,43 @@ final class LivePGTable {
     let tick = Double(sysconf(Int32(_SC_CLK_TCK)))
     stats.serverCPUms = Double(cpu1 - cpu0) / tick * 1000 / Double(max(stats.delivered, 1))
     return stats
+  }
+
+  /// Starts the writer thread: `rate` single-row updates a second, sequence numbers from `base`;
+  /// the semaphore is signalled when it is done. `targets`: the ids to update (else all, in a
+  /// stride that never repeats an id within a run).
+  func startWriter(clock: LivePGClock, targets: [Int64], rate: Double, insidePredicate: Bool, base: Int64)
+    -> DispatchSemaphore
+  {
+    let writer = self.writer
+    let table = self.table
+    let total = clock.count
+    let n = rows
+    let done = DispatchSemaphore(value: 0)
+    Thread.detachNewThread {
+      let start = DispatchTime.now().uptimeNanoseconds
+      var rng = SeededRandom(seed: 7)
+      for s in 1..<total {
+        let due = start + UInt64(Double(s) / rate * 1e9)
+        let now = DispatchTime.now().uptimeNanoseconds
+        if due > now { Thread.sleep(forTimeInterval: Double(due - now) / 1e9) }
+        let id = targets.isEmpty ? Int64((s * 7_919) % n) : targets[s % targets.count]
+        let rating = insidePredicate ? rng.below(100) : rng.below(10_000)
+        clock.sent(s)
+        _ = try? writer.execute(
+          SQLStatement(
+            sql: "UPDATE \(table) SET rating = $1, seq = $2 WHERE id = $3",
+            bindings: [.integer(Int64(rating)), .integer(base + Int64(s)), .integer(id)]))
+      }
+      done.signal()
+    }
+    return done
+  }
+
+  /// The next run's sequence base (see `runs`).
+  func nextBase() -> Int64 {
+    runs += 1
+    return Int64(runs) * 100_000_000
   }
 
   static func seq(_ row: SiftObject) -> Int64? {
