@@ -32,7 +32,9 @@ public struct PostgresLiveTableName: Sendable, Hashable, CustomStringConvertible
 /// - `.rows(table:keys:)`: one commit changed (inserted, updated or deleted) the rows of `table`
 ///   with these primary-key values, in the key column's text form (as `pgoutput` sends them):
 ///   the hub reads those rows again by key and brings the watchers of that table up to date;
-///   watchers of other tables do no work.
+///   watchers of other tables do no work. Name every key a commit touched: an update that
+///   changes a row's key names the old key and the new one. What names no rows (`TRUNCATE`, a
+///   table without a key) is `.unknown`.
 ///
 /// ```swift
 /// let change = PostgresLiveChange.rows(table: .init(schema: "public", name: "venue"), keys: ["7", "12"])

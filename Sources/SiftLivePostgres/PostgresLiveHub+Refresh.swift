@@ -22,21 +22,28 @@ extension PostgresLiveHub {
       let changes = try source.changes(database: db, timeout: timeout)
       if changes.isEmpty { return [] }
       var tables: Set<PostgresLiveTableName>? = []
+      var keys: [PostgresLiveTableName: Set<String>] = [:]
       for c in changes {
         switch c {
         case .unknown: tables = nil
-        case .rows(let table, _): tables?.insert(table)
+        case .rows(let table, let changed):
+          tables?.insert(table)
+          keys[table, default: []].formUnion(changed)
         }
       }
-      return try rerun(tables, on: db)
+      // Once any change is unknown every watcher runs its query: the rows named do not say it all.
+      return try rerun(tables, keys: tables == nil ? [:] : keys, on: db)
     } catch {
       return lost(error)
     }
   }
 
   /// Runs the queries of the watchers of `tables` (nil: all) again and diffs; the tables'
-  /// columns are checked first (one catalog query per table).
-  func rerun(_ tables: Set<PostgresLiveTableName>?, on db: PostgresDatabase) throws(SiftError) -> [PostgresLiveEvent] {
+  /// columns are checked first (one catalog query per table). With `keys` (the rows each table's
+  /// commits changed), watchers kept by rows read only those rows (`PostgresLiveHub+Rows.swift`).
+  func rerun(
+    _ tables: Set<PostgresLiveTableName>?, keys: [PostgresLiveTableName: Set<String>] = [:], on db: PostgresDatabase
+  ) throws(SiftError) -> [PostgresLiveEvent] {
     let watched = watchers.filter { tables?.contains($0.table) ?? true }
     var out: [ObjectIdentifier: PostgresLiveEvent] = [:]
     var checked: [PostgresLiveTableName: [String: String]?] = [:]
@@ -50,7 +57,8 @@ extension PostgresLiveHub {
         w.failure = nil
       }
     }
-    let active = watched.filter { $0.failure == nil }
+    var active = watched.filter { $0.failure == nil }
+    if !keys.isEmpty { active = try applyRows(keys, to: active, on: db, into: &out) }
     var groups: [PostgresLiveShape: [PostgresLiveWatcher]] = [:]
     var alone: [PostgresLiveWatcher] = []
     for w in active {

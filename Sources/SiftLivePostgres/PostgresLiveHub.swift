@@ -150,6 +150,8 @@ public final class PostgresLiveHub {
       request: request, sectionKeyPath: sectionKeyPath, table: table, key: keyName, statement: statement,
       columns: columns, readColumns: read, rows: try database.execute(statement))
     watcher.columnTypes = types?.filter { read.contains($0.key) } ?? [:]
+    watcher.keyColumn = e.attribute(keyName)?.column
+    watcher.rowMatcher = Self.rowMatcher(for: request, columns: columns, readColumns: read)
     watchers.append(watcher)
     return watcher
   }

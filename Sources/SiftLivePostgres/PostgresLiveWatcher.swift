@@ -34,8 +34,13 @@ public final class PostgresLiveWatcher {
   let columns: SiftRowColumns
   /// The table's columns the fetch reads and their types when it started (`format_type`).
   var columnTypes: [String: String] = [:]
-  /// The columns the query reads (stored column names).
+  /// The columns the query reads (stored column names), in the order of `columns`.
   let readColumns: [String]
+  /// The key's stored column name.
+  var keyColumn: String?
+  /// How rows re-read by key are matched in memory (`PostgresLiveHub+Rows.swift`); nil when
+  /// the watcher runs its query for every change (a window, a relationship in the predicate).
+  var rowMatcher: SiftMatcher?
 
   init(
     request: SiftFetchRequest, sectionKeyPath: String?, table: PostgresLiveTableName, key: String,

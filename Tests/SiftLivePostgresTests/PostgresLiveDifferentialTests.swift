@@ -38,13 +38,25 @@ struct PostgresLiveDifferentialTests {
 
   @Test(.enabled(if: LivePostgresServer.isAvailable, Comment(rawValue: LivePostgresServer.skipMessage)))
   func pollingChangeSetsEqualRefetchAndDiff() throws {
-    try Self.run(source: { PostgresLivePolling(interval: 0.01) }, commits: 80, seed: 0x5EED_0033)
+    try Self.run(source: { PostgresLivePolling(interval: 0.01) }, commits: 150, seed: 0x5EED_0033)
   }
 
-  /// Drives `commits` random commits against watchers on a hub with `source`; `prepare` runs on
-  /// the table's schema (its name given) before the hub starts (push mode's setup).
+  @Test(.enabled(if: LivePostgresServer.isAvailable, Comment(rawValue: LivePostgresServer.skipMessage)))
+  func rowChangeSetsEqualRefetchAndDiff() throws {
+    // A source naming the rows each commit changed (as the push mode does): watchers without a
+    // window re-read only those rows and match them in memory; the others run their query.
+    let source = ScriptedChangeSource()
+    try Self.run(source: { source }, commits: 150, seed: 0x5EED_0034) { table, keys in
+      source.pending.append(.rows(table: table, keys: keys))
+    }
+  }
+
+  /// Drives `commits` random commits against watchers on a hub with `source`; `announce` (for a
+  /// scripted source) is told each commit's table and changed keys before the hub looks;
+  /// `prepare` runs on the table's schema (its name given) before the hub starts (push setup).
   static func run(
     source: () -> any PostgresLiveChangeSource, commits: Int, seed: UInt64,
+    announce: ((PostgresLiveTableName, [String]) -> Void)? = nil,
     prepare: (PostgresDatabase, String) throws -> Void = { _, _ in }
   ) throws {
     let info = LivePostgresServer.conninfo ?? ""
@@ -63,6 +75,7 @@ struct PostgresLiveDifferentialTests {
     }
     try db.run("INSERT INTO item VALUES " + (0..<30).map { _ in row() }.joined(separator: ", "))
     try prepare(db, schemaName)
+    let table = PostgresLiveTableName(schema: schemaName, name: "item")
     let hub = try PostgresLiveHub(conninfo: info, schema: schemaName, source: source())
     defer { hub.close() }
     var watchers: [(PostgresLiveWatcher, Spec)] = []
@@ -85,13 +98,22 @@ struct PostgresLiveDifferentialTests {
     for step in 0..<commits {
       // Statements of one transaction: inserts, updates (score, group, name), deletes.
       var statements: [String] = []
+      var touched: [String] = []
       for _ in 0..<Int.random(in: 1...4, using: &random) {
         let id = Int.random(in: 0..<max(nextID, 1), using: &random)
-        switch Int.random(in: 0..<6, using: &random) {
-        case 0: statements.append("INSERT INTO item VALUES \(row())")
+        touched.append(String(id))
+        switch Int.random(in: 0..<7, using: &random) {
+        case 0:
+          touched.append(String(nextID))
+          statements.append("INSERT INTO item VALUES \(row())")
         case 1: statements.append("DELETE FROM item WHERE id = \(id)")
         case 2:
           statements.append("UPDATE item SET grp = '\(groups.randomElement(using: &random) ?? "a")' WHERE id = \(id)")
+        case 6:
+          // A new key for the row (its old and new key both change).
+          touched.append(String(nextID))
+          statements.append("UPDATE item SET id = \(nextID) WHERE id = \(id)")
+          nextID += 1
         case 3:
           statements.append("UPDATE item SET name = 'n\(Int.random(in: 0..<30, using: &random))' WHERE id = \(id)")
         default:
@@ -103,12 +125,14 @@ struct PostgresLiveDifferentialTests {
         // Two sessions at once: one transaction stays open while the other commits.
         try s.run("BEGIN; " + statements.joined(separator: "; "))
         // (Rows the open transaction did not lock: a new one.)
+        announce?(table, [String(nextID)])
         try sessions[(step + 1) % 2].run("INSERT INTO item VALUES \(row())")
         try check(hub, watchers, db, "step \(step) (other session)")
         try s.run("COMMIT")
       } else {
         try s.run("BEGIN; " + statements.joined(separator: "; ") + "; COMMIT")
       }
+      announce?(table, touched)
       try check(hub, watchers, db, "step \(step)")
     }
   }
@@ -177,4 +201,16 @@ struct PostgresLiveDifferentialTests {
     }
     return out
   }
+}
+
+/// A change source that reports what the test tells it (`pending`), as a push source would.
+final class ScriptedChangeSource: PostgresLiveChangeSource {
+  let mode = "scripted"
+  var pending: [PostgresLiveChange] = []
+  func start(database: PostgresDatabase, conninfo: String) throws(SiftError) {}
+  func changes(database: PostgresDatabase, timeout: Double) throws(SiftError) -> [PostgresLiveChange] {
+    defer { pending = [] }
+    return pending
+  }
+  func stop() {}
 }

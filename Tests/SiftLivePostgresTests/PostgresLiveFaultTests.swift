@@ -148,3 +148,96 @@ struct PostgresLiveFaultTests {
     expectSiftError(id: "live-refused") { _ = try f.hub.watch(SiftFetchRequest(entity: "venue", resultType: .count)) }
   }
 }
+
+/// A source naming rows (the push mode's seam): watchers without a window read only those rows.
+@Suite("PostgreSQL live: rows named by the source")
+struct PostgresLiveRowsTests {
+  @Test(.enabled(if: LivePostgresServer.isAvailable, Comment(rawValue: LivePostgresServer.skipMessage)))
+  func namedRowsAreReadByKeyAndMatchedInMemory() throws {
+    let db = try LivePostgresServer.open()
+    defer { db.close() }
+    try db.run("CREATE TABLE venue (id int8 PRIMARY KEY, name text, rating int8)")
+    try db.run("INSERT INTO venue VALUES (1, 'Alpha', 3), (2, 'Beta', 5), (3, 'Gamma', 1)")
+    let source = ScriptedChangeSource()
+    let hub = try PostgresLiveHub(
+      conninfo: LivePostgresServer.conninfo ?? "", schema: db.schemaName ?? "", source: source)
+    defer { hub.close() }
+    let p = try SiftPredicate(format: "rating >= 3")
+    let kept = try hub.watch(
+      SiftFetchRequest(entity: "venue", predicate: p, sortDescriptors: [SiftSortDescriptor("name")]))
+    let windowed = try hub.watch(
+      SiftFetchRequest(entity: "venue", predicate: p, sortDescriptors: [SiftSortDescriptor("name")], limit: 1))
+    #expect(kept.rowMatcher != nil && windowed.rowMatcher == nil)
+    try db.run("UPDATE venue SET rating = 4 WHERE id = 3; DELETE FROM venue WHERE id = 1")
+    source.pending = [.rows(table: kept.table, keys: ["3", "1"])]
+    let before = hub.queriesRun
+    let events = hub.refresh()
+    #expect(hub.queriesRun - before == 2, "one read by key, one query for the window")
+    #expect(kept.results.ids == [2, 3] && windowed.results.ids == [2])
+    guard case .changes(let w, let cs)? = events.first else {
+      Issue.record("no change set: \(events)")
+      return
+    }
+    #expect(w === kept)
+    #expect(cs.deleted == [SiftIndexPath(section: 0, item: 0)] && cs.inserted == [SiftIndexPath(section: 0, item: 1)])
+  }
+}
+
+/// Reconnecting backs off (0.25 s doubling to 8 s) while the server stays away, and every wait
+/// is bounded by `refresh`'s timeout.
+@Suite("PostgreSQL live: backoff")
+struct PostgresLiveBackoffTests {
+  /// A source whose look fails with a lost connection once, and whose `start` then fails `failures` times.
+  final class FlakySource: PostgresLiveChangeSource {
+    let mode = "flaky"
+    var starts = 0
+    var failures: Int
+    var dropNext = false
+    init(failures: Int) { self.failures = failures }
+    func start(database: PostgresDatabase, conninfo: String) throws(SiftError) {
+      starts += 1
+      if starts > 1, failures > 0 {
+        failures -= 1
+        throw SiftError(stage: .sql, id: .postgresConnection, message: "server away")
+      }
+    }
+    func changes(database: PostgresDatabase, timeout: Double) throws(SiftError) -> [PostgresLiveChange] {
+      guard dropNext else { return [] }
+      dropNext = false
+      throw SiftError(stage: .sql, id: .postgresConnection, message: "server closed the connection")
+    }
+    func stop() {}
+  }
+
+  @Test(.enabled(if: LivePostgresServer.isAvailable, Comment(rawValue: LivePostgresServer.skipMessage)))
+  func reconnectingBacksOffAndEveryWaitIsBounded() throws {
+    let db = try LivePostgresServer.open()
+    defer { db.close() }
+    try db.run("CREATE TABLE t (id int8 PRIMARY KEY)")
+    let source = FlakySource(failures: 3)
+    let hub = try PostgresLiveHub(
+      conninfo: LivePostgresServer.conninfo ?? "", schema: db.schemaName ?? "", source: source)
+    defer { hub.close() }
+    _ = try hub.watch(SiftFetchRequest(entity: "t"))
+    source.dropNext = true
+    let lost = hub.refresh()
+    guard case .error(nil, let e)? = lost.first else {
+      Issue.record("no connection-lost event: \(lost)")
+      return
+    }
+    #expect(e.id == "live-connection-lost")
+    #expect(hub.backoff == 0.25)
+    // A refresh never waits past its timeout, even while a retry is due later.
+    let start = Date()
+    #expect(hub.refresh(timeout: 0).isEmpty)
+    #expect(Date().timeIntervalSince(start) < 0.2)
+    var backoffs: [Double] = []
+    let deadline = Date().addingTimeInterval(20)
+    while hub.reconnections == 0, Date() < deadline {
+      _ = hub.refresh(timeout: 0.5)
+      if backoffs.last != hub.backoff { backoffs.append(hub.backoff) }
+    }
+    #expect(backoffs == [0.5, 1, 2, 0.25], "backoff after each failed attempt, then reset")
+    #expect(hub.reconnections == 1 && source.starts == 5)
+  }
+}

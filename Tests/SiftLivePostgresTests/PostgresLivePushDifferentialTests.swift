@@ -6,7 +6,7 @@ import Testing
 @testable import SiftLivePostgres
 
 /// The differential property test of the read-only mode, run in push mode (issue #33): the same
-/// random commits from two sessions, streamed by logical replication (a uniquely named slot and
+/// random commits from two sessions (150, key-changing updates included), streamed by logical replication (a uniquely named slot and
 /// publication, dropped after), and every change set equal to refetch-and-diff.
 @Suite("PostgreSQL live: push change sets equal refetch-and-diff")
 struct PostgresLivePushDifferentialTests {
@@ -22,7 +22,7 @@ struct PostgresLivePushDifferentialTests {
     }
     try PostgresLiveDifferentialTests.run(
       source: { PostgresLivePush(slot: slot, tables: [PostgresLiveTableName(schema: schema, name: "item")]) },
-      commits: 80, seed: 0x5EED_0033,
+      commits: 150, seed: 0x5EED_0035,
       prepare: { db, name in
         schema = name
         _ = try PostgresLiveSetup(name: slot, tables: [(name, "item")]).apply(on: db)
