@@ -66,7 +66,7 @@ let package = Package(
       name: "sift-bench",
       dependencies: [
         "SiftSyntax", "SiftEvaluation", "SiftSQL", "SiftSQLite", "SiftPostgres", "SiftMySQL", "SiftLive",
-        "SiftLiveSQLite", "CSQLite", "SiftCLI", "SiftColumnar",
+        "SiftLiveSQLite", "SiftLivePostgres", "CSQLite", "SiftCLI", "SiftColumnar",
       ],
       // The committed ratios `sift-bench --check` compares against (read from the path given).
       exclude: ["baselines.json"]),

@@ -10,7 +10,9 @@ final class PostgresConnection {
   /// Connects with a libpq conninfo string (`host=127.0.0.1 user=sift dbname=sift`) or URI.
   /// `connectTimeout` seconds (0: none) apply unless the conninfo or `PGCONNECT_TIMEOUT` sets
   /// `connect_timeout`: it is passed before the conninfo, whose own keywords come later and win.
-  init(conninfo: String, connectTimeout: Int = 0) throws(PostgresError) {
+  /// `replication` adds `replication=database` after the conninfo (a walsender connection for
+  /// logical replication, which also runs SQL): the conninfo cannot turn it off.
+  init(conninfo: String, connectTimeout: Int = 0, replication: Bool = false) throws(PostgresError) {
     guard !conninfo.utf8.contains(0) else {
       throw PostgresError(kind: .connection, message: "conninfo contains a NUL character")
     }
@@ -19,6 +21,10 @@ final class PostgresConnection {
     if connectTimeout > 0, ProcessInfo.processInfo.environment["PGCONNECT_TIMEOUT"] == nil {
       keywords.insert("connect_timeout", at: 0)
       values.insert(String(connectTimeout), at: 0)
+    }
+    if replication {
+      keywords.append("replication")
+      values.append("database")
     }
     let conn = PostgresConnection.connect(keywords: keywords, values: values)
     guard let conn else {
@@ -76,6 +82,10 @@ final class PostgresConnection {
   /// the new session after `open()` resets a lost connection, so a reconnected session is
   /// read-only, in UTC and on the search path exactly as the first one was.
   var sessionSetup: String?
+
+  /// The libpq handle while open, without `open()`'s reset (a replication stream must not be
+  /// silently reconnected outside its COPY).
+  var handleIfOpen: OpaquePointer? { handle }
 
   /// Whether `close()` has not been called yet.
   var isOpen: Bool { handle != nil }

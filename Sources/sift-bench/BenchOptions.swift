@@ -29,6 +29,7 @@ struct BenchOptions {
   /// `--check FILE`: run the baselines file's quick suites (or the `--suite`s named) and report
   /// every ratio more than the file's tolerance worse than its baseline; exit 1 if any is.
   var check: String?
+  var livePostgres = LivePostgresOptions()
 
   struct Failure: Error, CustomStringConvertible { var description: String }
 
@@ -59,13 +60,17 @@ struct BenchOptions {
       case "--suite":
         let name = try value()
         guard
-          ["parse", "evaluate", "sql", "fetch", "existing", "live", "scale", "decode", "hostile", "columnar", "typed"]
-            .contains(
-              name)
+          [
+            "parse", "evaluate", "sql", "fetch", "existing", "live", "live-postgres", "scale", "decode", "hostile",
+            "columnar", "typed",
+          ]
+          .contains(
+            name)
         else {
           throw Failure(
             description:
-              "--suite needs parse, evaluate, sql, fetch, existing, live, scale, decode, hostile, columnar or typed, "
+              "--suite needs parse, evaluate, sql, fetch, existing, live, live-postgres, scale, decode, hostile, "
+              + "columnar or typed, "
               + "not \(name)"
           )
         }
@@ -75,11 +80,15 @@ struct BenchOptions {
       case "--records":
         guard let n = Int(try value()), n > 0 else { throw Failure(description: "--records needs a positive integer") }
         o.records = n
+      case let flag where flag.hasPrefix("--pg-"):
+        try o.livePostgres.set(flag, try value())
       case "-h", "--help":
         print(
           "usage: sift-bench [--format 'P'] [--arg JSON]... [--data FILE.json] [--schema S.json --entity E] [--seconds N]"
             + " [--suite parse|evaluate|sql|fetch|existing|live|scale|decode|hostile|columnar|typed]... [--records N]"
-            + " [--record FILE | --check FILE]")
+            + " [--record FILE | --check FILE]"
+            + " [--pg-rows N --pg-small-rows N --pg-watchers N --pg-rate PER_S --pg-seconds S --pg-poll S"
+            + " --pg-latency-rate PER_S --pg-latency-seconds S] (live-postgres)")
         exit(0)
       default: throw Failure(description: "unknown option \(args[i])")
       }

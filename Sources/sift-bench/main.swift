@@ -51,6 +51,7 @@ func runSuites(_ options: BenchOptions) throws {
     try runLiveBenchmarks(options)
     try runLiveSQLiteBenchmarks(options)
   }
+  try suite("live-postgres", inDefaultSet: false) { try runLivePostgresBenchmarks(options) }
   try suite("scale", inDefaultSet: false) { try runScaleBenchmarks(options) }
   try suite("decode", inDefaultSet: false) { try runDecodeBenchmarks(options) }
   try suite("hostile", inDefaultSet: false) { try runHostileBenchmarks(options) }

@@ -52,10 +52,12 @@ struct PostgresLiveDifferentialTests {
   }
 
   /// Drives `commits` random commits against watchers on a hub with `source`; `announce` (for a
-  /// scripted source) is told each commit's table and changed keys before the hub looks.
+  /// scripted source) is told each commit's table and changed keys before the hub looks;
+  /// `prepare` runs on the table's schema (its name given) before the hub starts (push setup).
   static func run(
     source: () -> any PostgresLiveChangeSource, commits: Int, seed: UInt64,
-    announce: ((PostgresLiveTableName, [String]) -> Void)? = nil
+    announce: ((PostgresLiveTableName, [String]) -> Void)? = nil,
+    prepare: (PostgresDatabase, String) throws -> Void = { _, _ in }
   ) throws {
     let info = LivePostgresServer.conninfo ?? ""
     let db = try LivePostgresServer.open()
@@ -72,6 +74,7 @@ struct PostgresLiveDifferentialTests {
         "(\(nextID), '\(g)', \(Int.random(in: 0..<100, using: &random)), 'n\(Int.random(in: 0..<30, using: &random))')"
     }
     try db.run("INSERT INTO item VALUES " + (0..<30).map { _ in row() }.joined(separator: ", "))
+    try prepare(db, schemaName)
     let table = PostgresLiveTableName(schema: schemaName, name: "item")
     let hub = try PostgresLiveHub(conninfo: info, schema: schemaName, source: source())
     defer { hub.close() }

@@ -58,6 +58,8 @@ enum HelpCommand: SiftSubcommand {
                                    create the sift_fold index [c]/[d] comparisons use
       sift setup-sql --dialect D [--postgres CONNINFO | --mysql URL] [--grant ROLE]
                                    Sift's SQL functions for PostgreSQL or MySQL (or how for SQLite)
+      sift setup-sql --live --pg-schema S --entity T [--postgres CONNINFO] [--drop]
+                                   live push mode's publication and replication slot
       sift --db STORE.sqlite [--model MODEL.xcdatamodeld]
                                    the REPL on a Core Data store's entities (read-only)
       sift schema --model M | --db FILE [--model M]
@@ -284,6 +286,8 @@ enum HelpCommand: SiftSubcommand {
     """,
     "setup-sql": """
     sift setup-sql --dialect postgres|mysql|sqlite [--postgres CONNINFO | --mysql URL] [--grant ROLE]
+    sift setup-sql --live [--pg-schema S] --entity TABLE... [--slot NAME] [--postgres CONNINFO]
+    sift setup-sql --live --drop [--slot NAME] [--postgres CONNINFO]
 
     postgres: prints the idempotent migration (CREATE SCHEMA sift, CREATE OR REPLACE FUNCTION
     sift.sift_fold, …) that statements using [c]/[d], division and localized sorts need; run it
@@ -310,11 +314,28 @@ enum HelpCommand: SiftSubcommand {
       --mysql URL     with --dialect mysql: run the setup on that server
       --grant ROLE    grant the functions to ROLE instead of PUBLIC (repeatable, or ROLE,ROLE)
 
+    With --live: what live results' push mode needs (read-only polling needs nothing): a publication
+    for the tables and a logical replication slot with pgoutput, both named --slot (default
+    sift_live); nothing else. The server needs wal_level = logical, a free slot and WAL sender
+    (max_replication_slots, max_wal_senders), and the role REPLICATION and ownership of the
+    tables. Each table needs a primary key (REPLICA IDENTITY DEFAULT) or REPLICA IDENTITY FULL;
+    a view is refused (live-push-setup): PostgreSQL cannot publish it, watch it read-only.
+    --drop removes the slot and the publication. When push mode starts, an inactive slot that
+    holds back over 1 GiB of WAL (or whose WAL is lost) is dropped, with a message.
+      --live          push mode's setup instead of Sift's SQL functions
+      --pg-schema S   the tables' schema (default public)
+      --entity T      a table to publish (repeatable, or T,T)
+      --table T       the same as --entity
+      --slot NAME     the slot's and publication's name: a-z, 0-9, _ (default sift_live)
+      --drop          remove the slot and the publication
+
     EXAMPLES
       sift setup-sql --dialect postgres | psql "$DATABASE_URL"
       sift setup-sql --dialect postgres --postgres "dbname=app"
       sift setup-sql --dialect mysql | mariadb -u root
       sift setup-sql --dialect sqlite
+      sift setup-sql --live --pg-schema shop --entity product --postgres "dbname=app"
+      sift setup-sql --live --drop --postgres "dbname=app"
     """,
   ]
 }

@@ -15,12 +15,13 @@ import SiftSQL
 /// MySQL/MariaDB: prints `MySQLDialect.setupSQL` (the database `sift` and its functions, `CREATE
 /// OR REPLACE`); with `--mysql URL` it runs it on that server (an explicit write: the database
 /// `sift` only). SQLite: functions live in the connection, not the file, so nothing
-/// is printed to run; the text explains `SQLiteFunctions.register(on:)`.
+/// is printed to run; the text explains `SQLiteFunctions.register(on:)`. With `--live`: live push
+/// mode's publication and replication slot (`SetupSQLLive`).
 enum SetupSQLCommand: SiftSubcommand {
   static let name = "setup-sql"
   static let options = CommandOptions(
-    valued: ["--dialect", "--postgres", "--mysql", "--grant"],
-    switches: [])
+    valued: ["--dialect", "--postgres", "--mysql", "--grant", "--pg-schema", "--entity", "--table", "--slot"],
+    switches: ["--live", "--drop"])
   static var help: String { HelpCommand.pages[name] ?? "" }
 
   static let sqliteText = """
@@ -46,6 +47,16 @@ enum SetupSQLCommand: SiftSubcommand {
       parsed = try CLIArguments(args, options)
     } catch {
       return CLIOutput.usageError(error.message, command: "setup-sql")
+    }
+    if parsed.flags.contains("--live") {
+      guard parsed.positionals.isEmpty else {
+        return CLIOutput.usageError("setup-sql takes no positional arguments", command: "setup-sql")
+      }
+      return SetupSQLLive.run(parsed)
+    }
+    for live in ["--drop", "--pg-schema", "--entity", "--table", "--slot"]
+    where parsed.flags.contains(live) || parsed.value(live) != nil {
+      return CLIOutput.usageError("\(live) goes with --live (push mode's setup)", command: "setup-sql")
     }
     guard parsed.positionals.isEmpty, let dialect = parsed.value("--dialect") else {
       return CLIOutput.usageError("setup-sql needs --dialect postgres, mysql or sqlite", command: "setup-sql")

@@ -113,6 +113,7 @@ package enum DiagnosticID: String, Sendable, Hashable, CaseIterable {
   case foreignKeyViolation = "foreign-key-violation"
   case invalidAssignment = "invalid-assignment"
   case invalidSchema = "invalid-schema"
+  case livePushSetup = "live-push-setup"
   case loadError = "load-error"
   case missingSiftFunctions = "missing-sift-functions"
   case mysqlConnection = "mysql-connection"
