@@ -27,6 +27,7 @@ struct SetupSQLLiveTests {
     ["setup-sql", "--live", "--entity", "t", "--slot", "Bad-Name"],
     ["setup-sql", "--live", "--entity", "t", "--dialect", "sqlite"],
     ["setup-sql", "--live", "--entity", "t", "--grant", "app"],
+    ["setup-sql", "--live", "--entity", "t", "--mysql", "mysql://sift@127.0.0.1/sift"],
     ["setup-sql", "--live", "--entity", ""],
     ["setup-sql", "--dialect", "postgres", "--drop"],
     ["setup-sql", "--dialect", "postgres", "--entity", "t"],

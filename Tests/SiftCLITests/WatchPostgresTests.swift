@@ -120,3 +120,67 @@ struct REPLWatchPostgresTests {
     #expect(text.contains(#"3 of venue: "Oslo" [1, 3] · "Paris" [2]"#), "\(text)")
   }
 }
+
+/// `sift watch --postgres --mode push`: commits streamed from the slot `sift setup-sql --live`
+/// made; without that setup a clear refusal naming it.
+@Suite("sift watch --postgres --mode push")
+struct WatchPostgresPushTests {
+  @Test(.enabled(if: REPLPostgres.available, Comment(rawValue: REPLPostgres.skipMessage)))
+  func commitsAreStreamedAfterTheSetup() throws {
+    let conninfo = try #require(REPLPostgres.conninfo)
+    let db = try PostgresDatabase(conninfo: conninfo, schema: .temporary(prefix: "sift_watch_push"))
+    defer { db.close() }
+    let schema = try #require(db.schemaName)
+    try db.run("CREATE TABLE venue (id int8 PRIMARY KEY, name text, rating int8)")
+    try db.run("INSERT INTO venue VALUES (1, 'Blue', 4), (2, 'Red', 1)")
+    let slot = "sift_watch_" + String(UInt64.random(in: 0...UInt64.max), radix: 36)
+    let watchArgs = [
+      "watch", "rating >= 2", "--postgres", conninfo, "--pg-schema", schema, "--entity", "venue", "--mode", "push",
+      "--slot", slot, "--sort", "rating desc",
+    ]
+    // Before the setup: refused, naming it.
+    let refused = try SiftProcess.run(watchArgs, stdin: "")
+    #expect(refused.status == 1)
+    #expect(refused.stderr.contains("sift setup-sql --live"), "\(refused.stderr)")
+
+    let setup = ["setup-sql", "--live", "--slot", slot, "--postgres", conninfo]
+    defer { _ = try? SiftProcess.run(setup + ["--drop"], stdin: "") }
+    let made = try SiftProcess.run(setup + ["--pg-schema", schema, "--entity", "venue"], stdin: "")
+    #expect(made.status == 0, "\(made.stderr)")
+
+    let binary = try #require(TmuxHarness.siftBinary)
+    let p = Process()
+    p.executableURL = URL(fileURLWithPath: binary)
+    p.arguments = watchArgs
+    let input = Pipe(), output = Pipe()
+    p.standardInput = input
+    p.standardOutput = output
+    try p.run()
+    var seen = Data()
+    while !seen.contains(0x0A) {
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      seen += chunk
+    }
+    try db.run("UPDATE venue SET rating = 5 WHERE id = 2")
+    try db.run("BEGIN; INSERT INTO venue VALUES (3, 'Green', 9); DELETE FROM venue WHERE id = 1; COMMIT")
+    // Wait (bounded) for both change sets, then end the input.
+    let deadline = Date().addingTimeInterval(20)
+    while String(decoding: seen, as: UTF8.self).split(separator: "\n").count < 3, Date() < deadline {
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      seen += chunk
+    }
+    try input.fileHandleForWriting.close()
+    seen += output.fileHandleForReading.readDataToEndOfFile()
+    p.waitUntilExit()
+    #expect(p.terminationStatus == 0)
+    let lines = String(decoding: seen, as: UTF8.self).split(separator: "\n").map(String.init)
+    #expect(
+      lines == [
+        #"{"snapshot": {"sections": [{"name": "", "ids": [1]}]}}"#,
+        #"{"external": true, "sections": {"deleted": [], "inserted": []}, "deleted": [], "inserted": [[0, 0]], "moved": [], "updated": [], "snapshot": {"sections": [{"name": "", "ids": [2, 1]}]}}"#,
+        #"{"external": true, "sections": {"deleted": [], "inserted": []}, "deleted": [[0, 1]], "inserted": [[0, 0]], "moved": [], "updated": [], "snapshot": {"sections": [{"name": "", "ids": [3, 2]}]}}"#,
+      ])
+  }
+}

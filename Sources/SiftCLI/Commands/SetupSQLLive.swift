@@ -11,6 +11,9 @@ enum SetupSQLLive {
     if let dialect = parsed.value("--dialect"), !["postgres", "postgresql"].contains(dialect) {
       return CLIOutput.usageError("--live is for PostgreSQL (--dialect postgres)", command: "setup-sql")
     }
+    if parsed.value("--mysql") != nil {
+      return CLIOutput.usageError("--live is for PostgreSQL (--postgres CONNINFO), not --mysql", command: "setup-sql")
+    }
     if !parsed.all("--grant").isEmpty {
       return CLIOutput.usageError("--grant is for Sift's SQL functions, not --live", command: "setup-sql")
     }

@@ -23,7 +23,7 @@ enum WatchCommand: SiftSubcommand {
     sift watch 'FORMAT' --data FILE.json [--sort 'KEY asc, KEY desc'] [--section KEYPATH] [--id KEY] [--dates F]
     sift watch 'FORMAT' --db FILE.sqlite --entity ENTITY|TABLE [--model M [--configuration C]] [--write]
                [--sort …] [--section …] [--id COLUMN]
-    sift watch 'FORMAT' --postgres CONNINFO [--pg-schema S] --entity TABLE [--mode poll|push] [--interval SECONDS]
+    sift watch 'FORMAT' --postgres CONNINFO [--pg-schema S] --entity TABLE [--mode poll|push [--slot N]] [--interval SECONDS]
                [--policy POLICY.json [--var NAME=JSON]] [--sort …] [--section …] [--id COLUMN]
 
     Fetched results that stay current (NSFetchedResultsController). Prints the records of FILE
@@ -57,7 +57,10 @@ enum WatchCommand: SiftSubcommand {
       --pg-schema S                with --postgres: the schema of the table (default public)
       --mode poll|push             with --postgres: how commits are noticed; poll (the default)
                                    compares pg_current_snapshot() every --interval and re-runs the
-                                   fetch when it changed; push is not available yet
+                                   fetch when it changed (a role with SELECT only is enough); push
+                                   streams each commit from the replication slot and publication
+                                   'sift setup-sql --live' made (tables only; wal_level = logical)
+      --slot NAME                  with --mode push: the slot and publication (default sift_live)
       --interval SECONDS           with --postgres: seconds between looks (default 0.25)
       --policy POLICY.json         with --postgres: FORMAT is a client's filter, checked and narrowed
                                    by the policy (as sift check and sift batch --policy)

@@ -4,14 +4,15 @@ import SiftLivePostgres
 import SiftPostgres
 import SiftSyntax
 
-/// `sift watch 'FORMAT' --postgres CONNINFO [--pg-schema S] --entity E [--mode poll|push]
+/// `sift watch 'FORMAT' --postgres CONNINFO [--pg-schema S] --entity E [--mode poll|push [--slot NAME]]
 /// [--interval SECONDS] [--policy FILE [--var NAME=JSON]] [--sort …] [--section …] [--id COLUMN]`:
-/// a live fetch on a PostgreSQL table or view (`PostgresLiveHub`), read-only. Prints the snapshot,
+/// a live fetch on a PostgreSQL table or view (`PostgresLiveHub`), read-only. `--mode push` reads commits
+/// from the slot and publication `sift setup-sql --live` made (`PostgresLivePush`, tables only). Prints the snapshot,
 /// then each commit that changes the results as an `{"external": true, …}` line (the same JSON
 /// Lines as the SQLite watch, `WatchProtocol`); input lines are answered with an error (nothing
 /// is written). Grammar/notes/live.md, "PostgreSQL".
 enum WatchPostgres {
-  static let valued = ["--postgres", "--pg-schema", "--mode", "--interval", "--policy", "--var"]
+  static let valued = ["--postgres", "--pg-schema", "--mode", "--slot", "--interval", "--policy", "--var"]
 
   static func run(_ format: String, _ parsed: CLIArguments) -> ExitStatus {
     guard let conninfo = parsed.value("--postgres"), let entity = parsed.value("--entity") else {
@@ -37,13 +38,19 @@ enum WatchPostgres {
     if parsed.value("--policy") == nil, !parsed.all("--var").isEmpty {
       return CLIOutput.usageError("--var goes with --policy", command: "watch")
     }
-    guard mode == "poll" else {
-      let e = SiftError(
-        stage: .live, id: .liveModeUnavailable,
-        message: "--mode push is not available yet (it needs the push mode's one-time setup, issue #33); "
-          + "use --mode poll (the default, read-only)")
-      return fail(e)
+    if mode == "poll", parsed.value("--slot") != nil {
+      return CLIOutput.usageError("--slot goes with --mode push", command: "watch")
     }
+    if mode == "push", parsed.value("--interval") != nil {
+      return CLIOutput.usageError(
+        "--interval goes with --mode poll (push mode is told of each commit)", command: "watch")
+    }
+    let schema = parsed.value("--pg-schema") ?? "public"
+    let push =
+      mode == "push"
+      ? PostgresLivePush(
+        slot: parsed.value("--slot") ?? "sift_live", tables: [PostgresLiveTableName(schema: schema, name: entity)])
+      : nil
     let hub: PostgresLiveHub
     let watcher: PostgresLiveWatcher
     do {
@@ -55,9 +62,8 @@ enum WatchPostgres {
         let policy = try CommandInputs.policy(path)
         request = try policy.applying(to: request, variables: try CommandInputs.variables(parsed.all("--var")))
       }
-      hub = try PostgresLiveHub(
-        conninfo: conninfo, schema: parsed.value("--pg-schema") ?? "public",
-        source: PostgresLivePolling(interval: interval))
+      let source: any PostgresLiveChangeSource = push ?? PostgresLivePolling(interval: interval)
+      hub = try PostgresLiveHub(conninfo: conninfo, schema: schema, source: source)
       watcher = try hub.watch(request, sectionKeyPath: parsed.value("--section"), key: parsed.value("--id"))
     } catch let e as SiftError {
       return fail(e)
@@ -68,15 +74,24 @@ enum WatchPostgres {
     WatchCommand.emit(#"{"snapshot": "# + WatchProtocol.snapshot(watcher.results) + "}")
     var input = WatchInput()
     var line = 0
-    let wait = Int32(max(10, min(interval * 1000, 3_600_000)))
+    var noticesShown = 0
+    // Push mode: wake often, as each commit is streamed (a wait for input, then a short wait on the stream).
+    let wait = push == nil ? Int32(max(10, min(interval * 1000, 3_600_000))) : 20
+    func refresh() {
+      report(hub.refresh(timeout: push == nil ? 0 : 0.02), line: line)
+      if let notices = push?.notices, notices.count > noticesShown {
+        for n in notices[noticesShown...] { CLIOutput.error(TerminalText.escaped("sift watch: \(n)")) }
+        noticesShown = notices.count
+      }
+    }
     while true {
       switch input.next(waitMilliseconds: wait) {
       case .end: return .success
-      case .idle: report(hub.refresh(), line: line)
+      case .idle: refresh()
       case .line(let text):
         line += 1
         if text.allSatisfy({ $0 == " " || $0 == "\t" }) { continue }
-        report(hub.refresh(), line: line)
+        refresh()
         WatchCommand.emit(
           WatchProtocol.error(
             "watch --postgres is read-only: edits are not written (write with sift batch)", line: line))
