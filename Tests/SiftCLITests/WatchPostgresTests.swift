@@ -138,6 +138,11 @@ struct WatchPostgresPushTests {
       "watch", "rating >= 2", "--postgres", conninfo, "--pg-schema", schema, "--entity", "venue", "--mode", "push",
       "--slot", slot, "--sort", "rating desc",
     ]
+    // A slot name PostgreSQL would not take is a usage error (it is never put into SQL).
+    var hostile = watchArgs
+    hostile[hostile.count - 3] = "bad'; DROP TABLE venue; --"
+    let badSlot = try SiftProcess.run(hostile, stdin: "")
+    #expect(badSlot.status == 2 && badSlot.stderr.contains("--slot 'bad"), "\(badSlot.stderr)")
     // Before the setup: refused, naming it.
     let refused = try SiftProcess.run(watchArgs, stdin: "")
     #expect(refused.status == 1)

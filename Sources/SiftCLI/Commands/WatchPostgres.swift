@@ -41,6 +41,10 @@ enum WatchPostgres {
     if mode == "poll", parsed.value("--slot") != nil {
       return CLIOutput.usageError("--slot goes with --mode push", command: "watch")
     }
+    if let slot = parsed.value("--slot"), !PostgresReplicationStream.isValidName(slot) {
+      return CLIOutput.usageError(
+        "--slot '\(slot)': use lowercase letters, digits and '_' (at most 63)", command: "watch")
+    }
     if mode == "push", parsed.value("--interval") != nil {
       return CLIOutput.usageError(
         "--interval goes with --mode poll (push mode is told of each commit)", command: "watch")
