@@ -15,30 +15,13 @@ struct WatchPostgresTests {
     try db.run("CREATE TABLE venue (id int8 PRIMARY KEY, name text, city text, rating int8, owner int8)")
     try db.run(
       "INSERT INTO venue VALUES (1, 'Blue', 'Oslo', 4, 7), (2, 'Red', 'Paris', 2, 7), (3, 'Kiosk', 'Oslo', 5, 8)")
-    let binary = try #require(TmuxHarness.siftBinary)
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: binary)
-    p.arguments =
+    var w = try RunningWatch(
       ["watch"] + args + [
         "--postgres", REPLPostgres.conninfo ?? "", "--pg-schema", db.schemaName ?? "", "--entity", "venue",
-      ]
-    let input = Pipe(), output = Pipe()
-    p.standardInput = input
-    p.standardOutput = output
-    try p.run()
-    var seen = Data()
-    while !seen.contains(0x0A) {
-      let chunk = output.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      seen += chunk
-    }
+      ])
     try db.run(commit)
-    input.fileHandleForWriting.write(Data((#"{"delete": 1}"# + "\n").utf8))
-    try input.fileHandleForWriting.close()
-    seen += output.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    #expect(p.terminationStatus == 0)
-    return String(decoding: seen, as: UTF8.self).split(separator: "\n").map(String.init)
+    w.send(#"{"delete": 1}"#)
+    return try w.finish()
   }
 
   @Test(.enabled(if: REPLPostgres.available, Comment(rawValue: REPLPostgres.skipMessage)))
@@ -153,39 +136,56 @@ struct WatchPostgresPushTests {
     let made = try SiftProcess.run(setup + ["--pg-schema", schema, "--entity", "venue"], stdin: "")
     #expect(made.status == 0, "\(made.stderr)")
 
-    let binary = try #require(TmuxHarness.siftBinary)
-    let p = Process()
-    p.executableURL = URL(fileURLWithPath: binary)
-    p.arguments = watchArgs
-    let input = Pipe(), output = Pipe()
-    p.standardInput = input
-    p.standardOutput = output
-    try p.run()
-    var seen = Data()
-    while !seen.contains(0x0A) {
-      let chunk = output.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      seen += chunk
-    }
+    var w = try RunningWatch(watchArgs)
     try db.run("UPDATE venue SET rating = 5 WHERE id = 2")
     try db.run("BEGIN; INSERT INTO venue VALUES (3, 'Green', 9); DELETE FROM venue WHERE id = 1; COMMIT")
-    // Wait (bounded) for both change sets, then end the input.
-    let deadline = Date().addingTimeInterval(20)
-    while String(decoding: seen, as: UTF8.self).split(separator: "\n").count < 3, Date() < deadline {
-      let chunk = output.fileHandleForReading.availableData
-      if chunk.isEmpty { break }
-      seen += chunk
-    }
-    try input.fileHandleForWriting.close()
-    seen += output.fileHandleForReading.readDataToEndOfFile()
-    p.waitUntilExit()
-    #expect(p.terminationStatus == 0)
-    let lines = String(decoding: seen, as: UTF8.self).split(separator: "\n").map(String.init)
+    w.read(lines: 3, within: 20)
+    let lines = try w.finish()
     #expect(
       lines == [
         #"{"snapshot": {"sections": [{"name": "", "ids": [1]}]}}"#,
         #"{"external": true, "sections": {"deleted": [], "inserted": []}, "deleted": [], "inserted": [[0, 0]], "moved": [], "updated": [], "snapshot": {"sections": [{"name": "", "ids": [2, 1]}]}}"#,
         #"{"external": true, "sections": {"deleted": [], "inserted": []}, "deleted": [[0, 1]], "inserted": [[0, 0]], "moved": [], "updated": [], "snapshot": {"sections": [{"name": "", "ids": [3, 2]}]}}"#,
       ])
+  }
+}
+
+/// A `sift watch` process and its pipes: `init` returns once the first line (the snapshot) was
+/// printed; `finish` ends the input and returns every line printed, expecting exit status 0.
+struct RunningWatch {
+  let process = Process()
+  let input = Pipe()
+  let output = Pipe()
+  var seen = Data()
+
+  init(_ arguments: [String]) throws {
+    process.executableURL = URL(fileURLWithPath: try #require(TmuxHarness.siftBinary))
+    process.arguments = arguments
+    process.standardInput = input
+    process.standardOutput = output
+    try process.run()
+    read(lines: 1, within: 20)
+  }
+
+  var lines: [String] { String(decoding: seen, as: UTF8.self).split(separator: "\n").map(String.init) }
+
+  /// Reads until `lines` lines were printed, the output ended or `seconds` passed.
+  mutating func read(lines count: Int, within seconds: Double) {
+    let deadline = Date().addingTimeInterval(seconds)
+    while seen.filter({ $0 == 0x0A }).count < count, Date() < deadline {
+      let chunk = output.fileHandleForReading.availableData
+      if chunk.isEmpty { break }
+      seen += chunk
+    }
+  }
+
+  func send(_ line: String) { input.fileHandleForWriting.write(Data((line + "\n").utf8)) }
+
+  mutating func finish() throws -> [String] {
+    try input.fileHandleForWriting.close()
+    seen += output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    #expect(process.terminationStatus == 0)
+    return lines
   }
 }
